@@ -1,0 +1,90 @@
+# ReaderGateway — the two commands are `make run` and `make test`; see README.md.
+#
+# Every target installs what it needs: system packages with apt-get (as root;
+# otherwise it prints the one apt-get line to run and stops) and test-only
+# Python tools with pip into a private virtualenv under .build-venv/.
+
+SHELL := /bin/bash
+SWIFT ?= swift
+CONFIGURATION ?= debug
+SWIFT_FLAGS ?=
+
+# Packages the gateway needs to build and run.
+APT_PACKAGES := pkg-config libssl-dev libpq-dev postgresql
+# Packages only the tests, benchmarks and linters need (extended by each layer).
+TEST_APT_PACKAGES := python3-venv
+# Python tools only the tests need, installed into $(VENV).
+TEST_PIP_PACKAGES :=
+VENV := .build-venv
+# Suites beyond `swift test` (interop, deployment, scans): make targets added by
+# the fragments below, run by `make test` after the Swift tests.
+TEST_SUITES :=
+# Benchmarks: make targets added by the fragments below, run by `make bench`.
+BENCH_SUITES :=
+
+# Each test folder may bring a make fragment with its own tools and suites.
+include $(wildcard Tests/*/*.mk)
+
+.PHONY: help run build test deps test-deps bench lint clean
+
+help:
+	@echo "make run    build and start the gateway on its embedded default"
+	@echo "make test   install what is missing, build, run every test"
+	@echo "make bench  benchmarks, each beside a peer measured in the same run"
+	@echo "make fuzz   fuzz the decoders for a bounded time"
+	@echo "make lint   strict compile (warnings are errors)"
+
+# --- installation -----------------------------------------------------------
+
+define apt_install
+	@missing=""; \
+	for package in $(1); do \
+	  dpkg-query -W -f='$${Status}' "$$package" 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	  else \
+	    echo "missing system packages. Run this once, then try again:"; \
+	    echo "  sudo apt-get install -y$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+endef
+
+deps:
+	$(call apt_install,$(APT_PACKAGES))
+
+test-deps: deps
+	$(call apt_install,$(TEST_APT_PACKAGES))
+	@if [ -n "$(strip $(TEST_PIP_PACKAGES))" ]; then \
+	  [ -x $(VENV)/bin/python ] || python3 -m venv $(VENV); \
+	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(TEST_PIP_PACKAGES); \
+	fi
+
+# --- the two commands ---------------------------------------------------------
+
+build: deps
+	$(SWIFT) build -c $(CONFIGURATION) $(SWIFT_FLAGS)
+
+run: build
+	$(SWIFT) run -c $(CONFIGURATION) --skip-build reader-gateway $(ARGS)
+
+test: test-deps
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+	@for suite in $(TEST_SUITES); do $(MAKE) --no-print-directory "$$suite" || exit 1; done
+
+# --- everything else ----------------------------------------------------------
+
+bench: test-deps
+	$(SWIFT) build -c release $(SWIFT_FLAGS)
+	@mkdir -p bench-results
+	@for suite in $(BENCH_SUITES); do $(MAKE) --no-print-directory "$$suite" || exit 1; done
+
+lint: deps
+	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors $(SWIFT_FLAGS)
+
+clean:
+	rm -rf .build .build-* $(VENV)

@@ -1,0 +1,71 @@
+// swift-tools-version:6.0
+//
+// ReaderGateway: a self-hosted gateway for fleets of smart card readers.
+//
+// Layers, bottom to top (each imports only the ones below it):
+//   C shims      CGatewayOpenSSL, CGatewayPostgres, CGatewayLinux
+//   core         GatewayCore         logging, options parsing
+//   wire         GatewayWire         frames, protobuf codec, messages, call state machines
+//   transport    GatewayTransport    epoll event loops, sockets, TLS on OpenSSL
+//   domain       GatewayDomain       ownership arbitration, registration, discovery (pure)
+//   store        GatewayStore        libpq client, embedded PostgreSQL, migrations, queries
+//   operations   GatewayOperations   metrics registry, ops HTTP endpoint
+//   executables  reader-gateway (ReaderGatewayServer)
+//
+// No package dependencies: the toolchain and system C libraries only.
+import PackageDescription
+
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "ReaderGateway",
+    products: [
+        .executable(name: "reader-gateway", targets: ["ReaderGatewayServer"]),
+    ],
+    targets: [
+        // MARK: C shims
+        .systemLibrary(name: "CGatewayOpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CGatewayPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "CGatewayLinux"),
+
+        // MARK: layers
+        .target(name: "GatewayCore", swiftSettings: swift6),
+        .target(name: "GatewayWire", dependencies: ["GatewayCore"], swiftSettings: swift6),
+        .target(
+            name: "GatewayTransport",
+            dependencies: ["GatewayCore", "CGatewayOpenSSL", "CGatewayLinux"],
+            swiftSettings: swift6
+        ),
+        .target(name: "GatewayDomain", dependencies: ["GatewayCore"], swiftSettings: swift6),
+        .target(
+            name: "GatewayStore",
+            dependencies: ["GatewayCore", "GatewayDomain", "CGatewayPostgres", "CGatewayLinux"],
+            swiftSettings: swift6
+        ),
+        .target(name: "GatewayOperations", dependencies: ["GatewayCore", "CGatewayLinux"], swiftSettings: swift6),
+
+        // MARK: test support
+        .target(name: "GatewayTestSupport", dependencies: ["GatewayCore", "GatewayStore"], swiftSettings: swift6),
+
+        // MARK: executables
+        .executableTarget(
+            name: "ReaderGatewayServer",
+            dependencies: ["GatewayCore", "GatewayStore"],
+            swiftSettings: swift6
+        ),
+
+        // MARK: benchmarks
+
+        // MARK: tests
+        .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: swift6),
+        .testTarget(name: "GatewayWireTests", dependencies: ["GatewayWire"], swiftSettings: swift6),
+        .testTarget(name: "GatewayTransportTests", dependencies: ["GatewayTransport"], swiftSettings: swift6),
+        .testTarget(name: "GatewayDomainTests", dependencies: ["GatewayDomain"], swiftSettings: swift6),
+        .testTarget(
+            name: "GatewayStoreTests",
+            dependencies: ["GatewayStore", "GatewayTestSupport"],
+            swiftSettings: swift6
+        ),
+        .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations"], swiftSettings: swift6),
+    ]
+)

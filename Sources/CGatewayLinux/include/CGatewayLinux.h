@@ -1,0 +1,72 @@
+// Linux system calls that Glibc does not export to Swift: epoll, eventfd,
+// timerfd, signalfd, accept4, plus small helpers. Each is a thin `rg_` wrapper
+// compiled in shim.c (with _GNU_SOURCE) so that Swift sees a plain prototype.
+#ifndef CGATEWAY_LINUX_H
+#define CGATEWAY_LINUX_H
+
+#include <stdint.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+
+/// One readiness event, unpacked (the kernel's struct epoll_event is packed
+/// on x86_64, which Swift imports awkwardly).
+typedef struct rg_epoll_event {
+    uint32_t events;
+    uint64_t data;
+} rg_epoll_event;
+
+// epoll
+int rg_epoll_create(void);
+int rg_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
+/// Waits for events and copies them into `out` (at most `max`). Returns the
+/// count, or -1 with errno set (EINTR is returned, not retried).
+int rg_epoll_wait(int epfd, rg_epoll_event *out, int max, int timeout_ms);
+
+extern const int RG_EPOLL_CTL_ADD;
+extern const int RG_EPOLL_CTL_MOD;
+extern const int RG_EPOLL_CTL_DEL;
+extern const uint32_t RG_EPOLLIN;
+extern const uint32_t RG_EPOLLOUT;
+extern const uint32_t RG_EPOLLERR;
+extern const uint32_t RG_EPOLLHUP;
+extern const uint32_t RG_EPOLLRDHUP;
+extern const uint32_t RG_EPOLLET;
+extern const uint32_t RG_EPOLLONESHOT;
+
+// eventfd: non-blocking, close-on-exec.
+int rg_eventfd(unsigned int initial);
+int rg_eventfd_write(int fd, uint64_t value);
+int rg_eventfd_read(int fd, uint64_t *value);
+
+// timerfd on CLOCK_MONOTONIC: non-blocking, close-on-exec.
+int rg_timerfd_create(void);
+/// Arms a one-shot timer `nanoseconds` from now (0 disarms).
+int rg_timerfd_arm_oneshot(int fd, int64_t nanoseconds);
+int rg_timerfd_read(int fd, uint64_t *expirations);
+
+// signalfd: blocks `signals` in the calling thread and returns a descriptor
+// that reads them. Block them in every thread (call before spawning threads).
+int rg_signalfd(const int *signals, int count);
+/// Reads one pending signal number from a signalfd, 0 if none, -1 on error.
+int rg_signalfd_read(int fd);
+/// Blocks the given signals in the calling thread (threads created later inherit it).
+int rg_block_signals(const int *signals, int count);
+
+// Sockets
+/// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC.
+int rg_accept4_nonblocking(int fd, struct sockaddr *addr, socklen_t *len);
+/// A non-blocking, close-on-exec socket.
+int rg_socket_nonblocking(int domain, int type, int protocol);
+
+// Process
+/// Raises the soft RLIMIT_NOFILE to the hard limit; returns the new soft limit or -1.
+long rg_raise_nofile_limit(void);
+/// Asks the kernel to send `signal` to this process when its parent dies.
+int rg_set_parent_death_signal(int signal);
+/// Ignores SIGPIPE for the whole process.
+void rg_ignore_sigpipe(void);
+/// The kernel thread id of the caller.
+int rg_gettid(void);
+
+#endif

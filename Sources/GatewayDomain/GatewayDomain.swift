@@ -1,0 +1,1 @@
+// GatewayDomain: pure state machines: ownership arbitration, registration, discovery.

@@ -1,0 +1,1 @@
+// GatewayOperations: the metrics registry and the ops HTTP endpoint (health, readiness, Prometheus).

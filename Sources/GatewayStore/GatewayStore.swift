@@ -1,0 +1,1 @@
+// GatewayStore: PostgreSQL through libpq: connections, the embedded server, migrations, queries.

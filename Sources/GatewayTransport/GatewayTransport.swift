@@ -1,0 +1,1 @@
+// GatewayTransport: epoll event loops, sockets and non-blocking TLS on OpenSSL 3.

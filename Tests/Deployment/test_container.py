@@ -176,11 +176,14 @@ def test_container_turns_ready_against_postgres(image, postgres):
 
     ops_port, tls_port = free_port(), free_port()
     name = f"reader-gateway-test-{os.getpid()}"
+    # The data directory is a volume owned by the image's user, as an emptyDir with fsGroup is.
+    data = pathlib.Path(tempfile.mkdtemp(prefix="reader-gateway-data-"))
+    os.chown(data, 10001, 10001)
     # Host networking: the container reaches PostgreSQL and is reached on
     # loopback only, so every listener is bound to 127.0.0.1.
     run([
         "podman", "run", "-d", "--name", name, "--network", "host", "--read-only", *engine_flags(),
-        "--tmpfs", "/var/lib/reader-gateway:uid=10001,gid=10001,mode=0750",
+        "-v", f"{data}:/var/lib/reader-gateway",
         "-e", f"READER_GATEWAY_DATABASE_URL={postgres}",
         "-e", "READER_GATEWAY_OPS_ADDRESS=127.0.0.1", "-e", f"READER_GATEWAY_OPS_PORT={ops_port}",
         "-e", "READER_GATEWAY_TLS_ADDRESS=127.0.0.1", "-e", f"READER_GATEWAY_TLS_PORT={tls_port}",
@@ -211,5 +214,12 @@ def test_container_turns_ready_against_postgres(image, postgres):
         # The image's HEALTHCHECK (bash /dev/tcp, no curl) passes.
         health = run(["podman", "healthcheck", "run", name], check=False)
         assert health.returncode == 0, health.stdout + health.stderr
+
+        # SIGTERM (what Kubernetes sends after preStop) ends the process with status 0.
+        with timed("SIGTERM until the container exits"):
+            run(["podman", "stop", "-t", "40", name], timeout=60)
+        exit_code = run(["podman", "inspect", "-f", "{{.State.ExitCode}}", name]).stdout.strip()
+        assert exit_code == "0", run(["podman", "logs", name], check=False).stderr
     finally:
         run(["podman", "rm", "-f", "-t", "5", name], check=False)
+        shutil.rmtree(data, ignore_errors=True)

@@ -76,6 +76,26 @@ struct OpsServerTests {
         #expect(parsed.value("reader_gateway_relayed_command_duration_seconds_bucket", ["le": "1"]) == 0)
     }
 
+    @Test("a client that half-closes after its request still gets the response")
+    func halfClose() throws {
+        let harness = try OpsServerHarness()
+        let client = try OpsTestClient(port: harness.port)
+        client.send("GET /healthz HTTP/1.0\r\n\r\n")
+        client.finishSending()
+        let response = try OpsTestClient.parse(client.readToEnd())
+        #expect(response.status == 200)
+    }
+
+    @Test("a client that closes mid-request is dropped quietly and the server keeps serving")
+    func abandonedRequest() throws {
+        let harness = try OpsServerHarness()
+        let client = try OpsTestClient(port: harness.port)
+        client.send("GET /heal")
+        client.finishSending()
+        #expect(try client.readToEnd().isEmpty)
+        #expect(try OpsTestClient.get(port: harness.port, "/healthz").status == 200)
+    }
+
     @Test("HEAD gets the headers of GET and no body")
     func head() throws {
         let harness = try OpsServerHarness()

@@ -111,10 +111,11 @@ final class OpsEventLoop: @unchecked Sendable {
         if events & RG_EPOLLERR != 0 { return finish(fd) }
         switch connection.phase {
         case .reading:
-            guard readAvailable(&connection, keep: true) else { return finish(fd) }
+            // Parse even when the client already half-closed after its request.
+            let open = readAvailable(&connection, keep: true)
             switch parser.parse(connection.inbound) {
             case .needMoreBytes:
-                connections[fd] = connection
+                if open { connections[fd] = connection } else { finish(fd) }
             case .complete(let head, _):
                 let response = router.respond(to: head)
                 respond(&connection, with: response.serialized(includeBody: head.method != "HEAD"))

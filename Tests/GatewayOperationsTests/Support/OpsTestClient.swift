@@ -52,6 +52,9 @@ final class OpsTestClient {
         return true
     }
 
+    /// Closes the sending side (the server sees end of input).
+    func finishSending() { shutdown(fd, Int32(SHUT_WR)) }
+
     /// Reads until the server closes (or the receive timeout fails the test).
     func readToEnd() throws -> [UInt8] {
         var received: [UInt8] = []

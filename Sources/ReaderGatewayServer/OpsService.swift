@@ -98,7 +98,9 @@ final class OpsState: Sendable {
                 let last = lastPing.load(ordering: .relaxed)
                 guard last >= 0 else { return .notReady("not connected yet") }
                 let age = Duration.nanoseconds(nanoseconds(since: clockOrigin) - last)
-                return age <= OpsService.pingStaleAfter ? .ready : .notReady("no successful ping for \(age)")
+                guard age > OpsService.pingStaleAfter else { return .ready }
+                let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
+                return .notReady("no successful ping for \(Int(seconds.rounded())) s")
             },
             ReadinessCheck("migrations") { [self] in
                 started.withLock { $0.contains("store") } ? .ready : .notReady("not applied yet")

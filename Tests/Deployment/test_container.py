@@ -195,7 +195,9 @@ def wait_for_status(port: int, path: str, wanted: int, seconds: float, container
     status, body = 0, ""
     while time.monotonic() < deadline:
         state = run(["podman", "inspect", "-f", "{{.State.Running}}", container]).stdout.strip()
-        assert state == "true", "container exited:\n" + run(["podman", "logs", container], check=False).stderr
+        if state != "true":
+            logs = run(["podman", "logs", container], check=False)
+            raise AssertionError("container exited:\n" + logs.stdout + logs.stderr)
         try:
             status, body = http_get(port, path)
         except OSError:
@@ -216,6 +218,7 @@ def test_container_turns_ready_against_postgres(image, postgres):
     # The data directory is a volume owned by the image's user, as an emptyDir with fsGroup is.
     data = pathlib.Path(tempfile.mkdtemp(prefix="reader-gateway-data-"))
     os.chown(data, 10001, 10001)
+    run(["podman", "rm", "-f", name], check=False)  # a leftover of an interrupted run with this name
     # Host networking: the container reaches PostgreSQL and is reached on
     # loopback only, so every listener is bound to 127.0.0.1.
     run([

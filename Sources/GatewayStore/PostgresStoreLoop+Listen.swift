@@ -58,6 +58,10 @@ extension PostgresStoreLoop {
     /// Opens the listener connection when subscribers need one and none is open or opening.
     func ensureListener() {
         guard !listener.subscriptions.isEmpty, listener.connectionID == nil, listener.retryAt == nil, closeDeadline == nil else { return }
+        guard runningOnStoreThread else {
+            needsStoreThread = true
+            return
+        }
         if let connection = startConnection(role: .listener) {
             connection.isPinned = true
             listener.connectionID = connection.id

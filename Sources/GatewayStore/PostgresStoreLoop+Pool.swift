@@ -52,7 +52,14 @@ extension PostgresStoreLoop {
     }
 
     /// Opens pool connections up to the maximum while connecting ones are fewer than the waiting work.
+    ///
+    /// Only the store thread opens connections: `PQconnectStartParams` may
+    /// resolve a host name, which blocks, and a caller's thread must not block.
     private func openConnectionsIfNeeded(demand: Int) {
+        guard runningOnStoreThread else {
+            needsStoreThread = true
+            return
+        }
         var poolCount = 0
         var connecting = 0
         for connection in connections.values where connection.role == .pool {

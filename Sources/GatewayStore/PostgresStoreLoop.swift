@@ -89,6 +89,10 @@ final class PostgresStoreLoop: @unchecked Sendable {
     var waitingStatementsHead = 0
     var waitingAcquires: [Waiting<@Sendable (Result<ConnectionID, StoreError>) -> Void>] = []
     var closeDeadline: ContinuousClock.Instant?
+    /// The store thread (not a caller on the fast path) is running the engine.
+    var runningOnStoreThread = false
+    /// A caller found work only the store thread does (opening connections).
+    var needsStoreThread = false
     var listener = ListenerState()
 
     init(configuration: PostgresConfiguration, logger: Logger) throws(StoreError) {
@@ -140,8 +144,9 @@ final class PostgresStoreLoop: @unchecked Sendable {
             for earlier in pending { handle(earlier) }
             handle(command)
             dispatch()
-            // Work left waiting has a deadline the store thread must time.
-            if waitingStatementsHead < waitingStatements.count || !waitingAcquires.isEmpty || listener.retryAt != nil {
+            // The store thread must open connections, and time work left waiting.
+            if needsStoreThread || waitingStatementsHead < waitingStatements.count || !waitingAcquires.isEmpty || listener.retryAt != nil {
+                needsStoreThread = false
                 _ = rg_eventfd_write(wakeFD, 1)
             }
             return true
@@ -198,6 +203,8 @@ final class PostgresStoreLoop: @unchecked Sendable {
                 break
             }
             let done = engine.withLock { _ -> Bool in
+                runningOnStoreThread = true
+                defer { runningOnStoreThread = false }
                 for index in 0..<Int(count) {
                     let event = events[index]
                     if event.data == Self.wakeToken {
@@ -209,6 +216,7 @@ final class PostgresStoreLoop: @unchecked Sendable {
                     }
                 }
                 expireWaiting(now: .now)
+                ensureListener()
                 dispatch()
                 if closeDeadline != nil, finishCloseIfDone() { return true }
                 timeout = timeoutMilliseconds()

@@ -348,14 +348,18 @@ final class PostgresStoreLoop: @unchecked Sendable {
         connection.registeredEvents = wanted
     }
 
-    /// Forgets a connection and closes it.
+    /// Forgets a connection and closes it; statements still in flight on it fail.
     func removeConnection(_ connection: PostgresConnection) {
         if connection.registeredSocket >= 0 {
             _ = rg_epoll_ctl(epollFD, RG_EPOLL_CTL_DEL, connection.registeredSocket, 0, 0)
             connection.registeredSocket = -1
         }
-        connection.close()
         connections[connection.id.raw] = nil
+        if connection.inflightCount > 0 {
+            deliver(connection.breakConnection(ConnectionInput(), reason: "the connection was closed before the statement finished; run it again"))
+        } else {
+            connection.close()
+        }
     }
 
     // MARK: closing

@@ -33,6 +33,7 @@ public enum TestPostgres {
     }
 
     /// Runs `body` with a fresh database and closes its client afterwards.
+    @discardableResult
     public static func withDatabase<T: Sendable>(
         migrations: [Migration] = Migrations.all,
         isolation: isolated (any Actor)? = #isolation,

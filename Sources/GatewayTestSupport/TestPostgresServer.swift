@@ -71,6 +71,8 @@ actor TestPostgresServer {
         let logger = self.logger
         let task = Task<String, any Error> {
             try await started.admin.execute("CREATE DATABASE \(name)")
+            // An empty list means a truly empty database (not even schema_migrations).
+            if migrations.isEmpty { return name }
             var configuration = PostgresConfiguration(connectionString: started.server.connectionString(database: name))
             configuration.maximumConnections = 1
             let client = try PostgresClient(configuration: configuration, logger: logger)

@@ -29,7 +29,7 @@ final class OpsService: GatewayService {
         self.state = state
         self.store = store
         server = OpsServer(
-            configuration: OpsServerConfiguration(host: options.opsAddress, port: options.opsPort),
+            configuration: OpsServerConfiguration(host: options.opsAddress, port: options.opsPort ?? 9090),
             router: OpsRouter(registry: metrics.registry, readinessChecks: state.readinessChecks(store: store))
         )
     }

@@ -53,6 +53,7 @@ final class GatewayServer: Sendable {
             Logger(component: "main").warning("second signal during shutdown; exiting now", ["signal": again])
             exit(1)
         }
+        if let ops { await ops.drain() }
         await stop(started)
         logger.info("stopped")
         return 0

@@ -33,6 +33,7 @@ IMAGE = "localhost/reader-gateway:deployment-test"
 BASE_PACKAGES = "libssl3,libpq5,ca-certificates"
 BINARY = pathlib.Path(os.environ.get("READER_GATEWAY_BINARY", CACHE / "swift" / "debug" / "reader-gateway"))
 POSTGRES_BIN = pathlib.Path("/usr/lib/postgresql/15/bin")
+DRAIN_WINDOW_SECONDS = 2
 
 
 def run(command: list[str], timeout: float = 300, check: bool = True, **kwargs) -> subprocess.CompletedProcess:
@@ -227,6 +228,7 @@ def test_container_turns_ready_against_postgres(image, postgres):
         "-e", f"READER_GATEWAY_DATABASE_URL={postgres.url}",
         "-e", "READER_GATEWAY_OPS_ADDRESS=127.0.0.1", "-e", f"READER_GATEWAY_OPS_PORT={ops_port}",
         "-e", "READER_GATEWAY_TLS_ADDRESS=127.0.0.1", "-e", f"READER_GATEWAY_TLS_PORT={tls_port}",
+        "-e", f"READER_GATEWAY_DRAIN_LOAD_BALANCER_SECONDS={DRAIN_WINDOW_SECONDS}",
         image,
     ])
     try:
@@ -256,11 +258,19 @@ def test_container_turns_ready_against_postgres(image, postgres):
             status, body = wait_for_status(ops_port, "/readyz", 200, 30, name)
         assert status == 200, f"/readyz did not recover with PostgreSQL back: {status} {body}"
 
-        # SIGTERM (what Kubernetes sends after preStop) ends the process with status 0.
-        with timed("SIGTERM until the container exits"):
-            run(["podman", "stop", "-t", "40", name], timeout=60)
-        exit_code = run(["podman", "inspect", "-f", "{{.State.ExitCode}}", name]).stdout.strip()
+        # SIGTERM (what Kubernetes sends after preStop): /readyz fails at once
+        # while the replica keeps serving for the load balancer window, then
+        # the process exits with status 0.
+        with timed(f"SIGTERM until the container exits (window {DRAIN_WINDOW_SECONDS} s)"):
+            signalled = time.monotonic()
+            run(["podman", "kill", "--signal", "TERM", name])
+            status, body = wait_for_status(ops_port, "/readyz", 503, DRAIN_WINDOW_SECONDS, name)
+            assert status == 503 and "failing draining" in body, f"/readyz during the drain: {status} {body}"
+            assert http_get(ops_port, "/healthz")[0] == 200, "still alive during the load balancer window"
+            exit_code = run(["podman", "wait", name], timeout=60).stdout.strip()
+            drained_after = time.monotonic() - signalled
         assert exit_code == "0", run(["podman", "logs", name], check=False).stderr
+        assert drained_after >= DRAIN_WINDOW_SECONDS - 0.5, f"exited {drained_after:.1f} s after SIGTERM, inside the window"
     finally:
         run(["podman", "rm", "-f", "-t", "5", name], check=False)
         shutil.rmtree(data, ignore_errors=True)

@@ -59,27 +59,28 @@ func measure(_ name: String, seconds: Double, batch: Int, bytesPerOperation: Int
     return Measurement(name: name, operations: operations, bytes: operations * bytesPerOperation, seconds: elapsed)
 }
 
-func run(seconds: Double) {
+func run(seconds: Double, only: String?) {
+    func emit(_ measurement: @autoclosure () -> Measurement, _ name: String) {
+        if only == nil || only == name { print(measurement().json) }
+    }
     let command = typicalCommand()
     let bytes = command.serializedBytes()
     let batch = 1000
 
-    let encode = measure("encode", seconds: seconds, batch: batch, bytesPerOperation: bytes.count) {
+    emit(measure("encode", seconds: seconds, batch: batch, bytesPerOperation: bytes.count) {
         var total = 0
         for _ in 0..<batch { total &+= command.serializedBytes().count }
         return total
-    }
-    print(encode.json)
+    }, "encode")
 
-    let decode = measure("decode", seconds: seconds, batch: batch, bytesPerOperation: bytes.count) {
+    emit(measure("decode", seconds: seconds, batch: batch, bytesPerOperation: bytes.count) {
         var total = 0
         for _ in 0..<batch {
             let decoded = try! V1.ReaderCommand(serializedBytes: bytes)
             total &+= Int(decoded.commandID)
         }
         return total
-    }
-    print(decode.json)
+    }, "decode")
 
     // A stream of MESSAGE frames carrying the command, fed in 64 KiB reads.
     var stream: [UInt8] = []
@@ -90,7 +91,7 @@ func run(seconds: Double) {
     let frameSize = stream.count / framesPerStream
     let chunk = 65_536
 
-    let frames = measure("frame-decode", seconds: seconds, batch: framesPerStream, bytesPerOperation: frameSize) {
+    emit(measure("frame-decode", seconds: seconds, batch: framesPerStream, bytesPerOperation: frameSize) {
         var decoder = FrameDecoder()
         var count = 0
         stream.withUnsafeBytes { raw in
@@ -105,10 +106,9 @@ func run(seconds: Double) {
             }
         }
         return count
-    }
-    print(frames.json)
+    }, "frame-decode")
 
-    let framesAndMessages = measure("frame-and-message-decode", seconds: seconds, batch: framesPerStream, bytesPerOperation: frameSize) {
+    emit(measure("frame-and-message-decode", seconds: seconds, batch: framesPerStream, bytesPerOperation: frameSize) {
         var decoder = FrameDecoder()
         var count = 0
         stream.withUnsafeBytes { raw in
@@ -125,18 +125,16 @@ func run(seconds: Double) {
             }
         }
         return count
-    }
-    print(framesAndMessages.json)
+    }, "frame-and-message-decode")
 
-    let frameEncode = measure("frame-encode", seconds: seconds, batch: framesPerStream, bytesPerOperation: frameSize) {
+    emit(measure("frame-encode", seconds: seconds, batch: framesPerStream, bytesPerOperation: frameSize) {
         var out: [UInt8] = []
         out.reserveCapacity(stream.count)
         for index in 0..<framesPerStream {
             FrameEncoder.append(type: .message, streamID: UInt32(index % 64) * 2 + 1, message: command, to: &out)
         }
         return out.count
-    }
-    print(frameEncode.json)
+    }, "frame-encode")
 }
 
 @main
@@ -148,7 +146,7 @@ struct WireBench {
             let digits = Array("0123456789abcdef")
             print(String(typicalCommand().serializedBytes().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }))
         case "run":
-            run(seconds: arguments.count > 1 ? Double(arguments[1]) ?? 1 : 1)
+            run(seconds: arguments.count > 1 ? Double(arguments[1]) ?? 1 : 1, only: arguments.count > 2 ? arguments[2] : nil)
         default:
             print("usage: wire-bench message-hex | wire-bench run [SECONDS]")
         }

@@ -54,7 +54,7 @@ let package = Package(
         // MARK: executables
         .executableTarget(
             name: "ReaderGatewayServer",
-            dependencies: ["GatewayCore", "GatewayStore"],
+            dependencies: ["GatewayCore", "GatewayStore", "GatewayOperations"],
             swiftSettings: swift6
         ),
 
@@ -77,5 +77,11 @@ let package = Package(
             swiftSettings: swift6
         ),
         .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations"], swiftSettings: swift6),
+        // The reader-gateway executable, run as a real child process.
+        .testTarget(
+            name: "ReaderGatewayServerTests",
+            dependencies: ["GatewayStore", "GatewayTestSupport"],
+            swiftSettings: swift6
+        ),
     ]
 )

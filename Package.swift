@@ -50,7 +50,7 @@ let package = Package(
         // MARK: executables
         .executableTarget(
             name: "ReaderGatewayServer",
-            dependencies: ["GatewayCore", "GatewayStore"],
+            dependencies: ["GatewayCore", "GatewayStore", "GatewayOperations"],
             swiftSettings: swift6
         ),
 

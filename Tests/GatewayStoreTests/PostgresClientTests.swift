@@ -157,7 +157,7 @@ struct PostgresClientTests {
             let afterRollback = try await client.query("SELECT count(*) AS n FROM accounts")
             #expect(try afterRollback[0].decode(Int.self, "n") == 0)
 
-            let name = try await client.withTransaction(isolation: .serializable) { transaction in
+            let name = try await client.withTransaction(isolationLevel: .serializable) { transaction in
                 try await transaction.execute("INSERT INTO accounts (id, name, secret_key_sha256) VALUES ('acct_c', 'C', sha256('y'::bytea))")
                 return try await transaction.query("SELECT name FROM accounts WHERE id = 'acct_c'")[0].decode(String.self, "name")
             }

@@ -195,6 +195,31 @@ struct PostgresClientTests {
         }
     }
 
+    @Test func saturatedPoolTimesOutWaiters() async throws {
+        try await TestPostgres.withDatabase { database in
+            var configuration = PostgresConfiguration(connectionString: database.connectionString)
+            configuration.maximumConnections = 1
+            configuration.connectionWaitTimeout = .milliseconds(200)
+            let client = try PostgresClient(configuration: configuration, logger: Logger(component: "store"))
+            let started = ContinuousClock.now
+            let outcome = try await client.withTransaction { _ in
+                // The only connection is pinned here: a pool statement must wait, then give up.
+                do throws(StoreError) {
+                    _ = try await client.query("SELECT 1")
+                    return "ran"
+                } catch {
+                    return "\(error.code)"
+                }
+            }
+            #expect(outcome == "timeout")
+            #expect(ContinuousClock.now - started >= .milliseconds(200))
+            // Once the transaction ended, the connection serves the pool again.
+            let rows = try await client.query("SELECT 7 AS n")
+            #expect(try rows[0].decode(Int.self, "n") == 7)
+            await client.shutdown()
+        }
+    }
+
     @Test func noticesGoToTheLogger() async throws {
         let capture = LogCapture()
         LoggingSystem.shared.bootstrap(level: .info, format: .logfmt, destination: .capture(capture))

@@ -227,6 +227,8 @@ struct PostgresClientTests {
         try await TestPostgres.withDatabase { database in
             try await database.client.execute("DO $$ BEGIN RAISE NOTICE '%', '\(marker)'; END $$")
         }
+        // The log destination is process-wide: put standard error back.
+        LoggingSystem.shared.bootstrap(level: .info, format: .logfmt)
         let line = capture.all.first { $0.contains(marker) }
         #expect(line?.contains("level=notice") == true)
         #expect(line?.contains("component=store") == true)

@@ -48,14 +48,17 @@ enum StoreCommand: Sendable {
 /// Results come back through the completion closures, which resume the
 /// callers' continuations. Pipeline mode lets many statements share one
 /// connection's round trips, so a small pool serves many concurrent callers.
+/// Which connection runs what is decided by ``PoolStateMachine`` (pure);
+/// this type only carries its actions out.
 ///
 /// `@unchecked Sendable`: `inbox` is guarded by its `Mutex`; every other
 /// mutable property (and every ``PostgresConnection``) is touched only while
 /// holding `engine`, by the store thread or by a caller on the fast path of
-/// ``submit(_:)``; completions run with `engine` held (they only resume
-/// continuations or touch engine state). Lock order: `engine`, then `inbox`. The descriptors are
-/// created in `init` and closed in `deinit`, so they stay valid for as long
-/// as any caller can still write to the eventfd.
+/// ``submit(_:)``. Completions run with `engine` held: they only resume a
+/// continuation (which just enqueues the caller's task) or touch engine
+/// state. Lock order: `engine`, then `inbox`. The descriptors are created in
+/// `init` and closed in `deinit`, so they stay valid for as long as any
+/// caller can still write to the eventfd.
 final class PostgresStoreLoop: @unchecked Sendable {
     struct Inbox {
         var commands: [StoreCommand] = []

@@ -60,6 +60,8 @@ let package = Package(
 
         // MARK: benchmarks
         .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/WireBench", swiftSettings: swift6),
+        // The libpq client beside pgbench, same statement and client counts (make bench-store).
+        .executableTarget(name: "StoreBenchmark", dependencies: ["GatewayCore", "GatewayStore"], swiftSettings: swift6),
 
         // MARK: tests
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: swift6),
@@ -74,6 +76,7 @@ let package = Package(
         .testTarget(
             name: "GatewayStoreTests",
             dependencies: ["GatewayStore", "GatewayTestSupport"],
+            exclude: ["store.mk"],
             swiftSettings: swift6
         ),
         .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations"], swiftSettings: swift6),

@@ -62,9 +62,10 @@ extension PostgresStoreLoop {
             needsStoreThread = true
             return
         }
-        if let connection = startConnection(role: .listener) {
-            connection.isPinned = true
-            listener.connectionID = connection.id
+        let id = pool.makeID()
+        listener.connectionID = id
+        if startConnection(id: id, role: .listener) == nil, listener.connectionID == id {
+            listener.connectionID = nil
         }
     }
 

@@ -55,6 +55,12 @@ let package = Package(
         ),
 
         // MARK: benchmarks
+        // ownership: OwnershipStore.claim beside pgbench (Tests/GatewayStoreTests/ownership.mk)
+        .executableTarget(
+            name: "OwnershipBenchmark",
+            dependencies: ["GatewayCore", "GatewayDomain", "GatewayStore"],
+            swiftSettings: swift6
+        ),
 
         // MARK: tests
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: swift6),

@@ -55,7 +55,7 @@ let package = Package(
         ),
 
         // MARK: benchmarks
-        // ownership: OwnershipStore.claim beside pgbench (Tests/GatewayStoreTests/ownership.mk)
+        // ownership: OwnershipStore.claim beside pgbench (Tests/OwnershipBenchmark/ownership.mk)
         .executableTarget(
             name: "OwnershipBenchmark",
             dependencies: ["GatewayCore", "GatewayDomain", "GatewayStore"],

@@ -65,7 +65,7 @@ do {
     var configuration = PostgresConfiguration(connectionString: benchURL)
     configuration.maximumConnections = poolSize
     let client = try PostgresClient(configuration: configuration, logger: logger)
-    try await BenchmarkDatabase.prepare(client, readers: readerCount, sessions: maximumClients)
+    try await BenchmarkDatabase.prepare(client, readers: readerCount, sessions: maximumClients, logger: logger)
     let store = OwnershipStore(client: client)
     let gateway = GatewayClaimRunner(store: store, readers: readerCount)
     let work = FileManager.default.temporaryDirectory.appendingPathComponent("ownership-bench-\(getpid())")

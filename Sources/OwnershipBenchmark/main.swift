@@ -68,6 +68,11 @@ do {
     try await BenchmarkDatabase.prepare(client, readers: readerCount, sessions: maximumClients, logger: logger)
     let store = OwnershipStore(client: client)
     let gateway = GatewayClaimRunner(store: store, readers: readerCount)
+    // The same store with one connection per claimant, as pgbench has.
+    var wideConfiguration = PostgresConfiguration(connectionString: benchURL)
+    wideConfiguration.maximumConnections = maximumClients
+    let wideClient = try PostgresClient(configuration: wideConfiguration, logger: logger)
+    let wide = GatewayClaimRunner(store: OwnershipStore(client: wideClient), readers: readerCount)
     let work = FileManager.default.temporaryDirectory.appendingPathComponent("ownership-bench-\(getpid())")
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     let pgbench = PgbenchRunner(executable: options.string("pgbench") ?? "pgbench", connectionString: benchURL, readers: readerCount, workDirectory: work)
@@ -76,15 +81,18 @@ do {
     var table = BenchmarkTable(seconds: seconds, readers: readerCount, pool: poolSize)
     // Warm both sides once (connections, caches, plans) before measuring.
     _ = try await gateway.run(clients: min(8, maximumClients), seconds: 1)
+    _ = try await wide.run(clients: maximumClients, seconds: 1)
     _ = try pgbench.run(clients: min(8, maximumClients), seconds: 1, script: script, mode: "extended")
     for clients in clientCounts {
         let reference = try pgbench.run(clients: clients, seconds: seconds, script: script, mode: "extended")
         let prepared = try pgbench.run(clients: clients, seconds: seconds, script: script, mode: "prepared")
         let ours = try await gateway.run(clients: clients, seconds: seconds)
-        table.add(clients: clients, gateway: ours, pgbenchExtended: reference, pgbenchPrepared: prepared)
+        let oursWide = try await wide.run(clients: clients, seconds: seconds)
+        table.add(clients: clients, gateway: ours, gatewayWide: oursWide, pgbenchExtended: reference, pgbenchPrepared: prepared)
         print(table.rows.last ?? "")
     }
     await client.shutdown()
+    await wideClient.shutdown()
     try? FileManager.default.removeItem(at: work)
     let rendered = table.render()
     print("")

@@ -38,7 +38,6 @@ extension ReaderOwnershipStateMachine {
         let incoming = ReaderOwner(session: request.session, lane: request.lane)
         if let current = owner, current.session == request.session {
             // Connecting again to the reader it owns: not a takeover, the command (if any) goes on.
-            owner = incoming
             return .granted(.alreadyOwner, generation: generation, actions: [])
         }
         if request.failIfInUse && isInUse(for: request.session) {

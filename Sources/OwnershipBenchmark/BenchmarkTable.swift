@@ -5,12 +5,14 @@ struct BenchmarkTable {
     var seconds: Int
     var readers: Int
     var pool: Int
+    var rounds: Int
     var rows: [String] = []
 
-    init(seconds: Int, readers: Int, pool: Int) {
+    init(seconds: Int, readers: Int, pool: Int, rounds: Int) {
         self.seconds = seconds
         self.readers = readers
         self.pool = pool
+        self.rounds = rounds
     }
 
     static func format(_ value: Double, _ decimals: Int = 0) -> String { String(format: "%.\(decimals)f", value) }
@@ -32,7 +34,8 @@ struct BenchmarkTable {
     func render() -> String {
         """
         Reader claims: `SELECT * FROM ownership_claim($1…$6)`, one statement (lock, decide, update, append history), \
-        \(readers) readers at random, failIfInUse false, one session per claimant, \(seconds) s per cell, same server, same run.
+        \(readers) readers at random, failIfInUse false, one session per claimant, \(seconds) s per measurement, \
+        median of \(rounds) interleaved rounds, same server, same run.
         A = OwnershipStore.claim, store client with \(pool) connections (statements pipelined on each);
         B = OwnershipStore.claim, one connection per claimant;
         pgbench = the same SQL text with -j 2: `-M extended` (unnamed statements, as the store client sends them) and `-M prepared`.

@@ -74,8 +74,6 @@ final class PostgresConnection {
     private var pg: OpaquePointer?
     private var inflight: [InFlight] = []
     private var noticeContext: Unmanaged<NoticeContext>?
-    /// Pinned to one transaction (or to the listener): the pool does not hand it other statements.
-    var isPinned = false
     /// The socket and interest currently registered with epoll (-1: none).
     var registeredSocket: Int32 = -1
     var registeredEvents: UInt32 = 0

@@ -32,8 +32,8 @@ public struct OwnershipStore: Sendable {
             OwnershipStatements.claim,
             [
                 PostgresValue(reader.rawValue), PostgresValue(request.session.rawValue), PostgresValue(request.lane.rawValue),
-                PostgresValue(request.failIfInUse), PostgresValue(request.readerDiscovery.rawValue),
-                PostgresValue(request.latestDiscovery.rawValue),
+                PostgresValue(request.failIfInUse), PostgresValue(Int64(clamping: request.readerDiscovery.value)),
+                PostgresValue(Int64(clamping: request.latestDiscovery.value)),
             ]
         )
         let row = try Self.single(rows, "claim")

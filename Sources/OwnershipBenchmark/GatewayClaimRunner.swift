@@ -25,8 +25,8 @@ struct GatewayClaimRunner {
                         session: SessionID(String(client)),
                         lane: LaneLabel(String(client)),
                         failIfInUse: false,
-                        readerDiscovery: DiscoveryID(1),
-                        latestDiscovery: DiscoveryID(1)
+                        readerDiscovery: DiscoveryStateMachine.DiscoveryID(1),
+                        latestDiscovery: DiscoveryStateMachine.DiscoveryID(1)
                     )
                     while clock.now < deadline {
                         let reader = ReaderID(String(Int.random(in: 1...readers, using: &generator)))

@@ -24,10 +24,28 @@ struct OwnershipStoreRaceTests {
             for owner in sessions { try await fixtures.openSession(owner.session, lane: owner.lane) }
 
             var claims: [Claim] = []
-            var flips = 0
+            let first = sessions[0]
+            claims.append(Claim(session: first.session, result: try await store.claim(reader, ConnectRequest(session: first.session, lane: first.lane))))
             for round in 0..<6 {
+                // The owner starts collectPaymentMethod; failIfInUse claimants bounce off it, all at once.
+                let record = try #require(try await store.ownership(of: reader))
+                let owner = try #require(record.owner)
+                _ = try await store.commandStarted(.collectPaymentMethod, reader: reader, session: owner.session, generation: record.generation)
+                let bounced = try await withThrowingTaskGroup(of: Claim.self) { group in
+                    for other in sessions.filter({ $0 != owner }).prefix(10) {
+                        group.addTask {
+                            let request = ConnectRequest(session: other.session, lane: other.lane, failIfInUse: true)
+                            return Claim(session: other.session, result: try await store.claim(reader, request))
+                        }
+                    }
+                    var results: [Claim] = []
+                    for try await claim in group { results.append(claim) }
+                    return results
+                }
+                #expect(bounced.allSatisfy { $0.result == .refused(.readerBusy, actions: []) })
+                claims += bounced
                 // The owner starts and finishes collectPaymentMethod over and over while 50 sessions claim.
-                async let flipping: Int = Self.flip(store: store, reader: reader, times: 40)
+                async let flipping: Void = Self.flip(store: store, reader: reader, times: 40)
                 let results = try await withThrowingTaskGroup(of: Claim.self) { group in
                     for (index, owner) in sessions.enumerated() {
                         let failIfInUse = (index + round) % 3 != 0
@@ -41,10 +59,9 @@ struct OwnershipStoreRaceTests {
                     return results
                 }
                 claims += results
-                flips += try await flipping
+                try await flipping
             }
-            #expect(claims.count == 300)
-            #expect(flips > 0, "the reader was mid-transaction at times")
+            #expect(claims.count == 1 + 6 * (10 + 50))
 
             var granted: [Int64: SessionID] = [:]
             var refusedBusy: [SessionID] = []
@@ -60,7 +77,7 @@ struct OwnershipStoreRaceTests {
                     refusedBusy.append(claim.session)
                 }
             }
-            #expect(!refusedBusy.isEmpty, "some failIfInUse claims met a transaction in progress")
+            #expect(refusedBusy.count >= 60, "every bounce wave was refused")
 
             let history = try await fixtures.history(reader)
             let changes = history.filter { $0.reason != "refused_busy" }
@@ -90,21 +107,18 @@ struct OwnershipStoreRaceTests {
     }
 
     /// Acts as whoever owns the reader: starts and finishes a transaction, fenced by its
-    /// generation. Returns how many transactions it started.
-    static func flip(store: OwnershipStore, reader: ReaderID, times: Int) async throws -> Int {
-        var started = 0
+    /// generation.
+    static func flip(store: OwnershipStore, reader: ReaderID, times: Int) async throws {
         for _ in 0..<times {
             guard let record = try await store.ownership(of: reader), let owner = record.owner else { continue }
             let start = try await store.commandStarted(.collectPaymentMethod, reader: reader, session: owner.session, generation: record.generation)
             if start == .proceed {
-                started += 1
                 await Task.yield()
                 _ = try await store.commandFinished(.collectPaymentMethod, reader: reader, session: owner.session, generation: record.generation)
             } else {
                 #expect(start == .refused(.connectedToAnotherSession) || start == .refused(.readerBusy))
             }
         }
-        return started
     }
 
     @Test("a stale owner writing after a takeover changes nothing")

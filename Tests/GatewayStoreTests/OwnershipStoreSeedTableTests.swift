@@ -81,8 +81,8 @@ struct OwnershipStoreSeedTableTests {
             #expect(attached == .updated && epoch == LinkEpoch(1))
             #expect(try await Self.registryStatus(client, reader) == "online")
             var stale = request
-            stale.readerDiscovery = DiscoveryID(1)
-            stale.latestDiscovery = DiscoveryID(2)
+            stale.readerDiscovery = DiscoveryStateMachine.DiscoveryID(1)
+            stale.latestDiscovery = DiscoveryStateMachine.DiscoveryID(2)
             #expect(try await store.claim(reader, stale) == .refused(.staleDiscovery, actions: []))
             guard case .granted(.connected, let g1, _) = try await store.claim(reader, request) else {
                 Issue.record("A could not connect")

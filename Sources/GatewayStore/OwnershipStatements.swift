@@ -82,4 +82,12 @@ enum OwnershipStatements {
         FROM (VALUES (1)) AS one (x)
         LEFT JOIN reader_ownership o ON o.reader_id = $1::text
         """
+
+    /// Several claims in one statement, one transaction and one commit: the
+    /// `ownership_claim_batch` function of migration 0002 runs `ownership_claim` for each, in
+    /// reader order. Parameters: six arrays of equal length (the claim's parameters). Returns
+    /// one row per claim with its 1-based `claim_index`.
+    static let claimBatch = """
+        SELECT * FROM ownership_claim_batch($1::text[], $2::text[], $3::text[], $4::boolean[], $5::bigint[], $6::bigint[])
+        """
 }

@@ -28,15 +28,20 @@ public struct OwnershipStore: Sendable {
 
     /// Decides a connect request for `reader` (Stripe Terminal's `connectReader`).
     public func claim(_ reader: ReaderID, _ request: ConnectRequest) async throws(StoreError) -> ConnectResult {
-        let rows = try await client.query(
-            OwnershipStatements.claim,
-            [
-                PostgresValue(reader.rawValue), PostgresValue(request.session.rawValue), PostgresValue(request.lane.rawValue),
-                PostgresValue(request.failIfInUse), PostgresValue(Int64(clamping: request.readerDiscovery.value)),
-                PostgresValue(Int64(clamping: request.latestDiscovery.value)),
-            ]
-        )
-        let row = try Self.single(rows, "claim")
+        let rows = try await client.query(OwnershipStatements.claim, Self.claimParameters(reader, request).map { value in value.map { PostgresValue(text: $0) } })
+        return try decodeClaim(try Self.single(rows, "claim"), reader: reader, request: request)
+    }
+
+    /// The claim's parameters, in the order of ``OwnershipStatements/claim``.
+    static func claimParameters(_ reader: ReaderID, _ request: ConnectRequest) -> [String?] {
+        [
+            reader.rawValue, request.session.rawValue, request.lane.rawValue, request.failIfInUse ? "t" : "f",
+            String(Int64(clamping: request.readerDiscovery.value)), String(Int64(clamping: request.latestDiscovery.value)),
+        ]
+    }
+
+    /// Turns a claim's row into the decision, replaying it on the state machine for the actions.
+    func decodeClaim(_ row: PostgresRow, reader: ReaderID, request: ConnectRequest) throws(StoreError) -> ConnectResult {
         let outcome = try row.decode(String.self, "outcome")
         let found = try FoundRow(row, generation: "previous_generation", session: "owner_session_id", lane: "owner_lane_label", command: "command")
         let link: ReaderOwnershipStateMachine.Link

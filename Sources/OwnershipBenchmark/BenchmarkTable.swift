@@ -21,13 +21,21 @@ struct BenchmarkTable {
         theirs.claimsPerSecond > 0 ? format(ours.claimsPerSecond / theirs.claimsPerSecond, 2) + "×" : "-"
     }
 
-    mutating func add(clients: Int, gateway: LatencyStats, gatewayWide: LatencyStats, pgbenchExtended: LatencyStats, pgbenchPrepared: LatencyStats) {
+    mutating func add(
+        clients: Int,
+        gateway: LatencyStats,
+        gatewayWide: LatencyStats,
+        gatewayBatched: LatencyStats,
+        pgbenchExtended: LatencyStats,
+        pgbenchPrepared: LatencyStats
+    ) {
         func cells(_ stats: LatencyStats) -> String {
             "\(Self.format(stats.claimsPerSecond)) | \(Self.format(stats.p50Microseconds)) | \(Self.format(stats.p99Microseconds))"
         }
         rows.append(
-            "| \(clients) | \(cells(gateway)) | \(cells(gatewayWide)) | \(cells(pgbenchExtended)) | \(cells(pgbenchPrepared)) "
-                + "| \(Self.ratio(gateway, pgbenchExtended)) | \(Self.ratio(gatewayWide, pgbenchExtended)) | \(Self.ratio(gateway, pgbenchPrepared)) |"
+            "| \(clients) | \(cells(gateway)) | \(cells(gatewayWide)) | \(cells(gatewayBatched)) | \(cells(pgbenchExtended)) | \(cells(pgbenchPrepared)) "
+                + "| \(Self.ratio(gateway, pgbenchExtended)) | \(Self.ratio(gatewayWide, pgbenchExtended)) | \(Self.ratio(gatewayBatched, pgbenchExtended)) "
+                + "| \(Self.ratio(gateway, pgbenchPrepared)) |"
         )
     }
 
@@ -38,10 +46,11 @@ struct BenchmarkTable {
         median of \(rounds) interleaved rounds, same server, same run.
         A = OwnershipStore.claim, store client with \(pool) connections (statements pipelined on each);
         B = OwnershipStore.claim, one connection per claimant;
+        C = OwnershipClaimBatcher over A's client: concurrent claims share one statement and one commit (`ownership_claim_batch`);
         pgbench = the same SQL text with -j 2: `-M extended` (unnamed statements, as the store client sends them) and `-M prepared`.
 
-        | claimants | A claims/s | A p50 µs | A p99 µs | B claims/s | B p50 µs | B p99 µs | pgbench claims/s | p50 µs | p99 µs | pgbench prepared claims/s | p50 µs | p99 µs | A / pgbench | B / pgbench | A / prepared |
-        |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+        | claimants | A claims/s | A p50 µs | A p99 µs | B claims/s | B p50 µs | B p99 µs | C claims/s | C p50 µs | C p99 µs | pgbench claims/s | p50 µs | p99 µs | pgbench prepared claims/s | p50 µs | p99 µs | A / pgbench | B / pgbench | C / pgbench | A / prepared |
+        |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
         \(rows.joined(separator: "\n"))
         """
     }

@@ -76,6 +76,8 @@ do {
     wideConfiguration.maximumConnections = maximumClients
     let wideClient = try PostgresClient(configuration: wideConfiguration, logger: logger)
     let wide = GatewayClaimRunner(store: OwnershipStore(client: wideClient), readers: readerCount)
+    // The pooled client again, with concurrent claims gathered into one statement and commit.
+    let batched = GatewayClaimRunner(batcher: OwnershipClaimBatcher(store: store, maximumInFlight: poolSize), readers: readerCount)
     let work = FileManager.default.temporaryDirectory.appendingPathComponent("ownership-bench-\(getpid())")
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     let pgbench = PgbenchRunner(executable: options.string("pgbench") ?? "pgbench", connectionString: benchURL, readers: readerCount, workDirectory: work)
@@ -94,6 +96,7 @@ do {
             let cell = [
                 try await gateway.run(clients: clients, seconds: seconds),
                 try await wide.run(clients: clients, seconds: seconds),
+                try await batched.run(clients: clients, seconds: seconds),
                 try pgbench.run(clients: clients, seconds: seconds, script: script, mode: "extended"),
                 try pgbench.run(clients: clients, seconds: seconds, script: script, mode: "prepared"),
             ]
@@ -107,7 +110,7 @@ do {
             let sorted = cells.map { $0[side] }.sorted { $0.claimsPerSecond < $1.claimsPerSecond }
             return sorted[sorted.count / 2]
         }
-        table.add(clients: clients, gateway: median(0), gatewayWide: median(1), pgbenchExtended: median(2), pgbenchPrepared: median(3))
+        table.add(clients: clients, gateway: median(0), gatewayWide: median(1), gatewayBatched: median(2), pgbenchExtended: median(3), pgbenchPrepared: median(4))
     }
     await client.shutdown()
     await wideClient.shutdown()

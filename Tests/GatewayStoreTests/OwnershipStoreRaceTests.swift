@@ -11,16 +11,29 @@ struct OwnershipStoreRaceTests {
         var result: ConnectResult
     }
 
-    @Test("50 concurrent claimants, mixed failIfInUse, while the reader flips idle / mid-transaction")
-    func fiftyClaimants() async throws {
+    /// How claims are sent: one statement each, or gathered into batches.
+    enum Claimer: String, CaseIterable, Sendable {
+        case single, batched
+    }
+
+    @Test("50 concurrent claimants, mixed failIfInUse, while the reader flips idle / mid-transaction", arguments: Claimer.allCases)
+    func fiftyClaimants(_ claimer: Claimer) async throws {
         try await withOwnershipDatabase(connections: 50) { client in
             let fixtures = OwnershipFixtures(client: client)
             try await fixtures.seedAccount()
             let store = OwnershipStore(client: client)
+            let batcher = OwnershipClaimBatcher(store: store, maximumBatch: 16, maximumInFlight: 4)
+            let claim: @Sendable (ReaderID, ConnectRequest) async throws -> ConnectResult = { reader, request in
+                switch claimer {
+                case .single: try await store.claim(reader, request)
+                case .batched: try await batcher.claim(reader, request)
+                }
+            }
             let reader = ReaderID("tmr_contended")
             try await fixtures.registerReader(reader)
             _ = try await store.readerAttached(reader)
-            let sessions = (0..<50).map { ReaderOwner(session: SessionID("sess_\($0)"), lane: LaneLabel("Lane \($0)")) }
+            // Lane labels with quotes and backslashes travel through the batch's array parameters intact.
+            let sessions = (0..<50).map { ReaderOwner(session: SessionID("sess_\($0)"), lane: LaneLabel("Lane \"\($0)\" \\ {x}")) }
             for owner in sessions { try await fixtures.openSession(owner.session, lane: owner.lane) }
 
             var claims: [Claim] = []
@@ -35,7 +48,7 @@ struct OwnershipStoreRaceTests {
                     for other in sessions.filter({ $0 != owner }).prefix(10) {
                         group.addTask {
                             let request = ConnectRequest(session: other.session, lane: other.lane, failIfInUse: true)
-                            return Claim(session: other.session, result: try await store.claim(reader, request))
+                            return Claim(session: other.session, result: try await claim(reader, request))
                         }
                     }
                     var results: [Claim] = []
@@ -51,7 +64,7 @@ struct OwnershipStoreRaceTests {
                         let failIfInUse = (index + round) % 3 != 0
                         group.addTask {
                             let request = ConnectRequest(session: owner.session, lane: owner.lane, failIfInUse: failIfInUse)
-                            return Claim(session: owner.session, result: try await store.claim(reader, request))
+                            return Claim(session: owner.session, result: try await claim(reader, request))
                         }
                     }
                     var results: [Claim] = []
@@ -103,6 +116,7 @@ struct OwnershipStoreRaceTests {
             let last = try #require(granted.keys.max())
             #expect(record.generation.rawValue == last)
             #expect(record.owner?.session == granted[last])
+            #expect(record.owner.map { sessions.contains($0) } == true, "the owner's lane label is stored exactly")
         }
     }
 

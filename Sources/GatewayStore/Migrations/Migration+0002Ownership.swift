@@ -9,7 +9,9 @@ extension Migration {
     ///   row per change of owner carrying the new generation (unique per reader), plus one row
     ///   per connect refused because the reader was busy (carrying the unchanged generation).
     ///   It keeps no foreign keys so that it outlives deregistered readers and purged sessions.
-    /// - `ownership_claim(...)`: the one-statement claim (see `OwnershipStatements.claim`).
+    /// - `ownership_claim(...)`: the one-statement claim (see `OwnershipStatements.claim`), and
+    ///   `ownership_claim_batch(...)`: several claims in one statement and one commit, in
+    ///   reader order (see `OwnershipClaimBatcher`).
     /// - indexes for the admin queries: owner of a reader (primary key), ownership at a location
     ///   or account (0001's readers indexes, then the primary key), history of a reader (primary
     ///   key `(reader_id, id)`), readers owned by a session (partial index, also used by the
@@ -134,6 +136,28 @@ extension Migration {
                        c.command
                 FROM (VALUES (1)) AS one (x)
                 LEFT JOIN current_owner c ON true;
+            END $$
+            """,
+            """
+            CREATE FUNCTION ownership_claim_batch(
+                p_readers text[], p_sessions text[], p_lanes text[], p_fail_if_in_use boolean[],
+                p_reader_discoveries bigint[], p_latest_discoveries bigint[]
+            ) RETURNS TABLE (
+                claim_index integer, outcome text, generation bigint, previous_generation bigint,
+                owner_session_id text, owner_lane_label text, command text
+            ) LANGUAGE plpgsql AS $$
+            #variable_conflict use_column
+            DECLARE
+                k integer;
+            BEGIN
+                -- Readers are locked in id order, so two batches never wait on each other in a cycle.
+                FOR k IN SELECT s.k FROM generate_subscripts(p_readers, 1) AS s (k) ORDER BY p_readers[s.k], s.k LOOP
+                    RETURN QUERY
+                    SELECT k, c.outcome, c.generation, c.previous_generation, c.owner_session_id, c.owner_lane_label, c.command
+                    FROM ownership_claim(
+                        p_readers[k], p_sessions[k], p_lanes[k], p_fail_if_in_use[k], p_reader_discoveries[k], p_latest_discoveries[k]
+                    ) AS c;
+                END LOOP;
             END $$
             """,
         ]

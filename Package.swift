@@ -50,11 +50,13 @@ let package = Package(
         // MARK: executables
         .executableTarget(
             name: "ReaderGatewayServer",
-            dependencies: ["GatewayCore", "GatewayStore"],
+            dependencies: ["GatewayCore", "GatewayStore", "GatewayOperations"],
             swiftSettings: swift6
         ),
 
         // MARK: benchmarks
+        // The libpq client beside pgbench, same statement and client counts (make bench-store).
+        .executableTarget(name: "StoreBenchmark", dependencies: ["GatewayCore", "GatewayStore"], swiftSettings: swift6),
         // ownership: OwnershipStore.claim beside pgbench (Tests/OwnershipBenchmark/ownership.mk)
         .executableTarget(
             name: "OwnershipBenchmark",
@@ -70,6 +72,7 @@ let package = Package(
         .testTarget(
             name: "GatewayStoreTests",
             dependencies: ["GatewayStore", "GatewayTestSupport"],
+            exclude: ["store.mk"],
             swiftSettings: swift6
         ),
         .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations"], swiftSettings: swift6),

@@ -230,3 +230,46 @@ struct OwnershipStoreRaceTests {
         return expired
     }
 }
+
+@Suite("Ownership store: lease sweeper")
+struct OwnershipLeaseSweeperTests {
+    @Test("a session that stops heartbeating loses its readers within the interval")
+    func sweeperReleasesExpiredSession() async throws {
+        try await withOwnershipDatabase { client in
+            let fixtures = OwnershipFixtures(client: client)
+            try await fixtures.seedAccount()
+            let store = OwnershipStore(client: client)
+            let reader = ReaderID("tmr_lease")
+            let lane = ReaderOwner(session: SessionID("sess_crashed"), lane: LaneLabel("Till 4"))
+            try await fixtures.registerReader(reader)
+            try await fixtures.openSession(lane.session, lane: lane.lane)
+            _ = try await store.readerAttached(reader)
+            _ = try await store.claim(reader, ConnectRequest(session: lane.session, lane: lane.lane))
+
+            let seen = ExpiredLog()
+            let sweeper = OwnershipLeaseSweeper(store: store, interval: .milliseconds(20)) { await seen.add($0) }
+            let running = Task { await sweeper.run() }
+            defer { running.cancel() }
+            try await fixtures.expireLease(lane.session)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try await store.ownership(of: reader)?.owner != nil, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(try await store.ownership(of: reader)?.owner == nil)
+            running.cancel()
+            await running.value
+            let expired = await seen.all
+            #expect(expired.map(\.reader) == [reader])
+            #expect(expired.first?.result == .released(lane, generation: OwnershipGeneration(2), actions: [
+                .notifyDisplaced(session: lane.session, reason: .sessionExpired, takenBy: nil),
+                .failNextCommand(session: lane.session, refusal: .connectedToAnotherSession),
+            ]))
+            #expect(try await fixtures.history(reader).map(\.reason) == ["connected", "session_expired"])
+        }
+    }
+}
+
+actor ExpiredLog {
+    private(set) var all: [OwnershipStore.ExpiredOwnership] = []
+    func add(_ expired: [OwnershipStore.ExpiredOwnership]) { all += expired }
+}

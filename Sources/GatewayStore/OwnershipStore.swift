@@ -13,6 +13,12 @@ import GatewayDomain
 /// because it is the one every replica sees. The tests run every event in every state through
 /// both and compare. History rows are written by the statements themselves, so the actions
 /// returned here never contain ``OwnershipAction/recordHistory(_:)``.
+///
+/// Throughput: each claim is its own transaction, so a connection commits its claims one after
+/// the other however deeply the client pipelines them. With more concurrent claimants than
+/// connections, send claims through ``OwnershipClaimBatcher`` (one commit per batch) or give
+/// the store's client about as many connections as concurrent claimants (`make bench-ownership`
+/// measures both beside pgbench).
 public struct OwnershipStore: Sendable {
     let client: PostgresClient
     let logger: Logger

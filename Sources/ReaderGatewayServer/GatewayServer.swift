@@ -38,6 +38,8 @@ final class GatewayServer: Sendable {
                 ops?.serviceStarted(service.name)
             } catch {
                 logger.critical("cannot start \(service.name): \(error)")
+                // A service that failed half-way releases what it did start.
+                await service.stop()
                 await stop(started)
                 return 1
             }

@@ -62,6 +62,12 @@ let package = Package(
         .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/WireBench", swiftSettings: swift6),
         // The libpq client beside pgbench, same statement and client counts (make bench-store).
         .executableTarget(name: "StoreBenchmark", dependencies: ["GatewayCore", "GatewayStore"], swiftSettings: swift6),
+        // ownership: OwnershipStore.claim beside pgbench (Tests/OwnershipBenchmark/ownership.mk)
+        .executableTarget(
+            name: "OwnershipBenchmark",
+            dependencies: ["GatewayCore", "GatewayDomain", "GatewayStore"],
+            swiftSettings: swift6
+        ),
 
         // MARK: tests
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: swift6),

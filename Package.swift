@@ -67,5 +67,11 @@ let package = Package(
             swiftSettings: swift6
         ),
         .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations"], swiftSettings: swift6),
+        // The reader-gateway executable, run as a real child process.
+        .testTarget(
+            name: "ReaderGatewayServerTests",
+            dependencies: ["GatewayStore", "GatewayTestSupport"],
+            swiftSettings: swift6
+        ),
     ]
 )

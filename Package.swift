@@ -46,6 +46,10 @@ let package = Package(
 
         // MARK: test support
         .target(name: "GatewayTestSupport", dependencies: ["GatewayCore", "GatewayStore"], swiftSettings: swift6),
+        // wire: conformance messages (proto/readergateway/testing), the interop driver and the fuzz target.
+        .target(name: "GatewayWireConformance", dependencies: ["GatewayWire"], swiftSettings: swift6),
+        .executableTarget(name: "wire-interop", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/WireInterop", swiftSettings: swift6),
+        .executableTarget(name: "wire-fuzz", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/WireFuzz", swiftSettings: swift6),
 
         // MARK: executables
         .executableTarget(
@@ -55,10 +59,16 @@ let package = Package(
         ),
 
         // MARK: benchmarks
+        .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/WireBench", swiftSettings: swift6),
 
         // MARK: tests
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: swift6),
-        .testTarget(name: "GatewayWireTests", dependencies: ["GatewayWire"], swiftSettings: swift6),
+        .testTarget(
+            name: "GatewayWireTests",
+            dependencies: ["GatewayWire", "GatewayWireConformance"],
+            exclude: ["wire.mk", "Interop", "Bench", "FuzzCorpus"],
+            swiftSettings: swift6
+        ),
         .testTarget(name: "GatewayTransportTests", dependencies: ["GatewayTransport"], swiftSettings: swift6),
         .testTarget(name: "GatewayDomainTests", dependencies: ["GatewayDomain"], swiftSettings: swift6),
         .testTarget(

@@ -54,7 +54,7 @@ let package = Package(
         // MARK: executables
         .executableTarget(
             name: "ReaderGatewayServer",
-            dependencies: ["GatewayCore", "GatewayStore"],
+            dependencies: ["GatewayCore", "GatewayStore", "GatewayOperations"],
             swiftSettings: swift6
         ),
 

@@ -8,13 +8,15 @@ import GatewayCore
 final class GatewayServer: Sendable {
     let options: ServerOptions
     let store: StoreService
+    let ops: OpsService
     let services: [any GatewayService]
     private let logger = Logger(component: "main")
 
     init(options: ServerOptions) {
         self.options = options
         store = StoreService(options: options)
-        services = [store]
+        ops = OpsService(options: options, store: store, startedServices: ["store"])
+        services = [ops, store]
     }
 
     /// Starts every service, logs "ready", waits for SIGINT or SIGTERM, stops
@@ -26,6 +28,7 @@ final class GatewayServer: Sendable {
             do {
                 try await service.start()
                 started.append(service)
+                ops.serviceStarted(service.name)
             } catch {
                 logger.critical("cannot start \(service.name): \(error)")
                 await stop(started)
@@ -37,6 +40,7 @@ final class GatewayServer: Sendable {
         readyLogger.with("node_id", options.nodeID).info("ready")
         let signal = await signals.next()
         logger.info("stopping", ["signal": signal == SIGINT ? "SIGINT" : "SIGTERM"])
+        ops.beginDraining()
         Task {
             let again = await signals.next()
             Logger(component: "main").warning("second signal during shutdown; exiting now", ["signal": again])

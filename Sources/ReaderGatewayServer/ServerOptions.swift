@@ -14,6 +14,8 @@ struct ServerOptions: Sendable {
             .value("postgres-bin-dir", "PATH", default: "", help: "Directory with initdb and postgres for the embedded server. Empty: pg_config --bindir, then /usr/lib/postgresql/*/bin."),
             .value("database-pool-size", "N", default: "8", help: "Most PostgreSQL connections the gateway opens for statements."),
             .value("node-id", "NAME", default: "", help: "This replica's name, recorded with the sessions it holds. Empty: the host name."),
+            .value("ops-address", "ADDRESS", default: "127.0.0.1", help: "Address of the ops HTTP endpoint (/healthz, /readyz, /metrics): an IPv4 or IPv6 literal; 0.0.0.0 in a container."),
+            .value("ops-port", "PORT", default: "9090", help: "Port of the ops HTTP endpoint; 0 picks a free one (logged)."),
             .value("log-level", "LEVEL", default: "info", help: "Lowest level written: trace, debug, info, notice, warning, error, critical."),
             .value("log-format", "FORMAT", default: "logfmt", help: "Log line format: logfmt or json."),
         ]
@@ -24,6 +26,8 @@ struct ServerOptions: Sendable {
     var postgresBinDirectory: String?
     var databasePoolSize: Int
     var nodeID: String
+    var opsAddress: String
+    var opsPort: Int
     var logLevel: Logger.Level
     var logFormat: LogFormat
     var helpRequested: Bool
@@ -43,6 +47,8 @@ struct ServerOptions: Sendable {
             postgresBinDirectory: options.string("postgres-bin-dir"),
             databasePoolSize: try options.int("database-pool-size", in: 1...1000) ?? 8,
             nodeID: options.string("node-id") ?? (ProcessInfo.processInfo.hostName.isEmpty ? "node" : ProcessInfo.processInfo.hostName),
+            opsAddress: options.string("ops-address") ?? "127.0.0.1",
+            opsPort: try options.int("ops-port", in: 0...65535) ?? 9090,
             logLevel: level,
             logFormat: try options.choice("log-format", as: LogFormat.self) ?? .logfmt,
             helpRequested: options.helpRequested

@@ -1,0 +1,225 @@
+"""Builds the runtime-only image from the host-built binary with a real
+container engine (podman with runc) on a base image made here with
+debootstrap, and runs it: as a non-root user on a read-only root
+filesystem, and against a PostgreSQL started for the test on loopback,
+until /readyz answers 200.
+
+No registry is reachable, so the base image is Debian bookworm (minbase
+with libssl3, libpq5 and ca-certificates) from the Debian mirror apt
+already uses, cached under .build-deployment/. If the engine cannot run a
+container on this machine, these tests say so loudly and skip."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import pwd
+import resource
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from conftest import CACHE, DOCKERFILE, ROOT, timed
+
+BASE_IMAGE = "localhost/reader-gateway-base:bookworm"
+IMAGE = "localhost/reader-gateway:deployment-test"
+BASE_PACKAGES = "libssl3,libpq5,ca-certificates"
+BINARY = pathlib.Path(os.environ.get("READER_GATEWAY_BINARY", CACHE / "swift" / "debug" / "reader-gateway"))
+POSTGRES_BIN = pathlib.Path("/usr/lib/postgresql/15/bin")
+
+
+def run(command: list[str], timeout: float = 300, check: bool = True, **kwargs) -> subprocess.CompletedProcess:
+    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout, **kwargs)
+    if check and result.returncode != 0:
+        raise AssertionError(f"{' '.join(command)} exited {result.returncode}:\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+def engine_flags() -> list[str]:
+    """runc, and rlimits no higher than this process has: the engine's
+    defaults (1048576 descriptors) cannot be set where CAP_SYS_RESOURCE is missing."""
+    nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    nproc_hard = resource.getrlimit(resource.RLIMIT_NPROC)[1]
+    nproc = 4096 if nproc_hard == resource.RLIM_INFINITY else min(4096, nproc_hard - 1)
+    return ["--runtime", "runc", "--ulimit", f"nofile={nofile}:{nofile}", "--ulimit", f"nproc={nproc}:{nproc}"]
+
+
+def debian_mirror() -> str:
+    """The Debian mirror apt is configured with (deb822 or one-line format)."""
+    sources = pathlib.Path("/etc/apt/sources.list.d/debian.sources")
+    if sources.exists():
+        for line in sources.read_text().splitlines():
+            if line.startswith("URIs:") and "security" not in line:
+                return line.split()[1]
+    listing = pathlib.Path("/etc/apt/sources.list")
+    if listing.exists():
+        for line in listing.read_text().splitlines():
+            parts = line.split()
+            if len(parts) >= 3 and parts[0] == "deb" and "security" not in parts[1]:
+                return parts[1]
+    return "http://deb.debian.org/debian"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def http_get(port: int, path: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+@pytest.fixture(scope="module")
+def base_image() -> str:
+    if shutil.which("podman") is None:
+        pytest.skip("CONTAINER STEP SKIPPED: podman is not installed (make test-deps installs it)")
+    exists = run(["podman", "image", "exists", BASE_IMAGE], check=False).returncode == 0
+    if not exists:
+        archive = CACHE / "base" / "bookworm-minbase.tar"
+        if not archive.exists():
+            rootfs = CACHE / "base" / "rootfs"
+            shutil.rmtree(rootfs, ignore_errors=True)
+            rootfs.parent.mkdir(parents=True, exist_ok=True)
+            with timed("debootstrap bookworm minbase (cold cache)"):
+                run(["debootstrap", "--variant=minbase", f"--include={BASE_PACKAGES}", "bookworm", str(rootfs), debian_mirror()], timeout=900)
+            for cached in (rootfs / "var" / "cache" / "apt" / "archives").glob("*.deb"):
+                cached.unlink()
+            partial = archive.with_suffix(".partial")
+            run(["tar", "-C", str(rootfs), "-cf", str(partial), "."], timeout=300)
+            partial.rename(archive)
+            shutil.rmtree(rootfs, ignore_errors=True)
+        with timed("import base image"):
+            run(["podman", "import", str(archive), BASE_IMAGE], timeout=300)
+    probe = run(["podman", "run", "--rm", "--network", "none", *engine_flags(), BASE_IMAGE, "true"], check=False, timeout=120)
+    if probe.returncode != 0:
+        message = (
+            "CONTAINER STEP SKIPPED: the container engine cannot start a container on this machine:\n"
+            + probe.stderr.strip()
+        )
+        print("\n" + "!" * 78 + "\n" + message + "\n" + "!" * 78)
+        pytest.skip(message)
+    return BASE_IMAGE
+
+
+@pytest.fixture(scope="module")
+def image(base_image) -> str:
+    assert BINARY.exists(), f"{BINARY} is missing: the make target builds it with --static-swift-stdlib"
+    with tempfile.TemporaryDirectory(prefix="reader-gateway-image-") as context:
+        shutil.copy2(BINARY, pathlib.Path(context) / "reader-gateway")
+        with timed("podman build --target runtime-prebuilt"):
+            run([
+                "podman", "build", "--format", "docker", "--network", "none", *engine_flags(),
+                "-f", str(DOCKERFILE), "--target", "runtime-prebuilt",
+                "--build-arg", f"RUNTIME_IMAGE={base_image}", "-t", IMAGE, context,
+            ], timeout=600)
+    return IMAGE
+
+
+def test_image_runs_non_root_on_a_read_only_root(image):
+    config = json.loads(run(["podman", "image", "inspect", image]).stdout)[0]["Config"]
+    assert config["User"] == "10001:10001"
+    assert {"8443/tcp", "9090/tcp"} <= set(config["ExposedPorts"])
+    assert config["Entrypoint"] == ["/usr/local/bin/reader-gateway"]
+
+    flags = ["podman", "run", "--rm", "--network", "none", "--read-only", *engine_flags()]
+    identity = run([*flags, "--entrypoint", "/usr/bin/id", image, "-u"])
+    assert identity.stdout.strip() == "10001"
+    cannot_write = run([*flags, "--entrypoint", "/usr/bin/touch", image, "/usr/local/bin/x"], check=False)
+    assert cannot_write.returncode != 0 and "Read-only file system" in cannot_write.stderr
+
+    # The binary starts in the slim image: every shared library it needs is there.
+    help_text = run([*flags, image, "--help"])
+    assert "reader-gateway" in help_text.stdout
+    assert "not found" not in run([*flags, "--entrypoint", "/usr/bin/ldd", image, "/usr/local/bin/reader-gateway"]).stdout
+
+
+@pytest.fixture(scope="module")
+def postgres():
+    """A throwaway PostgreSQL on a loopback TCP port, run as the postgres user."""
+    if not (POSTGRES_BIN / "initdb").exists():
+        pytest.fail("PostgreSQL 15 is not installed (make deps installs it)")
+    directory = pathlib.Path(tempfile.mkdtemp(prefix="reader-gateway-pg-"))
+    user = pwd.getpwnam("postgres")
+    os.chown(directory, user.pw_uid, user.pw_gid)
+    as_postgres = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--init-groups"]
+    port = free_port()
+    data = directory / "data"
+    run([*as_postgres, str(POSTGRES_BIN / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"], timeout=120)
+    run([
+        *as_postgres, str(POSTGRES_BIN / "pg_ctl"), "-D", str(data), "-l", str(directory / "log"), "-w", "-t", "60",
+        "-o", f"-c listen_addresses=127.0.0.1 -p {port} -k {directory}", "start",
+    ], timeout=90)
+    try:
+        run([*as_postgres, str(POSTGRES_BIN / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "reader_gateway"])
+        yield f"postgresql://postgres@127.0.0.1:{port}/reader_gateway"
+    finally:
+        run([*as_postgres, str(POSTGRES_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], check=False)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def test_container_turns_ready_against_postgres(image, postgres):
+    help_text = run(["podman", "run", "--rm", "--network", "none", *engine_flags(), image, "--help"]).stdout
+    if "--ops-port" not in help_text:
+        pytest.skip("reader-gateway has no --ops-port yet: the ops endpoint is wired into the executable with the gateway service")
+
+    ops_port, tls_port = free_port(), free_port()
+    name = f"reader-gateway-test-{os.getpid()}"
+    # The data directory is a volume owned by the image's user, as an emptyDir with fsGroup is.
+    data = pathlib.Path(tempfile.mkdtemp(prefix="reader-gateway-data-"))
+    os.chown(data, 10001, 10001)
+    # Host networking: the container reaches PostgreSQL and is reached on
+    # loopback only, so every listener is bound to 127.0.0.1.
+    run([
+        "podman", "run", "-d", "--name", name, "--network", "host", "--read-only", *engine_flags(),
+        "-v", f"{data}:/var/lib/reader-gateway",
+        "-e", f"READER_GATEWAY_DATABASE_URL={postgres}",
+        "-e", "READER_GATEWAY_OPS_ADDRESS=127.0.0.1", "-e", f"READER_GATEWAY_OPS_PORT={ops_port}",
+        "-e", "READER_GATEWAY_TLS_ADDRESS=127.0.0.1", "-e", f"READER_GATEWAY_TLS_PORT={tls_port}",
+        image,
+    ])
+    try:
+        with timed("container start until /readyz is 200"):
+            deadline = time.monotonic() + 60
+            status, body = 0, ""
+            while time.monotonic() < deadline:
+                state = run(["podman", "inspect", "-f", "{{.State.Running}}", name]).stdout.strip()
+                assert state == "true", "container exited:\n" + run(["podman", "logs", name], check=False).stderr
+                try:
+                    status, body = http_get(ops_port, "/readyz")
+                except OSError:
+                    status = 0
+                if status == 200:
+                    break
+                time.sleep(0.2)
+        assert status == 200, f"/readyz never turned 200 within 60 s (last {status}: {body})"
+        assert http_get(ops_port, "/healthz")[0] == 200
+        metrics_status, metrics = http_get(ops_port, "/metrics")
+        assert metrics_status == 200
+        from prometheus_client.parser import text_string_to_metric_families
+
+        names = {family.name for family in text_string_to_metric_families(metrics)}
+        assert {"reader_gateway_claims", "reader_gateway_connections"} <= names
+        # The image's HEALTHCHECK (bash /dev/tcp, no curl) passes.
+        health = run(["podman", "healthcheck", "run", name], check=False)
+        assert health.returncode == 0, health.stdout + health.stderr
+
+        # SIGTERM (what Kubernetes sends after preStop) ends the process with status 0.
+        with timed("SIGTERM until the container exits"):
+            run(["podman", "stop", "-t", "40", name], timeout=60)
+        exit_code = run(["podman", "inspect", "-f", "{{.State.ExitCode}}", name]).stdout.strip()
+        assert exit_code == "0", run(["podman", "logs", name], check=False).stderr
+    finally:
+        run(["podman", "rm", "-f", "-t", "5", name], check=False)
+        shutil.rmtree(data, ignore_errors=True)

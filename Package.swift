@@ -10,7 +10,9 @@
 //   domain       GatewayDomain       ownership arbitration, registration, discovery (pure)
 //   store        GatewayStore        libpq client, embedded PostgreSQL, migrations, queries
 //   operations   GatewayOperations   metrics registry, ops HTTP endpoint
-//   executables  reader-gateway (ReaderGatewayServer)
+//   services     GatewayService      the gateway: SDK, reader link and admin surfaces wired together
+//   client       GatewayClient       the Swift client library (point of sale, admin, reader link)
+//   executables  reader-gateway, gatewayctl, reader-sim
 //
 // No package dependencies: the toolchain and system C libraries only.
 import PackageDescription
@@ -21,6 +23,9 @@ let package = Package(
     name: "ReaderGateway",
     products: [
         .executable(name: "reader-gateway", targets: ["ReaderGatewayServer"]),
+        .executable(name: "gatewayctl", targets: ["GatewayCtl"]),
+        .executable(name: "reader-sim", targets: ["ReaderSimulator"]),
+        .library(name: "GatewayClient", targets: ["GatewayClient"]),
     ],
     targets: [
         // MARK: C shims
@@ -44,6 +49,13 @@ let package = Package(
         ),
         .target(name: "GatewayOperations", dependencies: ["GatewayCore", "CGatewayLinux"], swiftSettings: swift6),
 
+        .target(
+            name: "GatewayService",
+            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayDomain", "GatewayStore", "GatewayOperations"],
+            swiftSettings: swift6
+        ),
+        .target(name: "GatewayClient", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport"], swiftSettings: swift6),
+
         // MARK: test support
         .target(name: "GatewayTestSupport", dependencies: ["GatewayCore", "GatewayStore"], swiftSettings: swift6),
         // wire: conformance messages (proto/readergateway/testing), the interop driver and the fuzz target.
@@ -54,9 +66,11 @@ let package = Package(
         // MARK: executables
         .executableTarget(
             name: "ReaderGatewayServer",
-            dependencies: ["GatewayCore", "GatewayStore", "GatewayOperations"],
+            dependencies: ["GatewayCore", "GatewayStore", "GatewayOperations", "GatewayService"],
             swiftSettings: swift6
         ),
+        .executableTarget(name: "GatewayCtl", dependencies: ["GatewayCore", "GatewayClient", "GatewayStore"], swiftSettings: swift6),
+        .executableTarget(name: "ReaderSimulator", dependencies: ["GatewayCore", "GatewayClient"], swiftSettings: swift6),
 
         // MARK: benchmarks
         .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/WireBench", swiftSettings: swift6),
@@ -77,6 +91,12 @@ let package = Package(
             swiftSettings: swift6
         ),
         .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations"], swiftSettings: swift6),
+        .testTarget(
+            name: "GatewayServiceTests",
+            dependencies: ["GatewayService", "GatewayClient", "GatewayTestSupport"],
+            swiftSettings: swift6
+        ),
+        .testTarget(name: "GatewayClientTests", dependencies: ["GatewayClient", "GatewayTransport"], swiftSettings: swift6),
         // The reader-gateway executable, run as a real child process.
         .testTarget(
             name: "ReaderGatewayServerTests",

@@ -1,0 +1,1 @@
+print("gatewayctl: not built yet")

@@ -1,0 +1,1 @@
+print("reader-sim: not built yet")

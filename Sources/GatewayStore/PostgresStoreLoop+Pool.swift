@@ -1,7 +1,7 @@
 import GatewayCore
 
 /// The pool: which connection runs the next statement, when to open another,
-/// what happens when one breaks. Store thread only.
+/// what happens when one breaks. Engine state: called with the engine lock held.
 extension PostgresStoreLoop {
     /// The statement every new connection runs first, so that `timestamptz`
     /// text is ISO in UTC whatever the server's defaults are.

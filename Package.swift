@@ -74,6 +74,12 @@ let package = Package(
 
         // MARK: benchmarks
         .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/WireBench", swiftSettings: swift6),
+        // ownership: OwnershipStore.claim beside pgbench (Tests/OwnershipBenchmark/ownership.mk)
+        .executableTarget(
+            name: "OwnershipBenchmark",
+            dependencies: ["GatewayCore", "GatewayDomain", "GatewayStore"],
+            swiftSettings: swift6
+        ),
 
         // MARK: tests
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: swift6),

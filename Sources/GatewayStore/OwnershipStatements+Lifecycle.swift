@@ -95,7 +95,8 @@ extension OwnershipStatements {
         FROM expired e JOIN cleared c USING (reader_id)
         """
 
-    /// The reader's link with epoch `$2` went down. Returns `owner_lost`, `updated`,
+    /// The reader's link with epoch `$2` went down (the registry's `readers.status` follows in
+    /// the same statement). Returns `owner_lost`, `updated`,
     /// `ignored_stale` or `unknown_reader`.
     static let readerLost = """
         WITH link AS (
@@ -111,6 +112,10 @@ extension OwnershipStatements {
             FROM link l
             WHERE o.reader_id = l.reader_id
             RETURNING o.reader_id, o.generation
+        ), status AS (
+            UPDATE readers r SET status = 'offline', last_seen_at = now()
+            FROM updated u
+            WHERE r.id = u.reader_id
         ), recorded AS (
             INSERT INTO ownership_history (reader_id, from_session_id, from_lane_label, generation, reason)
             SELECT l.reader_id, l.session_id, l.lane_label, u.generation, 'reader_lost'
@@ -134,7 +139,8 @@ extension OwnershipStatements {
         INSERT INTO reader_ownership (reader_id) SELECT r.id FROM readers r WHERE r.id = $1::text ON CONFLICT (reader_id) DO NOTHING
         """
 
-    /// The reader attached a new link: epoch `$2`, or the next epoch when `$2` is NULL.
+    /// The reader attached a new link: epoch `$2`, or the next epoch when `$2` is NULL (the
+    /// registry's `readers.status` follows in the same statement).
     /// Returns `owner_lost` (a re-attach while owned), `updated`, `ignored_stale` or
     /// `unknown_reader`, with the new epoch.
     static let readerAttached = """
@@ -152,6 +158,10 @@ extension OwnershipStatements {
             FROM link l
             WHERE o.reader_id = l.reader_id
             RETURNING o.reader_id, o.generation, o.link_epoch
+        ), status AS (
+            UPDATE readers r SET status = 'online', last_seen_at = now()
+            FROM updated u
+            WHERE r.id = u.reader_id
         ), recorded AS (
             INSERT INTO ownership_history (reader_id, from_session_id, from_lane_label, generation, reason)
             SELECT l.reader_id, l.session_id, l.lane_label, u.generation, 'reader_lost'

@@ -25,7 +25,7 @@ public struct OwnershipHistoryRecord: Hashable, Sendable {
     public var at: Date
 }
 
-/// An SDK session of an account and the readers it owns.
+/// An open SDK session of an account and the readers it owns.
 public struct SessionOwnershipRecord: Hashable, Sendable {
     public var session: SessionID
     public var lane: LaneLabel
@@ -85,7 +85,7 @@ extension OwnershipStore {
         return records
     }
 
-    /// The sessions of an account with the readers each owns, by session id.
+    /// The open sessions of an account with the readers each owns, by session id.
     public func sessions(ofAccount account: String) async throws(StoreError) -> [SessionOwnershipRecord] {
         var records: [SessionOwnershipRecord] = []
         for row in try await client.query(OwnershipQueries.sessionsOfAccount, [PostgresValue(account)]) {
@@ -93,7 +93,7 @@ extension OwnershipStore {
             records.append(
                 SessionOwnershipRecord(
                     session: SessionID(try row.decode(String.self, "id")),
-                    lane: LaneLabel(try row.decode(String.self, "lane_label")),
+                    lane: LaneLabel(try row.decode(String?.self, "lane_label") ?? ""),
                     leaseExpiresAt: try row.decode(Date.self, "lease_expires_at"),
                     readers: readers
                 )
@@ -151,7 +151,7 @@ enum OwnershipQueries {
         SELECT s.id, s.lane_label, s.lease_expires_at,
                (SELECT string_agg(o.reader_id, ',' ORDER BY o.reader_id) FROM reader_ownership o WHERE o.session_id = s.id) AS readers
         FROM sdk_sessions s
-        WHERE s.account_id = $1::text
+        WHERE s.account_id = $1::text AND s.closed_at IS NULL
         ORDER BY s.id
         """
 }

@@ -17,6 +17,10 @@ public struct OwnershipStore: Sendable {
     let client: PostgresClient
     let logger: Logger
 
+    /// The text of the one-statement claim (parameters: reader, session, lane, failIfInUse,
+    /// reader discovery, latest discovery), for comparisons with pgbench and for operators.
+    public static var claimStatement: String { OwnershipStatements.claim }
+
     public init(client: PostgresClient, logger: Logger = Logger(component: "ownership")) {
         self.client = client
         self.logger = logger

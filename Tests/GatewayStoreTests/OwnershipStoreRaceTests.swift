@@ -13,7 +13,7 @@ struct OwnershipStoreRaceTests {
 
     @Test("50 concurrent claimants, mixed failIfInUse, while the reader flips idle / mid-transaction")
     func fiftyClaimants() async throws {
-        try await withOwnershipDatabase { client in
+        try await withOwnershipDatabase(connections: 50) { client in
             let fixtures = OwnershipFixtures(client: client)
             try await fixtures.seedAccount()
             let store = OwnershipStore(client: client)

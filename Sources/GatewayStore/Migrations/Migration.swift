@@ -24,7 +24,7 @@ public struct Migration: Sendable {
 public enum Migrations {
     public static let all: [Migration] = [
         .v0001AccountsReadersSessions,
-        // 0002 belongs to the ownership tables.
+        .v0002Ownership,
     ]
 
     /// The newest version this binary knows.

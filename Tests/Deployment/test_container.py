@@ -26,7 +26,7 @@ import urllib.request
 
 import pytest
 
-from conftest import CACHE, DOCKERFILE, ROOT, timed
+from conftest import CACHE, DOCKERFILE, loud_notes, timed
 
 BASE_IMAGE = "localhost/reader-gateway-base:bookworm"
 IMAGE = "localhost/reader-gateway:deployment-test"
@@ -84,7 +84,10 @@ def http_get(port: int, path: str) -> tuple[int, str]:
 @pytest.fixture(scope="module")
 def base_image() -> str:
     if shutil.which("podman") is None:
-        pytest.skip("CONTAINER STEP SKIPPED: podman is not installed (make test-deps installs it)")
+        skip_loudly("podman is not installed (make test-deps installs it)")
+    info = run(["podman", "info"], check=False, timeout=120)
+    if info.returncode != 0:
+        skip_loudly("the container engine does not work on this machine (podman info failed):\n" + info.stderr.strip())
     exists = run(["podman", "image", "exists", BASE_IMAGE], check=False).returncode == 0
     if not exists:
         archive = CACHE / "base" / "bookworm-minbase.tar"
@@ -104,13 +107,16 @@ def base_image() -> str:
             run(["podman", "import", str(archive), BASE_IMAGE], timeout=300)
     probe = run(["podman", "run", "--rm", "--network", "none", *engine_flags(), BASE_IMAGE, "true"], check=False, timeout=120)
     if probe.returncode != 0:
-        message = (
-            "CONTAINER STEP SKIPPED: the container engine cannot start a container on this machine:\n"
-            + probe.stderr.strip()
-        )
-        print("\n" + "!" * 78 + "\n" + message + "\n" + "!" * 78)
-        pytest.skip(message)
+        skip_loudly("the container engine cannot start a container on this machine:\n" + probe.stderr.strip())
     return BASE_IMAGE
+
+
+def skip_loudly(reason: str):
+    """Skips the container step with a banner on the terminal, not only in the summary."""
+    message = "CONTAINER STEP SKIPPED: " + reason
+    if message not in loud_notes:
+        loud_notes.append(message)
+    pytest.skip(message)
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,18 @@
+import GatewayStore
+
+extension Migration {
+    /// Reader credentials: a reader registered by code presents the credential it
+    /// received at registration; only its SHA-256 is stored.
+    public static let v0003ReaderCredentials = Migration(
+        version: 3,
+        name: "reader credentials",
+        statements: [
+            "ALTER TABLE readers ADD COLUMN credential_sha256 bytea UNIQUE CHECK (octet_length(credential_sha256) = 32)",
+        ]
+    )
+}
+
+/// The migrations the gateway service runs: the store's, then its own.
+public enum ServiceMigrations {
+    public static let all: [Migration] = Migrations.all + [.v0003ReaderCredentials]
+}

@@ -9,14 +9,16 @@ final class GatewayServer: Sendable {
     let options: ServerOptions
     let store: StoreService
     let ops: OpsService
+    let listener: ListenerService
     let services: [any GatewayService]
     private let logger = Logger(component: "main")
 
     init(options: ServerOptions) {
         self.options = options
         store = StoreService(options: options)
-        ops = OpsService(options: options, store: store, startedServices: ["store"])
-        services = [ops, store]
+        ops = OpsService(options: options, store: store, startedServices: ["store", "gateway"])
+        listener = ListenerService(options: options, store: store, ops: ops)
+        services = [ops, store, listener]
     }
 
     /// Starts every service, logs "ready", waits for SIGINT or SIGTERM, stops

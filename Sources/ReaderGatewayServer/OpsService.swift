@@ -1,5 +1,6 @@
 import GatewayCore
 import GatewayOperations
+import GatewayService
 import Synchronization
 
 /// The ops endpoint: `/healthz`, `/readyz` and `/metrics` on
@@ -23,7 +24,7 @@ final class OpsService: GatewayService {
     static let pingStaleAfter: Duration = .seconds(6)
 
     init(options: ServerOptions, store: StoreService, startedServices: [String]) {
-        let metrics = GatewayMetrics()
+        let metrics = GatewayMetrics(callMethods: GatewayServiceHost.methodNames)
         let state = OpsState(required: startedServices)
         self.metrics = metrics
         self.state = state

@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayOperations
 import GatewayTransport
 import GatewayWire
@@ -9,6 +10,7 @@ final class CallRouter: Sendable {
     let routes: [String: MethodHandler]
     let connectionConfiguration: ConnectionConfiguration
     let metrics: GatewayMetrics
+    let logger = Logger(component: "calls")
     private let nextConnectionID = Atomic<UInt64>(1)
     private let closedHandler: @Sendable (UInt64) -> Void
 

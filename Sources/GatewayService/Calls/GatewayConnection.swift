@@ -108,6 +108,7 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
             router.callEnded(start.method, status: .unimplemented)
             return
         }
+        router.logger.trace("call started", ["connection": id, "stream": streamID, "method": start.method])
         let call = ServerCall(streamID: streamID, connection: self)
         var open = OpenCall(call: call, context: context, handler: handler)
         if case .bidirectional(let body) = handler {
@@ -166,6 +167,7 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
         guard !closed, let open = calls.removeValue(forKey: streamID) else { return }
         open.requests?.finish()
         open.call.cancelledByPeer()
+        router.logger.trace("call ended", ["connection": id, "stream": streamID, "method": open.context.method, "reason": status.reason])
         handle((try? frames.endCall(streamID, status: status)) ?? [])
         router.callEnded(open.context.method, status: status.code)
         flush()
@@ -205,7 +207,9 @@ enum WireClock {
     private static let origin = ContinuousClock.now
 
     static func now() -> WireTime {
-        let (seconds, attoseconds) = (ContinuousClock.now - origin).components
+        let start = origin
+        let (seconds, attoseconds) = (ContinuousClock.now - start).components
+        guard seconds >= 0, attoseconds >= 0 else { return WireTime(nanoseconds: 1_000_000_000) }
         return WireTime(nanoseconds: UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000) + 1_000_000_000)
     }
 }

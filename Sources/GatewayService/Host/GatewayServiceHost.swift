@@ -65,11 +65,17 @@ public final class GatewayServiceHost: Sendable {
         )
         var limits = ConnectionLimits()
         limits.idleTimeout = nil
-        let configuration = TLSServerConfiguration(
+        var configuration = TLSServerConfiguration(
             host: listener.host, port: listener.port, certificates: [listener.certificate],
             clientAuthentication: listener.readerCAPath.map { .optional(trustedCAPath: $0) } ?? .none,
             limits: limits
         )
+        // No TLS 1.3 session tickets: the transport clears SSL_MODE_AUTO_RETRY, so a
+        // client whose SSL_read consumes a ticket gets WANT_READ with the server's
+        // first frames already read from the socket, and (epoll being edge
+        // triggered) never sees them. Lanes and readers keep one long connection,
+        // so resumption buys little.
+        configuration.sessionTickets = 0
         let server: TLSServer
         do {
             server = try TLSServer(configuration: configuration, group: group) { connection in router.makeConnection(connection) }

@@ -81,6 +81,9 @@ let package = Package(
             swiftSettings: swift6
         ),
 
+        // The libpq client beside pgbench, same statement and client counts (make bench-store).
+        .executableTarget(name: "StoreBenchmark", dependencies: ["GatewayCore", "GatewayStore"], swiftSettings: swift6),
+
         // MARK: tests
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: swift6),
         .testTarget(
@@ -94,6 +97,7 @@ let package = Package(
         .testTarget(
             name: "GatewayStoreTests",
             dependencies: ["GatewayStore", "GatewayTestSupport"],
+            exclude: ["store.mk"],
             swiftSettings: swift6
         ),
         .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations"], swiftSettings: swift6),

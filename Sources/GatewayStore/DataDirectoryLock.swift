@@ -16,7 +16,26 @@ final class DataDirectoryLock: Sendable {
     }
 
     /// Takes the lock, or fails with ``StoreError/Code/dataDirectoryInUse`` naming the holder.
-    static func acquire(dataDirectory: String) throws(StoreError) -> DataDirectoryLock {
+    ///
+    /// A lock that looks held but names no holder (the file is empty) is
+    /// retried for up to 3 s: right after a release (which empties the file),
+    /// a child forked meanwhile may still hold a copy of the descriptor for
+    /// the instant before it closes it.
+    static func acquire(dataDirectory: String) async throws(StoreError) -> DataDirectoryLock {
+        let deadline = ContinuousClock.now + .seconds(3)
+        while true {
+            do throws(StoreError) {
+                return try tryAcquire(dataDirectory: dataDirectory)
+            } catch {
+                guard error.code == .dataDirectoryInUse, error.holder == nil,
+                      ContinuousClock.now < deadline
+                else { throw error }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+    }
+
+    private static func tryAcquire(dataDirectory: String) throws(StoreError) -> DataDirectoryLock {
         let path = dataDirectory + "/gateway.lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
@@ -33,11 +52,13 @@ final class DataDirectoryLock: Sendable {
             guard reason == EWOULDBLOCK else {
                 throw StoreError(.embeddedServerFailed, "cannot lock \(path)", underlying: String(cString: strerror(reason)))
             }
-            let holder = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : "?"
-            throw StoreError(
+            let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+            var error = StoreError(
                 .dataDirectoryInUse,
-                "data directory \(dataDirectory) is in use by reader-gateway pid \(holder); stop that process or give this one another --data-dir"
+                "data directory \(dataDirectory) is in use by reader-gateway pid \(text.isEmpty ? "?" : text); stop that process or give this one another --data-dir"
             )
+            error.holder = pid_t(text)
+            throw error
         }
         let pid = "\(getpid())\n"
         _ = ftruncate(descriptor, 0)

@@ -64,7 +64,7 @@ public final class EmbeddedPostgres: Sendable {
             runAs = nil
         }
         try prepareDirectory(dataDirectory, owner: runAs)
-        let lock = try DataDirectoryLock.acquire(dataDirectory: dataDirectory)
+        let lock = try await DataDirectoryLock.acquire(dataDirectory: dataDirectory)
         do throws(StoreError) {
             let binaries = try await findBinaries(configuration.binDirectory)
             let cluster = dataDirectory + "/postgres"

@@ -36,7 +36,7 @@ extension PostgresClient {
     /// when the transaction did not end cleanly.
     @discardableResult
     public func withTransaction<T: Sendable>(
-        isolation level: TransactionIsolation = .readCommitted,
+        isolationLevel level: TransactionIsolation = .readCommitted,
         isolation actor: isolated (any Actor)? = #isolation,
         _ body: (PostgresTransaction) async throws -> T
     ) async throws -> T {

@@ -74,8 +74,6 @@ final class PostgresConnection {
     private var pg: OpaquePointer?
     private var inflight: [InFlight] = []
     private var noticeContext: Unmanaged<NoticeContext>?
-    /// Pinned to one transaction (or to the listener): the pool does not hand it other statements.
-    var isPinned = false
     /// The socket and interest currently registered with epoll (-1: none).
     var registeredSocket: Int32 = -1
     var registeredEvents: UInt32 = 0
@@ -163,18 +161,31 @@ final class PostgresConnection {
     func send(_ statement: Statement) -> Bool {
         guard let pg, state == .ready else { return false }
         let count = statement.parameters.count
-        let copies: [UnsafeMutablePointer<CChar>?] = statement.parameters.map { $0.map { strdup($0.text) } }
-        defer { for copy in copies { free(copy) } }
-        let values: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } }
+        // All parameter texts, NUL-terminated, in one buffer: one allocation per statement.
+        var buffer: [CChar] = []
+        var offsets: [Int] = []
+        offsets.reserveCapacity(count)
+        for parameter in statement.parameters {
+            guard let parameter else {
+                offsets.append(-1)
+                continue
+            }
+            offsets.append(buffer.count)
+            for byte in parameter.text.utf8 { buffer.append(CChar(bitPattern: byte)) }
+            buffer.append(0)
+        }
         let types: [Oid] = statement.parameters.map { $0?.typeOID ?? 0 }
-        let sent = values.withUnsafeBufferPointer { valueBuffer in
-            types.withUnsafeBufferPointer { typeBuffer in
-                PQsendQueryParams(
-                    pg, statement.sql, Int32(count),
-                    count == 0 ? nil : typeBuffer.baseAddress,
-                    count == 0 ? nil : valueBuffer.baseAddress,
-                    nil, nil, 0
-                )
+        let sent = buffer.withUnsafeBufferPointer { bytes in
+            let values: [UnsafePointer<CChar>?] = offsets.map { $0 < 0 ? nil : bytes.baseAddress! + $0 }
+            return values.withUnsafeBufferPointer { valueBuffer in
+                types.withUnsafeBufferPointer { typeBuffer in
+                    PQsendQueryParams(
+                        pg, statement.sql, Int32(count),
+                        count == 0 ? nil : typeBuffer.baseAddress,
+                        count == 0 ? nil : valueBuffer.baseAddress,
+                        nil, nil, 0
+                    )
+                }
             }
         }
         guard sent == 1, PQpipelineSync(pg) == 1 else { return false }

@@ -58,9 +58,14 @@ extension PostgresStoreLoop {
     /// Opens the listener connection when subscribers need one and none is open or opening.
     func ensureListener() {
         guard !listener.subscriptions.isEmpty, listener.connectionID == nil, listener.retryAt == nil, closeDeadline == nil else { return }
-        if let connection = startConnection(role: .listener) {
-            connection.isPinned = true
-            listener.connectionID = connection.id
+        guard runningOnStoreThread else {
+            needsStoreThread = true
+            return
+        }
+        let id = pool.makeID()
+        listener.connectionID = id
+        if startConnection(id: id, role: .listener) == nil, listener.connectionID == id {
+            listener.connectionID = nil
         }
     }
 

@@ -1,80 +1,61 @@
 import GatewayCore
 
-/// The pool: which connection runs the next statement, when to open another,
-/// what happens when one breaks. Engine state: called with the engine lock held.
+/// Carrying out the pool's decisions (``PoolStateMachine``): opening
+/// connections, sending statements, pinning, failing. Engine state: called
+/// with the engine lock held.
 extension PostgresStoreLoop {
+    typealias AcquireCompletion = @Sendable (Result<ConnectionID, StoreError>) -> Void
+
     /// The statement every new connection runs first, so that `timestamptz`
     /// text is ISO in UTC whatever the server's defaults are.
     static let sessionSetup = "SELECT set_config('TimeZone', 'UTC', false), set_config('DateStyle', 'ISO, MDY', false)"
 
-    /// The least-loaded ready pool connection that no transaction holds.
-    private func leastLoadedConnection() -> PostgresConnection? {
-        var best: PostgresConnection?
-        for connection in connections.values
-        where connection.role == .pool && connection.state == .ready && !connection.isPinned {
-            if best == nil || connection.inflightCount < best!.inflightCount { best = connection }
-        }
-        return best
-    }
-
-    /// Hands waiting work to connections, opening new ones while there is demand.
+    /// Hands waiting work to connections. Only the store thread opens
+    /// connections: `PQconnectStartParams` may resolve a host name, which
+    /// blocks, and a caller's thread must not block.
     func dispatch() {
-        while !waitingAcquires.isEmpty {
-            guard let connection = leastLoadedConnection() else {
-                openConnectionsIfNeeded(demand: waitingAcquires.count)
-                break
-            }
-            connection.isPinned = true
-            let waiting = waitingAcquires.removeFirst()
-            waiting.value(.success(connection.id))
-        }
-        while waitingStatementsHead < waitingStatements.count {
-            let best = leastLoadedConnection()
-            if best == nil || best!.inflightCount > 0 {
-                openConnectionsIfNeeded(demand: waitingStatements.count - waitingStatementsHead)
-            }
-            guard let connection = best, connection.inflightCount < configuration.pipelineDepth else { break }
-            let statement = waitingStatements[waitingStatementsHead].value
-            waitingStatementsHead += 1
-            if connection.send(statement) {
-                updateInterest(connection)
-            } else {
-                connectionBroke(connection, input: connection.breakConnection(ConnectionInput()), pendingStatement: statement)
-            }
-        }
-        if waitingStatementsHead == waitingStatements.count {
-            waitingStatements.removeAll(keepingCapacity: true)
-            waitingStatementsHead = 0
-        } else if waitingStatementsHead > 1024, waitingStatementsHead * 2 > waitingStatements.count {
-            waitingStatements.removeFirst(waitingStatementsHead)
-            waitingStatementsHead = 0
-        }
+        perform(pool.dispatch(mayOpen: runningOnStoreThread))
     }
 
-    /// Opens pool connections up to the maximum while connecting ones are fewer than the waiting work.
-    private func openConnectionsIfNeeded(demand: Int) {
-        var poolCount = 0
-        var connecting = 0
-        for connection in connections.values where connection.role == .pool {
-            poolCount += 1
-            if connection.state == .connecting { connecting += 1 }
+    /// Carries out what the pool decided.
+    func perform(_ actions: PoolStateMachine<Statement, AcquireCompletion>.Actions) {
+        if actions.openDeferred { needsStoreThread = true }
+        for id in actions.open { startConnection(id: id, role: .pool) }
+        for id in actions.close {
+            if let connection = connections[id.raw] {
+                logger.debug("closing a connection returned from a transaction that did not end cleanly", ["connection": id])
+                removeConnection(connection)
+            }
         }
-        guard poolCount < configuration.maximumConnections, connecting < demand else { return }
-        startConnection(role: .pool)
+        for (statement, id) in actions.send {
+            guard let connection = connections[id.raw], connection.send(statement) else {
+                let error = StoreError(.connectionLost, "the connection broke before the statement was sent; run it again")
+                if let connection = connections[id.raw] {
+                    connectionBroke(connection, input: connection.breakConnection(ConnectionInput()), pendingStatement: statement)
+                } else {
+                    statement.completion(.failure(error))
+                }
+                continue
+            }
+            updateInterest(connection)
+        }
+        for (acquirer, id) in actions.pin { acquirer(.success(id)) }
+        if let failure = actions.failure {
+            for statement in actions.failedRequests { statement.completion(.failure(failure)) }
+            for acquirer in actions.failedAcquirers { acquirer(.failure(failure)) }
+        }
     }
 
     /// Starts one non-blocking connection attempt.
     @discardableResult
-    func startConnection(role: PostgresConnection.Role) -> PostgresConnection? {
-        let id = ConnectionID(raw: nextConnectionID)
-        nextConnectionID += 1
+    func startConnection(id: ConnectionID, role: PostgresConnection.Role) -> PostgresConnection? {
         switch PostgresConnection.start(id: id, role: role, configuration: configuration, logger: logger) {
         case .success(let connection):
             connections[id.raw] = connection
             advanceConnect(connection)
             return connections[id.raw]
         case .failure(let error):
-            connectFailed(error, role: role)
+            connectFailed(id, error: error, role: role)
             return nil
         }
     }
@@ -86,41 +67,38 @@ extension PostgresStoreLoop {
             updateInterest(connection)
         case .ready:
             logger.debug("connected to PostgreSQL", ["connection": connection.id, "role": "\(connection.role)"])
+            if connection.role == .pool { pool.connectionReady(connection.id) }
             let setup = Statement(sql: Self.sessionSetup, parameters: []) { [logger] result in
                 if case .failure(let error) = result {
                     logger.warning("session setup failed; timestamps may not decode", ["error": error.description])
                 }
             }
-            if !connection.send(setup) {
+            guard connection.send(setup) else {
                 connectionBroke(connection, input: connection.breakConnection(ConnectionInput()))
                 return
             }
+            pool.sent(on: connection.id)
             updateInterest(connection)
             if connection.role == .listener { listenerBecameReady(connection) }
         case .failed(let error):
-            removeConnection(connection)
-            connectFailed(error, role: connection.role)
+            connections[connection.id.raw] = nil
+            if connection.registeredSocket >= 0 {
+                unregister(connection)
+            }
+            connection.close()
+            connectFailed(connection.id, error: error, role: connection.role)
         }
     }
 
     /// A connection attempt failed: when no other pool connection can serve
-    /// the waiting work, fail it now rather than let it wait for nothing.
-    private func connectFailed(_ error: StoreError, role: PostgresConnection.Role) {
+    /// the waiting work, it fails now rather than wait for nothing.
+    private func connectFailed(_ id: ConnectionID, error: StoreError, role: PostgresConnection.Role) {
         logger.warning("cannot connect to PostgreSQL", ["error": error.description])
         if role == .listener {
             listenerConnectFailed(error)
-            return
+        } else {
+            perform(pool.connectFailed(id, error: error))
         }
-        let alive = connections.values.contains { $0.role == .pool && $0.state != .closed }
-        guard !alive else { return }
-        for index in waitingStatementsHead..<waitingStatements.count {
-            waitingStatements[index].value.completion(.failure(error))
-        }
-        waitingStatements.removeAll(keepingCapacity: true)
-        waitingStatementsHead = 0
-        let acquires = waitingAcquires
-        waitingAcquires.removeAll()
-        for waiting in acquires { waiting.value(.failure(error)) }
     }
 
     /// A ready connection broke: its statements fail (retryably), it is
@@ -130,24 +108,18 @@ extension PostgresStoreLoop {
             "connection": connection.id, "error": input.failure?.underlying ?? "",
         ])
         removeConnection(connection)
-        deliver(input)
+        deliver(input, from: connection)
         if let pendingStatement, let failure = input.failure { pendingStatement.completion(.failure(failure)) }
         if connection.role == .listener { listenerBroke() }
     }
 
     /// Fails work that waited longer than ``PostgresConfiguration/connectionWaitTimeout``.
     func expireWaiting(now: ContinuousClock.Instant) {
-        let error = StoreError(
-            .timeout,
-            "no database connection became free within \(configuration.connectionWaitTimeout); the pool is saturated or transactions are held too long"
-        )
-        while waitingStatementsHead < waitingStatements.count, waitingStatements[waitingStatementsHead].deadline <= now {
-            waitingStatements[waitingStatementsHead].value.completion(.failure(error))
-            waitingStatementsHead += 1
-        }
-        while let first = waitingAcquires.first, first.deadline <= now {
-            waitingAcquires.removeFirst()
-            first.value(.failure(error))
+        if let deadline = pool.earliestDeadline, deadline <= now {
+            perform(pool.expire(now: now, error: StoreError(
+                .timeout,
+                "no database connection became free within \(configuration.connectionWaitTimeout); the pool is saturated or transactions are held too long"
+            )))
         }
         if listener.retryAt.map({ $0 <= now }) ?? false {
             listener.retryAt = nil

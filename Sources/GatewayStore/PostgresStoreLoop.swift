@@ -48,14 +48,17 @@ enum StoreCommand: Sendable {
 /// Results come back through the completion closures, which resume the
 /// callers' continuations. Pipeline mode lets many statements share one
 /// connection's round trips, so a small pool serves many concurrent callers.
+/// Which connection runs what is decided by ``PoolStateMachine`` (pure);
+/// this type only carries its actions out.
 ///
 /// `@unchecked Sendable`: `inbox` is guarded by its `Mutex`; every other
 /// mutable property (and every ``PostgresConnection``) is touched only while
 /// holding `engine`, by the store thread or by a caller on the fast path of
-/// ``submit(_:)``; completions run with `engine` held (they only resume
-/// continuations or touch engine state). Lock order: `engine`, then `inbox`. The descriptors are
-/// created in `init` and closed in `deinit`, so they stay valid for as long
-/// as any caller can still write to the eventfd.
+/// ``submit(_:)``. Completions run with `engine` held: they only resume a
+/// continuation (which just enqueues the caller's task) or touch engine
+/// state. Lock order: `engine`, then `inbox`. The descriptors are created in
+/// `init` and closed in `deinit`, so they stay valid for as long as any
+/// caller can still write to the eventfd.
 final class PostgresStoreLoop: @unchecked Sendable {
     struct Inbox {
         var commands: [StoreCommand] = []
@@ -64,11 +67,6 @@ final class PostgresStoreLoop: @unchecked Sendable {
         var closing = false
         var finished = false
         var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
-    }
-
-    struct Waiting<Value> {
-        var value: Value
-        var deadline: ContinuousClock.Instant
     }
 
     let configuration: PostgresConfiguration
@@ -84,17 +82,19 @@ final class PostgresStoreLoop: @unchecked Sendable {
 
     // MARK: engine state (guarded by `engine`)
     var connections: [Int: PostgresConnection] = [:]
-    var nextConnectionID = 1
-    var waitingStatements: [Waiting<Statement>] = []
-    var waitingStatementsHead = 0
-    var waitingAcquires: [Waiting<@Sendable (Result<ConnectionID, StoreError>) -> Void>] = []
+    var pool: PoolStateMachine<Statement, AcquireCompletion>
     var closeDeadline: ContinuousClock.Instant?
+    /// The store thread (not a caller on the fast path) is running the engine.
+    var runningOnStoreThread = false
+    /// A caller found work only the store thread does (opening connections).
+    var needsStoreThread = false
     var listener = ListenerState()
 
     init(configuration: PostgresConfiguration, logger: Logger) throws(StoreError) {
         try configuration.validate()
         self.configuration = configuration
         self.logger = logger
+        pool = PoolStateMachine(maximumConnections: configuration.maximumConnections, pipelineDepth: configuration.pipelineDepth)
         let epollFD = rg_epoll_create()
         let wakeFD = rg_eventfd(0)
         guard epollFD >= 0, wakeFD >= 0,
@@ -140,8 +140,9 @@ final class PostgresStoreLoop: @unchecked Sendable {
             for earlier in pending { handle(earlier) }
             handle(command)
             dispatch()
-            // Work left waiting has a deadline the store thread must time.
-            if waitingStatementsHead < waitingStatements.count || !waitingAcquires.isEmpty || listener.retryAt != nil {
+            // The store thread must open connections, and time work left waiting.
+            if needsStoreThread || pool.waitingRequests > 0 || pool.waitingAcquirers > 0 || listener.retryAt != nil {
+                needsStoreThread = false
                 _ = rg_eventfd_write(wakeFD, 1)
             }
             return true
@@ -198,6 +199,8 @@ final class PostgresStoreLoop: @unchecked Sendable {
                 break
             }
             let done = engine.withLock { _ -> Bool in
+                runningOnStoreThread = true
+                defer { runningOnStoreThread = false }
                 for index in 0..<Int(count) {
                     let event = events[index]
                     if event.data == Self.wakeToken {
@@ -209,6 +212,7 @@ final class PostgresStoreLoop: @unchecked Sendable {
                     }
                 }
                 expireWaiting(now: .now)
+                ensureListener()
                 dispatch()
                 if closeDeadline != nil, finishCloseIfDone() { return true }
                 timeout = timeoutMilliseconds()
@@ -236,8 +240,7 @@ final class PostgresStoreLoop: @unchecked Sendable {
             guard let instant else { return }
             if earliest == nil || instant < earliest! { earliest = instant }
         }
-        if waitingStatementsHead < waitingStatements.count { consider(waitingStatements[waitingStatementsHead].deadline) }
-        consider(waitingAcquires.first?.deadline)
+        consider(pool.earliestDeadline)
         consider(listener.retryAt)
         consider(closeDeadline)
         guard let earliest else { return -1 }
@@ -261,19 +264,16 @@ final class PostgresStoreLoop: @unchecked Sendable {
             if !connection.send(statement) {
                 connectionBroke(connection, input: connection.breakConnection(ConnectionInput()), pendingStatement: statement)
             } else {
+                pool.sent(on: pinned)
                 updateInterest(connection)
             }
         case .statement(let statement, nil):
-            waitingStatements.append(Waiting(value: statement, deadline: .now + configuration.connectionWaitTimeout))
+            pool.enqueue(statement, deadline: .now + configuration.connectionWaitTimeout)
         case .acquire(let completion):
-            waitingAcquires.append(Waiting(value: completion, deadline: .now + configuration.connectionWaitTimeout))
+            pool.enqueueAcquirer(completion, deadline: .now + configuration.connectionWaitTimeout)
         case .release(let id, let discard):
-            guard let connection = connections[id.raw] else { return }
-            connection.isPinned = false
-            if discard || !connection.isIdleOutsideTransaction {
-                logger.debug("closing a connection returned from a transaction that did not end cleanly", ["connection": id])
-                removeConnection(connection)
-            }
+            let clean = !discard && (connections[id.raw]?.isIdleOutsideTransaction ?? false)
+            perform(pool.release(id, clean: clean))
         case .listen(let channel, let subscriber, let stream, let registered):
             addSubscription(channel: channel, subscriber: subscriber, stream: stream, registered: registered)
         case .unlisten(let subscriber):
@@ -297,7 +297,7 @@ final class PostgresStoreLoop: @unchecked Sendable {
                     connectionBroke(connection, input: input)
                     return
                 }
-                deliver(input)
+                deliver(input, from: connection)
             }
             updateInterest(connection)
         case .closed:
@@ -306,7 +306,8 @@ final class PostgresStoreLoop: @unchecked Sendable {
     }
 
     /// Runs completions and hands notifications to subscribers.
-    func deliver(_ input: ConnectionInput) {
+    func deliver(_ input: ConnectionInput, from connection: PostgresConnection) {
+        if !input.finished.isEmpty { pool.finished(input.finished.count, on: connection.id) }
         for (completion, result) in input.finished { completion(result) }
         if !input.notifications.isEmpty { deliverNotifications(input.notifications) }
     }
@@ -340,28 +341,31 @@ final class PostgresStoreLoop: @unchecked Sendable {
         connection.registeredEvents = wanted
     }
 
-    /// Forgets a connection and closes it.
+    /// Forgets a connection and closes it; statements still in flight on it fail.
     func removeConnection(_ connection: PostgresConnection) {
+        unregister(connection)
+        connections[connection.id.raw] = nil
+        if connection.role == .pool { pool.connectionClosed(connection.id) }
+        if connection.inflightCount > 0 {
+            deliver(connection.breakConnection(ConnectionInput(), reason: "the connection was closed before the statement finished; run it again"), from: connection)
+        } else {
+            connection.close()
+        }
+    }
+
+    /// Removes the connection's socket from epoll.
+    func unregister(_ connection: PostgresConnection) {
         if connection.registeredSocket >= 0 {
             _ = rg_epoll_ctl(epollFD, RG_EPOLL_CTL_DEL, connection.registeredSocket, 0, 0)
             connection.registeredSocket = -1
         }
-        connection.close()
-        connections[connection.id.raw] = nil
     }
 
     // MARK: closing
 
     private func beginClose() {
         closeDeadline = .now + .seconds(5)
-        let error = StoreError(.closed, "the database client is shutting down; the statement did not run")
-        for index in waitingStatementsHead..<waitingStatements.count {
-            waitingStatements[index].value.completion(.failure(error))
-        }
-        waitingStatements.removeAll()
-        waitingStatementsHead = 0
-        for waiting in waitingAcquires { waiting.value(.failure(error)) }
-        waitingAcquires.removeAll()
+        perform(pool.close(error: StoreError(.closed, "the database client is shutting down; the statement did not run")))
         closeListener()
     }
 
@@ -372,7 +376,7 @@ final class PostgresStoreLoop: @unchecked Sendable {
         for connection in Array(connections.values) {
             let input = connection.breakConnection(ConnectionInput(), reason: "the database client shut down before the statement finished")
             removeConnection(connection)
-            deliver(input)
+            deliver(input, from: connection)
         }
         let (commands, waiters) = inbox.withLock { inbox in
             inbox.finished = true

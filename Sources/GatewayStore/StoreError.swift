@@ -1,3 +1,5 @@
+import Glibc
+
 /// Something the store could not do: connect, run a statement, start the
 /// embedded server, migrate.
 ///
@@ -53,6 +55,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var sqlState: String?
     /// The lower layer's own text (libpq's error message, `strerror`), when there is one.
     public var underlying: String?
+    /// For ``Code/dataDirectoryInUse``: the pid of the process holding the directory.
+    public var holder: pid_t?
 
     public init(_ code: Code, _ message: String, sqlState: String? = nil, underlying: String? = nil) {
         self.code = code

@@ -1,5 +1,7 @@
 import Foundation
 import GatewayCore
+import GatewayOperations
+import GatewayService
 
 /// The gateway's start-up and shut-down sequence.
 ///
@@ -8,7 +10,9 @@ import GatewayCore
 final class GatewayServer: Sendable {
     let options: ServerOptions
     let store: StoreService
-    let ops: OpsService
+    /// The ops endpoint, when `--ops-port` is set.
+    let ops: OpsService?
+    /// The TLS port with the gateway's services.
     let listener: ListenerService
     let services: [any GatewayService]
     private let logger = Logger(component: "main")
@@ -16,9 +20,16 @@ final class GatewayServer: Sendable {
     init(options: ServerOptions) {
         self.options = options
         store = StoreService(options: options)
-        ops = OpsService(options: options, store: store, startedServices: ["store", "gateway"])
-        listener = ListenerService(options: options, store: store, ops: ops)
-        services = [ops, store, listener]
+        let metrics = GatewayMetrics(callMethods: GatewayServiceHost.methodNames)
+        listener = ListenerService(options: options, store: store, metrics: metrics)
+        if options.opsPort != nil {
+            let ops = OpsService(options: options, store: store, metrics: metrics, startedServices: ["store", "gateway"])
+            self.ops = ops
+            services = [ops, store, listener]
+        } else {
+            ops = nil
+            services = [store, listener]
+        }
     }
 
     /// Starts every service, logs "ready", waits for SIGINT or SIGTERM, stops
@@ -30,9 +41,11 @@ final class GatewayServer: Sendable {
             do {
                 try await service.start()
                 started.append(service)
-                ops.serviceStarted(service.name)
+                ops?.serviceStarted(service.name)
             } catch {
                 logger.critical("cannot start \(service.name): \(error)")
+                // A service that failed half-way releases what it did start.
+                await service.stop()
                 await stop(started)
                 return 1
             }
@@ -42,12 +55,13 @@ final class GatewayServer: Sendable {
         readyLogger.with("node_id", options.nodeID).info("ready")
         let signal = await signals.next()
         logger.info("stopping", ["signal": signal == SIGINT ? "SIGINT" : "SIGTERM"])
-        ops.beginDraining()
+        ops?.beginDraining()
         Task {
             let again = await signals.next()
             Logger(component: "main").warning("second signal during shutdown; exiting now", ["signal": again])
             exit(1)
         }
+        if let ops { await ops.drain() }
         await stop(started)
         logger.info("stopped")
         return 0

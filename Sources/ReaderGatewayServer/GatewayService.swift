@@ -6,6 +6,7 @@ protocol GatewayService: AnyObject, Sendable {
     var name: String { get }
     /// Brings the service up; throwing aborts the start-up (already started services are stopped).
     func start() async throws
-    /// Takes the service down; must not throw and should be quick.
+    /// Takes the service down; must not throw and should be quick. Also called
+    /// after a failed ``start()``, so it must cope with a half-started service.
     func stop() async
 }

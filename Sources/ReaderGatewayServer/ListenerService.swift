@@ -1,5 +1,6 @@
 import Foundation
 import GatewayCore
+import GatewayOperations
 import GatewayService
 import GatewayStore
 import GatewayTransport
@@ -13,14 +14,14 @@ final class ListenerService: GatewayService {
     let name = "gateway"
     private let options: ServerOptions
     private let store: StoreService
-    private let ops: OpsService
+    private let metrics: GatewayMetrics
     private let host = SynchronizedBox<GatewayServiceHost?>(nil)
     private let logger = Logger(component: "main")
 
-    init(options: ServerOptions, store: StoreService, ops: OpsService) {
+    init(options: ServerOptions, store: StoreService, metrics: GatewayMetrics) {
         self.options = options
         self.store = store
-        self.ops = ops
+        self.metrics = metrics
     }
 
     func start() async throws {
@@ -44,7 +45,7 @@ final class ListenerService: GatewayService {
         let listener = GatewayListenerConfiguration(
             host: options.address, port: options.port, certificate: certificate, readerCAPath: readerCA, loopCount: options.eventLoops
         )
-        let gateway = GatewayServiceHost(listener: listener, service: service, client: client, metrics: ops.metrics)
+        let gateway = GatewayServiceHost(listener: listener, service: service, client: client, metrics: metrics)
         let address = try gateway.start()
         host.value = gateway
         if options.databaseURL == nil, let account = try await DevelopmentAccount.createIfFirstRun(client: client) {

@@ -157,7 +157,7 @@ struct PostgresClientTests {
             let afterRollback = try await client.query("SELECT count(*) AS n FROM accounts")
             #expect(try afterRollback[0].decode(Int.self, "n") == 0)
 
-            let name = try await client.withTransaction(isolation: .serializable) { transaction in
+            let name = try await client.withTransaction(isolationLevel: .serializable) { transaction in
                 try await transaction.execute("INSERT INTO accounts (id, name, secret_key_sha256) VALUES ('acct_c', 'C', sha256('y'::bytea))")
                 return try await transaction.query("SELECT name FROM accounts WHERE id = 'acct_c'")[0].decode(String.self, "name")
             }
@@ -195,6 +195,31 @@ struct PostgresClientTests {
         }
     }
 
+    @Test func saturatedPoolTimesOutWaiters() async throws {
+        try await TestPostgres.withDatabase { database in
+            var configuration = PostgresConfiguration(connectionString: database.connectionString)
+            configuration.maximumConnections = 1
+            configuration.connectionWaitTimeout = .milliseconds(200)
+            let client = try PostgresClient(configuration: configuration, logger: Logger(component: "store"))
+            let started = ContinuousClock.now
+            let outcome = try await client.withTransaction { _ in
+                // The only connection is pinned here: a pool statement must wait, then give up.
+                do throws(StoreError) {
+                    _ = try await client.query("SELECT 1")
+                    return "ran"
+                } catch {
+                    return "\(error.code)"
+                }
+            }
+            #expect(outcome == "timeout")
+            #expect(ContinuousClock.now - started >= .milliseconds(200))
+            // Once the transaction ended, the connection serves the pool again.
+            let rows = try await client.query("SELECT 7 AS n")
+            #expect(try rows[0].decode(Int.self, "n") == 7)
+            await client.shutdown()
+        }
+    }
+
     @Test func noticesGoToTheLogger() async throws {
         let capture = LogCapture()
         LoggingSystem.shared.bootstrap(level: .info, format: .logfmt, destination: .capture(capture))
@@ -202,6 +227,8 @@ struct PostgresClientTests {
         try await TestPostgres.withDatabase { database in
             try await database.client.execute("DO $$ BEGIN RAISE NOTICE '%', '\(marker)'; END $$")
         }
+        // The log destination is process-wide: put standard error back.
+        LoggingSystem.shared.bootstrap(level: .info, format: .logfmt)
         let line = capture.all.first { $0.contains(marker) }
         #expect(line?.contains("level=notice") == true)
         #expect(line?.contains("component=store") == true)

@@ -97,4 +97,23 @@ struct ReaderGatewayServerTests {
         #expect(try versions[0].decode(Int.self, "v") == Migrations.latestVersion)
         await client.shutdown()
     }
+
+    @Test func unreachableDatabaseExitsWithAClearError() async throws {
+        let directory = TestPostgres.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (status, output) = try await GatewayProcess.run(["--database-url", "postgresql:///nowhere?host=\(directory)"])
+        #expect(status == 1)
+        #expect(output.contains("cannot start store"))
+        #expect(output.contains("cannot connect to PostgreSQL"))
+    }
+
+    @Test func databaseFromANewerGatewayIsRefused() async throws {
+        let database = try await TestPostgres.database()
+        try await database.client.execute("INSERT INTO schema_migrations (version, name) VALUES (9999, 'from the future')")
+        await database.close()
+        let (status, output) = try await GatewayProcess.run(["--database-url", database.connectionString])
+        #expect(status == 1)
+        #expect(output.contains("databaseTooNew"))
+        #expect(output.contains("schema is at version 9999"))
+    }
 }

@@ -4,6 +4,9 @@
 //
 //   wire-bench message-hex     the benchmark message, hex (Python decodes it to build its copy)
 //   wire-bench run [SECONDS]   the measurements, each for about SECONDS (default 1)
+#if canImport(Glibc)
+import Glibc
+#endif
 import GatewayWire
 
 typealias V1 = ReaderGatewayV1
@@ -40,46 +43,54 @@ struct Measurement {
     }
 }
 
-/// Runs `body` (which does `batch` operations of `bytesPerOperation`) until `seconds` pass.
+/// CPU time of this thread, in seconds: unlike wall time it does not count
+/// the time other processes hold the cores, so a busy machine does not skew it.
+func threadCPUSeconds() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
+/// Runs `body` (which does `batch` operations of `bytesPerOperation`) until
+/// `seconds` of thread CPU time pass.
 func measure(_ name: String, seconds: Double, batch: Int, bytesPerOperation: Int, _ body: () -> Int) -> Measurement {
-    let clock = ContinuousClock()
     var sink = 0
     // Warm up.
     for _ in 0..<3 { sink &+= body() }
     var operations = 0
-    let start = clock.now
+    let start = threadCPUSeconds()
     var elapsed = 0.0
     repeat {
         sink &+= body()
         operations += batch
-        let duration = clock.now - start
-        elapsed = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        elapsed = threadCPUSeconds() - start
     } while elapsed < seconds
     if sink == 42 { print("") }  // keeps the work observable
     return Measurement(name: name, operations: operations, bytes: operations * bytesPerOperation, seconds: elapsed)
 }
 
-func run(seconds: Double) {
+func run(seconds: Double, only: String?) {
+    func emit(_ measurement: @autoclosure () -> Measurement, _ name: String) {
+        if only == nil || only == name { print(measurement().json) }
+    }
     let command = typicalCommand()
     let bytes = command.serializedBytes()
     let batch = 1000
 
-    let encode = measure("encode", seconds: seconds, batch: batch, bytesPerOperation: bytes.count) {
+    emit(measure("encode", seconds: seconds, batch: batch, bytesPerOperation: bytes.count) {
         var total = 0
         for _ in 0..<batch { total &+= command.serializedBytes().count }
         return total
-    }
-    print(encode.json)
+    }, "encode")
 
-    let decode = measure("decode", seconds: seconds, batch: batch, bytesPerOperation: bytes.count) {
+    emit(measure("decode", seconds: seconds, batch: batch, bytesPerOperation: bytes.count) {
         var total = 0
         for _ in 0..<batch {
             let decoded = try! V1.ReaderCommand(serializedBytes: bytes)
             total &+= Int(decoded.commandID)
         }
         return total
-    }
-    print(decode.json)
+    }, "decode")
 
     // A stream of MESSAGE frames carrying the command, fed in 64 KiB reads.
     var stream: [UInt8] = []
@@ -90,7 +101,7 @@ func run(seconds: Double) {
     let frameSize = stream.count / framesPerStream
     let chunk = 65_536
 
-    let frames = measure("frame-decode", seconds: seconds, batch: framesPerStream, bytesPerOperation: frameSize) {
+    emit(measure("frame-decode", seconds: seconds, batch: framesPerStream, bytesPerOperation: frameSize) {
         var decoder = FrameDecoder()
         var count = 0
         stream.withUnsafeBytes { raw in
@@ -105,10 +116,9 @@ func run(seconds: Double) {
             }
         }
         return count
-    }
-    print(frames.json)
+    }, "frame-decode")
 
-    let framesAndMessages = measure("frame-and-message-decode", seconds: seconds, batch: framesPerStream, bytesPerOperation: frameSize) {
+    emit(measure("frame-and-message-decode", seconds: seconds, batch: framesPerStream, bytesPerOperation: frameSize) {
         var decoder = FrameDecoder()
         var count = 0
         stream.withUnsafeBytes { raw in
@@ -125,18 +135,16 @@ func run(seconds: Double) {
             }
         }
         return count
-    }
-    print(framesAndMessages.json)
+    }, "frame-and-message-decode")
 
-    let frameEncode = measure("frame-encode", seconds: seconds, batch: framesPerStream, bytesPerOperation: frameSize) {
+    emit(measure("frame-encode", seconds: seconds, batch: framesPerStream, bytesPerOperation: frameSize) {
         var out: [UInt8] = []
         out.reserveCapacity(stream.count)
         for index in 0..<framesPerStream {
             FrameEncoder.append(type: .message, streamID: UInt32(index % 64) * 2 + 1, message: command, to: &out)
         }
         return out.count
-    }
-    print(frameEncode.json)
+    }, "frame-encode")
 }
 
 @main
@@ -148,7 +156,7 @@ struct WireBench {
             let digits = Array("0123456789abcdef")
             print(String(typicalCommand().serializedBytes().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }))
         case "run":
-            run(seconds: arguments.count > 1 ? Double(arguments[1]) ?? 1 : 1)
+            run(seconds: arguments.count > 1 ? Double(arguments[1]) ?? 1 : 1, only: arguments.count > 2 ? arguments[2] : nil)
         default:
             print("usage: wire-bench message-hex | wire-bench run [SECONDS]")
         }

@@ -183,8 +183,7 @@ public enum ProtobufString: ProtobufField {
         return string
     }
     @inline(__always) public static func write(_ value: String, to writer: inout ProtobufWriter) {
-        writer.writeVarint(UInt64(value.utf8.count))
-        writer.bytes.append(contentsOf: value.utf8)
+        writer.writeLengthPrefixedString(value)
     }
     @inline(__always) public static func isDefault(_ value: String) -> Bool { value.isEmpty }
 }
@@ -213,7 +212,7 @@ public enum ProtobufBytes: ProtobufField {
     }
     @inline(__always) public static func write(_ value: [UInt8], to writer: inout ProtobufWriter) {
         writer.writeVarint(UInt64(value.count))
-        writer.bytes.append(contentsOf: value)
+        writer.writeRaw(value)
     }
     @inline(__always) public static func isDefault(_ value: [UInt8]) -> Bool { value.isEmpty }
 }

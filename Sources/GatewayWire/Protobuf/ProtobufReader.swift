@@ -37,8 +37,21 @@ public struct ProtobufReader {
     // MARK: keys
 
     /// The next field's key, or nil at the end of the current message.
+    @inline(__always)
     public mutating func nextTag() throws -> ProtobufTag? {
         guard index < limit else { return nil }
+        let start = index
+        let first = base[index]
+        // Fast path: a one-byte key (field numbers 1 to 15) with a valid wire type.
+        if first < 0x80, first >= 8, let wireType = ProtobufWireType(rawValue: first & 7), wireType != .endGroup {
+            index += 1
+            return ProtobufTag(fieldNumber: Int(first >> 3), wireType: wireType, offset: start)
+        }
+        return try nextTagSlow()
+    }
+
+    @inline(never)
+    private mutating func nextTagSlow() throws -> ProtobufTag? {
         let start = index
         let key = try readVarint()
         let fieldNumber = key >> 3
@@ -57,6 +70,7 @@ public struct ProtobufReader {
     // MARK: primitives
 
     /// Reads a base-128 varint of at most 10 bytes.
+    @inline(__always)
     public mutating func readVarint() throws -> UInt64 {
         // Fast path: one byte (field keys, small numbers, lengths under 128).
         if index < limit {
@@ -66,6 +80,11 @@ public struct ProtobufReader {
                 return UInt64(first)
             }
         }
+        return try readVarintSlow()
+    }
+
+    @inline(never)
+    private mutating func readVarintSlow() throws -> UInt64 {
         let start = index
         var result: UInt64 = 0
         var shift: UInt64 = 0
@@ -180,6 +199,13 @@ public struct ProtobufReader {
         depth -= 1
         limit = savedLimit
         return message
+    }
+
+    /// Reads one element of a repeated message field, appending it to `messages`.
+    @inline(__always)
+    public mutating func readRepeatedMessage<Message: ProtobufMessage>(_ tag: ProtobufTag, into messages: inout [Message]) throws {
+        if messages.isEmpty { messages.reserveCapacity(4) }
+        messages.append(try readMessage(tag, as: Message.self))
     }
 
     /// Skips the value of an unknown field and appends its key and value to

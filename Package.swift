@@ -59,7 +59,11 @@ let package = Package(
         // MARK: tests
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: swift6),
         .testTarget(name: "GatewayWireTests", dependencies: ["GatewayWire"], swiftSettings: swift6),
-        .testTarget(name: "GatewayTransportTests", dependencies: ["GatewayTransport"], swiftSettings: swift6),
+        .testTarget(
+            name: "GatewayTransportTests",
+            dependencies: ["GatewayTransport", "CGatewayOpenSSL", "CGatewayLinux"],
+            swiftSettings: swift6
+        ),
         .testTarget(name: "GatewayDomainTests", dependencies: ["GatewayDomain"], swiftSettings: swift6),
         .testTarget(
             name: "GatewayStoreTests",

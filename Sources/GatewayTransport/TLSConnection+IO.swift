@@ -19,13 +19,11 @@ extension TLSConnection {
             ERR_clear_error()
             let count = SSL_read(ssl, buffer.baseAddress, Int32(buffer.count))
             if count > 0 {
-                eventLoop.logger.trace("bytes", ["fd": fd, "count": count, "server": isServer])
                 lastActivity = eventLoop.now
                 handler?.bytesReceived(UnsafeRawBufferPointer(start: buffer.baseAddress, count: Int(count)), on: self)
                 continue
             }
             let error = SSL_get_error(ssl, count)
-            eventLoop.logger.trace("read", ["fd": fd, "error": error, "server": isServer])
             switch error {
             case SSL_ERROR_WANT_READ:
                 return
@@ -72,7 +70,6 @@ extension TLSConnection {
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         assert(eventLoop.inEventLoop, "TLSConnection.write must run on its event loop")
-        eventLoop.logger.trace("write", ["fd": fd, "count": bytes.count, "state": "\(state)", "server": isServer])
         guard state == .active, !closeAfterFlush else { return false }
         if pendingStart > 0 && pendingStart == pending.count {
             pending.removeAll(keepingCapacity: true)
@@ -118,7 +115,6 @@ extension TLSConnection {
                 let remaining = raw.count - pendingStart
                 return SSL_write(ssl, raw.baseAddress! + pendingStart, Int32(min(remaining, Int(Int32.max))))
             }
-            eventLoop.logger.trace("wrote", ["fd": fd, "count": written, "server": isServer])
             if written > 0 {
                 pendingStart += Int(written)
                 lastActivity = eventLoop.now

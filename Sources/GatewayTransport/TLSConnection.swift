@@ -119,7 +119,6 @@ public final class TLSConnection: @unchecked Sendable {
     // MARK: events
 
     func handleReadiness(_ events: UInt32) {
-        eventLoop.logger.trace("readiness", ["fd": fd, "events": events, "state": "\(state)", "server": isServer])
         switch state {
         case .connecting:
             let error = rg_socket_error(fd)

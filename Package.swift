@@ -21,6 +21,8 @@ let package = Package(
     name: "ReaderGateway",
     products: [
         .executable(name: "reader-gateway", targets: ["ReaderGatewayServer"]),
+        .executable(name: "transport-echo", targets: ["TransportEchoServer"]),
+        .executable(name: "transport-load", targets: ["TransportLoadGenerator"]),
     ],
     targets: [
         // MARK: C shims
@@ -55,6 +57,18 @@ let package = Package(
         ),
 
         // MARK: benchmarks
+        // Transport: a TLS echo server on GatewayTransport (bench subject, TLS scan target) and
+        // a closed-loop TLS load generator (make bench; Tests/GatewayTransportTests/transport.mk).
+        .executableTarget(
+            name: "TransportEchoServer",
+            dependencies: ["GatewayCore", "GatewayTransport"],
+            swiftSettings: swift6
+        ),
+        .executableTarget(
+            name: "TransportLoadGenerator",
+            dependencies: ["GatewayCore", "GatewayTransport"],
+            swiftSettings: swift6
+        ),
 
         // MARK: tests
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: swift6),

@@ -76,6 +76,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTransportTests",
             dependencies: ["GatewayTransport", "CGatewayOpenSSL", "CGatewayLinux"],
+            exclude: ["transport.mk", "scripts", "bench"],
             swiftSettings: swift6
         ),
         .testTarget(name: "GatewayDomainTests", dependencies: ["GatewayDomain"], swiftSettings: swift6),

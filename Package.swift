@@ -26,6 +26,8 @@ let package = Package(
         .executable(name: "gatewayctl", targets: ["GatewayCtl"]),
         .executable(name: "reader-sim", targets: ["ReaderSimulator"]),
         .library(name: "GatewayClient", targets: ["GatewayClient"]),
+        .executable(name: "transport-echo", targets: ["TransportEchoServer"]),
+        .executable(name: "transport-load", targets: ["TransportLoadGenerator"]),
     ],
     targets: [
         // MARK: C shims
@@ -83,6 +85,18 @@ let package = Package(
 
         // The libpq client beside pgbench, same statement and client counts (make bench-store).
         .executableTarget(name: "StoreBenchmark", dependencies: ["GatewayCore", "GatewayStore"], swiftSettings: swift6),
+        // Transport: a TLS echo server on GatewayTransport (bench subject, TLS scan target) and
+        // a closed-loop TLS load generator (make bench; Tests/GatewayTransportTests/transport.mk).
+        .executableTarget(
+            name: "TransportEchoServer",
+            dependencies: ["GatewayCore", "GatewayTransport"],
+            swiftSettings: swift6
+        ),
+        .executableTarget(
+            name: "TransportLoadGenerator",
+            dependencies: ["GatewayCore", "GatewayTransport"],
+            swiftSettings: swift6
+        ),
 
         // MARK: tests
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: swift6),
@@ -92,7 +106,12 @@ let package = Package(
             exclude: ["wire.mk", "Interop", "Bench", "FuzzCorpus"],
             swiftSettings: swift6
         ),
-        .testTarget(name: "GatewayTransportTests", dependencies: ["GatewayTransport"], swiftSettings: swift6),
+        .testTarget(
+            name: "GatewayTransportTests",
+            dependencies: ["GatewayTransport", "CGatewayOpenSSL", "CGatewayLinux"],
+            exclude: ["transport.mk", "scripts", "bench"],
+            swiftSettings: swift6
+        ),
         .testTarget(name: "GatewayDomainTests", dependencies: ["GatewayDomain"], swiftSettings: swift6),
         .testTarget(
             name: "GatewayStoreTests",

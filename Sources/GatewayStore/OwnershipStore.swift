@@ -13,6 +13,12 @@ import GatewayDomain
 /// because it is the one every replica sees. The tests run every event in every state through
 /// both and compare. History rows are written by the statements themselves, so the actions
 /// returned here never contain ``OwnershipAction/recordHistory(_:)``.
+///
+/// Throughput: each claim is its own transaction, so a connection commits its claims one after
+/// the other however deeply the client pipelines them. With more concurrent claimants than
+/// connections, send claims through ``OwnershipClaimBatcher`` (one commit per batch) or give
+/// the store's client about as many connections as concurrent claimants (`make bench-ownership`
+/// measures both beside pgbench).
 public struct OwnershipStore: Sendable {
     let client: PostgresClient
     let logger: Logger
@@ -28,15 +34,20 @@ public struct OwnershipStore: Sendable {
 
     /// Decides a connect request for `reader` (Stripe Terminal's `connectReader`).
     public func claim(_ reader: ReaderID, _ request: ConnectRequest) async throws(StoreError) -> ConnectResult {
-        let rows = try await client.query(
-            OwnershipStatements.claim,
-            [
-                PostgresValue(reader.rawValue), PostgresValue(request.session.rawValue), PostgresValue(request.lane.rawValue),
-                PostgresValue(request.failIfInUse), PostgresValue(request.readerDiscovery.rawValue),
-                PostgresValue(request.latestDiscovery.rawValue),
-            ]
-        )
-        let row = try Self.single(rows, "claim")
+        let rows = try await client.query(OwnershipStatements.claim, Self.claimParameters(reader, request).map { value in value.map { PostgresValue(text: $0) } })
+        return try decodeClaim(try Self.single(rows, "claim"), reader: reader, request: request)
+    }
+
+    /// The claim's parameters, in the order of ``OwnershipStatements/claim``.
+    static func claimParameters(_ reader: ReaderID, _ request: ConnectRequest) -> [String?] {
+        [
+            reader.rawValue, request.session.rawValue, request.lane.rawValue, request.failIfInUse ? "t" : "f",
+            String(Int64(clamping: request.readerDiscovery.value)), String(Int64(clamping: request.latestDiscovery.value)),
+        ]
+    }
+
+    /// Turns a claim's row into the decision, replaying it on the state machine for the actions.
+    func decodeClaim(_ row: PostgresRow, reader: ReaderID, request: ConnectRequest) throws(StoreError) -> ConnectResult {
         let outcome = try row.decode(String.self, "outcome")
         let found = try FoundRow(row, generation: "previous_generation", session: "owner_session_id", lane: "owner_lane_label", command: "command")
         let link: ReaderOwnershipStateMachine.Link

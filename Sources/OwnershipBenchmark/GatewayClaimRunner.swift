@@ -3,13 +3,23 @@ import GatewayCore
 import GatewayDomain
 import GatewayStore
 
-/// Claims through ``OwnershipStore`` from `clients` concurrent tasks for a fixed time.
+/// Claims through ``OwnershipStore`` (or its batcher) from `clients` concurrent tasks for a fixed time.
 ///
 /// Each task is one claimant session (ids 1…clients, as pgbench's `:client_id + 1`) claiming a
 /// random reader with failIfInUse false, back to back, as the gateway would on connects.
 struct GatewayClaimRunner {
-    var store: OwnershipStore
+    var claim: @Sendable (ReaderID, ConnectRequest) async throws -> ConnectResult
     var readers: Int
+
+    init(store: OwnershipStore, readers: Int) {
+        self.claim = { try await store.claim($0, $1) }
+        self.readers = readers
+    }
+
+    init(batcher: OwnershipClaimBatcher, readers: Int) {
+        self.claim = { try await batcher.claim($0, $1) }
+        self.readers = readers
+    }
 
     func run(clients: Int, seconds: Int) async throws -> LatencyStats {
         let clock = ContinuousClock()
@@ -25,13 +35,13 @@ struct GatewayClaimRunner {
                         session: SessionID(String(client)),
                         lane: LaneLabel(String(client)),
                         failIfInUse: false,
-                        readerDiscovery: DiscoveryID(1),
-                        latestDiscovery: DiscoveryID(1)
+                        readerDiscovery: DiscoveryStateMachine.DiscoveryID(1),
+                        latestDiscovery: DiscoveryStateMachine.DiscoveryID(1)
                     )
                     while clock.now < deadline {
                         let reader = ReaderID(String(Int.random(in: 1...readers, using: &generator)))
                         let began = clock.now
-                        let result = try await store.claim(reader, request)
+                        let result = try await claim(reader, request)
                         guard case .granted = result else {
                             throw BenchmarkError("claim of reader \(reader) was refused: \(result)")
                         }

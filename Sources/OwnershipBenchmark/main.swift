@@ -14,6 +14,7 @@ let parser = OptionsParser(
         .value("clients", "LIST", default: "1,8,32,64", help: "Concurrent claimants, comma separated."),
         .value("seconds", "N", default: "3", help: "Seconds per measurement."),
         .value("readers", "N", default: "1000", help: "Readers claimed at random."),
+        .value("repeat", "N", default: "3", help: "Rounds over every client count; each cell reports its median round."),
         .value("pool", "N", default: "8", help: "Connections of the gateway's store client."),
         .value("pgbench", "PATH", default: "/usr/lib/postgresql/15/bin/pgbench", help: "The pgbench executable."),
         .value("output", "FILE", default: nil, help: "Also write the table (markdown) to this file."),
@@ -36,7 +37,9 @@ let clientCounts = (options.string("clients") ?? "").split(separator: ",").compa
 let seconds: Int
 let readerCount: Int
 let poolSize: Int
+let rounds: Int
 do {
+    rounds = try options.int("repeat", in: 1...20) ?? 3
     seconds = try options.int("seconds", in: 1...120) ?? 3
     readerCount = try options.int("readers", in: 1...1_000_000) ?? 1000
     poolSize = try options.int("pool", in: 1...256) ?? 8
@@ -68,23 +71,49 @@ do {
     try await BenchmarkDatabase.prepare(client, readers: readerCount, sessions: maximumClients, logger: logger)
     let store = OwnershipStore(client: client)
     let gateway = GatewayClaimRunner(store: store, readers: readerCount)
+    // The same store with one connection per claimant, as pgbench has.
+    var wideConfiguration = PostgresConfiguration(connectionString: benchURL)
+    wideConfiguration.maximumConnections = maximumClients
+    let wideClient = try PostgresClient(configuration: wideConfiguration, logger: logger)
+    let wide = GatewayClaimRunner(store: OwnershipStore(client: wideClient), readers: readerCount)
+    // The pooled client again, with concurrent claims gathered into one statement and commit.
+    let batched = GatewayClaimRunner(batcher: OwnershipClaimBatcher(store: store, maximumInFlight: poolSize), readers: readerCount)
     let work = FileManager.default.temporaryDirectory.appendingPathComponent("ownership-bench-\(getpid())")
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     let pgbench = PgbenchRunner(executable: options.string("pgbench") ?? "pgbench", connectionString: benchURL, readers: readerCount, workDirectory: work)
     let script = PgbenchRunner.script(claimSQL: OwnershipStore.claimStatement, readers: readerCount)
 
-    var table = BenchmarkTable(seconds: seconds, readers: readerCount, pool: poolSize)
+    var table = BenchmarkTable(seconds: seconds, readers: readerCount, pool: poolSize, rounds: rounds)
     // Warm both sides once (connections, caches, plans) before measuring.
     _ = try await gateway.run(clients: min(8, maximumClients), seconds: 1)
+    _ = try await wide.run(clients: maximumClients, seconds: 1)
     _ = try pgbench.run(clients: min(8, maximumClients), seconds: 1, script: script, mode: "extended")
+    // Rounds interleave every side at every count, so a burst of load elsewhere on the machine
+    // hits all of them alike; each cell reports the round with its median rate.
+    var measured: [Int: [[LatencyStats]]] = [:]
+    for round in 1...rounds {
+        for clients in clientCounts {
+            let cell = [
+                try await gateway.run(clients: clients, seconds: seconds),
+                try await wide.run(clients: clients, seconds: seconds),
+                try await batched.run(clients: clients, seconds: seconds),
+                try pgbench.run(clients: clients, seconds: seconds, script: script, mode: "extended"),
+                try pgbench.run(clients: clients, seconds: seconds, script: script, mode: "prepared"),
+            ]
+            measured[clients, default: []].append(cell)
+            print("round \(round), \(clients) claimants: " + cell.map { BenchmarkTable.format($0.claimsPerSecond) }.joined(separator: " / ") + " claims/s")
+        }
+    }
     for clients in clientCounts {
-        let reference = try pgbench.run(clients: clients, seconds: seconds, script: script, mode: "extended")
-        let prepared = try pgbench.run(clients: clients, seconds: seconds, script: script, mode: "prepared")
-        let ours = try await gateway.run(clients: clients, seconds: seconds)
-        table.add(clients: clients, gateway: ours, pgbenchExtended: reference, pgbenchPrepared: prepared)
-        print(table.rows.last ?? "")
+        let cells = measured[clients] ?? []
+        func median(_ side: Int) -> LatencyStats {
+            let sorted = cells.map { $0[side] }.sorted { $0.claimsPerSecond < $1.claimsPerSecond }
+            return sorted[sorted.count / 2]
+        }
+        table.add(clients: clients, gateway: median(0), gatewayWide: median(1), gatewayBatched: median(2), pgbenchExtended: median(3), pgbenchPrepared: median(4))
     }
     await client.shutdown()
+    await wideClient.shutdown()
     try? FileManager.default.removeItem(at: work)
     let rendered = table.render()
     print("")

@@ -9,9 +9,9 @@ enum Fixture {
     static let laneB = LaneLabel("Till 2")
     static let ownerA = ReaderOwner(session: sessionA, lane: laneA)
     static let ownerB = ReaderOwner(session: sessionB, lane: laneB)
-    static let latestDiscovery = DiscoveryID(5)
+    static let latestDiscovery = DiscoveryStateMachine.DiscoveryID(5)
 
-    static func connect(_ owner: ReaderOwner, failIfInUse: Bool, discovery: DiscoveryID = latestDiscovery) -> ConnectRequest {
+    static func connect(_ owner: ReaderOwner, failIfInUse: Bool, discovery: DiscoveryStateMachine.DiscoveryID = latestDiscovery) -> ConnectRequest {
         ConnectRequest(
             session: owner.session,
             lane: owner.lane,

@@ -33,7 +33,7 @@ struct ReaderOwnershipEveryEventTests {
         "connect B": { Summary.result($0.connect(Fixture.connect(Fixture.ownerB, failIfInUse: false))) },
         "connect B failIfInUse": { Summary.result($0.connect(Fixture.connect(Fixture.ownerB, failIfInUse: true))) },
         "connect B stale": {
-            Summary.result($0.connect(Fixture.connect(Fixture.ownerB, failIfInUse: false, discovery: DiscoveryID(4))))
+            Summary.result($0.connect(Fixture.connect(Fixture.ownerB, failIfInUse: false, discovery: DiscoveryStateMachine.DiscoveryID(4))))
         },
         "collect A g3": { Summary.result($0.commandStarted(.collectPaymentMethod, session: Fixture.sessionA, generation: g3)) },
         "collect A g2": { Summary.result($0.commandStarted(.collectPaymentMethod, session: Fixture.sessionA, generation: g2)) },

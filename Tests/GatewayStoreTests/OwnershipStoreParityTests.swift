@@ -57,7 +57,7 @@ struct OwnershipStoreParityTests {
         func request(_ owner: ReaderOwner, failIfInUse: Bool, stale: Bool = false) -> ConnectRequest {
             ConnectRequest(
                 session: owner.session, lane: owner.lane, failIfInUse: failIfInUse,
-                readerDiscovery: DiscoveryID(stale ? 4 : 5), latestDiscovery: DiscoveryID(5)
+                readerDiscovery: DiscoveryStateMachine.DiscoveryID(stale ? 4 : 5), latestDiscovery: DiscoveryStateMachine.DiscoveryID(5)
             )
         }
 

@@ -11,29 +11,60 @@ struct OwnershipStoreRaceTests {
         var result: ConnectResult
     }
 
-    @Test("50 concurrent claimants, mixed failIfInUse, while the reader flips idle / mid-transaction")
-    func fiftyClaimants() async throws {
+    /// How claims are sent: one statement each, or gathered into batches.
+    enum Claimer: String, CaseIterable, Sendable {
+        case single, batched
+    }
+
+    @Test("50 concurrent claimants, mixed failIfInUse, while the reader flips idle / mid-transaction", arguments: Claimer.allCases)
+    func fiftyClaimants(_ claimer: Claimer) async throws {
         try await withOwnershipDatabase(connections: 50) { client in
             let fixtures = OwnershipFixtures(client: client)
             try await fixtures.seedAccount()
             let store = OwnershipStore(client: client)
+            let batcher = OwnershipClaimBatcher(store: store, maximumBatch: 16, maximumInFlight: 4)
+            let claim: @Sendable (ReaderID, ConnectRequest) async throws -> ConnectResult = { reader, request in
+                switch claimer {
+                case .single: try await store.claim(reader, request)
+                case .batched: try await batcher.claim(reader, request)
+                }
+            }
             let reader = ReaderID("tmr_contended")
             try await fixtures.registerReader(reader)
             _ = try await store.readerAttached(reader)
-            let sessions = (0..<50).map { ReaderOwner(session: SessionID("sess_\($0)"), lane: LaneLabel("Lane \($0)")) }
+            // Lane labels with quotes and backslashes travel through the batch's array parameters intact.
+            let sessions = (0..<50).map { ReaderOwner(session: SessionID("sess_\($0)"), lane: LaneLabel("Lane \"\($0)\" \\ {x}")) }
             for owner in sessions { try await fixtures.openSession(owner.session, lane: owner.lane) }
 
             var claims: [Claim] = []
-            var flips = 0
+            let first = sessions[0]
+            claims.append(Claim(session: first.session, result: try await store.claim(reader, ConnectRequest(session: first.session, lane: first.lane))))
             for round in 0..<6 {
+                // The owner starts collectPaymentMethod; failIfInUse claimants bounce off it, all at once.
+                let record = try #require(try await store.ownership(of: reader))
+                let owner = try #require(record.owner)
+                _ = try await store.commandStarted(.collectPaymentMethod, reader: reader, session: owner.session, generation: record.generation)
+                let bounced = try await withThrowingTaskGroup(of: Claim.self) { group in
+                    for other in sessions.filter({ $0 != owner }).prefix(10) {
+                        group.addTask {
+                            let request = ConnectRequest(session: other.session, lane: other.lane, failIfInUse: true)
+                            return Claim(session: other.session, result: try await claim(reader, request))
+                        }
+                    }
+                    var results: [Claim] = []
+                    for try await claim in group { results.append(claim) }
+                    return results
+                }
+                #expect(bounced.allSatisfy { $0.result == .refused(.readerBusy, actions: []) })
+                claims += bounced
                 // The owner starts and finishes collectPaymentMethod over and over while 50 sessions claim.
-                async let flipping: Int = Self.flip(store: store, reader: reader, times: 40)
+                async let flipping: Void = Self.flip(store: store, reader: reader, times: 40)
                 let results = try await withThrowingTaskGroup(of: Claim.self) { group in
                     for (index, owner) in sessions.enumerated() {
                         let failIfInUse = (index + round) % 3 != 0
                         group.addTask {
                             let request = ConnectRequest(session: owner.session, lane: owner.lane, failIfInUse: failIfInUse)
-                            return Claim(session: owner.session, result: try await store.claim(reader, request))
+                            return Claim(session: owner.session, result: try await claim(reader, request))
                         }
                     }
                     var results: [Claim] = []
@@ -41,10 +72,9 @@ struct OwnershipStoreRaceTests {
                     return results
                 }
                 claims += results
-                flips += try await flipping
+                try await flipping
             }
-            #expect(claims.count == 300)
-            #expect(flips > 0, "the reader was mid-transaction at times")
+            #expect(claims.count == 1 + 6 * (10 + 50))
 
             var granted: [Int64: SessionID] = [:]
             var refusedBusy: [SessionID] = []
@@ -60,7 +90,7 @@ struct OwnershipStoreRaceTests {
                     refusedBusy.append(claim.session)
                 }
             }
-            #expect(!refusedBusy.isEmpty, "some failIfInUse claims met a transaction in progress")
+            #expect(refusedBusy.count >= 60, "every bounce wave was refused")
 
             let history = try await fixtures.history(reader)
             let changes = history.filter { $0.reason != "refused_busy" }
@@ -86,25 +116,23 @@ struct OwnershipStoreRaceTests {
             let last = try #require(granted.keys.max())
             #expect(record.generation.rawValue == last)
             #expect(record.owner?.session == granted[last])
+            #expect(record.owner.map { sessions.contains($0) } == true, "the owner's lane label is stored exactly")
         }
     }
 
     /// Acts as whoever owns the reader: starts and finishes a transaction, fenced by its
-    /// generation. Returns how many transactions it started.
-    static func flip(store: OwnershipStore, reader: ReaderID, times: Int) async throws -> Int {
-        var started = 0
+    /// generation.
+    static func flip(store: OwnershipStore, reader: ReaderID, times: Int) async throws {
         for _ in 0..<times {
             guard let record = try await store.ownership(of: reader), let owner = record.owner else { continue }
             let start = try await store.commandStarted(.collectPaymentMethod, reader: reader, session: owner.session, generation: record.generation)
             if start == .proceed {
-                started += 1
                 await Task.yield()
                 _ = try await store.commandFinished(.collectPaymentMethod, reader: reader, session: owner.session, generation: record.generation)
             } else {
                 #expect(start == .refused(.connectedToAnotherSession) || start == .refused(.readerBusy))
             }
         }
-        return started
     }
 
     @Test("a stale owner writing after a takeover changes nothing")
@@ -201,4 +229,47 @@ struct OwnershipStoreRaceTests {
         }
         return expired
     }
+}
+
+@Suite("Ownership store: lease sweeper")
+struct OwnershipLeaseSweeperTests {
+    @Test("a session that stops heartbeating loses its readers within the interval")
+    func sweeperReleasesExpiredSession() async throws {
+        try await withOwnershipDatabase { client in
+            let fixtures = OwnershipFixtures(client: client)
+            try await fixtures.seedAccount()
+            let store = OwnershipStore(client: client)
+            let reader = ReaderID("tmr_lease")
+            let lane = ReaderOwner(session: SessionID("sess_crashed"), lane: LaneLabel("Till 4"))
+            try await fixtures.registerReader(reader)
+            try await fixtures.openSession(lane.session, lane: lane.lane)
+            _ = try await store.readerAttached(reader)
+            _ = try await store.claim(reader, ConnectRequest(session: lane.session, lane: lane.lane))
+
+            let seen = ExpiredLog()
+            let sweeper = OwnershipLeaseSweeper(store: store, interval: .milliseconds(20)) { await seen.add($0) }
+            let running = Task { await sweeper.run() }
+            defer { running.cancel() }
+            try await fixtures.expireLease(lane.session)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try await store.ownership(of: reader)?.owner != nil, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(try await store.ownership(of: reader)?.owner == nil)
+            running.cancel()
+            await running.value
+            let expired = await seen.all
+            #expect(expired.map(\.reader) == [reader])
+            #expect(expired.first?.result == .released(lane, generation: OwnershipGeneration(2), actions: [
+                .notifyDisplaced(session: lane.session, reason: .sessionExpired, takenBy: nil),
+                .failNextCommand(session: lane.session, refusal: .connectedToAnotherSession),
+            ]))
+            #expect(try await fixtures.history(reader).map(\.reason) == ["connected", "session_expired"])
+        }
+    }
+}
+
+actor ExpiredLog {
+    private(set) var all: [OwnershipStore.ExpiredOwnership] = []
+    func add(_ expired: [OwnershipStore.ExpiredOwnership]) { all += expired }
 }

@@ -77,10 +77,12 @@ struct OwnershipStoreSeedTableTests {
             let request = ConnectRequest(session: a.session, lane: a.lane, failIfInUse: true)
             #expect(try await store.claim(reader, request) == .refused(.readerOffline, actions: []))
             #expect(try await store.claim(ReaderID("tmr_nobody"), request) == .refused(.unknownReader, actions: []))
-            _ = try await store.readerAttached(reader)
+            let (attached, epoch) = try await store.readerAttached(reader)
+            #expect(attached == .updated && epoch == LinkEpoch(1))
+            #expect(try await Self.registryStatus(client, reader) == "online")
             var stale = request
-            stale.readerDiscovery = DiscoveryID(1)
-            stale.latestDiscovery = DiscoveryID(2)
+            stale.readerDiscovery = DiscoveryStateMachine.DiscoveryID(1)
+            stale.latestDiscovery = DiscoveryStateMachine.DiscoveryID(2)
             #expect(try await store.claim(reader, stale) == .refused(.staleDiscovery, actions: []))
             guard case .granted(.connected, let g1, _) = try await store.claim(reader, request) else {
                 Issue.record("A could not connect")
@@ -90,6 +92,21 @@ struct OwnershipStoreSeedTableTests {
             #expect(try await store.claim(reader, request) == .granted(.alreadyOwner, generation: g1, actions: []))
             #expect(try await store.ownership(of: reader)?.commandInProgress?.command == .confirmPaymentIntent)
             #expect(try await fixtures.history(reader).map(\.reason) == ["connected"])
+
+            // The reader's link drops: A loses it, the registry shows it offline.
+            let lost = try await store.readerLost(reader, epoch: LinkEpoch(1))
+            #expect(lost == .ownerLost(a, generation: g1.next, actions: [
+                .cancelCommand(CommandInProgress(command: .confirmPaymentIntent, session: a.session)),
+                .notifyDisplaced(session: a.session, reason: .readerOffline, takenBy: nil),
+                .failNextCommand(session: a.session, refusal: .readerOffline),
+            ]))
+            #expect(try await Self.registryStatus(client, reader) == "offline")
+            #expect(try await store.claim(reader, request) == .refused(.readerOffline, actions: []))
+            #expect(try await fixtures.history(reader).map(\.reason) == ["connected", "reader_lost"])
         }
+    }
+
+    static func registryStatus(_ client: PostgresClient, _ reader: ReaderID) async throws -> String? {
+        try await client.query("SELECT status FROM readers WHERE id = $1", [PostgresValue(reader.rawValue)]).first?.decode(String.self, "status")
     }
 }

@@ -1,11 +1,12 @@
 # Ownership benchmark: OwnershipStore.claim beside pgbench running the same one-statement claim
 # SQL, same client counts, same throwaway PostgreSQL server, same run.
-#   make bench-ownership OWNERSHIP_BENCH_CLIENTS=1,8,32,64 OWNERSHIP_BENCH_SECONDS=3
+#   make bench-ownership OWNERSHIP_BENCH_CLIENTS=1,8,32,64 OWNERSHIP_BENCH_SECONDS=2 OWNERSHIP_BENCH_REPEAT=3
 
 BENCH_SUITES += bench-ownership
 
 OWNERSHIP_BENCH_CLIENTS ?= 1,8,32,64
-OWNERSHIP_BENCH_SECONDS ?= 3
+OWNERSHIP_BENCH_SECONDS ?= 2
+OWNERSHIP_BENCH_REPEAT ?= 3
 OWNERSHIP_BENCH_POOL ?= 8
 
 .PHONY: bench-ownership
@@ -24,5 +25,5 @@ bench-ownership:
 	as_server "$$bin/pg_ctl" -D "$$dir/data" -l "$$dir/server.log" -w \
 	  -o "-c listen_addresses=127.0.0.1 -p $$port -k $$dir -c max_connections=200" start >/dev/null; \
 	./.build/release/OwnershipBenchmark --url "postgresql://postgres@127.0.0.1:$$port" \
-	  --pgbench "$$bin/pgbench" --clients $(OWNERSHIP_BENCH_CLIENTS) --seconds $(OWNERSHIP_BENCH_SECONDS) \
+	  --pgbench "$$bin/pgbench" --clients $(OWNERSHIP_BENCH_CLIENTS) --seconds $(OWNERSHIP_BENCH_SECONDS) --repeat $(OWNERSHIP_BENCH_REPEAT) \
 	  --pool $(OWNERSHIP_BENCH_POOL) --output bench-results/ownership.md

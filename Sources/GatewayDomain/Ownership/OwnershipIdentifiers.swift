@@ -49,15 +49,3 @@ public struct LinkEpoch: Hashable, Comparable, Sendable, CustomStringConvertible
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     public var description: String { String(rawValue) }
 }
-
-/// Identifies one discovery a session ran; later discoveries have larger values.
-///
-/// A reader object returned by a discovery remembers the discovery's value; a connect naming a
-/// reader object from an older discovery than the session's latest is stale.
-public struct DiscoveryID: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public var rawValue: Int64
-    public init(_ rawValue: Int64) { self.rawValue = rawValue }
-
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
-    public var description: String { String(rawValue) }
-}

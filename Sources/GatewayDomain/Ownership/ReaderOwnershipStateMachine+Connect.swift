@@ -5,16 +5,16 @@ public struct ConnectRequest: Hashable, Sendable {
     /// When true, refuse instead of taking a reader that is mid-transaction for another session.
     public var failIfInUse: Bool
     /// The discovery the connect's reader object came from.
-    public var readerDiscovery: DiscoveryID
-    /// The session's most recent discovery.
-    public var latestDiscovery: DiscoveryID
+    public var readerDiscovery: DiscoveryStateMachine.DiscoveryID
+    /// The session's most recent discovery (``DiscoveryStateMachine/latest``).
+    public var latestDiscovery: DiscoveryStateMachine.DiscoveryID
 
     public init(
         session: SessionID,
         lane: LaneLabel,
         failIfInUse: Bool = false,
-        readerDiscovery: DiscoveryID = DiscoveryID(0),
-        latestDiscovery: DiscoveryID = DiscoveryID(0)
+        readerDiscovery: DiscoveryStateMachine.DiscoveryID = .init(0),
+        latestDiscovery: DiscoveryStateMachine.DiscoveryID = .init(0)
     ) {
         self.session = session
         self.lane = lane
@@ -38,7 +38,6 @@ extension ReaderOwnershipStateMachine {
         let incoming = ReaderOwner(session: request.session, lane: request.lane)
         if let current = owner, current.session == request.session {
             // Connecting again to the reader it owns: not a takeover, the command (if any) goes on.
-            owner = incoming
             return .granted(.alreadyOwner, generation: generation, actions: [])
         }
         if request.failIfInUse && isInUse(for: request.session) {

@@ -9,6 +9,9 @@ extension Migration {
     ///   row per change of owner carrying the new generation (unique per reader), plus one row
     ///   per connect refused because the reader was busy (carrying the unchanged generation).
     ///   It keeps no foreign keys so that it outlives deregistered readers and purged sessions.
+    /// - `ownership_claim(...)`: the one-statement claim (see `OwnershipStatements.claim`), and
+    ///   `ownership_claim_batch(...)`: several claims in one statement and one commit, in
+    ///   reader order (see `OwnershipClaimBatcher`).
     /// - indexes for the admin queries: owner of a reader (primary key), ownership at a location
     ///   or account (0001's readers indexes, then the primary key), history of a reader (primary
     ///   key `(reader_id, id)`), readers owned by a session (partial index, also used by the
@@ -80,6 +83,82 @@ extension Migration {
             CREATE TRIGGER ownership_history_append_only
                 BEFORE UPDATE OR DELETE OR TRUNCATE ON ownership_history
                 FOR EACH STATEMENT EXECUTE FUNCTION ownership_history_append_only()
+            """,
+            """
+            CREATE FUNCTION ownership_claim(
+                p_reader text, p_session text, p_lane text, p_fail_if_in_use boolean,
+                p_reader_discovery bigint, p_latest_discovery bigint
+            ) RETURNS TABLE (
+                outcome text, generation bigint, previous_generation bigint,
+                owner_session_id text, owner_lane_label text, command text
+            ) LANGUAGE plpgsql AS $$
+            #variable_conflict use_column
+            BEGIN
+                RETURN QUERY
+                WITH current_owner AS (
+                    SELECT o.reader_id, o.session_id, o.lane_label, o.generation, o.command,
+                           CASE
+                               WHEN NOT o.online THEN 'reader_offline'
+                               WHEN o.session_id = p_session THEN 'already_owner'
+                               WHEN p_fail_if_in_use AND o.command IS NOT NULL AND o.command_session_id <> p_session THEN 'refused_busy'
+                               WHEN o.session_id IS NULL THEN 'connected'
+                               ELSE 'replaced'
+                           END AS outcome
+                    FROM reader_ownership o
+                    WHERE o.reader_id = p_reader AND p_reader_discovery >= p_latest_discovery
+                    FOR UPDATE
+                ), granted AS (
+                    UPDATE reader_ownership o
+                    SET session_id = p_session, lane_label = p_lane, generation = o.generation + 1, since = now(),
+                        command = NULL, command_session_id = NULL
+                    FROM current_owner c
+                    WHERE o.reader_id = c.reader_id AND c.outcome IN ('connected', 'replaced')
+                    RETURNING o.generation
+                ), recorded AS (
+                    INSERT INTO ownership_history (reader_id, from_session_id, from_lane_label, to_session_id, to_lane_label, generation, reason)
+                    SELECT c.reader_id, c.session_id, c.lane_label, p_session, p_lane,
+                           coalesce((SELECT g.generation FROM granted g), c.generation), c.outcome::ownership_reason
+                    FROM current_owner c
+                    WHERE c.outcome IN ('connected', 'replaced', 'refused_busy')
+                )
+                SELECT coalesce(
+                           c.outcome,
+                           CASE
+                               WHEN NOT EXISTS (SELECT 1 FROM readers r WHERE r.id = p_reader) THEN 'unknown_reader'
+                               WHEN p_reader_discovery < p_latest_discovery THEN 'stale_discovery'
+                               ELSE 'reader_offline'
+                           END
+                       ) AS outcome,
+                       coalesce((SELECT g.generation FROM granted g), c.generation) AS generation,
+                       c.generation AS previous_generation,
+                       c.session_id AS owner_session_id,
+                       c.lane_label AS owner_lane_label,
+                       c.command
+                FROM (VALUES (1)) AS one (x)
+                LEFT JOIN current_owner c ON true;
+            END $$
+            """,
+            """
+            CREATE FUNCTION ownership_claim_batch(
+                p_readers text[], p_sessions text[], p_lanes text[], p_fail_if_in_use boolean[],
+                p_reader_discoveries bigint[], p_latest_discoveries bigint[]
+            ) RETURNS TABLE (
+                claim_index integer, outcome text, generation bigint, previous_generation bigint,
+                owner_session_id text, owner_lane_label text, command text
+            ) LANGUAGE plpgsql AS $$
+            #variable_conflict use_column
+            DECLARE
+                k integer;
+            BEGIN
+                -- Readers are locked in id order, so two batches never wait on each other in a cycle.
+                FOR k IN SELECT s.k FROM generate_subscripts(p_readers, 1) AS s (k) ORDER BY p_readers[s.k], s.k LOOP
+                    RETURN QUERY
+                    SELECT k, c.outcome, c.generation, c.previous_generation, c.owner_session_id, c.owner_lane_label, c.command
+                    FROM ownership_claim(
+                        p_readers[k], p_sessions[k], p_lanes[k], p_fail_if_in_use[k], p_reader_discoveries[k], p_latest_discoveries[k]
+                    ) AS c;
+                END LOOP;
+            END $$
             """,
         ]
     )

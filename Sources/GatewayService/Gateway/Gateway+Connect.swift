@@ -43,7 +43,7 @@ extension Gateway {
         session.lane = lane
         let claim = ConnectRequest(
             session: session.id, lane: lane, failIfInUse: request.failIfInUse,
-            readerDiscovery: DiscoveryID(Int64(discoveryID.value)), latestDiscovery: DiscoveryID(Int64(latest.value))
+            readerDiscovery: discoveryID, latestDiscovery: latest
         )
         let started = ContinuousClock.now
         let result: ConnectResult

@@ -95,7 +95,9 @@ final class Gateway: Sendable {
                         displaced.reader = nil
                     }
                 case .failNextCommand(let session, let refusal):
-                    _ = state.withSession(id: session) { $0.pendingRefusal = refusal }
+                    // An admin release is not another session's doing: say "not connected".
+                    let effective: OwnershipRefusal = reason == .adminReleased ? .notConnected : refusal
+                    _ = state.withSession(id: session) { $0.pendingRefusal = effective }
                 case .cancelCommand(let command):
                     guard var link = state.links[reader] else { continue }
                     let interrupted = link.pending.filter { $0.value.session == command.session }

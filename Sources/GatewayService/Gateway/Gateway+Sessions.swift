@@ -18,8 +18,10 @@ extension Gateway {
 
     /// The session named by `token`, marked as used by the call's connection.
     func session(_ token: String, _ context: CallContext) throws(ServiceError) -> SessionState {
+        let lease = configuration.sessionLease
         let found = state.withLock { state -> SessionState? in
-            guard state.sessions[token] != nil else { return nil }
+            guard let session = state.sessions[token] else { return nil }
+            if let since = session.detachedSince, ContinuousClock.now - since >= lease { return nil }
             state.sessions[token]!.connections.insert(context.connectionID)
             state.sessions[token]!.detachedSince = nil
             state.sessions[token]!.lastSeenUnixMs = Gateway.nowUnixMs()

@@ -42,9 +42,13 @@ extension Gateway {
         }
         do {
             for expiry in try await ownership.expireSessions() {
-                if case .released(_, let generation, let actions) = expiry.result {
+                if case .released(let owner, let generation, let actions) = expiry.result {
                     run(actions, reader: expiry.reader, generation: generation, reason: .sessionExpired)
                     tellOwner(expiry.reader, lane: "", generation: generation)
+                    // Its lease ran out in the store: the session is over here too.
+                    if let token = state.withLock({ $0.sessionTokens[owner.session] }), !expired.contains(token) {
+                        await endSession(token)
+                    }
                 }
             }
         } catch {

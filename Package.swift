@@ -83,7 +83,11 @@ let package = Package(
             exclude: ["wire.mk", "Interop", "Bench", "FuzzCorpus"],
             swiftSettings: swift6
         ),
-        .testTarget(name: "GatewayTransportTests", dependencies: ["GatewayTransport"], swiftSettings: swift6),
+        .testTarget(
+            name: "GatewayTransportTests",
+            dependencies: ["GatewayTransport", "CGatewayOpenSSL", "CGatewayLinux"],
+            swiftSettings: swift6
+        ),
         .testTarget(name: "GatewayDomainTests", dependencies: ["GatewayDomain"], swiftSettings: swift6),
         .testTarget(
             name: "GatewayStoreTests",

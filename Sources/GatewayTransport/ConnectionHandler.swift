@@ -71,7 +71,8 @@ public protocol ConnectionHandler: AnyObject {
     /// The server is shutting down gracefully: say goodbye, finish in-flight work, then close.
     /// The default closes gracefully at once.
     func shutdownRequested(on connection: TLSConnection)
-    /// The connection is gone; the last call the handler receives.
+    /// The connection is gone; the last call the handler receives. It can come without
+    /// `connectionActive` when the handshake failed or timed out.
     func connectionClosed(_ reason: CloseReason, on connection: TLSConnection)
 }
 

@@ -14,9 +14,13 @@ public final class EventLoopGroup: Sendable {
 
     /// Starts `loopCount` loops (default: one per online core).
     ///
+    /// Also ignores SIGPIPE for the process: a write to a socket the peer closed must fail with
+    /// EPIPE on that connection, not kill the server.
+    ///
     /// - Parameter readBufferSize: the per-loop buffer every TLS read decrypts into.
     public init(loopCount: Int = ProcessInfo.processInfo.activeProcessorCount, readBufferSize: Int = 64 * 1024) throws {
         precondition(loopCount > 0, "an event loop group needs at least one loop")
+        rg_ignore_sigpipe()
         var loops: [EventLoop] = []
         for index in 0..<loopCount {
             loops.append(try EventLoop(index: index, readBufferSize: readBufferSize))

@@ -63,11 +63,12 @@ public enum TLSClient {
         SSL_set_fd(ssl, fd)
         SSL_set_connect_state(ssl)
         let name = serverName ?? host
-        let isAddress = (try? SocketAddress(host: name, port: 0)) != nil
+        // "localhost" is a name (checked against DNS SANs), not an address, for verification.
+        let isAddress = name != "localhost" && (try? SocketAddress(host: name, port: 0)) != nil
         if !isAddress { _ = rg_SSL_set_tlsext_host_name(ssl, name) }
         if context.verifyServer {
             if isAddress {
-                let trimmed = name.hasPrefix("[") ? String(name.dropFirst().dropLast()) : (name == "localhost" ? "127.0.0.1" : name)
+                let trimmed = name.hasPrefix("[") ? String(name.dropFirst().dropLast()) : name
                 _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), trimmed)
             } else {
                 _ = SSL_set1_host(ssl, name)

@@ -107,7 +107,11 @@ public final class TLSContext: @unchecked Sendable {
             context,
             rg_SSL_MODE_RELEASE_BUFFERS() | rg_SSL_MODE_ENABLE_PARTIAL_WRITE() | rg_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER()
         )
-        _ = rg_SSL_CTX_clear_mode(context, rg_SSL_MODE_AUTO_RETRY())
+        // SSL_MODE_AUTO_RETRY stays on (OpenSSL 3's default): after a non-application record
+        // (a session ticket, a key update) SSL_read reads on instead of returning WANT_READ with
+        // data still in the socket, so WANT_READ always means EAGAIN — which edge-triggered
+        // epoll relies on.
+        _ = rg_SSL_CTX_set_mode(context, rg_SSL_MODE_AUTO_RETRY())
     }
 
     private static func checkReadable(_ path: String, what: String, code: TransportError.Code) throws {

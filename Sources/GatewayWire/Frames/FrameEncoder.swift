@@ -1,8 +1,8 @@
 /// Appends frames to an output buffer.
 ///
-/// Payloads that are protobuf messages are encoded straight after their
-/// header and the length is patched afterwards: a frame costs one pass and
-/// no intermediate array.
+/// Payloads that are protobuf messages are encoded into a scratch writer
+/// (raw memory, no per-byte bookkeeping), then header and payload are
+/// appended to the output in one go.
 public enum FrameEncoder {
     /// Appends a frame header for a payload of `length` bytes.
     @inline(__always)
@@ -29,15 +29,11 @@ public enum FrameEncoder {
         message: Message,
         to buffer: inout [UInt8]
     ) -> Int {
-        let headerStart = buffer.count
-        appendHeader(length: 0, type: type, streamID: streamID, to: &buffer)
-        var writer = ProtobufWriter(appendingTo: buffer)
-        buffer = []
+        var writer = ProtobufWriter()
         message.encode(to: &writer)
-        buffer = writer.bytes
-        let length = buffer.count - headerStart - FrameHeader.size
-        patchLength(length, at: headerStart, in: &buffer)
-        return length
+        appendHeader(length: writer.count, type: type, streamID: streamID, to: &buffer)
+        writer.append(to: &buffer)
+        return writer.count
     }
 
     /// Appends a frame with raw payload bytes.
@@ -77,13 +73,5 @@ public enum FrameEncoder {
         var buffer: [UInt8] = []
         append(frame, to: &buffer)
         return buffer
-    }
-
-    private static func patchLength(_ length: Int, at index: Int, in buffer: inout [UInt8]) {
-        let length = UInt32(truncatingIfNeeded: length)
-        buffer[index] = UInt8(truncatingIfNeeded: length >> 24)
-        buffer[index + 1] = UInt8(truncatingIfNeeded: length >> 16)
-        buffer[index + 2] = UInt8(truncatingIfNeeded: length >> 8)
-        buffer[index + 3] = UInt8(truncatingIfNeeded: length)
     }
 }

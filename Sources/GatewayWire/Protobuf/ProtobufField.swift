@@ -171,16 +171,37 @@ public enum ProtobufString: ProtobufField {
         let start = reader.offset
         let bytes = try reader.readLengthDelimited()
         if bytes.isEmpty { return "" }
-        guard let string = String(validating: bytes, as: UTF8.self) else {
+        let units = bytes.assumingMemoryBound(to: UInt8.self)
+        // Most strings on this wire are ASCII ids and labels: check 8 bytes at a
+        // time, then build the String without the generic validating path.
+        if isASCII(bytes) {
+            return String(decoding: units, as: UTF8.self)
+        }
+        guard let string = String(validating: units, as: UTF8.self) else {
             throw WireError(code: .invalidUTF8, message: "a string field is not valid UTF-8", offset: start)
         }
         return string
     }
     @inline(__always) public static func write(_ value: String, to writer: inout ProtobufWriter) {
-        writer.writeVarint(UInt64(value.utf8.count))
-        writer.bytes.append(contentsOf: value.utf8)
+        writer.writeLengthPrefixedString(value)
     }
     @inline(__always) public static func isDefault(_ value: String) -> Bool { value.isEmpty }
+}
+
+@inline(__always)
+private func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var index = 0
+    let count = bytes.count
+    var accumulated: UInt64 = 0
+    while index + 8 <= count {
+        accumulated |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        index += 8
+    }
+    while index < count {
+        accumulated |= UInt64(bytes[index])
+        index += 1
+    }
+    return accumulated & 0x8080_8080_8080_8080 == 0
 }
 
 /// `bytes`: length-delimited, any content.
@@ -191,7 +212,7 @@ public enum ProtobufBytes: ProtobufField {
     }
     @inline(__always) public static func write(_ value: [UInt8], to writer: inout ProtobufWriter) {
         writer.writeVarint(UInt64(value.count))
-        writer.bytes.append(contentsOf: value)
+        writer.writeRaw(value)
     }
     @inline(__always) public static func isDefault(_ value: [UInt8]) -> Bool { value.isEmpty }
 }

@@ -31,17 +31,16 @@ extension ProtobufMessage {
 
     /// The message in protobuf wire format.
     public func serializedBytes() -> [UInt8] {
-        var writer = ProtobufWriter(capacity: 64)
+        var writer = ProtobufWriter()
         encode(to: &writer)
         return writer.bytes
     }
 
     /// Appends the message in protobuf wire format to `bytes`.
     public func serialize(appendingTo bytes: inout [UInt8]) {
-        var writer = ProtobufWriter(appendingTo: bytes)
-        bytes = []
+        var writer = ProtobufWriter()
         encode(to: &writer)
-        bytes = writer.bytes
+        writer.append(to: &bytes)
     }
 }
 

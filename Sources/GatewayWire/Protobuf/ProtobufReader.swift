@@ -37,8 +37,21 @@ public struct ProtobufReader {
     // MARK: keys
 
     /// The next field's key, or nil at the end of the current message.
+    @inline(__always)
     public mutating func nextTag() throws -> ProtobufTag? {
         guard index < limit else { return nil }
+        let start = index
+        let first = base[index]
+        // Fast path: a one-byte key (field numbers 1 to 15) with a valid wire type.
+        if first < 0x80, first >= 8, let wireType = ProtobufWireType(rawValue: first & 7), wireType != .endGroup {
+            index += 1
+            return ProtobufTag(fieldNumber: Int(first >> 3), wireType: wireType, offset: start)
+        }
+        return try nextTagSlow()
+    }
+
+    @inline(never)
+    private mutating func nextTagSlow() throws -> ProtobufTag? {
         let start = index
         let key = try readVarint()
         let fieldNumber = key >> 3
@@ -57,6 +70,7 @@ public struct ProtobufReader {
     // MARK: primitives
 
     /// Reads a base-128 varint of at most 10 bytes.
+    @inline(__always)
     public mutating func readVarint() throws -> UInt64 {
         // Fast path: one byte (field keys, small numbers, lengths under 128).
         if index < limit {
@@ -66,6 +80,11 @@ public struct ProtobufReader {
                 return UInt64(first)
             }
         }
+        return try readVarintSlow()
+    }
+
+    @inline(never)
+    private mutating func readVarintSlow() throws -> UInt64 {
         let start = index
         var result: UInt64 = 0
         var shift: UInt64 = 0

@@ -1,22 +1,51 @@
-/// Writes protobuf wire format into a growing byte array.
+/// Writes protobuf wire format into a growing buffer it owns.
 ///
-/// Fields are appended in the order the caller writes them (generated code
-/// writes them in field-number order). Embedded messages are written in place
-/// with a one-byte length placeholder that is widened afterwards when the
-/// message turns out to be 128 bytes or longer, so no size pass is needed.
-public struct ProtobufWriter: Sendable {
-    /// The bytes written so far.
-    public var bytes: [UInt8]
+/// The buffer is raw memory grown by doubling, so writing a byte is a bounds
+/// check and a store (no per-byte array bookkeeping). Fields are appended in
+/// the order the caller writes them (generated code writes them in
+/// field-number order). Embedded messages are written in place with a
+/// one-byte length placeholder that is widened afterwards when the message
+/// turns out to be 128 bytes or longer, so no size pass is needed.
+///
+/// Take the result with ``bytes`` or ``append(to:)``.
+public struct ProtobufWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes written so far.
+    public private(set) var count: Int
 
-    /// A writer with room for `capacity` bytes before it reallocates.
-    public init(capacity: Int = 128) {
-        self.bytes = []
-        self.bytes.reserveCapacity(capacity)
+    /// A writer with room for `capacity` bytes before it grows.
+    public init(capacity: Int = 256) {
+        self.capacity = Swift.max(capacity, 16)
+        self.base = .allocate(capacity: self.capacity)
+        self.count = 0
     }
 
-    /// A writer that appends to `bytes` (for example after a frame header).
-    public init(appendingTo bytes: consuming [UInt8]) {
-        self.bytes = bytes
+    deinit { base.deallocate() }
+
+    /// A copy of the bytes written.
+    public var bytes: [UInt8] {
+        Array(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// Appends the bytes written to `buffer`.
+    public func append(to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+    }
+
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if capacity - count < extra { grow(extra) }
+    }
+
+    @inline(never)
+    private mutating func grow(_ extra: Int) {
+        let newCapacity = Swift.max(capacity * 2, count + extra)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
     }
 
     // MARK: primitives
@@ -24,12 +53,16 @@ public struct ProtobufWriter: Sendable {
     /// Appends `value` as a base-128 varint.
     @inline(__always)
     public mutating func writeVarint(_ value: UInt64) {
+        reserve(10)
         var value = value
+        var position = count
         while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            base[position] = UInt8(truncatingIfNeeded: value) | 0x80
             value >>= 7
+            position += 1
         }
-        bytes.append(UInt8(truncatingIfNeeded: value))
+        base[position] = UInt8(truncatingIfNeeded: value)
+        count = position + 1
     }
 
     /// Appends a field key.
@@ -41,18 +74,42 @@ public struct ProtobufWriter: Sendable {
     /// Appends 4 bytes, little-endian.
     @inline(__always)
     public mutating func writeFixed32(_ value: UInt32) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        reserve(4)
+        UnsafeMutableRawPointer(base + count).storeBytes(of: value.littleEndian, as: UInt32.self)
+        count += 4
     }
 
     /// Appends 8 bytes, little-endian.
     @inline(__always)
     public mutating func writeFixed64(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        reserve(8)
+        UnsafeMutableRawPointer(base + count).storeBytes(of: value.littleEndian, as: UInt64.self)
+        count += 8
+    }
+
+    /// Appends raw bytes.
+    @inline(__always)
+    public mutating func writeBytes(_ raw: UnsafeRawBufferPointer) {
+        guard let source = raw.baseAddress, raw.count > 0 else { return }
+        reserve(raw.count)
+        UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: raw.count)
+        count += raw.count
     }
 
     /// Appends raw bytes (already encoded fields).
+    @inline(__always)
     public mutating func writeRaw(_ raw: [UInt8]) {
-        if !raw.isEmpty { bytes.append(contentsOf: raw) }
+        if !raw.isEmpty { raw.withUnsafeBytes { writeBytes($0) } }
+    }
+
+    /// Appends a length-prefixed string (UTF-8).
+    @inline(__always)
+    public mutating func writeLengthPrefixedString(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            writeVarint(UInt64(utf8.count))
+            writeBytes(UnsafeRawBufferPointer(utf8))
+        }
     }
 
     /// The number of bytes `value` takes as a varint.
@@ -66,29 +123,43 @@ public struct ProtobufWriter: Sendable {
     /// Writes a length prefix for the bytes `body` appends.
     @inline(__always)
     public mutating func writeLengthPrefixed(_ body: (inout ProtobufWriter) -> Void) {
-        let lengthIndex = bytes.count
-        bytes.append(0)
+        let lengthIndex = beginLengthPrefix()
         body(&self)
-        patchLength(at: lengthIndex)
+        endLengthPrefix(lengthIndex)
     }
 
     @inline(__always)
-    private mutating func patchLength(at lengthIndex: Int) {
-        let length = bytes.count - lengthIndex - 1
+    private mutating func beginLengthPrefix() -> Int {
+        reserve(1)
+        let lengthIndex = count
+        count += 1
+        return lengthIndex
+    }
+
+    @inline(__always)
+    private mutating func endLengthPrefix(_ lengthIndex: Int) {
+        let length = count - lengthIndex - 1
         if length < 0x80 {
-            bytes[lengthIndex] = UInt8(truncatingIfNeeded: length)
+            base[lengthIndex] = UInt8(truncatingIfNeeded: length)
             return
         }
+        widenLengthPrefix(lengthIndex, length: length)
+    }
+
+    @inline(never)
+    private mutating func widenLengthPrefix(_ lengthIndex: Int, length: Int) {
         let size = Self.varintSize(UInt64(length))
-        bytes.insert(contentsOf: repeatElement(0, count: size - 1), at: lengthIndex + 1)
+        reserve(size - 1)
+        (base + lengthIndex + size).update(from: base + lengthIndex + 1, count: length)
+        count += size - 1
         var value = UInt64(length)
         var position = lengthIndex
         while value >= 0x80 {
-            bytes[position] = UInt8(truncatingIfNeeded: value) | 0x80
+            base[position] = UInt8(truncatingIfNeeded: value) | 0x80
             value >>= 7
             position += 1
         }
-        bytes[position] = UInt8(truncatingIfNeeded: value)
+        base[position] = UInt8(truncatingIfNeeded: value)
     }
 
     // MARK: fields
@@ -120,17 +191,16 @@ public struct ProtobufWriter: Sendable {
     public mutating func writePacked<Field: ProtobufField>(_ field: Field.Type, _ values: [Field.Value], field number: Int) {
         guard !values.isEmpty else { return }
         writeTag(field: number, wireType: .lengthDelimited)
-        writeLengthPrefixed { writer in
-            for value in values { Field.write(value, to: &writer) }
-        }
+        let lengthIndex = beginLengthPrefix()
+        for value in values { Field.write(value, to: &self) }
+        endLengthPrefix(lengthIndex)
     }
 
     /// Writes an embedded message (even an empty one: presence is meaningful).
     public mutating func writeMessage<Message: ProtobufMessage>(_ message: Message, field number: Int) {
         writeTag(field: number, wireType: .lengthDelimited)
-        let lengthIndex = bytes.count
-        bytes.append(0)
+        let lengthIndex = beginLengthPrefix()
         message.encode(to: &self)
-        patchLength(at: lengthIndex)
+        endLengthPrefix(lengthIndex)
     }
 }

@@ -55,6 +55,8 @@ let package = Package(
             swiftSettings: swift6
         ),
         .target(name: "GatewayClient", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport"], swiftSettings: swift6),
+        // client: the pure parts of gatewayctl and reader-sim (command lines, stdin commands, tables, JSON, exit codes).
+        .target(name: "GatewayCommandLine", dependencies: ["GatewayCore", "GatewayWire", "GatewayClient"], swiftSettings: swift6),
 
         // MARK: test support
         .target(name: "GatewayTestSupport", dependencies: ["GatewayCore", "GatewayStore"], swiftSettings: swift6),
@@ -69,8 +71,8 @@ let package = Package(
             dependencies: ["GatewayCore", "GatewayStore", "GatewayOperations", "GatewayService"],
             swiftSettings: swift6
         ),
-        .executableTarget(name: "GatewayCtl", dependencies: ["GatewayCore", "GatewayClient", "GatewayStore"], swiftSettings: swift6),
-        .executableTarget(name: "ReaderSimulator", dependencies: ["GatewayCore", "GatewayClient"], swiftSettings: swift6),
+        .executableTarget(name: "GatewayCtl", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine", "GatewayStore"], swiftSettings: swift6),
+        .executableTarget(name: "ReaderSimulator", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine"], swiftSettings: swift6),
 
         // MARK: benchmarks
         .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/WireBench", swiftSettings: swift6),
@@ -100,7 +102,7 @@ let package = Package(
             dependencies: ["GatewayService", "GatewayClient", "GatewayTestSupport"],
             swiftSettings: swift6
         ),
-        .testTarget(name: "GatewayClientTests", dependencies: ["GatewayClient", "GatewayTransport"], swiftSettings: swift6),
+        .testTarget(name: "GatewayClientTests", dependencies: ["GatewayClient", "GatewayCommandLine", "GatewayTransport"], swiftSettings: swift6),
         // The reader-gateway executable, run as a real child process.
         .testTarget(
             name: "ReaderGatewayServerTests",

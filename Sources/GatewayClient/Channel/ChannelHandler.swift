@@ -69,8 +69,6 @@ final class ChannelHandler: ConnectionHandler, @unchecked Sendable {
         self.connection = nil
         timer?.cancel()
         timer = nil
-        let events = frames.connectionLost(reason: "the connection to the gateway ended: \(reason)")
-        process(events)
         let error: RPCError
         switch reason {
         case .connectFailed(let transportError), .handshakeFailed(let transportError), .ioError(let transportError):
@@ -80,11 +78,16 @@ final class ChannelHandler: ConnectionHandler, @unchecked Sendable {
         default:
             error = .unavailable(.connectionLost, "the connection to the gateway ended: \(reason)")
         }
+        // The first reason wins: a GOAWAY or a local close already recorded why.
+        shared.withLock { shared in
+            if !shared.state.isClosed { shared.state = .closed(error) }
+        }
+        process(frames.connectionLost(reason: error.message))
         failAllCalls(error)
         let (connect, waiters, finalError) = shared.withLock { shared -> (CheckedContinuation<Void, any Error>?, [CheckedContinuation<RPCError, Never>], RPCError) in
-            var finalError = error
             shared.transportGone = true
-            if case .closed(let earlier) = shared.state { finalError = earlier } else { shared.state = .closed(error) }
+            var finalError = error
+            if case .closed(let recorded) = shared.state { finalError = recorded }
             let connect = shared.connectContinuation
             shared.connectContinuation = nil
             let waiters = shared.closeWaiters

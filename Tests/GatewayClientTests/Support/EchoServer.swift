@@ -22,8 +22,12 @@ final class EchoServer: Sendable {
     static let chat = ProtobufMethod<ReaderGatewayV1.Location, ReaderGatewayV1.Location>(service: "test.Echo", method: "Chat", kind: .bidirectionalStreaming)
     static let metadata = ProtobufMethod<ReaderGatewayV1.Location, ReaderGatewayV1.Location>(service: "test.Echo", method: "Metadata", kind: .unary)
 
+    static let attach = ReaderGatewayV1.ReaderLink.attach
+
     /// What the server saw, for assertions.
     struct Record: Sendable {
+        var uplinks: [ReaderGatewayV1.ReaderUplink] = []
+        var attaches = 0
         var started = 0
         var cancelled: [ReaderGatewayV1.Status] = []
         var connections = 0
@@ -61,6 +65,11 @@ final class EchoServer: Sendable {
     /// Answers every held call.
     func releaseHeld() {
         for handler in handlersBoxStorage.all { handler.onLoop { $0.releaseHeld() } }
+    }
+
+    /// Sends a downlink on every open `ReaderLink.Attach` call (a fake gateway for reader-sim).
+    func sendDownlink(_ downlink: ReaderGatewayV1.ReaderDownlink) {
+        for handler in handlersBoxStorage.all { handler.onLoop { $0.sendDownlink(downlink) } }
     }
 
     /// Stops answering pings and everything else: the connections go silent.
@@ -125,6 +134,12 @@ final class EchoConnection: ConnectionHandler, @unchecked Sendable {
         self.connection = nil
     }
 
+    func sendDownlink(_ downlink: ReaderGatewayV1.ReaderDownlink) {
+        for (id, method) in methods where method == EchoServer.attach.path && frames.isOpen(id) {
+            _ = try? frames.send(downlink, on: id)
+        }
+    }
+
     func goAway() {
         handle(frames.initiateGracefulShutdown(reason: "test server going away"))
     }
@@ -159,6 +174,25 @@ final class EchoConnection: ConnectionHandler, @unchecked Sendable {
                 }
             case .message(let id, let bytes):
                 frames.messageConsumed(id, byteCount: bytes.count)
+                if methods[id] == EchoServer.attach.path {
+                    guard let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else { continue }
+                    owner.record.withLock { $0.uplinks.append(uplink) }
+                    if case .hello(let hello)? = uplink.message {
+                        owner.record.withLock { $0.attaches += 1 }
+                        var state = ReaderGatewayV1.RegistrationState()
+                        if hello.readerCredential.isEmpty {
+                            state.registrationCode = "TEST-CODE"
+                        } else {
+                            state.registered = true
+                            state.readerID = "tmr_\(hello.serialNumber)"
+                            state.label = "Lane 1"
+                        }
+                        var downlink = ReaderGatewayV1.ReaderDownlink()
+                        downlink.message = .registration(state)
+                        _ = try? frames.send(downlink, on: id)
+                    }
+                    continue
+                }
                 guard let request = try? ReaderGatewayV1.Location(serializedBytes: bytes) else { continue }
                 answer(id, request)
             case .halfClosed(let id):

@@ -27,6 +27,11 @@ final class EchoServer: Sendable {
     /// What the server saw, for assertions.
     struct Record: Sendable {
         var uplinks: [ReaderGatewayV1.ReaderUplink] = []
+        var openSessions: [ReaderGatewayV1.OpenSessionRequest] = []
+        var subscribers = 0
+        var heartbeats = 0
+        /// Commands end with READER_CONNECTED_TO_ANOTHER_SESSION after a `replaced` event.
+        var takeOverOnCommand = false
         var attaches = 0
         var started = 0
         var cancelled: [ReaderGatewayV1.Status] = []
@@ -72,6 +77,16 @@ final class EchoServer: Sendable {
         for handler in handlersBoxStorage.all { handler.onLoop { $0.sendDownlink(downlink) } }
     }
 
+    /// Closes every connection abruptly (no GOAWAY): the clients see CONNECTION_LOST.
+    func dropConnections() {
+        for handler in handlersBoxStorage.all { handler.onLoop { $0.connection?.close(graceful: false) } }
+    }
+
+    /// Changes the fake gateway's behaviour.
+    func configure(_ body: @Sendable (inout Record) -> Void) {
+        recordBoxStorage.record.withLock { body(&$0) }
+    }
+
     /// Stops answering pings and everything else: the connections go silent.
     func goSilent() {
         for handler in handlersBoxStorage.all { handler.onLoop { $0.silent = true } }
@@ -101,6 +116,8 @@ final class EchoConnection: ConnectionHandler, @unchecked Sendable {
     var connection: TLSConnection?
     var frames = FrameConnection(configuration: ConnectionConfiguration(role: .server), now: EchoConnection.now)
     var methods: [UInt32: String] = [:]
+    var metadata: [UInt32: [ReaderGatewayV1.MetadataEntry]] = [:]
+    var subscriberStreams: Set<UInt32> = []
     var held: [UInt32: ReaderGatewayV1.Location] = [:]
     var silent = false
 
@@ -157,11 +174,12 @@ final class EchoConnection: ConnectionHandler, @unchecked Sendable {
         _ = connection.write(frames.takeOutbound())
     }
 
-    private func handle(_ events: [ConnectionEvent]) {
+    func handle(_ events: [ConnectionEvent]) {
         for event in events {
             switch event {
             case .callStarted(let id, let start, _):
                 methods[id] = start.method
+                metadata[id] = start.metadata
                 owner.record.withLock {
                     $0.started += 1
                     $0.maxOpenStreams = max($0.maxOpenStreams, frames.openStreamCount)
@@ -174,6 +192,10 @@ final class EchoConnection: ConnectionHandler, @unchecked Sendable {
                 }
             case .message(let id, let bytes):
                 frames.messageConsumed(id, byteCount: bytes.count)
+                if let path = methods[id], path.hasPrefix("/readergateway.v1.Sdk/") || path.hasPrefix("/readergateway.v1.FleetAdmin/") {
+                    answerGateway(id, path: path, bytes)
+                    continue
+                }
                 if methods[id] == EchoServer.attach.path {
                     guard let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else { continue }
                     owner.record.withLock { $0.uplinks.append(uplink) }

@@ -36,7 +36,7 @@ do {
     connection.close()
     exit(ExitCode.ok.rawValue)
 } catch let error as RPCError {
-    CtlOutput.fail("\(error.message) [\(error.code.protoName ?? "\(error.code.rawValue)") / \(error.reason.protoName ?? "\(error.reason.rawValue)")]")
+    CtlOutput.fail("\(error.message) (\(error.codeName) / \(error.reasonName))")
     exit(ExitCode(error).rawValue)
 } catch let error as TransportError {
     CtlOutput.fail("\(error)")

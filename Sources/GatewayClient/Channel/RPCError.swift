@@ -48,8 +48,14 @@ public struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether an idempotent call may be retried after this error (any UNAVAILABLE).
     public var isRetryableForIdempotentCall: Bool { code == .unavailable }
 
+    /// The status code's short name, e.g. `UNAUTHENTICATED`.
+    public var codeName: String { code.protoName.map(Self.short) ?? "\(code.rawValue)" }
+
+    /// The reason's short name, e.g. `SECRET_KEY_INVALID`.
+    public var reasonName: String { reason.protoName.map(Self.short) ?? "\(reason.rawValue)" }
+
     public var description: String {
-        var text = "\(code.protoName.map(Self.short) ?? "\(code.rawValue)")/\(reason.protoName.map(Self.short) ?? "\(reason.rawValue)"): \(message)"
+        var text = "\(codeName)/\(reasonName): \(message)"
         if let cause { text += " (cause: \(cause))" }
         return text
     }

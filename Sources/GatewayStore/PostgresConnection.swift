@@ -8,7 +8,7 @@ struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
     var description: String { String(raw) }
 }
 
-/// Delivers one statement's outcome. Runs on the store thread; it must only
+/// Delivers one statement's outcome. Runs with the engine lock held; it must only
 /// resume a continuation or hand work to the store's own state.
 typealias StatementCompletion = @Sendable (Result<PostgresRows, StoreError>) -> Void
 
@@ -36,7 +36,7 @@ struct ConnectionInput {
 /// while statements from many callers still share the connection without
 /// waiting for each other's round trips. Results come back in order.
 ///
-/// Confined to the store thread: only ``PostgresStoreLoop`` touches it.
+/// Touched only by ``PostgresStoreLoop`` with its engine lock held.
 final class PostgresConnection {
     /// Where the connection is in its life.
     enum State {

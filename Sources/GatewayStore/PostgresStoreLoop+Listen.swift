@@ -1,6 +1,6 @@
 import GatewayCore
 
-/// LISTEN/NOTIFY bookkeeping, on the store thread.
+/// LISTEN/NOTIFY bookkeeping (engine state).
 struct ListenerState {
     struct Subscription {
         var channel: String
@@ -58,6 +58,10 @@ extension PostgresStoreLoop {
     /// Opens the listener connection when subscribers need one and none is open or opening.
     func ensureListener() {
         guard !listener.subscriptions.isEmpty, listener.connectionID == nil, listener.retryAt == nil, closeDeadline == nil else { return }
+        guard runningOnStoreThread else {
+            needsStoreThread = true
+            return
+        }
         if let connection = startConnection(role: .listener) {
             connection.isPinned = true
             listener.connectionID = connection.id
@@ -73,7 +77,7 @@ extension PostgresStoreLoop {
         guard !listener.listening.contains(channel) else { return }
         listener.listening.insert(channel)
         let statement = Statement(sql: "LISTEN " + Self.quoteIdentifier(channel), parameters: []) { [self] result in
-            // Completions run on the store thread, so this touches store state safely.
+            // Completions run with the engine lock held, so this touches engine state safely.
             let waiting = listener.pendingRegistrations.removeValue(forKey: channel) ?? []
             switch result {
             case .success:

@@ -1,7 +1,7 @@
 import GatewayCore
 
 /// The pool: which connection runs the next statement, when to open another,
-/// what happens when one breaks. Store thread only.
+/// what happens when one breaks. Engine state: called with the engine lock held.
 extension PostgresStoreLoop {
     /// The statement every new connection runs first, so that `timestamptz`
     /// text is ISO in UTC whatever the server's defaults are.
@@ -52,7 +52,14 @@ extension PostgresStoreLoop {
     }
 
     /// Opens pool connections up to the maximum while connecting ones are fewer than the waiting work.
+    ///
+    /// Only the store thread opens connections: `PQconnectStartParams` may
+    /// resolve a host name, which blocks, and a caller's thread must not block.
     private func openConnectionsIfNeeded(demand: Int) {
+        guard runningOnStoreThread else {
+            needsStoreThread = true
+            return
+        }
         var poolCount = 0
         var connecting = 0
         for connection in connections.values where connection.role == .pool {

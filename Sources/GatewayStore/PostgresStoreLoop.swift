@@ -41,15 +41,19 @@ enum StoreCommand: Sendable {
 /// non-blocking API (`PQconnectPoll`, `PQsendQueryParams`, `PQconsumeInput`,
 /// `PQisBusy`, `PQgetResult`) is driven by socket readiness. One dedicated
 /// thread waiting in `epoll_wait` over all the pool's sockets does that for
-/// every caller. Callers append a ``StoreCommand`` to a `Mutex`-protected
-/// inbox and, only when the thread is not already due to look, write to an
-/// eventfd; results come back through the completion closures, which resume
-/// the callers' continuations. Pipeline mode lets many statements share one
+/// every caller. A caller runs its ``StoreCommand`` itself when the engine
+/// is free (a non-blocking write to the socket: no thread hop on the way
+/// out); otherwise it appends the command to a `Mutex`-protected inbox and,
+/// only when the thread is not already due to look, writes to an eventfd.
+/// Results come back through the completion closures, which resume the
+/// callers' continuations. Pipeline mode lets many statements share one
 /// connection's round trips, so a small pool serves many concurrent callers.
 ///
 /// `@unchecked Sendable`: `inbox` is guarded by its `Mutex`; every other
-/// mutable property is touched only by the store thread running ``run()``
-/// (completions it calls run on that thread too). The descriptors are
+/// mutable property (and every ``PostgresConnection``) is touched only while
+/// holding `engine`, by the store thread or by a caller on the fast path of
+/// ``submit(_:)``; completions run with `engine` held (they only resume
+/// continuations or touch engine state). Lock order: `engine`, then `inbox`. The descriptors are
 /// created in `init` and closed in `deinit`, so they stay valid for as long
 /// as any caller can still write to the eventfd.
 final class PostgresStoreLoop: @unchecked Sendable {
@@ -70,17 +74,25 @@ final class PostgresStoreLoop: @unchecked Sendable {
     let configuration: PostgresConfiguration
     let logger: Logger
     private let inbox = Mutex(Inbox())
+    /// Held by whichever thread runs the engine: the store thread after each
+    /// `epoll_wait`, or a caller on the fast path of ``submit(_:)``. Guards
+    /// every property under "engine state".
+    private let engine = Mutex(())
     private let epollFD: Int32
     private let wakeFD: Int32
     static let wakeToken: UInt64 = 0
 
-    // MARK: store-thread state
+    // MARK: engine state (guarded by `engine`)
     var connections: [Int: PostgresConnection] = [:]
     var nextConnectionID = 1
     var waitingStatements: [Waiting<Statement>] = []
     var waitingStatementsHead = 0
     var waitingAcquires: [Waiting<@Sendable (Result<ConnectionID, StoreError>) -> Void>] = []
     var closeDeadline: ContinuousClock.Instant?
+    /// The store thread (not a caller on the fast path) is running the engine.
+    var runningOnStoreThread = false
+    /// A caller found work only the store thread does (opening connections).
+    var needsStoreThread = false
     var listener = ListenerState()
 
     init(configuration: PostgresConfiguration, logger: Logger) throws(StoreError) {
@@ -114,7 +126,32 @@ final class PostgresStoreLoop: @unchecked Sendable {
     }
 
     /// Hands a command to the store thread, or fails it when the client is shut down.
+    ///
+    /// Fast path: when no other thread is running the engine, the caller runs
+    /// the command itself (for a statement: picks a connection and writes it
+    /// to the socket without blocking), which saves waking the store thread
+    /// for every statement; only the result then comes back through the store
+    /// thread's epoll. Otherwise the command waits in the inbox.
     func submit(_ command: StoreCommand) {
+        let ranDirectly = engine.withLockIfAvailable { _ -> Bool in
+            let pending: [StoreCommand]? = inbox.withLock { inbox in
+                guard !inbox.closing, !inbox.finished else { return nil }
+                let commands = inbox.commands
+                inbox.commands.removeAll(keepingCapacity: true)
+                return commands
+            }
+            guard let pending else { return false }
+            for earlier in pending { handle(earlier) }
+            handle(command)
+            dispatch()
+            // The store thread must open connections, and time work left waiting.
+            if needsStoreThread || waitingStatementsHead < waitingStatements.count || !waitingAcquires.isEmpty || listener.retryAt != nil {
+                needsStoreThread = false
+                _ = rg_eventfd_write(wakeFD, 1)
+            }
+            return true
+        }
+        if ranDirectly == true { return }
         let wake: Bool? = inbox.withLock { inbox in
             guard !inbox.closing else { return nil }
             inbox.commands.append(command)
@@ -157,30 +194,40 @@ final class PostgresStoreLoop: @unchecked Sendable {
 
     private func run() {
         var events = [rg_epoll_event](repeating: rg_epoll_event(), count: 64)
+        var timeout = engine.withLock { _ in timeoutMilliseconds() }
         while true {
-            let count = rg_epoll_wait(epollFD, &events, Int32(events.count), timeoutMilliseconds())
+            let count = rg_epoll_wait(epollFD, &events, Int32(events.count), timeout)
             if count < 0 {
                 if errno == EINTR { continue }
                 logger.critical("epoll_wait failed; the store thread stops", ["error": String(cString: strerror(errno))])
                 break
             }
-            for index in 0..<Int(count) {
-                let event = events[index]
-                if event.data == Self.wakeToken {
-                    takeCommands()
-                } else {
-                    handleEvent(connectionID: Int(event.data), events: event.events)
+            let done = engine.withLock { _ -> Bool in
+                runningOnStoreThread = true
+                defer { runningOnStoreThread = false }
+                for index in 0..<Int(count) {
+                    let event = events[index]
+                    if event.data == Self.wakeToken {
+                        var value: UInt64 = 0
+                        _ = rg_eventfd_read(wakeFD, &value)
+                        takeCommands()
+                    } else {
+                        handleEvent(connectionID: Int(event.data), events: event.events)
+                    }
                 }
+                expireWaiting(now: .now)
+                ensureListener()
+                dispatch()
+                if closeDeadline != nil, finishCloseIfDone() { return true }
+                timeout = timeoutMilliseconds()
+                return false
             }
-            expireWaiting(now: .now)
-            dispatch()
-            if closeDeadline != nil, finishCloseIfDone() { break }
+            if done { break }
         }
     }
 
+    /// Runs the commands waiting in the inbox. Called with `engine` held.
     private func takeCommands() {
-        var value: UInt64 = 0
-        _ = rg_eventfd_read(wakeFD, &value)
         let (commands, closing) = inbox.withLock { inbox -> ([StoreCommand], Bool) in
             inbox.wakePending = false
             let commands = inbox.commands
@@ -301,14 +348,18 @@ final class PostgresStoreLoop: @unchecked Sendable {
         connection.registeredEvents = wanted
     }
 
-    /// Forgets a connection and closes it.
+    /// Forgets a connection and closes it; statements still in flight on it fail.
     func removeConnection(_ connection: PostgresConnection) {
         if connection.registeredSocket >= 0 {
             _ = rg_epoll_ctl(epollFD, RG_EPOLL_CTL_DEL, connection.registeredSocket, 0, 0)
             connection.registeredSocket = -1
         }
-        connection.close()
         connections[connection.id.raw] = nil
+        if connection.inflightCount > 0 {
+            deliver(connection.breakConnection(ConnectionInput(), reason: "the connection was closed before the statement finished; run it again"))
+        } else {
+            connection.close()
+        }
     }
 
     // MARK: closing

@@ -8,15 +8,22 @@ import GatewayCore
 final class GatewayServer: Sendable {
     let options: ServerOptions
     let store: StoreService
-    let ops: OpsService
+    /// The ops endpoint, when `--ops-port` is set.
+    let ops: OpsService?
     let services: [any GatewayService]
     private let logger = Logger(component: "main")
 
     init(options: ServerOptions) {
         self.options = options
         store = StoreService(options: options)
-        ops = OpsService(options: options, store: store, startedServices: ["store"])
-        services = [ops, store]
+        if options.opsPort != nil {
+            let ops = OpsService(options: options, store: store, startedServices: ["store"])
+            self.ops = ops
+            services = [ops, store]
+        } else {
+            ops = nil
+            services = [store]
+        }
     }
 
     /// Starts every service, logs "ready", waits for SIGINT or SIGTERM, stops
@@ -28,7 +35,7 @@ final class GatewayServer: Sendable {
             do {
                 try await service.start()
                 started.append(service)
-                ops.serviceStarted(service.name)
+                ops?.serviceStarted(service.name)
             } catch {
                 logger.critical("cannot start \(service.name): \(error)")
                 await stop(started)
@@ -40,12 +47,13 @@ final class GatewayServer: Sendable {
         readyLogger.with("node_id", options.nodeID).info("ready")
         let signal = await signals.next()
         logger.info("stopping", ["signal": signal == SIGINT ? "SIGINT" : "SIGTERM"])
-        ops.beginDraining()
+        ops?.beginDraining()
         Task {
             let again = await signals.next()
             Logger(component: "main").warning("second signal during shutdown; exiting now", ["signal": again])
             exit(1)
         }
+        if let ops { await ops.drain() }
         await stop(started)
         logger.info("stopped")
         return 0

@@ -22,14 +22,17 @@ final class OpsService: GatewayService {
     static let pingInterval: Duration = .seconds(2)
     static let pingStaleAfter: Duration = .seconds(6)
 
+    private let drainConfiguration: DrainConfiguration
+
     init(options: ServerOptions, store: StoreService, startedServices: [String]) {
+        drainConfiguration = options.drain
         let metrics = GatewayMetrics()
         let state = OpsState(required: startedServices)
         self.metrics = metrics
         self.state = state
         self.store = store
         server = OpsServer(
-            configuration: OpsServerConfiguration(host: options.opsAddress, port: options.opsPort),
+            configuration: OpsServerConfiguration(host: options.opsAddress, port: options.opsPort ?? 9090),
             router: OpsRouter(registry: metrics.registry, readinessChecks: state.readinessChecks(store: store))
         )
     }
@@ -69,6 +72,33 @@ final class OpsService: GatewayService {
         state.beginDraining()
         metrics.draining.unlabeled.set(1)
     }
+
+    /// The graceful part of a shutdown: not ready, the load balancer window,
+    /// goaway, in-flight commands up to the deadline (see docs/operations.md).
+    /// Goaway, the in-flight count and releasing claims come from the layers
+    /// that own connections and ownership, through ``drainHooks``.
+    func drain() async {
+        let configuration = drainConfiguration
+        logger.info("draining", [
+            "load_balancer_window": configuration.loadBalancerWindow,
+            "in_flight_deadline": configuration.inFlightDeadline,
+        ])
+        var hooks = drainHooks.withLock { $0 }
+        let stopBeingReady = hooks.stopBeingReady
+        hooks.stopBeingReady = { [self] in
+            beginDraining()
+            await stopBeingReady()
+        }
+        let outcome = await DrainCoordinator(configuration: configuration).drain(hooks: hooks)
+        if outcome.abandonedCommands > 0 {
+            logger.warning("drain deadline passed with commands in flight", ["abandoned": outcome.abandonedCommands])
+        }
+        logger.info("drained")
+    }
+
+    /// What the drain does beyond readiness; later layers set goaway,
+    /// the in-flight count and the release of claims here.
+    let drainHooks = Mutex(DrainHooks())
 }
 
 /// What `/readyz` reads: plain atomics and a small lock, written by the
@@ -98,7 +128,9 @@ final class OpsState: Sendable {
                 let last = lastPing.load(ordering: .relaxed)
                 guard last >= 0 else { return .notReady("not connected yet") }
                 let age = Duration.nanoseconds(nanoseconds(since: clockOrigin) - last)
-                return age <= OpsService.pingStaleAfter ? .ready : .notReady("no successful ping for \(age)")
+                guard age > OpsService.pingStaleAfter else { return .ready }
+                let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
+                return .notReady("no successful ping for \(Int(seconds.rounded())) s")
             },
             ReadinessCheck("migrations") { [self] in
                 started.withLock { $0.contains("store") } ? .ready : .notReady("not applied yet")

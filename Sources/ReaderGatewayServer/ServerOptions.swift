@@ -1,5 +1,6 @@
 import Foundation
 import GatewayCore
+import GatewayOperations
 
 /// Everything `reader-gateway` is configured with, from flags and
 /// `READER_GATEWAY_*` environment variables (flags win).
@@ -15,7 +16,9 @@ struct ServerOptions: Sendable {
             .value("database-pool-size", "N", default: "8", help: "Most PostgreSQL connections the gateway opens for statements."),
             .value("node-id", "NAME", default: "", help: "This replica's name, recorded with the sessions it holds. Empty: the host name."),
             .value("ops-address", "ADDRESS", default: "127.0.0.1", help: "Address of the ops HTTP endpoint (/healthz, /readyz, /metrics): an IPv4 or IPv6 literal; 0.0.0.0 in a container."),
-            .value("ops-port", "PORT", default: "9090", help: "Port of the ops HTTP endpoint; 0 picks a free one (logged)."),
+            .value("ops-port", "PORT", default: "", help: "Port of the ops HTTP endpoint (the container image sets 9090); 0 picks a free one (logged). Empty: no ops endpoint."),
+            .value("drain-load-balancer-seconds", "SECONDS", default: "0", help: "On SIGTERM, seconds to keep serving while /readyz fails, so load balancers stop sending (the chart sets 5)."),
+            .value("drain-deadline-seconds", "SECONDS", default: "20", help: "On SIGTERM, seconds in-flight commands may take after peers are told to go away."),
             .value("log-level", "LEVEL", default: "info", help: "Lowest level written: trace, debug, info, notice, warning, error, critical."),
             .value("log-format", "FORMAT", default: "logfmt", help: "Log line format: logfmt or json."),
         ]
@@ -27,7 +30,8 @@ struct ServerOptions: Sendable {
     var databasePoolSize: Int
     var nodeID: String
     var opsAddress: String
-    var opsPort: Int
+    var opsPort: Int?
+    var drain: DrainConfiguration
     var logLevel: Logger.Level
     var logFormat: LogFormat
     var helpRequested: Bool
@@ -48,7 +52,11 @@ struct ServerOptions: Sendable {
             databasePoolSize: try options.int("database-pool-size", in: 1...1000) ?? 8,
             nodeID: options.string("node-id") ?? (ProcessInfo.processInfo.hostName.isEmpty ? "node" : ProcessInfo.processInfo.hostName),
             opsAddress: options.string("ops-address") ?? "127.0.0.1",
-            opsPort: try options.int("ops-port", in: 0...65535) ?? 9090,
+            opsPort: try options.int("ops-port", in: 0...65535),
+            drain: DrainConfiguration(
+                loadBalancerWindow: try options.duration("drain-load-balancer-seconds") ?? .zero,
+                inFlightDeadline: try options.duration("drain-deadline-seconds") ?? .seconds(20)
+            ),
             logLevel: level,
             logFormat: try options.choice("log-format", as: LogFormat.self) ?? .logfmt,
             helpRequested: options.helpRequested

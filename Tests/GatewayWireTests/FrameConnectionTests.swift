@@ -137,6 +137,33 @@ struct FrameConnectionCallTests {
         #expect(client.count == 2)
     }
 
+    @Test("a long stream through small windows: credit keeps it flowing, buffers stay bounded")
+    func steadyFlow() throws {
+        let small = ConnectionSettings(initialStreamWindow: 4096, initialConnectionWindow: 16_384)
+        var pair = FrameConnectionPair(
+            client: ConnectionConfiguration(role: .client, localSettings: small),
+            server: ConnectionConfiguration(role: .server, maxQueuedBytesPerStream: 1 << 20)
+        )
+        pair.exchange()
+        let id = try pair.client.startCall(method: V1.Sdk.subscribeEvents.path, now: pair.now)
+        pair.exchange()
+        let payload = [UInt8](repeating: 1, count: 1000)
+        for _ in 0..<500 { try pair.server.send(serialized: payload, on: id) }
+        var received = 0
+        for _ in 0..<1000 where received < 500 {
+            let client = pair.exchange().client
+            var inFlight = 0
+            for case .message(id, let bytes) in client {
+                received += 1
+                inFlight += bytes.count
+                pair.client.messageConsumed(id, byteCount: bytes.count)
+            }
+            // Never more than the window plus one frame's overshoot per round.
+            #expect(inFlight <= 4096 + 1000)
+        }
+        #expect(received == 500)
+    }
+
     @Test("GOAWAY drains: open calls finish, new ones are refused, then the connection closes")
     func gracefulShutdown() throws {
         var pair = FrameConnectionPair()

@@ -45,6 +45,7 @@ wire-interop: test-deps
 
 wire-bench: test-deps
 	$(SWIFT) build -c release --product wire-bench $(SWIFT_FLAGS)
+	@mkdir -p bench-results
 	$(WIRE_PYTHON) Tests/GatewayWireTests/Bench/wire_bench.py --swift-bin "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))/wire-bench" | tee bench-results/wire.txt
 
 # libFuzzer build in its own scratch directory, so the normal builds are untouched.

@@ -322,7 +322,7 @@ class Generator:
                 out.append(f"{i2}        case {f.number}: {target} = .{name}({value})")
             elif f.label == FD.LABEL_REPEATED:
                 if f.type == FD.TYPE_MESSAGE:
-                    out.append(f"{i2}        case {f.number}: self.{name}.append(try reader.readMessage(tag, as: {self.swift_type(f)}.self))")
+                    out.append(f"{i2}        case {f.number}: try reader.readRepeatedMessage(tag, into: &self.{name})")
                 else:
                     out.append(f"{i2}        case {f.number}: try reader.readRepeated({self.codec(f)}.self, tag, into: &self.{name})")
             elif f.type == FD.TYPE_MESSAGE:

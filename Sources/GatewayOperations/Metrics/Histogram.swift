@@ -3,8 +3,12 @@ import Synchronization
 /// The upper bounds of a histogram's buckets, in the unit the histogram
 /// observes (seconds for durations). The `+Inf` bucket is implied.
 public struct HistogramBuckets: Sendable, Equatable {
+    public static func == (lhs: HistogramBuckets, rhs: HistogramBuckets) -> Bool { lhs.upperBounds == rhs.upperBounds }
+
     /// Finite, strictly increasing upper bounds.
     public let upperBounds: [Double]
+    /// The bounds as written in `le` labels.
+    let formattedUpperBounds: [String]
 
     /// Buckets for quick operations such as a claim in PostgreSQL: 1 ms to 5 s.
     public static let fastOperationSeconds = HistogramBuckets(
@@ -22,6 +26,7 @@ public struct HistogramBuckets: Sendable, Equatable {
         precondition(upperBounds.allSatisfy(\.isFinite), "histogram bounds must be finite (+Inf is implied)")
         precondition(zip(upperBounds, upperBounds.dropFirst()).allSatisfy { $0 < $1 }, "histogram bounds must increase")
         self.upperBounds = upperBounds
+        self.formattedUpperBounds = upperBounds.map(PrometheusText.formatDouble)
     }
 }
 

@@ -36,6 +36,12 @@ public final class MetricFamily<Metric: PrometheusSample>: Sendable {
     let children: [Metric]
     /// Label selections that fell outside the declared values.
     let overflow = Counter()
+    /// Each child's rendered label list (`kind="lane",state="active"`), fixed at creation.
+    private let childLabels: [String]
+    /// Whether each child sits under an overflow value (rendered only once used).
+    private let childIsOverflow: [Bool]
+    /// The `# HELP` and `# TYPE` lines.
+    private let header: String
 
     init(name: String, help: String, labels: [MetricLabel], make: () -> Metric) {
         precondition(PrometheusText.isValidMetricName(name), "\(name.debugDescription) is not a valid metric name")
@@ -50,6 +56,27 @@ public final class MetricFamily<Metric: PrometheusSample>: Sendable {
         self.help = help
         self.labels = labels
         self.children = (0..<count).map { _ in make() }
+        var childLabels: [String] = []
+        var childIsOverflow: [Bool] = []
+        childLabels.reserveCapacity(count)
+        childIsOverflow.reserveCapacity(count)
+        for index in 0..<count {
+            var remainder = index
+            var ordinals = [Int](repeating: 0, count: labels.count)
+            for position in labels.indices.reversed() {
+                ordinals[position] = remainder % labels[position].radix
+                remainder /= labels[position].radix
+            }
+            childIsOverflow.append(zip(ordinals, labels).contains { $0 == $1.values.count })
+            childLabels.append(
+                zip(labels, ordinals)
+                    .map { "\($0.name)=\"\(PrometheusText.escapeLabelValue($0.value(at: $1)))\"" }
+                    .joined(separator: ",")
+            )
+        }
+        self.childLabels = childLabels
+        self.childIsOverflow = childIsOverflow
+        self.header = "# HELP \(name) \(PrometheusText.escapeHelp(help))\n# TYPE \(name) \(Metric.metricType.rawValue)\n"
     }
 
     /// The only child of a family without labels.
@@ -90,21 +117,10 @@ public final class MetricFamily<Metric: PrometheusSample>: Sendable {
     /// Appends the `# HELP`, `# TYPE` and sample lines. Children under an
     /// overflow value appear only once something was counted there.
     func render(into output: inout String) {
-        output += "# HELP \(name) \(PrometheusText.escapeHelp(help))\n"
-        output += "# TYPE \(name) \(Metric.metricType.rawValue)\n"
+        output.append(header)
         for index in children.indices {
-            var remainder = index
-            var ordinals = [Int](repeating: 0, count: labels.count)
-            for position in labels.indices.reversed() {
-                ordinals[position] = remainder % labels[position].radix
-                remainder /= labels[position].radix
-            }
-            let isOverflow = zip(ordinals, labels).contains { $0 == $1.values.count }
-            if isOverflow, !children[index].hasObservations { continue }
-            let rendered = zip(labels, ordinals)
-                .map { "\($0.name)=\"\(PrometheusText.escapeLabelValue($0.value(at: $1)))\"" }
-                .joined(separator: ",")
-            children[index].render(name: name, labels: rendered, into: &output)
+            if childIsOverflow[index], !children[index].hasObservations { continue }
+            children[index].render(name: name, labels: childLabels[index], into: &output)
         }
     }
 }
@@ -114,7 +130,7 @@ extension Counter: PrometheusSample {
     public var hasObservations: Bool { value != 0 }
 
     public func render(name: String, labels: String, into output: inout String) {
-        output += PrometheusText.sampleLine(name: name, labels: labels, value: String(value))
+        PrometheusText.appendSample(to: &output, name: name, labels: labels, value: String(value))
     }
 }
 
@@ -123,7 +139,7 @@ extension Gauge: PrometheusSample {
     public var hasObservations: Bool { value != 0 }
 
     public func render(name: String, labels: String, into output: inout String) {
-        output += PrometheusText.sampleLine(name: name, labels: labels, value: String(value))
+        PrometheusText.appendSample(to: &output, name: name, labels: labels, value: String(value))
     }
 }
 
@@ -134,12 +150,11 @@ extension Histogram: PrometheusSample {
     public func render(name: String, labels: String, into output: inout String) {
         let snapshot = snapshot()
         let prefix = labels.isEmpty ? "" : labels + ","
-        for (bound, count) in zip(snapshot.upperBounds, snapshot.cumulativeCounts) {
-            let le = "\(prefix)le=\"\(PrometheusText.formatDouble(bound))\""
-            output += PrometheusText.sampleLine(name: name + "_bucket", labels: le, value: String(count))
+        for (bound, count) in zip(buckets.formattedUpperBounds, snapshot.cumulativeCounts) {
+            PrometheusText.appendSample(to: &output, name: name, suffix: "_bucket", labels: prefix + "le=\"" + bound + "\"", value: String(count))
         }
-        output += PrometheusText.sampleLine(name: name + "_bucket", labels: prefix + "le=\"+Inf\"", value: String(snapshot.count))
-        output += PrometheusText.sampleLine(name: name + "_sum", labels: labels, value: PrometheusText.formatDouble(snapshot.sum))
-        output += PrometheusText.sampleLine(name: name + "_count", labels: labels, value: String(snapshot.count))
+        PrometheusText.appendSample(to: &output, name: name, suffix: "_bucket", labels: prefix + "le=\"+Inf\"", value: String(snapshot.count))
+        PrometheusText.appendSample(to: &output, name: name, suffix: "_sum", labels: labels, value: PrometheusText.formatDouble(snapshot.sum))
+        PrometheusText.appendSample(to: &output, name: name, suffix: "_count", labels: labels, value: String(snapshot.count))
     }
 }

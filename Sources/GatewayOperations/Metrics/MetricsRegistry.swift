@@ -52,8 +52,8 @@ public final class MetricsRegistry: Sendable {
         output += "# TYPE \(name) counter\n"
         for family in snapshot where family.isLabeled {
             let overflowCount = family.overflowCount
-            output += PrometheusText.sampleLine(
-                name: name, labels: "family=\"\(family.familyName)\"", value: String(overflowCount)
+            PrometheusText.appendSample(
+                to: &output, name: name, labels: "family=\"\(family.familyName)\"", value: String(overflowCount)
             )
         }
         return output

@@ -57,7 +57,17 @@ public enum PrometheusText {
         return value.description
     }
 
-    static func sampleLine(name: String, labels: String, value: String) -> String {
-        labels.isEmpty ? "\(name) \(value)\n" : "\(name){\(labels)} \(value)\n"
+    /// Appends `name{labels} value` and a line feed, without intermediate strings.
+    static func appendSample(to output: inout String, name: String, suffix: String = "", labels: String, value: String) {
+        output.append(name)
+        output.append(suffix)
+        if !labels.isEmpty {
+            output.append("{")
+            output.append(labels)
+            output.append("}")
+        }
+        output.append(" ")
+        output.append(value)
+        output.append("\n")
     }
 }

@@ -15,6 +15,6 @@ public final class SampledGauge: PrometheusSample {
     public var hasObservations: Bool { value != 0 }
 
     public func render(name: String, labels: String, into output: inout String) {
-        output += PrometheusText.sampleLine(name: name, labels: labels, value: PrometheusText.formatDouble(value))
+        PrometheusText.appendSample(to: &output, name: name, labels: labels, value: PrometheusText.formatDouble(value))
     }
 }

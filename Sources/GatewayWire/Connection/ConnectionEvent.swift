@@ -45,4 +45,12 @@ extension ReaderGatewayV1.CallEnd {
         self.init()
         self.status = status
     }
+
+    /// The call's status; an END_OF_CALL without one means OK (proto3 defaults).
+    public var effectiveStatus: ReaderGatewayV1.Status { status ?? .ok }
+}
+
+extension ReaderGatewayV1.GoAway {
+    /// Why the peer goes away; a GOAWAY without a status means OK (graceful).
+    public var effectiveStatus: ReaderGatewayV1.Status { status ?? .ok }
 }

@@ -88,7 +88,8 @@ public struct WireTime: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// This time plus `duration` (saturating).
     public func adding(_ duration: Duration) -> WireTime {
-        WireTime(nanoseconds: nanoseconds &+ UInt64(clamping: Self.nanoseconds(of: duration)))
+        let (sum, overflow) = nanoseconds.addingReportingOverflow(UInt64(clamping: Self.nanoseconds(of: duration)))
+        return WireTime(nanoseconds: overflow ? .max : sum)
     }
 
     /// `duration` in whole nanoseconds (negative durations count as 0).

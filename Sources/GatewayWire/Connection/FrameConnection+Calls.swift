@@ -32,7 +32,8 @@ extension FrameConnection {
         start.metadata = metadata
         var deadline: WireTime?
         if let timeout {
-            let milliseconds = max(1, (WireTime.nanoseconds(of: timeout) + 999_999) / 1_000_000)
+            let nanoseconds = WireTime.nanoseconds(of: timeout)
+            let milliseconds = max(1, nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 > 0 ? 1 : 0))
             start.timeoutMs = UInt64(milliseconds)
             deadline = now.adding(timeout)
         }
@@ -182,8 +183,9 @@ extension FrameConnection {
         stream.pendingCredit += Int64(byteCount)
         stream.receiveWindow += Int64(byteCount)
         if stream.pendingCredit >= Int64(configuration.localSettings.initialStreamWindow / 2) {
-            FrameEncoder.append(.windowUpdate(streamID: id, increment: UInt32(stream.pendingCredit)), to: &outbound)
-            stream.pendingCredit = 0
+            let increment = min(stream.pendingCredit, FrameHeader.maxWindow)
+            FrameEncoder.append(.windowUpdate(streamID: id, increment: UInt32(increment)), to: &outbound)
+            stream.pendingCredit -= increment
         }
         streams[id] = stream
     }
@@ -192,8 +194,9 @@ extension FrameConnection {
         connectionPendingCredit += byteCount
         connectionReceiveWindow += byteCount
         if connectionPendingCredit >= Int64(configuration.localSettings.initialConnectionWindow / 2) {
-            FrameEncoder.append(.windowUpdate(streamID: 0, increment: UInt32(connectionPendingCredit)), to: &outbound)
-            connectionPendingCredit = 0
+            let increment = min(connectionPendingCredit, FrameHeader.maxWindow)
+            FrameEncoder.append(.windowUpdate(streamID: 0, increment: UInt32(increment)), to: &outbound)
+            connectionPendingCredit -= increment
         }
     }
 

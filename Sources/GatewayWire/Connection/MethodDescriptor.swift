@@ -43,3 +43,15 @@ public struct ProtobufMethod<Request: ProtobufMessage, Response: ProtobufMessage
     /// The path carried by CALL_START.
     public var path: String { descriptor.path }
 }
+
+extension ProtobufMethod {
+    /// Decodes a MESSAGE payload of this method's request type.
+    public func decodeRequest(_ payload: [UInt8], options: ProtobufDecodingOptions = .init()) throws -> Request {
+        try Request(serializedBytes: payload, options: options)
+    }
+
+    /// Decodes a MESSAGE payload of this method's response type.
+    public func decodeResponse(_ payload: [UInt8], options: ProtobufDecodingOptions = .init()) throws -> Response {
+        try Response(serializedBytes: payload, options: options)
+    }
+}

@@ -157,7 +157,7 @@ extension ReaderGatewayV1 {
             self.init()
             while let tag = try reader.nextTag() {
                 switch tag.fieldNumber {
-                case 1: self.locations.append(try reader.readMessage(tag, as: ReaderGatewayV1.Location.self))
+                case 1: try reader.readRepeatedMessage(tag, into: &self.locations)
                 case 2: self.nextPageToken = try reader.read(ProtobufString.self, tag)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
@@ -363,7 +363,7 @@ extension ReaderGatewayV1 {
             self.init()
             while let tag = try reader.nextTag() {
                 switch tag.fieldNumber {
-                case 1: self.readers.append(try reader.readMessage(tag, as: ReaderGatewayV1.Reader.self))
+                case 1: try reader.readRepeatedMessage(tag, into: &self.readers)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -488,7 +488,7 @@ extension ReaderGatewayV1 {
             self.init()
             while let tag = try reader.nextTag() {
                 switch tag.fieldNumber {
-                case 1: self.readers.append(try reader.readMessage(tag, as: ReaderGatewayV1.Reader.self))
+                case 1: try reader.readRepeatedMessage(tag, into: &self.readers)
                 case 2: self.nextPageToken = try reader.read(ProtobufString.self, tag)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
@@ -762,7 +762,7 @@ extension ReaderGatewayV1 {
             self.init()
             while let tag = try reader.nextTag() {
                 switch tag.fieldNumber {
-                case 1: self.ownerships.append(try reader.readMessage(tag, as: ReaderGatewayV1.ReaderOwnership.self))
+                case 1: try reader.readRepeatedMessage(tag, into: &self.ownerships)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -823,7 +823,7 @@ extension ReaderGatewayV1 {
             self.init()
             while let tag = try reader.nextTag() {
                 switch tag.fieldNumber {
-                case 1: self.entries.append(try reader.readMessage(tag, as: ReaderGatewayV1.OwnershipHistoryEntry.self))
+                case 1: try reader.readRepeatedMessage(tag, into: &self.entries)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -1080,7 +1080,7 @@ extension ReaderGatewayV1 {
             self.init()
             while let tag = try reader.nextTag() {
                 switch tag.fieldNumber {
-                case 1: self.sessions.append(try reader.readMessage(tag, as: ReaderGatewayV1.SessionInfo.self))
+                case 1: try reader.readRepeatedMessage(tag, into: &self.sessions)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }

@@ -335,7 +335,7 @@ extension ReaderGatewayV1 {
             while let tag = try reader.nextTag() {
                 switch tag.fieldNumber {
                 case 1: self.currency = try reader.read(ProtobufString.self, tag)
-                case 2: self.lineItems.append(try reader.readMessage(tag, as: ReaderGatewayV1.CartLineItem.self))
+                case 2: try reader.readRepeatedMessage(tag, into: &self.lineItems)
                 case 3: self.tax = try reader.read(ProtobufInt64.self, tag)
                 case 4: self.total = try reader.read(ProtobufInt64.self, tag)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)

@@ -119,7 +119,7 @@ extension ReaderGatewayV1 {
                 switch tag.fieldNumber {
                 case 1: self.method = try reader.read(ProtobufString.self, tag)
                 case 2: self.timeoutMs = try reader.read(ProtobufUInt64.self, tag)
-                case 3: self.metadata.append(try reader.readMessage(tag, as: ReaderGatewayV1.MetadataEntry.self))
+                case 3: try reader.readRepeatedMessage(tag, into: &self.metadata)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -153,7 +153,7 @@ extension ReaderGatewayV1 {
             while let tag = try reader.nextTag() {
                 switch tag.fieldNumber {
                 case 1: self.status = try reader.readMessage(tag, as: ReaderGatewayV1.Status.self)
-                case 2: self.trailers.append(try reader.readMessage(tag, as: ReaderGatewayV1.MetadataEntry.self))
+                case 2: try reader.readRepeatedMessage(tag, into: &self.trailers)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }

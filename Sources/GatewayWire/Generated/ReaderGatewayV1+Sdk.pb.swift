@@ -307,7 +307,7 @@ extension ReaderGatewayV1 {
             while let tag = try reader.nextTag() {
                 switch tag.fieldNumber {
                 case 1: self.discoveryID = try reader.read(ProtobufString.self, tag)
-                case 2: self.readers.append(try reader.readMessage(tag, as: ReaderGatewayV1.Reader.self))
+                case 2: try reader.readRepeatedMessage(tag, into: &self.readers)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }

@@ -201,6 +201,13 @@ public struct ProtobufReader {
         return message
     }
 
+    /// Reads one element of a repeated message field, appending it to `messages`.
+    @inline(__always)
+    public mutating func readRepeatedMessage<Message: ProtobufMessage>(_ tag: ProtobufTag, into messages: inout [Message]) throws {
+        if messages.isEmpty { messages.reserveCapacity(4) }
+        messages.append(try readMessage(tag, as: Message.self))
+    }
+
     /// Skips the value of an unknown field and appends its key and value to
     /// `unknownFields`, so re-encoding the message writes it back unchanged.
     public mutating func skipField(_ tag: ProtobufTag, preservingInto unknownFields: inout [UInt8]) throws {

@@ -26,6 +26,8 @@ let package = Package(
         .executable(name: "gatewayctl", targets: ["GatewayCtl"]),
         .executable(name: "reader-sim", targets: ["ReaderSimulator"]),
         .library(name: "GatewayClient", targets: ["GatewayClient"]),
+        .executable(name: "transport-echo", targets: ["TransportEchoServer"]),
+        .executable(name: "transport-load", targets: ["TransportLoadGenerator"]),
     ],
     targets: [
         // MARK: C shims
@@ -76,6 +78,18 @@ let package = Package(
 
         // MARK: benchmarks
         .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/WireBench", swiftSettings: swift6),
+        // Transport: a TLS echo server on GatewayTransport (bench subject, TLS scan target) and
+        // a closed-loop TLS load generator (make bench; Tests/GatewayTransportTests/transport.mk).
+        .executableTarget(
+            name: "TransportEchoServer",
+            dependencies: ["GatewayCore", "GatewayTransport"],
+            swiftSettings: swift6
+        ),
+        .executableTarget(
+            name: "TransportLoadGenerator",
+            dependencies: ["GatewayCore", "GatewayTransport"],
+            swiftSettings: swift6
+        ),
 
         // MARK: tests
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: swift6),
@@ -88,6 +102,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTransportTests",
             dependencies: ["GatewayTransport", "CGatewayOpenSSL", "CGatewayLinux"],
+            exclude: ["transport.mk", "scripts", "bench"],
             swiftSettings: swift6
         ),
         .testTarget(name: "GatewayDomainTests", dependencies: ["GatewayDomain"], swiftSettings: swift6),

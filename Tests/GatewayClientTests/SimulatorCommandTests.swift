@@ -70,6 +70,11 @@ struct SimulatorCommandTests {
         #expect(tuned.readerCACertificatePath == "ca.pem")
         #expect(tuned.ipAddress(forReaderAt: 0) == "192.168.1.254")
         #expect(tuned.ipAddress(forReaderAt: 3) == "192.168.2.1")
+
+        let development = try SimulatorConfiguration.parse(arguments: ["--mtls", "--ca", "data/tls/ca.pem"], environment: [:])
+        #expect(development.readerCAKeyPath == "data/tls/ca-key.pem")
+        #expect(development.readerCACertificatePath == "data/tls/ca.pem")
+        #expect(throws: OptionsError.self) { try SimulatorConfiguration.parse(arguments: ["--mtls"], environment: [:]) }
     }
 
     @Test("bad options are usage errors", arguments: [

@@ -54,6 +54,8 @@ public struct SimulatorConfiguration: Sendable, Equatable {
             .value("reconnect-delay", "DURATION", default: "500ms", help: "The wait before re-attaching after a lost link."),
             .value("reader-ca-cert", "PATH", default: "", help: "The reader CA certificate for minting client certificates (default: --ca)."),
             .value("reader-ca-key", "PATH", default: "", help: "The reader CA key: mint one client certificate per reader (mutual TLS, serial registration)."),
+            .value("reader-cert-ca-key", "PATH", default: "", help: "Same as --reader-ca-key."),
+            .flag("mtls", help: "Mutual TLS with certificates minted from the development CA: the key is ca-key.pem next to --ca."),
             .value("cert-dir", "DIR", default: "", help: "Per-reader client certificates SERIAL.pem and SERIAL-key.pem (minted there with --reader-ca-key)."),
             .value("ip-address", "ADDRESS", default: "10.0.0.10", help: "The first reader's reported IP address; the others count up."),
         ]
@@ -107,7 +109,14 @@ public struct SimulatorConfiguration: Sendable, Equatable {
         confirmDuration = try duration("confirm-duration")
         rebootDuration = try duration("reboot-duration")
         reconnectDelay = try duration("reconnect-delay")
-        readerCAKeyPath = options.string("reader-ca-key")
+        readerCAKeyPath = options.string("reader-ca-key") ?? options.string("reader-cert-ca-key")
+        if readerCAKeyPath == nil, try options.flag("mtls") {
+            guard let caPath else {
+                throw OptionsError.invalid(name: "mtls", value: "true", expected: "--ca naming the development CA (its ca-key.pem sits next to it)", program: "reader-sim")
+            }
+            let directory = caPath.contains("/") ? String(caPath[..<caPath.lastIndex(of: "/")!]) : "."
+            readerCAKeyPath = directory + "/ca-key.pem"
+        }
         readerCACertificatePath = options.string("reader-ca-cert") ?? (readerCAKeyPath != nil ? caPath : nil)
         if readerCAKeyPath != nil && readerCACertificatePath == nil {
             throw OptionsError.invalid(name: "reader-ca-cert", value: "", expected: "the reader CA certificate (or --ca) alongside --reader-ca-key", program: "reader-sim")

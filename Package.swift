@@ -117,7 +117,11 @@ let package = Package(
             dependencies: ["GatewayService", "GatewayClient", "GatewayTestSupport"],
             swiftSettings: swift6
         ),
-        .testTarget(name: "GatewayClientTests", dependencies: ["GatewayClient", "GatewayCommandLine", "GatewayTransport"], swiftSettings: swift6),
+        .testTarget(
+            name: "GatewayClientTests",
+            dependencies: ["GatewayClient", "GatewayCommandLine", "GatewayTransport", "GatewayStore", "GatewayTestSupport"],
+            swiftSettings: swift6
+        ),
         // The reader-gateway executable, run as a real child process.
         .testTarget(
             name: "ReaderGatewayServerTests",

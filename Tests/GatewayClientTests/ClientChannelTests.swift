@@ -172,6 +172,31 @@ struct ClientChannelTests {
         await server.stop()
     }
 
+    @Test("bidirectional calls waiting for a free stream keep their messages and HALF_CLOSE")
+    func bidirectionalAboveStreamLimit() async throws {
+        let server = try EchoServer()
+        let channel = try await connect(server)
+        let echoed = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<150 {
+                group.addTask {
+                    let call = channel.bidirectional(EchoServer.chat, timeout: .seconds(20))
+                    for message in 0..<3 { try await call.send(location("\(index).\(message)")) }
+                    call.finish()
+                    var count = 0
+                    for try await reply in call.responses where reply.displayName.hasPrefix("\(index).") { count += 1 }
+                    return count
+                }
+            }
+            var total = 0
+            for try await count in group { total += count }
+            return total
+        }
+        #expect(echoed == 450)
+        #expect(server.snapshot.maxOpenStreams <= 100)
+        channel.close()
+        await server.stop()
+    }
+
     @Test("keepalive: a silent server is detected and calls fail UNAVAILABLE")
     func keepalive() async throws {
         let server = try EchoServer()

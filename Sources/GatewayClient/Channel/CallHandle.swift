@@ -35,6 +35,8 @@ struct PendingCall {
     var metadata: [ReaderGatewayV1.MetadataEntry]
     var deadline: WireTime?
     var firstMessage: [UInt8]?
+    /// Messages sent (bidirectional calls) while the call waited.
+    var laterMessages: [[UInt8]] = []
     var halfClose: Bool
     var autoConsume: Bool
     var inbound: AsyncThrowingStream<[UInt8], any Error>.Continuation

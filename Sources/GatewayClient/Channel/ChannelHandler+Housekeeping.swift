@@ -57,10 +57,18 @@ extension ChannelHandler {
                 }
                 timeout = deadline.since(now)
             }
+            let halfCloseAtStart = next.halfClose && next.laterMessages.isEmpty
             startCall(
                 handle: next.handle, path: next.path, metadata: next.metadata, timeout: timeout, firstMessage: next.firstMessage,
-                halfClose: next.halfClose, autoConsume: next.autoConsume, inbound: next.inbound
+                halfClose: halfCloseAtStart, autoConsume: next.autoConsume, inbound: next.inbound
             )
+            guard let id = next.handle.streamID, calls[id] != nil, !next.laterMessages.isEmpty else { continue }
+            do {
+                for message in next.laterMessages { try frames.send(serialized: message, on: id) }
+                if next.halfClose { try frames.halfClose(id) }
+            } catch {
+                cancel(handle: next.handle, error: (error as? WireError).map(RPCError.from) ?? RPCError(.internal, "\(error)"))
+            }
         }
     }
 

@@ -153,6 +153,12 @@ final class ChannelHandler: ConnectionHandler, @unchecked Sendable {
     /// Sends one message on an open call; resumes `completion` once written or queued within
     /// the flow-control window, or later when the queue drains.
     func send(handle: CallHandle, message: [UInt8], completion: CheckedContinuation<Void, any Error>) {
+        if handle.streamID == nil, let index = pending.firstIndex(where: { $0.handle === handle }) {
+            // The call waits for a stream slot: its messages wait with it.
+            pending[index].laterMessages.append(message)
+            completion.resume()
+            return
+        }
         guard let id = handle.streamID, calls[id] != nil else {
             completion.resume(throwing: endedError(handle))
             return
@@ -172,6 +178,10 @@ final class ChannelHandler: ConnectionHandler, @unchecked Sendable {
 
     /// The client sends no more messages on the call.
     func halfClose(handle: CallHandle) {
+        if handle.streamID == nil, let index = pending.firstIndex(where: { $0.handle === handle }) {
+            pending[index].halfClose = true
+            return
+        }
         guard let id = handle.streamID, calls[id] != nil else { return }
         try? frames.halfClose(id)
         afterOperation()

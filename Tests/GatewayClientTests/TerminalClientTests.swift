@@ -97,6 +97,25 @@ struct TerminalClientTests {
         await server.stop()
     }
 
+    @Test("GatewayConnection opens a new channel after GOAWAY and after a lost connection")
+    func reconnects() async throws {
+        let server = try EchoServer()
+        let connection = GatewayConnection(configuration(server), group: server.group)
+        let admin = AdminClient(connection: connection, secretKey: EchoConnection.secretKey)
+        _ = try await admin.listOwnership()
+        let first = try #require(connection.currentChannel)
+        server.goAway()
+        #expect(await eventually { !first.state.acceptsCalls })
+        _ = try await admin.listOwnership()
+        #expect(server.snapshot.connections == 2)
+        server.dropConnections()
+        #expect(await eventually { connection.currentChannel?.state.isClosed == true })
+        _ = try await admin.listOwnership()
+        #expect(server.snapshot.connections == 3)
+        connection.close()
+        await server.stop()
+    }
+
     @Test("calls without a session fail at once with SESSION_EXPIRED")
     func noSession() async throws {
         let server = try EchoServer()

@@ -25,6 +25,7 @@ let package = Package(
         .executable(name: "reader-gateway", targets: ["ReaderGatewayServer"]),
         .executable(name: "gatewayctl", targets: ["GatewayCtl"]),
         .executable(name: "reader-sim", targets: ["ReaderSimulator"]),
+        .executable(name: "pos-lane", targets: ["PosLane"]),
         .library(name: "GatewayClient", targets: ["GatewayClient"]),
         .executable(name: "transport-echo", targets: ["TransportEchoServer"]),
         .executable(name: "transport-load", targets: ["TransportLoadGenerator"]),
@@ -75,6 +76,7 @@ let package = Package(
         ),
         .executableTarget(name: "GatewayCtl", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine", "GatewayStore"], swiftSettings: swift6),
         .executableTarget(name: "ReaderSimulator", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine"], swiftSettings: swift6),
+        .executableTarget(name: "PosLane", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine"], swiftSettings: swift6),
 
         // MARK: benchmarks
         .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/WireBench", swiftSettings: swift6),

@@ -39,6 +39,7 @@ extension EchoConnection {
             guard let request = try? ReaderGatewayV1.ConnectReaderRequest(serializedBytes: bytes), request.discoveryID == "disc_1" else {
                 return fail(id, .staleDiscovery)
             }
+            if request.failIfInUse && owner.record.withLock({ $0.busyOnFailIfInUse }) { return fail(id, .readerBusy) }
             var reader = ReaderGatewayV1.Reader()
             reader.id = request.readerID
             var response = ReaderGatewayV1.ConnectReaderResponse()

@@ -32,6 +32,8 @@ final class EchoServer: Sendable {
         var heartbeats = 0
         /// Commands end with READER_CONNECTED_TO_ANOTHER_SESSION after a `replaced` event.
         var takeOverOnCommand = false
+        /// ConnectReader with fail_if_in_use ends with READER_BUSY.
+        var busyOnFailIfInUse = false
         var attaches = 0
         var started = 0
         var cancelled: [ReaderGatewayV1.Status] = []

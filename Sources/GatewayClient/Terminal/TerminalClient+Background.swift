@@ -108,15 +108,20 @@ extension TerminalClient {
         switch event.event {
         case .disconnected(let message)?:
             let info = DisconnectInfo(message)
-            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.withLock { state in
                 if state.connectedReader == nil || state.connectedReader?.id == info.readerID || info.readerID.isEmpty {
                     state.connectedReader = nil
                 }
+                state.deliveringDisconnect = true
+            }
+            emit(.disconnected(info))
+            // Only now may a command that failed because of this loss return its error.
+            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.deliveringDisconnect = false
                 let waiters = state.disconnectWaiters
                 state.disconnectWaiters = []
                 return waiters
             }
-            emit(.disconnected(info))
             for waiter in waiters { waiter.resume() }
         case .readerStatusChanged(let message)?:
             if let reader = message.reader {

@@ -130,12 +130,12 @@ extension TerminalClient {
 
     /// Waits until the event stream reported the reader's loss (or `limit` passes).
     func waitForDisconnectEvent(limit: Duration) async {
-        guard state.withLock({ $0.connectedReader != nil }) else { return }
+        guard state.withLock({ $0.connectedReader != nil || $0.deliveringDisconnect }) else { return }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let resumeNow = self.state.withLock { state -> Bool in
-                        if state.connectedReader == nil { return true }
+                        if state.connectedReader == nil && !state.deliveringDisconnect { return true }
                         state.disconnectWaiters.append(continuation)
                         return false
                     }
@@ -147,7 +147,7 @@ extension TerminalClient {
             group.cancelAll()
             // The waiter (if still queued) is resumed by the next disconnect or by cleanup.
             let waiters = self.state.withLock { state -> [CheckedContinuation<Void, Never>] in
-                guard state.connectedReader != nil else { return [] }
+                guard state.connectedReader != nil || state.deliveringDisconnect else { return [] }
                 let waiters = state.disconnectWaiters
                 state.disconnectWaiters = []
                 return waiters

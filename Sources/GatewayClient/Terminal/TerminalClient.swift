@@ -43,6 +43,8 @@ public final class TerminalClient: Sendable {
         var connectedReader: ReaderGatewayV1.Reader?
         var closed = false
         var disconnectWaiters: [CheckedContinuation<Void, Never>] = []
+        /// A `disconnected` event is being handed to the stream and the delegate.
+        var deliveringDisconnect = false
         var background: [Task<Void, Never>] = []
         var delegate = WeakDelegate()
     }

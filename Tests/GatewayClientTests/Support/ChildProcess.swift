@@ -13,6 +13,8 @@ final class ChildProcess: Sendable {
         let lines = Mutex<[String]>([])
         let partial = Mutex<String>("")
         let errorText = Mutex<String>("")
+        /// Pipes that reached end of file (2 = stdout and stderr both drained).
+        let closedPipes = Mutex(0)
     }
 
     /// The directory holding the package's built products (next to the test bundle).
@@ -41,7 +43,11 @@ final class ChildProcess: Sendable {
         let collector = self.collector
         output.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            guard !data.isEmpty else { return }
+            guard !data.isEmpty else {
+                handle.readabilityHandler = nil
+                collector.closedPipes.withLock { $0 += 1 }
+                return
+            }
             let text = String(decoding: data, as: UTF8.self)
             collector.partial.withLock { buffer in
                 buffer += text
@@ -54,7 +60,11 @@ final class ChildProcess: Sendable {
         }
         errors.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            guard !data.isEmpty else { return }
+            guard !data.isEmpty else {
+                handle.readabilityHandler = nil
+                collector.closedPipes.withLock { $0 += 1 }
+                return
+            }
             collector.errorText.withLock { $0 += String(decoding: data, as: UTF8.self) }
         }
         try process.run()
@@ -81,10 +91,10 @@ final class ChildProcess: Sendable {
         return nil
     }
 
-    /// Waits for the exit status (bounded); nil if still running.
+    /// Waits for the exit status and the end of its output (bounded); nil if still running.
     func waitForExit(timeout: Duration = .seconds(10)) async -> Int32? {
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning && ContinuousClock.now < deadline {
+        while (process.isRunning || collector.closedPipes.withLock({ $0 }) < 2) && ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))
         }
         return process.isRunning ? nil : process.terminationStatus

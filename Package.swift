@@ -25,6 +25,7 @@ let package = Package(
         .executable(name: "reader-gateway", targets: ["ReaderGatewayServer"]),
         .executable(name: "gatewayctl", targets: ["GatewayCtl"]),
         .executable(name: "reader-sim", targets: ["ReaderSimulator"]),
+        .executable(name: "pos-lane", targets: ["PosLane"]),
         .library(name: "GatewayClient", targets: ["GatewayClient"]),
         .executable(name: "transport-echo", targets: ["TransportEchoServer"]),
         .executable(name: "transport-load", targets: ["TransportLoadGenerator"]),
@@ -57,6 +58,8 @@ let package = Package(
             swiftSettings: swift6
         ),
         .target(name: "GatewayClient", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport"], swiftSettings: swift6),
+        // client: the pure parts of gatewayctl and reader-sim (command lines, stdin commands, tables, JSON, exit codes).
+        .target(name: "GatewayCommandLine", dependencies: ["GatewayCore", "GatewayWire", "GatewayClient"], swiftSettings: swift6),
 
         // MARK: test support
         .target(name: "GatewayTestSupport", dependencies: ["GatewayCore", "GatewayStore"], swiftSettings: swift6),
@@ -71,8 +74,9 @@ let package = Package(
             dependencies: ["GatewayCore", "GatewayStore", "GatewayOperations", "GatewayService"],
             swiftSettings: swift6
         ),
-        .executableTarget(name: "GatewayCtl", dependencies: ["GatewayCore", "GatewayClient", "GatewayStore"], swiftSettings: swift6),
-        .executableTarget(name: "ReaderSimulator", dependencies: ["GatewayCore", "GatewayClient"], swiftSettings: swift6),
+        .executableTarget(name: "GatewayCtl", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine", "GatewayStore"], swiftSettings: swift6),
+        .executableTarget(name: "ReaderSimulator", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine"], swiftSettings: swift6),
+        .executableTarget(name: "PosLane", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine"], swiftSettings: swift6),
 
         // MARK: benchmarks
         .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/WireBench", swiftSettings: swift6),
@@ -125,7 +129,11 @@ let package = Package(
             dependencies: ["GatewayService", "GatewayClient", "GatewayTestSupport"],
             swiftSettings: swift6
         ),
-        .testTarget(name: "GatewayClientTests", dependencies: ["GatewayClient", "GatewayTransport"], swiftSettings: swift6),
+        .testTarget(
+            name: "GatewayClientTests",
+            dependencies: ["GatewayClient", "GatewayCommandLine", "GatewayTransport", "GatewayStore", "GatewayTestSupport"],
+            swiftSettings: swift6
+        ),
         // The reader-gateway executable, run as a real child process.
         .testTarget(
             name: "ReaderGatewayServerTests",

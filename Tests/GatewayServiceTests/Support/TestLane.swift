@@ -1,4 +1,5 @@
 import Foundation
+import GatewayTransport
 import GatewayWire
 import Synchronization
 
@@ -47,6 +48,19 @@ final class TestLane: Sendable {
         let response = try await channel.unary(Sdk.openSession, request)
         let lane = TestLane(channel: channel, token: response.sessionToken, sessionID: response.sessionID, label: label)
         if subscribe { try await lane.subscribe() }
+        return lane
+    }
+
+    /// Opens a session on a new connection to a gateway at `port` (process tests).
+    static func open(port: Int, caPath: String, loop: EventLoop, connectionToken: String, label: String) async throws -> TestLane {
+        let channel = try await TestChannel.connect(port: port, caPath: caPath, loop: loop)
+        var request = ReaderGatewayV1.OpenSessionRequest()
+        request.connectionToken = connectionToken
+        request.posDeviceID = "pos-\(label)"
+        request.laneLabel = label
+        let response = try await channel.unary(Sdk.openSession, request)
+        let lane = TestLane(channel: channel, token: response.sessionToken, sessionID: response.sessionID, label: label)
+        try await lane.subscribe()
         return lane
     }
 

@@ -32,7 +32,11 @@ final class ListenerService: GatewayService {
         if let cert = options.tlsCertificatePath, let key = options.tlsKeyPath {
             certificate = CertificateKeyPair(certificateChainPath: cert, privateKeyPath: key)
         } else {
-            let directory = (options.dataDirectory as NSString).appendingPathComponent("tls")
+            // Embedded: beside the database, kept across restarts. With --database-url the data
+            // directory stays unused: a throwaway development CA for this process only.
+            let directory = options.databaseURL == nil
+                ? (options.dataDirectory as NSString).appendingPathComponent("tls")
+                : (NSTemporaryDirectory() as NSString).appendingPathComponent("reader-gateway-tls-\(getpid())")
             let development = try DevelopmentCertificates.ensure(in: directory)
             certificate = development.server
             developmentCA = development.caCertificatePath
@@ -59,8 +63,9 @@ final class ListenerService: GatewayService {
             if let developmentCA { lines.append("  CA:         \(developmentCA)  (clients pin it; it also signs reader certificates)") }
             lines.append("  gateway:    \(address)")
             FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n\n").utf8))
-        } else if let developmentCA {
-            logger.notice("development TLS certificates (dev defaults)", ["ca": developmentCA])
+        }
+        if let developmentCA {
+            logger.notice("development TLS certificates (dev defaults; pass --tls-cert and --tls-key in production)", ["ca": developmentCA])
         }
     }
 

@@ -22,7 +22,9 @@ struct ProcessTests {
         _ = try #require(await gateway.waitForLine(containing: "msg=ready"), "gateway not ready:\n\(gateway.output)")
         let listening = try #require(await gateway.waitForLine(containing: "gateway listening"))
         let port = try #require(PackageProcess.field("address", in: listening)?.split(separator: ":").last.flatMap { Int($0) })
-        let caPath = directory + "/data/tls/ca.pem"
+        let caLine = try #require(await gateway.waitForLine(containing: "development TLS certificates"))
+        let caPath = try #require(PackageProcess.field("ca", in: caLine))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/data"))
         // With a database URL the gateway never prints a secret.
         #expect(!gateway.output.contains("secret key"))
         let account = try await DevelopmentAccount.create(name: "process test", client: database.client)

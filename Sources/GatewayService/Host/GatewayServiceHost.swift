@@ -47,6 +47,9 @@ public final class GatewayServiceHost: Sendable {
         self.gateway = Gateway(client: client, configuration: service, metrics: metrics)
     }
 
+    /// The ALPN protocol of the gateway's port (clients may offer it; none is fine too).
+    public static let alpnProtocol = "reader-gateway/1"
+
     /// The method names of every surface (for ``GatewayMetrics/init(callMethods:version:includeProcessMetrics:)``).
     public static var methodNames: [String] {
         (ReaderGatewayV1.Sdk.methods + ReaderGatewayV1.FleetAdmin.methods + ReaderGatewayV1.ReaderLink.methods).map(\.method)
@@ -68,6 +71,7 @@ public final class GatewayServiceHost: Sendable {
         var configuration = TLSServerConfiguration(
             host: listener.host, port: listener.port, certificates: [listener.certificate],
             clientAuthentication: listener.readerCAPath.map { .optional(trustedCAPath: $0) } ?? .none,
+            alpnProtocols: [GatewayServiceHost.alpnProtocol],
             limits: limits
         )
         // No TLS 1.3 session tickets: the transport clears SSL_MODE_AUTO_RETRY, so a

@@ -61,14 +61,27 @@ extension Gateway {
         guard let reader = session.reader else { throw ServiceError.notConnected }
         let fenceKind = kind ?? .clearReaderDisplay
         let started = ContinuousClock.now
-        let decision: CommandStartResult
-        do {
-            decision = try await ownership.commandStarted(fenceKind, reader: reader, session: session.id, generation: session.generation)
-        } catch { throw ServiceError.store(error) }
-        if case .refused(let refusal) = decision {
-            // The store saw the takeover before this replica's memory did.
-            if refusal == .connectedToAnotherSession { _ = takePendingRefusal(session) }
-            throw ServiceError.refusal(refusal)
+        if fenceKind.marksReaderInUse {
+            // Collect and confirm mark the reader in use in the store, fenced by generation,
+            // so that a failIfInUse connect on any replica sees the transaction.
+            let decision: CommandStartResult
+            do {
+                decision = try await ownership.commandStarted(fenceKind, reader: reader, session: session.id, generation: session.generation)
+            } catch { throw ServiceError.store(error) }
+            if case .refused(let refusal) = decision {
+                // The store saw the takeover before this replica's memory did.
+                if refusal == .connectedToAnotherSession { _ = takePendingRefusal(session) }
+                throw ServiceError.refusal(refusal)
+            }
+        }
+        // Other commands are fenced by this replica's memory: the session still owns the
+        // reader at its generation (a takeover clears it under the same lock first).
+        let stillOwner = fenceKind.marksReaderInUse || state.withLock { state in
+            state.session(id: session.id).map { $0.reader == reader && $0.generation == session.generation } ?? false
+        }
+        guard stillOwner else {
+            if let refusal = takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
+            throw ServiceError.notConnected
         }
         let outcome = await send(command, to: reader, session: session.id, isCollect: kind == .collectPaymentMethod, reboot: reboot)
         if fenceKind.marksReaderInUse {

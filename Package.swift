@@ -101,6 +101,13 @@ let package = Package(
             dependencies: ["GatewayCore", "GatewayTransport"],
             swiftSettings: swift6
         ),
+        // service: relayed command round trips through the whole gateway (Tests/GatewayServiceTests/service.mk).
+        .executableTarget(
+            name: "service-bench",
+            dependencies: ["GatewayCore", "GatewayClient", "GatewayOperations", "GatewayService", "GatewayTestSupport", "GatewayTransport", "GatewayWire"],
+            path: "Sources/ServiceBenchmark",
+            swiftSettings: swift6
+        ),
 
         // MARK: tests
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: swift6),
@@ -127,6 +134,7 @@ let package = Package(
         .testTarget(
             name: "GatewayServiceTests",
             dependencies: ["GatewayService", "GatewayClient", "GatewayTestSupport"],
+            exclude: ["service.mk", "bench"],
             swiftSettings: swift6
         ),
         .testTarget(

@@ -109,18 +109,22 @@ extension Gateway {
         reboot: Bool
     ) async -> CommandOutcome {
         let timeout = configuration.commandTimeout
-        var commandID: UInt64 = 0
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<CommandOutcome, Never>) in
-            let call = state.withLock { state -> ServerCall? in
+            let registered = state.withLock { state -> (ServerCall, UInt64)? in
                 guard var link = state.links[reader] else { return nil }
-                commandID = link.nextCommandID
+                let commandID = link.nextCommandID
                 link.nextCommandID += 1
-                link.pending[commandID] = PendingCommand(session: session, continuation: continuation, isCollect: isCollect)
+                let timer = Task { [self] in
+                    try? await Task.sleep(for: timeout)
+                    guard !Task.isCancelled else { return }
+                    resolve(reader: reader, commandID: commandID, with: .failed(ServiceError(.readerTimeout, "the reader did not answer within \(Int(timeout.seconds)) s")))
+                }
+                link.pending[commandID] = PendingCommand(session: session, continuation: continuation, isCollect: isCollect, timeout: timer)
                 if reboot { link.rebootRequested = true }
                 state.links[reader] = link
-                return link.call
+                return (link.call, commandID)
             }
-            guard let call else {
+            guard let (call, commandID) = registered else {
                 continuation.resume(returning: .failed(ServiceError.refusal(.readerOffline)))
                 return
             }
@@ -132,11 +136,6 @@ extension Gateway {
             var downlink = ReaderGatewayV1.ReaderDownlink()
             downlink.message = .command(message)
             call.send(downlink)
-            let id = commandID
-            Task { [self] in
-                try? await Task.sleep(for: timeout)
-                resolve(reader: reader, commandID: id, with: .failed(ServiceError(.readerTimeout, "the reader did not answer within \(Int(timeout.seconds)) s")))
-            }
         }
         return outcome
     }
@@ -146,6 +145,7 @@ extension Gateway {
         let pending = state.withLock { state -> PendingCommand? in
             state.links[reader]?.pending.removeValue(forKey: commandID)
         }
+        pending?.timeout?.cancel()
         pending?.continuation.resume(returning: outcome)
     }
 }

@@ -14,6 +14,8 @@ struct PendingCommand: Sendable {
     let session: SessionID
     let continuation: CheckedContinuation<CommandOutcome, Never>
     let isCollect: Bool
+    /// Fails the command when the reader does not answer in time; cancelled when it does.
+    var timeout: Task<Void, Never>?
 }
 
 /// One registered reader's live link to this gateway.

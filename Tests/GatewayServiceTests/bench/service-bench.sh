@@ -13,7 +13,7 @@ WORK=$(mktemp -d /tmp/service-bench.XXXXXX)
 PIDS=()
 cleanup() {
   [ -f "$WORK/nginx/nginx.pid" ] && kill "$(cat "$WORK/nginx/nginx.pid")" 2>/dev/null || true
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -23,6 +23,7 @@ wait_port() { for _ in $(seq 1 200); do (echo > /dev/tcp/127.0.0.1/$1) 2>/dev/nu
 echo "== peer: nginx stream proxy (2 workers, TLS in, proxy_ssl to a TLS echo)"
 "$BIN/transport-echo" --port $ECHO_PORT --dev-ca "$WORK/ca" --loops 2 --log-level warning > /dev/null 2>&1 & PIDS+=($!)
 wait_port $ECHO_PORT
+for _ in $(seq 1 200); do [ -s "$WORK/ca/server-key.pem" ] && break; sleep 0.05; done
 mkdir -p "$WORK/nginx/logs"
 cat > "$WORK/nginx/nginx.conf" <<CONF
 load_module /usr/lib/nginx/modules/ngx_stream_module.so;
@@ -35,6 +36,8 @@ stream {
         listen 127.0.0.1:$NGINX_PORT ssl reuseport;
         ssl_certificate     $WORK/ca/server.pem;
         ssl_certificate_key $WORK/ca/server-key.pem;
+        ssl_protocols TLSv1.2 TLSv1.3;
+        proxy_ssl_protocols TLSv1.2 TLSv1.3;
         proxy_pass 127.0.0.1:$ECHO_PORT;
         proxy_ssl on;
         tcp_nodelay on;

@@ -153,6 +153,12 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
 
     // MARK: output (on the loop, from ServerCall)
 
+    /// Yields an empty message into a bidirectional call's request stream: the
+    /// handler's own wake-up (it then looks at what changed, see ``ServerCall/wake()``).
+    func wake(_ streamID: UInt32) {
+        calls[streamID]?.requests?.yield([])
+    }
+
     func sendMessage(_ bytes: [UInt8], on streamID: UInt32) {
         guard !closed, calls[streamID] != nil else { return }
         do {

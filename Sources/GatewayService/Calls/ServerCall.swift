@@ -34,6 +34,15 @@ final class ServerCall: Sendable {
         connection.loop.execute { connection.sendMessage(bytes, on: id) }
     }
 
+    /// Wakes the handler of a bidirectional call: an empty message arrives in its
+    /// request stream, in order with the peer's messages.
+    func wake() {
+        guard !isFinished else { return }
+        let connection = self.connection
+        let id = streamID
+        connection.loop.execute { connection.wake(id) }
+    }
+
     /// Ends the call with `status` (OK for success). Only the first end counts.
     func end(_ status: ReaderGatewayV1.Status = .ok) {
         guard markFinished() else { return }

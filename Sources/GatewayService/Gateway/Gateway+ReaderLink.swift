@@ -2,25 +2,20 @@ import Foundation
 import GatewayDomain
 import GatewayStore
 import GatewayWire
+import Synchronization
 
 extension Gateway {
-    /// What the link task waits on: the reader's messages and the gateway's own signals.
-    enum LinkInput: Sendable {
-        case uplink([UInt8])
-        case registered(ReaderRecord, credential: String)
-        case codeExpired
+    /// Where an admin's registration of a pending reader lands; the link is then woken.
+    final class RegistrationMailbox: Sendable {
+        private let slot = Mutex<(ReaderRecord, String)?>(nil)
+        func deliver(_ record: ReaderRecord, credential: String) { slot.withLock { $0 = (record, credential) } }
+        func take() -> (ReaderRecord, String)? { slot.withLock { value in defer { value = nil }; return value } }
     }
 
     /// Serves one `ReaderLink.Attach` call from hello to the end of the link.
     func attach(requests: AsyncStream<[UInt8]>, call: ServerCall, context: CallContext) async {
-        let (inputs, input) = AsyncStream<LinkInput>.makeStream(bufferingPolicy: .bufferingNewest(512))
-        let forwarder = Task {
-            for await bytes in requests { input.yield(.uplink(bytes)) }
-            input.finish()
-        }
-        defer { forwarder.cancel() }
-        var iterator = inputs.makeAsyncIterator()
-        guard case .uplink(let first)? = await iterator.next(),
+        var iterator = requests.makeAsyncIterator()
+        guard let first = await iterator.next(),
               let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: first),
               case .hello(let hello)? = uplink.message
         else {
@@ -45,7 +40,7 @@ extension Gateway {
                 record = found
             } else {
                 guard let registered = await waitForRegistration(
-                    hello, serial: serial, linkID: linkID, call: call, inputs: &iterator, input: input
+                    hello, serial: serial, linkID: linkID, call: call, requests: &iterator
                 ) else {
                     call.end()
                     return
@@ -74,8 +69,8 @@ extension Gateway {
         if let owner = state.withLock({ $0.owner(of: reader) }) {
             tellOwner(reader, lane: owner.lane.rawValue, generation: owner.generation)
         }
-        while let next = await iterator.next() {
-            guard case .uplink(let bytes) = next else { continue }
+        while let bytes = await iterator.next() {
+            guard !bytes.isEmpty else { continue }
             guard let message = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else {
                 call.end(ServiceError(.malformedMessage, "a ReaderUplink message did not decode").status)
                 break
@@ -119,9 +114,9 @@ extension Gateway {
         serial: String,
         linkID: UInt64,
         call: ServerCall,
-        inputs: inout AsyncStream<LinkInput>.Iterator,
-        input: AsyncStream<LinkInput>.Continuation
+        requests: inout AsyncStream<[UInt8]>.Iterator
     ) async -> (ReaderRecord, String)? {
+        let mailbox = RegistrationMailbox()
         var code = ""
         func issueCode() {
             let fresh = RegistrationCode.generate().canonical
@@ -130,7 +125,10 @@ extension Gateway {
                 if !code.isEmpty { state.registrations[code] = nil }
                 state.registrations[fresh] = PendingRegistration(
                     linkID: linkID, serial: serial, deviceType: hello.deviceType, softwareVersion: hello.softwareVersion,
-                    expires: .now + lifetime, registered: { record, credential in input.yield(.registered(record, credential: credential)) }
+                    expires: .now + lifetime, registered: { record, credential in
+                        mailbox.deliver(record, credential: credential)
+                        call.wake()
+                    }
                 )
             }
             code = fresh
@@ -142,21 +140,16 @@ extension Gateway {
             call.send(downlink)
             Task {
                 try? await Task.sleep(for: lifetime)
-                input.yield(.codeExpired)
+                call.wake()
             }
         }
         issueCode()
         defer { state.withLock { _ = $0.registrations.removeValue(forKey: code) } }
-        while let next = await inputs.next() {
-            switch next {
-            case .registered(let record, let credential):
-                return (record, credential)
-            case .codeExpired:
-                let expired = state.withLock { $0.registrations[code].map { $0.expires <= .now } ?? false }
-                if expired { issueCode() }
-            case .uplink:
-                continue
-            }
+        // Uplinks before registration (heartbeats) are ignored; empty messages are wake-ups.
+        while await requests.next() != nil {
+            if let registered = mailbox.take() { return registered }
+            let expired = state.withLock { $0.registrations[code].map { $0.expires <= .now } ?? false }
+            if expired { issueCode() }
         }
         return nil
     }

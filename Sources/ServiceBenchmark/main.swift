@@ -50,13 +50,6 @@ let warmup = (try? options.duration("warmup")) ?? .seconds(1)
 let loopCount = (try? options.int("loops", in: 1...64)) ?? 2
 let label = options.string("label") ?? "gateway relay"
 
-/// Counts round trips while measuring.
-final class Counter: Sendable {
-    let count = Atomic<Int>(0)
-    let measuring = Atomic<Bool>(false)
-    let stop = Atomic<Bool>(false)
-}
-
 func run() async throws {
     let database = try await TestPostgres.database(maximumConnections: 8)
     let directory = TestPostgres.makeTemporaryDirectory()
@@ -70,6 +63,8 @@ func run() async throws {
     )
     var service = ServiceConfiguration()
     service.discoveryBurst = pairs + 10
+    // The lean readers do not heartbeat; the run is far shorter than this.
+    service.readerOfflineBound = .seconds(600)
     let host = GatewayServiceHost(
         listener: GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: caPath, loopCount: loopCount),
         service: service, client: database.client, metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
@@ -87,32 +82,12 @@ func run() async throws {
     let serials = (1...pairs).map { String(format: "BENCH%06d", $0) }
     let readers = try await admin.registerReaders(serials: serials, labelPrefix: "Bench", locationID: location, deviceType: .simulatedWiseposE)
 
-    // Readers: answer every command at once.
-    var links: [ReaderLinkClient] = []
+    // Readers: transport handlers answering every command at once (mutual TLS).
     for serial in serials {
         let certificate = try authority.issue(CertificateRequest(commonName: serial, subjectSerialNumber: serial, usage: .client), writingTo: directory, name: serial)
-        let channel = try await GatewayConnection(configuration(certificate: certificate), group: clients).channel()
-        var hello = ReaderGatewayV1.ReaderHello()
-        hello.serialNumber = serial
-        hello.deviceType = .simulatedWiseposE
-        let link = try await ReaderLinkClient.attach(on: channel, hello: hello)
-        links.append(link)
-        Task {
-            for try await downlink in link.downlinks {
-                guard case .command(let command)? = downlink.message else { continue }
-                var result = ReaderGatewayV1.CommandResult()
-                result.commandID = command.commandID
-                result.status = .ok
-                try await link.sendResult(result)
-            }
-        }
-        Task {
-            while true {
-                try await Task.sleep(for: .seconds(2))
-                var heartbeat = ReaderGatewayV1.ReaderHeartbeat()
-                heartbeat.activity = .idle
-                try await link.heartbeat(heartbeat)
-            }
+        let context = try TLSContext(client: TLSClientConfiguration(trustedCAPath: caPath, certificate: certificate))
+        TLSClient.connect(host: "127.0.0.1", port: port, serverName: "localhost", context: context, on: clients.next()) { _ in
+            LeanReader(serial: serial)
         }
     }
     // Wait until every reader is online.
@@ -132,17 +107,13 @@ func run() async throws {
         lanes.append(lane)
     }
 
-    let counter = Counter()
-    var cart = ReaderGatewayV1.Cart()
-    cart.currency = "usd"
-    cart.total = 1299
-    let cartValue = cart
-    let tasks = lanes.map { lane in
-        Task {
-            while !counter.stop.load(ordering: .relaxed) {
-                try await lane.setReaderDisplay(cartValue)
-                if counter.measuring.load(ordering: .relaxed) { counter.count.add(1, ordering: .relaxed) }
-            }
+    // Lanes: the sessions above, each driven by a transport handler on its own connection.
+    let counter = RoundTripCounter()
+    let laneContext = try TLSContext(client: TLSClientConfiguration(trustedCAPath: caPath))
+    for lane in lanes {
+        guard let token = lane.session?.resumeToken else { fail("a lane has no session") }
+        TLSClient.connect(host: "127.0.0.1", port: port, serverName: "localhost", context: laneContext, on: clients.next()) { _ in
+            LeanLane(sessionToken: token, counter: counter)
         }
     }
     try await Task.sleep(for: warmup)
@@ -152,11 +123,10 @@ func run() async throws {
     counter.measuring.store(false, ordering: .relaxed)
     let elapsed = ContinuousClock.now - start
     counter.stop.store(true, ordering: .relaxed)
-    for task in tasks { _ = try? await task.value }
+    if counter.failures.load(ordering: .relaxed) > 0 { fail("\(counter.failures.load(ordering: .relaxed)) relayed commands failed") }
     let total = counter.count.load(ordering: .relaxed)
     let rate = Double(total) / elapsed.seconds
     FileHandle.standardOutput.write(Data(("{\"label\": \"\(label)\", \"pairs\": \(pairs), \"round_trips\": \(total), \"seconds\": \(String(format: "%.3f", elapsed.seconds)), \"round_trips_per_second\": \(String(format: "%.1f", rate))}" + "\n").utf8))
-    for link in links { link.cancel() }
     await host.shutdown(gracePeriod: .milliseconds(200))
     await database.close()
 }

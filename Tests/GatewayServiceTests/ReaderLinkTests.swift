@@ -54,6 +54,18 @@ struct ReaderLinkTests {
         await harness.stop()
     }
 
+    @Test func aReaderThatDoesNotAnswerTimesOutAndIsNoLongerInUse() async throws {
+        let harness = try await GatewayHarness.start(commandTimeout: .milliseconds(800))
+        let store = try await StoreFixture.make(harness)
+        let lane = try await store.lane("Lane 1")
+        try await lane.discoverAndConnect(store.readerID, location: store.location, failIfInUse: true)
+        // The simulated reader holds the collect and never answers it.
+        await expectFailure(.readerTimeout) { try await lane.collect() }
+        #expect(store.reader.isHoldingCollect)
+        #expect(try await store.admin.ownership(of: store.readerID).inTransaction == false)
+        await harness.stop()
+    }
+
     @Test func rebootDisconnectsTheOwnerWithRebootRequested() async throws {
         let harness = try await GatewayHarness.start()
         let store = try await StoreFixture.make(harness)

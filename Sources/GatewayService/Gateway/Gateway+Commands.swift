@@ -114,12 +114,9 @@ extension Gateway {
                 guard var link = state.links[reader] else { return nil }
                 let commandID = link.nextCommandID
                 link.nextCommandID += 1
-                let timer = Task { [self] in
-                    try? await Task.sleep(for: timeout)
-                    guard !Task.isCancelled else { return }
-                    resolve(reader: reader, commandID: commandID, with: .failed(ServiceError(.readerTimeout, "the reader did not answer within \(Int(timeout.seconds)) s")))
-                }
-                link.pending[commandID] = PendingCommand(session: session, continuation: continuation, isCollect: isCollect, timeout: timer)
+                link.pending[commandID] = PendingCommand(
+                    session: session, continuation: continuation, isCollect: isCollect, deadline: .now + timeout
+                )
                 if reboot { link.rebootRequested = true }
                 state.links[reader] = link
                 return (link.call, commandID)
@@ -140,12 +137,30 @@ extension Gateway {
         return outcome
     }
 
+    /// Fails the commands whose reader did not answer in time (the sweeper calls it).
+    func expireCommands() {
+        let now = ContinuousClock.now
+        let expired = state.withLock { state -> [PendingCommand] in
+            var expired: [PendingCommand] = []
+            for (reader, link) in state.links where link.pending.values.contains(where: { $0.deadline <= now }) {
+                for (id, pending) in link.pending where pending.deadline <= now {
+                    expired.append(pending)
+                    state.links[reader]?.pending[id] = nil
+                }
+            }
+            return expired
+        }
+        let seconds = Int(configuration.commandTimeout.seconds)
+        for pending in expired {
+            pending.continuation.resume(returning: .failed(ServiceError(.readerTimeout, "the reader did not answer within \(seconds) s")))
+        }
+    }
+
     /// Hands a command its outcome, once.
     func resolve(reader: ReaderID, commandID: UInt64, with outcome: CommandOutcome) {
         let pending = state.withLock { state -> PendingCommand? in
             state.links[reader]?.pending.removeValue(forKey: commandID)
         }
-        pending?.timeout?.cancel()
         pending?.continuation.resume(returning: outcome)
     }
 }

@@ -173,7 +173,6 @@ extension Gateway {
         }
         if let replaced {
             for pending in replaced.pending.values {
-                pending.timeout?.cancel()
                 pending.continuation.resume(returning: .failed(ServiceError(.readerOffline, "the reader re-attached while the command ran; retry it")))
             }
             replaced.call.end(ServiceError(.readerLinkReplaced, "a newer link from the same reader replaced this one").status)
@@ -248,7 +247,6 @@ extension Gateway {
         metrics.readersOnline.unlabeled.decrement()
         ended.call.end(ServiceError(.readerOffline, "the reader link ended").status)
         for pending in ended.pending.values {
-            pending.timeout?.cancel()
             pending.continuation.resume(returning: .failed(ServiceError.refusal(.readerOffline)))
         }
         let result: LinkEventResult

@@ -10,6 +10,7 @@ extension Gateway {
         var nextLeaseSweep = ContinuousClock.now
         while !Task.isCancelled {
             expireSilentReaders()
+            expireCommands()
             if ContinuousClock.now >= nextLeaseSweep {
                 nextLeaseSweep = .now + leaseEvery
                 await sweepSessions()

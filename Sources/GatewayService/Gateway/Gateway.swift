@@ -116,7 +116,6 @@ final class Gateway: Sendable {
         }
         for (link, interrupted) in cancels {
             for pending in interrupted {
-                pending.timeout?.cancel()
                 pending.continuation.resume(returning: .failed(ServiceError.refusal(.connectedToAnotherSession)))
             }
             var command = ReaderGatewayV1.ReaderCommand()

@@ -14,8 +14,8 @@ struct PendingCommand: Sendable {
     let session: SessionID
     let continuation: CheckedContinuation<CommandOutcome, Never>
     let isCollect: Bool
-    /// Fails the command when the reader does not answer in time; cancelled when it does.
-    var timeout: Task<Void, Never>?
+    /// When the command fails with READER_TIMEOUT if the reader has not answered (the sweeper checks).
+    let deadline: ContinuousClock.Instant
 }
 
 /// One registered reader's live link to this gateway.

@@ -24,7 +24,8 @@ final class GatewayHarness: Sendable {
     static func start(
         offlineBound: Duration = .milliseconds(1500),
         lease: Duration = .seconds(3),
-        discoveryBurst: Int = 5
+        discoveryBurst: Int = 5,
+        commandTimeout: Duration = .seconds(20)
     ) async throws -> GatewayHarness {
         if ProcessInfo.processInfo.environment["GATEWAY_TEST_TRACE"] != nil {
             LoggingSystem.shared.bootstrap(level: .trace, format: .logfmt)
@@ -42,7 +43,7 @@ final class GatewayHarness: Sendable {
         service.readerOfflineBound = offlineBound
         service.sessionLease = lease
         service.discoveryBurst = discoveryBurst
-        service.commandTimeout = .seconds(20)
+        service.commandTimeout = commandTimeout
         let metrics = GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
         let host = GatewayServiceHost(
             listener: GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: caPath, loopCount: 2),

@@ -42,6 +42,7 @@ let package = Package(
         .target(
             name: "GatewayTransport",
             dependencies: ["GatewayCore", "CGatewayOpenSSL", "CGatewayLinux"],
+            exclude: ["README.md"],
             swiftSettings: swift6
         ),
         .target(name: "GatewayDomain", dependencies: ["GatewayCore"], swiftSettings: swift6),

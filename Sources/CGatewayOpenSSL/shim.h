@@ -59,6 +59,7 @@ static inline int rg_SSL_CTX_set_session_id_context_default(SSL_CTX *ctx) {
     static const unsigned char sid[] = "reader-gateway";
     return SSL_CTX_set_session_id_context(ctx, sid, sizeof sid - 1);
 }
+static inline void rg_SSL_CTX_set_read_ahead(SSL_CTX *ctx, int yes) { SSL_CTX_set_read_ahead(ctx, yes); }
 static inline long rg_SSL_MODE_AUTO_RETRY(void) { return SSL_MODE_AUTO_RETRY; }
 static inline long rg_SSL_CTX_clear_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_clear_mode(ctx, mode); }
 static inline long rg_SSL_SESS_CACHE_OFF(void) { return SSL_SESS_CACHE_OFF; }

@@ -35,7 +35,9 @@ public final class AsyncTLSConnection: Sendable {
         }
     }
 
-    /// Queues bytes to the server (returns once queued on the loop).
+    /// Queues bytes to the server. There is no waiting for the peer here: bytes beyond
+    /// `ConnectionLimits.writeBufferHardLimit` close the connection, so size the limits for the
+    /// largest burst (or use ``TLSClient`` with a handler that watches writability).
     public func write(_ bytes: [UInt8]) {
         let connection = self.connection
         connection.eventLoop.execute { connection.write(bytes) }

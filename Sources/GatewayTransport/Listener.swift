@@ -5,11 +5,12 @@ import Glibc
 /// One listening socket registered (level-triggered) with one loop; accepts for a ``TLSServer``.
 ///
 /// `@unchecked Sendable`: `fd` is immutable; `registered`, `paused` and `closed` are touched
-/// only on `loop`'s thread (the ...FromAnyThread methods hop there).
+/// only on `loop`'s thread (the ...FromAnyThread methods hop there). It holds its server
+/// strongly; ``TLSServer/shutdown(gracePeriod:)`` closes it and the loop lets go of it.
 final class Listener: @unchecked Sendable {
     let fd: Int32
     let loop: EventLoop
-    unowned let server: TLSServer
+    let server: TLSServer
     private var registered = false
     private var paused = false
     private var closed = false

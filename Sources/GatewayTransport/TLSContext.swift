@@ -112,6 +112,9 @@ public final class TLSContext: @unchecked Sendable {
         // data still in the socket, so WANT_READ always means EAGAIN — which edge-triggered
         // epoll relies on.
         _ = rg_SSL_CTX_set_mode(context, rg_SSL_MODE_AUTO_RETRY())
+        // Read ahead: one read(2) fetches as many records as the socket holds, instead of one
+        // for each record header and one for each body. Released with the buffers when idle.
+        rg_SSL_CTX_set_read_ahead(context, 1)
     }
 
     private static func checkReadable(_ path: String, what: String, code: TransportError.Code) throws {

@@ -41,6 +41,8 @@ do {
         print(parser.helpText(), terminator: "")
         exit(0)
     }
+    // First, before any thread exists: route SIGTERM, SIGINT and SIGHUP to a signalfd.
+    let signals = try SignalReceiver(signals: [SIGTERM, SIGINT, SIGHUP])
     LoggingSystem.shared.bootstrap(level: Logger.Level(name: options.string("log-level") ?? "notice") ?? .notice, format: .logfmt)
     let logger = Logger(component: "transport-echo")
     let fileLimit = ProcessLimits.prepareForManyConnections(wantedFileDescriptors: 1 << 20)
@@ -70,23 +72,14 @@ do {
     let group = try EventLoopGroup(loopCount: try options.int("loops", in: 1...256) ?? 1)
     let server = try TLSServer(configuration: configuration, group: group) { _ in EchoHandler() }
     let address = try server.start()
-    FileHandle.standardOutput.write(Data("listening \(address)\n".utf8))
 
-    for signalNumber in [SIGTERM, SIGINT, SIGHUP] { signal(signalNumber, SIG_IGN) }
-    let stop = DispatchSemaphore(value: 0)
-    let sources = [SIGTERM, SIGINT].map { number in
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler { @Sendable in stop.signal() }
-        source.resume()
-        return source
-    }
-    let reload = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
-    reload.setEventHandler { @Sendable in
+    // Announce only once the signals are routed to us, so a SIGTERM right after is handled.
+    FileHandle.standardOutput.write(Data("listening \(address)\n".utf8))
+    while true {
+        let number = signals.next()
+        guard number == SIGHUP else { break }
         do { try server.reloadCertificates() } catch { logger.error("reload failed; keeping the current certificates", ["error": "\(error)"]) }
     }
-    reload.resume()
-    stop.wait()
-    _ = sources
     logger.notice("shutting down", ["connections": server.connectionCount])
     let finished = DispatchSemaphore(value: 0)
     Task.detached {

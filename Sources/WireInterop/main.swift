@@ -4,6 +4,9 @@
 //   wire-interop decode    stdin: lines "<type> <hex>"; stdout: one JSON object per line,
 //                          {"values": canonical JSON, "hex": re-encoded bytes} or {"error": "..."}
 //   wire-interop corpus    stdout: messages built in Swift, {"type", "name", "hex", "values"}
+//   wire-interop serve     stdin: one line, the hex of what a client sends; a server
+//                          FrameConnection echoes each MESSAGE and ends each call with OK
+//                          at HALF_CLOSE; stdout: {"events": [...], "hex": what it sent}
 import GatewayWire
 import GatewayWireConformance
 
@@ -62,9 +65,49 @@ func runCorpus() {
     }
 }
 
+func runServe() {
+    guard let line = readLine(), let input = bytes(fromHex: Substring(line)) else {
+        print("{\"error\":\"bad input\"}")
+        return
+    }
+    let now = WireTime(nanoseconds: 1)
+    var server = FrameConnection(configuration: ConnectionConfiguration(role: .server), now: now)
+    var described: [String] = []
+    var pending = server.receive(input, now: now)
+    while !pending.isEmpty {
+        let event = pending.removeFirst()
+        switch event {
+        case .callStarted(let id, let start, _):
+            described.append("callStarted \(id) \(start.method) \(start.timeoutMs)")
+        case .message(let id, let payload):
+            described.append("message \(id) \(CanonicalJSON.hex(payload))")
+            server.messageConsumed(id, byteCount: payload.count)
+            _ = try? server.send(serialized: payload, on: id)
+        case .halfClosed(let id):
+            described.append("halfClosed \(id)")
+            var trailer = ReaderGatewayV1.MetadataEntry()
+            trailer.key = "x-echo"
+            trailer.value = Array("done".utf8)
+            pending += (try? server.endCall(id, status: .ok, trailers: [trailer])) ?? []
+        case .closed(let status):
+            described.append("closed \(status.reason)")
+        default:
+            described.append("\(event)")
+        }
+    }
+    var events = "["
+    for (index, text) in described.enumerated() {
+        if index > 0 { events += "," }
+        CanonicalJSON.string(text, to: &events)
+    }
+    events += "]"
+    print("{\"events\":\(events),\"hex\":\"\(CanonicalJSON.hex(server.takeOutbound()))\"}")
+}
+
 switch CommandLine.arguments.dropFirst().first {
 case "decode": runDecode()
 case "corpus": runCorpus()
+case "serve": runServe()
 default:
-    print("usage: wire-interop decode|corpus")
+    print("usage: wire-interop decode|corpus|serve")
 }

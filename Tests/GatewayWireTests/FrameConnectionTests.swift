@@ -164,6 +164,27 @@ struct FrameConnectionCallTests {
         #expect(received == 500)
     }
 
+    @Test("END_OF_CALL waits behind queued messages; client messages meanwhile are ignored")
+    func endCallBehindQueue() throws {
+        let small = ConnectionSettings(initialStreamWindow: 100)
+        var pair = FrameConnectionPair(client: ConnectionConfiguration(role: .client, localSettings: small))
+        pair.exchange()
+        let id = try pair.client.startCall(method: V1.ReaderLink.attach.path, now: pair.now)
+        pair.exchange()
+        let payload = [UInt8](repeating: 3, count: 150)
+        #expect(try pair.server.send(serialized: payload, on: id))
+        #expect(try !pair.server.send(serialized: payload, on: id))
+        try pair.server.endCall(id, status: .ok)
+        try pair.client.send(serialized: [1, 2, 3], on: id)
+        let first = pair.exchange()
+        #expect(first.server.isEmpty)
+        #expect(first.client == [.message(streamID: id, payload)])
+        pair.client.messageConsumed(id, byteCount: 150)
+        let second = pair.exchange().client
+        #expect(second == [.message(streamID: id, payload), .callEnded(streamID: id, V1.CallEnd(.ok))])
+        #expect(pair.server.openStreamCount == 0)
+    }
+
     @Test("GOAWAY drains: open calls finish, new ones are refused, then the connection closes")
     func gracefulShutdown() throws {
         var pair = FrameConnectionPair()

@@ -148,7 +148,7 @@ extension FrameConnection {
         end.trailers = trailers
         if stream.hasQueue {
             stream.localOpen = false
-            stream.remoteOpen = false
+            stream.ending = true
             stream.enqueue(.endOfCall(end))
             streams[id] = stream
             return []

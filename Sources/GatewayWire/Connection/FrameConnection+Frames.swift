@@ -23,6 +23,7 @@ extension FrameConnection {
                 if !isClosedStream(id) { failIdle(id, "HALF_CLOSE", events: &events) }
                 return
             }
+            if stream.ending { return }
             guard stream.remoteOpen else {
                 resetStream(id, ReaderGatewayV1.Status(.streamStateInvalid, "HALF_CLOSE twice on stream \(id)"), events: &events)
                 return
@@ -133,6 +134,10 @@ extension FrameConnection {
             } else {
                 failIdle(id, "MESSAGE", events: &events)
             }
+            return
+        }
+        if stream.ending {
+            returnConnectionCredit(size)
             return
         }
         guard stream.remoteOpen else {

@@ -15,6 +15,9 @@ struct StreamState: Sendable {
     var localOpen = true
     /// The peer may still send MESSAGE frames.
     var remoteOpen = true
+    /// Server: END_OF_CALL is queued behind messages waiting for credit; the
+    /// call is over for the owner and late client frames are ignored.
+    var ending = false
     /// Bytes we may still send (may go negative by the last frame's overshoot).
     var sendWindow: Int64
     /// Bytes the peer may still send.

@@ -123,7 +123,11 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
     private func messageReceived(_ bytes: [UInt8], on streamID: UInt32) {
         guard var open = calls[streamID] else { return }
         if let requests = open.requests {
-            requests.yield(bytes)
+            if let intercept = open.call.requestInterceptor {
+                intercept(bytes)
+            } else {
+                requests.yield(bytes)
+            }
             return
         }
         guard !open.started else {

@@ -123,11 +123,7 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
     private func messageReceived(_ bytes: [UInt8], on streamID: UInt32) {
         guard var open = calls[streamID] else { return }
         if let requests = open.requests {
-            if let intercept = open.call.requestInterceptor {
-                intercept(bytes)
-            } else {
-                requests.yield(bytes)
-            }
+            requests.yield(bytes)
             return
         }
         guard !open.started else {

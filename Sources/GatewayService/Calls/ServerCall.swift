@@ -13,7 +13,6 @@ final class ServerCall: Sendable {
     let connection: GatewayConnection
     private let finished = Atomic<Bool>(false)
     private let cancelHandler = Mutex<(@Sendable () -> Void)?>(nil)
-    private let interceptor = Mutex<(@Sendable ([UInt8]) -> Void)?>(nil)
 
     init(streamID: UInt32, connection: GatewayConnection) {
         self.streamID = streamID
@@ -34,16 +33,6 @@ final class ServerCall: Sendable {
         let id = streamID
         connection.loop.execute { connection.sendMessage(bytes, on: id) }
     }
-
-    /// Bidirectional calls: from now on, messages from the peer go to `handler`, called on
-    /// the connection's event loop as they arrive (it must be quick and never block),
-    /// instead of the handler's request stream. The stream still ends with the call.
-    func interceptRequests(_ handler: @escaping @Sendable ([UInt8]) -> Void) {
-        interceptor.withLock { $0 = handler }
-    }
-
-    /// The interceptor, if any (read on the loop for each message).
-    var requestInterceptor: (@Sendable ([UInt8]) -> Void)? { interceptor.withLock { $0 } }
 
     /// Wakes the handler of a bidirectional call: an empty message arrives in its
     /// request stream, in order with the peer's messages.
@@ -86,7 +75,6 @@ final class ServerCall: Sendable {
 
     /// Called on the loop when the call ended from the peer's side or the connection's.
     func cancelledByPeer() {
-        interceptor.withLock { $0 = nil }
         guard markFinished() else { return }
         let handler = cancelHandler.withLock { slot in
             let taken = slot

@@ -69,18 +69,14 @@ extension Gateway {
         if let owner = state.withLock({ $0.owner(of: reader) }) {
             tellOwner(reader, lane: owner.lane.rawValue, generation: owner.generation)
         }
-        // From here on uplinks are handled on the connection's loop as they arrive (no task
-        // hop per command result); messages that arrived before are drained below first.
-        let handle: @Sendable ([UInt8]) -> Void = { [self] bytes in
-            guard !bytes.isEmpty else { return }
+        while let bytes = await iterator.next() {
+            guard !bytes.isEmpty else { continue }
             guard let message = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else {
                 call.end(ServiceError(.malformedMessage, "a ReaderUplink message did not decode").status)
-                return
+                break
             }
             uplinkReceived(message, reader: reader, linkID: linkID)
         }
-        call.interceptRequests(handle)
-        while let bytes = await iterator.next() { handle(bytes) }
         await linkEnded(reader, linkID: linkID, epoch: epoch)
     }
 

@@ -72,6 +72,12 @@ struct FailIfInUseTests {
         let collect = Task { try await laneA.collect() }
         #expect(await eventually { store.reader.isHoldingCollect })
 
+        // The owner sees the reader's status change (heartbeat: collecting).
+        #expect(await eventually {
+            laneA.receivedEvents.contains { event in
+                if case .readerStatusChanged(let change)? = event.event { change.reader?.activity == .collecting } else { false }
+            }
+        })
         await expectFailure(.readerBusy) {
             try await laneB.discoverAndConnect(store.readerID, location: store.location, failIfInUse: true)
         }

@@ -10,7 +10,9 @@
 //   domain       GatewayDomain       ownership arbitration, registration, discovery (pure)
 //   store        GatewayStore        libpq client, embedded PostgreSQL, migrations, queries
 //   operations   GatewayOperations   metrics registry, ops HTTP endpoint
-//   executables  reader-gateway (ReaderGatewayServer)
+//   services     GatewayService      the gateway: SDK, reader link and admin surfaces wired together
+//   client       GatewayClient       the Swift client library (point of sale, admin, reader link)
+//   executables  reader-gateway, gatewayctl, reader-sim
 //
 // No package dependencies: the toolchain and system C libraries only.
 import PackageDescription
@@ -21,6 +23,12 @@ let package = Package(
     name: "ReaderGateway",
     products: [
         .executable(name: "reader-gateway", targets: ["ReaderGatewayServer"]),
+        .executable(name: "gatewayctl", targets: ["GatewayCtl"]),
+        .executable(name: "reader-sim", targets: ["ReaderSimulator"]),
+        .executable(name: "pos-lane", targets: ["PosLane"]),
+        .library(name: "GatewayClient", targets: ["GatewayClient"]),
+        .executable(name: "transport-echo", targets: ["TransportEchoServer"]),
+        .executable(name: "transport-load", targets: ["TransportLoadGenerator"]),
     ],
     targets: [
         // MARK: C shims
@@ -34,6 +42,7 @@ let package = Package(
         .target(
             name: "GatewayTransport",
             dependencies: ["GatewayCore", "CGatewayOpenSSL", "CGatewayLinux"],
+            exclude: ["README.md"],
             swiftSettings: swift6
         ),
         .target(name: "GatewayDomain", dependencies: ["GatewayCore"], swiftSettings: swift6),
@@ -43,6 +52,15 @@ let package = Package(
             swiftSettings: swift6
         ),
         .target(name: "GatewayOperations", dependencies: ["GatewayCore", "CGatewayLinux"], swiftSettings: swift6),
+
+        .target(
+            name: "GatewayService",
+            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayDomain", "GatewayStore", "GatewayOperations"],
+            swiftSettings: swift6
+        ),
+        .target(name: "GatewayClient", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport"], swiftSettings: swift6),
+        // client: the pure parts of gatewayctl and reader-sim (command lines, stdin commands, tables, JSON, exit codes).
+        .target(name: "GatewayCommandLine", dependencies: ["GatewayCore", "GatewayWire", "GatewayClient"], swiftSettings: swift6),
 
         // MARK: test support
         .target(name: "GatewayTestSupport", dependencies: ["GatewayCore", "GatewayStore"], swiftSettings: swift6),
@@ -54,18 +72,41 @@ let package = Package(
         // MARK: executables
         .executableTarget(
             name: "ReaderGatewayServer",
-            dependencies: ["GatewayCore", "GatewayStore", "GatewayOperations"],
+            dependencies: ["GatewayCore", "GatewayStore", "GatewayOperations", "GatewayService"],
             swiftSettings: swift6
         ),
+        .executableTarget(name: "GatewayCtl", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine", "GatewayStore"], swiftSettings: swift6),
+        .executableTarget(name: "ReaderSimulator", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine"], swiftSettings: swift6),
+        .executableTarget(name: "PosLane", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine"], swiftSettings: swift6),
 
         // MARK: benchmarks
         .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/WireBench", swiftSettings: swift6),
-        // The libpq client beside pgbench, same statement and client counts (make bench-store).
-        .executableTarget(name: "StoreBenchmark", dependencies: ["GatewayCore", "GatewayStore"], swiftSettings: swift6),
         // ownership: OwnershipStore.claim beside pgbench (Tests/OwnershipBenchmark/ownership.mk)
         .executableTarget(
             name: "OwnershipBenchmark",
             dependencies: ["GatewayCore", "GatewayDomain", "GatewayStore"],
+            swiftSettings: swift6
+        ),
+
+        // The libpq client beside pgbench, same statement and client counts (make bench-store).
+        .executableTarget(name: "StoreBenchmark", dependencies: ["GatewayCore", "GatewayStore"], swiftSettings: swift6),
+        // Transport: a TLS echo server on GatewayTransport (bench subject, TLS scan target) and
+        // a closed-loop TLS load generator (make bench; Tests/GatewayTransportTests/transport.mk).
+        .executableTarget(
+            name: "TransportEchoServer",
+            dependencies: ["GatewayCore", "GatewayTransport"],
+            swiftSettings: swift6
+        ),
+        .executableTarget(
+            name: "TransportLoadGenerator",
+            dependencies: ["GatewayCore", "GatewayTransport"],
+            swiftSettings: swift6
+        ),
+        // service: relayed command round trips through the whole gateway (Tests/GatewayServiceTests/service.mk).
+        .executableTarget(
+            name: "service-bench",
+            dependencies: ["GatewayCore", "GatewayClient", "GatewayOperations", "GatewayService", "GatewayTestSupport", "GatewayTransport", "GatewayWire"],
+            path: "Sources/ServiceBenchmark",
             swiftSettings: swift6
         ),
 
@@ -77,7 +118,12 @@ let package = Package(
             exclude: ["wire.mk", "Interop", "Bench", "FuzzCorpus"],
             swiftSettings: swift6
         ),
-        .testTarget(name: "GatewayTransportTests", dependencies: ["GatewayTransport"], swiftSettings: swift6),
+        .testTarget(
+            name: "GatewayTransportTests",
+            dependencies: ["GatewayTransport", "CGatewayOpenSSL", "CGatewayLinux"],
+            exclude: ["transport.mk", "scripts", "bench"],
+            swiftSettings: swift6
+        ),
         .testTarget(name: "GatewayDomainTests", dependencies: ["GatewayDomain"], swiftSettings: swift6),
         .testTarget(
             name: "GatewayStoreTests",
@@ -86,6 +132,17 @@ let package = Package(
             swiftSettings: swift6
         ),
         .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations"], swiftSettings: swift6),
+        .testTarget(
+            name: "GatewayServiceTests",
+            dependencies: ["GatewayService", "GatewayClient", "GatewayTestSupport"],
+            exclude: ["service.mk", "bench"],
+            swiftSettings: swift6
+        ),
+        .testTarget(
+            name: "GatewayClientTests",
+            dependencies: ["GatewayClient", "GatewayCommandLine", "GatewayTransport", "GatewayStore", "GatewayTestSupport"],
+            swiftSettings: swift6
+        ),
         // The reader-gateway executable, run as a real child process.
         .testTarget(
             name: "ReaderGatewayServerTests",

@@ -16,6 +16,11 @@
 #include <grp.h>
 #include <limits.h>
 #include <sys/wait.h>
+#include <stdio.h>
+#include <time.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 
 const int RG_EPOLL_CTL_ADD = EPOLL_CTL_ADD;
 const int RG_EPOLL_CTL_MOD = EPOLL_CTL_MOD;
@@ -178,3 +183,132 @@ int rg_process_exists(pid_t pid) {
     if (kill(pid, 0) == 0) return 1;
     return errno == EPERM;
 }
+uint64_t rg_monotonic_nanoseconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
+}
+
+int rg_make_sockaddr(const char *host, int port, struct sockaddr_storage *out, socklen_t *length) {
+    memset(out, 0, sizeof *out);
+    if (port < 0 || port > 65535) return -1;
+    if (strcmp(host, "localhost") == 0) host = "127.0.0.1";
+    struct sockaddr_in *v4 = (struct sockaddr_in *)out;
+    if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons((uint16_t)port);
+        *length = sizeof *v4;
+        return 0;
+    }
+    const char *h = host;
+    char trimmed[64];
+    size_t n = strlen(host);
+    if (n > 2 && host[0] == '[' && host[n - 1] == ']' && n - 2 < sizeof trimmed) {
+        memcpy(trimmed, host + 1, n - 2);
+        trimmed[n - 2] = 0;
+        h = trimmed;
+    }
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)out;
+    if (inet_pton(AF_INET6, h, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons((uint16_t)port);
+        *length = sizeof *v6;
+        return 0;
+    }
+    return -1;
+}
+
+int rg_format_sockaddr(const struct sockaddr_storage *address, char *buffer, int capacity) {
+    char host[INET6_ADDRSTRLEN];
+    if (address->ss_family == AF_INET) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *)address;
+        if (!inet_ntop(AF_INET, &v4->sin_addr, host, sizeof host)) return -1;
+        snprintf(buffer, (size_t)capacity, "%s:%d", host, ntohs(v4->sin_port));
+        return 0;
+    }
+    if (address->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)address;
+        if (!inet_ntop(AF_INET6, &v6->sin6_addr, host, sizeof host)) return -1;
+        snprintf(buffer, (size_t)capacity, "[%s]:%d", host, ntohs(v6->sin6_port));
+        return 0;
+    }
+    return -1;
+}
+
+int rg_sockaddr_port(const struct sockaddr_storage *address) {
+    if (address->ss_family == AF_INET) return ntohs(((const struct sockaddr_in *)address)->sin_port);
+    if (address->ss_family == AF_INET6) return ntohs(((const struct sockaddr_in6 *)address)->sin6_port);
+    return -1;
+}
+
+int rg_tcp_listen(const struct sockaddr_storage *address, socklen_t length, int backlog, int reuse_port) {
+    int fd = socket(address->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (reuse_port && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) != 0) goto fail;
+    if (address->ss_family == AF_INET6) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+    if (bind(fd, (const struct sockaddr *)address, length) != 0) goto fail;
+    if (listen(fd, backlog) != 0) goto fail;
+    return fd;
+fail:;
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return -1;
+}
+
+int rg_tcp_connect(const struct sockaddr_storage *address, socklen_t length, int *in_progress) {
+    *in_progress = 0;
+    int fd = socket(address->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (connect(fd, (const struct sockaddr *)address, length) != 0) {
+        if (errno == EINPROGRESS) {
+            *in_progress = 1;
+            return fd;
+        }
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int rg_socket_error(int fd) {
+    int error = 0;
+    socklen_t length = sizeof error;
+    if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) != 0) return errno;
+    return error;
+}
+
+int rg_set_nodelay(int fd) {
+    int one = 1;
+    return setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+int rg_local_address(int fd, struct sockaddr_storage *out) {
+    socklen_t length = sizeof *out;
+    return getsockname(fd, (struct sockaddr *)out, &length);
+}
+
+int rg_set_linger_zero(int fd) {
+    struct linger linger = {1, 0};
+    return setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, sizeof linger);
+}
+
+long rg_raise_nofile_limit_to(long wanted) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+    if (wanted > 0 && (rlim_t)wanted > limit.rlim_max) {
+        struct rlimit higher = { (rlim_t)wanted, (rlim_t)wanted };
+        if (setrlimit(RLIMIT_NOFILE, &higher) == 0) return wanted;
+    }
+    return rg_raise_nofile_limit();
+}
+
+int rg_errno(void) { return errno; }
+
+void rg_set_thread_name(const char *name) { pthread_setname_np(pthread_self(), name); }

@@ -16,6 +16,7 @@
 #include <openssl/ec.h>
 #include <openssl/rsa.h>
 #include <openssl/bn.h>
+#include <string.h>
 
 // Options and modes (SSL_OP_* and SSL_MODE_* are macros over 64-bit constants).
 static inline uint64_t rg_SSL_OP_NO_COMPRESSION(void) { return SSL_OP_NO_COMPRESSION; }
@@ -45,5 +46,71 @@ static inline int rg_TLS1_3_VERSION(void) { return TLS1_3_VERSION; }
 // Memory BIOs.
 static inline long rg_BIO_get_mem_data(BIO *bio, char **out) { return BIO_get_mem_data(bio, out); }
 static inline int rg_BIO_set_mem_eof_return(BIO *bio, int value) { return (int)BIO_set_mem_eof_return(bio, value); }
+
+// Transport (GatewayTransport): key generation, certificate building and small
+// macro wrappers used by the TLS engine and the development certificate authority.
+/// A new EC key on the named curve (e.g. "P-256"); EVP_PKEY_Q_keygen is variadic.
+static inline EVP_PKEY *rg_EVP_PKEY_keygen_ec(const char *curve) { return EVP_PKEY_Q_keygen(NULL, NULL, "EC", curve); }
+/// A new RSA key of `bits` bits.
+static inline EVP_PKEY *rg_EVP_PKEY_keygen_rsa(size_t bits) { return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", bits); }
+static inline void rg_X509V3_set_ctx_nodb(X509V3_CTX *ctx) { X509V3_set_ctx_nodb(ctx); }
+static inline void rg_OPENSSL_free(void *pointer) { OPENSSL_free(pointer); }
+static inline int rg_SSL_CTX_set_session_id_context_default(SSL_CTX *ctx) {
+    static const unsigned char sid[] = "reader-gateway";
+    return SSL_CTX_set_session_id_context(ctx, sid, sizeof sid - 1);
+}
+static inline void rg_SSL_CTX_set_read_ahead(SSL_CTX *ctx, int yes) { SSL_CTX_set_read_ahead(ctx, yes); }
+static inline long rg_SSL_MODE_AUTO_RETRY(void) { return SSL_MODE_AUTO_RETRY; }
+static inline long rg_SSL_CTX_clear_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_clear_mode(ctx, mode); }
+static inline long rg_SSL_SESS_CACHE_OFF(void) { return SSL_SESS_CACHE_OFF; }
+static inline long rg_SSL_SESS_CACHE_SERVER(void) { return SSL_SESS_CACHE_SERVER; }
+/// Adds one X509v3 extension given in OpenSSL's configuration syntax
+/// (e.g. "critical,CA:TRUE"); `issuer` may equal `subject` for self-signed.
+static inline int rg_X509_add_ext_text(X509 *subject, X509 *issuer, int nid, const char *value) {
+    X509V3_CTX ctx;
+    X509V3_set_ctx_nodb(&ctx);
+    X509V3_set_ctx(&ctx, issuer, subject, NULL, NULL, 0);
+    X509_EXTENSION *ext = X509V3_EXT_conf_nid(NULL, &ctx, nid, value);
+    if (ext == NULL) return 0;
+    int ok = X509_add_ext(subject, ext, -1);
+    X509_EXTENSION_free(ext);
+    return ok;
+}
+/// The first text value of `nid` in `name` as UTF-8 into `out` (NUL-terminated); length or -1.
+static inline int rg_X509_NAME_get_text(X509_NAME *name, int nid, char *out, int capacity) {
+    int index = X509_NAME_get_index_by_NID(name, nid, -1);
+    if (index < 0) return -1;
+    X509_NAME_ENTRY *entry = X509_NAME_get_entry(name, index);
+    if (entry == NULL) return -1;
+    unsigned char *utf8 = NULL;
+    int length = ASN1_STRING_to_UTF8(&utf8, X509_NAME_ENTRY_get_data(entry));
+    if (length < 0) return -1;
+    if (length >= capacity) length = capacity - 1;
+    memcpy(out, utf8, (size_t)length);
+    out[length] = 0;
+    OPENSSL_free(utf8);
+    return length;
+}
+
+/// Server-side ALPN: `preference` is a 2-byte little-endian length followed by the
+/// protocol list in wire format; it must outlive the SSL_CTX. A client offering ALPN
+/// with no protocol in common gets a fatal no_application_protocol alert.
+static int rg_alpn_select(SSL *ssl, const unsigned char **out, unsigned char *outlen,
+                          const unsigned char *in, unsigned int inlen, void *arg) {
+    (void)ssl;
+    const unsigned char *preference = (const unsigned char *)arg;
+    unsigned int length = (unsigned int)preference[0] | ((unsigned int)preference[1] << 8);
+    unsigned char *selected = NULL;
+    unsigned char selected_length = 0;
+    if (SSL_select_next_proto(&selected, &selected_length, preference + 2, length, in, inlen) != OPENSSL_NPN_NEGOTIATED) {
+        return SSL_TLSEXT_ERR_ALERT_FATAL;
+    }
+    *out = selected;
+    *outlen = selected_length;
+    return SSL_TLSEXT_ERR_OK;
+}
+static inline void rg_SSL_CTX_set_alpn_server(SSL_CTX *ctx, const unsigned char *preference) {
+    SSL_CTX_set_alpn_select_cb(ctx, rg_alpn_select, (void *)preference);
+}
 
 #endif

@@ -1,5 +1,7 @@
 import Foundation
 import GatewayCore
+import GatewayOperations
+import GatewayService
 
 /// The gateway's start-up and shut-down sequence.
 ///
@@ -10,19 +12,23 @@ final class GatewayServer: Sendable {
     let store: StoreService
     /// The ops endpoint, when `--ops-port` is set.
     let ops: OpsService?
+    /// The TLS port with the gateway's services.
+    let listener: ListenerService
     let services: [any GatewayService]
     private let logger = Logger(component: "main")
 
     init(options: ServerOptions) {
         self.options = options
         store = StoreService(options: options)
+        let metrics = GatewayMetrics(callMethods: GatewayServiceHost.methodNames)
+        listener = ListenerService(options: options, store: store, metrics: metrics)
         if options.opsPort != nil {
-            let ops = OpsService(options: options, store: store, startedServices: ["store"])
+            let ops = OpsService(options: options, store: store, metrics: metrics, startedServices: ["store", "gateway"])
             self.ops = ops
-            services = [ops, store]
+            services = [ops, store, listener]
         } else {
             ops = nil
-            services = [store]
+            services = [store, listener]
         }
     }
 

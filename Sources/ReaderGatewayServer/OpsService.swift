@@ -24,9 +24,8 @@ final class OpsService: GatewayService {
 
     private let drainConfiguration: DrainConfiguration
 
-    init(options: ServerOptions, store: StoreService, startedServices: [String]) {
+    init(options: ServerOptions, store: StoreService, metrics: GatewayMetrics, startedServices: [String]) {
         drainConfiguration = options.drain
-        let metrics = GatewayMetrics()
         let state = OpsState(required: startedServices)
         self.metrics = metrics
         self.state = state

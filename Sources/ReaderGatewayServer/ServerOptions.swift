@@ -19,6 +19,14 @@ struct ServerOptions: Sendable {
             .value("ops-port", "PORT", default: "", help: "Port of the ops HTTP endpoint (the container image sets 9090); 0 picks a free one (logged). Empty: no ops endpoint."),
             .value("drain-load-balancer-seconds", "SECONDS", default: "0", help: "On SIGTERM, seconds to keep serving while /readyz fails, so load balancers stop sending (the chart sets 5)."),
             .value("drain-deadline-seconds", "SECONDS", default: "20", help: "On SIGTERM, seconds in-flight commands may take after peers are told to go away."),
+            .value("address", "ADDRESS", default: "127.0.0.1", help: "Address of the gateway's TLS port (readers, lanes, admins): an IPv4 or IPv6 literal; 0.0.0.0 in a container."),
+            .value("port", "PORT", default: "7443", help: "The gateway's TLS port; 0 picks a free one (logged)."),
+            .value("tls-cert", "PATH", default: "", help: "Server certificate chain (PEM). Empty with --tls-key empty: a development CA and certificate under --data-dir/tls (dev defaults)."),
+            .value("tls-key", "PATH", default: "", help: "Private key of --tls-cert (PEM)."),
+            .value("reader-ca", "PATH", default: "", help: "CA (PEM) whose client certificates prove reader serial numbers (mutual TLS). Empty: the development CA when it is in use, else no reader certificates."),
+            .value("reader-offline-bound", "DURATION", default: "10s", help: "A reader silent for this long is offline and its owner is told (e.g. 10s, 3s)."),
+            .value("session-lease", "DURATION", default: "30s", help: "How long a lane's session lives without a connection (its resume window)."),
+            .value("event-loops", "N", default: "2", help: "Event loop threads of the TLS port."),
             .value("log-level", "LEVEL", default: "info", help: "Lowest level written: trace, debug, info, notice, warning, error, critical."),
             .value("log-format", "FORMAT", default: "logfmt", help: "Log line format: logfmt or json."),
         ]
@@ -32,6 +40,14 @@ struct ServerOptions: Sendable {
     var opsAddress: String
     var opsPort: Int?
     var drain: DrainConfiguration
+    var address: String
+    var port: Int
+    var tlsCertificatePath: String?
+    var tlsKeyPath: String?
+    var readerCAPath: String?
+    var readerOfflineBound: Duration
+    var sessionLease: Duration
+    var eventLoops: Int
     var logLevel: Logger.Level
     var logFormat: LogFormat
     var helpRequested: Bool
@@ -45,6 +61,17 @@ struct ServerOptions: Sendable {
         guard let level = Logger.Level(name: levelName) else {
             throw OptionsError("reader-gateway: --log-level \(levelName.debugDescription) is not valid: expected one of trace, debug, info, notice, warning, error, critical")
         }
+        let certificate = options.string("tls-cert")
+        let key = options.string("tls-key")
+        guard (certificate == nil) == (key == nil) else {
+            throw OptionsError("reader-gateway: give both --tls-cert and --tls-key, or neither (for the development CA)")
+        }
+        let offlineBound = try options.duration("reader-offline-bound") ?? .seconds(10)
+        guard offlineBound >= .milliseconds(200) else {
+            throw OptionsError("reader-gateway: --reader-offline-bound must be at least 200ms")
+        }
+        let lease = try options.duration("session-lease") ?? .seconds(30)
+        guard lease >= .seconds(1) else { throw OptionsError("reader-gateway: --session-lease must be at least 1s") }
         return ServerOptions(
             databaseURL: options.string("database-url"),
             dataDirectory: options.string("data-dir") ?? ".reader-gateway",
@@ -57,6 +84,14 @@ struct ServerOptions: Sendable {
                 loadBalancerWindow: try options.duration("drain-load-balancer-seconds") ?? .zero,
                 inFlightDeadline: try options.duration("drain-deadline-seconds") ?? .seconds(20)
             ),
+            address: options.string("address") ?? "127.0.0.1",
+            port: try options.int("port", in: 0...65535) ?? 7443,
+            tlsCertificatePath: certificate,
+            tlsKeyPath: key,
+            readerCAPath: options.string("reader-ca"),
+            readerOfflineBound: offlineBound,
+            sessionLease: lease,
+            eventLoops: try options.int("event-loops", in: 1...256) ?? 2,
             logLevel: level,
             logFormat: try options.choice("log-format", as: LogFormat.self) ?? .logfmt,
             helpRequested: options.helpRequested

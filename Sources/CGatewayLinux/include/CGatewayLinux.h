@@ -86,5 +86,32 @@ pid_t rg_spawn(const char *path, char *const argv[], char *const envp[], int out
 pid_t rg_waitpid_nohang(pid_t pid, int *status);
 /// Whether a process with this pid exists (signal 0 succeeds or fails with EPERM).
 int rg_process_exists(pid_t pid);
+// Transport helpers (GatewayTransport).
+/// CLOCK_MONOTONIC in nanoseconds.
+uint64_t rg_monotonic_nanoseconds(void);
+/// Parses a numeric IPv4/IPv6 address (or "localhost") and port into `out`; 0 or -1.
+int rg_make_sockaddr(const char *host, int port, struct sockaddr_storage *out, socklen_t *length);
+/// Formats an address as "host:port" ("[v6]:port") into `buffer`; 0 or -1.
+int rg_format_sockaddr(const struct sockaddr_storage *address, char *buffer, int capacity);
+/// The port of an address, or -1.
+int rg_sockaddr_port(const struct sockaddr_storage *address);
+/// A listening TCP socket (non-blocking, SO_REUSEADDR, optional SO_REUSEPORT); fd or -1 (errno set).
+int rg_tcp_listen(const struct sockaddr_storage *address, socklen_t length, int backlog, int reuse_port);
+/// Starts a non-blocking TCP connect; fd or -1. `*in_progress` is 1 if EINPROGRESS.
+int rg_tcp_connect(const struct sockaddr_storage *address, socklen_t length, int *in_progress);
+/// The pending socket error (SO_ERROR), or errno if getsockopt fails.
+int rg_socket_error(int fd);
+/// Sets TCP_NODELAY; 0 or -1.
+int rg_set_nodelay(int fd);
+/// The local address of a socket; 0 or -1.
+int rg_local_address(int fd, struct sockaddr_storage *out);
+/// Sets SO_LINGER to zero so close() sends a reset; 0 or -1.
+int rg_set_linger_zero(int fd);
+/// Raises RLIMIT_NOFILE towards `wanted` (hard limit too where privileged); returns the new soft limit or -1.
+long rg_raise_nofile_limit_to(long wanted);
+/// The calling thread's errno.
+int rg_errno(void);
+/// Sets the calling thread's name (at most 15 characters).
+void rg_set_thread_name(const char *name);
 
 #endif

@@ -25,6 +25,7 @@ public enum Migrations {
     public static let all: [Migration] = [
         .v0001AccountsReadersSessions,
         .v0002Ownership,
+        .v0003ReaderCredentials,
     ]
 
     /// The newest version this binary knows.

@@ -1,0 +1,156 @@
+import GatewayCore
+import GatewayWire
+
+extension TerminalClient {
+    /// Starts the event pump (which also resumes the session after a dropped connection)
+    /// and the heartbeat loop.
+    func startBackgroundTasks() {
+        let events = Task { [weak self] () async -> Void in await self?.runEventPump() }
+        let heartbeats = Task { [weak self] () async -> Void in await self?.runHeartbeats() }
+        state.withLock { $0.background = [events, heartbeats] }
+    }
+
+    /// Subscribes to the session's events and delivers them; on a lost connection resumes
+    /// the session within its lease and subscribes again.
+    func runEventPump() async {
+        let logger = Logger(component: "terminal")
+        for _ in 0..<1_000_000 {
+            guard !Task.isCancelled, let token = state.withLock({ $0.closed ? nil : $0.session?.resumeToken }) else { return }
+            var request = ReaderGatewayV1.SubscribeEventsRequest()
+            request.sessionToken = token
+            let failure: RPCError
+            do {
+                let channel = try await connection.channel()
+                for try await event in channel.serverStreaming(ReaderGatewayV1.Sdk.subscribeEvents, request) {
+                    deliver(event)
+                }
+                failure = RPCError(code: .failedPrecondition, reason: .sessionExpired, message: "the gateway ended the session's event stream")
+            } catch let error as RPCError {
+                failure = error
+            } catch {
+                failure = .unavailable(.connectionLost, "\(error)")
+            }
+            guard !Task.isCancelled, !state.withLock({ $0.closed }) else { return }
+            if failure.code != .unavailable {
+                logger.info("session ended", ["error": failure])
+                state.withLock { state in
+                    state.session = nil
+                    state.connectedReader = nil
+                }
+                emit(.sessionEnded(failure))
+                return
+            }
+            emit(.connectionLost(failure))
+            guard await resumeAfterConnectionLoss(logger: logger) else { return }
+        }
+    }
+
+    /// Re-opens the session with its resume token until it works or the lease ran out.
+    func resumeAfterConnectionLoss(logger: Logger) async -> Bool {
+        guard let (session, token, device, lane) = state.withLock({ state -> (TerminalSession, String, String, String)? in
+            guard let session = state.session else { return nil }
+            return (session, state.connectionToken, state.posDeviceID, state.laneLabel)
+        }) else { return false }
+        let deadline = ContinuousClock.now + max(session.lease, .seconds(1))
+        var backoff = Duration.milliseconds(100)
+        for _ in 0..<10_000 {
+            guard !Task.isCancelled, ContinuousClock.now < deadline else { break }
+            do {
+                let resumed = try await openSessionCall(connectionToken: token, posDeviceID: device, laneLabel: lane, resumeToken: session.resumeToken)
+                state.withLock { state in
+                    state.session = resumed
+                    state.connectedReader = resumed.connectedReader
+                }
+                emit(.sessionResumed(resumed))
+                return true
+            } catch let error as RPCError where error.code != .unavailable {
+                logger.info("session could not be resumed", ["error": error])
+                state.withLock { state in
+                    state.session = nil
+                    state.connectedReader = nil
+                }
+                emit(.sessionEnded(error))
+                return false
+            } catch {
+                try? await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, .seconds(2))
+            }
+        }
+        let error = RPCError(code: .failedPrecondition, reason: .sessionExpired, message: "the gateway could not be reached within the session's lease; open a new session")
+        state.withLock { state in
+            state.session = nil
+            state.connectedReader = nil
+        }
+        emit(.sessionEnded(error))
+        return false
+    }
+
+    /// Heartbeats every third of the lease (at most every 5 s) while the session is open.
+    func runHeartbeats() async {
+        for _ in 0..<100_000_000 {
+            guard let session = state.withLock({ $0.closed ? nil : $0.session }) else {
+                try? await Task.sleep(for: .milliseconds(200))
+                if Task.isCancelled || state.withLock({ $0.closed }) { return }
+                continue
+            }
+            let interval = max(.milliseconds(200), min(session.lease / 3, .seconds(5)))
+            try? await Task.sleep(for: interval)
+            if Task.isCancelled { return }
+            var request = ReaderGatewayV1.HeartbeatRequest()
+            request.sessionToken = session.resumeToken
+            // A lost connection is the event pump's to repair; a heartbeat only keeps the lease.
+            _ = try? await connection.unary(ReaderGatewayV1.Sdk.heartbeat, request, timeout: callTimeout, attempts: 1)
+        }
+    }
+
+    /// Applies one gateway event to the state, then hands it to the stream and the delegate.
+    func deliver(_ event: ReaderGatewayV1.SessionEvent) {
+        switch event.event {
+        case .disconnected(let message)?:
+            let info = DisconnectInfo(message)
+            state.withLock { state in
+                if state.connectedReader == nil || state.connectedReader?.id == info.readerID || info.readerID.isEmpty {
+                    state.connectedReader = nil
+                }
+                state.deliveringDisconnect = true
+            }
+            emit(.disconnected(info))
+            // Only now may a command that failed because of this loss return its error.
+            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.deliveringDisconnect = false
+                let waiters = state.disconnectWaiters
+                state.disconnectWaiters = []
+                return waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        case .readerStatusChanged(let message)?:
+            if let reader = message.reader {
+                state.withLock { state in
+                    if state.connectedReader?.id == reader.id { state.connectedReader = reader }
+                }
+                emit(.readerStatusChanged(reader))
+            }
+        case .reconnectStarted(let message)?:
+            emit(.reconnectStarted(readerID: message.readerID))
+        case .reconnectSucceeded(let message)?:
+            emit(.reconnectSucceeded(readerID: message.readerID))
+        case .reconnectFailed(let message)?:
+            emit(.reconnectFailed(readerID: message.readerID, RPCError(status: message.status ?? ReaderGatewayV1.Status(.readerOffline, "the reader did not come back"))))
+        case .updateProgress(let message)?:
+            emit(.updateProgress(readerID: message.readerID, progress: message.progress))
+        case nil:
+            break
+        }
+    }
+
+    func emit(_ event: TerminalEvent) {
+        eventSink.yield(event)
+        guard let delegate = state.withLock({ $0.delegate.value }) else { return }
+        switch event {
+        case .disconnected(let info): delegate.terminal(self, didDisconnect: info)
+        case .readerStatusChanged(let reader): delegate.terminal(self, didChangeReaderStatus: reader)
+        default: break
+        }
+        delegate.terminal(self, didReceive: event)
+    }
+}

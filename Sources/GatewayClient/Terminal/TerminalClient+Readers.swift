@@ -1,0 +1,158 @@
+import GatewayWire
+
+extension TerminalClient {
+    /// Lists the readers registered at a location, online and offline (one answer per call;
+    /// empty when there are none). A second discovery fails with
+    /// `DISCOVERY_ALREADY_IN_PROGRESS` until ``cancelDiscovery()`` or a connect.
+    ///
+    /// - Parameters:
+    ///   - locationID: the location; empty for every location the connection token allows.
+    ///   - timeout: how long the gateway waits for the online answer; nil for its default.
+    public func discoverReaders(locationID: String, timeout: Duration? = nil, simulated: Bool = false) async throws -> [DiscoveredReader] {
+        var request = ReaderGatewayV1.DiscoverReadersRequest()
+        request.sessionToken = try sessionToken()
+        request.locationID = locationID
+        request.simulated = simulated
+        if let timeout { request.timeoutMs = WireTime.nanoseconds(of: timeout) / 1_000_000 }
+        let response = try await connection.unary(ReaderGatewayV1.Sdk.discoverReaders, request, timeout: callTimeout + (timeout ?? .zero))
+        state.withLock { $0.latestDiscoveryID = response.discoveryID }
+        return response.readers.map { DiscoveredReader(reader: $0, discoveryID: response.discoveryID) }
+    }
+
+    /// Cancels the running discovery (Stripe's `Cancelable.cancel()`).
+    public func cancelDiscovery() async throws {
+        var request = ReaderGatewayV1.CancelDiscoveryRequest()
+        request.sessionToken = try sessionToken()
+        request.discoveryID = state.withLock { $0.latestDiscoveryID } ?? ""
+        _ = try await connection.unary(ReaderGatewayV1.Sdk.cancelDiscovery, request, timeout: callTimeout, idempotent: true)
+    }
+
+    /// Connects to a reader from the latest discovery.
+    ///
+    /// With `failIfInUse`, a reader mid-transaction for another lane is refused with
+    /// `READER_BUSY` (ask the user, then retry with `false` to take it over); an idle reader
+    /// is taken over either way and its previous lane receives `disconnected(.replaced)`.
+    /// Other errors: `READER_OFFLINE`, `STALE_DISCOVERY`, `READER_NOT_FOUND`,
+    /// `ALREADY_CONNECTED_TO_READER`.
+    @discardableResult
+    public func connectReader(_ reader: DiscoveredReader, failIfInUse: Bool = false) async throws -> ReaderGatewayV1.ConnectReaderResponse {
+        var request = ReaderGatewayV1.ConnectReaderRequest()
+        request.sessionToken = try sessionToken()
+        request.readerID = reader.id
+        request.discoveryID = reader.discoveryID
+        request.failIfInUse = failIfInUse
+        let response = try await connection.unary(ReaderGatewayV1.Sdk.connectReader, request, timeout: callTimeout)
+        state.withLock { $0.connectedReader = response.reader ?? reader.reader }
+        return response
+    }
+
+    /// Releases the session's reader.
+    public func disconnectReader() async throws {
+        var request = ReaderGatewayV1.DisconnectReaderRequest()
+        request.sessionToken = try sessionToken()
+        _ = try await connection.unary(ReaderGatewayV1.Sdk.disconnectReader, request, timeout: callTimeout, idempotent: true)
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.connectedReader = nil
+            let waiters = state.disconnectWaiters
+            state.disconnectWaiters = []
+            return waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    // MARK: commands
+
+    /// Waits for the customer to present a card; the reader is "in use" until it returns.
+    public func collectPaymentMethod(_ params: ReaderGatewayV1.CollectPaymentMethodParams) async throws -> ReaderGatewayV1.CollectPaymentMethodResponse {
+        var request = ReaderGatewayV1.CollectPaymentMethodRequest()
+        request.sessionToken = try sessionToken()
+        request.params = params
+        return try await command(ReaderGatewayV1.Sdk.collectPaymentMethod, request, timeout: paymentTimeout)
+    }
+
+    /// Confirms the payment intent; the reader is "in use" until it returns.
+    public func confirmPaymentIntent(_ params: ReaderGatewayV1.ConfirmPaymentIntentParams) async throws -> ReaderGatewayV1.PaymentIntentResult {
+        var request = ReaderGatewayV1.ConfirmPaymentIntentRequest()
+        request.sessionToken = try sessionToken()
+        request.params = params
+        return try await command(ReaderGatewayV1.Sdk.confirmPaymentIntent, request, timeout: paymentTimeout).result ?? ReaderGatewayV1.PaymentIntentResult()
+    }
+
+    /// Cancels a running collect; that call ends with `COMMAND_CANCELED`.
+    public func cancelCollectPaymentMethod() async throws {
+        var request = ReaderGatewayV1.CancelCollectPaymentMethodRequest()
+        request.sessionToken = try sessionToken()
+        _ = try await command(ReaderGatewayV1.Sdk.cancelCollectPaymentMethod, request, timeout: callTimeout, idempotent: true)
+    }
+
+    /// Shows a cart on the reader.
+    public func setReaderDisplay(_ cart: ReaderGatewayV1.Cart) async throws {
+        var request = ReaderGatewayV1.SetReaderDisplayRequest()
+        request.sessionToken = try sessionToken()
+        request.cart = cart
+        _ = try await command(ReaderGatewayV1.Sdk.setReaderDisplay, request, timeout: callTimeout, idempotent: true)
+    }
+
+    /// Returns the reader to its splash screen.
+    public func clearReaderDisplay() async throws {
+        var request = ReaderGatewayV1.ClearReaderDisplayRequest()
+        request.sessionToken = try sessionToken()
+        _ = try await command(ReaderGatewayV1.Sdk.clearReaderDisplay, request, timeout: callTimeout, idempotent: true)
+    }
+
+    /// Reboots the reader; it disconnects and re-attaches by itself.
+    public func rebootReader() async throws {
+        var request = ReaderGatewayV1.RebootReaderRequest()
+        request.sessionToken = try sessionToken()
+        _ = try await command(ReaderGatewayV1.Sdk.rebootReader, request, timeout: callTimeout)
+    }
+
+    /// Installs the reader's available update; returns the version (empty when none).
+    @discardableResult
+    public func installAvailableUpdate() async throws -> String {
+        var request = ReaderGatewayV1.InstallAvailableUpdateRequest()
+        request.sessionToken = try sessionToken()
+        return try await command(ReaderGatewayV1.Sdk.installAvailableUpdate, request, timeout: callTimeout).version
+    }
+
+    /// Relays a reader command. When it fails because another lane took the reader, the
+    /// `disconnected` event is delivered first (bounded wait), as Stripe's SDKs promise.
+    func command<Request, Response>(
+        _ method: ProtobufMethod<Request, Response>, _ request: Request, timeout: Duration, idempotent: Bool = false
+    ) async throws -> Response {
+        do {
+            return try await connection.unary(method, request, timeout: timeout, idempotent: idempotent)
+        } catch let error as RPCError where error.reason == .readerConnectedToAnotherSession || error.reason == .notConnectedToReader {
+            await waitForDisconnectEvent(limit: .seconds(2))
+            throw error
+        }
+    }
+
+    /// Waits until the event stream reported the reader's loss (or `limit` passes).
+    func waitForDisconnectEvent(limit: Duration) async {
+        guard state.withLock({ $0.connectedReader != nil || $0.deliveringDisconnect }) else { return }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let resumeNow = self.state.withLock { state -> Bool in
+                        if state.connectedReader == nil && !state.deliveringDisconnect { return true }
+                        state.disconnectWaiters.append(continuation)
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            }
+            group.addTask { try? await Task.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
+            // The waiter (if still queued) is resumed by the next disconnect or by cleanup.
+            let waiters = self.state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                guard state.connectedReader != nil || state.deliveringDisconnect else { return [] }
+                let waiters = state.disconnectWaiters
+                state.disconnectWaiters = []
+                return waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+}

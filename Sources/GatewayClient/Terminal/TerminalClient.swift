@@ -1,0 +1,148 @@
+import GatewayWire
+import Synchronization
+
+/// A point-of-sale lane's client, shaped like Stripe Terminal's SDK.
+///
+/// ```swift
+/// let terminal = TerminalClient(connection: GatewayConnection(configuration))
+/// try await terminal.openSession(connectionToken: token, posDeviceID: "pos-3", laneLabel: "Lane 3")
+/// let readers = try await terminal.discoverReaders(locationID: "tml_1")
+/// do {
+///     try await terminal.connectReader(readers[0], failIfInUse: true)
+/// } catch let error as RPCError where error.reason == .readerBusy {
+///     // ask the user, then take it over:
+///     try await terminal.connectReader(readers[0], failIfInUse: false)
+/// }
+/// for await event in terminal.events { ... }
+/// ```
+///
+/// Heartbeats keep the session's lease alive in the background; when the connection drops,
+/// the client reconnects and resumes the session (keeping its reader) within the lease.
+public final class TerminalClient: Sendable {
+    /// The gateway connection (shareable between lanes).
+    public let connection: GatewayConnection
+    /// The deadline of ordinary calls.
+    public let callTimeout: Duration
+    /// The deadline of collect and confirm, which wait for the customer.
+    public let paymentTimeout: Duration
+    /// Events in order (single consumer). See also ``setDelegate(_:)``.
+    public let events: AsyncStream<TerminalEvent>
+    let eventSink: AsyncStream<TerminalEvent>.Continuation
+    let state = Mutex(State())
+
+    struct WeakDelegate {
+        weak var value: (any TerminalDelegate)?
+    }
+
+    struct State {
+        var connectionToken = ""
+        var posDeviceID = ""
+        var laneLabel = ""
+        var session: TerminalSession?
+        var latestDiscoveryID: String?
+        var connectedReader: ReaderGatewayV1.Reader?
+        var closed = false
+        var disconnectWaiters: [CheckedContinuation<Void, Never>] = []
+        /// A `disconnected` event is being handed to the stream and the delegate.
+        var deliveringDisconnect = false
+        var background: [Task<Void, Never>] = []
+        var delegate = WeakDelegate()
+    }
+
+    public init(connection: GatewayConnection, callTimeout: Duration = .seconds(15), paymentTimeout: Duration = .seconds(300)) {
+        self.connection = connection
+        self.callTimeout = callTimeout
+        self.paymentTimeout = paymentTimeout
+        (events, eventSink) = AsyncStream.makeStream(of: TerminalEvent.self)
+    }
+
+    deinit {
+        let tasks = state.withLock { $0.background }
+        for task in tasks { task.cancel() }
+        eventSink.finish()
+    }
+
+    /// Sets the delegate (held weakly).
+    public func setDelegate(_ delegate: (any TerminalDelegate)?) {
+        state.withLock { $0.delegate.value = delegate }
+    }
+
+    /// The open session, if any.
+    public var session: TerminalSession? { state.withLock { $0.session } }
+
+    /// The connected reader, if any.
+    public var connectedReader: ReaderGatewayV1.Reader? { state.withLock { $0.connectedReader } }
+
+    // MARK: sessions
+
+    /// Opens a session with a connection token your backend minted, then starts the event
+    /// stream and heartbeats. Errors: `CONNECTION_TOKEN_INVALID`, `CONNECTION_TOKEN_EXPIRED`.
+    @discardableResult
+    public func openSession(connectionToken: String, posDeviceID: String, laneLabel: String) async throws -> TerminalSession {
+        try await open(connectionToken: connectionToken, posDeviceID: posDeviceID, laneLabel: laneLabel, resumeToken: "")
+    }
+
+    /// Resumes a session after the app lost its connection (or restarted within the lease),
+    /// keeping its reader. Errors: `SESSION_EXPIRED` when the lease ran out.
+    @discardableResult
+    public func resumeSession(resumeToken: String, connectionToken: String, posDeviceID: String, laneLabel: String) async throws -> TerminalSession {
+        try await open(connectionToken: connectionToken, posDeviceID: posDeviceID, laneLabel: laneLabel, resumeToken: resumeToken)
+    }
+
+    private func open(connectionToken: String, posDeviceID: String, laneLabel: String, resumeToken: String) async throws -> TerminalSession {
+        let session = try await openSessionCall(connectionToken: connectionToken, posDeviceID: posDeviceID, laneLabel: laneLabel, resumeToken: resumeToken)
+        let start = state.withLock { state -> Bool in
+            state.connectionToken = connectionToken
+            state.posDeviceID = posDeviceID
+            state.laneLabel = laneLabel
+            state.session = session
+            state.connectedReader = session.connectedReader
+            state.closed = false
+            return state.background.isEmpty
+        }
+        if start { startBackgroundTasks() }
+        return session
+    }
+
+    func openSessionCall(connectionToken: String, posDeviceID: String, laneLabel: String, resumeToken: String) async throws -> TerminalSession {
+        var request = ReaderGatewayV1.OpenSessionRequest()
+        request.connectionToken = connectionToken
+        request.posDeviceID = posDeviceID
+        request.laneLabel = laneLabel
+        request.resumeToken = resumeToken
+        let response = try await connection.unary(ReaderGatewayV1.Sdk.openSession, request, timeout: callTimeout, idempotent: !resumeToken.isEmpty)
+        return TerminalSession(
+            sessionID: response.sessionID,
+            resumeToken: response.sessionToken,
+            lease: .milliseconds(response.leaseMs),
+            resumed: response.resumed,
+            connectedReader: response.connectedReader
+        )
+    }
+
+    /// Closes the session (its reader is released) and stops the background work.
+    public func closeSession() async throws {
+        let (token, tasks) = state.withLock { state -> (String?, [Task<Void, Never>]) in
+            state.closed = true
+            let tasks = state.background
+            state.background = []
+            let token = state.session?.resumeToken
+            state.session = nil
+            state.connectedReader = nil
+            return (token, tasks)
+        }
+        for task in tasks { task.cancel() }
+        guard let token else { return }
+        var request = ReaderGatewayV1.CloseSessionRequest()
+        request.sessionToken = token
+        _ = try await connection.unary(ReaderGatewayV1.Sdk.closeSession, request, timeout: callTimeout, idempotent: true)
+    }
+
+    /// The session token, or the error for calls made without a session.
+    func sessionToken() throws -> String {
+        guard let token = state.withLock({ $0.session?.resumeToken }) else {
+            throw RPCError(code: .failedPrecondition, reason: .sessionExpired, message: "there is no open session; call openSession first")
+        }
+        return token
+    }
+}

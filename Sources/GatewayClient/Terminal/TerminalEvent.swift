@@ -1,0 +1,100 @@
+import GatewayWire
+
+/// A reader as the latest discovery returned it, tagged with that discovery.
+///
+/// Pass it to ``TerminalClient/connectReader(_:failIfInUse:)``; a reader from an older
+/// discovery is refused with `STALE_DISCOVERY` (Stripe: never cache reader objects).
+public struct DiscoveredReader: Sendable, Equatable {
+    /// The reader as discovery saw it.
+    public var reader: ReaderGatewayV1.Reader
+    /// The discovery it came from.
+    public var discoveryID: String
+
+    public init(reader: ReaderGatewayV1.Reader, discoveryID: String) {
+        self.reader = reader
+        self.discoveryID = discoveryID
+    }
+
+    public var id: String { reader.id }
+    public var label: String { reader.label }
+    public var serialNumber: String { reader.serialNumber }
+    public var isOnline: Bool { reader.networkStatus == .online }
+}
+
+/// An open point-of-sale session.
+public struct TerminalSession: Sendable, Equatable {
+    /// The session's public id (what admins see as the owner).
+    public var sessionID: String
+    /// The secret that authorises the session's calls and resumes it after a dropped
+    /// connection. Keep it in memory only.
+    public var resumeToken: String
+    /// How long the session lives without a call or heartbeat.
+    public var lease: Duration
+    /// Whether this was a resume of a live session.
+    public var resumed: Bool
+    /// The reader the session owns (after a resume), if any.
+    public var connectedReader: ReaderGatewayV1.Reader?
+}
+
+/// Why the session lost its reader, and for a takeover, who took it.
+public struct DisconnectInfo: Sendable, Equatable {
+    public var readerID: String
+    /// Stripe's DisconnectReason plus `replaced` and `adminReleased`.
+    public var reason: ReaderGatewayV1.DisconnectReason
+    /// For `replaced`: the lane label of the session that took the reader.
+    public var takenByLaneLabel: String
+    /// For `replaced`: the pos device id of the session that took the reader.
+    public var takenByPosDeviceID: String
+    public var message: String
+    /// The ownership generation that ended.
+    public var generation: UInt64
+
+    init(_ message: ReaderGatewayV1.ReaderDisconnected) {
+        readerID = message.readerID
+        reason = message.reason
+        takenByLaneLabel = message.takenByLaneLabel
+        takenByPosDeviceID = message.takenByPosDeviceID
+        self.message = message.message
+        generation = message.generation
+    }
+}
+
+/// What happens to a session, in order.
+public enum TerminalEvent: Sendable, Equatable {
+    /// The session lost its reader (Stripe's `didDisconnect`), with the reason and, for a
+    /// takeover, the lane that took it.
+    case disconnected(DisconnectInfo)
+    /// The connected reader's status changed (activity, network, battery).
+    case readerStatusChanged(ReaderGatewayV1.Reader)
+    /// The gateway is waiting for the reader to come back.
+    case reconnectStarted(readerID: String)
+    /// The reader came back and is still this session's.
+    case reconnectSucceeded(readerID: String)
+    /// The reader did not come back.
+    case reconnectFailed(readerID: String, RPCError)
+    /// Software update progress, 0 to 1.
+    case updateProgress(readerID: String, progress: Float)
+    /// The connection to the gateway dropped; the client is resuming the session.
+    case connectionLost(RPCError)
+    /// The session was resumed on a new connection (its reader kept when the lease held).
+    case sessionResumed(TerminalSession)
+    /// The session is gone (lease ran out, closed); open a new one.
+    case sessionEnded(RPCError)
+}
+
+/// Callbacks for a ``TerminalClient`` (the delegate style of Stripe's SDKs); every method
+/// has an empty default. Called from a background task, in event order.
+public protocol TerminalDelegate: AnyObject, Sendable {
+    /// The session lost its reader.
+    func terminal(_ terminal: TerminalClient, didDisconnect info: DisconnectInfo)
+    /// The connected reader's status changed.
+    func terminal(_ terminal: TerminalClient, didChangeReaderStatus reader: ReaderGatewayV1.Reader)
+    /// Every event, including the two above.
+    func terminal(_ terminal: TerminalClient, didReceive event: TerminalEvent)
+}
+
+extension TerminalDelegate {
+    public func terminal(_ terminal: TerminalClient, didDisconnect info: DisconnectInfo) {}
+    public func terminal(_ terminal: TerminalClient, didChangeReaderStatus reader: ReaderGatewayV1.Reader) {}
+    public func terminal(_ terminal: TerminalClient, didReceive event: TerminalEvent) {}
+}

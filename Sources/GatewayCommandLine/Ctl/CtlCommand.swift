@@ -1,0 +1,151 @@
+import GatewayCore
+import GatewayWire
+
+/// One gatewayctl command, parsed from the positional words and options.
+public enum CtlCommand: Sendable, Equatable {
+    case createLocation(displayName: String)
+    case listLocations
+    case renameLocation(locationID: String, displayName: String)
+    case registerByCode(code: String, label: String, locationID: String)
+    case registerBySerials(serials: [String], labelPrefix: String, locationID: String, deviceType: ReaderGatewayV1.DeviceType)
+    case listReaders(locationID: String, status: ReaderGatewayV1.ReaderNetworkStatus)
+    case getReader(readerID: String)
+    case deleteReader(readerID: String)
+    case owners(locationID: String, ownedOnly: Bool)
+    case history(readerID: String, limit: UInt32)
+    case sessions(locationID: String)
+    case release(readerID: String, expectedGeneration: UInt64?)
+    case createToken(locationID: String, ttl: Duration?)
+    case createAccount(databaseURL: String, name: String)
+
+    /// Whether the command talks to the gateway (all but `accounts create`, which talks to PostgreSQL).
+    public var usesGateway: Bool {
+        if case .createAccount = self { return false }
+        return true
+    }
+
+    /// The commands, for `--help`.
+    public static let usage = """
+    Commands:
+      locations create NAME                                  create a location
+      locations list                                         list locations
+      locations rename LOCATION NAME                         change a location's display name
+      readers register --code CODE --label L --location LOC  register the reader showing CODE  (alias: readers register-code CODE)
+      readers register --serials A,B,C --label-prefix P --location LOC [--device-type T]
+                                                             register readers by serial: "P 1", "P 2", ...  (alias: readers register-serials A,B,C)
+      readers list [--location LOC] [--status online|offline]
+      readers get READER | readers delete READER
+      owners [--location LOC] [--owned-only]                 who owns each reader right now  (alias: ownership)
+      history READER [--limit N]                             the reader's ownership changes, newest first
+      sessions [--location LOC]                              live point-of-sale sessions
+      release READER [--generation N]                        take the reader from its owner
+      tokens create [--location LOC] [--ttl 10m]             mint a connection token for a point-of-sale session
+      accounts create --database-url URL [--name NAME]       create an account in PostgreSQL; prints its secret key once
+
+    Exit status: 0 ok, 64 usage, 65 bad input or not found, 69 gateway or database unavailable, 70 internal, 77 secret key or permission.
+    """
+
+    /// Parses the positional words of a command line with its options.
+    public static func parse(_ words: [String], _ options: ParsedOptions) throws(OptionsError) -> CtlCommand {
+        func usage(_ message: String) -> OptionsError { OptionsError("gatewayctl: \(message) (see gatewayctl --help)") }
+        func required(_ name: String) throws(OptionsError) -> String {
+            guard let value = options.string(name) else { throw usage("`\(words.prefix(2).joined(separator: " "))` needs --\(name)") }
+            return value
+        }
+        func argument(_ index: Int, _ what: String) throws(OptionsError) -> String {
+            guard words.count > index else { throw usage("`\(words.prefix(2).joined(separator: " "))` needs \(what)") }
+            return words[index]
+        }
+        func extra(_ count: Int) throws(OptionsError) {
+            if words.count > count { throw usage("unexpected argument \"\(words[count])\"") }
+        }
+        let location = options.string("location") ?? ""
+        guard let noun = words.first else { throw usage("no command given") }
+        switch (noun, words.count > 1 ? words[1] : "") {
+        case ("locations", "create"):
+            let name = words.dropFirst(2).joined(separator: " ")
+            guard !name.isEmpty else { throw usage("`locations create` needs a NAME") }
+            return .createLocation(displayName: name)
+        case ("locations", "list"), ("locations", ""):
+            try extra(2)
+            return .listLocations
+        case ("locations", "rename"):
+            let id = try argument(2, "a LOCATION id")
+            let name = words.dropFirst(3).joined(separator: " ")
+            guard !name.isEmpty else { throw usage("`locations rename` needs a NAME") }
+            return .renameLocation(locationID: id, displayName: name)
+        case ("readers", "register"), ("readers", "register-code"), ("readers", "register-serials"):
+            let sub = words[1]
+            var code = options.string("code")
+            var serials = options.string("serials")
+            if sub == "register-code" { code = try argument(2, "a registration CODE") }
+            if sub == "register-serials" { serials = try argument(2, "serial numbers A,B,C") }
+            try extra(sub == "register" ? 2 : 3)
+            if code != nil && serials != nil { throw usage("give either --code or --serials, not both") }
+            if let code {
+                return .registerByCode(code: code.uppercased(), label: options.string("label") ?? "", locationID: try required("location"))
+            }
+            guard let serials else { throw usage("`readers register` needs --code CODE or --serials A,B,C") }
+            let list = serials.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !list.isEmpty else { throw usage("--serials names no serial number") }
+            var deviceType = ReaderGatewayV1.DeviceType.unspecified
+            if let raw = options.string("device-type") {
+                guard let parsed = ReaderGatewayV1.DeviceType(commandLineName: raw) else {
+                    throw OptionsError.invalid(name: "device-type", value: raw, expected: "bbpos_wisepos_e, stripe_s700, stripe_s710 or simulated_wisepos_e", program: "gatewayctl")
+                }
+                deviceType = parsed
+            }
+            return .registerBySerials(
+                serials: list, labelPrefix: options.string("label-prefix") ?? options.string("label") ?? "", locationID: try required("location"), deviceType: deviceType
+            )
+        case ("readers", "list"), ("readers", ""):
+            try extra(2)
+            var status = ReaderGatewayV1.ReaderNetworkStatus.unspecified
+            switch options.string("status") {
+            case nil, "all"?: break
+            case "online"?: status = .online
+            case "offline"?: status = .offline
+            case let other?: throw OptionsError.invalid(name: "status", value: other, expected: "online, offline or all", program: "gatewayctl")
+            }
+            return .listReaders(locationID: location, status: status)
+        case ("readers", "get"):
+            let id = try argument(2, "a READER id")
+            try extra(3)
+            return .getReader(readerID: id)
+        case ("readers", "delete"):
+            let id = try argument(2, "a READER id")
+            try extra(3)
+            return .deleteReader(readerID: id)
+        case ("owners", _), ("ownership", _):
+            try extra(1)
+            return .owners(locationID: location, ownedOnly: try options.flag("owned-only"))
+        case ("history", _):
+            let id = try argument(1, "a READER id")
+            try extra(2)
+            return .history(readerID: id, limit: UInt32(try options.int("limit", in: 0...10_000) ?? 0))
+        case ("sessions", _):
+            try extra(1)
+            return .sessions(locationID: location)
+        case ("release", _):
+            let id = try argument(1, "a READER id")
+            try extra(2)
+            let generation = try options.int("generation", in: 0...Int.max).map { UInt64($0) }
+            return .release(readerID: id, expectedGeneration: generation)
+        case ("tokens", "create"):
+            try extra(2)
+            var ttl: Duration?
+            if let raw = options.string("ttl") {
+                guard let parsed = DurationText.parse(raw), parsed > .zero else {
+                    throw OptionsError.invalid(name: "ttl", value: raw, expected: "a duration such as 10m", program: "gatewayctl")
+                }
+                ttl = parsed
+            }
+            return .createToken(locationID: location, ttl: ttl)
+        case ("accounts", "create"):
+            try extra(2)
+            return .createAccount(databaseURL: try required("database-url"), name: options.string("name") ?? "default")
+        default:
+            throw usage("unknown command \"\(words.prefix(2).joined(separator: " "))\"")
+        }
+    }
+}

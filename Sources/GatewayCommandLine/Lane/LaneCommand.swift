@@ -1,0 +1,95 @@
+/// A line command on pos-lane's stdin.
+///
+/// | line | call |
+/// | --- | --- |
+/// | `discover` | discoverReaders (cancelling the previous discovery first) |
+/// | `connect READER_ID [--fail-if-in-use]` | connectReader with the reader from the latest discovery |
+/// | `collect AMOUNT` | collectPaymentMethod (AMOUNT in minor units, or `12.34`) |
+/// | `confirm` | confirmPaymentIntent of the last collect |
+/// | `cancel` | cancelCollectPaymentMethod |
+/// | `display "ITEM" AMOUNT` | setReaderDisplay with one line |
+/// | `clear` | clearReaderDisplay |
+/// | `reboot` | rebootReader |
+/// | `disconnect` | disconnectReader |
+/// | `quit` | closeSession and exit |
+public enum LaneCommand: Sendable, Hashable {
+    case discover
+    case connect(readerID: String, failIfInUse: Bool)
+    case collect(amount: Int64)
+    case confirm
+    case cancel
+    case display(item: String, amount: Int64)
+    case clear
+    case reboot
+    case disconnect
+    case quit
+
+    /// A command that could not be understood.
+    public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// Parses one line; nil for a blank line or a `#` comment.
+    public static func parse(_ line: String) throws(ParseError) -> LaneCommand? {
+        let words = split(line)
+        guard let verb = words.first?.lowercased(), !verb.hasPrefix("#") else { return nil }
+        func expect(_ usage: String, _ ok: Bool) throws(ParseError) {
+            if !ok { throw ParseError(message: "expected `\(usage)`") }
+        }
+        switch verb {
+        case "discover":
+            return .discover
+        case "connect":
+            let flags = words.dropFirst().filter { $0.hasPrefix("--") }
+            let rest = words.dropFirst().filter { !$0.hasPrefix("--") }
+            try expect("connect READER_ID [--fail-if-in-use]", rest.count == 1 && flags.allSatisfy { $0 == "--fail-if-in-use" })
+            return .connect(readerID: rest[0], failIfInUse: !flags.isEmpty)
+        case "collect":
+            guard words.count == 2, let amount = parseAmount(words[1]) else { throw ParseError(message: "expected `collect AMOUNT` (cents, or 12.34)") }
+            return .collect(amount: amount)
+        case "display":
+            guard words.count == 3, let amount = parseAmount(words[2]) else { throw ParseError(message: "expected `display \"ITEM\" AMOUNT`") }
+            return .display(item: words[1], amount: amount)
+        case "confirm": return .confirm
+        case "cancel": return .cancel
+        case "clear": return .clear
+        case "reboot": return .reboot
+        case "disconnect": return .disconnect
+        case "quit", "exit": return .quit
+        default:
+            throw ParseError(message: "unknown command \"\(verb)\"; one of discover, connect, collect, confirm, cancel, display, clear, reboot, disconnect, quit")
+        }
+    }
+
+    /// `1999` (minor units) or `19.99` (major units with two decimals).
+    public static func parseAmount(_ text: String) -> Int64? {
+        if let whole = Int64(text), whole >= 0 { return whole }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let major = Int64(parts[0]), major >= 0, parts[1].count == 2, let minor = Int64(parts[1]) else { return nil }
+        return major * 100 + minor
+    }
+
+    /// Splits on spaces, keeping "double quoted" words together.
+    static func split(_ line: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quoted = false
+        var started = false
+        for character in line {
+            if character == "\"" {
+                quoted.toggle()
+                started = true
+            } else if (character == " " || character == "\t") && !quoted {
+                if started { words.append(current) }
+                current = ""
+                started = false
+            } else {
+                current.append(character)
+                started = true
+            }
+        }
+        if started { words.append(current) }
+        return words
+    }
+}

@@ -1,0 +1,94 @@
+import GatewayCore
+
+/// A line command on reader-sim's stdin, for tests and humans.
+///
+/// `TARGET` is a serial number, or `all` / `*` for every simulated reader.
+///
+/// | line | effect |
+/// | --- | --- |
+/// | `silent TARGET` | stop heartbeating, keep the TLS connection open |
+/// | `wake TARGET` | heartbeat again |
+/// | `drop TARGET [DURATION]` | drop the network (close the socket abruptly), re-attach after DURATION (default 1s) |
+/// | `offline TARGET` / `online TARGET` | drop the network until `online` |
+/// | `reboot TARGET` | disconnect and re-attach (as the reboot command does) |
+/// | `slow TARGET DURATION` | answer every command DURATION later (`slow TARGET 0` to stop) |
+/// | `ip TARGET ADDRESS` | change the IP address the reader reports |
+/// | `present TARGET BRAND LAST4` | the card the next collect reads |
+/// | `decline TARGET` | the next collect fails with READER_ERROR (card declined) |
+/// | `status [TARGET]` | print a `status` line per reader |
+/// | `quit` | disconnect every reader and exit 0 |
+public enum SimulatorCommand: Sendable, Hashable {
+    case silent(target: String)
+    case wake(target: String)
+    case drop(target: String, duration: Duration)
+    case offline(target: String)
+    case online(target: String)
+    case reboot(target: String)
+    case slow(target: String, delay: Duration)
+    case changeIP(target: String, address: String)
+    case present(target: String, brand: String, last4: String)
+    case decline(target: String)
+    case status(target: String)
+    case quit
+
+    /// The reader the command is for; `all` for every one.
+    public var target: String {
+        switch self {
+        case .silent(let target), .wake(let target), .drop(let target, _), .offline(let target), .online(let target),
+             .reboot(let target), .slow(let target, _), .changeIP(let target, _), .present(let target, _, _),
+             .decline(let target), .status(let target):
+            target == "*" ? "all" : target
+        case .quit: "all"
+        }
+    }
+
+    /// Whether the command applies to the reader with `serial`.
+    public func applies(to serial: String) -> Bool { target == "all" || target == serial }
+
+    /// A command that could not be understood; the message says the expected form.
+    public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+        public var line: String
+        public var message: String
+        public var description: String { "\(message) (in \"\(line)\")" }
+    }
+
+    /// Parses one stdin line; nil for an empty line or a `#` comment.
+    public static func parse(_ line: String) throws(ParseError) -> SimulatorCommand? {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard let verb = words.first?.lowercased(), !verb.hasPrefix("#") else { return nil }
+        func fail(_ usage: String) -> ParseError { ParseError(line: line, message: "expected `\(usage)`") }
+        func target() throws(ParseError) -> String {
+            guard words.count >= 2 else { throw fail("\(verb) SERIAL|all") }
+            return words[1]
+        }
+        func duration(_ index: Int, _ usage: String, default value: Duration? = nil) throws(ParseError) -> Duration {
+            guard words.count > index else {
+                if let value { return value }
+                throw fail(usage)
+            }
+            if words[index] == "0" { return .zero }
+            guard let parsed = DurationText.parse(words[index]) else { throw fail(usage) }
+            return parsed
+        }
+        switch verb {
+        case "silent": return .silent(target: try target())
+        case "wake", "resume": return .wake(target: try target())
+        case "drop": return .drop(target: try target(), duration: try duration(2, "drop SERIAL [DURATION]", default: .seconds(1)))
+        case "offline": return .offline(target: try target())
+        case "online": return .online(target: try target())
+        case "reboot": return .reboot(target: try target())
+        case "slow": return .slow(target: try target(), delay: try duration(2, "slow SERIAL DURATION"))
+        case "ip":
+            guard words.count == 3 else { throw fail("ip SERIAL ADDRESS") }
+            return .changeIP(target: words[1], address: words[2])
+        case "present":
+            guard words.count == 4, words[3].count == 4, words[3].allSatisfy(\.isNumber) else { throw fail("present SERIAL BRAND LAST4") }
+            return .present(target: words[1], brand: words[2].lowercased(), last4: words[3])
+        case "decline": return .decline(target: try target())
+        case "status": return .status(target: words.count >= 2 ? words[1] : "all")
+        case "quit", "exit": return .quit
+        default:
+            throw ParseError(line: line, message: "unknown command \"\(verb)\"; one of silent, wake, drop, offline, online, reboot, slow, ip, present, decline, status, quit")
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import GatewayCore
+import GatewayWire
+
+/// What reader-sim runs: which readers, where, and how they behave.
+public struct SimulatorConfiguration: Sendable, Equatable {
+    public var gateway: GatewayAddress
+    /// The CA that issued the gateway's certificate (pinned).
+    public var caPath: String?
+    /// The name the gateway certificate carries, when it differs from the host.
+    public var serverName: String?
+    /// The readers' serial numbers, one simulated reader each.
+    public var serials: [String]
+    public var deviceType: ReaderGatewayV1.DeviceType
+    public var softwareVersion: String
+    /// How often readers heartbeat (the gateway's offline bound is 10 s by default).
+    public var heartbeatInterval: Duration
+    /// How long a collect takes before the presented card is read.
+    public var collectDuration: Duration
+    /// How long a confirm takes.
+    public var confirmDuration: Duration
+    /// How long a reboot keeps the reader away.
+    public var rebootDuration: Duration
+    /// The wait before re-attaching after a lost link.
+    public var reconnectDelay: Duration
+    /// The reader CA (certificate, key) to mint one client certificate per reader for mutual TLS.
+    public var readerCACertificatePath: String?
+    public var readerCAKeyPath: String?
+    /// Where per-reader certificates live (`SERIAL.pem`, `SERIAL-key.pem`); minted there when missing.
+    public var certificateDirectory: String?
+    /// The first reader's IP address; the others count up from it.
+    public var firstIPAddress: String
+
+    /// Whether readers present client certificates.
+    public var usesMutualTLS: Bool { certificateDirectory != nil || readerCAKeyPath != nil }
+
+    /// reader-sim's options (env prefix READER_SIM).
+    public static let parser = OptionsParser(
+        program: "reader-sim",
+        summary: "simulated smart readers for demos, tests and load: registration codes, mutual TLS, payments, fault injection from stdin",
+        environmentPrefix: "READER_SIM",
+        options: [
+            .value("gateway", "HOST:PORT", default: "127.0.0.1:7443", help: "The gateway's TLS address."),
+            .value("ca", "PATH", default: "", help: "The CA certificate (PEM) that issued the gateway's certificate; empty uses the system store."),
+            .value("server-name", "NAME", default: "", help: "The name the gateway's certificate must carry when it is not the host."),
+            .value("serial", "SERIAL[,SERIAL...]", default: "", help: "Serial numbers, one reader each; with --count N and one serial: SERIAL-1 ... SERIAL-N."),
+            .value("count", "N", default: "1", help: "How many readers when --serial names fewer (serials PREFIX0001, PREFIX0002, ...)."),
+            .value("serial-prefix", "PREFIX", default: "SIM-", help: "The serial prefix used with --count when --serial is not given."),
+            .value("device-type", "TYPE", default: "simulated_wisepos_e", help: "simulated_wisepos_e, bbpos_wisepos_e, stripe_s700 or stripe_s710."),
+            .value("software-version", "VERSION", default: "2.20.1.0", help: "The software version readers report."),
+            .value("heartbeat-interval", "DURATION", default: "2s", help: "How often readers heartbeat (keep it under a quarter of the gateway's offline bound)."),
+            .value("collect-duration", "DURATION", default: "1s", help: "How long collectPaymentMethod takes before the card is read."),
+            .value("confirm-duration", "DURATION", default: "500ms", help: "How long confirmPaymentIntent takes."),
+            .value("reboot-duration", "DURATION", default: "1s", help: "How long a reboot keeps the reader away."),
+            .value("reconnect-delay", "DURATION", default: "500ms", help: "The wait before re-attaching after a lost link."),
+            .value("reader-ca-cert", "PATH", default: "", help: "The reader CA certificate for minting client certificates (default: --ca)."),
+            .value("reader-ca-key", "PATH", default: "", help: "The reader CA key: mint one client certificate per reader (mutual TLS, serial registration)."),
+            .value("reader-cert-ca-key", "PATH", default: "", help: "Same as --reader-ca-key."),
+            .flag("mtls", help: "Mutual TLS with certificates minted from the development CA: the key is ca-key.pem next to --ca."),
+            .value("cert-dir", "DIR", default: "", help: "Per-reader client certificates SERIAL.pem and SERIAL-key.pem (minted there with --reader-ca-key)."),
+            .value("ip-address", "ADDRESS", default: "10.0.0.10", help: "The first reader's reported IP address; the others count up."),
+        ]
+    )
+
+    /// Parses reader-sim's arguments and environment.
+    public static func parse(arguments: [String], environment: [String: String]) throws(OptionsError) -> SimulatorConfiguration {
+        let options = try parser.parse(arguments: arguments, environment: environment)
+        return try SimulatorConfiguration(options)
+    }
+
+    public init(_ options: ParsedOptions) throws(OptionsError) {
+        func duration(_ name: String) throws(OptionsError) -> Duration {
+            let raw = options.string(name) ?? "0"
+            guard let value = DurationText.parse(raw) else {
+                throw OptionsError.invalid(name: name, value: raw, expected: "a duration such as 250ms, 10s or 2m", program: "reader-sim")
+            }
+            return value
+        }
+        let rawGateway = options.string("gateway") ?? "127.0.0.1:7443"
+        guard let gateway = GatewayAddress(parsing: rawGateway) else {
+            throw OptionsError.invalid(name: "gateway", value: rawGateway, expected: "HOST:PORT", program: "reader-sim")
+        }
+        self.gateway = gateway
+        caPath = options.string("ca")
+        serverName = options.string("server-name")
+        let count = try options.int("count", in: 1...100_000) ?? 1
+        let named = (options.string("serial") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if named.count == 1 && count > 1 {
+            serials = (1...count).map { "\(named[0])-\($0)" }
+        } else if !named.isEmpty {
+            serials = named
+        } else {
+            let prefix = options.string("serial-prefix") ?? "SIM-"
+            serials = (1...count).map { prefix + String(repeating: "0", count: max(0, 4 - String($0).count)) + String($0) }
+        }
+        guard Set(serials).count == serials.count else {
+            throw OptionsError.invalid(name: "serial", value: named.joined(separator: ","), expected: "distinct serial numbers", program: "reader-sim")
+        }
+        let rawType = options.string("device-type") ?? "simulated_wisepos_e"
+        guard let deviceType = ReaderGatewayV1.DeviceType(commandLineName: rawType) else {
+            throw OptionsError.invalid(name: "device-type", value: rawType, expected: "simulated_wisepos_e, bbpos_wisepos_e, stripe_s700 or stripe_s710", program: "reader-sim")
+        }
+        self.deviceType = deviceType
+        softwareVersion = options.string("software-version") ?? "2.20.1.0"
+        heartbeatInterval = try duration("heartbeat-interval")
+        guard heartbeatInterval >= .milliseconds(10) else {
+            throw OptionsError.invalid(name: "heartbeat-interval", value: options.string("heartbeat-interval") ?? "", expected: "at least 10ms", program: "reader-sim")
+        }
+        collectDuration = try duration("collect-duration")
+        confirmDuration = try duration("confirm-duration")
+        rebootDuration = try duration("reboot-duration")
+        reconnectDelay = try duration("reconnect-delay")
+        readerCAKeyPath = options.string("reader-ca-key") ?? options.string("reader-cert-ca-key")
+        if readerCAKeyPath == nil, try options.flag("mtls") {
+            guard let caPath else {
+                throw OptionsError.invalid(name: "mtls", value: "true", expected: "--ca naming the development CA (its ca-key.pem sits next to it)", program: "reader-sim")
+            }
+            let directory = caPath.contains("/") ? String(caPath[..<caPath.lastIndex(of: "/")!]) : "."
+            readerCAKeyPath = directory + "/ca-key.pem"
+        }
+        readerCACertificatePath = options.string("reader-ca-cert") ?? (readerCAKeyPath != nil ? caPath : nil)
+        if readerCAKeyPath != nil && readerCACertificatePath == nil {
+            throw OptionsError.invalid(name: "reader-ca-cert", value: "", expected: "the reader CA certificate (or --ca) alongside --reader-ca-key", program: "reader-sim")
+        }
+        certificateDirectory = options.string("cert-dir")
+        firstIPAddress = options.string("ip-address") ?? "10.0.0.10"
+    }
+
+    /// The IP address reader number `index` (0-based) reports.
+    public func ipAddress(forReaderAt index: Int) -> String {
+        var parts = firstIPAddress.split(separator: ".").compactMap { Int($0) }
+        guard parts.count == 4 else { return firstIPAddress }
+        var value = ((parts[0] << 24) | (parts[1] << 16) | (parts[2] << 8) | parts[3]) + index
+        for position in (0..<4).reversed() {
+            parts[position] = value & 0xFF
+            value >>= 8
+        }
+        return parts.map(String.init).joined(separator: ".")
+    }
+}

@@ -1,0 +1,68 @@
+import GatewayClient
+import GatewayCommandLine
+import GatewayWire
+
+/// Runs one admin command against the gateway and prints its result.
+struct AdminCommands {
+    let admin: AdminClient
+    let output: CtlOutput
+
+    func run(_ command: CtlCommand) async throws {
+        switch command {
+        case .createLocation(let name):
+            let location = try await admin.createLocation(displayName: name)
+            output.show(table: AdminRendering.table([location]), json: AdminRendering.json(location))
+        case .listLocations:
+            let locations = try await admin.listLocations()
+            output.show(table: AdminRendering.table(locations), json: .array(locations.map(AdminRendering.json)))
+        case .renameLocation(let id, let name):
+            let location = try await admin.updateLocation(id, displayName: name)
+            output.show(table: AdminRendering.table([location]), json: AdminRendering.json(location))
+        case .registerByCode(let code, let label, let location):
+            let reader = try await admin.registerReader(code: code, label: label, locationID: location)
+            output.show(table: AdminRendering.table([reader]), json: AdminRendering.json(reader))
+        case .registerBySerials(let serials, let prefix, let location, let deviceType):
+            let readers = try await admin.registerReaders(serials: serials, labelPrefix: prefix, locationID: location, deviceType: deviceType)
+            output.show(table: AdminRendering.table(readers), json: .array(readers.map(AdminRendering.json)))
+        case .listReaders(let location, let status):
+            let readers = try await admin.listReaders(locationID: location, networkStatus: status)
+            output.show(table: AdminRendering.table(readers), json: .array(readers.map(AdminRendering.json)))
+        case .getReader(let id):
+            let response = try await admin.getReader(id)
+            let reader = response.reader ?? ReaderGatewayV1.Reader()
+            var text = AdminRendering.table([reader]).description
+            var document: [String: JSONValue] = ["reader": AdminRendering.json(reader), "ownership": .null]
+            if let ownership = response.ownership {
+                text += "\n\n" + AdminRendering.table([ownership]).description
+                document["ownership"] = AdminRendering.json(ownership)
+            }
+            output.show(text: text, json: .object(document))
+        case .deleteReader(let id):
+            try await admin.deleteReader(id)
+            output.show(text: "deleted \(id)", json: .object(["deleted": .string(id)]))
+        case .owners(let location, let ownedOnly):
+            let ownerships = try await admin.listOwnership(locationID: location, ownedOnly: ownedOnly)
+            output.show(table: AdminRendering.table(ownerships), json: .array(ownerships.map(AdminRendering.json)))
+        case .history(let id, let limit):
+            let entries = try await admin.ownershipHistory(readerID: id, limit: limit)
+            output.show(table: AdminRendering.table(entries), json: .array(entries.map(AdminRendering.json)))
+        case .sessions(let location):
+            let sessions = try await admin.listSessions(locationID: location)
+            output.show(table: AdminRendering.table(sessions), json: .array(sessions.map(AdminRendering.json)))
+        case .release(let id, let generation):
+            let response = try await admin.forceRelease(readerID: id, expectedGeneration: generation)
+            let previous = response.releasedOwner
+            let text = previous.map { $0.sessionID.isEmpty ? "\(id) had no owner" : "released \(id) from \($0.laneLabel.isEmpty ? $0.sessionID : $0.laneLabel) (session \($0.sessionID))" }
+                ?? "\(id) had no owner"
+            var document: [String: JSONValue] = ["released_owner": AdminRendering.json(previous)]
+            if let ownership = response.ownership { document["ownership"] = AdminRendering.json(ownership) }
+            output.show(text: text, json: .object(document))
+        case .createToken(let location, let ttl):
+            let token = try await admin.createConnectionToken(locationID: location, ttl: ttl)
+            let table = Table(headers: ["TOKEN", "EXPIRES", "LOCATION"], rows: [[token.secret, AdminRendering.time(token.expiresUnixMs), token.locationID.isEmpty ? "(any)" : token.locationID]])
+            output.show(table: table, json: AdminRendering.json(token))
+        case .createAccount:
+            preconditionFailure("accounts create runs against PostgreSQL, not the gateway")
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import GatewayWire
+
+/// What a method handler knows about the call it serves.
+public struct CallContext: Sendable {
+    /// The method path, e.g. `/readergateway.v1.Sdk/ConnectReader`.
+    public var method: String
+    /// The call's metadata from CALL_START.
+    public var metadata: [ReaderGatewayV1.MetadataEntry]
+    /// Identifies the TLS connection the call arrived on (unique in this process).
+    public var connectionID: UInt64
+    /// The remote address, `host:port`.
+    public var peer: String
+    /// The identity proven by a client certificate from the reader CA (its subject
+    /// serialNumber, else its CN); nil without a verified certificate.
+    public var verifiedClientIdentity: String?
+
+    /// The value of the first metadata entry named `key` (lower case).
+    public func metadataValue(_ key: String) -> String? {
+        metadata.first { $0.key == key }.map { String(decoding: $0.value, as: UTF8.self) }
+    }
+}

@@ -1,0 +1,221 @@
+import GatewayCore
+import GatewayTransport
+import GatewayWire
+import Synchronization
+
+/// One TLS connection of the gateway: a server-role `FrameConnection` driven by
+/// the transport, with calls routed by method path.
+///
+/// `@unchecked Sendable`: every stored `var` is read and written only on
+/// ``loop``'s thread (transport callbacks arrive there, and ``ServerCall``
+/// hops there with `loop.execute`). Method handlers run in tasks and never
+/// touch this object's state directly.
+final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
+    let id: UInt64
+    let loop: EventLoop
+    let router: CallRouter
+    private var frames: FrameConnection
+    private var transport: TLSConnection?
+    private var info: ConnectionInfo?
+    private var calls: [UInt32: OpenCall] = [:]
+    private var timer: ScheduledTask?
+    private var timerDeadline: WireTime?
+    private var closed = false
+
+    private struct OpenCall {
+        let call: ServerCall
+        let context: CallContext
+        let handler: MethodHandler
+        /// Bidirectional calls: where arriving requests go.
+        var requests: AsyncStream<[UInt8]>.Continuation?
+        /// Unary and server-streaming calls: whether the request arrived.
+        var started = false
+    }
+
+    init(id: UInt64, loop: EventLoop, router: CallRouter) {
+        self.id = id
+        self.loop = loop
+        self.router = router
+        self.frames = FrameConnection(configuration: router.connectionConfiguration, now: WireClock.now())
+    }
+
+    // MARK: transport callbacks
+
+    func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {
+        transport = connection
+        self.info = info
+        router.connectionOpened(self)
+        flush()
+    }
+
+    func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
+        let events = frames.receive(bytes, now: WireClock.now())
+        handle(events)
+        flush()
+    }
+
+    func shutdownRequested(on connection: TLSConnection) {
+        handle(frames.initiateGracefulShutdown())
+        flush()
+    }
+
+    func connectionClosed(_ reason: CloseReason, on connection: TLSConnection) {
+        handle(frames.connectionLost(reason: "\(reason)"))
+        closed = true
+        timer?.cancel()
+        timer = nil
+        transport = nil
+        router.connectionClosed(self)
+    }
+
+    // MARK: events
+
+    private func handle(_ events: [ConnectionEvent]) {
+        for event in events {
+            switch event {
+            case .callStarted(let streamID, let start, _):
+                callStarted(streamID, start)
+            case .message(let streamID, let bytes):
+                frames.messageConsumed(streamID, byteCount: bytes.count)
+                messageReceived(bytes, on: streamID)
+            case .halfClosed(let streamID):
+                calls[streamID]?.requests?.finish()
+                if let open = calls[streamID], !open.started, open.requests == nil {
+                    // A unary or server-streaming call closed without its request.
+                    endCall(streamID, status: ReaderGatewayV1.Status(.invalidRequest, "the call half-closed before sending its request message"))
+                }
+            case .callCancelled(let streamID, _):
+                if let open = calls.removeValue(forKey: streamID) {
+                    open.requests?.finish()
+                    open.call.cancelledByPeer()
+                    router.callEnded(open.context.method, status: .cancelled)
+                }
+            case .closed:
+                transport?.close(graceful: true)
+            case .callEnded, .writable, .pingAcknowledged, .goAwayReceived:
+                break
+            }
+        }
+    }
+
+    private func callStarted(_ streamID: UInt32, _ start: ReaderGatewayV1.CallStart) {
+        let context = CallContext(
+            method: start.method, metadata: start.metadata, connectionID: id,
+            peer: info?.peer ?? "", verifiedClientIdentity: info?.verifiedClientIdentity
+        )
+        guard let handler = router.handler(for: start.method) else {
+            _ = try? frames.endCall(streamID, status: ReaderGatewayV1.Status(.methodNotFound, "no method \(start.method) on this server; check the method path against the .proto files"))
+            router.callEnded(start.method, status: .unimplemented)
+            return
+        }
+        router.logger.trace("call started", ["connection": id, "stream": streamID, "method": start.method])
+        let call = ServerCall(streamID: streamID, connection: self)
+        var open = OpenCall(call: call, context: context, handler: handler)
+        if case .bidirectional(let body) = handler {
+            let (requests, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(256))
+            open.requests = continuation
+            open.started = true
+            Task { await body(requests, call, context) }
+        }
+        calls[streamID] = open
+    }
+
+    private func messageReceived(_ bytes: [UInt8], on streamID: UInt32) {
+        guard var open = calls[streamID] else { return }
+        if let requests = open.requests {
+            requests.yield(bytes)
+            return
+        }
+        guard !open.started else {
+            endCall(streamID, status: ReaderGatewayV1.Status(.invalidRequest, "this method takes one request message; a second one arrived"))
+            return
+        }
+        open.started = true
+        calls[streamID] = open
+        let call = open.call
+        let context = open.context
+        switch open.handler {
+        case .unary(let body):
+            Task {
+                do throws(ServiceError) {
+                    let response = try await body(bytes, context)
+                    call.respond(response)
+                } catch {
+                    call.end(error.status)
+                }
+            }
+        case .serverStreaming(let body):
+            Task { await body(bytes, call, context) }
+        case .bidirectional:
+            break
+        }
+    }
+
+    // MARK: output (on the loop, from ServerCall)
+
+    /// Yields an empty message into a bidirectional call's request stream: the
+    /// handler's own wake-up (it then looks at what changed, see ``ServerCall/wake()``).
+    func wake(_ streamID: UInt32) {
+        calls[streamID]?.requests?.yield([])
+    }
+
+    func sendMessage(_ bytes: [UInt8], on streamID: UInt32) {
+        guard !closed, calls[streamID] != nil else { return }
+        do {
+            try frames.send(serialized: bytes, on: streamID)
+        } catch {
+            endCall(streamID, status: ReaderGatewayV1.Status(.messageTooLarge, "the gateway could not queue a message for this call: \(error)"))
+        }
+        flush()
+    }
+
+    func endCall(_ streamID: UInt32, status: ReaderGatewayV1.Status) {
+        guard !closed, let open = calls.removeValue(forKey: streamID) else { return }
+        open.requests?.finish()
+        open.call.cancelledByPeer()
+        router.logger.trace("call ended", ["connection": id, "stream": streamID, "method": open.context.method, "reason": status.reason])
+        handle((try? frames.endCall(streamID, status: status)) ?? [])
+        router.callEnded(open.context.method, status: status.code)
+        flush()
+    }
+
+    /// Writes what the frame connection queued and re-arms its timer.
+    private func flush() {
+        guard let transport, !closed else { return }
+        if frames.hasOutbound {
+            _ = transport.write(frames.takeOutbound())
+        }
+        if frames.state == .closed {
+            transport.close(graceful: true)
+            return
+        }
+        armTimer()
+    }
+
+    private func armTimer() {
+        guard let deadline = frames.nextTimerDeadline else { return }
+        if let current = timerDeadline, current <= deadline, timer != nil { return }
+        timer?.cancel()
+        timerDeadline = deadline
+        let delay = deadline.since(WireClock.now())
+        timer = loop.schedule(after: delay) { [self] in
+            timer = nil
+            timerDeadline = nil
+            guard !closed else { return }
+            handle(frames.tick(now: WireClock.now()))
+            flush()
+        }
+    }
+}
+
+/// The monotonic clock the frame connections read, in ``WireTime``.
+enum WireClock {
+    private static let origin = ContinuousClock.now
+
+    static func now() -> WireTime {
+        let start = origin
+        let (seconds, attoseconds) = (ContinuousClock.now - start).components
+        guard seconds >= 0, attoseconds >= 0 else { return WireTime(nanoseconds: 1_000_000_000) }
+        return WireTime(nanoseconds: UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000) + 1_000_000_000)
+    }
+}

@@ -1,0 +1,90 @@
+import GatewayTransport
+import GatewayWire
+import Synchronization
+
+/// The server side of one call, usable from any thread or task.
+///
+/// Every method hops to the connection's event loop, where the
+/// ``GatewayConnection`` owns the `FrameConnection`; sends are ordered as they
+/// were made. After the call ended (by us, by the peer's cancel or by the
+/// connection closing), sends are dropped and ``isFinished`` is true.
+final class ServerCall: Sendable {
+    let streamID: UInt32
+    let connection: GatewayConnection
+    private let finished = Atomic<Bool>(false)
+    private let cancelHandler = Mutex<(@Sendable () -> Void)?>(nil)
+
+    init(streamID: UInt32, connection: GatewayConnection) {
+        self.streamID = streamID
+        self.connection = connection
+    }
+
+    /// Whether the call has ended (no more messages reach the peer).
+    var isFinished: Bool { finished.load(ordering: .acquiring) }
+
+    /// The connection the call arrived on.
+    var connectionID: UInt64 { connection.id }
+
+    /// Sends one message (dropped when the call has ended).
+    func send(_ message: some ProtobufMessage) {
+        guard !isFinished else { return }
+        let bytes = message.serializedBytes()
+        let connection = self.connection
+        let id = streamID
+        connection.loop.execute { connection.sendMessage(bytes, on: id) }
+    }
+
+    /// Wakes the handler of a bidirectional call: an empty message arrives in its
+    /// request stream, in order with the peer's messages.
+    func wake() {
+        guard !isFinished else { return }
+        let connection = self.connection
+        let id = streamID
+        connection.loop.execute { connection.wake(id) }
+    }
+
+    /// Ends the call with `status` (OK for success). Only the first end counts.
+    func end(_ status: ReaderGatewayV1.Status = .ok) {
+        guard markFinished() else { return }
+        let connection = self.connection
+        let id = streamID
+        connection.loop.execute { connection.endCall(id, status: status) }
+    }
+
+    /// Sends `message` then ends the call with OK, in one hop.
+    func respond(_ bytes: [UInt8]) {
+        guard markFinished() else { return }
+        let connection = self.connection
+        let id = streamID
+        connection.loop.execute {
+            connection.sendMessage(bytes, on: id)
+            connection.endCall(id, status: .ok)
+        }
+    }
+
+    /// Runs `handler` once when the call ends without our END_OF_CALL (peer
+    /// cancel, deadline, connection lost); at once if that already happened.
+    func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        let runNow = cancelHandler.withLock { slot -> Bool in
+            if isFinished { return true }
+            slot = handler
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    /// Called on the loop when the call ended from the peer's side or the connection's.
+    func cancelledByPeer() {
+        guard markFinished() else { return }
+        let handler = cancelHandler.withLock { slot in
+            let taken = slot
+            slot = nil
+            return taken
+        }
+        handler?()
+    }
+
+    private func markFinished() -> Bool {
+        !finished.exchange(true, ordering: .acquiringAndReleasing)
+    }
+}

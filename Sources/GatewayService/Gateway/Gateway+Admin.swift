@@ -1,0 +1,207 @@
+import Foundation
+import GatewayDomain
+import GatewayStore
+import GatewayWire
+
+extension Gateway {
+    var adminRoutes: [(String, MethodHandler)] {
+        typealias Admin = ReaderGatewayV1.FleetAdmin
+        return [
+            MethodHandler.unary(Admin.createLocation) { [self] request, context throws(ServiceError) in
+                let account = try await authenticateAdmin(context)
+                let name = request.displayName.trimmingCharacters(in: .whitespaces)
+                guard !name.isEmpty else { throw ServiceError.invalid("display_name is empty; name the location") }
+                let location: LocationRecord
+                do { location = try await database.createLocation(account: account, displayName: name, address: request.address ?? .init()) } catch {
+                    throw ServiceError.store(error)
+                }
+                var response = ReaderGatewayV1.CreateLocationResponse()
+                response.location = Gateway.locationMessage(location)
+                return response
+            },
+            MethodHandler.unary(Admin.listLocations) { [self] request, context throws(ServiceError) in
+                let account = try await authenticateAdmin(context)
+                let limit = request.limit == 0 ? 100 : Int(min(request.limit, 1000))
+                let locations: [LocationRecord]
+                do {
+                    locations = try await database.locations(account: account, after: request.pageToken.isEmpty ? nil : request.pageToken, limit: limit + 1)
+                } catch { throw ServiceError.store(error) }
+                var response = ReaderGatewayV1.ListLocationsResponse()
+                response.locations = locations.prefix(limit).map(Gateway.locationMessage)
+                if locations.count > limit { response.nextPageToken = locations[limit - 1].id }
+                return response
+            },
+            MethodHandler.unary(Admin.updateLocation) { [self] request, context throws(ServiceError) in
+                let account = try await authenticateAdmin(context)
+                let updated: LocationRecord?
+                do {
+                    updated = try await database.updateLocation(request.locationID, account: account, displayName: request.displayName, address: request.address)
+                } catch { throw ServiceError.store(error) }
+                guard let updated else { throw ServiceError.locationNotFound }
+                var response = ReaderGatewayV1.UpdateLocationResponse()
+                response.location = Gateway.locationMessage(updated)
+                return response
+            },
+            MethodHandler.unary(Admin.registerReader) { [self] request, context throws(ServiceError) in
+                let account = try await authenticateAdmin(context)
+                var response = ReaderGatewayV1.RegisterReaderResponse()
+                response.reader = try await registerByCode(request, account: account)
+                return response
+            },
+            MethodHandler.unary(Admin.registerReadersBySerial) { [self] request, context throws(ServiceError) in
+                let account = try await authenticateAdmin(context)
+                var response = ReaderGatewayV1.RegisterReadersBySerialResponse()
+                response.readers = try await registerBySerial(request, account: account)
+                return response
+            },
+            MethodHandler.unary(Admin.deleteReader) { [self] request, context throws(ServiceError) in
+                let account = try await authenticateAdmin(context)
+                _ = try await ownedReader(request.readerID, account: account)
+                try await adminRelease(ReaderID(request.readerID), reason: .readerUnregistered)
+                let link = state.withLock { $0.links[ReaderID(request.readerID)]?.call }
+                link?.end(ServiceError(.readerCredentialInvalid, "the reader was unregistered").status)
+                do { _ = try await database.deleteReader(request.readerID, account: account) } catch { throw ServiceError.store(error) }
+                return ReaderGatewayV1.DeleteReaderResponse()
+            },
+            MethodHandler.unary(Admin.listReaders) { [self] request, context throws(ServiceError) in
+                let account = try await authenticateAdmin(context)
+                let location = try await checkedLocation(request.locationID, account: account)
+                let records: [ReaderRecord]
+                do { records = try await database.readers(account: account, location: location) } catch { throw ServiceError.store(error) }
+                let readers = state.withLock { state in records.map { Gateway.readerMessage($0, link: state.links[ReaderID($0.id)]) } }
+                var response = ReaderGatewayV1.ListReadersResponse()
+                response.readers = readers.filter { request.networkStatus == .unspecified || $0.networkStatus == request.networkStatus }
+                return response
+            },
+            MethodHandler.unary(Admin.getReader) { [self] request, context throws(ServiceError) in
+                let account = try await authenticateAdmin(context)
+                let record = try await ownedReader(request.readerID, account: account)
+                var response = ReaderGatewayV1.GetReaderResponse()
+                response.reader = state.withLock { Gateway.readerMessage(record, link: $0.links[ReaderID(record.id)]) }
+                response.ownership = try await ownershipMessages([record]).first
+                return response
+            },
+            MethodHandler.unary(Admin.listReaderOwnership) { [self] request, context throws(ServiceError) in
+                let account = try await authenticateAdmin(context)
+                let location = try await checkedLocation(request.locationID, account: account)
+                let records: [ReaderRecord]
+                do { records = try await database.readers(account: account, location: location) } catch { throw ServiceError.store(error) }
+                var response = ReaderGatewayV1.ListReaderOwnershipResponse()
+                response.ownerships = try await ownershipMessages(records).filter { !request.ownedOnly || $0.owner != nil }
+                return response
+            },
+            MethodHandler.unary(Admin.listOwnershipHistory) { [self] request, context throws(ServiceError) in
+                let account = try await authenticateAdmin(context)
+                _ = try await ownedReader(request.readerID, account: account)
+                var response = ReaderGatewayV1.ListOwnershipHistoryResponse()
+                response.entries = try await historyMessages(ReaderID(request.readerID), limit: request.limit == 0 ? 50 : Int(min(request.limit, 1000)))
+                return response
+            },
+            MethodHandler.unary(Admin.forceReleaseReader) { [self] request, context throws(ServiceError) in
+                let account = try await authenticateAdmin(context)
+                let record = try await ownedReader(request.readerID, account: account)
+                if let expected = request.expectedGeneration {
+                    let current: ReaderOwnershipRecord?
+                    do { current = try await ownership.ownership(of: ReaderID(record.id)) } catch { throw ServiceError.store(error) }
+                    if UInt64(current?.generation.rawValue ?? 0) != expected {
+                        throw ServiceError(.ownershipChanged, "the reader's ownership generation is no longer \(expected); read it again")
+                    }
+                }
+                var response = ReaderGatewayV1.ForceReleaseReaderResponse()
+                response.releasedOwner = try await adminRelease(ReaderID(record.id), reason: .adminReleased)
+                response.ownership = try await ownershipMessages([record]).first
+                return response
+            },
+            MethodHandler.unary(Admin.createConnectionToken) { [self] request, context throws(ServiceError) in
+                let account = try await authenticateAdmin(context)
+                let location = try await checkedLocation(request.locationID, account: account)
+                guard request.ttlMs >= 0 else { throw ServiceError.invalid("ttl_ms is negative") }
+                let ttl = request.ttlMs == 0 ? configuration.defaultConnectionTokenTTL : min(.milliseconds(request.ttlMs), configuration.maximumConnectionTokenTTL)
+                let token: (secret: String, expires: Date)
+                do { token = try await database.createConnectionToken(account: account, location: location, ttl: ttl) } catch { throw ServiceError.store(error) }
+                var response = ReaderGatewayV1.CreateConnectionTokenResponse()
+                response.secret = token.secret
+                response.expiresUnixMs = Int64(token.expires.timeIntervalSince1970 * 1000)
+                response.locationID = location ?? ""
+                return response
+            },
+            MethodHandler.unary(Admin.listSessions) { [self] request, context throws(ServiceError) in
+                let account = try await authenticateAdmin(context)
+                let location = try await checkedLocation(request.locationID, account: account)
+                let lease = Int64(configuration.sessionLease.seconds * 1000)
+                let sessions = state.withLock { state in
+                    state.sessions.values.filter { $0.accountID == account && (location == nil || $0.locationScope == location) }
+                        .sorted { $0.openedAtUnixMs < $1.openedAtUnixMs }
+                        .map { session in
+                            var info = ReaderGatewayV1.SessionInfo()
+                            info.sessionID = session.id.rawValue
+                            info.posDeviceID = session.posDeviceID
+                            info.laneLabel = session.lane.rawValue
+                            info.connectedReaderID = session.reader?.rawValue ?? ""
+                            info.openedUnixMs = session.openedAtUnixMs
+                            info.lastSeenUnixMs = session.lastSeenUnixMs
+                            info.leaseExpiresUnixMs = session.lastSeenUnixMs + lease
+                            info.connected = !session.connections.isEmpty
+                            return info
+                        }
+                }
+                var response = ReaderGatewayV1.ListSessionsResponse()
+                response.sessions = sessions
+                return response
+            },
+        ]
+    }
+
+    /// The account whose secret key the call carries (`authorization: Bearer <key>`).
+    func authenticateAdmin(_ context: CallContext) async throws(ServiceError) -> String {
+        guard let header = context.metadataValue("authorization"), header.hasPrefix("Bearer ") else { throw ServiceError.secretKeyInvalid }
+        let key = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
+        guard !key.isEmpty else { throw ServiceError.secretKeyInvalid }
+        let account: String?
+        do { account = try await database.account(secretKey: key) } catch { throw ServiceError.store(error) }
+        guard let account else { throw ServiceError.secretKeyInvalid }
+        return account
+    }
+
+    /// `id` when it names a location of `account` (nil for empty); LOCATION_NOT_FOUND otherwise.
+    func checkedLocation(_ id: String, account: String) async throws(ServiceError) -> String? {
+        guard !id.isEmpty else { return nil }
+        let found: LocationRecord?
+        do { found = try await database.location(id, account: account) } catch { throw ServiceError.store(error) }
+        guard found != nil else { throw ServiceError.locationNotFound }
+        return id
+    }
+
+    /// The reader when it belongs to `account`; READER_NOT_FOUND otherwise (also for other accounts' readers).
+    func ownedReader(_ id: String, account: String) async throws(ServiceError) -> ReaderRecord {
+        guard !id.isEmpty else { throw ServiceError.invalid("reader_id is empty") }
+        let found: ReaderRecord?
+        do { found = try await database.reader(id, account: account) } catch { throw ServiceError.store(error) }
+        guard let found else { throw ServiceError.readerNotFound }
+        return found
+    }
+
+    /// Releases a reader from its owner, who is told why.
+    @discardableResult
+    func adminRelease(_ reader: ReaderID, reason: ReaderGatewayV1.DisconnectReason) async throws(ServiceError) -> ReaderGatewayV1.ReaderOwner? {
+        let result: ReleaseResult
+        do { result = try await ownership.adminRelease(reader: reader) } catch { throw ServiceError.store(error) }
+        guard case .released(let owner, let generation, let actions) = result else { return nil }
+        let session = state.withLock { $0.session(id: owner.session) }
+        run(actions, reader: reader, generation: generation, reason: reason)
+        tellOwner(reader, lane: "", generation: generation)
+        var released = ReaderGatewayV1.ReaderOwner()
+        released.sessionID = owner.session.rawValue
+        released.laneLabel = owner.lane.rawValue
+        released.posDeviceID = session?.posDeviceID ?? ""
+        return released
+    }
+
+    static func locationMessage(_ record: LocationRecord) -> ReaderGatewayV1.Location {
+        var location = ReaderGatewayV1.Location()
+        location.id = record.id
+        location.displayName = record.displayName
+        location.address = record.address
+        return location
+    }
+}

@@ -1,0 +1,125 @@
+import GatewayDomain
+import GatewayOperations
+import GatewayStore
+import GatewayWire
+
+extension Gateway {
+    func connectReader(_ request: ReaderGatewayV1.ConnectReaderRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.ConnectReaderResponse {
+        var session = try session(request.sessionToken, context)
+        guard !request.readerID.isEmpty else { throw ServiceError.invalid("reader_id is empty; pass a reader from the latest DiscoverReaders") }
+        let reader = ReaderID(request.readerID)
+        if let current = session.reader, current != reader {
+            throw ServiceError(.alreadyConnectedToReader, "this session is already connected to reader \(current.rawValue); disconnect it first")
+        }
+        // The reader object must come from the session's latest discovery.
+        guard let latest = session.discovery.latest else {
+            throw ServiceError(.staleDiscovery, "this session has not discovered readers; call DiscoverReaders and connect a reader it returned")
+        }
+        let discoveryID: DiscoveryStateMachine.DiscoveryID
+        if request.discoveryID.isEmpty {
+            discoveryID = latest
+        } else {
+            guard request.discoveryID.hasPrefix("disc_"), let value = UInt64(request.discoveryID.dropFirst(5)) else {
+                throw ServiceError.invalid("discovery_id \(request.discoveryID.debugDescription) is not one this gateway issued")
+            }
+            discoveryID = DiscoveryStateMachine.DiscoveryID(value)
+        }
+        switch session.discovery.checkConnect(readerFrom: discoveryID) {
+        case .fresh:
+            guard session.discovered.contains(reader.rawValue) else {
+                // Unknown and foreign readers look alike; a known reader not in the latest answer is stale.
+                let record: ReaderRecord?
+                do { record = try await database.reader(reader.rawValue, account: session.accountID) } catch { throw ServiceError.store(error) }
+                if record == nil { throw ServiceError.readerNotFound }
+                throw ServiceError.refusal(.staleDiscovery)
+            }
+        case .stale, .noDiscovery:
+            throw ServiceError.refusal(.staleDiscovery)
+        case .unknownDiscovery:
+            throw ServiceError.invalid("discovery_id \(request.discoveryID.debugDescription) is not one of this session's discoveries")
+        }
+        let lane = request.laneLabel.isEmpty ? session.lane : LaneLabel(request.laneLabel)
+        if !request.posDeviceID.isEmpty { session.posDeviceID = request.posDeviceID }
+        session.lane = lane
+        let claim = ConnectRequest(
+            session: session.id, lane: lane, failIfInUse: request.failIfInUse,
+            readerDiscovery: discoveryID, latestDiscovery: latest
+        )
+        let started = ContinuousClock.now
+        let result: ConnectResult
+        do { result = try await ownership.claim(reader, claim) } catch { throw ServiceError.store(error) }
+        metrics.claimDuration.unlabeled.observe(ContinuousClock.now - started)
+        switch result {
+        case .refused(let refusal, _):
+            if refusal == .readerBusy { metrics.claims.labels(ClaimOutcome.refusedBusy).increment() }
+            throw ServiceError.refusal(refusal)
+        case .granted(let grant, let generation, let actions):
+            let updated = state.withLock { state -> SessionState? in
+                state.withSession(id: session.id) { live in
+                    live.reader = reader
+                    live.generation = generation
+                    live.pendingRefusal = nil
+                    live.lane = lane
+                    live.posDeviceID = session.posDeviceID
+                    live.discovery.connected()
+                    return live
+                }
+            }
+            guard let updated else { throw ServiceError.sessionUnknown }
+            var replaced = false
+            switch grant {
+            case .connected: metrics.claims.labels(ClaimOutcome.connected).increment()
+            case .replaced:
+                replaced = true
+                metrics.claims.labels(ClaimOutcome.replaced).increment()
+            case .alreadyOwner: break
+            }
+            run(actions, reader: reader, generation: generation, reason: .replaced, takenBy: updated)
+            tellOwner(reader, lane: lane.rawValue, generation: generation)
+            var response = ReaderGatewayV1.ConnectReaderResponse()
+            response.reader = try await readerMessage(reader.rawValue, account: session.accountID)
+            response.generation = UInt64(generation.rawValue)
+            response.replacedOtherSession = replaced
+            return response
+        }
+    }
+
+    func disconnectReader(_ request: ReaderGatewayV1.DisconnectReaderRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.DisconnectReaderResponse {
+        let session = try session(request.sessionToken, context)
+        if let refusal = takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
+        guard let reader = session.reader else { throw ServiceError.notConnected }
+        try await release(reader, session: session, reason: .requested)
+        return ReaderGatewayV1.DisconnectReaderResponse()
+    }
+
+    /// Ends the session's ownership of `reader` (disconnect, close).
+    func release(_ reader: ReaderID, session: SessionState, reason: ReaderGatewayV1.DisconnectReason) async throws(ServiceError) {
+        let result: ReleaseResult
+        do { result = try await ownership.disconnect(reader: reader, session: session.id, generation: session.generation) } catch {
+            throw ServiceError.store(error)
+        }
+        _ = state.withLock { state in
+            state.withSession(id: session.id) { live in
+                if live.reader == reader { live.reader = nil }
+            }
+        }
+        switch result {
+        case .released(_, let generation, let actions):
+            run(actions, reader: reader, generation: generation, reason: reason)
+            tellOwner(reader, lane: "", generation: generation)
+        case .unchanged, .refused:
+            break
+        }
+    }
+
+    /// The refusal a displaced session's next command fails with, consumed.
+    func takePendingRefusal(_ session: SessionState) -> OwnershipRefusal? {
+        state.withLock { state in
+            state.withSession(id: session.id) { live -> OwnershipRefusal? in
+                let refusal = live.pendingRefusal
+                live.pendingRefusal = nil
+                return refusal
+            } ?? nil
+        }
+    }
+}

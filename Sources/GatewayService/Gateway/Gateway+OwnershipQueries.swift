@@ -1,0 +1,72 @@
+import GatewayDomain
+import GatewayStore
+import GatewayWire
+
+extension Gateway {
+    /// The ownership of each reader, with the owner's lane and pos device from the live sessions.
+    func ownershipMessages(_ readers: [ReaderRecord]) async throws(ServiceError) -> [ReaderGatewayV1.ReaderOwnership] {
+        var messages: [ReaderGatewayV1.ReaderOwnership] = []
+        for record in readers {
+            let stored: ReaderOwnershipRecord?
+            do { stored = try await ownership.ownership(of: ReaderID(record.id)) } catch { throw ServiceError.store(error) }
+            var message = ReaderGatewayV1.ReaderOwnership()
+            message.readerID = record.id
+            message.readerLabel = record.label
+            let online = state.withLock { $0.links[ReaderID(record.id)] != nil }
+            message.networkStatus = online ? .online : .offline
+            if let stored {
+                message.generation = UInt64(stored.generation.rawValue)
+                message.inTransaction = stored.commandInProgress != nil
+                if let since = stored.since { message.sinceUnixMs = Int64(since.timeIntervalSince1970 * 1000) }
+                if let owner = stored.owner { message.owner = ownerMessage(owner) }
+            }
+            messages.append(message)
+        }
+        return messages
+    }
+
+    func ownerMessage(_ owner: ReaderOwner) -> ReaderGatewayV1.ReaderOwner {
+        var message = ReaderGatewayV1.ReaderOwner()
+        message.sessionID = owner.session.rawValue
+        message.laneLabel = owner.lane.rawValue
+        message.posDeviceID = state.withLock { $0.session(id: owner.session)?.posDeviceID } ?? ""
+        return message
+    }
+
+    func historyMessages(_ reader: ReaderID, limit: Int) async throws(ServiceError) -> [ReaderGatewayV1.OwnershipHistoryEntry] {
+        let records: [OwnershipHistoryRecord]
+        do { records = try await ownership.history(of: reader, limit: limit) } catch { throw ServiceError.store(error) }
+        return records.map { record in
+            var entry = ReaderGatewayV1.OwnershipHistoryEntry()
+            entry.readerID = record.reader.rawValue
+            entry.atUnixMs = Int64(record.at.timeIntervalSince1970 * 1000)
+            entry.generation = UInt64(record.generation.rawValue)
+            switch record.reason {
+            case .connected:
+                entry.reason = .connected
+                entry.session = record.to.map(ownerMessage)
+            case .replaced:
+                entry.reason = .replaced
+                entry.session = record.to.map(ownerMessage)
+                entry.previousOwner = record.from.map(ownerMessage)
+            case .refusedBusy:
+                entry.reason = .refusedBusy
+                entry.session = record.to.map(ownerMessage)
+                entry.previousOwner = record.from.map(ownerMessage)
+            case .released:
+                entry.reason = .released
+                entry.session = record.from.map(ownerMessage)
+            case .sessionExpired:
+                entry.reason = .sessionExpired
+                entry.session = record.from.map(ownerMessage)
+            case .readerLost:
+                entry.reason = .readerLost
+                entry.previousOwner = record.from.map(ownerMessage)
+            case .adminReleased:
+                entry.reason = .adminReleased
+                entry.previousOwner = record.from.map(ownerMessage)
+            }
+            return entry
+        }
+    }
+}

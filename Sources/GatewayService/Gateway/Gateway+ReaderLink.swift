@@ -1,0 +1,272 @@
+import Foundation
+import GatewayDomain
+import GatewayStore
+import GatewayWire
+import Synchronization
+
+extension Gateway {
+    /// Where an admin's registration of a pending reader lands; the link is then woken.
+    final class RegistrationMailbox: Sendable {
+        private let slot = Mutex<(ReaderRecord, String)?>(nil)
+        func deliver(_ record: ReaderRecord, credential: String) { slot.withLock { $0 = (record, credential) } }
+        func take() -> (ReaderRecord, String)? { slot.withLock { value in defer { value = nil }; return value } }
+    }
+
+    /// Serves one `ReaderLink.Attach` call from hello to the end of the link.
+    func attach(requests: AsyncStream<[UInt8]>, call: ServerCall, context: CallContext) async {
+        var iterator = requests.makeAsyncIterator()
+        guard let first = await iterator.next(),
+              let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: first),
+              case .hello(let hello)? = uplink.message
+        else {
+            call.end(ServiceError.invalid("the first message of Attach must be a ReaderHello").status)
+            return
+        }
+        let serial = hello.serialNumber.trimmingCharacters(in: .whitespaces).uppercased()
+        do {
+            try SerialRegistrationRequest.validate(serial: serial)
+        } catch {
+            call.end(ServiceError.invalid(error.message).status)
+            return
+        }
+        let linkID = state.withLock { state -> UInt64 in
+            defer { state.nextLinkID += 1 }
+            return state.nextLinkID
+        }
+        var record: ReaderRecord
+        var issuedCredential: String?
+        do {
+            if let found = try await authenticate(hello, serial: serial, context: context) {
+                record = found
+            } else {
+                guard let registered = await waitForRegistration(
+                    hello, serial: serial, linkID: linkID, call: call, requests: &iterator
+                ) else {
+                    call.end()
+                    return
+                }
+                record = registered.0
+                issuedCredential = registered.1
+            }
+        } catch {
+            call.end(error.status)
+            return
+        }
+        record.softwareVersion = hello.softwareVersion
+        if hello.deviceType != .unspecified { record.deviceType = hello.deviceType }
+        try? await database.readerReported(record.id, softwareVersion: hello.softwareVersion, deviceType: hello.deviceType)
+        guard let epoch = await goOnline(record, linkID: linkID, call: call, ipAddress: hello.ipAddress) else { return }
+        var registration = ReaderGatewayV1.RegistrationState()
+        registration.registered = true
+        registration.readerID = record.id
+        registration.label = record.label
+        registration.locationID = record.locationID ?? ""
+        registration.readerCredential = issuedCredential ?? ""
+        var downlink = ReaderGatewayV1.ReaderDownlink()
+        downlink.message = .registration(registration)
+        call.send(downlink)
+        let reader = ReaderID(record.id)
+        if let owner = state.withLock({ $0.owner(of: reader) }) {
+            tellOwner(reader, lane: owner.lane.rawValue, generation: owner.generation)
+        }
+        while let bytes = await iterator.next() {
+            guard !bytes.isEmpty else { continue }
+            guard let message = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else {
+                call.end(ServiceError(.malformedMessage, "a ReaderUplink message did not decode").status)
+                break
+            }
+            uplinkReceived(message, reader: reader, linkID: linkID)
+        }
+        await linkEnded(reader, linkID: linkID, epoch: epoch)
+    }
+
+    /// A registered reader's identity: its credential, or its serial proven by
+    /// a reader-CA certificate. Nil: not registered yet (registration code flow).
+    func authenticate(_ hello: ReaderGatewayV1.ReaderHello, serial: String, context: CallContext) async throws(ServiceError) -> ReaderRecord? {
+        let proven = context.verifiedClientIdentity?.uppercased()
+        if !hello.readerCredential.isEmpty {
+            let found: ReaderRecord?
+            do { found = try await database.reader(credential: hello.readerCredential) } catch { throw ServiceError.store(error) }
+            guard let found, found.serial == serial else {
+                throw ServiceError(.readerCredentialInvalid, "the reader credential is unknown or revoked; clear it and register the reader again")
+            }
+            return found
+        }
+        if let proven, proven != serial {
+            throw ServiceError(.serialNotProven, "the client certificate proves serial \(proven), not \(serial)")
+        }
+        let found: ReaderRecord?
+        do { found = try await database.reader(serial: serial) } catch { throw ServiceError.store(error) }
+        guard let found else { return nil }
+        guard proven == serial else {
+            throw ServiceError(
+                .serialNotProven,
+                "serial \(serial) is registered; prove it with a client certificate from the reader CA (or present the reader credential)"
+            )
+        }
+        return found
+    }
+
+    /// Shows registration codes until an admin registers one (returns the reader
+    /// and its new credential) or the link ends (nil).
+    func waitForRegistration(
+        _ hello: ReaderGatewayV1.ReaderHello,
+        serial: String,
+        linkID: UInt64,
+        call: ServerCall,
+        requests: inout AsyncStream<[UInt8]>.Iterator
+    ) async -> (ReaderRecord, String)? {
+        let mailbox = RegistrationMailbox()
+        var code = ""
+        func issueCode() {
+            let fresh = RegistrationCode.generate().canonical
+            let lifetime = configuration.registrationCodeLifetime
+            state.withLock { state in
+                if !code.isEmpty { state.registrations[code] = nil }
+                state.registrations[fresh] = PendingRegistration(
+                    linkID: linkID, serial: serial, deviceType: hello.deviceType, softwareVersion: hello.softwareVersion,
+                    expires: .now + lifetime, registered: { record, credential in
+                        mailbox.deliver(record, credential: credential)
+                        call.wake()
+                    }
+                )
+            }
+            code = fresh
+            var registration = ReaderGatewayV1.RegistrationState()
+            registration.registrationCode = String(fresh.prefix(4)) + "-" + String(fresh.suffix(4))
+            registration.registrationCodeExpiresUnixMs = Gateway.nowUnixMs() + Int64(lifetime.seconds * 1000)
+            var downlink = ReaderGatewayV1.ReaderDownlink()
+            downlink.message = .registration(registration)
+            call.send(downlink)
+            Task {
+                try? await Task.sleep(for: lifetime)
+                call.wake()
+            }
+        }
+        issueCode()
+        defer { state.withLock { _ = $0.registrations.removeValue(forKey: code) } }
+        // Uplinks before registration (heartbeats) are ignored; empty messages are wake-ups.
+        while await requests.next() != nil {
+            if let registered = mailbox.take() { return registered }
+            let expired = state.withLock { $0.registrations[code].map { $0.expires <= .now } ?? false }
+            if expired { issueCode() }
+        }
+        return nil
+    }
+
+    /// Puts the reader's link in the registry. A second link from the same
+    /// reader replaces the first (which ends with READER_LINK_REPLACED) and the
+    /// owner keeps the reader; otherwise the store records the attach.
+    func goOnline(_ record: ReaderRecord, linkID: UInt64, call: ServerCall, ipAddress: String) async -> LinkEpoch? {
+        let reader = ReaderID(record.id)
+        let replaced = state.withLock { state -> ReaderLinkState? in
+            guard var existing = state.links[reader] else { return nil }
+            let old = existing
+            existing.linkID = linkID
+            existing.call = call
+            existing.record = record
+            existing.ipAddress = ipAddress
+            existing.lastHeartbeat = .now
+            existing.pending = [:]
+            state.links[reader] = existing
+            return old
+        }
+        if let replaced {
+            for pending in replaced.pending.values {
+                pending.continuation.resume(returning: .failed(ServiceError(.readerOffline, "the reader re-attached while the command ran; retry it")))
+            }
+            replaced.call.end(ServiceError(.readerLinkReplaced, "a newer link from the same reader replaced this one").status)
+            return replaced.epoch
+        }
+        let attached: (LinkEventResult, LinkEpoch?)
+        do { attached = try await ownership.readerAttached(reader) } catch {
+            call.end(ServiceError.store(error).status)
+            return nil
+        }
+        guard let epoch = attached.1 else {
+            call.end(ServiceError(.readerNotFound, "the reader is no longer registered").status)
+            return nil
+        }
+        let link = ReaderLinkState(linkID: linkID, call: call, epoch: epoch, record: record, ipAddress: ipAddress, lastHeartbeat: .now)
+        let displaced = state.withLock { state -> ReaderLinkState? in
+            let previous = state.links[reader]
+            state.links[reader] = link
+            return previous
+        }
+        if let displaced { displaced.call.end(ServiceError(.readerLinkReplaced, "a newer link from the same reader replaced this one").status) }
+        metrics.readersOnline.unlabeled.increment()
+        if case .ownerLost(_, let generation, let actions) = attached.0 {
+            run(actions, reader: reader, generation: generation, reason: .readerLost)
+        }
+        return epoch
+    }
+
+    func uplinkReceived(_ message: ReaderGatewayV1.ReaderUplink, reader: ReaderID, linkID: UInt64) {
+        switch message.message {
+        case .heartbeat(let heartbeat):
+            state.withLock { state in
+                guard var link = state.links[reader], link.linkID == linkID else { return }
+                let changed = link.activity != heartbeat.activity || link.batteryLevel != heartbeat.batteryLevel || link.ipAddress != heartbeat.ipAddress
+                link.lastHeartbeat = .now
+                if heartbeat.activity != .unspecified { link.activity = heartbeat.activity }
+                link.batteryLevel = heartbeat.batteryLevel
+                if !heartbeat.ipAddress.isEmpty { link.ipAddress = heartbeat.ipAddress }
+                state.links[reader] = link
+                guard changed, let owner = state.owner(of: reader) else { return }
+                var status = ReaderGatewayV1.ReaderStatusChanged()
+                status.reader = Gateway.readerMessage(link.record, link: link)
+                _ = state.withSession(id: owner.id) { Gateway.deliver(.readerStatusChanged(status), to: &$0) }
+            }
+        case .commandResult(let result):
+            state.withLock { state in
+                if state.links[reader]?.linkID == linkID { state.links[reader]!.lastHeartbeat = .now }
+            }
+            resolve(reader: reader, commandID: result.commandID, with: .answered(result))
+        case .updateProgress(let progress):
+            state.withLock { state in
+                guard let owner = state.owner(of: reader) else { return }
+                var update = ReaderGatewayV1.UpdateProgress()
+                update.readerID = reader.rawValue
+                update.progress = progress.progress
+                _ = state.withSession(id: owner.id) { Gateway.deliver(.updateProgress(update), to: &$0) }
+            }
+        case .hello, nil:
+            break
+        }
+    }
+
+    /// The link ended (reader closed it, connection lost, heartbeat timeout):
+    /// unless a newer link took over, the reader is offline and its owner is told.
+    func linkEnded(_ reader: ReaderID, linkID: UInt64, epoch: LinkEpoch) async {
+        let ended = state.withLock { state -> ReaderLinkState? in
+            guard let link = state.links[reader], link.linkID == linkID else { return nil }
+            state.links[reader] = nil
+            return link
+        }
+        guard let ended else { return }
+        metrics.readersOnline.unlabeled.decrement()
+        ended.call.end(ServiceError(.readerOffline, "the reader link ended").status)
+        for pending in ended.pending.values {
+            pending.continuation.resume(returning: .failed(ServiceError.refusal(.readerOffline)))
+        }
+        let result: LinkEventResult
+        do { result = try await ownership.readerLost(reader, epoch: epoch) } catch {
+            logger.error("could not record a lost reader", ["reader": reader, "error": error])
+            return
+        }
+        if case .ownerLost(_, let generation, let actions) = result {
+            run(actions, reader: reader, generation: generation, reason: ended.rebootRequested ? .rebootRequested : .readerLost)
+        }
+    }
+
+    /// Ends links whose reader stopped heartbeating (the sweeper calls it).
+    func expireSilentReaders() {
+        let bound = configuration.readerOfflineBound - configuration.sweepInterval
+        let silent = state.withLock { state in
+            state.links.values.filter { ContinuousClock.now - $0.lastHeartbeat > bound }.map(\.call)
+        }
+        for call in silent {
+            call.end(ServiceError(.readerOffline, "no heartbeat within the offline bound; reattach").status)
+        }
+    }
+}

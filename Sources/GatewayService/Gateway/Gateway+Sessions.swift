@@ -1,0 +1,155 @@
+import GatewayDomain
+import GatewayStore
+import GatewayWire
+
+extension Gateway {
+    var sdkRoutes: [(String, MethodHandler)] {
+        typealias Sdk = ReaderGatewayV1.Sdk
+        return [
+            MethodHandler.unary(Sdk.openSession) { [self] request, context throws(ServiceError) in try await openSession(request, context) },
+            MethodHandler.unary(Sdk.heartbeat) { [self] request, context throws(ServiceError) in try await heartbeat(request, context) },
+            MethodHandler.unary(Sdk.closeSession) { [self] request, context throws(ServiceError) in try await closeSession(request, context) },
+            MethodHandler.unary(Sdk.discoverReaders) { [self] request, context throws(ServiceError) in try await discoverReaders(request, context) },
+            MethodHandler.unary(Sdk.cancelDiscovery) { [self] request, context throws(ServiceError) in try cancelDiscovery(request, context) },
+            MethodHandler.unary(Sdk.connectReader) { [self] request, context throws(ServiceError) in try await connectReader(request, context) },
+            MethodHandler.unary(Sdk.disconnectReader) { [self] request, context throws(ServiceError) in try await disconnectReader(request, context) },
+        ] + commandRoutes
+    }
+
+    /// The session named by `token`, marked as used by the call's connection.
+    func session(_ token: String, _ context: CallContext) throws(ServiceError) -> SessionState {
+        let lease = configuration.sessionLease
+        let found = state.withLock { state -> SessionState? in
+            guard let session = state.sessions[token] else { return nil }
+            if let since = session.detachedSince, ContinuousClock.now - since >= lease { return nil }
+            state.sessions[token]!.connections.insert(context.connectionID)
+            state.sessions[token]!.detachedSince = nil
+            state.sessions[token]!.lastSeenUnixMs = Gateway.nowUnixMs()
+            return state.sessions[token]
+        }
+        guard let found else { throw ServiceError.sessionUnknown }
+        return found
+    }
+
+    func openSession(_ request: ReaderGatewayV1.OpenSessionRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.OpenSessionResponse {
+        var response = ReaderGatewayV1.OpenSessionResponse()
+        response.leaseMs = Int64(configuration.sessionLease.seconds * 1000)
+        if !request.resumeToken.isEmpty {
+            let resumed = try session(request.resumeToken, context)
+            response.sessionID = resumed.id.rawValue
+            response.sessionToken = resumed.token
+            response.resumed = true
+            if let reader = resumed.reader {
+                response.connectedReader = try await readerMessage(reader.rawValue, account: resumed.accountID)
+            }
+            return response
+        }
+        guard !request.connectionToken.isEmpty else {
+            throw ServiceError(.connectionTokenInvalid, "connection_token is empty; mint one with FleetAdmin.CreateConnectionToken from your backend")
+        }
+        guard !request.posDeviceID.isEmpty else { throw ServiceError.invalid("pos_device_id is empty; send a stable id of the point-of-sale device") }
+        let token: ConnectionTokenRecord?
+        do { token = try await database.connectionToken(request.connectionToken) } catch { throw ServiceError.store(error) }
+        guard let token else {
+            throw ServiceError(.connectionTokenInvalid, "the connection token is not valid; mint a new one with FleetAdmin.CreateConnectionToken")
+        }
+        guard !token.expired else {
+            throw ServiceError(.connectionTokenExpired, "the connection token expired; mint a new one from your backend")
+        }
+        let id = SessionID(Secrets.sessionID())
+        let secret = Secrets.sessionToken()
+        let lane = request.laneLabel.isEmpty ? request.posDeviceID : request.laneLabel
+        do {
+            try await database.insertSession(
+                id: id.rawValue, account: token.accountID, posDeviceID: request.posDeviceID, lane: lane,
+                nodeID: configuration.nodeID, lease: configuration.sessionLease, token: secret
+            )
+        } catch { throw ServiceError.store(error) }
+        let now = Gateway.nowUnixMs()
+        let session = SessionState(
+            id: id, token: secret, accountID: token.accountID, locationScope: token.locationID,
+            posDeviceID: request.posDeviceID, lane: LaneLabel(lane),
+            discovery: DiscoveryStateMachine(burst: configuration.discoveryBurst, perSecond: configuration.discoveriesPerSecond),
+            connections: [context.connectionID], openedAtUnixMs: now, lastSeenUnixMs: now
+        )
+        state.withLock { state in
+            state.sessions[secret] = session
+            state.sessionTokens[id] = secret
+        }
+        metrics.sessions.unlabeled.increment()
+        response.sessionID = id.rawValue
+        response.sessionToken = secret
+        return response
+    }
+
+    func heartbeat(_ request: ReaderGatewayV1.HeartbeatRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.HeartbeatResponse {
+        let session = try session(request.sessionToken, context)
+        do { try await database.renewLeases([session.id.rawValue], lease: configuration.sessionLease) } catch { throw ServiceError.store(error) }
+        var response = ReaderGatewayV1.HeartbeatResponse()
+        response.leaseRemainingMs = Int64(configuration.sessionLease.seconds * 1000)
+        return response
+    }
+
+    func closeSession(_ request: ReaderGatewayV1.CloseSessionRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.CloseSessionResponse {
+        let session = try session(request.sessionToken, context)
+        if let reader = session.reader {
+            _ = try? await release(reader, session: session, reason: .requested)
+        }
+        await endSession(session.token)
+        return ReaderGatewayV1.CloseSessionResponse()
+    }
+
+    /// Forgets a session: its event stream ends, its row is closed.
+    func endSession(_ token: String) async {
+        let removed = state.withLock { state -> SessionState? in
+            guard let session = state.sessions.removeValue(forKey: token) else { return nil }
+            state.sessionTokens[session.id] = nil
+            return session
+        }
+        guard let removed else { return }
+        metrics.sessions.unlabeled.decrement()
+        removed.eventCall?.end()
+        try? await database.closeSession(removed.id.rawValue)
+    }
+
+    func subscribeEvents(_ bytes: [UInt8], call: ServerCall, context: CallContext) async {
+        guard let request = try? ReaderGatewayV1.SubscribeEventsRequest(serializedBytes: bytes) else {
+            call.end(ServiceError.invalid("the SubscribeEventsRequest message does not decode").status)
+            return
+        }
+        let token = request.sessionToken
+        let previous = state.withLock { state -> (ServerCall?, Bool) in
+            guard state.sessions[token] != nil else { return (nil, false) }
+            let previous = state.sessions[token]!.eventCall
+            state.sessions[token]!.eventCall = call
+            state.sessions[token]!.connections.insert(context.connectionID)
+            state.sessions[token]!.detachedSince = nil
+            for event in state.sessions[token]!.bufferedEvents { call.send(event) }
+            state.sessions[token]!.bufferedEvents.removeAll()
+            return (previous, true)
+        }
+        guard previous.1 else {
+            call.end(ServiceError.sessionUnknown.status)
+            return
+        }
+        if let old = previous.0, old !== call { old.end() }
+        call.onCancel { [self] in
+            state.withLock { state in
+                if state.sessions[token]?.eventCall === call { state.sessions[token]!.eventCall = nil }
+            }
+        }
+    }
+
+    /// A connection closed: sessions it carried may now be detached (their
+    /// lease starts running).
+    func connectionClosed(_ connectionID: UInt64) {
+        state.withLock { state in
+            for (token, session) in state.sessions where session.connections.contains(connectionID) {
+                state.sessions[token]!.connections.remove(connectionID)
+                if state.sessions[token]!.connections.isEmpty {
+                    state.sessions[token]!.detachedSince = .now
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import GatewayDomain
+import GatewayWire
+
+/// What a command relayed to a reader ended with.
+enum CommandOutcome: Sendable {
+    /// The reader answered.
+    case answered(ReaderGatewayV1.CommandResult)
+    /// The gateway ended it (link lost, takeover, timeout).
+    case failed(ServiceError)
+}
+
+/// A command waiting for the reader's answer.
+struct PendingCommand: Sendable {
+    let session: SessionID
+    let continuation: CheckedContinuation<CommandOutcome, Never>
+    let isCollect: Bool
+    /// When the command fails with READER_TIMEOUT if the reader has not answered (the sweeper checks).
+    let deadline: ContinuousClock.Instant
+}
+
+/// One registered reader's live link to this gateway.
+struct ReaderLinkState: Sendable {
+    /// Unique per Attach call in this process (a replacing link gets a new one).
+    var linkID: UInt64
+    var call: ServerCall
+    var epoch: LinkEpoch
+    var record: ReaderRecord
+    var activity: ReaderGatewayV1.ReaderActivity = .idle
+    var ipAddress: String = ""
+    var batteryLevel: Float?
+    var lastHeartbeat: ContinuousClock.Instant
+    var nextCommandID: UInt64 = 1
+    var pending: [UInt64: PendingCommand] = [:]
+    /// Set when RebootReader was relayed: the coming loss is a reboot.
+    var rebootRequested = false
+}
+
+/// An unregistered reader showing a registration code.
+struct PendingRegistration: Sendable {
+    var linkID: UInt64
+    var serial: String
+    var deviceType: ReaderGatewayV1.DeviceType
+    var softwareVersion: String
+    var expires: ContinuousClock.Instant
+    /// Told when an admin registers the code: the reader and its credential.
+    var registered: @Sendable (ReaderRecord, String) -> Void
+}
+
+/// One point-of-sale session.
+struct SessionState: Sendable {
+    var id: SessionID
+    var token: String
+    var accountID: String
+    /// The location the connection token was scoped to, if any.
+    var locationScope: String?
+    var posDeviceID: String
+    var lane: LaneLabel
+    var discovery: DiscoveryStateMachine
+    /// Reader ids of the latest discovery.
+    var discovered: Set<String> = []
+    var reader: ReaderID?
+    var generation = OwnershipGeneration.initial
+    /// Set when the session lost its reader to another session: its next command fails with it.
+    var pendingRefusal: OwnershipRefusal?
+    var eventCall: ServerCall?
+    var bufferedEvents: [ReaderGatewayV1.SessionEvent] = []
+    var nextSequence: UInt64 = 1
+    /// Connections that carried calls of this session and are still open.
+    var connections: Set<UInt64> = []
+    var openedAtUnixMs: Int64
+    var lastSeenUnixMs: Int64
+    /// When the session's last connection closed; nil while attached.
+    var detachedSince: ContinuousClock.Instant?
+}
+
+/// Everything the gateway keeps in memory, behind one lock.
+struct GatewayState: Sendable {
+    var links: [ReaderID: ReaderLinkState] = [:]
+    var registrations: [String: PendingRegistration] = [:]
+    var sessions: [String: SessionState] = [:]
+    var sessionTokens: [SessionID: String] = [:]
+    var nextLinkID: UInt64 = 1
+
+    /// The session that owns `reader` (per this replica's memory).
+    func owner(of reader: ReaderID) -> SessionState? {
+        sessions.values.first { $0.reader == reader }
+    }
+
+    func session(id: SessionID) -> SessionState? {
+        sessionTokens[id].flatMap { sessions[$0] }
+    }
+
+    mutating func withSession<T>(id: SessionID, _ body: (inout SessionState) -> T) -> T? {
+        guard let token = sessionTokens[id], sessions[token] != nil else { return nil }
+        return body(&sessions[token]!)
+    }
+}

@@ -1,0 +1,36 @@
+/// How the gateway service behaves: bounds, leases and limits.
+public struct ServiceConfiguration: Sendable {
+    /// A reader that sends no heartbeat for this long is offline and its owner is told.
+    public var readerOfflineBound: Duration = .seconds(10)
+    /// How long a session lives without a connection (its resume window).
+    public var sessionLease: Duration = .seconds(30)
+    /// Lifetime of a connection token when the request gives none.
+    public var defaultConnectionTokenTTL: Duration = .seconds(600)
+    /// The longest connection token lifetime a request may ask for.
+    public var maximumConnectionTokenTTL: Duration = .seconds(86_400)
+    /// How long a registration code stays valid before a fresh one is sent.
+    public var registrationCodeLifetime: Duration = .seconds(600)
+    /// How long the gateway waits for a reader's answer to a command.
+    public var commandTimeout: Duration = .seconds(120)
+    /// Discoveries a session may run back to back, then the sustained rate.
+    public var discoveryBurst: Int = 5
+    public var discoveriesPerSecond: Double = 1
+    /// The name of this replica, recorded with its sessions.
+    public var nodeID: String = "node"
+
+    public init() {}
+
+    /// How often the sweeper checks reader heartbeats and session leases.
+    var sweepInterval: Duration {
+        let bound = readerOfflineBound / 10
+        return max(.milliseconds(50), min(bound, .seconds(1)))
+    }
+}
+
+extension Duration {
+    /// The duration in (fractional) seconds.
+    var seconds: Double {
+        let (whole, attoseconds) = components
+        return Double(whole) + Double(attoseconds) / 1e18
+    }
+}

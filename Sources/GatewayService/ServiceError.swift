@@ -1,0 +1,61 @@
+import GatewayDomain
+import GatewayWire
+
+/// Why a call to the gateway failed: a wire status (canonical code plus the
+/// precise `ErrorReason`) and a message that says what happened and what to do.
+///
+/// Every failure the services return to a peer is one of these; the message
+/// never carries a secret, and for another account's ids it reads exactly as
+/// for unknown ones.
+public struct ServiceError: Error, Sendable, CustomStringConvertible {
+    /// The reason sent on the wire; its canonical status code follows from it.
+    public let reason: ReaderGatewayV1.ErrorReason
+    /// What happened and what to do.
+    public let message: String
+    /// What caused it, for the log only (never sent).
+    public let cause: String?
+
+    public init(_ reason: ReaderGatewayV1.ErrorReason, _ message: String, cause: String? = nil) {
+        self.reason = reason
+        self.message = message
+        self.cause = cause
+    }
+
+    /// The status sent in END_OF_CALL.
+    public var status: ReaderGatewayV1.Status { ReaderGatewayV1.Status(reason, message) }
+
+    public var description: String {
+        "\(reason): \(message)" + (cause.map { " (cause: \($0))" } ?? "")
+    }
+
+    // MARK: common errors
+
+    static func invalid(_ message: String) -> ServiceError { ServiceError(.invalidRequest, message) }
+
+    static let sessionUnknown = ServiceError(
+        .sessionExpired, "the session is unknown, closed or its lease ran out; open a new session with a fresh connection token"
+    )
+    static let secretKeyInvalid = ServiceError(
+        .secretKeyInvalid, "the secret key is missing or wrong; send metadata `authorization: Bearer <secret key>`"
+    )
+    static let readerNotFound = ServiceError(.readerNotFound, "no reader with this id in this account; list readers to find its id")
+    static let locationNotFound = ServiceError(.locationNotFound, "no location with this id in this account; list locations to find its id")
+    static let notConnected = ServiceError(.notConnectedToReader, "this session has no connected reader; discover readers and connect one first")
+
+    static func store(_ error: any Error) -> ServiceError {
+        ServiceError(.storeUnavailable, "the ownership store could not complete the request; retry with backoff", cause: "\(error)")
+    }
+
+    /// The wire error for an ownership refusal.
+    static func refusal(_ refusal: OwnershipRefusal) -> ServiceError {
+        let reason: ReaderGatewayV1.ErrorReason = switch refusal {
+        case .readerBusy: .readerBusy
+        case .connectedToAnotherSession: .readerConnectedToAnotherSession
+        case .readerOffline: .readerOffline
+        case .staleDiscovery: .staleDiscovery
+        case .unknownReader: .readerNotFound
+        case .notConnected: .notConnectedToReader
+        }
+        return ServiceError(reason, refusal.description)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import GatewayStore
+
+/// A connection token as stored.
+struct ConnectionTokenRecord: Sendable {
+    var accountID: String
+    var locationID: String?
+    var expired: Bool
+}
+
+extension GatewayDatabase {
+    func createConnectionToken(account: String, location: String?, ttl: Duration) async throws(StoreError) -> (secret: String, expires: Date) {
+        let secret = Secrets.connectionToken()
+        let milliseconds = ttl.components.seconds * 1000 + ttl.components.attoseconds / 1_000_000_000_000_000
+        let rows = try await client.query(
+            """
+            INSERT INTO connection_tokens (token_sha256, account_id, location_id, expires_at)
+            VALUES (\(Secrets.hashSQL(1)), $2, $3, now() + make_interval(secs => $4::double precision / 1000))
+            RETURNING expires_at
+            """,
+            [PostgresValue(secret), PostgresValue(account), location.map { PostgresValue($0) }, PostgresValue(milliseconds)]
+        )
+        return (secret, try rows.first?.decode(Date.self, "expires_at") ?? Date())
+    }
+
+    func connectionToken(_ secret: String) async throws(StoreError) -> ConnectionTokenRecord? {
+        let rows = try await client.query(
+            "SELECT account_id, location_id, expires_at <= now() AS expired FROM connection_tokens WHERE token_sha256 = \(Secrets.hashSQL(1))",
+            [PostgresValue(secret)]
+        )
+        guard let row = rows.first else { return nil }
+        return ConnectionTokenRecord(
+            accountID: try row.decode(String.self, "account_id"),
+            locationID: try row.decode(String?.self, "location_id"),
+            expired: try row.decode(Bool.self, "expired")
+        )
+    }
+
+    func insertSession(id: String, account: String, posDeviceID: String, lane: String, nodeID: String, lease: Duration, token: String) async throws(StoreError) {
+        try await client.execute(
+            """
+            INSERT INTO sdk_sessions (id, account_id, pos_device_id, lane_label, node_id, lease_expires_at, resume_token_sha256)
+            VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6::double precision), \(Secrets.hashSQL(7)))
+            """,
+            [
+                PostgresValue(id), PostgresValue(account), PostgresValue(posDeviceID), PostgresValue(lane), PostgresValue(nodeID),
+                PostgresValue(Double(lease.components.seconds)), PostgresValue(token),
+            ]
+        )
+    }
+
+    /// Extends the lease of the given sessions by `lease` from now.
+    func renewLeases(_ sessions: [String], lease: Duration) async throws(StoreError) {
+        guard !sessions.isEmpty else { return }
+        try await client.execute(
+            "UPDATE sdk_sessions SET lease_expires_at = now() + make_interval(secs => $2::double precision) WHERE id = ANY($1::text[]) AND closed_at IS NULL",
+            [PostgresValue("{" + sessions.joined(separator: ",") + "}"), PostgresValue(Double(lease.components.seconds))]
+        )
+    }
+
+    /// Ends the lease of a session at once (closed or expired).
+    func closeSession(_ id: String) async throws(StoreError) {
+        try await client.execute(
+            "UPDATE sdk_sessions SET closed_at = coalesce(closed_at, now()), lease_expires_at = least(lease_expires_at, now()) WHERE id = $1",
+            [PostgresValue(id)]
+        )
+    }
+}

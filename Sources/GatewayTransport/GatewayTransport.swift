@@ -1,1 +1,0 @@
-// GatewayTransport: epoll event loops, sockets and non-blocking TLS on OpenSSL 3.

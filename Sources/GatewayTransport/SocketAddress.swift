@@ -1,0 +1,45 @@
+import CGatewayLinux
+import Glibc
+
+/// A numeric IPv4 or IPv6 socket address with a port.
+///
+/// Only numeric addresses (and `localhost`, read as 127.0.0.1) are accepted: the
+/// transport never resolves names, so no lookup can block an event loop.
+public struct SocketAddress: Sendable, CustomStringConvertible {
+    var storage: sockaddr_storage
+    var length: socklen_t
+
+    /// Parses `host` (e.g. `127.0.0.1`, `::1`, `[::1]`, `localhost`) and `port`.
+    public init(host: String, port: Int) throws {
+        var storage = sockaddr_storage()
+        var length = socklen_t(0)
+        guard rg_make_sockaddr(host, Int32(truncatingIfNeeded: port), &storage, &length) == 0 else {
+            throw TransportError(
+                .configuration,
+                "'\(host)' port \(port) is not a numeric IP address and port; use an address such as 127.0.0.1 or ::1"
+            )
+        }
+        self.storage = storage
+        self.length = length
+    }
+
+    init(storage: sockaddr_storage) {
+        self.storage = storage
+        self.length = socklen_t(storage.ss_family == sa_family_t(AF_INET6)
+            ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+    }
+
+    /// The port number.
+    public var port: Int {
+        var copy = storage
+        return Int(rg_sockaddr_port(&copy))
+    }
+
+    /// `host:port`, or `[host]:port` for IPv6.
+    public var description: String {
+        var copy = storage
+        var buffer = [CChar](repeating: 0, count: 80)
+        guard rg_format_sockaddr(&copy, &buffer, Int32(buffer.count)) == 0 else { return "unknown" }
+        return String(nulTerminated: buffer)
+    }
+}

@@ -1,0 +1,100 @@
+import CGatewayLinux
+import CGatewayOpenSSL
+import Glibc
+
+/// Opens TLS client connections (SDK library, reader simulator, gateway-to-gateway links).
+public enum TLSClient {
+    /// Starts a connection to `host:port` on `loop`; events go to the handler made by `makeHandler`.
+    ///
+    /// Callable from any thread. `serverName` is the name the server certificate must carry (and
+    /// the SNI sent); nil uses `host` (an IP address is then checked against the certificate's IP
+    /// SANs). Failures arrive as `connectionClosed(.connectFailed / .handshakeFailed)`.
+    public static func connect(
+        host: String,
+        port: Int,
+        serverName: String? = nil,
+        context: TLSContext,
+        limits: ConnectionLimits = ConnectionLimits(),
+        on loop: EventLoop,
+        makeHandler: @escaping @Sendable (TLSConnection) -> any ConnectionHandler
+    ) {
+        loop.execute {
+            openOnLoop(host: host, port: port, serverName: serverName, context: context, limits: limits, loop: loop, makeHandler: makeHandler)
+        }
+    }
+
+    private static func openOnLoop(
+        host: String, port: Int, serverName: String?, context: TLSContext, limits: ConnectionLimits,
+        loop: EventLoop, makeHandler: @Sendable (TLSConnection) -> any ConnectionHandler
+    ) {
+        func failedHandler(_ error: TransportError) {
+            // A connection object is still made so the handler hears of the failure the usual way.
+            let fd = rg_socket_nonblocking(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard let ssl = SSL_new(context.context) else {
+                if fd >= 0 { Glibc.close(fd) }
+                return
+            }
+            let connection = TLSConnection(
+                fd: fd, ssl: ssl, isServer: false, verifyPeer: false, eventLoop: loop,
+                limits: limits, counters: nil, peer: "\(host):\(port)", state: .connecting
+            )
+            connection.handler = makeHandler(connection)
+            connection.finishUnregistered(.connectFailed(error))
+        }
+        var address: SocketAddress
+        do {
+            address = try SocketAddress(host: host, port: port)
+        } catch {
+            failedHandler(error as? TransportError ?? TransportError(.connectFailed, "\(error)"))
+            return
+        }
+        var inProgress: Int32 = 0
+        let fd = rg_tcp_connect(&address.storage, address.length, &inProgress)
+        guard fd >= 0 else {
+            failedHandler(TransportError(.connectFailed, "could not connect to \(address)", cause: OpenSSLErrors.errnoText(rg_errno())))
+            return
+        }
+        ERR_clear_error()
+        guard let ssl = SSL_new(context.context) else {
+            Glibc.close(fd)
+            failedHandler(TransportError(.configuration, "OpenSSL could not create a connection", cause: OpenSSLErrors.drain()))
+            return
+        }
+        SSL_set_fd(ssl, fd)
+        SSL_set_connect_state(ssl)
+        let name = serverName ?? host
+        // "localhost" is a name (checked against DNS SANs), not an address, for verification.
+        let isAddress = name != "localhost" && (try? SocketAddress(host: name, port: 0)) != nil
+        if !isAddress { _ = rg_SSL_set_tlsext_host_name(ssl, name) }
+        if context.verifyServer {
+            if isAddress {
+                let trimmed = name.hasPrefix("[") ? String(name.dropFirst().dropLast()) : name
+                _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), trimmed)
+            } else {
+                _ = SSL_set1_host(ssl, name)
+            }
+        }
+        let connection = TLSConnection(
+            fd: fd, ssl: ssl, isServer: false, verifyPeer: context.verifyServer, eventLoop: loop,
+            limits: limits, counters: nil, peer: address.description, state: inProgress != 0 ? .connecting : .handshaking
+        )
+        let handler = makeHandler(connection)
+        if !connection.start(handler: handler) {
+            connection.finish(.connectFailed(TransportError(.socket, "could not register the connection with epoll", cause: OpenSSLErrors.errnoText(rg_errno()))))
+            return
+        }
+        if inProgress == 0 { connection.advanceHandshake() }
+    }
+}
+
+extension TLSConnection {
+    /// Reports a failure for a connection that never reached epoll.
+    func finishUnregistered(_ reason: CloseReason) {
+        guard state != .closed else { return }
+        state = .closed
+        if fd >= 0 { Glibc.close(fd) }
+        let handler = self.handler
+        self.handler = nil
+        handler?.connectionClosed(reason, on: self)
+    }
+}

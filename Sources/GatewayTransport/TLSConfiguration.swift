@@ -1,0 +1,117 @@
+/// A certificate chain file and its private key file, both PEM.
+public struct CertificateKeyPair: Sendable, Hashable {
+    /// The leaf certificate first, then intermediates (PEM).
+    public var certificateChainPath: String
+    /// The private key of the leaf certificate (PEM, unencrypted).
+    public var privateKeyPath: String
+
+    public init(certificateChainPath: String, privateKeyPath: String) {
+        self.certificateChainPath = certificateChainPath
+        self.privateKeyPath = privateKeyPath
+    }
+}
+
+/// Whether the server asks clients for a certificate.
+public enum ClientAuthentication: Sendable, Hashable {
+    /// No client certificates (lanes, SDK sessions).
+    case none
+    /// Clients may present a certificate; if they do it must verify against the CA file.
+    case optional(trustedCAPath: String)
+    /// Every client must present a certificate that verifies against the CA file (readers).
+    case required(trustedCAPath: String)
+}
+
+/// What to do with a peer whose write buffer passes the high-water mark.
+public enum SlowPeerPolicy: Sendable, Hashable {
+    /// Stop reading from the peer until its write buffer drains below the low-water mark.
+    case pauseReading
+    /// Close the connection.
+    case close
+}
+
+/// Per-connection and per-server resource limits.
+public struct ConnectionLimits: Sendable, Hashable {
+    /// Connections held at once by one server; more are accepted and closed at once.
+    public var maxConnections: Int = 100_000
+    /// Connections in the TLS handshake at once; above it the server stops accepting for a moment.
+    public var maxHandshaking: Int = 1_024
+    /// Time from accept (or connect) to a finished handshake.
+    public var handshakeTimeout: Duration = .seconds(10)
+    /// Time without any bytes read or written before the connection is closed (nil: never).
+    public var idleTimeout: Duration? = .seconds(300)
+    /// Time a graceful close waits for the peer's close_notify.
+    public var closeTimeout: Duration = .seconds(2)
+    /// Queued bytes above which the connection is unwritable (and ``slowPeerPolicy`` applies).
+    public var writeBufferHighWater: Int = 256 * 1024
+    /// Queued bytes below which a paused connection is writable again.
+    public var writeBufferLowWater: Int = 64 * 1024
+    /// Queued bytes that close the connection whatever the policy: nothing is buffered without bound.
+    public var writeBufferHardLimit: Int = 1024 * 1024
+    /// What to do with a peer that does not read what we write.
+    public var slowPeerPolicy: SlowPeerPolicy = .pauseReading
+    /// TLS reads (each up to one record) per connection per loop tick, so one busy peer cannot starve the rest.
+    public var readsPerTick: Int = 16
+
+    public init() {}
+}
+
+/// How a ``TLSServer`` listens and authenticates.
+public struct TLSServerConfiguration: Sendable {
+    /// A numeric address to listen on (loopback in tests: 127.0.0.1 or ::1).
+    public var host: String
+    /// The port; 0 picks a free one (read it back from ``TLSServer/localAddress``).
+    public var port: Int
+    /// One or more certificates (for example an ECDSA and an RSA one); OpenSSL picks per client.
+    public var certificates: [CertificateKeyPair]
+    public var clientAuthentication: ClientAuthentication
+    /// ALPN protocol names the server accepts, most preferred first (empty: no ALPN).
+    public var alpnProtocols: [String]
+    public var limits: ConnectionLimits
+    /// The listen backlog.
+    public var backlog: Int32 = 4_096
+    /// Session tickets sent after a TLS 1.3 handshake (0 disables resumption).
+    public var sessionTickets: Int = 2
+
+    public init(
+        host: String,
+        port: Int,
+        certificates: [CertificateKeyPair],
+        clientAuthentication: ClientAuthentication = .none,
+        alpnProtocols: [String] = [],
+        limits: ConnectionLimits = ConnectionLimits()
+    ) {
+        self.host = host
+        self.port = port
+        self.certificates = certificates
+        self.clientAuthentication = clientAuthentication
+        self.alpnProtocols = alpnProtocols
+        self.limits = limits
+    }
+}
+
+/// How a TLS client verifies the server and, optionally, authenticates itself.
+public struct TLSClientConfiguration: Sendable {
+    /// CA certificates (PEM) the server must chain to; nil uses the system trust store.
+    public var trustedCAPath: String?
+    /// A client certificate for mutual TLS (readers).
+    public var certificate: CertificateKeyPair?
+    /// ALPN protocols to offer, most preferred first.
+    public var alpnProtocols: [String]
+    /// Verify the server's certificate and name (turn off only in load generators).
+    public var verifyServer: Bool = true
+    public var limits: ConnectionLimits
+    /// Only TLS 1.3 (load generators measuring TLS 1.3 handshakes); default allows 1.2 and 1.3.
+    public var tls13Only: Bool = false
+
+    public init(
+        trustedCAPath: String? = nil,
+        certificate: CertificateKeyPair? = nil,
+        alpnProtocols: [String] = [],
+        limits: ConnectionLimits = ConnectionLimits()
+    ) {
+        self.trustedCAPath = trustedCAPath
+        self.certificate = certificate
+        self.alpnProtocols = alpnProtocols
+        self.limits = limits
+    }
+}

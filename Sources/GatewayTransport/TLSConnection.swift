@@ -1,0 +1,265 @@
+import CGatewayLinux
+import CGatewayOpenSSL
+import Glibc
+import Synchronization
+
+/// Counters shared by the connections of one server, read and written from every loop.
+final class ServerCounters: Sendable {
+    let connections = Atomic<Int>(0)
+    let handshaking = Atomic<Int>(0)
+}
+
+/// One TLS connection (server or client side) on a non-blocking socket, confined to its loop.
+///
+/// ## TLS on the socket: `SSL_set_fd`, not memory BIOs
+/// OpenSSL reads and writes the socket itself. Memory BIOs would add two more buffers per
+/// connection and a copy in each direction; with `SSL_set_fd` plus `SSL_MODE_RELEASE_BUFFERS`
+/// an idle connection holds no record buffers at all, which is what lets one process hold tens
+/// of thousands of idle readers. The price — OpenSSL decides when to touch the socket — is paid by
+/// classifying every `rc <= 0` with `SSL_get_error` and treating `WANT_READ` / `WANT_WRITE` as
+/// "wait for the next edge" (see ``EventLoop``).
+///
+/// ## Threads
+/// `@unchecked Sendable` so it can be captured in `eventLoop.execute { ... }`: every stored
+/// property is read and written only on ``eventLoop``'s thread (public methods check this in
+/// debug builds). Hop with `connection.eventLoop.execute { connection.write(...) }`.
+public final class TLSConnection: @unchecked Sendable {
+    /// The lifecycle of a connection.
+    enum State {
+        /// TCP connect in progress (client side).
+        case connecting
+        /// TLS handshake in progress.
+        case handshaking
+        /// Application bytes flow both ways.
+        case active
+        /// Flushing queued bytes, then close_notify, then waiting for the peer's close_notify.
+        case closing
+        /// The socket is closed and the handler was told.
+        case closed
+    }
+
+    /// The loop that owns this connection.
+    public let eventLoop: EventLoop
+    let fd: Int32
+    let ssl: OpaquePointer
+    let limits: ConnectionLimits
+    let isServer: Bool
+    let verifyPeer: Bool
+    let counters: ServerCounters?
+    var handler: (any ConnectionHandler)?
+    var state: State
+    /// What the connection learnt at the end of the handshake.
+    public private(set) var info: ConnectionInfo?
+    let peerDescription: String
+
+    // Write side.
+    var pending: [UInt8] = []
+    var pendingStart = 0
+    var isWritableFlag = true
+    var readPaused = false
+    /// SSL_read returned WANT_WRITE: the next writable edge must resume reading.
+    var readWantsWrite = false
+    var closeAfterFlush = false
+    var closeNotifySent = false
+    var pendingCloseReason: CloseReason = .closedLocally
+
+    // Loop bookkeeping.
+    var flushScheduled = false
+    var continueReadingScheduled = false
+    var lastActivity: UInt64
+    var stateDeadline: UInt64 = 0
+    var armedDeadline: UInt64 = UInt64.max
+
+    init(
+        fd: Int32,
+        ssl: OpaquePointer,
+        isServer: Bool,
+        verifyPeer: Bool,
+        eventLoop: EventLoop,
+        limits: ConnectionLimits,
+        counters: ServerCounters?,
+        peer: String,
+        state: State
+    ) {
+        self.fd = fd
+        self.ssl = ssl
+        self.isServer = isServer
+        self.verifyPeer = verifyPeer
+        self.eventLoop = eventLoop
+        self.limits = limits
+        self.counters = counters
+        self.peerDescription = peer
+        self.state = state
+        self.lastActivity = eventLoop.now
+    }
+
+    deinit {
+        SSL_free(ssl)
+        if state != .closed { Glibc.close(fd) }
+    }
+
+    /// Registers with the loop and starts the handshake clock. Loop thread only.
+    func start(handler: any ConnectionHandler) -> Bool {
+        self.handler = handler
+        let events = RG_EPOLLIN | RG_EPOLLOUT | RG_EPOLLRDHUP | RG_EPOLLET
+        guard eventLoop.register(fd: fd, events: events, self) else { return false }
+        setDeadline(rg_monotonic_nanoseconds() &+ limits.handshakeTimeout.nanoseconds)
+        return true
+    }
+
+    /// Whether the write buffer is below its high-water mark.
+    public var isWritable: Bool { isWritableFlag }
+
+    /// Bytes queued and not yet accepted by the socket.
+    public var bufferedBytes: Int { pending.count - pendingStart }
+
+    /// The remote address, `host:port`.
+    public var peer: String { peerDescription }
+
+    // MARK: events
+
+    func handleReadiness(_ events: UInt32) {
+        switch state {
+        case .connecting:
+            let error = rg_socket_error(fd)
+            if error != 0 {
+                finish(.connectFailed(TransportError(.connectFailed, "could not connect to \(peerDescription); is the server running and listening there?", cause: OpenSSLErrors.errnoText(error))))
+                return
+            }
+            if events & (RG_EPOLLOUT | RG_EPOLLERR | RG_EPOLLHUP) == 0 { return }
+            state = .handshaking
+            advanceHandshake()
+        case .handshaking:
+            advanceHandshake()
+        case .active:
+            if bufferedBytes > 0 { flush() }
+            if readWantsWrite && events & RG_EPOLLOUT != 0 { readWantsWrite = false }
+            if state == .active { readAvailable() }
+        case .closing:
+            if bufferedBytes > 0 { flush() }
+            if state == .closing { drainWhileClosing() }
+        case .closed:
+            break
+        }
+    }
+
+    // MARK: handshake
+
+    func advanceHandshake() {
+        ERR_clear_error()
+        let rc = SSL_do_handshake(ssl)
+        if rc == 1 {
+            handshakeFinished()
+            return
+        }
+        let error = SSL_get_error(ssl, rc)
+        switch error {
+        case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
+            return
+        default:
+            finish(.handshakeFailed(handshakeError(sslError: error)))
+        }
+    }
+
+    private func handshakeError(sslError: Int32) -> TransportError {
+        let queue = OpenSSLErrors.drain()
+        let verify = SSL_get_verify_result(ssl)
+        if verify != X509_V_OK {
+            let reason = String(cString: X509_verify_cert_error_string(verify))
+            let side = isServer ? "client" : "server"
+            return TransportError(
+                .certificateVerification,
+                "the \(side) certificate of \(peerDescription) was rejected: \(reason) (X509 verify error \(verify)); check that it is current, issued by the trusted CA and names this host",
+                cause: queue
+            )
+        }
+        if sslError == SSL_ERROR_SYSCALL && queue == nil {
+            let saved = rg_errno()
+            let detail = saved == 0 ? "the peer closed the connection during the handshake" : OpenSSLErrors.errnoText(saved)
+            return TransportError(.handshakeFailed, "TLS handshake with \(peerDescription) failed: \(detail)")
+        }
+        return TransportError(
+            .handshakeFailed,
+            "TLS handshake with \(peerDescription) failed; the peer may not speak TLS 1.2+, share a cipher, or trust this certificate",
+            cause: queue
+        )
+    }
+
+    private func handshakeFinished() {
+        counters?.handshaking.subtract(1, ordering: .relaxed)
+        state = .active
+        lastActivity = eventLoop.now
+        info = makeInfo()
+        setDeadline(idleDeadline())
+        handler?.connectionActive(self, info: info!)
+        if state == .active { readAvailable() }
+    }
+
+    private func makeInfo() -> ConnectionInfo {
+        var alpnPointer: UnsafePointer<UInt8>?
+        var alpnLength: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &alpnPointer, &alpnLength)
+        var alpn: String?
+        if let alpnPointer, alpnLength > 0 {
+            alpn = String(decoding: UnsafeBufferPointer(start: alpnPointer, count: Int(alpnLength)), as: UTF8.self)
+        }
+        var identity: String?
+        if isServer, let certificate = SSL_get1_peer_certificate(ssl) {
+            if SSL_get_verify_result(ssl) == X509_V_OK, let name = X509_get_subject_name(certificate) {
+                identity = Self.text(of: NID_serialNumber, in: name) ?? Self.text(of: NID_commonName, in: name)
+            }
+            X509_free(certificate)
+        }
+        return ConnectionInfo(
+            peer: peerDescription,
+            verifiedClientIdentity: identity,
+            alpn: alpn,
+            tlsVersion: String(cString: SSL_get_version(ssl)),
+            cipher: SSL_get_current_cipher(ssl).map { String(cString: SSL_CIPHER_get_name($0)) } ?? "none"
+        )
+    }
+
+    static func text(of nid: Int32, in name: OpaquePointer) -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard rg_X509_NAME_get_text(name, nid, &buffer, Int32(buffer.count)) > 0 else { return nil }
+        return String(nulTerminated: buffer)
+    }
+
+    // MARK: deadlines
+
+    func idleDeadline() -> UInt64 {
+        guard let idle = limits.idleTimeout else { return 0 }
+        return lastActivity &+ idle.nanoseconds
+    }
+
+    /// Sets the deadline of the current state (0: none) and arms the loop timer if needed.
+    func setDeadline(_ deadline: UInt64) {
+        stateDeadline = deadline
+        guard deadline != 0, deadline < armedDeadline else { return }
+        armedDeadline = deadline
+        eventLoop.armDeadline(deadline, for: self)
+    }
+}
+
+extension TLSConnection: EventLoopSelectable {
+    func handleEvents(_ events: UInt32) { handleReadiness(events) }
+}
+
+extension TLSConnection: EventLoopDeadlineTarget {
+    func deadlineReached(now: UInt64) {
+        armedDeadline = UInt64.max
+        guard state != .closed else { return }
+        if state == .active { stateDeadline = idleDeadline() }
+        guard stateDeadline != 0 else { return }
+        if stateDeadline > now {
+            setDeadline(stateDeadline)
+            return
+        }
+        switch state {
+        case .connecting, .handshaking: finish(.handshakeTimeout)
+        case .active: finish(.idleTimeout)
+        case .closing: finish(pendingCloseReason)
+        case .closed: break
+        }
+    }
+}

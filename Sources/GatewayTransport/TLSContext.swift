@@ -1,0 +1,184 @@
+import CGatewayOpenSSL
+import Foundation
+
+/// An OpenSSL `SSL_CTX` configured for this gateway: TLS 1.2 and 1.3 only, forward-secret AEAD
+/// ciphers, no compression, no renegotiation, buffers released while idle.
+///
+/// Immutable after creation and therefore shared by every loop (OpenSSL allows concurrent
+/// `SSL_new` on a configured context). Reloading certificates builds a new context; connections
+/// keep the one they started with (each `SSL` holds a reference), so none is dropped.
+public final class TLSContext: @unchecked Sendable {
+    // @unchecked: `context` is written only in init and freed in deinit; OpenSSL synchronises
+    // its own reference counts and session cache.
+    let context: OpaquePointer
+    private let alpnPreference: UnsafeMutablePointer<UInt8>?
+    /// Whether this is a server context (otherwise a client context).
+    public let isServer: Bool
+    let verifyServer: Bool
+
+    /// TLS 1.2 suites: ECDHE only (forward secrecy), AEAD only, ECDSA and RSA authentication.
+    static let tls12Ciphers =
+        "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
+        + "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305"
+    /// TLS 1.3 suites (all forward secret by design).
+    static let tls13Suites = "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256"
+    static let groups = "X25519:P-256:P-384"
+
+    /// Builds a server context from files; throws a ``TransportError`` naming the bad file.
+    public init(server configuration: TLSServerConfiguration) throws {
+        guard !configuration.certificates.isEmpty else {
+            throw TransportError(.configuration, "no server certificate configured; give a certificate and key, or use the development certificate authority")
+        }
+        guard let context = SSL_CTX_new(TLS_server_method()) else {
+            throw TransportError(.configuration, "OpenSSL could not create a server context", cause: OpenSSLErrors.drain())
+        }
+        self.context = context
+        self.isServer = true
+        self.verifyServer = false
+        self.alpnPreference = Self.alpnPreference(configuration.alpnProtocols)
+        try applyCommon(tls13Only: false)
+        _ = rg_SSL_CTX_set_options(context, rg_SSL_OP_CIPHER_SERVER_PREFERENCE())
+        _ = rg_SSL_CTX_set_session_cache_mode(context, rg_SSL_SESS_CACHE_SERVER())
+        _ = rg_SSL_CTX_set_session_id_context_default(context)
+        _ = SSL_CTX_set_num_tickets(context, Int(configuration.sessionTickets))
+        for pair in configuration.certificates {
+            try Self.use(pair, in: context)
+        }
+        switch configuration.clientAuthentication {
+        case .none:
+            SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
+        case .optional(let path):
+            try Self.trust(path, in: context, advertise: true)
+            SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        case .required(let path):
+            try Self.trust(path, in: context, advertise: true)
+            SSL_CTX_set_verify(context, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nil)
+        }
+        if let alpnPreference { rg_SSL_CTX_set_alpn_server(context, alpnPreference) }
+    }
+
+    /// Builds a client context; throws a ``TransportError`` naming the bad file.
+    public init(client configuration: TLSClientConfiguration) throws {
+        guard let context = SSL_CTX_new(TLS_client_method()) else {
+            throw TransportError(.configuration, "OpenSSL could not create a client context", cause: OpenSSLErrors.drain())
+        }
+        self.context = context
+        self.isServer = false
+        self.verifyServer = configuration.verifyServer
+        self.alpnPreference = nil
+        try applyCommon(tls13Only: configuration.tls13Only)
+        _ = rg_SSL_CTX_set_session_cache_mode(context, rg_SSL_SESS_CACHE_OFF())
+        if configuration.verifyServer {
+            if let path = configuration.trustedCAPath {
+                try Self.trust(path, in: context, advertise: false)
+            } else if SSL_CTX_set_default_verify_paths(context) != 1 {
+                throw TransportError(.certificateFile, "could not load the system trust store; configure a CA file", cause: OpenSSLErrors.drain())
+            }
+            SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        } else {
+            SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
+        }
+        if let pair = configuration.certificate { try Self.use(pair, in: context) }
+        if !configuration.alpnProtocols.isEmpty {
+            let wire = Self.alpnWire(configuration.alpnProtocols)
+            guard SSL_CTX_set_alpn_protos(context, wire, UInt32(wire.count)) == 0 else {
+                throw TransportError(.configuration, "invalid ALPN protocol list \(configuration.alpnProtocols)")
+            }
+        }
+    }
+
+    deinit {
+        SSL_CTX_free(context)
+        alpnPreference?.deallocate()
+    }
+
+    private func applyCommon(tls13Only: Bool) throws {
+        ERR_clear_error()
+        _ = rg_SSL_CTX_set_min_proto_version(context, tls13Only ? rg_TLS1_3_VERSION() : rg_TLS1_2_VERSION())
+        _ = rg_SSL_CTX_set_max_proto_version(context, rg_TLS1_3_VERSION())
+        _ = rg_SSL_CTX_set_options(context, rg_SSL_OP_NO_COMPRESSION() | rg_SSL_OP_NO_RENEGOTIATION())
+        guard SSL_CTX_set_cipher_list(context, Self.tls12Ciphers) == 1,
+              SSL_CTX_set_ciphersuites(context, Self.tls13Suites) == 1,
+              rg_SSL_CTX_set1_groups_list(context, Self.groups) == 1
+        else {
+            throw TransportError(.configuration, "OpenSSL refused the cipher or group list", cause: OpenSSLErrors.drain())
+        }
+        _ = rg_SSL_CTX_set_mode(
+            context,
+            rg_SSL_MODE_RELEASE_BUFFERS() | rg_SSL_MODE_ENABLE_PARTIAL_WRITE() | rg_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER()
+        )
+        // SSL_MODE_AUTO_RETRY stays on (OpenSSL 3's default): after a non-application record
+        // (a session ticket, a key update) SSL_read reads on instead of returning WANT_READ with
+        // data still in the socket, so WANT_READ always means EAGAIN — which edge-triggered
+        // epoll relies on.
+        _ = rg_SSL_CTX_set_mode(context, rg_SSL_MODE_AUTO_RETRY())
+        // Read ahead: one read(2) fetches as many records as the socket holds, instead of one
+        // for each record header and one for each body. Released with the buffers when idle.
+        rg_SSL_CTX_set_read_ahead(context, 1)
+    }
+
+    private static func checkReadable(_ path: String, what: String, code: TransportError.Code) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw TransportError(code, "the \(what) file \(path) does not exist; check the path in the configuration")
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw TransportError(code, "the \(what) file \(path) is not readable by this process; check its permissions")
+        }
+    }
+
+    private static func use(_ pair: CertificateKeyPair, in context: OpaquePointer) throws {
+        try checkReadable(pair.certificateChainPath, what: "certificate", code: .certificateFile)
+        try checkReadable(pair.privateKeyPath, what: "private key", code: .privateKeyFile)
+        ERR_clear_error()
+        guard SSL_CTX_use_certificate_chain_file(context, pair.certificateChainPath) == 1 else {
+            throw TransportError(.certificateFile, "\(pair.certificateChainPath) holds no usable PEM certificate chain", cause: OpenSSLErrors.drain())
+        }
+        guard SSL_CTX_use_PrivateKey_file(context, pair.privateKeyPath, SSL_FILETYPE_PEM) == 1 else {
+            throw TransportError(
+                .privateKeyFile,
+                "\(pair.privateKeyPath) holds no usable PEM private key for \(pair.certificateChainPath) (unencrypted PEM needed, and it must match the certificate)",
+                cause: OpenSSLErrors.drain()
+            )
+        }
+        guard SSL_CTX_check_private_key(context) == 1 else {
+            throw TransportError(
+                .keyMismatch,
+                "the private key \(pair.privateKeyPath) does not belong to the certificate \(pair.certificateChainPath); configure the matching pair",
+                cause: OpenSSLErrors.drain()
+            )
+        }
+    }
+
+    private static func trust(_ path: String, in context: OpaquePointer, advertise: Bool) throws {
+        try checkReadable(path, what: "CA certificate", code: .certificateFile)
+        ERR_clear_error()
+        guard SSL_CTX_load_verify_locations(context, path, nil) == 1 else {
+            throw TransportError(.certificateFile, "\(path) holds no usable PEM CA certificate", cause: OpenSSLErrors.drain())
+        }
+        if advertise, let names = SSL_load_client_CA_file(path) {
+            SSL_CTX_set_client_CA_list(context, names)
+        }
+        SSL_CTX_set_verify_depth(context, 8)
+    }
+
+    static func alpnWire(_ protocols: [String]) -> [UInt8] {
+        var wire: [UInt8] = []
+        for name in protocols {
+            let bytes = Array(name.utf8)
+            precondition(!bytes.isEmpty && bytes.count < 256, "an ALPN protocol name is 1 to 255 bytes")
+            wire.append(UInt8(bytes.count))
+            wire.append(contentsOf: bytes)
+        }
+        return wire
+    }
+
+    private static func alpnPreference(_ protocols: [String]) -> UnsafeMutablePointer<UInt8>? {
+        guard !protocols.isEmpty else { return nil }
+        let wire = alpnWire(protocols)
+        let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: wire.count + 2)
+        pointer[0] = UInt8(wire.count & 0xff)
+        pointer[1] = UInt8(wire.count >> 8)
+        for (offset, byte) in wire.enumerated() { pointer[offset + 2] = byte }
+        return pointer
+    }
+}

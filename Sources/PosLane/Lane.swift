@@ -1,0 +1,118 @@
+import GatewayClient
+import GatewayCommandLine
+import GatewayWire
+
+/// One interactive lane: runs stdin commands against a TerminalClient and prints results.
+actor Lane {
+    let terminal: TerminalClient
+    let configuration: LaneConfiguration
+    var readers: [DiscoveredReader] = []
+    var lastPaymentIntent: String?
+    var paymentCounter = 0
+    var collectTask: Task<Void, Never>?
+
+    init(terminal: TerminalClient, configuration: LaneConfiguration) {
+        self.terminal = terminal
+        self.configuration = configuration
+    }
+
+    func run(_ command: LaneCommand) async {
+        do {
+            switch command {
+            case .discover:
+                if !readers.isEmpty { try? await terminal.cancelDiscovery() }
+                readers = try await terminal.discoverReaders(locationID: configuration.locationID)
+                for reader in readers {
+                    LineWriter.line("reader", [
+                        "reader_id": reader.id, "label": reader.label, "serial": reader.serialNumber,
+                        "status": reader.isOnline ? "online" : "offline", "discovery_id": reader.discoveryID,
+                    ])
+                }
+                LineWriter.line("discovered", ["count": "\(readers.count)"])
+            case .connect(let readerID, let failIfInUse):
+                guard let reader = readers.first(where: { $0.id == readerID }) else {
+                    LineWriter.line("error", ["command": "connect", "message": "no reader \(readerID) in the latest discovery; run `discover` first"])
+                    return
+                }
+                do {
+                    let response = try await terminal.connectReader(reader, failIfInUse: failIfInUse)
+                    readers = []
+                    LineWriter.line("connected", [
+                        "reader_id": reader.id, "label": reader.label, "generation": "\(response.generation)",
+                        "replaced_other_session": response.replacedOtherSession ? "true" : "false",
+                    ])
+                } catch let error as RPCError where error.reason == .readerBusy {
+                    // The recommended pattern: ask the user before interrupting another lane's payment.
+                    LineWriter.line("busy", [
+                        "reader_id": reader.id,
+                        "message": "the reader is mid-transaction for another lane; to take it over anyway: connect \(reader.id)",
+                    ])
+                }
+            case .collect(let amount):
+                paymentCounter += 1
+                let intent = "pi_\(configuration.posDeviceID)_\(paymentCounter)"
+                var params = ReaderGatewayV1.CollectPaymentMethodParams()
+                params.paymentIntentID = intent
+                params.amount = amount
+                params.currency = "usd"
+                LineWriter.line("collecting", ["payment_intent": intent, "amount": "\(amount)"])
+                collectTask = Task { await self.collect(params) }
+            case .confirm:
+                guard let intent = lastPaymentIntent else {
+                    LineWriter.line("error", ["command": "confirm", "message": "nothing collected yet; run `collect AMOUNT` first"])
+                    return
+                }
+                var params = ReaderGatewayV1.ConfirmPaymentIntentParams()
+                params.paymentIntentID = intent
+                let result = try await terminal.confirmPaymentIntent(params)
+                LineWriter.line("confirmed", ["payment_intent": result.paymentIntentID, "status": result.status, "amount": "\(result.amountReceived)"])
+            case .cancel:
+                try await terminal.cancelCollectPaymentMethod()
+                LineWriter.line("cancel_requested", [:])
+            case .display(let item, let amount):
+                var line = ReaderGatewayV1.CartLineItem()
+                line.description = item
+                line.quantity = 1
+                line.amount = amount
+                var cart = ReaderGatewayV1.Cart()
+                cart.currency = "usd"
+                cart.lineItems = [line]
+                cart.total = amount
+                try await terminal.setReaderDisplay(cart)
+                LineWriter.line("displayed", ["item": item, "total": "\(amount)"])
+            case .clear:
+                try await terminal.clearReaderDisplay()
+                LineWriter.line("cleared", [:])
+            case .reboot:
+                try await terminal.rebootReader()
+                LineWriter.line("rebooting", [:])
+            case .disconnect:
+                try await terminal.disconnectReader()
+                LineWriter.line("disconnected_reader", [:])
+            case .quit:
+                collectTask?.cancel()
+                try? await terminal.closeSession()
+                LineWriter.line("closed", [:])
+            }
+        } catch let error as RPCError {
+            LineWriter.line("error", ["command": "\(command)", "code": error.codeName, "reason": error.reasonName, "message": error.message])
+        } catch {
+            LineWriter.line("error", ["command": "\(command)", "message": "\(error)"])
+        }
+    }
+
+    private func collect(_ params: ReaderGatewayV1.CollectPaymentMethodParams) async {
+        do {
+            let response = try await terminal.collectPaymentMethod(params)
+            lastPaymentIntent = response.paymentIntentID.isEmpty ? params.paymentIntentID : response.paymentIntentID
+            LineWriter.line("collected", [
+                "payment_intent": lastPaymentIntent ?? "", "brand": response.paymentMethod?.brand ?? "",
+                "last4": response.paymentMethod?.last4 ?? "",
+            ])
+        } catch let error as RPCError {
+            LineWriter.line("error", ["command": "collect", "code": error.codeName, "reason": error.reasonName, "message": error.message])
+        } catch {
+            LineWriter.line("error", ["command": "collect", "message": "\(error)"])
+        }
+    }
+}

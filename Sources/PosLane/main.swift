@@ -1,0 +1,68 @@
+import Foundation
+import GatewayClient
+import GatewayCommandLine
+import GatewayCore
+
+// pos-lane: an interactive point-of-sale lane on the client library. Commands on stdin
+// (see LaneCommand), one `EVENT key=value ...` line per result and per session event on stdout.
+
+let configuration: LaneConfiguration
+do {
+    guard let parsed = try LaneConfiguration.parse(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) else {
+        print(LaneConfiguration.parser.helpText())
+        print("""
+        Stdin: discover | connect READER_ID [--fail-if-in-use] | collect AMOUNT | confirm | cancel
+               display "ITEM" AMOUNT | clear | reboot | disconnect | quit
+        Recommended: connect with --fail-if-in-use first; when the answer is `busy`, ask, then connect without it.
+        """)
+        exit(0)
+    }
+    configuration = parsed
+} catch {
+    LineWriter.error("\(error)")
+    exit(OptionsError.exitCode)
+}
+
+let connection = GatewayConnection(ClientChannelConfiguration(
+    host: configuration.gateway.host, port: configuration.gateway.port, serverName: configuration.serverName, trustedCAPath: configuration.caPath
+))
+let terminal = TerminalClient(connection: connection)
+do {
+    var token = configuration.connectionToken ?? ""
+    if token.isEmpty, let secretKey = configuration.secretKey {
+        // What a POS backend does: mint a short-lived connection token with the secret key.
+        token = try await AdminClient(connection: connection, secretKey: secretKey).createConnectionToken(locationID: configuration.locationID).secret
+    }
+    let session = try await terminal.openSession(connectionToken: token, posDeviceID: configuration.posDeviceID, laneLabel: configuration.laneLabel)
+    LineWriter.line("session", ["session_id": session.sessionID, "lane": configuration.laneLabel, "pos_device_id": configuration.posDeviceID])
+} catch let error as RPCError {
+    LineWriter.error("pos-lane: could not open a session: \(error.message) (\(error.codeName) / \(error.reasonName))")
+    exit(error.code == .unauthenticated || error.code == .permissionDenied ? 77 : 69)
+} catch {
+    LineWriter.error("pos-lane: could not open a session: \(error)")
+    exit(69)
+}
+
+// Session events, printed as they arrive: through the delegate, which runs before a command
+// that failed because of the event returns, so `disconnected` always precedes that `error`.
+let printer = LaneEventPrinter()
+terminal.setDelegate(printer)
+
+let lane = Lane(terminal: terminal, configuration: configuration)
+let (lines, sink) = AsyncStream.makeStream(of: String.self)
+let reader = Thread {
+    while let line = readLine() { sink.yield(line) }
+    sink.finish()
+}
+reader.start()
+for await line in lines {
+    do {
+        guard let command = try LaneCommand.parse(line) else { continue }
+        await lane.run(command)
+        if command == .quit { exit(0) }
+    } catch {
+        LineWriter.line("error", ["command": line, "message": "\(error)"])
+    }
+}
+await lane.run(.quit)
+exit(0)

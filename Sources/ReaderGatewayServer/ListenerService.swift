@@ -1,0 +1,86 @@
+import Foundation
+import GatewayCore
+import GatewayOperations
+import GatewayService
+import GatewayStore
+import GatewayTransport
+import Synchronization
+
+/// The gateway's TLS port: event loops, the listener and the services
+/// (reader link, SDK, fleet admin). Starts after the store; on the first run
+/// of a fresh embedded database it creates the development account and prints
+/// its secret key and the CA path once.
+final class ListenerService: GatewayService {
+    let name = "gateway"
+    private let options: ServerOptions
+    private let store: StoreService
+    private let metrics: GatewayMetrics
+    private let host = SynchronizedBox<GatewayServiceHost?>(nil)
+    private let logger = Logger(component: "main")
+
+    init(options: ServerOptions, store: StoreService, metrics: GatewayMetrics) {
+        self.options = options
+        self.store = store
+        self.metrics = metrics
+    }
+
+    func start() async throws {
+        guard let client = store.client else { throw OptionsError("reader-gateway: the store is not running") }
+        let certificate: CertificateKeyPair
+        var readerCA = options.readerCAPath
+        var developmentCA: String?
+        if let cert = options.tlsCertificatePath, let key = options.tlsKeyPath {
+            certificate = CertificateKeyPair(certificateChainPath: cert, privateKeyPath: key)
+        } else {
+            // Embedded: beside the database, kept across restarts. With --database-url the data
+            // directory stays unused: a throwaway development CA for this process only.
+            let directory = options.databaseURL == nil
+                ? (options.dataDirectory as NSString).appendingPathComponent("tls")
+                : (NSTemporaryDirectory() as NSString).appendingPathComponent("reader-gateway-tls-\(getpid())")
+            let development = try DevelopmentCertificates.ensure(in: directory)
+            certificate = development.server
+            developmentCA = development.caCertificatePath
+            if readerCA == nil { readerCA = development.caCertificatePath }
+        }
+        var service = ServiceConfiguration()
+        service.readerOfflineBound = options.readerOfflineBound
+        service.sessionLease = options.sessionLease
+        service.nodeID = options.nodeID
+        let listener = GatewayListenerConfiguration(
+            host: options.address, port: options.port, certificate: certificate, readerCAPath: readerCA, loopCount: options.eventLoops
+        )
+        let gateway = GatewayServiceHost(listener: listener, service: service, client: client, metrics: metrics)
+        let address = try gateway.start()
+        host.value = gateway
+        if options.databaseURL == nil, let account = try await DevelopmentAccount.createIfFirstRun(client: client) {
+            // Printed once, on the first run of a fresh embedded data directory; only its hash is stored.
+            var lines = [
+                "",
+                "reader-gateway dev defaults (first run of this data directory; shown once):",
+                "  account:    \(account.accountID)",
+                "  secret key: \(account.secretKey)",
+            ]
+            if let developmentCA { lines.append("  CA:         \(developmentCA)  (clients pin it; it also signs reader certificates)") }
+            lines.append("  gateway:    \(address)")
+            FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n\n").utf8))
+        }
+        if let developmentCA {
+            logger.notice("development TLS certificates (dev defaults; pass --tls-cert and --tls-key in production)", ["ca": developmentCA])
+        }
+    }
+
+    func stop() async {
+        await host.value?.shutdown(gracePeriod: .seconds(5))
+        host.value = nil
+    }
+}
+
+/// A value behind a lock.
+final class SynchronizedBox<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+    init(_ value: Value) { storage = Mutex(value) }
+    var value: Value {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}

@@ -1,0 +1,126 @@
+import GatewayClient
+import GatewayCommandLine
+import GatewayWire
+
+extension SimulatedReader {
+    /// Runs a command from the gateway without blocking the downlink (a cancel may follow).
+    func run(_ command: ReaderGatewayV1.ReaderCommand, on link: ReaderLinkClient) {
+        let id = command.commandID
+        switch command.command {
+        case .collectPaymentMethod(let params)?:
+            Output.line("command", ["serial": serial, "kind": "collect", "id": "\(id)", "amount": "\(params.amount)", "currency": params.currency])
+            collectTask?.cancel()
+            collectTask = Task { await self.collect(id: id, params: params, link: link) }
+        case .confirmPaymentIntent(let params)?:
+            Output.line("command", ["serial": serial, "kind": "confirm", "id": "\(id)", "payment_intent": params.paymentIntentID])
+            Task { await self.confirm(id: id, params: params, link: link) }
+        case .cancelCollect?:
+            Output.line("command", ["serial": serial, "kind": "cancel_collect", "id": "\(id)"])
+            collectTask?.cancel()
+            collectTask = nil
+            if id != 0 { Task { await self.answer(id, on: link) } }
+        case .setDisplay(let cart)?:
+            Output.line("display", ["serial": serial, "id": "\(id)", "total": "\(cart.total)", "currency": cart.currency, "items": "\(cart.lineItems.count)"])
+            Task { await self.answer(id, on: link) }
+        case .clearDisplay?:
+            Output.line("display", ["serial": serial, "id": "\(id)", "cleared": "true"])
+            Task { await self.answer(id, on: link) }
+        case .reboot?:
+            Output.line("command", ["serial": serial, "kind": "reboot", "id": "\(id)"])
+            Task {
+                await self.answer(id, on: link)
+                self.reboot()
+            }
+        case .installUpdate?:
+            Output.line("command", ["serial": serial, "kind": "install_update", "id": "\(id)"])
+            Task { await self.installUpdate(id: id, link: link) }
+        case nil:
+            var result = ReaderGatewayV1.CommandResult()
+            result.commandID = id
+            result.status = ReaderGatewayV1.Status(.readerNotReady, "this reader does not know the command")
+            Task { try? await link.sendResult(result) }
+        }
+    }
+
+    private func collect(id: UInt64, params: ReaderGatewayV1.CollectPaymentMethodParams, link: ReaderLinkClient) async {
+        activity = .collecting
+        await sendHeartbeat()
+        var result = ReaderGatewayV1.CommandResult()
+        result.commandID = id
+        do {
+            try await Task.sleep(for: configuration.collectDuration + slowDelay)
+            if declineNext {
+                declineNext = false
+                result.status = ReaderGatewayV1.Status(.readerError, "the card was declined")
+            } else {
+                let card = presented ?? ("visa", "4242")
+                presented = nil
+                var method = ReaderGatewayV1.PaymentMethod()
+                method.id = "pm_sim_\(serial)_\(id)"
+                method.brand = card.brand
+                method.last4 = card.last4
+                method.expMonth = 12
+                method.expYear = 2030
+                method.readMethod = "contactless_emv"
+                result.status = .ok
+                result.result = .paymentMethod(method)
+                lastAmount = params.amount
+            }
+        } catch {
+            result.status = ReaderGatewayV1.Status(.commandCanceled, "the collect was cancelled")
+        }
+        activity = .idle
+        Output.line("result", ["serial": serial, "kind": "collect", "id": "\(id)", "status": statusName(result.status)])
+        try? await link.sendResult(result)
+        await sendHeartbeat()
+    }
+
+    private func confirm(id: UInt64, params: ReaderGatewayV1.ConfirmPaymentIntentParams, link: ReaderLinkClient) async {
+        activity = .confirming
+        await sendHeartbeat()
+        try? await Task.sleep(for: configuration.confirmDuration + slowDelay)
+        var intent = ReaderGatewayV1.PaymentIntentResult()
+        intent.paymentIntentID = params.paymentIntentID
+        intent.status = "succeeded"
+        intent.amountReceived = lastAmount
+        var result = ReaderGatewayV1.CommandResult()
+        result.commandID = id
+        result.status = .ok
+        result.result = .paymentIntent(intent)
+        activity = .idle
+        Output.line("result", ["serial": serial, "kind": "confirm", "id": "\(id)", "status": "OK"])
+        try? await link.sendResult(result)
+        await sendHeartbeat()
+    }
+
+    private func installUpdate(id: UInt64, link: ReaderLinkClient) async {
+        let version = "2.21.0.0"
+        var result = ReaderGatewayV1.CommandResult()
+        result.commandID = id
+        result.status = .ok
+        result.result = .updateVersion(version)
+        try? await Task.sleep(for: slowDelay)
+        try? await link.sendResult(result)
+        activity = .updating
+        for progress: Float in [0.5, 1.0] {
+            try? await link.sendUpdateProgress(version: version, progress: progress)
+        }
+        softwareVersion = version
+        activity = .idle
+        Output.line("updated", ["serial": serial, "version": version])
+    }
+
+    /// Answers a command with OK after the configured slowness.
+    func answer(_ id: UInt64, on link: ReaderLinkClient) async {
+        try? await Task.sleep(for: slowDelay)
+        var result = ReaderGatewayV1.CommandResult()
+        result.commandID = id
+        result.status = .ok
+        try? await link.sendResult(result)
+    }
+
+    private func statusName(_ status: ReaderGatewayV1.Status?) -> String {
+        guard let status, status.code != .ok else { return "OK" }
+        return status.reason.protoName.map { String($0.dropFirst("ERROR_REASON_".count)) } ?? "\(status.reason.rawValue)"
+    }
+}

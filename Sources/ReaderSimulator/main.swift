@@ -1,0 +1,103 @@
+import Dispatch
+import Foundation
+import GatewayClient
+import GatewayCommandLine
+import GatewayCore
+import GatewayTransport
+
+// reader-sim: N simulated smart readers. State changes are lines on stdout
+// (`registration_code serial=... code=...`, `online ...`, `offline ...`, `command ...`);
+// fault injection and test helpers are lines on stdin (see SimulatorCommand).
+
+let configuration: SimulatorConfiguration
+do {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    let options = try SimulatorConfiguration.parser.parse(arguments: arguments, environment: ProcessInfo.processInfo.environment)
+    if options.helpRequested {
+        print(SimulatorConfiguration.parser.helpText())
+        print("""
+        Stdout: one line per event, `EVENT key=value ...` (values with spaces are double-quoted):
+          attaching, registration_code (serial, code), registered (serial, reader_id, label, location),
+          online (serial, reader_id), offline (serial, reason), owner (serial, lane, generation),
+          command (serial, kind, id), result (serial, kind, id, status), display, rebooting, status, error.
+
+        Stdin: one command per line; SERIAL may be `all`:
+          silent SERIAL | wake SERIAL | drop SERIAL [DURATION] | offline SERIAL | online SERIAL
+          reboot SERIAL | slow SERIAL DURATION | ip SERIAL ADDRESS | present SERIAL BRAND LAST4
+          decline SERIAL | status [SERIAL] | quit
+        """)
+        exit(0)
+    }
+    configuration = try SimulatorConfiguration(options)
+} catch {
+    Output.error("\(error)")
+    exit(OptionsError.exitCode)
+}
+
+let certificates: ReaderCertificates?
+var pairs: [String: CertificateKeyPair] = [:]
+do {
+    certificates = try ReaderCertificates(configuration)
+    if let certificates {
+        for serial in configuration.serials { pairs[serial] = try certificates.pair(for: serial) }
+    }
+} catch {
+    Output.error("reader-sim: \(error)")
+    exit(78)
+}
+
+let group: EventLoopGroup
+do {
+    group = try EventLoopGroup(loopCount: min(2, max(1, configuration.serials.count / 64 + 1)))
+} catch {
+    Output.error("reader-sim: could not start event loops: \(error)")
+    exit(71)
+}
+
+let readers = configuration.serials.enumerated().map { index, serial in
+    SimulatedReader(serial: serial, index: index, configuration: configuration, certificate: pairs[serial], group: group)
+}
+let readerTasks = readers.map { reader in Task { await reader.run() } }
+
+// SIGINT / SIGTERM: exit 0.
+signal(SIGINT, SIG_IGN)
+signal(SIGTERM, SIG_IGN)
+let signalSources = [SIGINT, SIGTERM].map { number in
+    let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+    source.setEventHandler {
+        Output.line("stopped", ["signal": number == SIGINT ? "INT" : "TERM"])
+        exit(0)
+    }
+    source.resume()
+    return source
+}
+
+// Stdin commands, read on a thread of their own.
+let (commandLines, commandSink) = AsyncStream.makeStream(of: String.self)
+let stdinThread = Thread {
+    while let line = readLine() { commandSink.yield(line) }
+    commandSink.finish()
+}
+stdinThread.start()
+
+Output.line("started", ["readers": "\(readers.count)", "gateway": configuration.gateway.description])
+for await line in commandLines {
+    do {
+        guard let command = try SimulatorCommand.parse(line) else { continue }
+        let targets = readers.filter { command.applies(to: $0.serial) }
+        if targets.isEmpty {
+            Output.line("error", ["command": line, "message": "no simulated reader with serial \(command.target)"])
+            continue
+        }
+        for reader in targets { await reader.apply(command) }
+        if command == .quit {
+            for task in readerTasks { task.cancel() }
+            Output.line("stopped", ["signal": "quit"])
+            exit(0)
+        }
+    } catch {
+        Output.line("error", ["command": line, "message": "\(error)"])
+    }
+}
+// Stdin closed: keep simulating until a signal.
+while true { try? await Task.sleep(for: .seconds(3_600)) }

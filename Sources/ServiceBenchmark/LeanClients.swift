@@ -1,0 +1,126 @@
+import GatewayTransport
+import GatewayWire
+import Synchronization
+
+/// The load side of the benchmark, kept as light as transport-load: readers and lanes are
+/// transport handlers driving a client `FrameConnection` on their event loop, no tasks.
+///
+/// `@unchecked Sendable` (both classes): every `var` is touched only on the connection's
+/// event loop (transport callbacks).
+final class LeanReader: ConnectionHandler, @unchecked Sendable {
+    let serial: String
+    private var frames = FrameConnection(configuration: ConnectionConfiguration(role: .client), now: BenchClock.now())
+    private var call: UInt32 = 0
+
+    init(serial: String) {
+        self.serial = serial
+    }
+
+    func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {
+        call = (try? frames.startCall(method: ReaderGatewayV1.ReaderLink.attach.path, now: BenchClock.now())) ?? 0
+        var hello = ReaderGatewayV1.ReaderHello()
+        hello.serialNumber = serial
+        hello.deviceType = .simulatedWiseposE
+        var uplink = ReaderGatewayV1.ReaderUplink()
+        uplink.message = .hello(hello)
+        _ = try? frames.send(uplink, on: call)
+        connection.write(frames.takeOutbound())
+    }
+
+    func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
+        for event in frames.receive(bytes, now: BenchClock.now()) {
+            guard case .message(let id, let payload) = event else { continue }
+            frames.messageConsumed(id, byteCount: payload.count)
+            guard let downlink = try? ReaderGatewayV1.ReaderDownlink(serializedBytes: payload) else { continue }
+            switch downlink.message {
+            case .command(let command)?:
+                var result = ReaderGatewayV1.CommandResult()
+                result.commandID = command.commandID
+                result.status = .ok
+                var uplink = ReaderGatewayV1.ReaderUplink()
+                uplink.message = .commandResult(result)
+                _ = try? frames.send(uplink, on: call)
+            default:
+                break
+            }
+        }
+        if frames.hasOutbound { connection.write(frames.takeOutbound()) }
+    }
+
+    func connectionClosed(_ reason: CloseReason, on connection: TLSConnection) {}
+}
+
+/// A lane sending SetReaderDisplay in a closed loop with an existing session's token.
+final class LeanLane: ConnectionHandler, @unchecked Sendable {
+    let request: [UInt8]
+    let counter: RoundTripCounter
+    private var frames = FrameConnection(configuration: ConnectionConfiguration(role: .client), now: BenchClock.now())
+    private weak var connection: TLSConnection?
+
+    init(sessionToken: String, counter: RoundTripCounter) {
+        var message = ReaderGatewayV1.SetReaderDisplayRequest()
+        message.sessionToken = sessionToken
+        var cart = ReaderGatewayV1.Cart()
+        cart.currency = "usd"
+        cart.total = 1299
+        message.cart = cart
+        request = message.serializedBytes()
+        self.counter = counter
+    }
+
+    func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {
+        self.connection = connection
+        counter.opened.add(1, ordering: .relaxed)
+        next(connection)
+    }
+
+    private func next(_ connection: TLSConnection) {
+        guard !counter.stop.load(ordering: .relaxed) else { return }
+        guard let id = try? frames.startCall(method: ReaderGatewayV1.Sdk.setReaderDisplay.path, now: BenchClock.now()) else { return }
+        _ = try? frames.send(serialized: request, on: id)
+        try? frames.halfClose(id)
+        connection.write(frames.takeOutbound())
+    }
+
+    func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
+        var finished = 0
+        for event in frames.receive(bytes, now: BenchClock.now()) {
+            switch event {
+            case .message(let id, let payload):
+                frames.messageConsumed(id, byteCount: payload.count)
+            case .callEnded(_, let end):
+                if end.status?.code ?? .ok == .ok {
+                    if counter.measuring.load(ordering: .relaxed) { counter.count.add(1, ordering: .relaxed) }
+                } else {
+                    counter.failures.add(1, ordering: .relaxed)
+                }
+                finished += 1
+            default:
+                break
+            }
+        }
+        for _ in 0..<finished { next(connection) }
+        if frames.hasOutbound { connection.write(frames.takeOutbound()) }
+    }
+
+    func connectionClosed(_ reason: CloseReason, on connection: TLSConnection) {}
+}
+
+/// Shared counters of the lean lanes.
+final class RoundTripCounter: Sendable {
+    let count = Atomic<Int>(0)
+    let failures = Atomic<Int>(0)
+    let opened = Atomic<Int>(0)
+    let measuring = Atomic<Bool>(false)
+    let stop = Atomic<Bool>(false)
+}
+
+enum BenchClock {
+    private static let origin = ContinuousClock.now
+    static func now() -> WireTime {
+        let start = origin
+        let (seconds, attoseconds) = (ContinuousClock.now - start).components
+        guard seconds >= 0, attoseconds >= 0 else { return WireTime(nanoseconds: 1_000_000_000) }
+        return WireTime(nanoseconds: UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000) + 1_000_000_000)
+    }
+}

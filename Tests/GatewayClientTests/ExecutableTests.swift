@@ -1,0 +1,107 @@
+import Foundation
+import GatewayCommandLine
+import GatewayWire
+import Testing
+
+/// reader-sim and gatewayctl as real child processes: help, usage errors, exit codes, and
+/// reader-sim's stdin/stdout protocol against a fake ReaderLink server over real TLS.
+@Suite("reader-sim and gatewayctl processes")
+struct ExecutableTests {
+    @Test("--help exits 0 and explains the line protocols; bad options exit 64")
+    func helpAndUsage() async throws {
+        let help = try ChildProcess("reader-sim", ["--help"])
+        #expect(await help.waitForExit() == 0)
+        #expect(help.output.contains { $0.contains("present SERIAL BRAND LAST4") })
+        let bad = try ChildProcess("reader-sim", ["--count", "0"])
+        #expect(await bad.waitForExit() == 64)
+        let ctlHelp = try ChildProcess("gatewayctl", ["--help"])
+        #expect(await ctlHelp.waitForExit() == 0)
+        #expect(ctlHelp.output.contains { $0.contains("owners [--location LOC]") })
+        let noCommand = try ChildProcess("gatewayctl", [], environment: ["GATEWAYCTL_SECRET_KEY": "sk_x"])
+        #expect(await noCommand.waitForExit() == 64)
+        #expect(noCommand.standardError.contains("no command given"))
+    }
+
+    @Test("gatewayctl: nothing listening is 69, an unreadable CA file is 64")
+    func gatewayctlExitCodes() async throws {
+        let unavailable = try ChildProcess("gatewayctl", ["--gateway", "127.0.0.1:1", "owners"], environment: ["GATEWAYCTL_SECRET_KEY": "sk_x"])
+        #expect(await unavailable.waitForExit() == 69)
+        let badCA = try ChildProcess("gatewayctl", ["--ca", "/nonexistent/ca.pem", "owners"], environment: ["GATEWAYCTL_SECRET_KEY": "sk_x"])
+        #expect(await badCA.waitForExit() == 64)
+    }
+
+    @Test("reader-sim: registration code, credential, collect with a presented card, silent, drop and re-attach")
+    func readerSimulatorProtocol() async throws {
+        let server = try EchoServer()
+        let certificates = ClientTestCertificates.shared
+        let sim = try ChildProcess("reader-sim", [
+            "--gateway", "127.0.0.1:\(server.port)", "--ca", certificates.caPath, "--serial", "SIM-A",
+            "--heartbeat-interval", "100ms", "--collect-duration", "50ms", "--reconnect-delay", "100ms",
+        ])
+        defer { sim.terminate() }
+
+        let codeLine = try #require(await sim.waitForLine { $0.hasPrefix("registration_code ") })
+        #expect(OutputLine.parse(codeLine)?["serial"] == "SIM-A")
+        #expect(OutputLine.parse(codeLine)?["code"] == "TEST-CODE")
+
+        // The "admin" registers the code: the reader gets its credential.
+        var registered = ReaderGatewayV1.RegistrationState()
+        registered.registered = true
+        registered.readerID = "tmr_A"
+        registered.label = "Lane 1"
+        registered.locationID = "tml_1"
+        registered.readerCredential = "rcr_secret"
+        var downlink = ReaderGatewayV1.ReaderDownlink()
+        downlink.message = .registration(registered)
+        server.sendDownlink(downlink)
+        #expect(await sim.waitForLine { $0.hasPrefix("registered ") && $0.contains("reader_id=tmr_A") } != nil)
+        #expect(await sim.waitForLine { $0.hasPrefix("online ") } != nil)
+        #expect(await eventually { server.snapshot.uplinks.contains { if case .heartbeat? = $0.message { true } else { false } } })
+
+        // A collect reads the card presented on stdin.
+        sim.send("present SIM-A mastercard 4444")
+        #expect(await sim.waitForLine { $0.hasPrefix("card_ready ") } != nil)
+        var params = ReaderGatewayV1.CollectPaymentMethodParams()
+        params.amount = 1_250
+        params.currency = "usd"
+        var command = ReaderGatewayV1.ReaderCommand()
+        command.commandID = 7
+        command.command = .collectPaymentMethod(params)
+        downlink.message = .command(command)
+        server.sendDownlink(downlink)
+        let result = await eventually {
+            server.snapshot.uplinks.contains {
+                guard case .commandResult(let result)? = $0.message, result.commandID == 7,
+                      case .paymentMethod(let method)? = result.result else { return false }
+                return method.brand == "mastercard" && method.last4 == "4444"
+            }
+        }
+        #expect(result)
+        #expect(await eventually {
+            server.snapshot.uplinks.contains { if case .heartbeat(let beat)? = $0.message { beat.activity == .collecting } else { false } }
+        })
+
+        // Silent: no heartbeats while the connection stays up.
+        sim.send("silent SIM-A")
+        #expect(await sim.waitForLine { $0.hasPrefix("silent ") } != nil)
+        try await Task.sleep(for: .milliseconds(150))
+        let heartbeatsWhenSilent = server.snapshot.uplinks.filter { if case .heartbeat? = $0.message { true } else { false } }.count
+        try await Task.sleep(for: .milliseconds(600))
+        let heartbeatsLater = server.snapshot.uplinks.filter { if case .heartbeat? = $0.message { true } else { false } }.count
+        #expect(heartbeatsLater == heartbeatsWhenSilent)
+        sim.send("wake SIM-A")
+        #expect(await eventually { server.snapshot.uplinks.filter { if case .heartbeat? = $0.message { true } else { false } }.count > heartbeatsLater })
+
+        // Drop: the link ends and the reader re-attaches with its credential.
+        sim.send("drop SIM-A 100ms")
+        #expect(await sim.waitForLine { $0.hasPrefix("offline ") } != nil)
+        #expect(await eventually { server.snapshot.attaches >= 2 })
+        let hellos = server.snapshot.uplinks.compactMap { if case .hello(let hello)? = $0.message { hello } else { nil } }
+        #expect(hellos.last?.readerCredential == "rcr_secret")
+        #expect(hellos.last?.serialNumber == "SIM-A")
+
+        sim.send("quit")
+        #expect(await sim.waitForExit() == 0)
+        await server.stop()
+    }
+}

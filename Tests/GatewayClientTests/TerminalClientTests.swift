@@ -1,0 +1,126 @@
+import GatewayClient
+import GatewayCommandLine
+import GatewayWire
+import Synchronization
+import Testing
+
+private func configuration(_ server: EchoServer) -> ClientChannelConfiguration {
+    ClientChannelConfiguration(host: "127.0.0.1", port: server.port, trustedCAPath: ClientTestCertificates.shared.caPath)
+}
+
+/// Records what the delegate hears, in order.
+private final class RecordingDelegate: TerminalDelegate {
+    let disconnects = Mutex<[DisconnectInfo]>([])
+    func terminal(_ terminal: TerminalClient, didDisconnect info: DisconnectInfo) {
+        disconnects.withLock { $0.append(info) }
+    }
+}
+
+@Suite("TerminalClient and AdminClient against a fake gateway over real TLS")
+struct TerminalClientTests {
+    @Test("AdminClient sends the secret key; a wrong key is UNAUTHENTICATED (gatewayctl exit 77)")
+    func adminSecretKey() async throws {
+        let server = try EchoServer()
+        let connection = GatewayConnection(configuration(server), group: server.group)
+        let ownerships = try await AdminClient(connection: connection, secretKey: EchoConnection.secretKey).listOwnership()
+        #expect(ownerships.map(\.generation) == [4])
+        do {
+            _ = try await AdminClient(connection: connection, secretKey: "sk_wrong").listOwnership()
+            Issue.record("a wrong secret key must be refused")
+        } catch let error as RPCError {
+            #expect(error.reason == .secretKeyInvalid)
+            #expect(ExitCode(error) == .permission)
+        }
+        connection.close()
+        await server.stop()
+    }
+
+    @Test("a dropped connection is repaired: the session resumes with its resume token")
+    func automaticResume() async throws {
+        let server = try EchoServer()
+        let terminal = TerminalClient(connection: GatewayConnection(configuration(server), group: server.group))
+        let session = try await terminal.openSession(connectionToken: "pst_1", posDeviceID: "pos-a", laneLabel: "Lane A")
+        #expect(session.resumeToken == "st_1")
+        #expect(!session.resumed)
+        #expect(await eventually { server.snapshot.subscribers == 1 })
+        server.dropConnections()
+        var iterator = terminal.events.makeAsyncIterator()
+        var sawLoss = false
+        var resumed: TerminalSession?
+        for _ in 0..<10 {
+            guard let event = await iterator.next() else { break }
+            if case .connectionLost = event { sawLoss = true }
+            if case .sessionResumed(let session) = event {
+                resumed = session
+                break
+            }
+        }
+        #expect(sawLoss)
+        #expect(resumed?.resumed == true)
+        #expect(server.snapshot.openSessions.last?.resumeToken == "st_1")
+        #expect(await eventually { server.snapshot.subscribers == 2 })
+        try await terminal.closeSession()
+        await server.stop()
+    }
+
+    @Test("a displaced lane hears didDisconnect (with who took the reader) before its command fails")
+    func disconnectBeforeCommandError() async throws {
+        let server = try EchoServer()
+        let terminal = TerminalClient(connection: GatewayConnection(configuration(server), group: server.group))
+        let delegate = RecordingDelegate()
+        terminal.setDelegate(delegate)
+        try await terminal.openSession(connectionToken: "pst_1", posDeviceID: "pos-a", laneLabel: "Lane A")
+        let readers = try await terminal.discoverReaders(locationID: "tml_1")
+        #expect(readers.map(\.discoveryID) == ["disc_1"])
+        try await terminal.connectReader(readers[0], failIfInUse: true)
+        #expect(terminal.connectedReader?.id == "tmr_1")
+        #expect(await eventually { server.snapshot.subscribers == 1 })
+
+        // A reader object from another discovery is refused.
+        var stale = readers[0]
+        stale.discoveryID = "disc_0"
+        await #expect(throws: RPCError.self) { try await terminal.connectReader(stale) }
+
+        server.configure { $0.takeOverOnCommand = true }
+        do {
+            try await terminal.clearReaderDisplay()
+            Issue.record("the command should fail once another lane took the reader")
+        } catch let error as RPCError {
+            #expect(error.reason == .readerConnectedToAnotherSession)
+            // Already told, before the error arrived:
+            let told = delegate.disconnects.withLock { $0 }
+            #expect(told.first?.reason == .replaced)
+            #expect(told.first?.takenByLaneLabel == "Lane B")
+            #expect(terminal.connectedReader == nil)
+        }
+        try await terminal.closeSession()
+        await server.stop()
+    }
+
+    @Test("GatewayConnection opens a new channel after GOAWAY and after a lost connection")
+    func reconnects() async throws {
+        let server = try EchoServer()
+        let connection = GatewayConnection(configuration(server), group: server.group)
+        let admin = AdminClient(connection: connection, secretKey: EchoConnection.secretKey)
+        _ = try await admin.listOwnership()
+        let first = try #require(connection.currentChannel)
+        server.goAway()
+        #expect(await eventually { !first.state.acceptsCalls })
+        _ = try await admin.listOwnership()
+        #expect(server.snapshot.connections == 2)
+        server.dropConnections()
+        #expect(await eventually { connection.currentChannel?.state.isClosed == true })
+        _ = try await admin.listOwnership()
+        #expect(server.snapshot.connections == 3)
+        connection.close()
+        await server.stop()
+    }
+
+    @Test("calls without a session fail at once with SESSION_EXPIRED")
+    func noSession() async throws {
+        let server = try EchoServer()
+        let terminal = TerminalClient(connection: GatewayConnection(configuration(server), group: server.group))
+        await #expect(throws: RPCError.self) { try await terminal.discoverReaders(locationID: "tml_1") }
+        await server.stop()
+    }
+}

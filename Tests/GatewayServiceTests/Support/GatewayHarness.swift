@@ -1,0 +1,179 @@
+import Foundation
+import GatewayCore
+import GatewayOperations
+import GatewayService
+import GatewayStore
+import GatewayTestSupport
+import GatewayTransport
+import GatewayWire
+import Testing
+
+/// A gateway for one test: a fresh database, a dev CA, the service on a free
+/// loopback port, and an account with its secret key.
+final class GatewayHarness: Sendable {
+    let database: TestDatabase
+    let host: GatewayServiceHost
+    let port: Int
+    let directory: String
+    let caPath: String
+    let authority: CertificateAuthority
+    let account: DevelopmentAccount
+    let loops: EventLoopGroup
+    let metrics: GatewayMetrics
+
+    static func start(
+        offlineBound: Duration = .milliseconds(1500),
+        lease: Duration = .seconds(3),
+        discoveryBurst: Int = 5,
+        commandTimeout: Duration = .seconds(20)
+    ) async throws -> GatewayHarness {
+        if ProcessInfo.processInfo.environment["GATEWAY_TEST_TRACE"] != nil {
+            LoggingSystem.shared.bootstrap(level: .trace, format: .logfmt)
+        }
+        let database = try await TestPostgres.database(maximumConnections: 8)
+        let directory = TestPostgres.makeTemporaryDirectory()
+        let authority = try CertificateAuthority.create(commonName: "test CA")
+        let caPath = directory + "/ca.pem"
+        try authority.write(certificatePath: caPath, keyPath: directory + "/ca-key.pem")
+        let server = try authority.issue(
+            CertificateRequest(commonName: "localhost", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: .server),
+            writingTo: directory, name: "server"
+        )
+        var service = ServiceConfiguration()
+        service.readerOfflineBound = offlineBound
+        service.sessionLease = lease
+        service.discoveryBurst = discoveryBurst
+        service.commandTimeout = commandTimeout
+        let metrics = GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
+        let host = GatewayServiceHost(
+            listener: GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: caPath, loopCount: 2),
+            service: service, client: database.client, metrics: metrics
+        )
+        let address = try host.start()
+        let account = try await DevelopmentAccount.create(name: "test", client: database.client)
+        return GatewayHarness(
+            database: database, host: host, port: address.port, directory: directory, caPath: caPath, authority: authority,
+            account: account, loops: try EventLoopGroup(loopCount: 1), metrics: metrics
+        )
+    }
+
+    private init(
+        database: TestDatabase, host: GatewayServiceHost, port: Int, directory: String, caPath: String,
+        authority: CertificateAuthority, account: DevelopmentAccount, loops: EventLoopGroup, metrics: GatewayMetrics
+    ) {
+        self.database = database
+        self.host = host
+        self.port = port
+        self.directory = directory
+        self.caPath = caPath
+        self.authority = authority
+        self.account = account
+        self.loops = loops
+        self.metrics = metrics
+    }
+
+    func stop() async {
+        await host.shutdown(gracePeriod: .milliseconds(500))
+        await loops.shutdown()
+        await database.close()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// A new connection to the gateway.
+    func channel(certificate: CertificateKeyPair? = nil) async throws -> TestChannel {
+        try await TestChannel.connect(port: port, caPath: caPath, certificate: certificate, loop: loops.next())
+    }
+
+    /// A client certificate from the reader CA proving `serial`.
+    func readerCertificate(serial: String) throws -> CertificateKeyPair {
+        try authority.issue(
+            CertificateRequest(commonName: serial, subjectSerialNumber: serial, usage: .client),
+            writingTo: directory, name: "reader-\(serial)"
+        )
+    }
+
+    /// An admin client for the harness account (or `secretKey`).
+    func admin(secretKey: String? = nil) async throws -> TestAdmin {
+        TestAdmin(channel: try await channel(), secretKey: secretKey ?? account.secretKey)
+    }
+}
+
+/// Fleet admin calls with a secret key.
+struct TestAdmin: Sendable {
+    let channel: TestChannel
+    let secretKey: String
+    typealias Admin = ReaderGatewayV1.FleetAdmin
+
+    func call<Request, Response>(_ method: ProtobufMethod<Request, Response>, _ request: Request) async throws -> Response {
+        try await channel.unary(method, request, metadata: bearer(secretKey))
+    }
+
+    func createLocation(_ name: String) async throws -> String {
+        var request = ReaderGatewayV1.CreateLocationRequest()
+        request.displayName = name
+        return try await call(Admin.createLocation, request).location!.id
+    }
+
+    func connectionToken(location: String? = nil, ttlMs: Int64 = 0) async throws -> String {
+        var request = ReaderGatewayV1.CreateConnectionTokenRequest()
+        request.locationID = location ?? ""
+        request.ttlMs = ttlMs
+        return try await call(Admin.createConnectionToken, request).secret
+    }
+
+    func registerSerials(_ serials: [String], prefix: String, location: String) async throws -> [ReaderGatewayV1.Reader] {
+        var request = ReaderGatewayV1.RegisterReadersBySerialRequest()
+        request.serialNumbers = serials
+        request.labelPrefix = prefix
+        request.locationID = location
+        request.deviceType = .simulatedWiseposE
+        return try await call(Admin.registerReadersBySerial, request).readers
+    }
+
+    func registerCode(_ code: String, label: String, location: String) async throws -> ReaderGatewayV1.Reader {
+        var request = ReaderGatewayV1.RegisterReaderRequest()
+        request.registrationCode = code
+        request.label = label
+        request.locationID = location
+        return try await call(Admin.registerReader, request).reader!
+    }
+
+    func ownership(of reader: String) async throws -> ReaderGatewayV1.ReaderOwnership {
+        var request = ReaderGatewayV1.GetReaderRequest()
+        request.readerID = reader
+        return try await call(Admin.getReader, request).ownership!
+    }
+
+    func history(of reader: String) async throws -> [ReaderGatewayV1.OwnershipHistoryEntry] {
+        var request = ReaderGatewayV1.ListOwnershipHistoryRequest()
+        request.readerID = reader
+        return try await call(Admin.listOwnershipHistory, request).entries
+    }
+}
+
+/// Expects `body` to fail with `reason`.
+func expectFailure<T>(
+    _ reason: ReaderGatewayV1.ErrorReason,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async throws -> T
+) async {
+    do {
+        _ = try await body()
+        Issue.record("expected \(reason), the call succeeded", sourceLocation: sourceLocation)
+    } catch let failure as CallFailure {
+        #expect(failure.reason == reason, "\(failure)", sourceLocation: sourceLocation)
+        #expect(failure.code == reason.statusCode, sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected \(reason), got \(error)", sourceLocation: sourceLocation)
+    }
+}
+
+/// Waits until `condition` holds, polling, bounded by `timeout`.
+func eventually(timeout: Duration = .seconds(5), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return try await condition()
+}

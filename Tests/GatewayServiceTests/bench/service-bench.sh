@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Relayed command round trips through the gateway (lane → gateway → reader → gateway → lane,
+# TLS on both legs) beside nginx relaying TLS on both legs (stream proxy, proxy_ssl on, in front
+# of a TLS echo), 16 and 256 pairs/connections, same run, same machine.
+#
+#   Tests/GatewayServiceTests/bench/service-bench.sh <release bin dir> <results dir>
+set -euo pipefail
+BIN=$1; OUT=$2
+SECONDS_PER_RUN=${SECONDS_PER_RUN:-4}
+mkdir -p "$OUT"
+RAW="$OUT/service.jsonl"; : > "$RAW"
+WORK=$(mktemp -d /tmp/service-bench.XXXXXX)
+PIDS=()
+cleanup() {
+  [ -f "$WORK/nginx/nginx.pid" ] && kill "$(cat "$WORK/nginx/nginx.pid")" 2>/dev/null || true
+  for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+NGINX_PORT=18544; ECHO_PORT=18545
+wait_port() { for _ in $(seq 1 200); do (echo > /dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; echo "port $1 did not open"; return 1; }
+
+echo "== peer: nginx stream proxy (2 workers, TLS in, proxy_ssl to a TLS echo)"
+"$BIN/transport-echo" --port $ECHO_PORT --dev-ca "$WORK/ca" --loops 2 --log-level warning > /dev/null 2>&1 & PIDS+=($!)
+wait_port $ECHO_PORT
+for _ in $(seq 1 200); do [ -s "$WORK/ca/server-key.pem" ] && break; sleep 0.05; done
+mkdir -p "$WORK/nginx/logs"
+cat > "$WORK/nginx/nginx.conf" <<CONF
+load_module /usr/lib/nginx/modules/ngx_stream_module.so;
+worker_processes 2;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log error;
+events { worker_connections 4096; use epoll; multi_accept on; }
+stream {
+    server {
+        listen 127.0.0.1:$NGINX_PORT ssl reuseport;
+        ssl_certificate     $WORK/ca/server.pem;
+        ssl_certificate_key $WORK/ca/server-key.pem;
+        ssl_protocols TLSv1.2 TLSv1.3;
+        proxy_ssl_protocols TLSv1.2 TLSv1.3;
+        proxy_pass 127.0.0.1:$ECHO_PORT;
+        proxy_ssl on;
+        tcp_nodelay on;
+        proxy_timeout 10m;
+    }
+}
+CONF
+nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf"
+wait_port $NGINX_PORT
+NGINX_PIDS=$(pgrep -d, -P "$(cat "$WORK/nginx/nginx.pid")")
+
+for pairs in 16 256; do
+  echo "== $pairs pairs"
+  "$BIN/transport-load" --mode rtt --port $NGINX_PORT --connections $pairs --size 64 --duration ${SECONDS_PER_RUN}s --warmup 1s \
+    --server-pids "$NGINX_PIDS" --label "nginx proxy_ssl $pairs" --loops 2 | tee -a "$RAW"
+  "$BIN/service-bench" --pairs $pairs --duration ${SECONDS_PER_RUN}s --warmup 1s --label "gateway relay $pairs" 2>/dev/null | tee -a "$RAW"
+done
+
+python3 - "$RAW" "$OUT/service.md" <<'PY'
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")]
+def rate(row): return row.get("round_trips_per_second") or row.get("round_trips_per_s") or 0
+out = ["| pairs | gateway relay (round trips/s) | nginx proxy_ssl (round trips/s) | ratio |", "| --- | --- | --- | --- |"]
+for pairs in (16, 256):
+    ours = next((rate(r) for r in rows if r["label"] == f"gateway relay {pairs}"), 0)
+    peer = next((rate(r) for r in rows if r["label"] == f"nginx proxy_ssl {pairs}"), 0)
+    out.append(f"| {pairs} | {ours:.0f} | {peer:.0f} | {ours / peer if peer else 0:.2f}× |")
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+print("\n".join(out))
+PY

@@ -1,0 +1,198 @@
+import Foundation
+import GatewayTransport
+import Testing
+
+@Suite("Certificates at start, reload and graceful shutdown")
+struct LifecycleTests {
+    @Test("a missing certificate file fails the start with a message naming it")
+    func missingFile() throws {
+        let group = try EventLoopGroup(loopCount: 1)
+        defer { group.syncShutdown() }
+        let pair = CertificateKeyPair(certificateChainPath: "/nonexistent/server.pem", privateKeyPath: "/nonexistent/server-key.pem")
+        let configuration = TLSServerConfiguration(host: "127.0.0.1", port: 0, certificates: [pair])
+        let error = #expect(throws: TransportError.self) {
+            _ = try TLSServer(configuration: configuration, group: group) { _ in EchoHandler(record: ServerRecord()) }
+        }
+        #expect(error?.code == .certificateFile)
+        #expect(error?.message.contains("/nonexistent/server.pem does not exist") == true)
+    }
+
+    @Test("a key that does not match the certificate fails the start")
+    func mismatchedKey() throws {
+        let certificates = TestCertificates.shared
+        let group = try EventLoopGroup(loopCount: 1)
+        defer { group.syncShutdown() }
+        let pair = CertificateKeyPair(
+            certificateChainPath: certificates.serverECDSA.certificateChainPath,
+            privateKeyPath: certificates.readerClient.privateKeyPath
+        )
+        let configuration = TLSServerConfiguration(host: "127.0.0.1", port: 0, certificates: [pair])
+        let error = #expect(throws: TransportError.self) {
+            _ = try TLSServer(configuration: configuration, group: group) { _ in EchoHandler(record: ServerRecord()) }
+        }
+        #expect(error?.code == .keyMismatch || error?.code == .privateKeyFile)
+        #expect(error?.message.contains("does not belong") == true || error?.message.contains("must match") == true)
+    }
+
+    @Test("reloading certificates keeps open connections and serves new ones with the new certificate")
+    func reload() async throws {
+        let certificates = TestCertificates.shared
+        let directory = certificates.directory + "/reload-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let live = CertificateKeyPair(certificateChainPath: directory + "/live.pem", privateKeyPath: directory + "/live-key.pem")
+        func install(_ pair: CertificateKeyPair) throws {
+            for (from, to) in [(pair.certificateChainPath, live.certificateChainPath), (pair.privateKeyPath, live.privateKeyPath)] {
+                try? FileManager.default.removeItem(atPath: to)
+                try FileManager.default.copyItem(atPath: from, toPath: to)
+            }
+        }
+        try install(certificates.serverECDSA)
+        let server = try TestServer(configure: { $0.certificates = [live] })
+        let before = try await AsyncTLSConnection.connect(
+            host: "127.0.0.1", port: server.port, context: try certificates.clientContext(), on: server.group.next()
+        )
+        // Swap in a certificate from the other CA and reload.
+        try install(certificates.wrongCAServer)
+        try server.server.reloadCertificates()
+        // The open connection still works.
+        before.write([42])
+        var iterator = before.inbound.makeAsyncIterator()
+        var carry: [UInt8] = []
+        #expect(try await AsyncTLSConnection.read(exactly: 1, from: &iterator, carry: &carry) == [42])
+        // New clients see the new certificate: the old CA no longer verifies, the other CA does.
+        await #expect(throws: TransportError.self) {
+            _ = try await AsyncTLSConnection.connect(
+                host: "127.0.0.1", port: server.port, context: try certificates.clientContext(), on: server.group.next()
+            )
+        }
+        let after = try await AsyncTLSConnection.connect(
+            host: "127.0.0.1", port: server.port, context: try certificates.clientContext(ca: certificates.otherCAPath),
+            on: server.group.next()
+        )
+        // A broken reload (missing key) is refused and the running certificate stays.
+        try FileManager.default.removeItem(atPath: live.privateKeyPath)
+        #expect(throws: TransportError.self) { try server.server.reloadCertificates() }
+        let still = try await AsyncTLSConnection.connect(
+            host: "127.0.0.1", port: server.port, context: try certificates.clientContext(ca: certificates.otherCAPath),
+            on: server.group.next()
+        )
+        // Only the client that trusted the old CA was closed (its handshake failed); nothing was dropped.
+        let closed = server.record.snapshot.closed
+        #expect(closed.count == 1)
+        #expect(closed.allSatisfy { if case .handshakeFailed = $0 { true } else { false } })
+        for connection in [before, after, still] { connection.close() }
+        await server.stop()
+    }
+
+    @Test("graceful shutdown asks handlers to say goodbye, then stops accepting")
+    func gracefulShutdown() async throws {
+        final class GoodbyeHandler: ConnectionHandler {
+            func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {}
+            func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) { connection.write(Array(bytes)) }
+            func shutdownRequested(on connection: TLSConnection) {
+                connection.write(Array("bye".utf8))
+                connection.close(graceful: true)
+            }
+            func connectionClosed(_ reason: CloseReason, on connection: TLSConnection) {}
+        }
+        let server = try TestServer(handler: { _ in GoodbyeHandler() })
+        let context = try TestCertificates.shared.clientContext()
+        let client = try await AsyncTLSConnection.connect(host: "127.0.0.1", port: server.port, context: context, on: server.group.next())
+        #expect(await eventually { server.server.connectionCount == 1 })
+        let started = ContinuousClock.now
+        await server.server.shutdown(gracePeriod: .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(5))
+        var received: [UInt8] = []
+        for try await chunk in client.inbound { received += chunk }
+        #expect(received == Array("bye".utf8))
+        #expect(await client.waitUntilClosed(timeout: .seconds(5)) == .closedByPeer)
+        #expect(server.server.connectionCount == 0)
+        await #expect(throws: TransportError.self) {
+            _ = try await AsyncTLSConnection.connect(host: "127.0.0.1", port: server.port, context: context, on: server.group.next())
+        }
+        await server.group.shutdown()
+    }
+
+    @Test("the development CA is created once, reused, and verifies localhost by name and address")
+    func developmentCA() async throws {
+        let directory = TestCertificates.shared.directory + "/dev-\(UUID().uuidString)"
+        let first = try DevelopmentCertificates.ensure(in: directory, hostNames: ["gateway.test"])
+        let caBefore = try String(contentsOfFile: first.caCertificatePath, encoding: .utf8)
+        let serverBefore = try String(contentsOfFile: first.server.certificateChainPath, encoding: .utf8)
+        let second = try DevelopmentCertificates.ensure(in: directory, hostNames: ["gateway.test"])
+        #expect(try String(contentsOfFile: second.caCertificatePath, encoding: .utf8) == caBefore)
+        #expect(try String(contentsOfFile: second.server.certificateChainPath, encoding: .utf8) == serverBefore)
+        let attributes = try FileManager.default.attributesOfItem(atPath: second.caKeyPath)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+
+        let server = try TestServer(configure: { $0.certificates = [second.server] })
+        let context = try TestCertificates.shared.clientContext(ca: second.caCertificatePath)
+        for (host, name) in [("127.0.0.1", nil), ("127.0.0.1", "localhost"), ("127.0.0.1", "gateway.test")] as [(String, String?)] {
+            let client = try await AsyncTLSConnection.connect(host: host, port: server.port, serverName: name, context: context, on: server.group.next())
+            client.close()
+        }
+        await server.stop()
+    }
+}
+
+@Suite("Event loops")
+struct EventLoopTests {
+    @Test("execute runs on the loop thread; schedule runs after its delay, and cancel prevents it")
+    func executeAndSchedule() async throws {
+        let group = try EventLoopGroup(loopCount: 2)
+        let loop = group.next()
+        let onLoop = await withCheckedContinuation { continuation in
+            loop.execute { continuation.resume(returning: loop.inEventLoop) }
+        }
+        #expect(onLoop)
+        #expect(!loop.inEventLoop)
+        let started = ContinuousClock.now
+        let elapsed = await withCheckedContinuation { continuation in
+            loop.schedule(after: .milliseconds(50)) { continuation.resume(returning: ContinuousClock.now - started) }
+        }
+        #expect(elapsed >= .milliseconds(50))
+        let record = ServerRecord()
+        let cancelled = loop.schedule(after: .milliseconds(20)) { record.update { $0.received += 1 } }
+        cancelled.cancel()
+        let marker = await withCheckedContinuation { continuation in
+            loop.schedule(after: .milliseconds(60)) { continuation.resume(returning: true) }
+        }
+        #expect(marker)
+        #expect(record.snapshot.received == 0)
+        await group.shutdown()
+    }
+
+    @Test("ten thousand timers fire in deadline order")
+    func manyTimers() async throws {
+        let group = try EventLoopGroup(loopCount: 1)
+        let loop = group.next()
+        let record = ServerRecord()
+        let count = 10_000
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loop.execute {
+                for index in 0..<count {
+                    let delay = Duration.microseconds((index * 7_919) % 20_000)
+                    loop.schedule(after: delay) {
+                        record.update { $0.writabilityChanges.append(true); $0.received += 1 }
+                        if record.snapshot.received == count { continuation.resume() }
+                    }
+                }
+            }
+        }
+        #expect(record.snapshot.received == count)
+        await group.shutdown()
+    }
+
+    @Test("connections are spread across loops")
+    func spread() async throws {
+        let server = try TestServer()
+        let context = try TestCertificates.shared.clientContext()
+        var clients: [AsyncTLSConnection] = []
+        for _ in 0..<16 {
+            clients.append(try await AsyncTLSConnection.connect(host: "127.0.0.1", port: server.port, context: context, on: server.group.next()))
+        }
+        #expect(await eventually { server.record.snapshot.active.count == 16 })
+        for client in clients { client.close() }
+        await server.stop()
+    }
+}

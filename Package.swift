@@ -49,11 +49,15 @@ let package = Package(
 
         // MARK: test support
         .target(name: "GatewayTestSupport", dependencies: ["GatewayCore", "GatewayStore"], swiftSettings: swift6),
+        // wire: conformance messages (proto/readergateway/testing), the interop driver and the fuzz target.
+        .target(name: "GatewayWireConformance", dependencies: ["GatewayWire"], swiftSettings: swift6),
+        .executableTarget(name: "wire-interop", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/WireInterop", swiftSettings: swift6),
+        .executableTarget(name: "wire-fuzz", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/WireFuzz", swiftSettings: swift6),
 
         // MARK: executables
         .executableTarget(
             name: "ReaderGatewayServer",
-            dependencies: ["GatewayCore", "GatewayStore"],
+            dependencies: ["GatewayCore", "GatewayStore", "GatewayOperations"],
             swiftSettings: swift6
         ),
 
@@ -70,10 +74,24 @@ let package = Package(
             dependencies: ["GatewayCore", "GatewayTransport"],
             swiftSettings: swift6
         ),
+        .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/WireBench", swiftSettings: swift6),
+        // The libpq client beside pgbench, same statement and client counts (make bench-store).
+        .executableTarget(name: "StoreBenchmark", dependencies: ["GatewayCore", "GatewayStore"], swiftSettings: swift6),
+        // ownership: OwnershipStore.claim beside pgbench (Tests/OwnershipBenchmark/ownership.mk)
+        .executableTarget(
+            name: "OwnershipBenchmark",
+            dependencies: ["GatewayCore", "GatewayDomain", "GatewayStore"],
+            swiftSettings: swift6
+        ),
 
         // MARK: tests
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: swift6),
-        .testTarget(name: "GatewayWireTests", dependencies: ["GatewayWire"], swiftSettings: swift6),
+        .testTarget(
+            name: "GatewayWireTests",
+            dependencies: ["GatewayWire", "GatewayWireConformance"],
+            exclude: ["wire.mk", "Interop", "Bench", "FuzzCorpus"],
+            swiftSettings: swift6
+        ),
         .testTarget(
             name: "GatewayTransportTests",
             dependencies: ["GatewayTransport", "CGatewayOpenSSL", "CGatewayLinux"],
@@ -84,8 +102,15 @@ let package = Package(
         .testTarget(
             name: "GatewayStoreTests",
             dependencies: ["GatewayStore", "GatewayTestSupport"],
+            exclude: ["store.mk"],
             swiftSettings: swift6
         ),
         .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations"], swiftSettings: swift6),
+        // The reader-gateway executable, run as a real child process.
+        .testTarget(
+            name: "ReaderGatewayServerTests",
+            dependencies: ["GatewayStore", "GatewayTestSupport"],
+            swiftSettings: swift6
+        ),
     ]
 )

@@ -18,6 +18,11 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <sys/wait.h>
+
 const int RG_EPOLL_CTL_ADD = EPOLL_CTL_ADD;
 const int RG_EPOLL_CTL_MOD = EPOLL_CTL_MOD;
 const int RG_EPOLL_CTL_DEL = EPOLL_CTL_DEL;
@@ -259,3 +264,53 @@ long rg_raise_nofile_limit_to(long wanted) {
 int rg_errno(void) { return errno; }
 
 void rg_set_thread_name(const char *name) { pthread_setname_np(pthread_self(), name); }
+
+pid_t rg_spawn(const char *path, char *const argv[], char *const envp[], int output_fd,
+               int uid, int gid, int parent_death_signal) {
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid != 0) return pid;
+    /* Child: only async-signal-safe calls from here to execve. */
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = SIG_DFL;
+    for (int sig = 1; sig < NSIG; sig++) sigaction(sig, &action, NULL);
+    sigset_t empty;
+    sigemptyset(&empty);
+    sigprocmask(SIG_SETMASK, &empty, NULL);
+    setsid();
+    int null_fd = open("/dev/null", O_RDONLY);
+    if (null_fd >= 0 && null_fd != 0) { dup2(null_fd, 0); }
+    if (output_fd >= 0) {
+        dup2(output_fd, 1);
+        dup2(output_fd, 2);
+    }
+    syscall(SYS_close_range, 3U, ~0U, 0U);
+    if (uid >= 0) {
+        gid_t group = (gid_t)gid;
+        if (setgroups(1, &group) != 0 || setgid(group) != 0 || setuid((uid_t)uid) != 0) _exit(126);
+    }
+    if (parent_death_signal > 0) {
+        if (prctl(PR_SET_PDEATHSIG, parent_death_signal, 0, 0, 0) != 0) _exit(126);
+        if (getppid() != parent) _exit(126);
+    }
+    execve(path, argv, envp);
+    _exit(127);
+}
+
+pid_t rg_waitpid_nohang(pid_t pid, int *status) {
+    int raw = 0;
+    pid_t result = waitpid(pid, &raw, WNOHANG);
+    if (result == pid && status != NULL) {
+        if (WIFEXITED(raw)) *status = WEXITSTATUS(raw);
+        else if (WIFSIGNALED(raw)) *status = 128 + WTERMSIG(raw);
+        else *status = -1;
+    }
+    return result;
+}
+
+int rg_process_exists(pid_t pid) {
+    if (pid <= 0) return 0;
+    if (kill(pid, 0) == 0) return 1;
+    return errno == EPERM;
+}

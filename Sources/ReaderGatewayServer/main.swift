@@ -1,29 +1,33 @@
 import Foundation
 import GatewayCore
+import Synchronization
 
-let parser = OptionsParser(
-    program: "reader-gateway",
-    summary: "a self-hosted gateway for fleets of smart card readers",
-    environmentPrefix: "READER_GATEWAY",
-    options: [
-        .value("log-level", "LEVEL", default: "info", help: "Lowest level written: trace, debug, info, notice, warning, error, critical."),
-        .value("log-format", "FORMAT", default: "logfmt", help: "Log line format: logfmt or json."),
-    ]
-)
+// Block SIGINT/SIGTERM before any thread exists; they are read from a signalfd.
+// The main thread then only waits (no top-level await: dispatch_main would
+// reset its signal mask).
+guard let signals = SignalWaiter.install() else {
+    FileHandle.standardError.write(Data("reader-gateway: cannot set up signal handling\n".utf8))
+    exit(1)
+}
 
+let options: ServerOptions
 do {
-    let options = try parser.parse(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
-    if options.helpRequested {
-        print(parser.helpText(), terminator: "")
-        exit(0)
-    }
-    let format = try options.choice("log-format", as: LogFormat.self) ?? .logfmt
-    guard let level = Logger.Level(name: options.string("log-level") ?? "info") else {
-        throw OptionsError("reader-gateway: --log-level \(options.string("log-level") ?? "") is not valid: expected one of trace, debug, info, notice, warning, error, critical")
-    }
-    LoggingSystem.shared.bootstrap(level: level, format: format)
-    Logger(component: "main").info("reader-gateway starting")
+    options = try ServerOptions.parse(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
 } catch {
-    FileHandle.standardError.write(Data(("\(error)\n").utf8))
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
     exit(OptionsError.exitCode)
 }
+if options.helpRequested {
+    print(ServerOptions.parser.helpText(), terminator: "")
+    exit(0)
+}
+LoggingSystem.shared.bootstrap(level: options.logLevel, format: options.logFormat)
+let status = Mutex<Int32>(1)
+let finished = DispatchSemaphore(value: 0)
+Task.detached {
+    let code = await GatewayServer(options: options).run(signals: signals)
+    status.withLock { $0 = code }
+    finished.signal()
+}
+finished.wait()
+exit(status.withLock { $0 })

@@ -97,4 +97,22 @@ int rg_errno(void);
 /// Sets the calling thread's name (at most 15 characters).
 void rg_set_thread_name(const char *name);
 
+/// Starts `path` as a child process with fork and execve.
+///
+/// In the child, before exec: every signal disposition is reset and the signal
+/// mask cleared (the parent may block SIGINT/SIGTERM for a signalfd), the child
+/// gets its own session (a terminal's Ctrl-C reaches only the parent), standard
+/// input is /dev/null, standard output and error go to `output_fd` (unchanged
+/// when -1), descriptors above 2 are closed, the credentials become `gid`/`uid`
+/// when `uid` >= 0, and `parent_death_signal` (when > 0) is delivered to the
+/// child when the *thread* that called this exits. `argv` and `envp` are
+/// NULL-terminated. Returns the child's pid, or -1 with errno set.
+pid_t rg_spawn(const char *path, char *const argv[], char *const envp[], int output_fd,
+               int uid, int gid, int parent_death_signal);
+/// Reaps `pid` without blocking. Returns 0 while it runs, `pid` once it has
+/// exited (with `*status` = exit code, or 128 + signal number), -1 on error.
+pid_t rg_waitpid_nohang(pid_t pid, int *status);
+/// Whether a process with this pid exists (signal 0 succeeds or fails with EPERM).
+int rg_process_exists(pid_t pid);
+
 #endif

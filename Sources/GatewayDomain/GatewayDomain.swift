@@ -1,1 +1,0 @@
-// GatewayDomain: pure state machines: ownership arbitration, registration, discovery.

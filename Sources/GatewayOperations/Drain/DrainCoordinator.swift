@@ -1,0 +1,91 @@
+/// What the rest of the gateway does at each step of a drain. Every hook has
+/// a do-nothing default, so a layer that has nothing in flight yet can
+/// leave it out.
+public struct DrainHooks: Sendable {
+    /// Fail `/readyz` from now on.
+    public var stopBeingReady: @Sendable () async -> Void
+    /// Tell SDK sessions, readers and peers to reconnect elsewhere; stop
+    /// accepting; refuse new commands with a retryable status.
+    public var sendGoAway: @Sendable () async -> Void
+    /// Commands (collect, confirm) still in flight on this replica.
+    public var inFlightCommands: @Sendable () -> Int
+    /// Release the reader ownership this replica holds in the store.
+    public var releaseClaims: @Sendable () async -> Void
+
+    public init(
+        stopBeingReady: @escaping @Sendable () async -> Void = {},
+        sendGoAway: @escaping @Sendable () async -> Void = {},
+        inFlightCommands: @escaping @Sendable () -> Int = { 0 },
+        releaseClaims: @escaping @Sendable () async -> Void = {}
+    ) {
+        self.stopBeingReady = stopBeingReady
+        self.sendGoAway = sendGoAway
+        self.inFlightCommands = inFlightCommands
+        self.releaseClaims = releaseClaims
+    }
+}
+
+/// Runs a ``DrainStateMachine`` against the clock: the I/O shell around it.
+///
+/// Call ``drain(hooks:)`` once the termination signal arrived; it returns
+/// when the replica may exit, with the status to exit with.
+public struct DrainCoordinator: Sendable {
+    /// How a drain ended.
+    public struct Outcome: Sendable, Equatable {
+        /// The process exit status (0 for a completed drain).
+        public var status: Int32
+        /// Commands still in flight when the deadline passed.
+        public var abandonedCommands: Int
+    }
+
+    public let configuration: DrainConfiguration
+    /// How often the in-flight count is read while waiting for it to reach zero.
+    public let pollInterval: Duration
+
+    public init(configuration: DrainConfiguration, pollInterval: Duration = .milliseconds(50)) {
+        self.configuration = configuration
+        self.pollInterval = pollInterval
+    }
+
+    public func drain(hooks: DrainHooks) async -> Outcome {
+        var machine = DrainStateMachine(configuration: configuration)
+        guard case .stopBeingReady(var wakeAt) = machine.terminationSignalReceived(now: .now) else {
+            return Outcome(status: 1, abandonedCommands: 0)
+        }
+        await hooks.stopBeingReady()
+        while true {
+            await Self.sleep(until: wakeAt)
+            switch machine.timerFired(now: .now, inFlight: hooks.inFlightCommands()) {
+            case .wait(let next):
+                wakeAt = next
+            case .sendGoAway(let deadline):
+                await hooks.sendGoAway()
+                // Poll the in-flight count until it reaches zero or the deadline passes.
+                while ContinuousClock.now < deadline {
+                    if case .releaseClaimsAndExit(let status) = machine.inFlightChanged(to: hooks.inFlightCommands()) {
+                        await hooks.releaseClaims()
+                        return Outcome(status: status, abandonedCommands: 0)
+                    }
+                    await Self.sleep(until: min(deadline, .now + pollInterval))
+                }
+                wakeAt = deadline
+            case .sendGoAwayAndExit(let status):
+                await hooks.sendGoAway()
+                await hooks.releaseClaims()
+                return Outcome(status: status, abandonedCommands: 0)
+            case .releaseClaimsAndExit(let status, let abandoned):
+                await hooks.releaseClaims()
+                return Outcome(status: status, abandonedCommands: abandoned)
+            case .none:
+                return Outcome(status: 0, abandonedCommands: 0)
+            }
+        }
+    }
+
+    /// Sleeps until `instant`; cancellation ends the wait early (the drain
+    /// then proceeds to its next step at once).
+    private static func sleep(until instant: ContinuousClock.Instant) async {
+        guard instant > .now else { return }
+        try? await Task.sleep(until: instant, clock: .continuous)
+    }
+}

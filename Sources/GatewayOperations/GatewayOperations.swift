@@ -1,1 +1,0 @@
-// GatewayOperations: the metrics registry and the ops HTTP endpoint (health, readiness, Prometheus).

@@ -1,0 +1,127 @@
+/// Every metric the gateway exports, declared in one place so that each
+/// layer only records into them.
+///
+/// Create one per process at start-up and hand it to the components:
+///
+///     let metrics = GatewayMetrics(callMethods: ["DiscoverReaders", "ConnectReader", …])
+///     metrics.claims.labels(ClaimOutcome.replaced).increment()
+///     metrics.claimDuration.unlabeled.observe(elapsed)
+///     metrics.connections.labels(ConnectionKind.lane, ConnectionState.active).increment()
+///
+/// Every label takes values from a set fixed here (or, for `method`, fixed
+/// when the registry is created), so the exposition stays bounded whatever
+/// the peers send.
+public struct GatewayMetrics: Sendable {
+    /// The registry that renders `/metrics`.
+    public let registry: MetricsRegistry
+
+    /// Open connections by kind and state (`reader_gateway_connections`).
+    public let connections: MetricFamily<Gauge>
+    /// Connections accepted since start, by kind.
+    public let connectionsAccepted: MetricFamily<Counter>
+    /// TLS handshakes finished, by kind and result.
+    public let handshakes: MetricFamily<Counter>
+    /// TLS handshakes that failed, by kind and reason.
+    public let handshakeFailures: MetricFamily<Counter>
+    /// Calls finished, by method and canonical status.
+    public let calls: MetricFamily<Counter>
+    /// Lane requests to connect to a reader, by outcome.
+    public let claims: MetricFamily<Counter>
+    /// Time to decide a claim, including its PostgreSQL transaction.
+    public let claimDuration: MetricFamily<Histogram>
+    /// Time from a lane's command to the reader's answer, relayed through the gateway.
+    public let relayedCommandDuration: MetricFamily<Histogram>
+    /// Readers with a live connection to this replica.
+    public let readersOnline: MetricFamily<Gauge>
+    /// Lane sessions open on this replica.
+    public let sessions: MetricFamily<Gauge>
+    /// Failed PostgreSQL operations, by kind.
+    public let storeErrors: MetricFamily<Counter>
+    /// PostgreSQL pool connections, by state.
+    public let storePoolConnections: MetricFamily<Gauge>
+    /// The PostgreSQL pool's configured maximum.
+    public let storePoolMaxConnections: MetricFamily<Gauge>
+    /// Callers waiting for a PostgreSQL pool connection.
+    public let storePoolWaiters: MetricFamily<Gauge>
+    /// Inbound frames refused before reaching a handler, by reason.
+    public let framesRejected: MetricFamily<Counter>
+    /// 1 while this replica drains (not ready, telling peers to go away), else 0.
+    public let draining: MetricFamily<Gauge>
+    /// Always 1; the labels carry the version.
+    public let buildInfo: MetricFamily<Gauge>
+
+    /// Declares the gateway's metrics in a new registry.
+    ///
+    /// - Parameters:
+    ///   - callMethods: the method names the wire protocol defines; any other
+    ///     name is counted under `method="other"`.
+    ///   - version: the version written in `reader_gateway_build_info`.
+    ///   - includeProcessMetrics: adds resident memory, open descriptors and
+    ///     start time read from `/proc/self`.
+    public init(callMethods: [String] = [], version: String = "dev", includeProcessMetrics: Bool = true) {
+        let registry = MetricsRegistry()
+        let kind = MetricLabel("kind", ConnectionKind.self)
+        self.registry = registry
+        connections = registry.gauge(
+            "reader_gateway_connections", help: "Open connections by kind and state.",
+            labels: [kind, MetricLabel("state", ConnectionState.self)]
+        )
+        connectionsAccepted = registry.counter(
+            "reader_gateway_connections_accepted_total", help: "Connections accepted since start, by kind.", labels: [kind]
+        )
+        handshakes = registry.counter(
+            "reader_gateway_tls_handshakes_total", help: "TLS handshakes finished, by kind and result.",
+            labels: [kind, MetricLabel("result", HandshakeResult.self)]
+        )
+        handshakeFailures = registry.counter(
+            "reader_gateway_tls_handshake_failures_total", help: "TLS handshakes that failed, by kind and reason.",
+            labels: [kind, MetricLabel("reason", HandshakeFailureReason.self)]
+        )
+        calls = registry.counter(
+            "reader_gateway_calls_total", help: "Calls finished, by method and canonical status.",
+            labels: [MetricLabel("method", values: callMethods), MetricLabel("status", CallStatus.self)]
+        )
+        claims = registry.counter(
+            "reader_gateway_claims_total",
+            help: "Lane requests to connect to a reader, by outcome (connected, replaced, refused_busy).",
+            labels: [MetricLabel("outcome", ClaimOutcome.self)]
+        )
+        claimDuration = registry.histogram(
+            "reader_gateway_claim_duration_seconds",
+            help: "Time to decide a claim, including its PostgreSQL transaction.",
+            buckets: .fastOperationSeconds
+        )
+        relayedCommandDuration = registry.histogram(
+            "reader_gateway_relayed_command_duration_seconds",
+            help: "Time from a lane's command to the reader's answer.",
+            buckets: .relayedCommandSeconds
+        )
+        readersOnline = registry.gauge("reader_gateway_readers_online", help: "Readers connected to this replica.")
+        sessions = registry.gauge("reader_gateway_sessions", help: "Lane sessions open on this replica.")
+        storeErrors = registry.counter(
+            "reader_gateway_store_errors_total", help: "Failed PostgreSQL operations, by kind.",
+            labels: [MetricLabel("kind", StoreErrorKind.self)]
+        )
+        storePoolConnections = registry.gauge(
+            "reader_gateway_store_pool_connections", help: "PostgreSQL pool connections, by state.",
+            labels: [MetricLabel("state", PoolConnectionState.self)]
+        )
+        storePoolMaxConnections = registry.gauge(
+            "reader_gateway_store_pool_max_connections", help: "The PostgreSQL pool's configured maximum."
+        )
+        storePoolWaiters = registry.gauge(
+            "reader_gateway_store_pool_waiters", help: "Callers waiting for a PostgreSQL pool connection."
+        )
+        framesRejected = registry.counter(
+            "reader_gateway_frames_rejected_total", help: "Inbound frames refused before reaching a handler, by reason.",
+            labels: [MetricLabel("reason", FrameRejectReason.self)]
+        )
+        draining = registry.gauge("reader_gateway_draining", help: "1 while this replica drains, else 0.")
+        buildInfo = registry.gauge(
+            "reader_gateway_build_info", help: "Always 1; the version label names the running build.",
+            labels: [MetricLabel("version", values: [version])]
+        )
+        buildInfo.labels(version).set(1)
+        if includeProcessMetrics { ProcessMetrics.register(in: registry) }
+    }
+}

@@ -1,0 +1,176 @@
+import CGatewayLinux
+import Foundation
+import Synchronization
+
+/// A child process started with fork and exec (see `rg_spawn`): clean signal
+/// mask, own session, optional credentials, optional parent-death signal.
+///
+/// Children are spawned from one thread that lives as long as the process,
+/// because the kernel sends the parent-death signal when the *thread* that
+/// forked the child exits, and Swift's cooperative threads may come and go.
+public final class ChildProcess: Sendable {
+    /// The child's process id.
+    public let pid: pid_t
+    /// What the process is, for messages.
+    public let name: String
+    private let exitStatus = Mutex<Int32?>(nil)
+
+    private init(pid: pid_t, name: String) {
+        self.pid = pid
+        self.name = name
+    }
+
+    /// An unprivileged account to run a child as.
+    public struct User: Sendable, Equatable {
+        public var name: String
+        public var uid: uid_t
+        public var gid: gid_t
+
+        /// Looks an account up by name.
+        public static func named(_ name: String) -> User? {
+            guard let entry = getpwnam(name) else { return nil }
+            return User(name: name, uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid)
+        }
+    }
+
+    /// Starts `executable` with `arguments`.
+    ///
+    /// - Parameters:
+    ///   - output: a descriptor that receives standard output and error (-1 keeps the parent's).
+    ///   - user: run as this account (needs root).
+    ///   - parentDeathSignal: sent to the child when this process dies (0: none).
+    public static func spawn(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String],
+        output: Int32 = -1,
+        user: User? = nil,
+        parentDeathSignal: Int32 = 0
+    ) async throws(StoreError) -> ChildProcess {
+        let name = (executable as NSString).lastPathComponent
+        let result: Result<pid_t, StoreError> = await withCheckedContinuation { continuation in
+            Launcher.shared.run {
+                let argv = [executable] + arguments
+                let pid = withCStringArrayMutable(argv) { argvPointer in
+                    withCStringArrayMutable(environment) { envPointer in
+                        rg_spawn(
+                            executable, argvPointer, envPointer, output,
+                            user.map { Int32(bitPattern: $0.uid) } ?? -1,
+                            user.map { Int32(bitPattern: $0.gid) } ?? -1,
+                            parentDeathSignal
+                        )
+                    }
+                }
+                if pid < 0 {
+                    continuation.resume(returning: .failure(StoreError(
+                        .embeddedServerFailed, "cannot start \(executable)", underlying: String(cString: strerror(errno))
+                    )))
+                } else {
+                    continuation.resume(returning: .success(pid))
+                }
+            }
+        }
+        return ChildProcess(pid: try result.get(), name: name)
+    }
+
+    /// The exit status (or 128 + signal) once the child has exited; nil while it runs.
+    public func poll() -> Int32? {
+        exitStatus.withLock { status in
+            if let status { return status }
+            var code: Int32 = 0
+            let reaped = rg_waitpid_nohang(pid, &code)
+            if reaped == pid {
+                status = code
+            } else if reaped < 0 {
+                status = -1
+            }
+            return status
+        }
+    }
+
+    /// Waits until the child exits or `timeout` passes; nil when it still runs.
+    public func wait(timeout: Duration) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let status = poll() { return status }
+            if ContinuousClock.now >= deadline { return nil }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Like ``wait(timeout:)`` but blocks the calling thread (for exit handlers).
+    public func waitBlocking(timeout: Duration) -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let status = poll() { return status }
+            if ContinuousClock.now >= deadline { return nil }
+            usleep(5_000)
+        }
+    }
+
+    /// Sends `signal` to the child (ignored once it has exited).
+    public func signal(_ signal: Int32) {
+        guard poll() == nil else { return }
+        kill(pid, signal)
+    }
+
+    /// Runs a short command and returns its exit status and output (blocking; start-up only).
+    static func runCapturingOutput(_ executable: String, _ arguments: [String], user: User? = nil) async -> (status: Int32, output: String)? {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return nil }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        let child: ChildProcess
+        do {
+            child = try await spawn(executable, arguments, environment: ["PATH=/usr/bin:/bin", "LC_ALL=C"], output: fds[1], user: user)
+        } catch {
+            close(fds[0])
+            close(fds[1])
+            return nil
+        }
+        close(fds[1])
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(fds[0], &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            bytes += buffer[0..<count]
+        }
+        close(fds[0])
+        let status = await child.wait(timeout: .seconds(60)) ?? -1
+        return (status, String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The one long-lived thread that forks children.
+    final class Launcher: Sendable {
+        static let shared = Launcher()
+        private let jobs = Mutex<[@Sendable () -> Void]>([])
+        private let available = DispatchSemaphore(value: 0)
+
+        private init() {
+            let thread = Thread { [self] in
+                while true {
+                    available.wait()
+                    let job = jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+                    job?()
+                }
+            }
+            thread.name = "process-launcher"
+            thread.start()
+        }
+
+        func run(_ job: @escaping @Sendable () -> Void) {
+            jobs.withLock { $0.append(job) }
+            available.signal()
+        }
+    }
+}
+
+/// Passes strings to C as a NULL-terminated `char *const *`.
+func withCStringArrayMutable<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+    var copies: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+    copies.append(nil)
+    defer { for copy in copies { free(copy) } }
+    return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
+}

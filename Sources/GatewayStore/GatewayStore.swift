@@ -1,1 +1,0 @@
-// GatewayStore: PostgreSQL through libpq: connections, the embedded server, migrations, queries.

@@ -1,0 +1,99 @@
+import CGatewayPostgres
+import Glibc
+
+/// Owns one libpq `PGresult` and frees it when the last reference goes.
+///
+/// `@unchecked Sendable`: a `PGresult` is never modified after libpq hands it
+/// over, and libpq's accessors only read it, so any thread may read it.
+final class PostgresResultHandle: @unchecked Sendable {
+    let result: OpaquePointer
+
+    init(_ result: OpaquePointer) { self.result = result }
+
+    deinit { PQclear(result) }
+}
+
+/// The rows a statement returned (possibly none), read in text format.
+///
+/// Nothing is copied out of libpq's result until asked for, so building one
+/// costs nothing on the store thread.
+public struct PostgresRows: Sendable, RandomAccessCollection {
+    let handle: PostgresResultHandle?
+
+    init(handle: PostgresResultHandle?) {
+        self.handle = handle
+    }
+
+    /// The command tag's row count (`INSERT 0 3` → 3), for statements without rows too.
+    public var affectedRows: Int {
+        guard let result = handle?.result else { return 0 }
+        return Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    /// Column names, in order.
+    public var columns: [String] {
+        guard let result = handle?.result else { return [] }
+        return (0..<Int(PQnfields(result))).map { String(cString: PQfname(result, Int32($0))) }
+    }
+
+    var columnCount: Int { handle.map { Int(PQnfields($0.result)) } ?? 0 }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { handle.map { Int(PQntuples($0.result)) } ?? 0 }
+
+    public subscript(position: Int) -> PostgresRow {
+        PostgresRow(rows: self, index: position)
+    }
+
+    /// The first column called `name` (exact match), or nil.
+    func columnPosition(_ name: String) -> Int? {
+        guard let result = handle?.result else { return nil }
+        return name.withCString { wanted in
+            for column in 0..<Int(PQnfields(result)) where strcmp(PQfname(result, Int32(column)), wanted) == 0 {
+                return column
+            }
+            return nil
+        }
+    }
+
+    func columnName(_ column: Int) -> String {
+        guard let result = handle?.result else { return "" }
+        return String(cString: PQfname(result, Int32(column)))
+    }
+}
+
+/// One row of ``PostgresRows``.
+public struct PostgresRow: Sendable {
+    let rows: PostgresRows
+    let index: Int
+
+    /// The raw text of a column, nil for SQL `NULL`.
+    public func text(at column: Int) -> String? {
+        guard let result = rows.handle?.result, column >= 0, column < rows.columnCount else { return nil }
+        if PQgetisnull(result, Int32(index), Int32(column)) != 0 { return nil }
+        return String(cString: PQgetvalue(result, Int32(index), Int32(column)))
+    }
+
+    /// Reads column `name` as `T`; use an optional `T` for nullable columns.
+    public func decode<T: PostgresDecodable>(_ type: T.Type = T.self, _ name: String) throws(StoreError) -> T {
+        guard let column = rows.columnPosition(name) else {
+            throw StoreError(.decodingFailed, "the result has no column \"\(name)\" (columns: \(rows.columns.joined(separator: ", "))); check the SELECT list")
+        }
+        return try decode(T.self, at: column)
+    }
+
+    /// Reads the column at `column` (0-based) as `T`.
+    public func decode<T: PostgresDecodable>(_ type: T.Type = T.self, at column: Int) throws(StoreError) -> T {
+        guard column >= 0, column < rows.columnCount else {
+            throw StoreError(.decodingFailed, "the result has \(rows.columnCount) columns, not a column \(column)")
+        }
+        guard let text = text(at: column) else {
+            if let null = T.postgresNull { return null }
+            throw StoreError(.decodingFailed, "column \"\(rows.columnName(column))\" is NULL; decode it as an Optional")
+        }
+        guard let value = T(postgresText: text) else {
+            throw StoreError(.decodingFailed, "column \"\(rows.columnName(column))\" value \(text.debugDescription) is not a \(T.self)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import GatewayCore
+import GatewayStore
+import Synchronization
+
+/// The state behind ``TestPostgres``: the server, its template databases and
+/// an administration client.
+actor TestPostgresServer {
+    static let shared = TestPostgresServer()
+
+    /// The running server, remembered for the exit handler.
+    static let running = Mutex<EmbeddedPostgres?>(nil)
+
+    struct Started: Sendable {
+        let server: EmbeddedPostgres
+        let admin: PostgresClient
+    }
+
+    private var starting: Task<Started, any Error>?
+    private var templates: [String: Task<String, any Error>] = [:]
+    private var nextDatabase = 0
+    private let logger = Logger(component: "test-postgres")
+
+    static func configuration(directory: String) -> EmbeddedPostgresConfiguration {
+        var configuration = EmbeddedPostgresConfiguration(dataDirectory: directory)
+        configuration.durable = false
+        configuration.maximumConnections = 300
+        configuration.databaseName = "postgres"
+        return configuration
+    }
+
+    func started() async throws -> Started {
+        if let starting { return try await starting.value }
+        let logger = self.logger
+        let task = Task<Started, any Error> {
+            Self.removeLeftovers()
+            let directory = TestPostgres.makeTemporaryDirectory()
+            let server = try await EmbeddedPostgres.start(Self.configuration(directory: directory), logger: logger)
+            Self.running.withLock { $0 = server }
+            atexit {
+                if let server = TestPostgresServer.running.withLock({ $0 }) {
+                    server.stopBlocking()
+                    try? FileManager.default.removeItem(atPath: server.dataDirectory)
+                }
+            }
+            var admin = PostgresConfiguration(connectionString: server.connectionString(database: "postgres"))
+            admin.maximumConnections = 2
+            return Started(server: server, admin: try PostgresClient(configuration: admin, logger: logger))
+        }
+        starting = task
+        return try await task.value
+    }
+
+    func makeDatabase(migrations: [Migration], maximumConnections: Int) async throws -> TestDatabase {
+        let started = try await started()
+        let template = try await template(for: migrations, started: started)
+        nextDatabase += 1
+        let name = "t_\(nextDatabase)"
+        try await started.admin.execute("CREATE DATABASE \(name) TEMPLATE \(template)")
+        var configuration = PostgresConfiguration(connectionString: started.server.connectionString(database: name))
+        configuration.maximumConnections = maximumConnections
+        let client = try PostgresClient(configuration: configuration, logger: Logger(component: "store"))
+        return TestDatabase(name: name, connectionString: configuration.connectionString, client: client)
+    }
+
+    /// A database migrated with `migrations` once, cloned for every test that asks for the same list.
+    private func template(for migrations: [Migration], started: Started) async throws -> String {
+        let key = migrations.map { String($0.version) }.joined(separator: "_")
+        if let existing = templates[key] { return try await existing.value }
+        let name = "template_v" + (key.isEmpty ? "none" : key)
+        let logger = self.logger
+        let task = Task<String, any Error> {
+            try await started.admin.execute("CREATE DATABASE \(name)")
+            // An empty list means a truly empty database (not even schema_migrations).
+            if migrations.isEmpty { return name }
+            var configuration = PostgresConfiguration(connectionString: started.server.connectionString(database: name))
+            configuration.maximumConnections = 1
+            let client = try PostgresClient(configuration: configuration, logger: logger)
+            do {
+                try await Migrator(client: client, migrations: migrations, logger: logger).migrate()
+            } catch {
+                await client.shutdown()
+                throw error
+            }
+            await client.shutdown()
+            return name
+        }
+        templates[key] = task
+        return try await task.value
+    }
+
+    /// Removes the directories of earlier test runs whose process is gone.
+    private static func removeLeftovers() {
+        let base = FileManager.default.temporaryDirectory.path
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
+        for entry in entries where entry.hasPrefix("rgtest-") {
+            let parts = entry.split(separator: "-")
+            guard parts.count >= 2, let pid = pid_t(parts[1]), pid != getpid() else { continue }
+            if kill(pid, 0) == 0 || errno == EPERM { continue }
+            try? FileManager.default.removeItem(atPath: base + "/" + entry)
+        }
+    }
+}

@@ -1,0 +1,1184 @@
+// Generated from readergateway/v1/admin.proto by proto/tools/generate_swift.py. DO NOT EDIT.
+// Regenerate with `make generate-proto`; `make test` fails when this file drifts.
+
+// swiftlint:disable all
+
+extension ReaderGatewayV1 {
+
+    /// Why a reader's ownership changed (or was refused).
+    public struct OwnershipChangeReason: ProtobufEnum {
+        public var rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// Not known.
+        public static let unspecified = OwnershipChangeReason(rawValue: 0)
+        /// A session connected to a free reader.
+        public static let connected = OwnershipChangeReason(rawValue: 1)
+        /// A session took the reader from another session (replace).
+        public static let replaced = OwnershipChangeReason(rawValue: 2)
+        /// A connect with fail_if_in_use was refused because the reader was
+        /// mid-transaction; the owner did not change.
+        public static let refusedBusy = OwnershipChangeReason(rawValue: 3)
+        /// The owner disconnected or closed its session.
+        public static let released = OwnershipChangeReason(rawValue: 4)
+        /// The owner's session lease ran out.
+        public static let sessionExpired = OwnershipChangeReason(rawValue: 5)
+        /// The reader went offline.
+        public static let readerLost = OwnershipChangeReason(rawValue: 6)
+        /// A fleet admin force-released the reader.
+        public static let adminReleased = OwnershipChangeReason(rawValue: 7)
+        /// Every value this version knows, in declaration order.
+        public static let knownValues: [OwnershipChangeReason] = [.unspecified, .connected, .replaced, .refusedBusy, .released, .sessionExpired, .readerLost, .adminReleased]
+        /// The value's name in the .proto file, or nil for a value this version does not know.
+        public var protoName: String? {
+            switch rawValue {
+            case 0: "OWNERSHIP_CHANGE_REASON_UNSPECIFIED"
+            case 1: "OWNERSHIP_CHANGE_REASON_CONNECTED"
+            case 2: "OWNERSHIP_CHANGE_REASON_REPLACED"
+            case 3: "OWNERSHIP_CHANGE_REASON_REFUSED_BUSY"
+            case 4: "OWNERSHIP_CHANGE_REASON_RELEASED"
+            case 5: "OWNERSHIP_CHANGE_REASON_SESSION_EXPIRED"
+            case 6: "OWNERSHIP_CHANGE_REASON_READER_LOST"
+            case 7: "OWNERSHIP_CHANGE_REASON_ADMIN_RELEASED"
+            default: nil
+            }
+        }
+    }
+
+    /// CreateLocation's request.
+    public struct CreateLocationRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CreateLocationRequest"
+
+        /// The name shown to staff.
+        public var displayName: String = ""
+
+        /// Where it is.
+        public var address: ReaderGatewayV1.Address? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.displayName = try reader.read(ProtobufString.self, tag)
+                case 2: self.address = try reader.readMessage(tag, as: ReaderGatewayV1.Address.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.displayName, field: 1)
+            if let value = self.address { writer.writeMessage(value, field: 2) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CreateLocation's response.
+    public struct CreateLocationResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CreateLocationResponse"
+
+        /// The new location.
+        public var location: ReaderGatewayV1.Location? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.location = try reader.readMessage(tag, as: ReaderGatewayV1.Location.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.location { writer.writeMessage(value, field: 1) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ListLocations's request.
+    public struct ListLocationsRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListLocationsRequest"
+
+        /// At most this many; 0 for the server default (100).
+        public var limit: UInt32 = 0
+
+        /// From a previous response's next_page_token; empty for the first page.
+        public var pageToken: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.limit = try reader.read(ProtobufUInt32.self, tag)
+                case 2: self.pageToken = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufUInt32.self, self.limit, field: 1)
+            writer.writeSingular(ProtobufString.self, self.pageToken, field: 2)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ListLocations's response.
+    public struct ListLocationsResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListLocationsResponse"
+
+        /// The locations, oldest first.
+        public var locations: [ReaderGatewayV1.Location] = []
+
+        /// Pass to the next request; empty on the last page.
+        public var nextPageToken: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: try reader.readRepeatedMessage(tag, into: &self.locations)
+                case 2: self.nextPageToken = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            for value in self.locations { writer.writeMessage(value, field: 1) }
+            writer.writeSingular(ProtobufString.self, self.nextPageToken, field: 2)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// UpdateLocation's request.
+    public struct UpdateLocationRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.UpdateLocationRequest"
+
+        /// The location (`tml_...`).
+        public var locationID: String = ""
+
+        /// The new display name; unchanged when absent.
+        public var displayName: String? = nil
+
+        /// The new address; unchanged when absent.
+        public var address: ReaderGatewayV1.Address? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.locationID = try reader.read(ProtobufString.self, tag)
+                case 2: self.displayName = try reader.read(ProtobufString.self, tag)
+                case 3: self.address = try reader.readMessage(tag, as: ReaderGatewayV1.Address.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 1)
+            if let value = self.displayName { writer.writeAlways(ProtobufString.self, value, field: 2) }
+            if let value = self.address { writer.writeMessage(value, field: 3) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// UpdateLocation's response.
+    public struct UpdateLocationResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.UpdateLocationResponse"
+
+        /// The location as it is now.
+        public var location: ReaderGatewayV1.Location? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.location = try reader.readMessage(tag, as: ReaderGatewayV1.Location.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.location { writer.writeMessage(value, field: 1) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// RegisterReader's request.
+    public struct RegisterReaderRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.RegisterReaderRequest"
+
+        /// The code the reader displays.
+        public var registrationCode: String = ""
+
+        /// The reader's label.
+        public var label: String = ""
+
+        /// The location to register it to.
+        public var locationID: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.registrationCode = try reader.read(ProtobufString.self, tag)
+                case 2: self.label = try reader.read(ProtobufString.self, tag)
+                case 3: self.locationID = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.registrationCode, field: 1)
+            writer.writeSingular(ProtobufString.self, self.label, field: 2)
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 3)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// RegisterReader's response.
+    public struct RegisterReaderResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.RegisterReaderResponse"
+
+        /// The registered reader.
+        public var reader: ReaderGatewayV1.Reader? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.reader = try reader.readMessage(tag, as: ReaderGatewayV1.Reader.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.reader { writer.writeMessage(value, field: 1) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// RegisterReadersBySerial's request.
+    public struct RegisterReadersBySerialRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.RegisterReadersBySerialRequest"
+
+        /// The serial numbers, in order ("a,b,c" on the command line).
+        public var serialNumbers: [String] = []
+
+        /// Readers are labelled "<prefix> 1", "<prefix> 2", ... With one serial and
+        /// a prefix, the label is the prefix alone.
+        public var labelPrefix: String = ""
+
+        /// The location to register them to.
+        public var locationID: String = ""
+
+        /// The hardware model, when known.
+        public var deviceType: ReaderGatewayV1.DeviceType = ReaderGatewayV1.DeviceType(rawValue: 0)
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: try reader.readRepeated(ProtobufString.self, tag, into: &self.serialNumbers)
+                case 2: self.labelPrefix = try reader.read(ProtobufString.self, tag)
+                case 3: self.locationID = try reader.read(ProtobufString.self, tag)
+                case 4: self.deviceType = try reader.read(ProtobufEnumField<ReaderGatewayV1.DeviceType>.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeRepeated(ProtobufString.self, self.serialNumbers, field: 1)
+            writer.writeSingular(ProtobufString.self, self.labelPrefix, field: 2)
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 3)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.DeviceType>.self, self.deviceType, field: 4)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// RegisterReadersBySerial's response.
+    public struct RegisterReadersBySerialResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.RegisterReadersBySerialResponse"
+
+        /// The registered readers, in request order.
+        public var readers: [ReaderGatewayV1.Reader] = []
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: try reader.readRepeatedMessage(tag, into: &self.readers)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            for value in self.readers { writer.writeMessage(value, field: 1) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// DeleteReader's request.
+    public struct DeleteReaderRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.DeleteReaderRequest"
+
+        /// The reader (`tmr_...`).
+        public var readerID: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.readerID = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// DeleteReader's response.
+    public struct DeleteReaderResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.DeleteReaderResponse"
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ListReaders's request.
+    public struct ListReadersRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListReadersRequest"
+
+        /// Only readers at this location; empty for all.
+        public var locationID: String = ""
+
+        /// Only readers with this status; UNSPECIFIED for all.
+        public var networkStatus: ReaderGatewayV1.ReaderNetworkStatus = ReaderGatewayV1.ReaderNetworkStatus(rawValue: 0)
+
+        /// At most this many; 0 for the server default (100).
+        public var limit: UInt32 = 0
+
+        /// From a previous response's next_page_token.
+        public var pageToken: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.locationID = try reader.read(ProtobufString.self, tag)
+                case 2: self.networkStatus = try reader.read(ProtobufEnumField<ReaderGatewayV1.ReaderNetworkStatus>.self, tag)
+                case 3: self.limit = try reader.read(ProtobufUInt32.self, tag)
+                case 4: self.pageToken = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 1)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.ReaderNetworkStatus>.self, self.networkStatus, field: 2)
+            writer.writeSingular(ProtobufUInt32.self, self.limit, field: 3)
+            writer.writeSingular(ProtobufString.self, self.pageToken, field: 4)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ListReaders's response.
+    public struct ListReadersResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListReadersResponse"
+
+        /// The readers.
+        public var readers: [ReaderGatewayV1.Reader] = []
+
+        /// Pass to the next request; empty on the last page.
+        public var nextPageToken: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: try reader.readRepeatedMessage(tag, into: &self.readers)
+                case 2: self.nextPageToken = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            for value in self.readers { writer.writeMessage(value, field: 1) }
+            writer.writeSingular(ProtobufString.self, self.nextPageToken, field: 2)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// GetReader's request.
+    public struct GetReaderRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.GetReaderRequest"
+
+        /// The reader (`tmr_...`).
+        public var readerID: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.readerID = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// GetReader's response.
+    public struct GetReaderResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.GetReaderResponse"
+
+        /// The reader.
+        public var reader: ReaderGatewayV1.Reader? = nil
+
+        /// Its current ownership.
+        public var ownership: ReaderGatewayV1.ReaderOwnership? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.reader = try reader.readMessage(tag, as: ReaderGatewayV1.Reader.self)
+                case 2: self.ownership = try reader.readMessage(tag, as: ReaderGatewayV1.ReaderOwnership.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.reader { writer.writeMessage(value, field: 1) }
+            if let value = self.ownership { writer.writeMessage(value, field: 2) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// The session that owns a reader right now.
+    public struct ReaderOwner: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ReaderOwner"
+
+        /// The owning session's id.
+        public var sessionID: String = ""
+
+        /// The owning session's pos device id.
+        public var posDeviceID: String = ""
+
+        /// The owning session's lane label.
+        public var laneLabel: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionID = try reader.read(ProtobufString.self, tag)
+                case 2: self.posDeviceID = try reader.read(ProtobufString.self, tag)
+                case 3: self.laneLabel = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionID, field: 1)
+            writer.writeSingular(ProtobufString.self, self.posDeviceID, field: 2)
+            writer.writeSingular(ProtobufString.self, self.laneLabel, field: 3)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// Who owns a reader right now.
+    public struct ReaderOwnership: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ReaderOwnership"
+
+        /// The reader.
+        public var readerID: String = ""
+
+        /// Its label, for tables.
+        public var readerLabel: String = ""
+
+        /// The owner; absent when no session owns the reader.
+        public var owner: ReaderGatewayV1.ReaderOwner? = nil
+
+        /// Since when the current owner (or no owner) holds.
+        public var sinceUnixMs: Int64 = 0
+
+        /// Increases by one at every change of owner of this reader.
+        public var generation: UInt64 = 0
+
+        /// True while a collectPaymentMethod or confirmPaymentIntent runs.
+        public var inTransaction: Bool = false
+
+        /// Whether the reader is online.
+        public var networkStatus: ReaderGatewayV1.ReaderNetworkStatus = ReaderGatewayV1.ReaderNetworkStatus(rawValue: 0)
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.readerID = try reader.read(ProtobufString.self, tag)
+                case 2: self.readerLabel = try reader.read(ProtobufString.self, tag)
+                case 3: self.owner = try reader.readMessage(tag, as: ReaderGatewayV1.ReaderOwner.self)
+                case 4: self.sinceUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 5: self.generation = try reader.read(ProtobufUInt64.self, tag)
+                case 6: self.inTransaction = try reader.read(ProtobufBool.self, tag)
+                case 7: self.networkStatus = try reader.read(ProtobufEnumField<ReaderGatewayV1.ReaderNetworkStatus>.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
+            writer.writeSingular(ProtobufString.self, self.readerLabel, field: 2)
+            if let value = self.owner { writer.writeMessage(value, field: 3) }
+            writer.writeSingular(ProtobufInt64.self, self.sinceUnixMs, field: 4)
+            writer.writeSingular(ProtobufUInt64.self, self.generation, field: 5)
+            writer.writeSingular(ProtobufBool.self, self.inTransaction, field: 6)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.ReaderNetworkStatus>.self, self.networkStatus, field: 7)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// One change of a reader's ownership.
+    public struct OwnershipHistoryEntry: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.OwnershipHistoryEntry"
+
+        /// The reader.
+        public var readerID: String = ""
+
+        /// What happened.
+        public var reason: ReaderGatewayV1.OwnershipChangeReason = ReaderGatewayV1.OwnershipChangeReason(rawValue: 0)
+
+        /// When.
+        public var atUnixMs: Int64 = 0
+
+        /// The generation after the change (unchanged for REFUSED_BUSY).
+        public var generation: UInt64 = 0
+
+        /// The session that acted (the new owner, the refused caller, or the
+        /// releasing owner); absent for READER_LOST and ADMIN_RELEASED.
+        public var session: ReaderGatewayV1.ReaderOwner? = nil
+
+        /// For REPLACED: the session that lost the reader.
+        public var previousOwner: ReaderGatewayV1.ReaderOwner? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.readerID = try reader.read(ProtobufString.self, tag)
+                case 2: self.reason = try reader.read(ProtobufEnumField<ReaderGatewayV1.OwnershipChangeReason>.self, tag)
+                case 3: self.atUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 4: self.generation = try reader.read(ProtobufUInt64.self, tag)
+                case 5: self.session = try reader.readMessage(tag, as: ReaderGatewayV1.ReaderOwner.self)
+                case 6: self.previousOwner = try reader.readMessage(tag, as: ReaderGatewayV1.ReaderOwner.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.OwnershipChangeReason>.self, self.reason, field: 2)
+            writer.writeSingular(ProtobufInt64.self, self.atUnixMs, field: 3)
+            writer.writeSingular(ProtobufUInt64.self, self.generation, field: 4)
+            if let value = self.session { writer.writeMessage(value, field: 5) }
+            if let value = self.previousOwner { writer.writeMessage(value, field: 6) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ListReaderOwnership's request.
+    public struct ListReaderOwnershipRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListReaderOwnershipRequest"
+
+        /// Only readers at this location; empty for all.
+        public var locationID: String = ""
+
+        /// Only readers with an owner.
+        public var ownedOnly: Bool = false
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.locationID = try reader.read(ProtobufString.self, tag)
+                case 2: self.ownedOnly = try reader.read(ProtobufBool.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 1)
+            writer.writeSingular(ProtobufBool.self, self.ownedOnly, field: 2)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ListReaderOwnership's response.
+    public struct ListReaderOwnershipResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListReaderOwnershipResponse"
+
+        /// One entry per reader.
+        public var ownerships: [ReaderGatewayV1.ReaderOwnership] = []
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: try reader.readRepeatedMessage(tag, into: &self.ownerships)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            for value in self.ownerships { writer.writeMessage(value, field: 1) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ListOwnershipHistory's request.
+    public struct ListOwnershipHistoryRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListOwnershipHistoryRequest"
+
+        /// The reader.
+        public var readerID: String = ""
+
+        /// At most this many entries; 0 for the server default (50).
+        public var limit: UInt32 = 0
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.readerID = try reader.read(ProtobufString.self, tag)
+                case 2: self.limit = try reader.read(ProtobufUInt32.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
+            writer.writeSingular(ProtobufUInt32.self, self.limit, field: 2)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ListOwnershipHistory's response.
+    public struct ListOwnershipHistoryResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListOwnershipHistoryResponse"
+
+        /// Newest first.
+        public var entries: [ReaderGatewayV1.OwnershipHistoryEntry] = []
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: try reader.readRepeatedMessage(tag, into: &self.entries)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            for value in self.entries { writer.writeMessage(value, field: 1) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ForceReleaseReader's request.
+    public struct ForceReleaseReaderRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ForceReleaseReaderRequest"
+
+        /// The reader.
+        public var readerID: String = ""
+
+        /// Release only if this is still the generation (OWNERSHIP_CHANGED
+        /// otherwise); absent to release whatever the owner.
+        public var expectedGeneration: UInt64? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.readerID = try reader.read(ProtobufString.self, tag)
+                case 2: self.expectedGeneration = try reader.read(ProtobufUInt64.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
+            if let value = self.expectedGeneration { writer.writeAlways(ProtobufUInt64.self, value, field: 2) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ForceReleaseReader's response.
+    public struct ForceReleaseReaderResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ForceReleaseReaderResponse"
+
+        /// The ownership after the release (no owner).
+        public var ownership: ReaderGatewayV1.ReaderOwnership? = nil
+
+        /// The owner that lost the reader; absent if it had none.
+        public var releasedOwner: ReaderGatewayV1.ReaderOwner? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.ownership = try reader.readMessage(tag, as: ReaderGatewayV1.ReaderOwnership.self)
+                case 2: self.releasedOwner = try reader.readMessage(tag, as: ReaderGatewayV1.ReaderOwner.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.ownership { writer.writeMessage(value, field: 1) }
+            if let value = self.releasedOwner { writer.writeMessage(value, field: 2) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CreateConnectionToken's request.
+    public struct CreateConnectionTokenRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CreateConnectionTokenRequest"
+
+        /// Restrict the token to one location; empty for the whole account.
+        public var locationID: String = ""
+
+        /// Lifetime; 0 for the server default (10 minutes).
+        public var ttlMs: Int64 = 0
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.locationID = try reader.read(ProtobufString.self, tag)
+                case 2: self.ttlMs = try reader.read(ProtobufInt64.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 1)
+            writer.writeSingular(ProtobufInt64.self, self.ttlMs, field: 2)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CreateConnectionToken's response.
+    public struct CreateConnectionTokenResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CreateConnectionTokenResponse"
+
+        /// The secret to hand to the point-of-sale app (`pst_...`).
+        public var secret: String = ""
+
+        /// When it stops opening sessions.
+        public var expiresUnixMs: Int64 = 0
+
+        /// The location it is restricted to, if any.
+        public var locationID: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.secret = try reader.read(ProtobufString.self, tag)
+                case 2: self.expiresUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 3: self.locationID = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.secret, field: 1)
+            writer.writeSingular(ProtobufInt64.self, self.expiresUnixMs, field: 2)
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 3)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ListSessions's request.
+    public struct ListSessionsRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListSessionsRequest"
+
+        /// Only sessions whose token is scoped to this location; empty for all.
+        public var locationID: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.locationID = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// A live point-of-sale session.
+    public struct SessionInfo: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.SessionInfo"
+
+        /// The session's public id.
+        public var sessionID: String = ""
+
+        /// Its pos device id.
+        public var posDeviceID: String = ""
+
+        /// Its lane label.
+        public var laneLabel: String = ""
+
+        /// The reader it owns; empty if none.
+        public var connectedReaderID: String = ""
+
+        /// When it was opened.
+        public var openedUnixMs: Int64 = 0
+
+        /// When it last called or heartbeated.
+        public var lastSeenUnixMs: Int64 = 0
+
+        /// When its lease runs out.
+        public var leaseExpiresUnixMs: Int64 = 0
+
+        /// Whether it has a live connection right now (false while awaiting resume).
+        public var connected: Bool = false
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionID = try reader.read(ProtobufString.self, tag)
+                case 2: self.posDeviceID = try reader.read(ProtobufString.self, tag)
+                case 3: self.laneLabel = try reader.read(ProtobufString.self, tag)
+                case 4: self.connectedReaderID = try reader.read(ProtobufString.self, tag)
+                case 5: self.openedUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 6: self.lastSeenUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 7: self.leaseExpiresUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 8: self.connected = try reader.read(ProtobufBool.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionID, field: 1)
+            writer.writeSingular(ProtobufString.self, self.posDeviceID, field: 2)
+            writer.writeSingular(ProtobufString.self, self.laneLabel, field: 3)
+            writer.writeSingular(ProtobufString.self, self.connectedReaderID, field: 4)
+            writer.writeSingular(ProtobufInt64.self, self.openedUnixMs, field: 5)
+            writer.writeSingular(ProtobufInt64.self, self.lastSeenUnixMs, field: 6)
+            writer.writeSingular(ProtobufInt64.self, self.leaseExpiresUnixMs, field: 7)
+            writer.writeSingular(ProtobufBool.self, self.connected, field: 8)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ListSessions's response.
+    public struct ListSessionsResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListSessionsResponse"
+
+        /// The sessions.
+        public var sessions: [ReaderGatewayV1.SessionInfo] = []
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: try reader.readRepeatedMessage(tag, into: &self.sessions)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            for value in self.sessions { writer.writeMessage(value, field: 1) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// The fleet admin surface.
+    public enum FleetAdmin {
+        /// The fully qualified service name used in method paths.
+        public static let serviceName = "readergateway.v1.FleetAdmin"
+
+        /// Creates a location.
+        public static let createLocation = ProtobufMethod<ReaderGatewayV1.CreateLocationRequest, ReaderGatewayV1.CreateLocationResponse>(
+            service: serviceName, method: "CreateLocation", kind: .unary
+        )
+
+        /// Lists the account's locations.
+        public static let listLocations = ProtobufMethod<ReaderGatewayV1.ListLocationsRequest, ReaderGatewayV1.ListLocationsResponse>(
+            service: serviceName, method: "ListLocations", kind: .unary
+        )
+
+        /// Changes a location's display name or address.
+        public static let updateLocation = ProtobufMethod<ReaderGatewayV1.UpdateLocationRequest, ReaderGatewayV1.UpdateLocationResponse>(
+            service: serviceName, method: "UpdateLocation", kind: .unary
+        )
+
+        /// Registers the reader showing a registration code. Errors:
+        /// REGISTRATION_CODE_INVALID, LOCATION_NOT_FOUND.
+        public static let registerReader = ProtobufMethod<ReaderGatewayV1.RegisterReaderRequest, ReaderGatewayV1.RegisterReaderResponse>(
+            service: serviceName, method: "RegisterReader", kind: .unary
+        )
+
+        /// Registers readers by serial number, in bulk. With a label prefix "Front",
+        /// the readers are labelled "Front 1", "Front 2", ... in the order given.
+        public static let registerReadersBySerial = ProtobufMethod<ReaderGatewayV1.RegisterReadersBySerialRequest, ReaderGatewayV1.RegisterReadersBySerialResponse>(
+            service: serviceName, method: "RegisterReadersBySerial", kind: .unary
+        )
+
+        /// Unregisters a reader; its owner is disconnected (READER_UNREGISTERED).
+        public static let deleteReader = ProtobufMethod<ReaderGatewayV1.DeleteReaderRequest, ReaderGatewayV1.DeleteReaderResponse>(
+            service: serviceName, method: "DeleteReader", kind: .unary
+        )
+
+        /// Lists readers with their live status.
+        public static let listReaders = ProtobufMethod<ReaderGatewayV1.ListReadersRequest, ReaderGatewayV1.ListReadersResponse>(
+            service: serviceName, method: "ListReaders", kind: .unary
+        )
+
+        /// One reader with its live status.
+        public static let getReader = ProtobufMethod<ReaderGatewayV1.GetReaderRequest, ReaderGatewayV1.GetReaderResponse>(
+            service: serviceName, method: "GetReader", kind: .unary
+        )
+
+        /// Who owns each reader (of a location, or of the account) right now.
+        public static let listReaderOwnership = ProtobufMethod<ReaderGatewayV1.ListReaderOwnershipRequest, ReaderGatewayV1.ListReaderOwnershipResponse>(
+            service: serviceName, method: "ListReaderOwnership", kind: .unary
+        )
+
+        /// A reader's ownership changes, newest first.
+        public static let listOwnershipHistory = ProtobufMethod<ReaderGatewayV1.ListOwnershipHistoryRequest, ReaderGatewayV1.ListOwnershipHistoryResponse>(
+            service: serviceName, method: "ListOwnershipHistory", kind: .unary
+        )
+
+        /// Takes a reader from its owner (the owner gets ADMIN_RELEASED).
+        public static let forceReleaseReader = ProtobufMethod<ReaderGatewayV1.ForceReleaseReaderRequest, ReaderGatewayV1.ForceReleaseReaderResponse>(
+            service: serviceName, method: "ForceReleaseReader", kind: .unary
+        )
+
+        /// Mints a short-lived connection token for a point-of-sale session.
+        public static let createConnectionToken = ProtobufMethod<ReaderGatewayV1.CreateConnectionTokenRequest, ReaderGatewayV1.CreateConnectionTokenResponse>(
+            service: serviceName, method: "CreateConnectionToken", kind: .unary
+        )
+
+        /// Lists live sessions.
+        public static let listSessions = ProtobufMethod<ReaderGatewayV1.ListSessionsRequest, ReaderGatewayV1.ListSessionsResponse>(
+            service: serviceName, method: "ListSessions", kind: .unary
+        )
+
+        /// Every method of the service, in declaration order.
+        public static let methods: [MethodDescriptor] = [
+            createLocation.descriptor,
+            listLocations.descriptor,
+            updateLocation.descriptor,
+            registerReader.descriptor,
+            registerReadersBySerial.descriptor,
+            deleteReader.descriptor,
+            listReaders.descriptor,
+            getReader.descriptor,
+            listReaderOwnership.descriptor,
+            listOwnershipHistory.descriptor,
+            forceReleaseReader.descriptor,
+            createConnectionToken.descriptor,
+            listSessions.descriptor,
+        ]
+    }
+}

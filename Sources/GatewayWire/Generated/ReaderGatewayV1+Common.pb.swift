@@ -1,0 +1,521 @@
+// Generated from readergateway/v1/common.proto by proto/tools/generate_swift.py. DO NOT EDIT.
+// Regenerate with `make generate-proto`; `make test` fails when this file drifts.
+
+// swiftlint:disable all
+
+extension ReaderGatewayV1 {
+
+    /// The hardware model of a reader.
+    public struct DeviceType: ProtobufEnum {
+        public var rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// Not reported.
+        public static let unspecified = DeviceType(rawValue: 0)
+        /// BBPOS WisePOS E (smart reader).
+        public static let bbposWiseposE = DeviceType(rawValue: 1)
+        /// Stripe Reader S700 (smart reader).
+        public static let stripeS700 = DeviceType(rawValue: 2)
+        /// Stripe Reader S710 (smart reader, cellular).
+        public static let stripeS710 = DeviceType(rawValue: 3)
+        /// A simulated WisePOS E (reader-sim).
+        public static let simulatedWiseposE = DeviceType(rawValue: 4)
+        /// A mobile reader connected through the point-of-sale device.
+        public static let mobile = DeviceType(rawValue: 5)
+        /// Tap to Pay on the point-of-sale device itself.
+        public static let tapToPay = DeviceType(rawValue: 6)
+        /// Every value this version knows, in declaration order.
+        public static let knownValues: [DeviceType] = [.unspecified, .bbposWiseposE, .stripeS700, .stripeS710, .simulatedWiseposE, .mobile, .tapToPay]
+        /// The value's name in the .proto file, or nil for a value this version does not know.
+        public var protoName: String? {
+            switch rawValue {
+            case 0: "DEVICE_TYPE_UNSPECIFIED"
+            case 1: "DEVICE_TYPE_BBPOS_WISEPOS_E"
+            case 2: "DEVICE_TYPE_STRIPE_S700"
+            case 3: "DEVICE_TYPE_STRIPE_S710"
+            case 4: "DEVICE_TYPE_SIMULATED_WISEPOS_E"
+            case 5: "DEVICE_TYPE_MOBILE"
+            case 6: "DEVICE_TYPE_TAP_TO_PAY"
+            default: nil
+            }
+        }
+    }
+
+    /// Whether a reader is attached to the gateway right now.
+    public struct ReaderNetworkStatus: ProtobufEnum {
+        public var rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// Not known.
+        public static let unspecified = ReaderNetworkStatus(rawValue: 0)
+        /// The reader's link is up and heartbeating.
+        public static let online = ReaderNetworkStatus(rawValue: 1)
+        /// No link, or heartbeats stopped for longer than the offline bound.
+        public static let offline = ReaderNetworkStatus(rawValue: 2)
+        /// Every value this version knows, in declaration order.
+        public static let knownValues: [ReaderNetworkStatus] = [.unspecified, .online, .offline]
+        /// The value's name in the .proto file, or nil for a value this version does not know.
+        public var protoName: String? {
+            switch rawValue {
+            case 0: "READER_NETWORK_STATUS_UNSPECIFIED"
+            case 1: "READER_NETWORK_STATUS_ONLINE"
+            case 2: "READER_NETWORK_STATUS_OFFLINE"
+            default: nil
+            }
+        }
+    }
+
+    /// What a reader is doing; COLLECTING and CONFIRMING are "in use"
+    /// (mid-transaction) for fail_if_in_use.
+    public struct ReaderActivity: ProtobufEnum {
+        public var rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// Not reported.
+        public static let unspecified = ReaderActivity(rawValue: 0)
+        /// Showing the splash screen or a cart; free to take over.
+        public static let idle = ReaderActivity(rawValue: 1)
+        /// Running collectPaymentMethod.
+        public static let collecting = ReaderActivity(rawValue: 2)
+        /// Running confirmPaymentIntent.
+        public static let confirming = ReaderActivity(rawValue: 3)
+        /// Installing a software update.
+        public static let updating = ReaderActivity(rawValue: 4)
+        /// Rebooting.
+        public static let rebooting = ReaderActivity(rawValue: 5)
+        /// Every value this version knows, in declaration order.
+        public static let knownValues: [ReaderActivity] = [.unspecified, .idle, .collecting, .confirming, .updating, .rebooting]
+        /// The value's name in the .proto file, or nil for a value this version does not know.
+        public var protoName: String? {
+            switch rawValue {
+            case 0: "READER_ACTIVITY_UNSPECIFIED"
+            case 1: "READER_ACTIVITY_IDLE"
+            case 2: "READER_ACTIVITY_COLLECTING"
+            case 3: "READER_ACTIVITY_CONFIRMING"
+            case 4: "READER_ACTIVITY_UPDATING"
+            case 5: "READER_ACTIVITY_REBOOTING"
+            default: nil
+            }
+        }
+    }
+
+    /// A registered reader as discovery and the admin surface show it.
+    public struct Reader: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.Reader"
+
+        /// The gateway's id for the reader (`tmr_...`).
+        public var id: String = ""
+
+        /// The serial number printed on the device.
+        public var serialNumber: String = ""
+
+        /// The human label ("Lane 3 reader", "Front 2").
+        public var label: String = ""
+
+        /// The hardware model.
+        public var deviceType: ReaderGatewayV1.DeviceType = ReaderGatewayV1.DeviceType(rawValue: 0)
+
+        /// The software version the reader last reported.
+        public var softwareVersion: String = ""
+
+        /// The location the reader is registered to (`tml_...`).
+        public var locationID: String = ""
+
+        /// Online or offline right now.
+        public var networkStatus: ReaderGatewayV1.ReaderNetworkStatus = ReaderGatewayV1.ReaderNetworkStatus(rawValue: 0)
+
+        /// The last activity the reader reported.
+        public var activity: ReaderGatewayV1.ReaderActivity = ReaderGatewayV1.ReaderActivity(rawValue: 0)
+
+        /// The reader's IP address as it last reported it; empty when unknown.
+        public var ipAddress: String = ""
+
+        /// Battery level from 0.0 to 1.0; absent for mains-powered readers.
+        public var batteryLevel: Float? = nil
+
+        /// When the gateway last heard from the reader.
+        public var lastSeenUnixMs: Int64 = 0
+
+        /// True for simulated readers.
+        public var simulated: Bool = false
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.id = try reader.read(ProtobufString.self, tag)
+                case 2: self.serialNumber = try reader.read(ProtobufString.self, tag)
+                case 3: self.label = try reader.read(ProtobufString.self, tag)
+                case 4: self.deviceType = try reader.read(ProtobufEnumField<ReaderGatewayV1.DeviceType>.self, tag)
+                case 5: self.softwareVersion = try reader.read(ProtobufString.self, tag)
+                case 6: self.locationID = try reader.read(ProtobufString.self, tag)
+                case 7: self.networkStatus = try reader.read(ProtobufEnumField<ReaderGatewayV1.ReaderNetworkStatus>.self, tag)
+                case 8: self.activity = try reader.read(ProtobufEnumField<ReaderGatewayV1.ReaderActivity>.self, tag)
+                case 9: self.ipAddress = try reader.read(ProtobufString.self, tag)
+                case 10: self.batteryLevel = try reader.read(ProtobufFloat.self, tag)
+                case 11: self.lastSeenUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 12: self.simulated = try reader.read(ProtobufBool.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.id, field: 1)
+            writer.writeSingular(ProtobufString.self, self.serialNumber, field: 2)
+            writer.writeSingular(ProtobufString.self, self.label, field: 3)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.DeviceType>.self, self.deviceType, field: 4)
+            writer.writeSingular(ProtobufString.self, self.softwareVersion, field: 5)
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 6)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.ReaderNetworkStatus>.self, self.networkStatus, field: 7)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.ReaderActivity>.self, self.activity, field: 8)
+            writer.writeSingular(ProtobufString.self, self.ipAddress, field: 9)
+            if let value = self.batteryLevel { writer.writeAlways(ProtobufFloat.self, value, field: 10) }
+            writer.writeSingular(ProtobufInt64.self, self.lastSeenUnixMs, field: 11)
+            writer.writeSingular(ProtobufBool.self, self.simulated, field: 12)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// A postal address of a location.
+    public struct Address: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.Address"
+
+        /// Street and number.
+        public var line1: String = ""
+
+        /// Apartment, suite, floor.
+        public var line2: String = ""
+
+        /// City or town.
+        public var city: String = ""
+
+        /// State, county or province.
+        public var state: String = ""
+
+        /// Postal code.
+        public var postalCode: String = ""
+
+        /// Two-letter ISO country code.
+        public var country: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.line1 = try reader.read(ProtobufString.self, tag)
+                case 2: self.line2 = try reader.read(ProtobufString.self, tag)
+                case 3: self.city = try reader.read(ProtobufString.self, tag)
+                case 4: self.state = try reader.read(ProtobufString.self, tag)
+                case 5: self.postalCode = try reader.read(ProtobufString.self, tag)
+                case 6: self.country = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.line1, field: 1)
+            writer.writeSingular(ProtobufString.self, self.line2, field: 2)
+            writer.writeSingular(ProtobufString.self, self.city, field: 3)
+            writer.writeSingular(ProtobufString.self, self.state, field: 4)
+            writer.writeSingular(ProtobufString.self, self.postalCode, field: 5)
+            writer.writeSingular(ProtobufString.self, self.country, field: 6)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// A place where readers live (a store); readers are discovered per location.
+    public struct Location: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.Location"
+
+        /// The gateway's id for the location (`tml_...`).
+        public var id: String = ""
+
+        /// The name shown to staff.
+        public var displayName: String = ""
+
+        /// Where it is.
+        public var address: ReaderGatewayV1.Address? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.id = try reader.read(ProtobufString.self, tag)
+                case 2: self.displayName = try reader.read(ProtobufString.self, tag)
+                case 3: self.address = try reader.readMessage(tag, as: ReaderGatewayV1.Address.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.id, field: 1)
+            writer.writeSingular(ProtobufString.self, self.displayName, field: 2)
+            if let value = self.address { writer.writeMessage(value, field: 3) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// One line of a cart shown on the reader's display.
+    public struct CartLineItem: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CartLineItem"
+
+        /// What is sold.
+        public var description: String = ""
+
+        /// How many.
+        public var quantity: Int64 = 0
+
+        /// Total for the line, in the currency's minor unit (cents), may be negative
+        /// for discounts.
+        public var amount: Int64 = 0
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.description = try reader.read(ProtobufString.self, tag)
+                case 2: self.quantity = try reader.read(ProtobufInt64.self, tag)
+                case 3: self.amount = try reader.read(ProtobufInt64.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.description, field: 1)
+            writer.writeSingular(ProtobufInt64.self, self.quantity, field: 2)
+            writer.writeSingular(ProtobufInt64.self, self.amount, field: 3)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// A cart shown on the reader while the lane rings up items.
+    public struct Cart: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.Cart"
+
+        /// Three-letter ISO currency code, lower case ("usd").
+        public var currency: String = ""
+
+        /// The lines, in display order.
+        public var lineItems: [ReaderGatewayV1.CartLineItem] = []
+
+        /// Tax in minor units.
+        public var tax: Int64 = 0
+
+        /// Total in minor units.
+        public var total: Int64 = 0
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.currency = try reader.read(ProtobufString.self, tag)
+                case 2: try reader.readRepeatedMessage(tag, into: &self.lineItems)
+                case 3: self.tax = try reader.read(ProtobufInt64.self, tag)
+                case 4: self.total = try reader.read(ProtobufInt64.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.currency, field: 1)
+            for value in self.lineItems { writer.writeMessage(value, field: 2) }
+            writer.writeSingular(ProtobufInt64.self, self.tax, field: 3)
+            writer.writeSingular(ProtobufInt64.self, self.total, field: 4)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// Parameters of collectPaymentMethod.
+    public struct CollectPaymentMethodParams: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CollectPaymentMethodParams"
+
+        /// The payment intent being paid (`pi_...`).
+        public var paymentIntentID: String = ""
+
+        /// Amount in minor units.
+        public var amount: Int64 = 0
+
+        /// Three-letter ISO currency code, lower case.
+        public var currency: String = ""
+
+        /// Do not offer tipping on the reader.
+        public var skipTipping: Bool = false
+
+        /// Ask the customer to confirm the amount before presenting a card.
+        public var customerCancellationEnabled: Bool = false
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.paymentIntentID = try reader.read(ProtobufString.self, tag)
+                case 2: self.amount = try reader.read(ProtobufInt64.self, tag)
+                case 3: self.currency = try reader.read(ProtobufString.self, tag)
+                case 4: self.skipTipping = try reader.read(ProtobufBool.self, tag)
+                case 5: self.customerCancellationEnabled = try reader.read(ProtobufBool.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.paymentIntentID, field: 1)
+            writer.writeSingular(ProtobufInt64.self, self.amount, field: 2)
+            writer.writeSingular(ProtobufString.self, self.currency, field: 3)
+            writer.writeSingular(ProtobufBool.self, self.skipTipping, field: 4)
+            writer.writeSingular(ProtobufBool.self, self.customerCancellationEnabled, field: 5)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// The card (or wallet) the customer presented.
+    public struct PaymentMethod: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.PaymentMethod"
+
+        /// The gateway or processor id of the payment method (`pm_...`).
+        public var id: String = ""
+
+        /// Card brand ("visa", "mastercard").
+        public var brand: String = ""
+
+        /// Last four digits.
+        public var last4: String = ""
+
+        /// Expiry month, 1 to 12.
+        public var expMonth: UInt32 = 0
+
+        /// Expiry year, four digits.
+        public var expYear: UInt32 = 0
+
+        /// How it was read ("contactless_emv", "contact_emv", "magnetic_stripe").
+        public var readMethod: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.id = try reader.read(ProtobufString.self, tag)
+                case 2: self.brand = try reader.read(ProtobufString.self, tag)
+                case 3: self.last4 = try reader.read(ProtobufString.self, tag)
+                case 4: self.expMonth = try reader.read(ProtobufUInt32.self, tag)
+                case 5: self.expYear = try reader.read(ProtobufUInt32.self, tag)
+                case 6: self.readMethod = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.id, field: 1)
+            writer.writeSingular(ProtobufString.self, self.brand, field: 2)
+            writer.writeSingular(ProtobufString.self, self.last4, field: 3)
+            writer.writeSingular(ProtobufUInt32.self, self.expMonth, field: 4)
+            writer.writeSingular(ProtobufUInt32.self, self.expYear, field: 5)
+            writer.writeSingular(ProtobufString.self, self.readMethod, field: 6)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// Parameters of confirmPaymentIntent.
+    public struct ConfirmPaymentIntentParams: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ConfirmPaymentIntentParams"
+
+        /// The payment intent to confirm (`pi_...`).
+        public var paymentIntentID: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.paymentIntentID = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.paymentIntentID, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// The outcome of confirmPaymentIntent.
+    public struct PaymentIntentResult: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.PaymentIntentResult"
+
+        /// The payment intent (`pi_...`).
+        public var paymentIntentID: String = ""
+
+        /// Its status after the command ("succeeded", "requires_capture").
+        public var status: String = ""
+
+        /// Amount actually authorised, in minor units.
+        public var amountReceived: Int64 = 0
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.paymentIntentID = try reader.read(ProtobufString.self, tag)
+                case 2: self.status = try reader.read(ProtobufString.self, tag)
+                case 3: self.amountReceived = try reader.read(ProtobufInt64.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.paymentIntentID, field: 1)
+            writer.writeSingular(ProtobufString.self, self.status, field: 2)
+            writer.writeSingular(ProtobufInt64.self, self.amountReceived, field: 3)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+}

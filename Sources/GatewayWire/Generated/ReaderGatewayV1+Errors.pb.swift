@@ -1,0 +1,380 @@
+// Generated from readergateway/v1/errors.proto by proto/tools/generate_swift.py. DO NOT EDIT.
+// Regenerate with `make generate-proto`; `make test` fails when this file drifts.
+
+// swiftlint:disable all
+
+extension ReaderGatewayV1 {
+
+    /// The gRPC canonical status codes, numbered exactly as `google.rpc.Code`.
+    ///
+    /// Unlike most enums here, the zero value is a real value: OK, as in gRPC.
+    public struct StatusCode: ProtobufEnum {
+        public var rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// The call succeeded.
+        public static let ok = StatusCode(rawValue: 0)
+        /// The call was cancelled, typically by the caller.
+        public static let cancelled = StatusCode(rawValue: 1)
+        /// An error that fits no other code.
+        public static let unknown = StatusCode(rawValue: 2)
+        /// The request is invalid whatever the state of the system.
+        public static let invalidArgument = StatusCode(rawValue: 3)
+        /// The deadline expired before the call completed.
+        public static let deadlineExceeded = StatusCode(rawValue: 4)
+        /// A requested entity (reader, location, session) does not exist.
+        public static let notFound = StatusCode(rawValue: 5)
+        /// The entity a caller tried to create already exists.
+        public static let alreadyExists = StatusCode(rawValue: 6)
+        /// The caller is authenticated but may not do this.
+        public static let permissionDenied = StatusCode(rawValue: 7)
+        /// A limit was hit (rate, size, number of streams).
+        public static let resourceExhausted = StatusCode(rawValue: 8)
+        /// The system is not in the state the call needs; do not retry until it is.
+        public static let failedPrecondition = StatusCode(rawValue: 9)
+        /// A conflict (for example with another lane); retry at a higher level.
+        public static let aborted = StatusCode(rawValue: 10)
+        /// A value is outside its valid range.
+        public static let outOfRange = StatusCode(rawValue: 11)
+        /// The method is not implemented or not known.
+        public static let unimplemented = StatusCode(rawValue: 12)
+        /// An invariant broke: a bug or a malformed peer.
+        public static let `internal` = StatusCode(rawValue: 13)
+        /// Transient: retry with backoff.
+        public static let unavailable = StatusCode(rawValue: 14)
+        /// Unrecoverable data loss.
+        public static let dataLoss = StatusCode(rawValue: 15)
+        /// No valid credentials (connection token, secret key, reader credential).
+        public static let unauthenticated = StatusCode(rawValue: 16)
+        /// Every value this version knows, in declaration order.
+        public static let knownValues: [StatusCode] = [.ok, .cancelled, .unknown, .invalidArgument, .deadlineExceeded, .notFound, .alreadyExists, .permissionDenied, .resourceExhausted, .failedPrecondition, .aborted, .outOfRange, .unimplemented, .internal, .unavailable, .dataLoss, .unauthenticated]
+        /// The value's name in the .proto file, or nil for a value this version does not know.
+        public var protoName: String? {
+            switch rawValue {
+            case 0: "STATUS_CODE_OK"
+            case 1: "STATUS_CODE_CANCELLED"
+            case 2: "STATUS_CODE_UNKNOWN"
+            case 3: "STATUS_CODE_INVALID_ARGUMENT"
+            case 4: "STATUS_CODE_DEADLINE_EXCEEDED"
+            case 5: "STATUS_CODE_NOT_FOUND"
+            case 6: "STATUS_CODE_ALREADY_EXISTS"
+            case 7: "STATUS_CODE_PERMISSION_DENIED"
+            case 8: "STATUS_CODE_RESOURCE_EXHAUSTED"
+            case 9: "STATUS_CODE_FAILED_PRECONDITION"
+            case 10: "STATUS_CODE_ABORTED"
+            case 11: "STATUS_CODE_OUT_OF_RANGE"
+            case 12: "STATUS_CODE_UNIMPLEMENTED"
+            case 13: "STATUS_CODE_INTERNAL"
+            case 14: "STATUS_CODE_UNAVAILABLE"
+            case 15: "STATUS_CODE_DATA_LOSS"
+            case 16: "STATUS_CODE_UNAUTHENTICATED"
+            default: nil
+            }
+        }
+    }
+
+    /// Why a call failed: precise, stable, safe to switch on.
+    ///
+    /// Reasons 1 to 99 are product reasons, 100 and up are protocol reasons (the
+    /// frame layer). A client that meets a reason it does not know falls back to
+    /// the status code.
+    public struct ErrorReason: ProtobufEnum {
+        public var rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// No reason given; look at the status code.
+        /// Status: UNKNOWN.
+        public static let unspecified = ErrorReason(rawValue: 0)
+        /// The connection token is unknown, malformed or belongs to another account.
+        /// Status: UNAUTHENTICATED.
+        public static let connectionTokenInvalid = ErrorReason(rawValue: 1)
+        /// The connection token expired; mint a new one from your backend.
+        /// Status: UNAUTHENTICATED.
+        public static let connectionTokenExpired = ErrorReason(rawValue: 2)
+        /// The secret key of the admin surface is missing or wrong.
+        /// Status: UNAUTHENTICATED.
+        public static let secretKeyInvalid = ErrorReason(rawValue: 3)
+        /// The session is gone (its lease ran out or it was closed); open a new one.
+        /// Status: FAILED_PRECONDITION.
+        public static let sessionExpired = ErrorReason(rawValue: 4)
+        /// The credential is valid but not for this location or operation.
+        /// Status: PERMISSION_DENIED.
+        public static let permissionDenied = ErrorReason(rawValue: 5)
+        /// Too many requests of this kind (for example discovery floods); slow down.
+        /// Status: RESOURCE_EXHAUSTED.
+        public static let rateLimited = ErrorReason(rawValue: 6)
+        /// A field is missing or invalid; the message names it.
+        /// Status: INVALID_ARGUMENT.
+        public static let invalidRequest = ErrorReason(rawValue: 7)
+        /// The reader is mid-transaction for another session and the caller set
+        /// fail_if_in_use. Ask the user, then retry with fail_if_in_use = false.
+        /// Status: ABORTED.
+        public static let readerBusy = ErrorReason(rawValue: 10)
+        /// This session no longer owns the reader: another session connected to it.
+        /// Status: FAILED_PRECONDITION.
+        public static let readerConnectedToAnotherSession = ErrorReason(rawValue: 11)
+        /// The reader is not attached to the gateway (powered off, network lost).
+        /// Status: UNAVAILABLE.
+        public static let readerOffline = ErrorReason(rawValue: 12)
+        /// No reader with this id in this account.
+        /// Status: NOT_FOUND.
+        public static let readerNotFound = ErrorReason(rawValue: 13)
+        /// The reader did not come from this session's latest discovery; discover again.
+        /// Status: FAILED_PRECONDITION.
+        public static let staleDiscovery = ErrorReason(rawValue: 14)
+        /// A discovery is already running for this session; cancel it first.
+        /// Status: FAILED_PRECONDITION.
+        public static let discoveryAlreadyInProgress = ErrorReason(rawValue: 15)
+        /// The session has no connected reader; connect one first.
+        /// Status: FAILED_PRECONDITION.
+        public static let notConnectedToReader = ErrorReason(rawValue: 16)
+        /// The session is already connected to a reader; disconnect it first.
+        /// Status: FAILED_PRECONDITION.
+        public static let alreadyConnectedToReader = ErrorReason(rawValue: 17)
+        /// Mobile and tap-to-pay readers need a location id to connect.
+        /// Status: INVALID_ARGUMENT.
+        public static let locationRequired = ErrorReason(rawValue: 18)
+        /// No location with this id in this account.
+        /// Status: NOT_FOUND.
+        public static let locationNotFound = ErrorReason(rawValue: 19)
+        /// The command was cancelled (cancel collect, or the session went away).
+        /// Status: CANCELLED.
+        public static let commandCanceled = ErrorReason(rawValue: 30)
+        /// The reader reported a failure (card declined, card removed, ...).
+        /// Status: ABORTED.
+        public static let readerError = ErrorReason(rawValue: 31)
+        /// The reader did not answer in time.
+        /// Status: DEADLINE_EXCEEDED.
+        public static let readerTimeout = ErrorReason(rawValue: 32)
+        /// The reader cannot run this command in its current state.
+        /// Status: FAILED_PRECONDITION.
+        public static let readerNotReady = ErrorReason(rawValue: 33)
+        /// The registration code is unknown, expired or already used.
+        /// Status: INVALID_ARGUMENT.
+        public static let registrationCodeInvalid = ErrorReason(rawValue: 50)
+        /// A reader with this serial number is already registered.
+        /// Status: ALREADY_EXISTS.
+        public static let readerAlreadyRegistered = ErrorReason(rawValue: 51)
+        /// The serial number is not proven by a client certificate from the reader CA.
+        /// Status: UNAUTHENTICATED.
+        public static let serialNotProven = ErrorReason(rawValue: 52)
+        /// The reader credential is unknown or revoked.
+        /// Status: UNAUTHENTICATED.
+        public static let readerCredentialInvalid = ErrorReason(rawValue: 53)
+        /// A newer link from the same reader replaced this one.
+        /// Status: ABORTED.
+        public static let readerLinkReplaced = ErrorReason(rawValue: 54)
+        /// The ownership generation the caller expected is no longer current.
+        /// Status: ABORTED.
+        public static let ownershipChanged = ErrorReason(rawValue: 55)
+        /// The ownership store (PostgreSQL) cannot be reached; retry with backoff.
+        /// Status: UNAVAILABLE.
+        public static let storeUnavailable = ErrorReason(rawValue: 56)
+        /// A bug in the gateway; the message carries a correlation id.
+        /// Status: INTERNAL.
+        public static let `internal` = ErrorReason(rawValue: 57)
+        /// A frame broke the protocol (bad flags, bad payload, wrong stream 0 use).
+        /// Status: INTERNAL.
+        public static let protocolError = ErrorReason(rawValue: 100)
+        /// A frame's length is above the receiver's max frame size.
+        /// Status: RESOURCE_EXHAUSTED.
+        public static let frameTooLarge = ErrorReason(rawValue: 101)
+        /// The frame type is not defined by this protocol version.
+        /// Status: INTERNAL.
+        public static let unknownFrameType = ErrorReason(rawValue: 102)
+        /// A protobuf payload could not be decoded (bad varint, wrong wire type,
+        /// invalid UTF-8, nesting too deep, truncated).
+        /// Status: INTERNAL.
+        public static let malformedMessage = ErrorReason(rawValue: 103)
+        /// A message is larger than the receiver accepts.
+        /// Status: RESOURCE_EXHAUSTED.
+        public static let messageTooLarge = ErrorReason(rawValue: 104)
+        /// A stream id was reused, out of order, even, or zero where a stream is needed.
+        /// Status: INTERNAL.
+        public static let streamIDInvalid = ErrorReason(rawValue: 105)
+        /// A frame arrived for a stream in a state that does not allow it.
+        /// Status: INTERNAL.
+        public static let streamStateInvalid = ErrorReason(rawValue: 106)
+        /// The peer's max concurrent streams was reached; the call was not started,
+        /// so it is safe to retry.
+        /// Status: UNAVAILABLE.
+        public static let tooManyStreams = ErrorReason(rawValue: 107)
+        /// The sender overran its flow-control window.
+        /// Status: INTERNAL.
+        public static let flowControlViolation = ErrorReason(rawValue: 108)
+        /// Call metadata (method, metadata entries) is above the header size limit.
+        /// Status: RESOURCE_EXHAUSTED.
+        public static let headerTooLarge = ErrorReason(rawValue: 109)
+        /// No such method path on this server.
+        /// Status: UNIMPLEMENTED.
+        public static let methodNotFound = ErrorReason(rawValue: 110)
+        /// The call's deadline passed.
+        /// Status: DEADLINE_EXCEEDED.
+        public static let deadlineExceeded = ErrorReason(rawValue: 111)
+        /// The peer cancelled the call.
+        /// Status: CANCELLED.
+        public static let cancelledByPeer = ErrorReason(rawValue: 112)
+        /// The connection is closing (GOAWAY); calls above its last stream id were
+        /// not processed and may be retried on a new connection.
+        /// Status: UNAVAILABLE.
+        public static let goingAway = ErrorReason(rawValue: 113)
+        /// The peer did not answer a keepalive ping in time.
+        /// Status: UNAVAILABLE.
+        public static let keepaliveTimeout = ErrorReason(rawValue: 114)
+        /// The client pinged more often than the server allows ("too_many_pings").
+        /// Status: RESOURCE_EXHAUSTED.
+        public static let tooManyPings = ErrorReason(rawValue: 115)
+        /// The connection preface is not ours or names an unsupported version.
+        /// Status: UNIMPLEMENTED.
+        public static let unsupportedProtocol = ErrorReason(rawValue: 116)
+        /// The transport closed under the call.
+        /// Status: UNAVAILABLE.
+        public static let connectionLost = ErrorReason(rawValue: 117)
+        /// Every value this version knows, in declaration order.
+        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
+        /// The value's name in the .proto file, or nil for a value this version does not know.
+        public var protoName: String? {
+            switch rawValue {
+            case 0: "ERROR_REASON_UNSPECIFIED"
+            case 1: "ERROR_REASON_CONNECTION_TOKEN_INVALID"
+            case 2: "ERROR_REASON_CONNECTION_TOKEN_EXPIRED"
+            case 3: "ERROR_REASON_SECRET_KEY_INVALID"
+            case 4: "ERROR_REASON_SESSION_EXPIRED"
+            case 5: "ERROR_REASON_PERMISSION_DENIED"
+            case 6: "ERROR_REASON_RATE_LIMITED"
+            case 7: "ERROR_REASON_INVALID_REQUEST"
+            case 10: "ERROR_REASON_READER_BUSY"
+            case 11: "ERROR_REASON_READER_CONNECTED_TO_ANOTHER_SESSION"
+            case 12: "ERROR_REASON_READER_OFFLINE"
+            case 13: "ERROR_REASON_READER_NOT_FOUND"
+            case 14: "ERROR_REASON_STALE_DISCOVERY"
+            case 15: "ERROR_REASON_DISCOVERY_ALREADY_IN_PROGRESS"
+            case 16: "ERROR_REASON_NOT_CONNECTED_TO_READER"
+            case 17: "ERROR_REASON_ALREADY_CONNECTED_TO_READER"
+            case 18: "ERROR_REASON_LOCATION_REQUIRED"
+            case 19: "ERROR_REASON_LOCATION_NOT_FOUND"
+            case 30: "ERROR_REASON_COMMAND_CANCELED"
+            case 31: "ERROR_REASON_READER_ERROR"
+            case 32: "ERROR_REASON_READER_TIMEOUT"
+            case 33: "ERROR_REASON_READER_NOT_READY"
+            case 50: "ERROR_REASON_REGISTRATION_CODE_INVALID"
+            case 51: "ERROR_REASON_READER_ALREADY_REGISTERED"
+            case 52: "ERROR_REASON_SERIAL_NOT_PROVEN"
+            case 53: "ERROR_REASON_READER_CREDENTIAL_INVALID"
+            case 54: "ERROR_REASON_READER_LINK_REPLACED"
+            case 55: "ERROR_REASON_OWNERSHIP_CHANGED"
+            case 56: "ERROR_REASON_STORE_UNAVAILABLE"
+            case 57: "ERROR_REASON_INTERNAL"
+            case 100: "ERROR_REASON_PROTOCOL_ERROR"
+            case 101: "ERROR_REASON_FRAME_TOO_LARGE"
+            case 102: "ERROR_REASON_UNKNOWN_FRAME_TYPE"
+            case 103: "ERROR_REASON_MALFORMED_MESSAGE"
+            case 104: "ERROR_REASON_MESSAGE_TOO_LARGE"
+            case 105: "ERROR_REASON_STREAM_ID_INVALID"
+            case 106: "ERROR_REASON_STREAM_STATE_INVALID"
+            case 107: "ERROR_REASON_TOO_MANY_STREAMS"
+            case 108: "ERROR_REASON_FLOW_CONTROL_VIOLATION"
+            case 109: "ERROR_REASON_HEADER_TOO_LARGE"
+            case 110: "ERROR_REASON_METHOD_NOT_FOUND"
+            case 111: "ERROR_REASON_DEADLINE_EXCEEDED"
+            case 112: "ERROR_REASON_CANCELLED_BY_PEER"
+            case 113: "ERROR_REASON_GOING_AWAY"
+            case 114: "ERROR_REASON_KEEPALIVE_TIMEOUT"
+            case 115: "ERROR_REASON_TOO_MANY_PINGS"
+            case 116: "ERROR_REASON_UNSUPPORTED_PROTOCOL"
+            case 117: "ERROR_REASON_CONNECTION_LOST"
+            default: nil
+            }
+        }
+        /// The canonical status code this reason is always paired with.
+        public var statusCode: StatusCode {
+            switch self {
+            case .unspecified: .unknown
+            case .connectionTokenInvalid: .unauthenticated
+            case .connectionTokenExpired: .unauthenticated
+            case .secretKeyInvalid: .unauthenticated
+            case .sessionExpired: .failedPrecondition
+            case .permissionDenied: .permissionDenied
+            case .rateLimited: .resourceExhausted
+            case .invalidRequest: .invalidArgument
+            case .readerBusy: .aborted
+            case .readerConnectedToAnotherSession: .failedPrecondition
+            case .readerOffline: .unavailable
+            case .readerNotFound: .notFound
+            case .staleDiscovery: .failedPrecondition
+            case .discoveryAlreadyInProgress: .failedPrecondition
+            case .notConnectedToReader: .failedPrecondition
+            case .alreadyConnectedToReader: .failedPrecondition
+            case .locationRequired: .invalidArgument
+            case .locationNotFound: .notFound
+            case .commandCanceled: .cancelled
+            case .readerError: .aborted
+            case .readerTimeout: .deadlineExceeded
+            case .readerNotReady: .failedPrecondition
+            case .registrationCodeInvalid: .invalidArgument
+            case .readerAlreadyRegistered: .alreadyExists
+            case .serialNotProven: .unauthenticated
+            case .readerCredentialInvalid: .unauthenticated
+            case .readerLinkReplaced: .aborted
+            case .ownershipChanged: .aborted
+            case .storeUnavailable: .unavailable
+            case .`internal`: .`internal`
+            case .protocolError: .`internal`
+            case .frameTooLarge: .resourceExhausted
+            case .unknownFrameType: .`internal`
+            case .malformedMessage: .`internal`
+            case .messageTooLarge: .resourceExhausted
+            case .streamIDInvalid: .`internal`
+            case .streamStateInvalid: .`internal`
+            case .tooManyStreams: .unavailable
+            case .flowControlViolation: .`internal`
+            case .headerTooLarge: .resourceExhausted
+            case .methodNotFound: .unimplemented
+            case .deadlineExceeded: .deadlineExceeded
+            case .cancelledByPeer: .cancelled
+            case .goingAway: .unavailable
+            case .keepaliveTimeout: .unavailable
+            case .tooManyPings: .resourceExhausted
+            case .unsupportedProtocol: .unimplemented
+            case .connectionLost: .unavailable
+            default: .unknown
+            }
+        }
+    }
+
+    /// The outcome of a call, or the cause of a cancel or a GOAWAY.
+    public struct Status: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.Status"
+
+        /// The canonical code; OK for a successful call.
+        public var code: ReaderGatewayV1.StatusCode = ReaderGatewayV1.StatusCode(rawValue: 0)
+
+        /// The precise reason; UNSPECIFIED for OK.
+        public var reason: ReaderGatewayV1.ErrorReason = ReaderGatewayV1.ErrorReason(rawValue: 0)
+
+        /// What happened and what to do, for humans. Never contains secrets.
+        public var message: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.code = try reader.read(ProtobufEnumField<ReaderGatewayV1.StatusCode>.self, tag)
+                case 2: self.reason = try reader.read(ProtobufEnumField<ReaderGatewayV1.ErrorReason>.self, tag)
+                case 3: self.message = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.StatusCode>.self, self.code, field: 1)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.ErrorReason>.self, self.reason, field: 2)
+            writer.writeSingular(ProtobufString.self, self.message, field: 3)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+}

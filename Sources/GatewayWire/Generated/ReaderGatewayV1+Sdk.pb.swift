@@ -1,0 +1,1335 @@
+// Generated from readergateway/v1/sdk.proto by proto/tools/generate_swift.py. DO NOT EDIT.
+// Regenerate with `make generate-proto`; `make test` fails when this file drifts.
+
+// swiftlint:disable all
+
+extension ReaderGatewayV1 {
+
+    /// Why a session lost its reader (Stripe's DisconnectReason, plus takeover).
+    public struct DisconnectReason: ProtobufEnum {
+        public var rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// Not known.
+        public static let unspecified = DisconnectReason(rawValue: 0)
+        /// The session asked for it (DisconnectReader, CloseSession).
+        public static let requested = DisconnectReason(rawValue: 1)
+        /// Another session connected to the reader (replace); see taken_by_*.
+        public static let replaced = DisconnectReason(rawValue: 2)
+        /// The reader went offline (network lost, powered off, heartbeats stopped).
+        public static let readerLost = DisconnectReason(rawValue: 3)
+        /// The reader rebooted (RebootReader or a software update).
+        public static let rebootRequested = DisconnectReason(rawValue: 4)
+        /// A fleet admin force-released the reader.
+        public static let adminReleased = DisconnectReason(rawValue: 5)
+        /// The session's lease ran out.
+        public static let sessionExpired = DisconnectReason(rawValue: 6)
+        /// The reader was unregistered or moved to another location.
+        public static let readerUnregistered = DisconnectReason(rawValue: 7)
+        /// Every value this version knows, in declaration order.
+        public static let knownValues: [DisconnectReason] = [.unspecified, .requested, .replaced, .readerLost, .rebootRequested, .adminReleased, .sessionExpired, .readerUnregistered]
+        /// The value's name in the .proto file, or nil for a value this version does not know.
+        public var protoName: String? {
+            switch rawValue {
+            case 0: "DISCONNECT_REASON_UNSPECIFIED"
+            case 1: "DISCONNECT_REASON_REQUESTED"
+            case 2: "DISCONNECT_REASON_REPLACED"
+            case 3: "DISCONNECT_REASON_READER_LOST"
+            case 4: "DISCONNECT_REASON_REBOOT_REQUESTED"
+            case 5: "DISCONNECT_REASON_ADMIN_RELEASED"
+            case 6: "DISCONNECT_REASON_SESSION_EXPIRED"
+            case 7: "DISCONNECT_REASON_READER_UNREGISTERED"
+            default: nil
+            }
+        }
+    }
+
+    /// OpenSession's request.
+    public struct OpenSessionRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.OpenSessionRequest"
+
+        /// A connection token from FleetAdmin.CreateConnectionToken.
+        public var connectionToken: String = ""
+
+        /// A stable id of the point-of-sale device (survives app restarts).
+        public var posDeviceID: String = ""
+
+        /// The lane's human label ("Lane 3"), shown to other lanes on takeover.
+        public var laneLabel: String = ""
+
+        /// The session_token of a session to resume; empty to open a new session.
+        public var resumeToken: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.connectionToken = try reader.read(ProtobufString.self, tag)
+                case 2: self.posDeviceID = try reader.read(ProtobufString.self, tag)
+                case 3: self.laneLabel = try reader.read(ProtobufString.self, tag)
+                case 4: self.resumeToken = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.connectionToken, field: 1)
+            writer.writeSingular(ProtobufString.self, self.posDeviceID, field: 2)
+            writer.writeSingular(ProtobufString.self, self.laneLabel, field: 3)
+            writer.writeSingular(ProtobufString.self, self.resumeToken, field: 4)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// OpenSession's response.
+    public struct OpenSessionResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.OpenSessionResponse"
+
+        /// The session's public id (admins see it in ownership queries).
+        public var sessionID: String = ""
+
+        /// The secret that authorises every later call of this session and resumes
+        /// it after a dropped connection. Keep it in memory only.
+        public var sessionToken: String = ""
+
+        /// How long the session lives without a call or heartbeat.
+        public var leaseMs: Int64 = 0
+
+        /// True when resume_token named a live session.
+        public var resumed: Bool = false
+
+        /// The reader the resumed session still owns; absent otherwise.
+        public var connectedReader: ReaderGatewayV1.Reader? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionID = try reader.read(ProtobufString.self, tag)
+                case 2: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                case 3: self.leaseMs = try reader.read(ProtobufInt64.self, tag)
+                case 4: self.resumed = try reader.read(ProtobufBool.self, tag)
+                case 5: self.connectedReader = try reader.readMessage(tag, as: ReaderGatewayV1.Reader.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionID, field: 1)
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 2)
+            writer.writeSingular(ProtobufInt64.self, self.leaseMs, field: 3)
+            writer.writeSingular(ProtobufBool.self, self.resumed, field: 4)
+            if let value = self.connectedReader { writer.writeMessage(value, field: 5) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// Heartbeat's request.
+    public struct HeartbeatRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.HeartbeatRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// Heartbeat's response.
+    public struct HeartbeatResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.HeartbeatResponse"
+
+        /// The lease left after this heartbeat.
+        public var leaseRemainingMs: Int64 = 0
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.leaseRemainingMs = try reader.read(ProtobufInt64.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufInt64.self, self.leaseRemainingMs, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CloseSession's request.
+    public struct CloseSessionRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CloseSessionRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CloseSession's response.
+    public struct CloseSessionResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CloseSessionResponse"
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// DiscoverReaders's request (Stripe's InternetDiscoveryConfiguration).
+    public struct DiscoverReadersRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.DiscoverReadersRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// Only readers at this location; empty for every location the connection
+        /// token allows.
+        public var locationID: String = ""
+
+        /// How long to wait for the online answer before falling back to the last
+        /// known list; 0 for the server default.
+        public var timeoutMs: Int64 = 0
+
+        /// Discover simulated readers instead of real ones.
+        public var simulated: Bool = false
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                case 2: self.locationID = try reader.read(ProtobufString.self, tag)
+                case 3: self.timeoutMs = try reader.read(ProtobufInt64.self, tag)
+                case 4: self.simulated = try reader.read(ProtobufBool.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 2)
+            writer.writeSingular(ProtobufInt64.self, self.timeoutMs, field: 3)
+            writer.writeSingular(ProtobufBool.self, self.simulated, field: 4)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// DiscoverReaders's response.
+    public struct DiscoverReadersResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.DiscoverReadersResponse"
+
+        /// Names this discovery; pass it to ConnectReader and CancelDiscovery.
+        public var discoveryID: String = ""
+
+        /// The readers found, online and offline; empty when there are none.
+        public var readers: [ReaderGatewayV1.Reader] = []
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.discoveryID = try reader.read(ProtobufString.self, tag)
+                case 2: try reader.readRepeatedMessage(tag, into: &self.readers)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.discoveryID, field: 1)
+            for value in self.readers { writer.writeMessage(value, field: 2) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CancelDiscovery's request.
+    public struct CancelDiscoveryRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CancelDiscoveryRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// The discovery to cancel; empty for the session's running one.
+        public var discoveryID: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                case 2: self.discoveryID = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            writer.writeSingular(ProtobufString.self, self.discoveryID, field: 2)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CancelDiscovery's response.
+    public struct CancelDiscoveryResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CancelDiscoveryResponse"
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ConnectReader's request (Stripe's InternetConnectionConfiguration).
+    public struct ConnectReaderRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ConnectReaderRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// The reader to connect to, from the latest discovery.
+        public var readerID: String = ""
+
+        /// The discovery the reader came from; a reader from an older discovery is
+        /// refused with STALE_DISCOVERY.
+        public var discoveryID: String = ""
+
+        /// Refuse (READER_BUSY) instead of taking over a reader that is
+        /// mid-transaction for another session. An idle reader is taken over either
+        /// way. Recommended: true first, then false after asking the user.
+        public var failIfInUse: Bool = false
+
+        /// Overrides the session's pos device id for this connection; usually empty.
+        public var posDeviceID: String = ""
+
+        /// Overrides the session's lane label for this connection; usually empty.
+        public var laneLabel: String = ""
+
+        /// Required for mobile and tap-to-pay readers (LOCATION_REQUIRED otherwise);
+        /// ignored for smart readers, whose location is their registration.
+        public var locationID: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                case 2: self.readerID = try reader.read(ProtobufString.self, tag)
+                case 3: self.discoveryID = try reader.read(ProtobufString.self, tag)
+                case 4: self.failIfInUse = try reader.read(ProtobufBool.self, tag)
+                case 5: self.posDeviceID = try reader.read(ProtobufString.self, tag)
+                case 6: self.laneLabel = try reader.read(ProtobufString.self, tag)
+                case 7: self.locationID = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 2)
+            writer.writeSingular(ProtobufString.self, self.discoveryID, field: 3)
+            writer.writeSingular(ProtobufBool.self, self.failIfInUse, field: 4)
+            writer.writeSingular(ProtobufString.self, self.posDeviceID, field: 5)
+            writer.writeSingular(ProtobufString.self, self.laneLabel, field: 6)
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 7)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ConnectReader's response.
+    public struct ConnectReaderResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ConnectReaderResponse"
+
+        /// The connected reader.
+        public var reader: ReaderGatewayV1.Reader? = nil
+
+        /// The ownership generation this connection created; it increases by one at
+        /// every change of owner of this reader.
+        public var generation: UInt64 = 0
+
+        /// True when the reader was taken from another session.
+        public var replacedOtherSession: Bool = false
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.reader = try reader.readMessage(tag, as: ReaderGatewayV1.Reader.self)
+                case 2: self.generation = try reader.read(ProtobufUInt64.self, tag)
+                case 3: self.replacedOtherSession = try reader.read(ProtobufBool.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.reader { writer.writeMessage(value, field: 1) }
+            writer.writeSingular(ProtobufUInt64.self, self.generation, field: 2)
+            writer.writeSingular(ProtobufBool.self, self.replacedOtherSession, field: 3)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// DisconnectReader's request.
+    public struct DisconnectReaderRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.DisconnectReaderRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// DisconnectReader's response.
+    public struct DisconnectReaderResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.DisconnectReaderResponse"
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CollectPaymentMethod's request.
+    public struct CollectPaymentMethodRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CollectPaymentMethodRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// What to collect.
+        public var params: ReaderGatewayV1.CollectPaymentMethodParams? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                case 2: self.params = try reader.readMessage(tag, as: ReaderGatewayV1.CollectPaymentMethodParams.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            if let value = self.params { writer.writeMessage(value, field: 2) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CollectPaymentMethod's response.
+    public struct CollectPaymentMethodResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CollectPaymentMethodResponse"
+
+        /// The payment intent, now with a payment method attached.
+        public var paymentIntentID: String = ""
+
+        /// The card the customer presented.
+        public var paymentMethod: ReaderGatewayV1.PaymentMethod? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.paymentIntentID = try reader.read(ProtobufString.self, tag)
+                case 2: self.paymentMethod = try reader.readMessage(tag, as: ReaderGatewayV1.PaymentMethod.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.paymentIntentID, field: 1)
+            if let value = self.paymentMethod { writer.writeMessage(value, field: 2) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ConfirmPaymentIntent's request.
+    public struct ConfirmPaymentIntentRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ConfirmPaymentIntentRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// What to confirm.
+        public var params: ReaderGatewayV1.ConfirmPaymentIntentParams? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                case 2: self.params = try reader.readMessage(tag, as: ReaderGatewayV1.ConfirmPaymentIntentParams.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            if let value = self.params { writer.writeMessage(value, field: 2) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ConfirmPaymentIntent's response.
+    public struct ConfirmPaymentIntentResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ConfirmPaymentIntentResponse"
+
+        /// The confirmed payment intent.
+        public var result: ReaderGatewayV1.PaymentIntentResult? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.result = try reader.readMessage(tag, as: ReaderGatewayV1.PaymentIntentResult.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.result { writer.writeMessage(value, field: 1) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CancelCollectPaymentMethod's request.
+    public struct CancelCollectPaymentMethodRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CancelCollectPaymentMethodRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CancelCollectPaymentMethod's response.
+    public struct CancelCollectPaymentMethodResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CancelCollectPaymentMethodResponse"
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// SetReaderDisplay's request.
+    public struct SetReaderDisplayRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.SetReaderDisplayRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// The cart to show.
+        public var cart: ReaderGatewayV1.Cart? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                case 2: self.cart = try reader.readMessage(tag, as: ReaderGatewayV1.Cart.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            if let value = self.cart { writer.writeMessage(value, field: 2) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// SetReaderDisplay's response.
+    public struct SetReaderDisplayResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.SetReaderDisplayResponse"
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ClearReaderDisplay's request.
+    public struct ClearReaderDisplayRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ClearReaderDisplayRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ClearReaderDisplay's response.
+    public struct ClearReaderDisplayResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ClearReaderDisplayResponse"
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// RebootReader's request.
+    public struct RebootReaderRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.RebootReaderRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// RebootReader's response.
+    public struct RebootReaderResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.RebootReaderResponse"
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// InstallAvailableUpdate's request.
+    public struct InstallAvailableUpdateRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.InstallAvailableUpdateRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// InstallAvailableUpdate's response.
+    public struct InstallAvailableUpdateResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.InstallAvailableUpdateResponse"
+
+        /// The version being installed; empty when there was no update.
+        public var version: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.version = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.version, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// SubscribeEvents's request.
+    public struct SubscribeEventsRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.SubscribeEventsRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// The session lost its reader.
+    public struct ReaderDisconnected: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ReaderDisconnected"
+
+        /// The reader that was lost.
+        public var readerID: String = ""
+
+        /// Why.
+        public var reason: ReaderGatewayV1.DisconnectReason = ReaderGatewayV1.DisconnectReason(rawValue: 0)
+
+        /// For REPLACED: the lane label of the session that took the reader.
+        public var takenByLaneLabel: String = ""
+
+        /// For REPLACED: the pos device id of the session that took the reader.
+        public var takenByPosDeviceID: String = ""
+
+        /// For humans.
+        public var message: String = ""
+
+        /// The ownership generation that ended.
+        public var generation: UInt64 = 0
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.readerID = try reader.read(ProtobufString.self, tag)
+                case 2: self.reason = try reader.read(ProtobufEnumField<ReaderGatewayV1.DisconnectReason>.self, tag)
+                case 3: self.takenByLaneLabel = try reader.read(ProtobufString.self, tag)
+                case 4: self.takenByPosDeviceID = try reader.read(ProtobufString.self, tag)
+                case 5: self.message = try reader.read(ProtobufString.self, tag)
+                case 6: self.generation = try reader.read(ProtobufUInt64.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.DisconnectReason>.self, self.reason, field: 2)
+            writer.writeSingular(ProtobufString.self, self.takenByLaneLabel, field: 3)
+            writer.writeSingular(ProtobufString.self, self.takenByPosDeviceID, field: 4)
+            writer.writeSingular(ProtobufString.self, self.message, field: 5)
+            writer.writeSingular(ProtobufUInt64.self, self.generation, field: 6)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// The connected reader's status changed.
+    public struct ReaderStatusChanged: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ReaderStatusChanged"
+
+        /// The reader, as it is now.
+        public var reader: ReaderGatewayV1.Reader? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.reader = try reader.readMessage(tag, as: ReaderGatewayV1.Reader.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.reader { writer.writeMessage(value, field: 1) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// The gateway started reconnecting the session to its reader (the reader
+    /// dropped its link briefly).
+    public struct ReconnectStarted: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ReconnectStarted"
+
+        /// The reader being reconnected.
+        public var readerID: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.readerID = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// The reader came back within the reconnect window and is still this
+    /// session's.
+    public struct ReconnectSucceeded: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ReconnectSucceeded"
+
+        /// The reader.
+        public var readerID: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.readerID = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// The reader did not come back; a ReaderDisconnected follows.
+    public struct ReconnectFailed: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ReconnectFailed"
+
+        /// The reader.
+        public var readerID: String = ""
+
+        /// Why.
+        public var status: ReaderGatewayV1.Status? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.readerID = try reader.read(ProtobufString.self, tag)
+                case 2: self.status = try reader.readMessage(tag, as: ReaderGatewayV1.Status.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
+            if let value = self.status { writer.writeMessage(value, field: 2) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// Progress of InstallAvailableUpdate.
+    public struct UpdateProgress: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.UpdateProgress"
+
+        /// The reader.
+        public var readerID: String = ""
+
+        /// From 0.0 to 1.0.
+        public var progress: Float = 0
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.readerID = try reader.read(ProtobufString.self, tag)
+                case 2: self.progress = try reader.read(ProtobufFloat.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
+            writer.writeSingular(ProtobufFloat.self, self.progress, field: 2)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// One event on a session's stream.
+    public struct SessionEvent: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.SessionEvent"
+
+        /// What happened.
+        public enum Event: Equatable, Sendable {
+            /// The session lost its reader.
+            case disconnected(ReaderGatewayV1.ReaderDisconnected)
+            /// The connected reader's status changed.
+            case readerStatusChanged(ReaderGatewayV1.ReaderStatusChanged)
+            /// A reconnect started.
+            case reconnectStarted(ReaderGatewayV1.ReconnectStarted)
+            /// A reconnect succeeded.
+            case reconnectSucceeded(ReaderGatewayV1.ReconnectSucceeded)
+            /// A reconnect failed.
+            case reconnectFailed(ReaderGatewayV1.ReconnectFailed)
+            /// Update progress.
+            case updateProgress(ReaderGatewayV1.UpdateProgress)
+        }
+
+        /// Increases by one per event of this session, so a resumed subscriber can
+        /// tell whether it missed some.
+        public var sequence: UInt64 = 0
+
+        /// When the gateway emitted it.
+        public var atUnixMs: Int64 = 0
+
+        /// What happened.
+        public var event: Event? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sequence = try reader.read(ProtobufUInt64.self, tag)
+                case 2: self.atUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 3: self.event = .disconnected(try reader.readMessage(tag, as: ReaderGatewayV1.ReaderDisconnected.self))
+                case 4: self.event = .readerStatusChanged(try reader.readMessage(tag, as: ReaderGatewayV1.ReaderStatusChanged.self))
+                case 5: self.event = .reconnectStarted(try reader.readMessage(tag, as: ReaderGatewayV1.ReconnectStarted.self))
+                case 6: self.event = .reconnectSucceeded(try reader.readMessage(tag, as: ReaderGatewayV1.ReconnectSucceeded.self))
+                case 7: self.event = .reconnectFailed(try reader.readMessage(tag, as: ReaderGatewayV1.ReconnectFailed.self))
+                case 8: self.event = .updateProgress(try reader.readMessage(tag, as: ReaderGatewayV1.UpdateProgress.self))
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufUInt64.self, self.sequence, field: 1)
+            writer.writeSingular(ProtobufInt64.self, self.atUnixMs, field: 2)
+            switch self.event {
+            case .disconnected(let value)?: writer.writeMessage(value, field: 3)
+            case .readerStatusChanged(let value)?: writer.writeMessage(value, field: 4)
+            case .reconnectStarted(let value)?: writer.writeMessage(value, field: 5)
+            case .reconnectSucceeded(let value)?: writer.writeMessage(value, field: 6)
+            case .reconnectFailed(let value)?: writer.writeMessage(value, field: 7)
+            case .updateProgress(let value)?: writer.writeMessage(value, field: 8)
+            case nil: break
+            }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// The point-of-sale session surface.
+    public enum Sdk {
+        /// The fully qualified service name used in method paths.
+        public static let serviceName = "readergateway.v1.Sdk"
+
+        /// Opens a session, or resumes one after a dropped connection (set
+        /// resume_token). A resumed session keeps its reader if its lease has not run
+        /// out. Errors: CONNECTION_TOKEN_INVALID, CONNECTION_TOKEN_EXPIRED,
+        /// SESSION_EXPIRED (resume too late).
+        public static let openSession = ProtobufMethod<ReaderGatewayV1.OpenSessionRequest, ReaderGatewayV1.OpenSessionResponse>(
+            service: serviceName, method: "OpenSession", kind: .unary
+        )
+
+        /// Keeps the session's lease alive; lanes call it every few seconds when idle.
+        public static let heartbeat = ProtobufMethod<ReaderGatewayV1.HeartbeatRequest, ReaderGatewayV1.HeartbeatResponse>(
+            service: serviceName, method: "Heartbeat", kind: .unary
+        )
+
+        /// Closes the session and releases its reader.
+        public static let closeSession = ProtobufMethod<ReaderGatewayV1.CloseSessionRequest, ReaderGatewayV1.CloseSessionResponse>(
+            service: serviceName, method: "CloseSession", kind: .unary
+        )
+
+        /// Lists the readers registered at a location, online or not: one answer per
+        /// call, empty when there are none. The discovery stays current until
+        /// CancelDiscovery; a second DiscoverReaders before that fails with
+        /// DISCOVERY_ALREADY_IN_PROGRESS.
+        public static let discoverReaders = ProtobufMethod<ReaderGatewayV1.DiscoverReadersRequest, ReaderGatewayV1.DiscoverReadersResponse>(
+            service: serviceName, method: "DiscoverReaders", kind: .unary
+        )
+
+        /// Cancels the session's running discovery.
+        public static let cancelDiscovery = ProtobufMethod<ReaderGatewayV1.CancelDiscoveryRequest, ReaderGatewayV1.CancelDiscoveryResponse>(
+            service: serviceName, method: "CancelDiscovery", kind: .unary
+        )
+
+        /// Connects the session to a reader from its latest discovery. Errors:
+        /// READER_BUSY, READER_OFFLINE, STALE_DISCOVERY, READER_NOT_FOUND,
+        /// ALREADY_CONNECTED_TO_READER, LOCATION_REQUIRED.
+        public static let connectReader = ProtobufMethod<ReaderGatewayV1.ConnectReaderRequest, ReaderGatewayV1.ConnectReaderResponse>(
+            service: serviceName, method: "ConnectReader", kind: .unary
+        )
+
+        /// Releases the session's reader.
+        public static let disconnectReader = ProtobufMethod<ReaderGatewayV1.DisconnectReaderRequest, ReaderGatewayV1.DisconnectReaderResponse>(
+            service: serviceName, method: "DisconnectReader", kind: .unary
+        )
+
+        /// Waits for the customer to present a card. The reader is "in use" until
+        /// this call ends.
+        public static let collectPaymentMethod = ProtobufMethod<ReaderGatewayV1.CollectPaymentMethodRequest, ReaderGatewayV1.CollectPaymentMethodResponse>(
+            service: serviceName, method: "CollectPaymentMethod", kind: .unary
+        )
+
+        /// Confirms the payment intent with the collected payment method. The reader
+        /// is "in use" until this call ends.
+        public static let confirmPaymentIntent = ProtobufMethod<ReaderGatewayV1.ConfirmPaymentIntentRequest, ReaderGatewayV1.ConfirmPaymentIntentResponse>(
+            service: serviceName, method: "ConfirmPaymentIntent", kind: .unary
+        )
+
+        /// Cancels a running CollectPaymentMethod; that call ends with COMMAND_CANCELED.
+        public static let cancelCollectPaymentMethod = ProtobufMethod<ReaderGatewayV1.CancelCollectPaymentMethodRequest, ReaderGatewayV1.CancelCollectPaymentMethodResponse>(
+            service: serviceName, method: "CancelCollectPaymentMethod", kind: .unary
+        )
+
+        /// Shows a cart on the reader.
+        public static let setReaderDisplay = ProtobufMethod<ReaderGatewayV1.SetReaderDisplayRequest, ReaderGatewayV1.SetReaderDisplayResponse>(
+            service: serviceName, method: "SetReaderDisplay", kind: .unary
+        )
+
+        /// Returns the reader to its splash screen.
+        public static let clearReaderDisplay = ProtobufMethod<ReaderGatewayV1.ClearReaderDisplayRequest, ReaderGatewayV1.ClearReaderDisplayResponse>(
+            service: serviceName, method: "ClearReaderDisplay", kind: .unary
+        )
+
+        /// Reboots the reader; it disconnects and re-attaches by itself.
+        public static let rebootReader = ProtobufMethod<ReaderGatewayV1.RebootReaderRequest, ReaderGatewayV1.RebootReaderResponse>(
+            service: serviceName, method: "RebootReader", kind: .unary
+        )
+
+        /// Installs the update the reader has available; progress arrives as events.
+        public static let installAvailableUpdate = ProtobufMethod<ReaderGatewayV1.InstallAvailableUpdateRequest, ReaderGatewayV1.InstallAvailableUpdateResponse>(
+            service: serviceName, method: "InstallAvailableUpdate", kind: .unary
+        )
+
+        /// The session's event stream: disconnects (with the reason, and for a
+        /// takeover the lane that took the reader), reader status, reconnects and
+        /// update progress. The stream ends when the session closes.
+        public static let subscribeEvents = ProtobufMethod<ReaderGatewayV1.SubscribeEventsRequest, ReaderGatewayV1.SessionEvent>(
+            service: serviceName, method: "SubscribeEvents", kind: .serverStreaming
+        )
+
+        /// Every method of the service, in declaration order.
+        public static let methods: [MethodDescriptor] = [
+            openSession.descriptor,
+            heartbeat.descriptor,
+            closeSession.descriptor,
+            discoverReaders.descriptor,
+            cancelDiscovery.descriptor,
+            connectReader.descriptor,
+            disconnectReader.descriptor,
+            collectPaymentMethod.descriptor,
+            confirmPaymentIntent.descriptor,
+            cancelCollectPaymentMethod.descriptor,
+            setReaderDisplay.descriptor,
+            clearReaderDisplay.descriptor,
+            rebootReader.descriptor,
+            installAvailableUpdate.descriptor,
+            subscribeEvents.descriptor,
+        ]
+    }
+}

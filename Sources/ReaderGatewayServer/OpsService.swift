@@ -1,0 +1,147 @@
+import GatewayCore
+import GatewayOperations
+import Synchronization
+
+/// The ops endpoint: `/healthz`, `/readyz` and `/metrics` on
+/// `--ops-address`:`--ops-port`, on a thread of its own.
+///
+/// It starts first, so `/healthz` answers while the store starts (the
+/// startup probe) and `/readyz` stays 503 until every service is up. It
+/// stops last, so `/readyz` reports the drain to the end.
+final class OpsService: GatewayService {
+    let name = "ops"
+    /// The gateway's metrics; later layers record into them.
+    let metrics: GatewayMetrics
+    private let server: OpsServer
+    private let state: OpsState
+    private let store: StoreService
+    private let healthLoop = Mutex<Task<Void, Never>?>(nil)
+    private let logger = Logger(component: "ops")
+
+    /// How often the store is pinged, and how old the last good ping may be.
+    static let pingInterval: Duration = .seconds(2)
+    static let pingStaleAfter: Duration = .seconds(6)
+
+    private let drainConfiguration: DrainConfiguration
+
+    init(options: ServerOptions, store: StoreService, startedServices: [String]) {
+        drainConfiguration = options.drain
+        let metrics = GatewayMetrics()
+        let state = OpsState(required: startedServices)
+        self.metrics = metrics
+        self.state = state
+        self.store = store
+        server = OpsServer(
+            configuration: OpsServerConfiguration(host: options.opsAddress, port: options.opsPort ?? 9090),
+            router: OpsRouter(registry: metrics.registry, readinessChecks: state.readinessChecks(store: store))
+        )
+    }
+
+    func start() async throws {
+        try server.start()
+        let task = Task { [store, state, logger] in
+            var wasReachable = true
+            while !Task.isCancelled {
+                if let client = store.client {
+                    do {
+                        try await client.ping()
+                        state.recordPing()
+                        if !wasReachable { logger.notice("PostgreSQL reachable again") }
+                        wasReachable = true
+                    } catch {
+                        if wasReachable { logger.warning("PostgreSQL ping failed: \(error)") }
+                        wasReachable = false
+                    }
+                }
+                try? await Task.sleep(for: OpsService.pingInterval)
+            }
+        }
+        healthLoop.withLock { $0 = task }
+    }
+
+    func stop() async {
+        healthLoop.withLock { $0 }?.cancel()
+        server.stop()
+    }
+
+    /// Records that `service` finished starting (the store: migrations applied).
+    func serviceStarted(_ service: String) { state.markStarted(service) }
+
+    /// Fails `/readyz` from now on: the replica is shutting down.
+    func beginDraining() {
+        state.beginDraining()
+        metrics.draining.unlabeled.set(1)
+    }
+
+    /// The graceful part of a shutdown: not ready, the load balancer window,
+    /// goaway, in-flight commands up to the deadline (see docs/operations.md).
+    /// Goaway, the in-flight count and releasing claims come from the layers
+    /// that own connections and ownership, through ``drainHooks``.
+    func drain() async {
+        let configuration = drainConfiguration
+        logger.info("draining", [
+            "load_balancer_window": configuration.loadBalancerWindow,
+            "in_flight_deadline": configuration.inFlightDeadline,
+        ])
+        var hooks = drainHooks.withLock { $0 }
+        let stopBeingReady = hooks.stopBeingReady
+        hooks.stopBeingReady = { [self] in
+            beginDraining()
+            await stopBeingReady()
+        }
+        let outcome = await DrainCoordinator(configuration: configuration).drain(hooks: hooks)
+        if outcome.abandonedCommands > 0 {
+            logger.warning("drain deadline passed with commands in flight", ["abandoned": outcome.abandonedCommands])
+        }
+        logger.info("drained")
+    }
+
+    /// What the drain does beyond readiness; later layers set goaway,
+    /// the in-flight count and the release of claims here.
+    let drainHooks = Mutex(DrainHooks())
+}
+
+/// What `/readyz` reads: plain atomics and a small lock, written by the
+/// start-up sequence and the ping loop.
+final class OpsState: Sendable {
+    private let clockOrigin = ContinuousClock.now
+    /// Nanoseconds after `clockOrigin` of the last successful ping; -1 before the first.
+    private let lastPing = Atomic<Int64>(-1)
+    private let draining = Atomic<Bool>(false)
+    private let started = Mutex<Set<String>>([])
+    private let required: [String]
+
+    init(required: [String]) { self.required = required }
+
+    func recordPing() { lastPing.store(nanoseconds(since: clockOrigin), ordering: .relaxed) }
+    func markStarted(_ service: String) { _ = started.withLock { $0.insert(service) } }
+    func beginDraining() { draining.store(true, ordering: .relaxed) }
+
+    private func nanoseconds(since origin: ContinuousClock.Instant) -> Int64 {
+        let (seconds, attoseconds) = (ContinuousClock.now - origin).components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    func readinessChecks(store: StoreService) -> [ReadinessCheck] {
+        [
+            ReadinessCheck("store") { [self] in
+                let last = lastPing.load(ordering: .relaxed)
+                guard last >= 0 else { return .notReady("not connected yet") }
+                let age = Duration.nanoseconds(nanoseconds(since: clockOrigin) - last)
+                guard age > OpsService.pingStaleAfter else { return .ready }
+                let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
+                return .notReady("no successful ping for \(Int(seconds.rounded())) s")
+            },
+            ReadinessCheck("migrations") { [self] in
+                started.withLock { $0.contains("store") } ? .ready : .notReady("not applied yet")
+            },
+            ReadinessCheck("listeners") { [self] in
+                let missing = started.withLock { done in required.filter { !done.contains($0) } }
+                return missing.isEmpty ? .ready : .notReady("starting: \(missing.joined(separator: ", "))")
+            },
+            ReadinessCheck("draining") { [self] in
+                draining.load(ordering: .relaxed) ? .notReady("shutting down") : .ready
+            },
+        ]
+    }
+}

@@ -1,0 +1,178 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+import Testing
+@testable import GatewayOperations
+
+/// A readiness condition a test can flip.
+final class Switch: Sendable {
+    private let on: Atomic<Bool>
+    init(_ on: Bool) { self.on = Atomic(on) }
+    var isOn: Bool { on.load(ordering: .relaxed) }
+    func set(_ value: Bool) { on.store(value, ordering: .relaxed) }
+}
+
+/// A server on an ephemeral loopback port with a switchable store check.
+final class OpsServerHarness {
+    let metrics = GatewayMetrics(callMethods: ["ConnectReader"])
+    let storeReachable = Switch(true)
+    let server: OpsServer
+    let port: Int
+
+    init(_ configure: (inout OpsServerConfiguration) -> Void = { _ in }) throws {
+        var configuration = OpsServerConfiguration(host: "127.0.0.1", port: 0)
+        configure(&configuration)
+        let store = storeReachable
+        let router = OpsRouter(registry: metrics.registry, readinessChecks: [
+            ReadinessCheck("store") { store.isOn ? .ready : .notReady("cannot connect to PostgreSQL") },
+            ReadinessCheck("migrations") { .ready },
+        ])
+        server = OpsServer(configuration: configuration, router: router)
+        port = try server.start()
+    }
+
+    deinit { server.stop() }
+}
+
+@Suite("Ops HTTP server over real sockets")
+struct OpsServerTests {
+    @Test("/healthz answers 200 alive")
+    func healthz() throws {
+        let harness = try OpsServerHarness()
+        let response = try OpsTestClient.get(port: harness.port, "/healthz")
+        #expect(response.status == 200)
+        #expect(response.body == "alive\n")
+        #expect(response.headers["connection"] == "close")
+    }
+
+    @Test("/readyz follows its checks: 200, 503 listing the failing check, 200 again")
+    func readyz() throws {
+        let harness = try OpsServerHarness()
+        let ready = try OpsTestClient.get(port: harness.port, "/readyz")
+        #expect(ready.status == 200)
+        #expect(ready.body == "ready\nok store\nok migrations\n")
+
+        harness.storeReachable.set(false)
+        let notReady = try OpsTestClient.get(port: harness.port, "/readyz")
+        #expect(notReady.status == 503)
+        #expect(notReady.body == "not ready\nfailing store: cannot connect to PostgreSQL\nok migrations\n")
+
+        harness.storeReachable.set(true)
+        #expect(try OpsTestClient.get(port: harness.port, "/readyz").status == 200)
+    }
+
+    @Test("/metrics serves the Prometheus text format that parses back")
+    func metrics() throws {
+        let harness = try OpsServerHarness()
+        harness.metrics.claims.labels(ClaimOutcome.replaced).increment(by: 3)
+        harness.metrics.relayedCommandDuration.unlabeled.observe(Duration.seconds(2))
+        let response = try OpsTestClient.get(port: harness.port, "/metrics")
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == PrometheusText.contentType)
+        let parsed = try PrometheusTextReader(response.body)
+        #expect(parsed.value("reader_gateway_claims_total", ["outcome": "replaced"]) == 3)
+        #expect(parsed.value("reader_gateway_relayed_command_duration_seconds_bucket", ["le": "2.5"]) == 1)
+        #expect(parsed.value("reader_gateway_relayed_command_duration_seconds_bucket", ["le": "1"]) == 0)
+    }
+
+    @Test("a client that half-closes after its request still gets the response")
+    func halfClose() throws {
+        let harness = try OpsServerHarness()
+        let client = try OpsTestClient(port: harness.port)
+        client.send("GET /healthz HTTP/1.0\r\n\r\n")
+        client.finishSending()
+        let response = try OpsTestClient.parse(client.readToEnd())
+        #expect(response.status == 200)
+    }
+
+    @Test("a client that closes mid-request is dropped quietly and the server keeps serving")
+    func abandonedRequest() throws {
+        let harness = try OpsServerHarness()
+        let client = try OpsTestClient(port: harness.port)
+        client.send("GET /heal")
+        client.finishSending()
+        #expect(try client.readToEnd().isEmpty)
+        #expect(try OpsTestClient.get(port: harness.port, "/healthz").status == 200)
+    }
+
+    @Test("HEAD gets the headers of GET and no body")
+    func head() throws {
+        let harness = try OpsServerHarness()
+        let response = try OpsTestClient.get(port: harness.port, "/healthz", method: "HEAD")
+        #expect(response.status == 200)
+        #expect(response.headers["content-length"] == "6")
+        #expect(response.body.isEmpty)
+    }
+
+    @Test("bad input: 405, 404, 400, 505, 431, each then closed", arguments: [
+        ("POST /metrics HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n", 405),
+        ("DELETE /healthz HTTP/1.1\r\nHost: a\r\n\r\n", 405),
+        ("GET /admin HTTP/1.1\r\nHost: a\r\n\r\n", 404),
+        ("GET /metrics HTTP/1.1\r\n\r\n", 400),
+        ("this is not http\r\n\r\n", 400),
+        ("GET /metrics HTTP/1.1\r\nHost: a\r\nBad Header: x\r\n\r\n", 400),
+        ("GET /metrics HTTP/3.0\r\n\r\n", 505),
+        ("GET /metrics HTTP/1.1\r\nHost: a\r\nX-Pad: " + String(repeating: "p", count: 20_000) + "\r\n\r\n", 431),
+    ])
+    func badInput(request: String, expected: Int) throws {
+        let harness = try OpsServerHarness()
+        let response = try OpsTestClient.request(port: harness.port, request)
+        #expect(response.status == expected)
+        #expect(response.headers["connection"] == "close")
+        if expected == 405 { #expect(response.headers["allow"] == "GET, HEAD") }
+    }
+
+    @Test("a client that never finishes its request gets 408 and is closed at the deadline")
+    func slowClient() throws {
+        let harness = try OpsServerHarness { $0.requestDeadline = .milliseconds(300) }
+        let client = try OpsTestClient(port: harness.port)
+        let start = ContinuousClock.now
+        client.send("GET /metrics HTTP/1.1\r\nHost: a\r\n")
+        let response = try OpsTestClient.parse(client.readToEnd())
+        let elapsed = ContinuousClock.now - start
+        #expect(response.status == 408)
+        #expect(elapsed >= .milliseconds(250))
+        #expect(elapsed < .seconds(5), "closed near the deadline, not at the client's receive timeout")
+    }
+
+    @Test("connections over the cap get 503; the endpoint serves again once they close")
+    func connectionCap() throws {
+        let harness = try OpsServerHarness { $0.maxConnections = 2 }
+        let idle = try (0..<2).map { _ in try OpsTestClient(port: harness.port) }
+        // The server registers the idle connections once it accepts them; keep
+        // asking until a request is refused for capacity (bounded).
+        var refused: OpsTestClient.Response?
+        for _ in 0..<50 {
+            let response = try OpsTestClient.get(port: harness.port, "/healthz")
+            if response.status == 503 { refused = response; break }
+        }
+        #expect(refused?.body.contains("too many ops connections") == true)
+        withExtendedLifetime(idle) {}
+    }
+
+    @Test("stop closes the listener; a second start is refused")
+    func stop() throws {
+        let harness = try OpsServerHarness()
+        let port = harness.port
+        harness.server.stop()
+        #expect(throws: OpsTestClient.Failure.self) { try OpsTestClient(port: port) }
+        #expect(throws: OpsServerError.self) { try harness.server.start() }
+    }
+
+    @Test("a port in use is reported with the errno")
+    func portInUse() throws {
+        let first = try OpsServerHarness()
+        let second = OpsServer(
+            configuration: OpsServerConfiguration(host: "127.0.0.1", port: first.port),
+            router: OpsRouter(registry: MetricsRegistry(), readinessChecks: [])
+        )
+        do {
+            try second.start()
+            Issue.record("bound a port that is in use")
+        } catch {
+            #expect(error.code == .bindFailed)
+            #expect(error.systemError == EADDRINUSE)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+# Ownership benchmark: OwnershipStore.claim beside pgbench running the same one-statement claim
+# SQL, same client counts, same throwaway PostgreSQL server, same run.
+#   make bench-ownership OWNERSHIP_BENCH_CLIENTS=1,8,32,64 OWNERSHIP_BENCH_SECONDS=2 OWNERSHIP_BENCH_REPEAT=3
+
+BENCH_SUITES += bench-ownership
+
+OWNERSHIP_BENCH_CLIENTS ?= 1,8,32,64
+OWNERSHIP_BENCH_SECONDS ?= 2
+OWNERSHIP_BENCH_REPEAT ?= 3
+OWNERSHIP_BENCH_POOL ?= 8
+
+.PHONY: bench-ownership
+bench-ownership:
+	@$(SWIFT) build -c release --product OwnershipBenchmark $(SWIFT_FLAGS) >/dev/null
+	@set -e; \
+	bin=$$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1); \
+	[ -x "$$bin/pgbench" ] || { echo "pgbench not found under /usr/lib/postgresql/*/bin (apt-get install postgresql)"; exit 1; }; \
+	dir=$$(mktemp -d /tmp/ownership-bench.XXXXXX); \
+	as_server() { if [ "$$(id -u)" = 0 ]; then runuser -u postgres -- "$$@"; else "$$@"; fi; }; \
+	[ "$$(id -u)" != 0 ] || chown postgres:postgres "$$dir"; \
+	cleanup() { as_server "$$bin/pg_ctl" -D "$$dir/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$$dir"; }; \
+	trap cleanup EXIT; \
+	as_server "$$bin/initdb" -D "$$dir/data" -A trust -U postgres >/dev/null; \
+	port=$$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'); \
+	as_server "$$bin/pg_ctl" -D "$$dir/data" -l "$$dir/server.log" -w \
+	  -o "-c listen_addresses=127.0.0.1 -p $$port -k $$dir -c max_connections=200" start >/dev/null; \
+	./.build/release/OwnershipBenchmark --url "postgresql://postgres@127.0.0.1:$$port" \
+	  --pgbench "$$bin/pgbench" --clients $(OWNERSHIP_BENCH_CLIENTS) --seconds $(OWNERSHIP_BENCH_SECONDS) --repeat $(OWNERSHIP_BENCH_REPEAT) \
+	  --pool $(OWNERSHIP_BENCH_POOL) --output bench-results/ownership.md

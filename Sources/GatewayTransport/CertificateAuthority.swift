@@ -9,7 +9,7 @@ public enum CertificateUsage: Sendable, Hashable {
     case client
 }
 
-/// What to put in a certificate an authority issues.
+/// What to put in a certificate an authority signs.
 public struct CertificateRequest: Sendable {
     public var commonName: String
     /// The subject serialNumber attribute (a reader's serial); the server hands it up as the identity.
@@ -93,7 +93,7 @@ public final class CertificateAuthority: Sendable {
         self.init(certificate: certificate, key: key)
     }
 
-    /// Issues a certificate for `key` (default: a fresh ECDSA P-256 key), signed by this CA.
+    /// A certificate for `key` (default: a fresh ECDSA P-256 key), signed by this CA.
     public func issue(_ request: CertificateRequest, key: PrivateKey? = nil) throws -> (certificate: Certificate, key: PrivateKey) {
         let subjectKey = try key ?? PrivateKey.ecdsaP256()
         var extensions: [(Int32, String)] = [
@@ -117,7 +117,7 @@ public final class CertificateAuthority: Sendable {
         return (certificate, subjectKey)
     }
 
-    /// Issues a certificate and writes `<name>.pem` (the leaf, then `chain` — intermediates, in
+    /// Signs a certificate and writes `<name>.pem` (the leaf, then `chain` — intermediates, in
     /// order) and `<name>-key.pem` into `directory`.
     public func issue(
         _ request: CertificateRequest,

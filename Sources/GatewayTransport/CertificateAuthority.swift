@@ -9,7 +9,7 @@ public enum CertificateUsage: Sendable, Hashable {
     case client
 }
 
-/// What to put in a certificate an authority issues.
+/// What to put in a certificate an authority signs.
 public struct CertificateRequest: Sendable {
     public var commonName: String
     /// The subject serialNumber attribute (a reader's serial); the server hands it up as the identity.
@@ -62,6 +62,27 @@ public final class CertificateAuthority: Sendable {
         return CertificateAuthority(certificate: certificate, key: key)
     }
 
+    /// A new intermediate CA (ECDSA P-256) signed by this one; servers present its certificate
+    /// after their own in the chain file.
+    public func issueIntermediate(commonName: String) throws -> CertificateAuthority {
+        let key = try PrivateKey.ecdsaP256()
+        let certificate = try CertificateBuilder.build(
+            subject: CertificateBuilder.Subject(commonName: commonName, serialNumber: nil),
+            publicKey: key,
+            issuer: self.certificate,
+            signer: self.key,
+            notBefore: .seconds(-3_600),
+            notAfter: .seconds(5 * 365 * 86_400),
+            extensions: [
+                (NID_basic_constraints, "critical,CA:TRUE,pathlen:0"),
+                (NID_key_usage, "critical,keyCertSign,cRLSign"),
+                (NID_subject_key_identifier, "hash"),
+                (NID_authority_key_identifier, "keyid:always"),
+            ]
+        )
+        return CertificateAuthority(certificate: certificate, key: key)
+    }
+
     /// Loads a CA from PEM files.
     public convenience init(certificatePath: String, keyPath: String) throws {
         let certificate = try Certificate(pemFile: certificatePath)
@@ -72,7 +93,7 @@ public final class CertificateAuthority: Sendable {
         self.init(certificate: certificate, key: key)
     }
 
-    /// Issues a certificate for `key` (default: a fresh ECDSA P-256 key), signed by this CA.
+    /// A certificate for `key` (default: a fresh ECDSA P-256 key), signed by this CA.
     public func issue(_ request: CertificateRequest, key: PrivateKey? = nil) throws -> (certificate: Certificate, key: PrivateKey) {
         let subjectKey = try key ?? PrivateKey.ecdsaP256()
         var extensions: [(Int32, String)] = [
@@ -96,14 +117,21 @@ public final class CertificateAuthority: Sendable {
         return (certificate, subjectKey)
     }
 
-    /// Issues a certificate and writes `<name>.pem` (leaf) and `<name>-key.pem` into `directory`.
-    public func issue(_ request: CertificateRequest, key: PrivateKey? = nil, writingTo directory: String, name: String) throws -> CertificateKeyPair {
+    /// Signs a certificate and writes `<name>.pem` (the leaf, then `chain` — intermediates, in
+    /// order) and `<name>-key.pem` into `directory`.
+    public func issue(
+        _ request: CertificateRequest,
+        key: PrivateKey? = nil,
+        chain: [Certificate] = [],
+        writingTo directory: String,
+        name: String
+    ) throws -> CertificateKeyPair {
         let (certificate, subjectKey) = try issue(request, key: key)
         let pair = CertificateKeyPair(
             certificateChainPath: (directory as NSString).appendingPathComponent("\(name).pem"),
             privateKeyPath: (directory as NSString).appendingPathComponent("\(name)-key.pem")
         )
-        try PEMWriter.save(certificate.pem(), to: pair.certificateChainPath, permissions: 0o644)
+        try PEMWriter.save(([certificate] + chain).map { $0.pem() }.joined(), to: pair.certificateChainPath, permissions: 0o644)
         try PEMWriter.save(subjectKey.pem(), to: pair.privateKeyPath, permissions: 0o600)
         return pair
     }

@@ -7,8 +7,13 @@ import Synchronization
 /// re-arms if the deadline moved. Idle connections therefore cost no work at
 /// all until the earliest deadline, and activity costs no heap operation.
 protocol EventLoopDeadlineTarget: AnyObject {
-    /// Called on the loop thread when an armed deadline is reached.
-    func deadlineReached(now: UInt64)
+    /// Called on the loop thread when a deadline armed at `deadline` is reached.
+    func deadlineReached(_ deadline: UInt64, now: UInt64)
+}
+
+/// A weak reference to a deadline target, as kept in the timer heap.
+struct WeakDeadlineTarget {
+    weak var target: (any EventLoopDeadlineTarget)?
 }
 
 /// A task scheduled on an event loop for later; cancel it from any thread.
@@ -31,8 +36,9 @@ struct TimerHeap {
     enum Action {
         /// Run a scheduled task unless it was cancelled.
         case task(ScheduledTask)
-        /// Tell a connection or listener its deadline may have come.
-        case target(any EventLoopDeadlineTarget)
+        /// Tell a connection its deadline may have come. Held weakly: a closed connection is
+        /// freed at once, not when its last idle deadline would have passed.
+        case target(WeakDeadlineTarget)
     }
 
     struct Entry {

@@ -104,7 +104,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Arms a deadline for a loop-confined target (a connection). Loop thread only.
     func armDeadline(_ deadline: UInt64, for target: any EventLoopDeadlineTarget) {
         assert(inEventLoop)
-        timers.push(deadline: deadline, .target(target))
+        timers.push(deadline: deadline, .target(WeakDeadlineTarget(target: target)))
     }
 
     // MARK: registration (loop thread only)
@@ -234,8 +234,8 @@ public final class EventLoop: @unchecked Sendable {
             switch entry.action {
             case .task(let scheduled):
                 if !scheduled.isCancelled { scheduled.task() }
-            case .target(let target):
-                target.deadlineReached(now: current)
+            case .target(let reference):
+                reference.target?.deadlineReached(entry.deadline, now: current)
             }
         }
     }

@@ -93,6 +93,10 @@ extension TLSConnection {
         guard state != .closed else { return }
         state = .closed
         if fd >= 0 { Glibc.close(fd) }
+        if let sslHandle {
+            SSL_free(sslHandle)
+            self.sslHandle = nil
+        }
         let handler = self.handler
         self.handler = nil
         handler?.connectionClosed(reason, on: self)

@@ -81,8 +81,8 @@ extension TLSConnection {
         eventLoop.execute { [self] in self.drainWhileClosing() }
     }
 
-    /// Closes the socket, frees nothing yet (deinit frees the SSL), updates the server counters
-    /// and tells the handler. Idempotent.
+    /// Closes the socket, frees the OpenSSL connection, updates the server counters and tells
+    /// the handler. Idempotent.
     func finish(_ reason: CloseReason) {
         let previous = state
         guard previous != .closed else { return }
@@ -93,6 +93,10 @@ extension TLSConnection {
         counters?.connections.subtract(1, ordering: .relaxed)
         eventLoop.deregister(fd: fd)
         Glibc.close(fd)
+        if let sslHandle {
+            SSL_free(sslHandle)
+            self.sslHandle = nil
+        }
         pending = []
         pendingStart = 0
         let handler = self.handler

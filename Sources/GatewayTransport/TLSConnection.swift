@@ -41,7 +41,11 @@ public final class TLSConnection: @unchecked Sendable {
     /// The loop that owns this connection.
     public let eventLoop: EventLoop
     let fd: Int32
-    let ssl: OpaquePointer
+    /// The OpenSSL connection; freed as soon as the connection finishes (not at deinit), so a
+    /// closed connection still referenced by a pending timer entry holds no TLS state.
+    var sslHandle: OpaquePointer?
+    /// The live OpenSSL connection (only used before ``finish(_:)``).
+    var ssl: OpaquePointer { sslHandle.unsafelyUnwrapped }
     let limits: ConnectionLimits
     let isServer: Bool
     let verifyPeer: Bool
@@ -82,7 +86,7 @@ public final class TLSConnection: @unchecked Sendable {
         state: State
     ) {
         self.fd = fd
-        self.ssl = ssl
+        self.sslHandle = ssl
         self.isServer = isServer
         self.verifyPeer = verifyPeer
         self.eventLoop = eventLoop
@@ -94,7 +98,7 @@ public final class TLSConnection: @unchecked Sendable {
     }
 
     deinit {
-        SSL_free(ssl)
+        if let sslHandle { SSL_free(sslHandle) }
         if state != .closed { Glibc.close(fd) }
     }
 
@@ -246,8 +250,10 @@ extension TLSConnection: EventLoopSelectable {
 }
 
 extension TLSConnection: EventLoopDeadlineTarget {
-    func deadlineReached(now: UInt64) {
-        armedDeadline = UInt64.max
+    func deadlineReached(_ deadline: UInt64, now: UInt64) {
+        // Only the entry that is armed frees the slot; an older entry (say the handshake
+        // deadline after a shorter idle deadline was armed) just re-checks below.
+        if deadline == armedDeadline { armedDeadline = UInt64.max }
         guard state != .closed else { return }
         if state == .active { stateDeadline = idleDeadline() }
         guard stateDeadline != 0 else { return }

@@ -136,3 +136,32 @@ struct MutualTLSTests {
         await server.stop()
     }
 }
+
+@Suite("Certificate chains")
+struct CertificateChainTests {
+    @Test("a leaf issued by an intermediate verifies against the root when the chain is served, not otherwise")
+    func intermediateChain() async throws {
+        let certificates = TestCertificates.shared
+        let intermediate = try certificates.authority.issueIntermediate(commonName: "Test intermediate")
+        let request = CertificateRequest(commonName: "localhost", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: .server)
+        let key = try PrivateKey.ecdsaP256()
+        let withChain = try intermediate.issue(request, key: key, chain: [intermediate.certificate], writingTo: certificates.directory, name: "chained")
+        let leafOnly = try intermediate.issue(request, key: key, writingTo: certificates.directory, name: "leaf-only")
+
+        let good = try TestServer(configure: { $0.certificates = [withChain] })
+        let client = try await AsyncTLSConnection.connect(
+            host: "127.0.0.1", port: good.port, context: try certificates.clientContext(), on: good.group.next()
+        )
+        client.close()
+        await good.stop()
+
+        let bad = try TestServer(configure: { $0.certificates = [leafOnly] })
+        let error = await #expect(throws: TransportError.self) {
+            _ = try await AsyncTLSConnection.connect(
+                host: "127.0.0.1", port: bad.port, context: try certificates.clientContext(), on: bad.group.next()
+            )
+        }
+        #expect(error?.code == .certificateVerification)
+        await bad.stop()
+    }
+}

@@ -152,8 +152,11 @@ struct EventLoopTests {
         }
         #expect(elapsed >= .milliseconds(50))
         let record = ServerRecord()
-        let cancelled = loop.schedule(after: .milliseconds(20)) { record.update { $0.received += 1 } }
-        cancelled.cancel()
+        // Schedule and cancel within one loop task, so the loop cannot run the timer in between.
+        loop.execute {
+            let cancelled = loop.schedule(after: .milliseconds(20)) { record.update { $0.received += 1 } }
+            cancelled.cancel()
+        }
         let marker = await withCheckedContinuation { continuation in
             loop.schedule(after: .milliseconds(60)) { continuation.resume(returning: true) }
         }

@@ -209,7 +209,7 @@ struct ClientChannelTests {
             Issue.record("the call should fail when the server goes silent")
         } catch let error as RPCError {
             #expect(error.code == .unavailable)
-            #expect(error.reason == .keepaliveTimeout || error.reason == .connectionLost)
+            #expect(error.reason == .keepaliveTimeout || error.reason == .connectionLost, "reason \(error.reasonName): \(error.message)")
         }
         #expect(try await withTimeLimit(.seconds(5)) { await channel.waitUntilClosed() }.code == .unavailable)
         await server.stop()

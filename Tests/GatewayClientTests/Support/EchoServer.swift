@@ -116,7 +116,13 @@ final class HandlersBox: Sendable {
 final class EchoConnection: ConnectionHandler, @unchecked Sendable {
     let owner: RecordBox
     var connection: TLSConnection?
-    var frames = FrameConnection(configuration: ConnectionConfiguration(role: .server), now: EchoConnection.now)
+    /// Polices pings like the gateway, but at a pace the tests' 300 ms keepalive respects: with
+    /// the default policy (one ping per 5 s) a keepalive test could end with TOO_MANY_PINGS
+    /// instead of the keepalive timeout it checks, whenever `goSilent()` reaches the loop late.
+    var frames = FrameConnection(
+        configuration: ConnectionConfiguration(role: .server, pingPolicy: .init(minimumInterval: .milliseconds(100))),
+        now: EchoConnection.now
+    )
     var methods: [UInt32: String] = [:]
     var metadata: [UInt32: [ReaderGatewayV1.MetadataEntry]] = [:]
     var subscriberStreams: Set<UInt32> = []

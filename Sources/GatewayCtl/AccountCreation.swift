@@ -3,18 +3,10 @@ import GatewayCore
 import GatewayStore
 
 /// `gatewayctl accounts create`: inserts an account straight into PostgreSQL (production
-/// bootstrap, before any secret key exists) and prints its secret key once. Only the key's
-/// SHA-256 is stored, as the gateway expects (`secret_key_sha256`).
+/// bootstrap, before any secret key exists) and prints its secret key once. It uses the
+/// store's `Accounts.create`, the same code as the gateway, so the key is stored exactly
+/// as the gateway checks it (only its SHA-256).
 enum AccountCreation {
-    private static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
-
-    /// `prefix` and `count` random base-62 characters (43 characters carry 256 bits).
-    static func random(_ prefix: String, count: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let characters = (0..<count).map { _ in alphabet[Int(generator.next(upperBound: UInt32(alphabet.count)))] }
-        return prefix + String(decoding: characters, as: UTF8.self)
-    }
-
     static func run(databaseURL: String, name: String, output: CtlOutput) async -> ExitCode {
         let configuration = PostgresConfiguration(connectionString: databaseURL)
         let client: PostgresClient
@@ -25,13 +17,10 @@ enum AccountCreation {
             return .usage
         }
         defer { Task { await client.shutdown() } }
-        let id = random("acct_", count: 16)
-        let secret = random("sk_", count: 43)
+        let id: String
+        let secret: String
         do {
-            _ = try await client.execute(
-                "INSERT INTO accounts (id, name, secret_key_sha256) VALUES ($1, $2, sha256(convert_to($3::text, 'UTF8')))",
-                [PostgresValue(id), PostgresValue(name), PostgresValue(secret)]
-            )
+            (id, secret) = try await Accounts.create(name: name, client: client)
         } catch {
             let text = "\(error)"
             if text.contains("42P01") || text.contains("does not exist") {

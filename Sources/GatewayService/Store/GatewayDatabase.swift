@@ -37,13 +37,7 @@ struct GatewayDatabase: Sendable {
 
     /// Creates an account and returns its id and secret key (shown once).
     func createAccount(name: String) async throws(StoreError) -> (id: String, secretKey: String) {
-        let id = Secrets.accountID()
-        let secret = Secrets.secretKey()
-        try await client.execute(
-            "INSERT INTO accounts (id, name, secret_key_sha256) VALUES ($1, $2, \(Secrets.hashSQL(3)))",
-            [PostgresValue(id), PostgresValue(name), PostgresValue(secret)]
-        )
-        return (id, secret)
+        try await Accounts.create(name: name, client: client)
     }
 
     func accountCount() async throws(StoreError) -> Int {

@@ -137,7 +137,7 @@ def image(base_image) -> str:
 def test_image_runs_non_root_on_a_read_only_root(image):
     config = json.loads(run(["podman", "image", "inspect", image]).stdout)[0]["Config"]
     assert config["User"] == "10001:10001"
-    assert {"8443/tcp", "9090/tcp"} <= set(config["ExposedPorts"])
+    assert {"7443/tcp", "9090/tcp"} <= set(config["ExposedPorts"])
     assert config["Entrypoint"] == ["/usr/local/bin/reader-gateway"]
 
     flags = ["podman", "run", "--rm", "--network", "none", "--read-only", *engine_flags()]
@@ -227,7 +227,7 @@ def test_container_turns_ready_against_postgres(image, postgres):
         "-v", f"{data}:/var/lib/reader-gateway",
         "-e", f"READER_GATEWAY_DATABASE_URL={postgres.url}",
         "-e", "READER_GATEWAY_OPS_ADDRESS=127.0.0.1", "-e", f"READER_GATEWAY_OPS_PORT={ops_port}",
-        "-e", "READER_GATEWAY_TLS_ADDRESS=127.0.0.1", "-e", f"READER_GATEWAY_TLS_PORT={tls_port}",
+        "-e", "READER_GATEWAY_ADDRESS=127.0.0.1", "-e", f"READER_GATEWAY_PORT={tls_port}",
         "-e", f"READER_GATEWAY_DRAIN_LOAD_BALANCER_SECONDS={DRAIN_WINDOW_SECONDS}",
         image,
     ])

@@ -1,0 +1,141 @@
+import Foundation
+import GatewayService
+import GatewayStore
+import GatewayTestSupport
+import GatewayTransport
+import GatewayWire
+import Testing
+
+/// SIGTERM to a real `reader-gateway` process while a lane is mid-collect on
+/// a `reader-sim` reader: /readyz turns 503 first, the command completes or
+/// fails with a retryable status, the process exits 0 within the deadline,
+/// and the session it held is handed back to PostgreSQL (resumable).
+@Suite("reader-gateway drain on SIGTERM", .serialized)
+struct DrainProcessTests {
+    @Test func sigtermMidCollectLosesNoCommandAndExitsZero() async throws {
+        let database = try await TestPostgres.database()
+        let directory = TestPostgres.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let drainDeadline = 10
+        let gateway = try await PackageProcess.start(
+            "reader-gateway",
+            [
+                "--data-dir", directory + "/data", "--port", "0", "--ops-port", "0", "--node-id", "drain-node-a",
+                "--drain-load-balancer-seconds", "1", "--drain-deadline-seconds", "\(drainDeadline)", "--session-lease", "30s",
+            ],
+            outputPath: directory + "/gateway.log",
+            environment: ["READER_GATEWAY_DATABASE_URL=\(database.connectionString)"]
+        )
+        _ = try #require(await gateway.waitForLine(containing: "msg=ready"), "gateway not ready:\n\(gateway.output)")
+        let listening = try #require(await gateway.waitForLine(containing: "gateway listening"))
+        let port = try #require(PackageProcess.field("address", in: listening)?.split(separator: ":").last.flatMap { Int($0) })
+        let opsLine = try #require(await gateway.waitForLine(containing: "ops endpoint listening"))
+        let opsPort = try #require(PackageProcess.field("port", in: opsLine).flatMap { Int($0) })
+        let caLine = try #require(await gateway.waitForLine(containing: "development TLS certificates"))
+        let caPath = try #require(PackageProcess.field("ca", in: caLine))
+        #expect(OpsProbe.status(port: opsPort, path: "/readyz") == 200)
+        let account = try await DevelopmentAccount.create(name: "drain test", client: database.client)
+
+        let simulator = try await PackageProcess.start(
+            "reader-sim",
+            ["--gateway", "127.0.0.1:\(port)", "--ca", caPath, "--serial", "WSCDRAIN0001", "--heartbeat-interval", "300ms", "--collect-duration", "1500ms"],
+            outputPath: directory + "/sim.log"
+        )
+        let codeLine = try #require(await simulator.waitForLine(containing: "registration_code"), "no code:\n\(simulator.output)")
+        let code = try #require(PackageProcess.field("code", in: codeLine))
+        let loops = try EventLoopGroup(loopCount: 1)
+        let adminChannel = try await TestChannel.connect(port: port, caPath: caPath, loop: loops.next())
+        let admin = TestAdmin(channel: adminChannel, secretKey: account.secretKey)
+        let location = try await admin.createLocation("Drain store")
+        let reader = try await admin.registerCode(code, label: "Drain reader", location: location)
+        _ = try #require(await simulator.waitForLine(containing: "online"), "reader-sim not online:\n\(simulator.output)")
+        let token = try await admin.connectionToken(location: location)
+        let lane = try await TestLane.open(port: port, caPath: caPath, loop: loops.next(), connectionToken: token, label: "Drain lane")
+        try await lane.discoverAndConnect(reader.id, location: location, failIfInUse: true)
+
+        // Mid-collect: the reader took the command and is reading the card.
+        let collect = Task { () -> Result<ReaderGatewayV1.CollectPaymentMethodResponse, any Error> in
+            do { return .success(try await lane.collect()) } catch { return .failure(error) }
+        }
+        _ = try #require(await simulator.waitForLine(containing: "kind=collect", timeout: .seconds(5)), "no collect on reader-sim:\n\(simulator.output)")
+        let signalled = ContinuousClock.now
+        gateway.process.signal(SIGTERM)
+
+        // /readyz fails first, while the replica still answers.
+        var readyStatus = 0
+        let readyDeadline = ContinuousClock.now + .milliseconds(900)
+        while ContinuousClock.now < readyDeadline {
+            readyStatus = OpsProbe.status(port: opsPort, path: "/readyz")
+            if readyStatus == 503 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(readyStatus == 503, "/readyz did not turn 503 within the load balancer window")
+        #expect(OpsProbe.status(port: opsPort, path: "/healthz") == 200)
+
+        // The command completes, or fails with a status that says: retry elsewhere.
+        switch await collect.value {
+        case .success: break
+        case .failure(let failure as CallFailure):
+            #expect(failure.code == .unavailable, "collect failed with a status that is not retryable: \(failure)")
+        case .failure(let error):
+            Issue.record("collect failed with \(error)")
+        }
+        let status = await gateway.process.wait(timeout: .seconds(drainDeadline + 5))
+        let exitedAfter = ContinuousClock.now - signalled
+        #expect(status == 0, "exit status \(String(describing: status)):\n\(gateway.output)")
+        #expect(exitedAfter < .seconds(drainDeadline + 2))
+        #expect(exitedAfter >= .seconds(1), "exited inside the load balancer window")
+        print("drain: SIGTERM to exit \(exitedAfter)")
+        #expect(gateway.output.contains("drain finished"))
+
+        // Nothing in PostgreSQL claims a connection this replica no longer holds:
+        // the session is open, not closed, with a lease running from the drain.
+        let rows = try await database.client.query(
+            "SELECT count(*)::int AS n FROM sdk_sessions WHERE node_id = 'drain-node-a' AND closed_at IS NULL AND lease_expires_at > now() + interval '20 seconds'"
+        )
+        #expect(try rows.first?.decode(Int.self, "n") == 1)
+
+        adminChannel.close()
+        lane.channel.close()
+        _ = await simulator.stop()
+        await loops.shutdown()
+        await database.close()
+    }
+}
+
+/// A blocking HTTP/1.0 GET on 127.0.0.1 (the ops endpoint closes after each answer).
+enum OpsProbe {
+    static func status(port: Int, path: String) -> Int {
+        let text = fetch(port: port, path: path)
+        let parts = text.split(separator: " ", maxSplits: 2)
+        return parts.count >= 2 ? Int(parts[1]) ?? 0 : 0
+    }
+
+    static func body(port: Int, path: String) -> String { fetch(port: port, path: path) }
+
+    private static func fetch(port: Int, path: String) -> String {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return "" }
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return "" }
+        let request = Array("GET \(path) HTTP/1.0\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        for _ in 0..<256 {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+}

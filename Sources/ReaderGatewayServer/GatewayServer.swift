@@ -21,7 +21,8 @@ final class GatewayServer: Sendable {
         self.options = options
         store = StoreService(options: options)
         let metrics = GatewayMetrics(callMethods: GatewayServiceHost.methodNames)
-        listener = ListenerService(options: options, store: store, metrics: metrics)
+        let listener = ListenerService(options: options, store: store, metrics: metrics)
+        self.listener = listener
         if options.opsPort != nil {
             let ops = OpsService(options: options, store: store, metrics: metrics, startedServices: ["store", "gateway"])
             ops.drainHooks.withLock { $0 = listener.drainHooks() }

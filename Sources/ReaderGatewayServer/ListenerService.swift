@@ -81,7 +81,10 @@ final class ListenerService: GatewayService {
         return DrainHooks(
             sendGoAway: { [host] in host.value?.goAwayAll(gracePeriod: deadline + .seconds(1)) },
             inFlightCommands: { [host] in host.value?.inFlightCommands ?? 0 },
-            releaseClaims: { [host] in await host.value?.detachSessions() }
+            releaseClaims: { [host] in
+                await host.value?.detachSessions()
+                await host.value?.closeConnections(gracePeriod: .milliseconds(200))
+            }
         )
     }
 }

@@ -16,6 +16,15 @@ extension GatewayServiceHost {
         Task { await server.shutdown(gracePeriod: gracePeriod) }
     }
 
+    /// Closes every connection still open after the drain (readers' Attach
+    /// calls and lanes' event streams never end on their own), waiting at most
+    /// `gracePeriod`: readers and lanes see the connection drop and reconnect
+    /// elsewhere. Call it after ``detachSessions()``.
+    public func closeConnections(gracePeriod: Duration) async {
+        guard let server = running.withLock({ $0?.server }) else { return }
+        await server.shutdown(gracePeriod: gracePeriod)
+    }
+
     /// Commands (collect, confirm, …) relayed to a reader and not answered yet.
     public var inFlightCommands: Int {
         gateway.state.withLock { state in state.links.values.reduce(0) { $0 + $1.pending.count } }

@@ -33,6 +33,11 @@ struct DrainProcessTests {
         let opsPort = try #require(PackageProcess.field("port", in: opsLine).flatMap { Int($0) })
         let caLine = try #require(await gateway.waitForLine(containing: "development TLS certificates"))
         let caPath = try #require(PackageProcess.field("ca", in: caLine))
+        // Ready once the first store ping succeeded.
+        let readyBy = ContinuousClock.now + .seconds(10)
+        while OpsProbe.status(port: opsPort, path: "/readyz") != 200, ContinuousClock.now < readyBy {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         #expect(OpsProbe.status(port: opsPort, path: "/readyz") == 200)
         let account = try await DevelopmentAccount.create(name: "drain test", client: database.client)
 
@@ -74,7 +79,7 @@ struct DrainProcessTests {
 
         // The command completes, or fails with a status that says: retry elsewhere.
         switch await collect.value {
-        case .success: break
+        case .success: print("drain: the collect in flight completed")
         case .failure(let failure as CallFailure):
             #expect(failure.code == .unavailable, "collect failed with a status that is not retryable: \(failure)")
         case .failure(let error):
@@ -87,6 +92,7 @@ struct DrainProcessTests {
         #expect(exitedAfter >= .seconds(1), "exited inside the load balancer window")
         print("drain: SIGTERM to exit \(exitedAfter)")
         #expect(gateway.output.contains("drain finished"))
+        for line in gateway.output.split(separator: "\n") where line.contains("drain") { print(line) }
 
         // Nothing in PostgreSQL claims a connection this replica no longer holds:
         // the session is open, not closed, with a lease running from the drain.

@@ -17,9 +17,15 @@ struct DrainProcessTests {
         let directory = TestPostgres.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let drainDeadline = 10
+        // One certificate for both replicas, as behind one load balancer name.
+        let certificates = try DevelopmentCertificates.ensure(in: directory + "/tls")
+        let tlsArguments = [
+            "--tls-cert", certificates.server.certificateChainPath, "--tls-key", certificates.server.privateKeyPath,
+            "--reader-ca", certificates.caCertificatePath,
+        ]
         let gateway = try await PackageProcess.start(
             "reader-gateway",
-            [
+            tlsArguments + [
                 "--data-dir", directory + "/data", "--port", "0", "--ops-port", "0", "--node-id", "drain-node-a",
                 "--drain-load-balancer-seconds", "1", "--drain-deadline-seconds", "\(drainDeadline)", "--session-lease", "30s",
             ],
@@ -31,8 +37,7 @@ struct DrainProcessTests {
         let port = try #require(PackageProcess.field("address", in: listening)?.split(separator: ":").last.flatMap { Int($0) })
         let opsLine = try #require(await gateway.waitForLine(containing: "ops endpoint listening"))
         let opsPort = try #require(PackageProcess.field("port", in: opsLine).flatMap { Int($0) })
-        let caLine = try #require(await gateway.waitForLine(containing: "development TLS certificates"))
-        let caPath = try #require(PackageProcess.field("ca", in: caLine))
+        let caPath = certificates.caCertificatePath
         // Ready once the first store ping succeeded.
         let readyBy = ContinuousClock.now + .seconds(10)
         while OpsProbe.status(port: opsPort, path: "/readyz") != 200, ContinuousClock.now < readyBy {
@@ -43,7 +48,7 @@ struct DrainProcessTests {
 
         let simulator = try await PackageProcess.start(
             "reader-sim",
-            ["--gateway", "127.0.0.1:\(port)", "--ca", caPath, "--serial", "WSCDRAIN0001", "--heartbeat-interval", "300ms", "--collect-duration", "1500ms"],
+            ["--gateway", "127.0.0.1:\(port)", "--ca", caPath, "--serial", "WSCDRAIN0001", "--heartbeat-interval", "300ms", "--collect-duration", "1500ms", "--reconnect-delay", "200ms"],
             outputPath: directory + "/sim.log"
         )
         let codeLine = try #require(await simulator.waitForLine(containing: "registration_code"), "no code:\n\(simulator.output)")
@@ -101,6 +106,82 @@ struct DrainProcessTests {
         )
         #expect(try rows.first?.decode(Int.self, "n") == 1)
 
+        // A second replica on the same database and address (what the load
+        // balancer sends the reconnects to): the lane resumes its session
+        // there with its resume token, and keeps its reader once the reader
+        // re-attached.
+        let second = try await PackageProcess.start(
+            "reader-gateway",
+            tlsArguments + ["--port", "\(port)", "--node-id", "drain-node-b", "--session-lease", "30s"],
+            outputPath: directory + "/gateway-b.log",
+            environment: ["READER_GATEWAY_DATABASE_URL=\(database.connectionString)"]
+        )
+        _ = try #require(await second.waitForLine(containing: "msg=ready"), "second gateway not ready:\n\(second.output)")
+        let channelB = try await TestChannel.connect(port: port, caPath: caPath, loop: loops.next())
+        var resume = ReaderGatewayV1.OpenSessionRequest()
+        resume.resumeToken = lane.token
+        resume.posDeviceID = "pos-Drain lane"
+        let resumed = try await channelB.unary(ReaderGatewayV1.Sdk.openSession, resume)
+        #expect(resumed.resumed)
+        #expect(resumed.sessionID == lane.sessionID)
+        // The reader's link to the drained replica ended, which (ownership
+        // rules: a lost reader link releases its owner) released the reader;
+        // the resumed session reconnects it on this replica once it re-attached.
+        let ownedAfterDrain = resumed.connectedReader?.id
+        print("drain: resumed on the second replica, reader still owned: \(ownedAfterDrain == reader.id)")
+        if ownedAfterDrain != reader.id {
+            var connected = false
+            let connectBy = ContinuousClock.now + .seconds(10)
+            while !connected, ContinuousClock.now < connectBy {
+                var discover = ReaderGatewayV1.DiscoverReadersRequest()
+                discover.sessionToken = lane.token
+                discover.locationID = location
+                let discovery = try await channelB.unary(ReaderGatewayV1.Sdk.discoverReaders, discover)
+                var connect = ReaderGatewayV1.ConnectReaderRequest()
+                connect.sessionToken = lane.token
+                connect.readerID = reader.id
+                connect.discoveryID = discovery.discoveryID
+                connect.failIfInUse = true
+                do {
+                    _ = try await channelB.unary(ReaderGatewayV1.Sdk.connectReader, connect)
+                    connected = true
+                } catch let failure as CallFailure {
+                    print("drain: connect on the second replica: \(failure)")
+                    var cancel = ReaderGatewayV1.CancelDiscoveryRequest()
+                    cancel.sessionToken = lane.token
+                    _ = try? await channelB.unary(ReaderGatewayV1.Sdk.cancelDiscovery, cancel)
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+            }
+            #expect(connected, "the resumed session could not reconnect its reader:\n\(second.output)")
+        }
+        var collectAgain = ReaderGatewayV1.CollectPaymentMethodRequest()
+        collectAgain.sessionToken = lane.token
+        var params = ReaderGatewayV1.CollectPaymentMethodParams()
+        params.paymentIntentID = "pi_after_drain"
+        params.amount = 500
+        params.currency = "usd"
+        collectAgain.params = params
+        // The reader may need a moment to re-attach (reconnect delay); retry while it is offline.
+        var collected = false
+        let collectBy = ContinuousClock.now + .seconds(10)
+        while !collected, ContinuousClock.now < collectBy {
+            do {
+                _ = try await channelB.unary(ReaderGatewayV1.Sdk.collectPaymentMethod, collectAgain)
+                collected = true
+            } catch let failure as CallFailure {
+                print("drain: collect on the second replica: \(failure)")
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        #expect(collected, "the resumed session could not collect on its reader:\n\(second.output)\n\(simulator.output)")
+        let rowsB = try await database.client.query(
+            "SELECT count(*)::int AS n FROM sdk_sessions WHERE node_id = 'drain-node-b' AND closed_at IS NULL"
+        )
+        #expect(try rowsB.first?.decode(Int.self, "n") == 1)
+
+        channelB.close()
+        #expect(await second.stop() == 0)
         adminChannel.close()
         lane.channel.close()
         _ = await simulator.stop()

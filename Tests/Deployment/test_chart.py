@@ -153,7 +153,7 @@ def test_production_values_enable_autoscaling_and_service_monitor():
     assert monitor["spec"]["endpoints"][0]["port"] == "ops"
     assert monitor["spec"]["selector"]["matchLabels"]["app.kubernetes.io/component"] == "metrics"
     (config,) = by_kind(objs, "ConfigMap")
-    assert config["data"]["READER_GATEWAY_MAX_CONNECTIONS"] == "20000"
+    assert config["data"]["READER_GATEWAY_SESSION_LEASE"] == "45s"
 
 
 def test_grace_period_shorter_than_the_drain_is_refused():

@@ -21,9 +21,11 @@ final class GatewayServer: Sendable {
         self.options = options
         store = StoreService(options: options)
         let metrics = GatewayMetrics(callMethods: GatewayServiceHost.methodNames)
-        listener = ListenerService(options: options, store: store, metrics: metrics)
+        let listener = ListenerService(options: options, store: store, metrics: metrics)
+        self.listener = listener
         if options.opsPort != nil {
             let ops = OpsService(options: options, store: store, metrics: metrics, startedServices: ["store", "gateway"])
+            ops.drainHooks.withLock { $0 = listener.drainHooks() }
             self.ops = ops
             services = [ops, store, listener]
         } else {
@@ -61,7 +63,13 @@ final class GatewayServer: Sendable {
             Logger(component: "main").warning("second signal during shutdown; exiting now", ["signal": again])
             exit(1)
         }
-        if let ops { await ops.drain() }
+        let drainStarted = ContinuousClock.now
+        if let ops {
+            await ops.drain()
+        } else {
+            _ = await DrainCoordinator(configuration: options.drain).drain(hooks: listener.drainHooks())
+        }
+        logger.info("drain finished", ["seconds": (ContinuousClock.now - drainStarted).description])
         await stop(started)
         logger.info("stopped")
         return 0

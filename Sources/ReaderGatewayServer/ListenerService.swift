@@ -73,6 +73,20 @@ final class ListenerService: GatewayService {
         await host.value?.shutdown(gracePeriod: .seconds(5))
         host.value = nil
     }
+
+    /// The gateway's part of a drain: goaway on every connection, the
+    /// in-flight command count, and the sessions handed back to the store.
+    func drainHooks() -> DrainHooks {
+        let deadline = options.drain.inFlightDeadline
+        return DrainHooks(
+            sendGoAway: { [host] in host.value?.goAwayAll(gracePeriod: deadline + .seconds(1)) },
+            inFlightCommands: { [host] in host.value?.inFlightCommands ?? 0 },
+            releaseClaims: { [host] in
+                await host.value?.detachSessions()
+                await host.value?.closeConnections(gracePeriod: .milliseconds(200))
+            }
+        )
+    }
 }
 
 /// A value behind a lock.

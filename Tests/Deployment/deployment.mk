@@ -22,8 +22,14 @@ DEPLOYMENT_BINARY_DIR = $(DEPLOYMENT_CACHE)/swift/$(CONFIGURATION)
 
 .PHONY: deployment-test deployment-binary ops-endpoint-bench
 
+# gatewayctl and pos-lane (same scratch path, beside it) are the TLS clients
+# the container test opens a session with.
 deployment-binary:
 	$(SWIFT) build -c $(CONFIGURATION) --product reader-gateway --static-swift-stdlib \
+	  --scratch-path $(DEPLOYMENT_CACHE)/swift $(SWIFT_FLAGS)
+	$(SWIFT) build -c $(CONFIGURATION) --product gatewayctl --static-swift-stdlib \
+	  --scratch-path $(DEPLOYMENT_CACHE)/swift $(SWIFT_FLAGS)
+	$(SWIFT) build -c $(CONFIGURATION) --product pos-lane --static-swift-stdlib \
 	  --scratch-path $(DEPLOYMENT_CACHE)/swift $(SWIFT_FLAGS)
 
 deployment-test: test-deps deployment-binary

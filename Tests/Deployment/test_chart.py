@@ -95,7 +95,7 @@ def test_default_deployment_keeps_its_promises():
     assert {"requests", "limits"} <= container["resources"].keys()
 
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
-    assert ports == {"tls": 8443, "ops": 9090, "peer": 7443}
+    assert ports == {"tls": 7443, "ops": 9090}
     assert container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "ops"}
     assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "ops"}
     assert container["startupProbe"]["httpGet"] == {"path": "/healthz", "port": "ops"}
@@ -115,7 +115,8 @@ def test_default_deployment_keeps_its_promises():
 
     (config,) = by_kind(objs, "ConfigMap")
     assert config["data"]["READER_GATEWAY_OPS_PORT"] == "9090"
-    assert config["data"]["READER_GATEWAY_TLS_PORT"] == "8443"
+    assert config["data"]["READER_GATEWAY_PORT"] == "7443"
+    assert config["data"]["READER_GATEWAY_ADDRESS"] == "0.0.0.0"
     assert config["data"]["READER_GATEWAY_DRAIN_LOAD_BALANCER_SECONDS"] == "5"
     assert config["data"]["READER_GATEWAY_DRAIN_DEADLINE_SECONDS"] == "20"
 
@@ -125,15 +126,13 @@ def test_default_deployment_keeps_its_promises():
     assert pdb["spec"]["maxUnavailable"] == 1
 
 
-def test_services_tls_metrics_and_headless_peers():
+def test_services_tls_and_metrics():
     services = {s["metadata"]["name"]: s["spec"] for s in by_kind(objects(), "Service")}
     assert services["rg-reader-gateway"]["type"] == "LoadBalancer"
     assert services["rg-reader-gateway"]["ports"][0]["targetPort"] == "tls"
     assert services["rg-reader-gateway-metrics"]["type"] == "ClusterIP"
     assert services["rg-reader-gateway-metrics"]["ports"][0]["targetPort"] == "ops"
-    peers = services["rg-reader-gateway-peers"]
-    assert peers["clusterIP"] == "None"
-    assert peers["publishNotReadyAddresses"] is True
+    assert set(services) == {"rg-reader-gateway", "rg-reader-gateway-metrics"}
 
     cluster_ip = {s["metadata"]["name"]: s["spec"] for s in by_kind(objects({"service": {"type": "ClusterIP"}}), "Service")}
     assert cluster_ip["rg-reader-gateway"]["type"] == "ClusterIP"
@@ -154,7 +153,7 @@ def test_production_values_enable_autoscaling_and_service_monitor():
     assert monitor["spec"]["endpoints"][0]["port"] == "ops"
     assert monitor["spec"]["selector"]["matchLabels"]["app.kubernetes.io/component"] == "metrics"
     (config,) = by_kind(objs, "ConfigMap")
-    assert config["data"]["READER_GATEWAY_MAX_CONNECTIONS"] == "20000"
+    assert config["data"]["READER_GATEWAY_SESSION_LEASE"] == "45s"
 
 
 def test_grace_period_shorter_than_the_drain_is_refused():

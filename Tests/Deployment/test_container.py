@@ -137,7 +137,7 @@ def image(base_image) -> str:
 def test_image_runs_non_root_on_a_read_only_root(image):
     config = json.loads(run(["podman", "image", "inspect", image]).stdout)[0]["Config"]
     assert config["User"] == "10001:10001"
-    assert {"8443/tcp", "9090/tcp"} <= set(config["ExposedPorts"])
+    assert {"7443/tcp", "9090/tcp"} <= set(config["ExposedPorts"])
     assert config["Entrypoint"] == ["/usr/local/bin/reader-gateway"]
 
     flags = ["podman", "run", "--rm", "--network", "none", "--read-only", *engine_flags()]
@@ -190,6 +190,39 @@ def postgres():
         shutil.rmtree(server.directory, ignore_errors=True)
 
 
+def mint_server_certificate(directory: pathlib.Path) -> pathlib.Path:
+    """A throwaway CA and a server certificate for 127.0.0.1, made with the
+    openssl CLI, readable by the image's user (as a Secret volume is).
+    Returns the CA's path; tls.crt and tls.key sit beside it."""
+    ca_key, ca, key, csr, crt = (directory / n for n in ("ca.key", "ca.pem", "tls.key", "tls.csr", "tls.crt"))
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
+    run(["openssl", "req", "-x509", *ec, "-keyout", str(ca_key), "-out", str(ca), "-days", "2", "-subj", "/CN=deployment test CA"])
+    run(["openssl", "req", *ec, "-keyout", str(key), "-out", str(csr), "-subj", "/CN=127.0.0.1"])
+    extensions = directory / "server.ext"
+    extensions.write_text("subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n")
+    run(["openssl", "x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial",
+         "-out", str(crt), "-days", "2", "-extfile", str(extensions)])
+    for path in (crt, key, ca):
+        os.chown(path, 10001, 10001)
+        path.chmod(0o440)
+    directory.chmod(0o755)
+    return ca
+
+
+def open_session_through(tls_port: int, ca: pathlib.Path, database_url: str):
+    """What an operator does first: an account straight in PostgreSQL
+    (gatewayctl accounts create), then a lane (pos-lane, on the client
+    library) mints a connection token and opens a session over TLS."""
+    tools = BINARY.parent
+    created = run([str(tools / "gatewayctl"), "accounts", "create", "--database-url", database_url, "--name", "container test", "--json"], timeout=60)
+    secret_key = json.loads(created.stdout)["secret_key"]
+    lane = run(
+        [str(tools / "pos-lane"), "--gateway", f"127.0.0.1:{tls_port}", "--ca", str(ca), "--secret-key", secret_key, "--lane", "Container lane"],
+        input="quit\n", timeout=60, check=False,
+    )
+    assert lane.returncode == 0 and "session" in lane.stdout, f"pos-lane exited {lane.returncode}:\n{lane.stdout}\n{lane.stderr}"
+
+
 def wait_for_status(port: int, path: str, wanted: int, seconds: float, container: str) -> tuple[int, str]:
     """Polls until `path` answers `wanted` (bounded in time); returns the last answer."""
     deadline = time.monotonic() + seconds
@@ -219,15 +252,21 @@ def test_container_turns_ready_against_postgres(image, postgres):
     # The data directory is a volume owned by the image's user, as an emptyDir with fsGroup is.
     data = pathlib.Path(tempfile.mkdtemp(prefix="reader-gateway-data-"))
     os.chown(data, 10001, 10001)
+    certificates = pathlib.Path(tempfile.mkdtemp(prefix="reader-gateway-tls-"))
+    ca = mint_server_certificate(certificates)
     run(["podman", "rm", "-f", name], check=False)  # a leftover of an interrupted run with this name
     # Host networking: the container reaches PostgreSQL and is reached on
     # loopback only, so every listener is bound to 127.0.0.1.
     run([
         "podman", "run", "-d", "--name", name, "--network", "host", "--read-only", *engine_flags(),
         "-v", f"{data}:/var/lib/reader-gateway",
+        # Mounted where the chart mounts its TLS Secret, named by the same variables.
+        "-v", f"{certificates}:/etc/reader-gateway/tls:ro",
+        "-e", "READER_GATEWAY_TLS_CERT=/etc/reader-gateway/tls/tls.crt",
+        "-e", "READER_GATEWAY_TLS_KEY=/etc/reader-gateway/tls/tls.key",
         "-e", f"READER_GATEWAY_DATABASE_URL={postgres.url}",
         "-e", "READER_GATEWAY_OPS_ADDRESS=127.0.0.1", "-e", f"READER_GATEWAY_OPS_PORT={ops_port}",
-        "-e", "READER_GATEWAY_TLS_ADDRESS=127.0.0.1", "-e", f"READER_GATEWAY_TLS_PORT={tls_port}",
+        "-e", "READER_GATEWAY_ADDRESS=127.0.0.1", "-e", f"READER_GATEWAY_PORT={tls_port}",
         "-e", f"READER_GATEWAY_DRAIN_LOAD_BALANCER_SECONDS={DRAIN_WINDOW_SECONDS}",
         image,
     ])
@@ -245,6 +284,10 @@ def test_container_turns_ready_against_postgres(image, postgres):
         # The image's HEALTHCHECK (bash /dev/tcp, no curl) passes.
         health = run(["podman", "healthcheck", "run", name], check=False)
         assert health.returncode == 0, health.stdout + health.stderr
+
+        # A TLS client opens a session through the published port.
+        with timed("account, token and session through the container's TLS port"):
+            open_session_through(tls_port, ca, postgres.url)
 
         # The readiness probe tells the truth: PostgreSQL down turns it 503
         # (naming the store), PostgreSQL back turns it 200 again.
@@ -274,3 +317,4 @@ def test_container_turns_ready_against_postgres(image, postgres):
     finally:
         run(["podman", "rm", "-f", "-t", "5", name], check=False)
         shutil.rmtree(data, ignore_errors=True)
+        shutil.rmtree(certificates, ignore_errors=True)

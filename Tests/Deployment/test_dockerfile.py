@@ -50,7 +50,7 @@ def test_runtime_is_slim_non_root_and_healthchecked():
     assert "postgresql" not in runtime_base
     keywords = instructions()
     assert ("USER", "10001:10001") in keywords
-    assert ("EXPOSE", "8443 9090") in keywords
+    assert ("EXPOSE", "7443 9090") in keywords
     healthcheck = next(rest for keyword, rest in keywords if keyword == "HEALTHCHECK")
     assert "/healthz" in healthcheck
     assert any(keyword == "VOLUME" and "/var/lib/reader-gateway" in rest for keyword, rest in keywords)

@@ -35,7 +35,12 @@ extension Gateway {
         var response = ReaderGatewayV1.OpenSessionResponse()
         response.leaseMs = Int64(configuration.sessionLease.seconds * 1000)
         if !request.resumeToken.isEmpty {
-            let resumed = try session(request.resumeToken, context)
+            let resumed: SessionState
+            do { resumed = try session(request.resumeToken, context) } catch {
+                // Not in memory: perhaps a session of a replica that drained (Gateway+Adopt).
+                guard let adopted = try await adoptSession(request.resumeToken, context) else { throw error }
+                resumed = adopted
+            }
             response.sessionID = resumed.id.rawValue
             response.sessionToken = resumed.token
             response.resumed = true

@@ -33,10 +33,10 @@ public struct GatewayListenerConfiguration: Sendable {
 public final class GatewayServiceHost: Sendable {
     public let listener: GatewayListenerConfiguration
     let gateway: Gateway
-    private let running = Mutex<Running?>(nil)
+    let running = Mutex<Running?>(nil)
     private let logger = Logger(component: "service")
 
-    private struct Running: Sendable {
+    struct Running: Sendable {
         var group: EventLoopGroup
         var server: TLSServer
         var sweeper: Task<Void, Never>

@@ -55,11 +55,6 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- default (printf "%s-reader-ca" (include "reader-gateway.fullname" .)) .Values.readerCA.existingSecret }}
 {{- end }}
 
-{{/* The headless Service that names each replica for the others. */}}
-{{- define "reader-gateway.peerService" -}}
-{{- printf "%s-peers" (include "reader-gateway.fullname" .) | trunc 63 | trimSuffix "-" }}
-{{- end }}
-
 {{/*
 The grace period: preStop sleep + load balancer window + in-flight deadline
 + margin, or the explicit value, which must not be shorter.

@@ -1,0 +1,62 @@
+import GatewayDomain
+import GatewayStore
+import GatewayWire
+
+extension Gateway {
+    /// A resume token this replica does not hold in memory: the session may
+    /// have lived on a replica that drained (its lease then runs in
+    /// PostgreSQL). When the token names an open session whose lease has not
+    /// run out, this replica takes it over: the row is recorded with this
+    /// node, the reader it owns (per `reader_ownership`) stays its own.
+    /// Returns nil when there is no such session.
+    func adoptSession(_ token: String, _ context: CallContext) async throws(ServiceError) -> SessionState? {
+        let found: PostgresRows
+        do {
+            found = try await database.client.query(
+                """
+                UPDATE sdk_sessions SET node_id = $2, lease_expires_at = now() + make_interval(secs => $3::double precision)
+                WHERE resume_token_sha256 = \(Secrets.hashSQL(1)) AND closed_at IS NULL AND lease_expires_at > now()
+                RETURNING id, account_id, pos_device_id, lane_label
+                """,
+                [PostgresValue(token), PostgresValue(configuration.nodeID), PostgresValue(Double(configuration.sessionLease.components.seconds))]
+            )
+        } catch { throw ServiceError.store(error) }
+        guard let row = found.first else { return nil }
+        let owned: PostgresRows
+        let id: String
+        let account: String
+        let posDeviceID: String
+        let lane: String
+        do {
+            id = try row.decode(String.self, "id")
+            account = try row.decode(String.self, "account_id")
+            posDeviceID = try row.decode(String.self, "pos_device_id")
+            lane = try row.decode(String?.self, "lane_label") ?? posDeviceID
+            owned = try await database.client.query(
+                "SELECT reader_id, generation FROM reader_ownership WHERE session_id = $1 LIMIT 1", [PostgresValue(id)]
+            )
+        } catch { throw ServiceError.store(error) }
+        let now = Gateway.nowUnixMs()
+        var session = SessionState(
+            id: SessionID(id), token: token, accountID: account, locationScope: nil,
+            posDeviceID: posDeviceID, lane: LaneLabel(lane),
+            discovery: DiscoveryStateMachine(burst: configuration.discoveryBurst, perSecond: configuration.discoveriesPerSecond),
+            connections: [context.connectionID], openedAtUnixMs: now, lastSeenUnixMs: now
+        )
+        if let ownership = owned.first {
+            do {
+                session.reader = ReaderID(try ownership.decode(String.self, "reader_id"))
+                session.generation = OwnershipGeneration(try ownership.decode(Int64.self, "generation"))
+            } catch { throw ServiceError.store(error) }
+        }
+        let (adopted, isNew) = state.withLock { state -> (SessionState, Bool) in
+            if let existing = state.sessions[token] { return (existing, false) }
+            state.sessions[token] = session
+            state.sessionTokens[session.id] = token
+            return (session, true)
+        }
+        if isNew { metrics.sessions.unlabeled.increment() }
+        logger.notice("session resumed from another replica", ["session": id, "reader": session.reader?.rawValue ?? ""])
+        return adopted
+    }
+}

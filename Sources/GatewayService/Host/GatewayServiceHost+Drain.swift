@@ -1,0 +1,56 @@
+import GatewayCore
+import GatewayStore
+import Synchronization
+
+/// The service's part of a drain (see `DrainHooks` in GatewayOperations):
+/// goaway on every connection, the count of commands still waiting for a
+/// reader, and handing this replica's sessions back to the store.
+extension GatewayServiceHost {
+    /// Stops accepting and sends GOAWAY on every open connection: SDK
+    /// sessions, readers and admins open new connections elsewhere, calls in
+    /// flight finish. Returns at once; the connections close as their calls
+    /// end, and ``shutdown(gracePeriod:)`` closes what is left.
+    public func goAwayAll(gracePeriod: Duration) {
+        guard let server = running.withLock({ $0?.server }) else { return }
+        Logger(component: "drain").notice("drain: goaway to every connection", ["connections": server.connectionCount])
+        Task { await server.shutdown(gracePeriod: gracePeriod) }
+    }
+
+    /// Closes every connection still open after the drain (readers' Attach
+    /// calls and lanes' event streams never end on their own), waiting at most
+    /// `gracePeriod`: readers and lanes see the connection drop and reconnect
+    /// elsewhere. Call it after ``detachSessions()``.
+    public func closeConnections(gracePeriod: Duration) async {
+        guard let server = running.withLock({ $0?.server }) else { return }
+        await server.shutdown(gracePeriod: gracePeriod)
+    }
+
+    /// Commands (collect, confirm, …) relayed to a reader and not answered yet.
+    public var inFlightCommands: Int {
+        gateway.state.withLock { state in state.links.values.reduce(0) { $0 + $1.pending.count } }
+    }
+
+    /// Detaches every session this replica holds: in memory (so the sweeper
+    /// sees them as detached) and in PostgreSQL, where each open session's
+    /// lease now runs from this moment. A lane resumes it with its resume
+    /// token on another replica within the lease; the reader it owns stays
+    /// its own. Returns how many sessions were handed back.
+    @discardableResult
+    public func detachSessions() async -> Int {
+        let now = ContinuousClock.now
+        let ids = gateway.state.withLock { state -> [String] in
+            for token in state.sessions.keys {
+                state.sessions[token]!.connections.removeAll()
+                if state.sessions[token]!.detachedSince == nil { state.sessions[token]!.detachedSince = now }
+            }
+            return state.sessions.values.map(\.id.rawValue)
+        }
+        do {
+            try await gateway.database.detachSessions(node: gateway.configuration.nodeID, lease: gateway.configuration.sessionLease)
+        } catch {
+            Logger(component: "drain").warning("drain: could not hand sessions back to the store", ["error": "\(error)", "sessions": ids.count])
+        }
+        Logger(component: "drain").notice("drain: sessions detached", ["sessions": ids.count])
+        return ids.count
+    }
+}

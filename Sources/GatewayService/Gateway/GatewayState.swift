@@ -12,7 +12,8 @@ enum CommandOutcome: Sendable {
 /// A command waiting for the reader's answer.
 struct PendingCommand: Sendable {
     let session: SessionID
-    let continuation: CheckedContinuation<CommandOutcome, Never>
+    /// Hands the command its outcome (called once, outside the lock, on any thread).
+    let complete: @Sendable (CommandOutcome) -> Void
     let isCollect: Bool
     /// When the command fails with READER_TIMEOUT if the reader has not answered (the sweeper checks).
     let deadline: ContinuousClock.Instant
@@ -88,6 +89,24 @@ struct GatewayState: Sendable {
 
     func session(id: SessionID) -> SessionState? {
         sessionTokens[id].flatMap { sessions[$0] }
+    }
+
+    /// Registers a command on `reader`'s link (which must exist), mutating the link in
+    /// place (no copy of its pending table): the link's call and the command's id.
+    mutating func registerCommand(
+        on reader: ReaderID,
+        session: SessionID,
+        isCollect: Bool,
+        reboot: Bool,
+        deadline: ContinuousClock.Instant,
+        complete: @escaping @Sendable (CommandOutcome) -> Void
+    ) -> (ServerCall, UInt64) {
+        let index = links.index(forKey: reader)!
+        let commandID = links.values[index].nextCommandID
+        links.values[index].nextCommandID += 1
+        links.values[index].pending[commandID] = PendingCommand(session: session, complete: complete, isCollect: isCollect, deadline: deadline)
+        if reboot { links.values[index].rebootRequested = true }
+        return (links.values[index].call, commandID)
     }
 
     mutating func withSession<T>(id: SessionID, _ body: (inout SessionState) -> T) -> T? {

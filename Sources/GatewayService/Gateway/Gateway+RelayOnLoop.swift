@@ -74,19 +74,14 @@ extension Gateway {
         }
         let decision = state.withLock { state -> Result<(ServerCall, UInt64, SessionID), ServiceError> in
             guard let index = state.sessions.index(forKey: token) else { return .failure(.sessionUnknown) }
-            if let since = state.sessions.values[index].detachedSince, ContinuousClock.now - since >= lease {
-                return .failure(.sessionUnknown)
+            // Through `inout` (modified in place, never copied).
+            let session: SessionID
+            let reader: ReaderID
+            switch Gateway.checkRelay(&state.sessions.values[index], lease: lease, connectionID: context.connectionID) {
+            case .failure(let error): return .failure(error)
+            case .success(let owned): (session, reader) = owned
             }
-            state.sessions.values[index].connections.insert(context.connectionID)
-            state.sessions.values[index].detachedSince = nil
-            state.sessions.values[index].lastSeenUnixMs = Gateway.nowUnixMs()
-            if let refusal = state.sessions.values[index].pendingRefusal {
-                state.sessions.values[index].pendingRefusal = nil
-                return .failure(.refusal(refusal))
-            }
-            guard let reader = state.sessions.values[index].reader else { return .failure(.notConnected) }
-            let session = state.sessions.values[index].id
-            guard state.links[reader] != nil else { return .failure(.refusal(.readerOffline)) }
+            guard state.links.index(forKey: reader) != nil else { return .failure(.refusal(.readerOffline)) }
             let (link, commandID) = state.registerCommand(
                 on: reader, session: session, isCollect: false, reboot: reboot, deadline: .now + timeout, complete: complete
             )
@@ -100,14 +95,36 @@ extension Gateway {
         }
     }
 
+    /// The session part of a loop relay: lease, use by this connection, the armed
+    /// refusal (taken), the owned reader.
+    static func checkRelay(
+        _ session: inout SessionState, lease: Duration, connectionID: UInt64
+    ) -> Result<(SessionID, ReaderID), ServiceError> {
+        if let since = session.detachedSince, ContinuousClock.now - since >= lease { return .failure(.sessionUnknown) }
+        session.connections.insert(connectionID)
+        session.detachedSince = nil
+        session.lastSeenUnixMs = Gateway.nowUnixMs()
+        if let refusal = session.pendingRefusal {
+            session.pendingRefusal = nil
+            return .failure(.refusal(refusal))
+        }
+        guard let reader = session.reader else { return .failure(.notConnected) }
+        return .success((session.id, reader))
+    }
+
     /// A reader's command result, matched to its command on the reader
     /// connection's loop (one lock), its outcome handed over outside the lock.
     func commandResultReceived(_ result: ReaderGatewayV1.CommandResult, reader: ReaderID, linkID: UInt64) {
         let pending = state.withLock { state -> PendingCommand? in
             guard let index = state.links.index(forKey: reader) else { return nil }
-            if state.links.values[index].linkID == linkID { state.links.values[index].lastHeartbeat = .now }
-            return state.links.values[index].pending.removeValue(forKey: result.commandID)
+            return Gateway.takeResult(&state.links.values[index], commandID: result.commandID, linkID: linkID)
         }
         pending?.complete(.answered(result))
+    }
+
+    /// Through `inout` (the link is modified in place, never copied).
+    static func takeResult(_ link: inout ReaderLinkState, commandID: UInt64, linkID: UInt64) -> PendingCommand? {
+        if link.linkID == linkID { link.lastHeartbeat = .now }
+        return link.pending.removeValue(forKey: commandID)
     }
 }

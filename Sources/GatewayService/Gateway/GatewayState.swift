@@ -102,11 +102,20 @@ struct GatewayState: Sendable {
         complete: @escaping @Sendable (CommandOutcome) -> Void
     ) -> (ServerCall, UInt64) {
         let index = links.index(forKey: reader)!
-        let commandID = links.values[index].nextCommandID
-        links.values[index].nextCommandID += 1
-        links.values[index].pending[commandID] = PendingCommand(session: session, complete: complete, isCollect: isCollect, deadline: deadline)
-        if reboot { links.values[index].rebootRequested = true }
-        return (links.values[index].call, commandID)
+        return Self.register(
+            on: &links.values[index],
+            PendingCommand(session: session, complete: complete, isCollect: isCollect, deadline: deadline),
+            reboot: reboot
+        )
+    }
+
+    /// Through `inout`, so the link is modified in place and never copied.
+    private static func register(on link: inout ReaderLinkState, _ command: PendingCommand, reboot: Bool) -> (ServerCall, UInt64) {
+        let commandID = link.nextCommandID
+        link.nextCommandID += 1
+        link.pending[commandID] = command
+        if reboot { link.rebootRequested = true }
+        return (link.call, commandID)
     }
 
     mutating func withSession<T>(id: SessionID, _ body: (inout SessionState) -> T) -> T? {

@@ -102,17 +102,14 @@ enum PgbenchClaims {
     static func run(executable: String, connectionString: String, clients: Int, readers: Int, seconds: Int, directory: String) throws -> Double {
         let scriptPath = directory + "/claim.pgbench"
         try script(readers: readers).write(toFile: scriptPath, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-n", "-c", String(clients), "-j", String(min(2, clients)), "-T", String(seconds), "-M", "extended", "-f", scriptPath, connectionString]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0,
+        let outputPath = directory + "/pgbench.out"
+        let status = try ChildProcessRunner.run(
+            executable,
+            ["-n", "-c", String(clients), "-j", String(min(2, clients)), "-T", String(seconds), "-M", "extended", "-f", scriptPath, connectionString],
+            outputPath: outputPath
+        )
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard status == 0,
               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") }),
               let tps = Double(line.dropFirst("tps = ".count).split(separator: " ").first ?? "")
         else { throw PgbenchFailed(output: text) }

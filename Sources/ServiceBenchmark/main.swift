@@ -173,11 +173,13 @@ func measureConnects(
         }
         groups.append((pair[0], pair[1]))
     }
+    FileHandle.standardError.write(Data("service-bench: \(2 * readers.count) lanes ready, measuring connects\n".utf8))
     let cpuStart = processCPUSeconds()
     let measured = await ConnectArbitrations(groups: groups).run(warmup: warmup, duration: duration)
     let cpu = processCPUSeconds() - cpuStart
     if measured.failures > 0 { fail("\(measured.failures) connects failed") }
     let rate = Double(measured.connects) / measured.seconds
+    FileHandle.standardError.write(Data("service-bench: \(measured.connects) connects, \(measured.failures) failures; running pgbench\n".utf8))
     try await PgbenchClaims.prepare(database.client, readers: readers.count, sessions: 2 * readers.count)
     let seconds = max(1, Int(duration.seconds.rounded()))
     let pgbench = try PgbenchClaims.run(

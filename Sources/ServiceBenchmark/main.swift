@@ -6,6 +6,10 @@
 // lane → gateway → reader → gateway → lane, both legs TLS. Prints one JSON line.
 //
 //   service-bench --pairs 16 --duration 5s --warmup 1s
+//
+// With --mode connect: N readers, two lanes each taking the reader over from the other
+// in a closed loop (ConnectReader, failIfInUse false), beside pgbench running the
+// ownership store's one-statement claim on the same PostgreSQL server in the same run.
 import Foundation
 import GatewayClient
 import GatewayCore
@@ -26,6 +30,8 @@ let parser = OptionsParser(
         .value("warmup", "DURATION", default: "1s", help: "Time before measuring."),
         .value("loops", "N", default: "2", help: "Gateway event loops."),
         .value("label", "TEXT", default: "gateway relay", help: "Label in the JSON line."),
+        .value("mode", "MODE", default: "relay", help: "relay: relayed command round trips; connect: connect arbitrations beside pgbench."),
+        .value("pgbench", "PATH", default: "/usr/lib/postgresql/15/bin/pgbench", help: "The pgbench executable (connect mode)."),
     ]
 )
 
@@ -49,6 +55,16 @@ let duration = (try? options.duration("duration")) ?? .seconds(5)
 let warmup = (try? options.duration("warmup")) ?? .seconds(1)
 let loopCount = (try? options.int("loops", in: 1...64)) ?? 2
 let label = options.string("label") ?? "gateway relay"
+let mode = options.string("mode") ?? "relay"
+guard mode == "relay" || mode == "connect" else { fail("--mode must be relay or connect") }
+let pgbenchPath = options.string("pgbench") ?? "/usr/lib/postgresql/15/bin/pgbench"
+
+/// CPU time of this whole process (gateway, readers and lanes), in seconds.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
 
 func run() async throws {
     let database = try await TestPostgres.database(maximumConnections: 8)
@@ -62,7 +78,7 @@ func run() async throws {
         writingTo: directory, name: "server"
     )
     var service = ServiceConfiguration()
-    service.discoveryBurst = pairs + 10
+    service.discoveryBurst = 2 * pairs + 10
     // The lean readers do not heartbeat; the run is far shorter than this.
     service.readerOfflineBound = .seconds(600)
     let host = GatewayServiceHost(
@@ -97,6 +113,12 @@ func run() async throws {
         try await Task.sleep(for: .milliseconds(50))
     }
     let token = try await admin.createConnectionToken(locationID: location).secret
+    if mode == "connect" {
+        try await measureConnects(token: token, location: location, readers: readers.map(\.id), database: database, directory: directory, configuration: configuration, clients: clients)
+        await host.shutdown(gracePeriod: .milliseconds(200))
+        await database.close()
+        return
+    }
     var lanes: [TerminalClient] = []
     for index in 0..<pairs {
         let lane = TerminalClient(connection: GatewayConnection(configuration(), group: clients))
@@ -119,16 +141,56 @@ func run() async throws {
     try await Task.sleep(for: warmup)
     counter.measuring.store(true, ordering: .relaxed)
     let start = ContinuousClock.now
+    let cpuStart = processCPUSeconds()
     try await Task.sleep(for: duration)
     counter.measuring.store(false, ordering: .relaxed)
     let elapsed = ContinuousClock.now - start
+    let cpu = processCPUSeconds() - cpuStart
     counter.stop.store(true, ordering: .relaxed)
     if counter.failures.load(ordering: .relaxed) > 0 { fail("\(counter.failures.load(ordering: .relaxed)) relayed commands failed") }
     let total = counter.count.load(ordering: .relaxed)
     let rate = Double(total) / elapsed.seconds
-    FileHandle.standardOutput.write(Data(("{\"label\": \"\(label)\", \"pairs\": \(pairs), \"round_trips\": \(total), \"seconds\": \(String(format: "%.3f", elapsed.seconds)), \"round_trips_per_second\": \(String(format: "%.1f", rate))}" + "\n").utf8))
+    FileHandle.standardOutput.write(Data(("{\"label\": \"\(label)\", \"pairs\": \(pairs), \"round_trips\": \(total), \"seconds\": \(String(format: "%.3f", elapsed.seconds)), \"round_trips_per_second\": \(String(format: "%.1f", rate)), \"process_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? cpu * 1e6 / Double(total) : 0))}" + "\n").utf8))
     await host.shutdown(gracePeriod: .milliseconds(200))
     await database.close()
+}
+
+/// Connect mode: two lanes per reader alternate taking it over; then pgbench runs the same
+/// claim statement on the same server with as many claimants. One JSON line with both.
+func measureConnects(
+    token: String, location: String, readers: [String], database: TestDatabase, directory: String,
+    configuration: (CertificateKeyPair?) -> ClientChannelConfiguration, clients: EventLoopGroup
+) async throws {
+    var groups: [(ConnectArbitrations.Contender, ConnectArbitrations.Contender)] = []
+    for (index, readerID) in readers.enumerated() {
+        var pair: [ConnectArbitrations.Contender] = []
+        for side in 0..<2 {
+            let lane = TerminalClient(connection: GatewayConnection(configuration(nil), group: clients))
+            _ = try await lane.openSession(connectionToken: token, posDeviceID: "bench-\(index)-\(side)", laneLabel: "Lane \(index + 1)\(side == 0 ? "a" : "b")")
+            let found = try await lane.discoverReaders(locationID: location)
+            guard let reader = found.first(where: { $0.id == readerID }) else { fail("reader \(index) not discovered") }
+            pair.append(ConnectArbitrations.Contender(lane: lane, reader: reader))
+        }
+        groups.append((pair[0], pair[1]))
+    }
+    FileHandle.standardError.write(Data("service-bench: \(2 * readers.count) lanes ready, measuring connects\n".utf8))
+    let cpuStart = processCPUSeconds()
+    let measured = await ConnectArbitrations(groups: groups).run(warmup: warmup, duration: duration)
+    let cpu = processCPUSeconds() - cpuStart
+    if measured.failures > 0 { fail("\(measured.failures) connects failed") }
+    let rate = Double(measured.connects) / measured.seconds
+    FileHandle.standardError.write(Data("service-bench: \(measured.connects) connects, \(measured.failures) failures; running pgbench\n".utf8))
+    try await PgbenchClaims.prepare(database.client, readers: readers.count, sessions: 2 * readers.count)
+    let seconds = max(1, Int(duration.seconds.rounded()))
+    let pgbench = try PgbenchClaims.run(
+        executable: pgbenchPath, connectionString: database.connectionString, clients: 2 * readers.count,
+        readers: readers.count, seconds: seconds, directory: directory
+    )
+    let line = "{\"label\": \"\(label)\", \"readers\": \(readers.count), \"lanes\": \(2 * readers.count), \"connects\": \(measured.connects), "
+        + "\"seconds\": \(String(format: "%.3f", measured.seconds)), \"connects_per_second\": \(String(format: "%.1f", rate)), "
+        + "\"process_cpu_us_per_connect\": \(String(format: "%.1f", measured.connects > 0 ? cpu * 1e6 / Double(measured.connects) : 0)), "
+        + "\"pgbench_claims_per_second\": \(String(format: "%.1f", pgbench)), \"ratio\": \(String(format: "%.3f", pgbench > 0 ? rate / pgbench : 0))}\n"
+    FileHandle.standardOutput.write(Data(line.utf8))
 }
 
 extension Duration {

@@ -1,13 +1,15 @@
-# Service (GatewayService): relayed command round trips in `make bench`, beside nginx.
+# Service (GatewayService): relayed command round trips in `make bench`, beside nginx; connect
+# arbitrations beside pgbench.
 # Included by the top-level Makefile; targets run from the repository root.
 
-TEST_APT_PACKAGES += nginx-light libnginx-mod-stream
+TEST_APT_PACKAGES += nginx-light libnginx-mod-stream postgresql
 BENCH_SUITES += service-bench
 
 .PHONY: service-bench
 
 # Lane → gateway → reader → gateway → lane (TLS both legs), 16 and 256 pairs, beside nginx
-# relaying TLS on both legs. Results: bench-results/service.md and bench-results/service.jsonl.
+# relaying TLS on both legs; then connect arbitrations through the service beside pgbench running
+# the same claim statement. Results: bench-results/service.md and bench-results/service.jsonl.
 service-bench:
 	@$(SWIFT) build -c release --product service-bench $(SWIFT_FLAGS) >/dev/null
 	@$(SWIFT) build -c release --product transport-echo $(SWIFT_FLAGS) >/dev/null

@@ -8,6 +8,8 @@ import Synchronization
 /// accepted TLS connection.
 final class CallRouter: Sendable {
     let routes: [String: MethodHandler]
+    /// The metric label of each routed path (its method name), computed once.
+    private let methodLabels: [String: String]
     let connectionConfiguration: ConnectionConfiguration
     let metrics: GatewayMetrics
     let logger = Logger(component: "calls")
@@ -21,6 +23,7 @@ final class CallRouter: Sendable {
         connectionClosed: @escaping @Sendable (UInt64) -> Void
     ) {
         self.routes = routes
+        self.methodLabels = Dictionary(uniqueKeysWithValues: routes.keys.map { ($0, $0.split(separator: "/").last.map(String.init) ?? "other") })
         self.connectionConfiguration = connectionConfiguration
         self.metrics = metrics
         self.closedHandler = connectionClosed
@@ -40,8 +43,7 @@ final class CallRouter: Sendable {
 
     /// Counts a finished call by method name and status.
     func callEnded(_ path: String, status: ReaderGatewayV1.StatusCode) {
-        let method = path.split(separator: "/").last.map(String.init) ?? "other"
         let label = CallStatus(rawValue: Int(status.rawValue)) ?? .unknown
-        metrics.calls.labels(routes[path] == nil ? "other" : method, label).increment()
+        metrics.calls.labels(methodLabels[path] ?? "other", label).increment()
     }
 }

@@ -28,6 +28,8 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
         let handler: MethodHandler
         /// Bidirectional calls: where arriving requests go.
         var requests: AsyncStream<[UInt8]>.Continuation?
+        /// Bidirectional calls: sees arriving requests before the stream (see ``ServerCall/interceptMessages(_:)``).
+        var interceptor: (@Sendable ([UInt8]) -> Bool)?
         /// Unary and server-streaming calls: whether the request arrived.
         var started = false
     }
@@ -108,7 +110,7 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
             router.callEnded(start.method, status: .unimplemented)
             return
         }
-        router.logger.trace("call started", ["connection": id, "stream": streamID, "method": start.method])
+        if router.logger.isEnabled(.trace) { router.logger.trace("call started", ["connection": id, "stream": streamID, "method": start.method]) }
         let call = ServerCall(streamID: streamID, connection: self)
         var open = OpenCall(call: call, context: context, handler: handler)
         if case .bidirectional(let body) = handler {
@@ -123,6 +125,7 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
     private func messageReceived(_ bytes: [UInt8], on streamID: UInt32) {
         guard var open = calls[streamID] else { return }
         if let requests = open.requests {
+            if let interceptor = open.interceptor, interceptor(bytes) { return }
             requests.yield(bytes)
             return
         }
@@ -146,6 +149,8 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
             }
         case .serverStreaming(let body):
             Task { await body(bytes, call, context) }
+        case .immediate(let body):
+            body(bytes, call, context)
         case .bidirectional:
             break
         }
@@ -169,11 +174,27 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
         flush()
     }
 
+    /// Sends the response then ends the call with OK, written in one flush.
+    func respond(_ bytes: [UInt8], on streamID: UInt32) {
+        guard !closed, calls[streamID] != nil else { return }
+        do {
+            try frames.send(serialized: bytes, on: streamID)
+        } catch {
+            endCall(streamID, status: ReaderGatewayV1.Status(.messageTooLarge, "the gateway could not queue a message for this call: \(error)"))
+            return
+        }
+        endCall(streamID, status: .ok)
+    }
+
+    func setInterceptor(_ interceptor: @escaping @Sendable ([UInt8]) -> Bool, on streamID: UInt32) {
+        calls[streamID]?.interceptor = interceptor
+    }
+
     func endCall(_ streamID: UInt32, status: ReaderGatewayV1.Status) {
         guard !closed, let open = calls.removeValue(forKey: streamID) else { return }
         open.requests?.finish()
         open.call.cancelledByPeer()
-        router.logger.trace("call ended", ["connection": id, "stream": streamID, "method": open.context.method, "reason": status.reason])
+        if router.logger.isEnabled(.trace) { router.logger.trace("call ended", ["connection": id, "stream": streamID, "method": open.context.method, "reason": status.reason]) }
         handle((try? frames.endCall(streamID, status: status)) ?? [])
         router.callEnded(open.context.method, status: status.code)
         flush()

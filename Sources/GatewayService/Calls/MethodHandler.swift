@@ -12,6 +12,9 @@ enum MethodHandler: Sendable {
     /// Requests as they arrive (the stream ends at HALF_CLOSE, cancel or
     /// connection loss); the handler sends messages and ends the call.
     case bidirectional(@Sendable (_ requests: AsyncStream<[UInt8]>, _ call: ServerCall, _ context: CallContext) async -> Void)
+    /// One request, handled on the connection's event loop when it arrives (no
+    /// task): the handler must not block and answers through the call, from any thread.
+    case immediate(@Sendable (_ request: [UInt8], _ call: ServerCall, _ context: CallContext) -> Void)
 
     /// A unary handler with typed messages; a request that does not decode ends
     /// the call with INVALID_REQUEST.
@@ -27,6 +30,24 @@ enum MethodHandler: Sendable {
                 throw ServiceError(.invalidRequest, "the \(Request.protoMessageName) message does not decode: \(error)")
             }
             return try await body(request, context).serializedBytes()
+        })
+    }
+
+    /// An immediate handler with a typed request; a request that does not decode
+    /// ends the call with INVALID_REQUEST.
+    static func immediate<Request, Response>(
+        _ method: ProtobufMethod<Request, Response>,
+        _ body: @escaping @Sendable (Request, ServerCall, CallContext) -> Void
+    ) -> (String, MethodHandler) {
+        (method.path, .immediate { bytes, call, context in
+            let request: Request
+            do {
+                request = try Request(serializedBytes: bytes)
+            } catch {
+                call.end(ServiceError(.invalidRequest, "the \(Request.protoMessageName) message does not decode: \(error)").status)
+                return
+            }
+            body(request, call, context)
         })
     }
 }

@@ -56,10 +56,15 @@ final class ServerCall: Sendable {
         guard markFinished() else { return }
         let connection = self.connection
         let id = streamID
-        connection.loop.execute {
-            connection.sendMessage(bytes, on: id)
-            connection.endCall(id, status: .ok)
-        }
+        connection.loop.execute { connection.respond(bytes, on: id) }
+    }
+
+    /// Bidirectional calls: `handler` sees each later request message on the
+    /// connection's loop first; those it takes (true) skip the request stream.
+    func interceptMessages(_ handler: @escaping @Sendable ([UInt8]) -> Bool) {
+        let connection = self.connection
+        let id = streamID
+        connection.loop.execute { connection.setInterceptor(handler, on: id) }
     }
 
     /// Runs `handler` once when the call ends without our END_OF_CALL (peer

@@ -19,28 +19,6 @@ extension Gateway {
                 if case .paymentIntent(let intent)? = result.result { response.result = intent }
                 return response
             },
-            MethodHandler.unary(Sdk.cancelCollectPaymentMethod) { [self] request, context throws(ServiceError) in
-                _ = try await relay(request.sessionToken, nil, .cancelCollect(.init()), context)
-                return ReaderGatewayV1.CancelCollectPaymentMethodResponse()
-            },
-            MethodHandler.unary(Sdk.setReaderDisplay) { [self] request, context throws(ServiceError) in
-                _ = try await relay(request.sessionToken, .setReaderDisplay, .setDisplay(request.cart ?? .init()), context)
-                return ReaderGatewayV1.SetReaderDisplayResponse()
-            },
-            MethodHandler.unary(Sdk.clearReaderDisplay) { [self] request, context throws(ServiceError) in
-                _ = try await relay(request.sessionToken, .clearReaderDisplay, .clearDisplay(.init()), context)
-                return ReaderGatewayV1.ClearReaderDisplayResponse()
-            },
-            MethodHandler.unary(Sdk.rebootReader) { [self] request, context throws(ServiceError) in
-                _ = try await relay(request.sessionToken, nil, .reboot(.init()), context, reboot: true)
-                return ReaderGatewayV1.RebootReaderResponse()
-            },
-            MethodHandler.unary(Sdk.installAvailableUpdate) { [self] request, context throws(ServiceError) in
-                let result = try await relay(request.sessionToken, nil, .installUpdate(.init()), context)
-                var response = ReaderGatewayV1.InstallAvailableUpdateResponse()
-                if case .updateVersion(let version)? = result.result { response.version = version }
-                return response
-            },
         ]
     }
 
@@ -108,33 +86,46 @@ extension Gateway {
         isCollect: Bool,
         reboot: Bool
     ) async -> CommandOutcome {
-        let timeout = configuration.commandTimeout
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<CommandOutcome, Never>) in
-            let registered = state.withLock { state -> (ServerCall, UInt64)? in
-                guard var link = state.links[reader] else { return nil }
-                let commandID = link.nextCommandID
-                link.nextCommandID += 1
-                link.pending[commandID] = PendingCommand(
-                    session: session, continuation: continuation, isCollect: isCollect, deadline: .now + timeout
-                )
-                if reboot { link.rebootRequested = true }
-                state.links[reader] = link
-                return (link.call, commandID)
+        await withCheckedContinuation { (continuation: CheckedContinuation<CommandOutcome, Never>) in
+            let sent = dispatch(command, to: reader, session: session, isCollect: isCollect, reboot: reboot) { outcome in
+                continuation.resume(returning: outcome)
             }
-            guard let (call, commandID) = registered else {
-                continuation.resume(returning: .failed(ServiceError.refusal(.readerOffline)))
-                return
-            }
-            var message = ReaderGatewayV1.ReaderCommand()
-            message.commandID = commandID
-            message.timeoutMs = Int64(timeout.seconds * 1000)
-            message.sessionID = session.rawValue
-            message.command = command
-            var downlink = ReaderGatewayV1.ReaderDownlink()
-            downlink.message = .command(message)
-            call.send(downlink)
+            if !sent { continuation.resume(returning: .failed(ServiceError.refusal(.readerOffline))) }
         }
-        return outcome
+    }
+
+    /// Registers a command on the reader's link (its outcome goes to `complete`) and
+    /// sends it down the link. False when the reader has no link (`complete` is not called).
+    func dispatch(
+        _ command: ReaderGatewayV1.ReaderCommand.Command,
+        to reader: ReaderID,
+        session: SessionID,
+        isCollect: Bool,
+        reboot: Bool,
+        complete: @escaping @Sendable (CommandOutcome) -> Void
+    ) -> Bool {
+        let timeout = configuration.commandTimeout
+        let registered = state.withLock { state -> (ServerCall, UInt64)? in
+            state.links[reader].map { _ in state.registerCommand(
+                on: reader, session: session, isCollect: isCollect, reboot: reboot, deadline: .now + timeout, complete: complete
+            ) }
+        }
+        guard let (call, commandID) = registered else { return false }
+        call.send(Gateway.downlink(command, id: commandID, session: session, timeout: timeout))
+        return true
+    }
+
+    static func downlink(
+        _ command: ReaderGatewayV1.ReaderCommand.Command, id: UInt64, session: SessionID, timeout: Duration
+    ) -> ReaderGatewayV1.ReaderDownlink {
+        var message = ReaderGatewayV1.ReaderCommand()
+        message.commandID = id
+        message.timeoutMs = Int64(timeout.seconds * 1000)
+        message.sessionID = session.rawValue
+        message.command = command
+        var downlink = ReaderGatewayV1.ReaderDownlink()
+        downlink.message = .command(message)
+        return downlink
     }
 
     /// Fails the commands whose reader did not answer in time (the sweeper calls it).
@@ -152,7 +143,7 @@ extension Gateway {
         }
         let seconds = Int(configuration.commandTimeout.seconds)
         for pending in expired {
-            pending.continuation.resume(returning: .failed(ServiceError(.readerTimeout, "the reader did not answer within \(seconds) s")))
+            pending.complete(.failed(ServiceError(.readerTimeout, "the reader did not answer within \(seconds) s")))
         }
     }
 
@@ -161,6 +152,6 @@ extension Gateway {
         let pending = state.withLock { state -> PendingCommand? in
             state.links[reader]?.pending.removeValue(forKey: commandID)
         }
-        pending?.continuation.resume(returning: outcome)
+        pending?.complete(outcome)
     }
 }

@@ -66,6 +66,14 @@ extension Gateway {
         downlink.message = .registration(registration)
         call.send(downlink)
         let reader = ReaderID(record.id)
+        // Command results are matched on the link's loop, without waking this task.
+        call.interceptMessages { [self] bytes in
+            guard let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes),
+                  case .commandResult(let result)? = uplink.message
+            else { return false }
+            commandResultReceived(result, reader: reader, linkID: linkID)
+            return true
+        }
         if let owner = state.withLock({ $0.owner(of: reader) }) {
             tellOwner(reader, lane: owner.lane.rawValue, generation: owner.generation)
         }
@@ -173,7 +181,7 @@ extension Gateway {
         }
         if let replaced {
             for pending in replaced.pending.values {
-                pending.continuation.resume(returning: .failed(ServiceError(.readerOffline, "the reader re-attached while the command ran; retry it")))
+                pending.complete(.failed(ServiceError(.readerOffline, "the reader re-attached while the command ran; retry it")))
             }
             replaced.call.end(ServiceError(.readerLinkReplaced, "a newer link from the same reader replaced this one").status)
             return replaced.epoch
@@ -218,10 +226,7 @@ extension Gateway {
                 _ = state.withSession(id: owner.id) { Gateway.deliver(.readerStatusChanged(status), to: &$0) }
             }
         case .commandResult(let result):
-            state.withLock { state in
-                if state.links[reader]?.linkID == linkID { state.links[reader]!.lastHeartbeat = .now }
-            }
-            resolve(reader: reader, commandID: result.commandID, with: .answered(result))
+            commandResultReceived(result, reader: reader, linkID: linkID)
         case .updateProgress(let progress):
             state.withLock { state in
                 guard let owner = state.owner(of: reader) else { return }
@@ -247,7 +252,7 @@ extension Gateway {
         metrics.readersOnline.unlabeled.decrement()
         ended.call.end(ServiceError(.readerOffline, "the reader link ended").status)
         for pending in ended.pending.values {
-            pending.continuation.resume(returning: .failed(ServiceError.refusal(.readerOffline)))
+            pending.complete(.failed(ServiceError.refusal(.readerOffline)))
         }
         let result: LinkEventResult
         do { result = try await ownership.readerLost(reader, epoch: epoch) } catch {

@@ -13,7 +13,7 @@ extension Gateway {
             MethodHandler.unary(Sdk.cancelDiscovery) { [self] request, context throws(ServiceError) in try cancelDiscovery(request, context) },
             MethodHandler.unary(Sdk.connectReader) { [self] request, context throws(ServiceError) in try await connectReader(request, context) },
             MethodHandler.unary(Sdk.disconnectReader) { [self] request, context throws(ServiceError) in try await disconnectReader(request, context) },
-        ] + commandRoutes
+        ] + commandRoutes + loopRelayRoutes
     }
 
     /// The session named by `token`, marked as used by the call's connection.

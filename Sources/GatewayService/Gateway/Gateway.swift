@@ -116,7 +116,7 @@ final class Gateway: Sendable {
         }
         for (link, interrupted) in cancels {
             for pending in interrupted {
-                pending.continuation.resume(returning: .failed(ServiceError.refusal(.connectedToAnotherSession)))
+                pending.complete(.failed(ServiceError.refusal(.connectedToAnotherSession)))
             }
             var command = ReaderGatewayV1.ReaderCommand()
             command.commandID = 0

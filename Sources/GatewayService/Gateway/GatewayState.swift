@@ -12,7 +12,8 @@ enum CommandOutcome: Sendable {
 /// A command waiting for the reader's answer.
 struct PendingCommand: Sendable {
     let session: SessionID
-    let continuation: CheckedContinuation<CommandOutcome, Never>
+    /// Hands the command its outcome (called once, outside the lock, on any thread).
+    let complete: @Sendable (CommandOutcome) -> Void
     let isCollect: Bool
     /// When the command fails with READER_TIMEOUT if the reader has not answered (the sweeper checks).
     let deadline: ContinuousClock.Instant
@@ -88,6 +89,33 @@ struct GatewayState: Sendable {
 
     func session(id: SessionID) -> SessionState? {
         sessionTokens[id].flatMap { sessions[$0] }
+    }
+
+    /// Registers a command on `reader`'s link (which must exist), mutating the link in
+    /// place (no copy of its pending table): the link's call and the command's id.
+    mutating func registerCommand(
+        on reader: ReaderID,
+        session: SessionID,
+        isCollect: Bool,
+        reboot: Bool,
+        deadline: ContinuousClock.Instant,
+        complete: @escaping @Sendable (CommandOutcome) -> Void
+    ) -> (ServerCall, UInt64) {
+        let index = links.index(forKey: reader)!
+        return Self.register(
+            on: &links.values[index],
+            PendingCommand(session: session, complete: complete, isCollect: isCollect, deadline: deadline),
+            reboot: reboot
+        )
+    }
+
+    /// Through `inout`, so the link is modified in place and never copied.
+    private static func register(on link: inout ReaderLinkState, _ command: PendingCommand, reboot: Bool) -> (ServerCall, UInt64) {
+        let commandID = link.nextCommandID
+        link.nextCommandID += 1
+        link.pending[commandID] = command
+        if reboot { link.rebootRequested = true }
+        return (link.call, commandID)
     }
 
     mutating func withSession<T>(id: SessionID, _ body: (inout SessionState) -> T) -> T? {

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Relayed command round trips through the gateway (lane → gateway → reader → gateway → lane,
 # TLS on both legs) beside nginx relaying TLS on both legs (stream proxy, proxy_ssl on, in front
-# of a TLS echo), 16 and 256 pairs/connections, same run, same machine.
+# of a TLS echo), 16 and 256 pairs/connections, same run, same machine; then connect
+# arbitrations per second through the whole service (two lanes per reader taking it over from
+# each other) beside pgbench running the ownership store's one-statement claim on the same
+# PostgreSQL server.
 #
 #   Tests/GatewayServiceTests/bench/service-bench.sh <release bin dir> <results dir>
 set -euo pipefail
 BIN=$1; OUT=$2
 SECONDS_PER_RUN=${SECONDS_PER_RUN:-4}
+CONNECT_READERS=${CONNECT_READERS:-8}
+PGBENCH=${PGBENCH:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)/pgbench}
 mkdir -p "$OUT"
 RAW="$OUT/service.jsonl"; : > "$RAW"
 WORK=$(mktemp -d /tmp/service-bench.XXXXXX)
@@ -53,18 +58,27 @@ for pairs in 16 256; do
   echo "== $pairs pairs"
   "$BIN/transport-load" --mode rtt --port $NGINX_PORT --connections $pairs --size 64 --duration ${SECONDS_PER_RUN}s --warmup 1s \
     --server-pids "$NGINX_PIDS" --label "nginx proxy_ssl $pairs" --loops 2 | tee -a "$RAW"
-  "$BIN/service-bench" --pairs $pairs --duration ${SECONDS_PER_RUN}s --warmup 1s --label "gateway relay $pairs" 2>/dev/null | tee -a "$RAW"
+  timeout 120 "$BIN/service-bench" --pairs $pairs --duration ${SECONDS_PER_RUN}s --warmup 1s --label "gateway relay $pairs" 2>/dev/null | tee -a "$RAW"
 done
+
+echo "== connect arbitrations: $CONNECT_READERS readers, two lanes each, beside pgbench"
+timeout 120 "$BIN/service-bench" --mode connect --pairs "$CONNECT_READERS" --duration ${SECONDS_PER_RUN}s --warmup 1s \
+  --pgbench "$PGBENCH" --label "gateway connect" 2>/dev/null | tee -a "$RAW"
 
 python3 - "$RAW" "$OUT/service.md" <<'PY'
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")]
 def rate(row): return row.get("round_trips_per_second") or row.get("round_trips_per_s") or 0
-out = ["| pairs | gateway relay (round trips/s) | nginx proxy_ssl (round trips/s) | ratio |", "| --- | --- | --- | --- |"]
+out = ["| pairs | gateway relay (round trips/s) | nginx proxy_ssl (round trips/s) | ratio | gateway process CPU µs per round trip |", "| --- | --- | --- | --- | --- |"]
 for pairs in (16, 256):
-    ours = next((rate(r) for r in rows if r["label"] == f"gateway relay {pairs}"), 0)
+    mine = next((r for r in rows if r["label"] == f"gateway relay {pairs}"), {})
+    ours = rate(mine)
     peer = next((rate(r) for r in rows if r["label"] == f"nginx proxy_ssl {pairs}"), 0)
-    out.append(f"| {pairs} | {ours:.0f} | {peer:.0f} | {ours / peer if peer else 0:.2f}× |")
+    out.append(f"| {pairs} | {ours:.0f} | {peer:.0f} | {ours / peer if peer else 0:.2f}× | {mine.get('process_cpu_us_per_round_trip', 0):.1f} |")
+connect = next((r for r in rows if r["label"] == "gateway connect"), None)
+if connect:
+    out += ["", "| readers × lanes | connects/s through the service | pgbench claims/s (same statement, same server) | ratio |", "| --- | --- | --- | --- |",
+            f"| {connect['readers']} × {connect['lanes']} | {connect['connects_per_second']:.0f} | {connect['pgbench_claims_per_second']:.0f} | {connect['ratio']:.2f}× |"]
 open(sys.argv[2], "w").write("\n".join(out) + "\n")
 print("\n".join(out))
 PY

@@ -1,0 +1,130 @@
+import GatewayDomain
+import GatewayWire
+
+extension Gateway {
+    /// The commands relayed without a task: the non-transactional ones, which the
+    /// store does not fence (collect and confirm go through ``relay(_:_:_:_:reboot:)``).
+    var loopRelayRoutes: [(String, MethodHandler)] {
+        typealias Sdk = ReaderGatewayV1.Sdk
+        return [
+            MethodHandler.immediate(Sdk.setReaderDisplay) { [self] request, call, context in
+                relayOnLoop(request.sessionToken, .setDisplay(request.cart ?? .init()), call, context) { _ in
+                    ReaderGatewayV1.SetReaderDisplayResponse().serializedBytes()
+                }
+            },
+            MethodHandler.immediate(Sdk.clearReaderDisplay) { [self] request, call, context in
+                relayOnLoop(request.sessionToken, .clearDisplay(.init()), call, context) { _ in
+                    ReaderGatewayV1.ClearReaderDisplayResponse().serializedBytes()
+                }
+            },
+            MethodHandler.immediate(Sdk.cancelCollectPaymentMethod) { [self] request, call, context in
+                relayOnLoop(request.sessionToken, .cancelCollect(.init()), call, context) { _ in
+                    ReaderGatewayV1.CancelCollectPaymentMethodResponse().serializedBytes()
+                }
+            },
+            MethodHandler.immediate(Sdk.rebootReader) { [self] request, call, context in
+                relayOnLoop(request.sessionToken, .reboot(.init()), call, context, reboot: true) { _ in
+                    ReaderGatewayV1.RebootReaderResponse().serializedBytes()
+                }
+            },
+            MethodHandler.immediate(Sdk.installAvailableUpdate) { [self] request, call, context in
+                relayOnLoop(request.sessionToken, .installUpdate(.init()), call, context) { result in
+                    var response = ReaderGatewayV1.InstallAvailableUpdateResponse()
+                    if case .updateVersion(let version)? = result.result { response.version = version }
+                    return response.serializedBytes()
+                }
+            },
+        ]
+    }
+
+    /// Relays a non-transactional command from the lane connection's event loop
+    /// without entering a task: one lock to check the session (lease, pending
+    /// refusal, owned reader) and register the command on the reader's link, a hop
+    /// to the reader's loop to send it; the reader's result is matched on the
+    /// reader's loop (see ``commandResultReceived(_:reader:linkID:)``) and the answer
+    /// hops to the lane's loop. The fence is the same as the task path's: the
+    /// session owns the reader in this replica's memory, checked under the same
+    /// lock that a takeover clears it under, and a displaced session's armed
+    /// refusal is taken first (its disconnect event was queued before it).
+    func relayOnLoop(
+        _ token: String,
+        _ command: ReaderGatewayV1.ReaderCommand.Command,
+        _ call: ServerCall,
+        _ context: CallContext,
+        reboot: Bool = false,
+        response: @escaping @Sendable (ReaderGatewayV1.CommandResult) -> [UInt8]
+    ) {
+        let lease = configuration.sessionLease
+        let timeout = configuration.commandTimeout
+        let started = ContinuousClock.now
+        let metrics = self.metrics
+        let complete: @Sendable (CommandOutcome) -> Void = { outcome in
+            metrics.relayedCommandDuration.unlabeled.observe(ContinuousClock.now - started)
+            switch outcome {
+            case .failed(let error):
+                call.end(error.status)
+            case .answered(let result):
+                if let status = result.status, status.code != .ok {
+                    let reason = status.reason == .unspecified ? ReaderGatewayV1.ErrorReason.readerError : status.reason
+                    call.end(ServiceError(reason, status.message.isEmpty ? "the reader reported a failure" : status.message).status)
+                } else {
+                    call.respond(response(result))
+                }
+            }
+        }
+        let decision = state.withLock { state -> Result<(ServerCall, UInt64, SessionID), ServiceError> in
+            guard let index = state.sessions.index(forKey: token) else { return .failure(.sessionUnknown) }
+            // Through `inout` (modified in place, never copied).
+            let session: SessionID
+            let reader: ReaderID
+            switch Gateway.checkRelay(&state.sessions.values[index], lease: lease, connectionID: context.connectionID) {
+            case .failure(let error): return .failure(error)
+            case .success(let owned): (session, reader) = owned
+            }
+            guard state.links.index(forKey: reader) != nil else { return .failure(.refusal(.readerOffline)) }
+            let (link, commandID) = state.registerCommand(
+                on: reader, session: session, isCollect: false, reboot: reboot, deadline: .now + timeout, complete: complete
+            )
+            return .success((link, commandID, session))
+        }
+        switch decision {
+        case .failure(let error):
+            call.end(error.status)
+        case .success(let (link, commandID, session)):
+            link.send(Gateway.downlink(command, id: commandID, session: session, timeout: timeout))
+        }
+    }
+
+    /// The session part of a loop relay: lease, use by this connection, the armed
+    /// refusal (taken), the owned reader.
+    static func checkRelay(
+        _ session: inout SessionState, lease: Duration, connectionID: UInt64
+    ) -> Result<(SessionID, ReaderID), ServiceError> {
+        if let since = session.detachedSince, ContinuousClock.now - since >= lease { return .failure(.sessionUnknown) }
+        session.connections.insert(connectionID)
+        session.detachedSince = nil
+        session.lastSeenUnixMs = Gateway.nowUnixMs()
+        if let refusal = session.pendingRefusal {
+            session.pendingRefusal = nil
+            return .failure(.refusal(refusal))
+        }
+        guard let reader = session.reader else { return .failure(.notConnected) }
+        return .success((session.id, reader))
+    }
+
+    /// A reader's command result, matched to its command on the reader
+    /// connection's loop (one lock), its outcome handed over outside the lock.
+    func commandResultReceived(_ result: ReaderGatewayV1.CommandResult, reader: ReaderID, linkID: UInt64) {
+        let pending = state.withLock { state -> PendingCommand? in
+            guard let index = state.links.index(forKey: reader) else { return nil }
+            return Gateway.takeResult(&state.links.values[index], commandID: result.commandID, linkID: linkID)
+        }
+        pending?.complete(.answered(result))
+    }
+
+    /// Through `inout` (the link is modified in place, never copied).
+    static func takeResult(_ link: inout ReaderLinkState, commandID: UInt64, linkID: UInt64) -> PendingCommand? {
+        if link.linkID == linkID { link.lastHeartbeat = .now }
+        return link.pending.removeValue(forKey: commandID)
+    }
+}

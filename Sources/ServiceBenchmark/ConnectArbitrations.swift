@@ -1,0 +1,123 @@
+import Foundation
+import GatewayClient
+import GatewayStore
+import Synchronization
+
+/// Connect arbitrations through the whole service: per reader, two lanes take it over
+/// from each other in a closed loop (`ConnectReader`, failIfInUse false), so every
+/// claim is a real ownership change (the displaced lane's event, the store's claim,
+/// the reader told its new owner).
+struct ConnectArbitrations {
+    struct Contender: Sendable {
+        let lane: TerminalClient
+        let reader: DiscoveredReader
+    }
+
+    /// Each group: the two lanes that alternate on one reader.
+    var groups: [(Contender, Contender)]
+
+    /// Connects per second over `duration` after `warmup`, and the failures seen.
+    func run(warmup: Duration, duration: Duration) async -> (connects: Int, seconds: Double, failures: Int) {
+        let counter = RoundTripCounter()
+        let groups = self.groups.map { [$0.0, $0.1] }
+        return await withTaskGroup(of: Void.self) { tasks in
+            for pair in groups {
+                tasks.addTask {
+                    var turn = 0
+                    while !counter.stop.load(ordering: .relaxed) {
+                        let contender = pair[turn & 1]
+                        turn += 1
+                        do {
+                            try await contender.lane.connectReader(contender.reader, failIfInUse: false)
+                            if counter.measuring.load(ordering: .relaxed) { counter.count.wrappingAdd(1, ordering: .relaxed) }
+                        } catch {
+                            counter.failures.wrappingAdd(1, ordering: .relaxed)
+                            if counter.failures.load(ordering: .relaxed) > 100 { return }
+                        }
+                    }
+                }
+            }
+            try? await Task.sleep(for: warmup)
+            counter.measuring.store(true, ordering: .relaxed)
+            let start = ContinuousClock.now
+            try? await Task.sleep(for: duration)
+            counter.measuring.store(false, ordering: .relaxed)
+            let elapsed = ContinuousClock.now - start
+            counter.stop.store(true, ordering: .relaxed)
+            await tasks.waitForAll()
+            return (counter.count.load(ordering: .relaxed), elapsed.seconds, counter.failures.load(ordering: .relaxed))
+        }
+    }
+}
+
+/// The ownership benchmark's peer on the service's own PostgreSQL server: pgbench running
+/// the same one-statement claim (`OwnershipStore.claimStatement`, extended protocol), with
+/// `clients` claimants over `readers` readers picked at random, so most claims take a reader
+/// over, like the alternating lanes.
+enum PgbenchClaims {
+    static func prepare(_ client: PostgresClient, readers: Int, sessions: Int) async throws {
+        try await client.execute(
+            "INSERT INTO accounts (id, name, secret_key_sha256) VALUES ('acct_pgbench', 'pgbench', sha256('acct_pgbench'::bytea))"
+        )
+        try await client.execute("INSERT INTO locations (id, account_id, display_name) VALUES ('loc_pgbench', 'acct_pgbench', 'pgbench')")
+        try await client.execute(
+            """
+            INSERT INTO readers (id, account_id, serial_number, device_type, location_id, status)
+            SELECT i::text, 'acct_pgbench', 'PGB-' || i, 'bbpos_wisepos_e', 'loc_pgbench', 'online'
+            FROM generate_series(1, $1::integer) AS i
+            """,
+            [PostgresValue(readers)]
+        )
+        try await client.execute(
+            """
+            INSERT INTO sdk_sessions (id, account_id, pos_device_id, lane_label, node_id, lease_expires_at)
+            SELECT i::text, 'acct_pgbench', 'pos-' || i, i::text, 'pgbench', now() + interval '1 day'
+            FROM generate_series(1, $1::integer) AS i
+            """,
+            [PostgresValue(sessions)]
+        )
+        try await client.execute(
+            "INSERT INTO reader_ownership (reader_id, online, link_epoch) SELECT id, true, 1 FROM readers WHERE account_id = 'acct_pgbench'"
+        )
+    }
+
+    static func script(readers: Int) -> String {
+        var sql = OwnershipStore.claimStatement
+        for (index, name) in ["reader", "session", "lane", "fail", "discovery", "latest"].enumerated().reversed() {
+            sql = sql.replacingOccurrences(of: "$\(index + 1)", with: ":\(name)")
+        }
+        return """
+            \\set reader random(1, \(readers))
+            \\set session :client_id + 1
+            \\set lane :client_id + 1
+            \\set fail 0
+            \\set discovery 1
+            \\set latest 1
+            \(sql);
+
+            """
+    }
+
+    /// pgbench's tps (excluding connection time).
+    static func run(executable: String, connectionString: String, clients: Int, readers: Int, seconds: Int, directory: String) throws -> Double {
+        let scriptPath = directory + "/claim.pgbench"
+        try script(readers: readers).write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        let outputPath = directory + "/pgbench.out"
+        let status = try ChildProcessRunner.run(
+            executable,
+            ["-n", "-c", String(clients), "-j", String(min(2, clients)), "-T", String(seconds), "-M", "extended", "-f", scriptPath, connectionString],
+            outputPath: outputPath
+        )
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard status == 0,
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") }),
+              let tps = Double(line.dropFirst("tps = ".count).split(separator: " ").first ?? "")
+        else { throw PgbenchFailed(output: text) }
+        return tps
+    }
+
+    struct PgbenchFailed: Error, CustomStringConvertible {
+        var output: String
+        var description: String { "pgbench failed: \(output)" }
+    }
+}

@@ -33,6 +33,9 @@ public final class EventLoop: @unchecked Sendable {
     let epollFD: Int32
     private let wakeFD: Int32
     private let pendingTasks = Mutex<[@Sendable () -> Void]>([])
+    /// Set when the loop's own thread queued a task without writing the eventfd; the next
+    /// poll must then not block. Loop thread only.
+    private var tasksQueuedOnLoop = false
     private let loopThread = Atomic<UInt>(0)
     private let stopRequested = Atomic<Bool>(false)
     let exited = DispatchSemaphore(value: 0)
@@ -85,7 +88,13 @@ public final class EventLoop: @unchecked Sendable {
             tasks.append(task)
             return tasks.count == 1
         }
-        if wasEmpty { _ = rg_eventfd_write(wakeFD, 1) }
+        if inEventLoop {
+            // On the loop's own thread no wake-up is needed: the loop runs its pending tasks
+            // later in this iteration, or polls without blocking first (``pollTimeoutMilliseconds``).
+            tasksQueuedOnLoop = true
+        } else if wasEmpty {
+            _ = rg_eventfd_write(wakeFD, 1)
+        }
     }
 
     /// Runs `task` on this loop's thread after `delay`. Callable from any thread.
@@ -187,7 +196,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func pollTimeoutMilliseconds() -> Int32 {
-        if !continueReading.isEmpty || !flushList.isEmpty { return 0 }
+        if tasksQueuedOnLoop || !continueReading.isEmpty || !flushList.isEmpty { return 0 }
         guard let earliest = timers.earliestDeadline else { return -1 }
         let current = rg_monotonic_nanoseconds()
         if earliest <= current { return 0 }
@@ -218,6 +227,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func runPendingTasks() {
+        tasksQueuedOnLoop = false
         let tasks = pendingTasks.withLock { tasks -> [@Sendable () -> Void] in
             let taken = tasks
             tasks.removeAll(keepingCapacity: true)

@@ -165,6 +165,25 @@ struct EventLoopTests {
         await group.shutdown()
     }
 
+    @Test("tasks queued from the loop's own thread run without a wake-up, also from a task and from a timer")
+    func executeFromTheLoopItself() async throws {
+        // An idle loop blocks in epoll_wait with no timeout. A task queued on the loop thread
+        // writes no eventfd, so if the loop did not poll without blocking after it, these chains
+        // would stall and the counts below would not be reached.
+        let group = try EventLoopGroup(loopCount: 1)
+        let loop = group.next()
+        let record = ServerRecord()
+        loop.execute {
+            loop.execute { loop.execute { if loop.inEventLoop { record.update { $0.received += 1 } } } }
+        }
+        #expect(await eventually { record.snapshot.received == 1 })
+        loop.schedule(after: .milliseconds(10)) {
+            loop.execute { if loop.inEventLoop { record.update { $0.received += 1 } } }
+        }
+        #expect(await eventually { record.snapshot.received == 2 })
+        await group.shutdown()
+    }
+
     @Test("ten thousand timers fire in deadline order")
     func manyTimers() async throws {
         let group = try EventLoopGroup(loopCount: 1)

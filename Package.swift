@@ -80,11 +80,13 @@ let package = Package(
         .executableTarget(name: "PosLane", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine"], swiftSettings: swift6),
 
         // MARK: benchmarks
+        // Shared by the benchmarks that drive pgbench: spawning a child with a clean signal mask.
+        .target(name: "BenchmarkSupport", swiftSettings: swift6),
         .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/WireBench", swiftSettings: swift6),
         // ownership: OwnershipStore.claim beside pgbench (Tests/OwnershipBenchmark/ownership.mk)
         .executableTarget(
             name: "OwnershipBenchmark",
-            dependencies: ["GatewayCore", "GatewayDomain", "GatewayStore"],
+            dependencies: ["GatewayCore", "GatewayDomain", "GatewayStore", "BenchmarkSupport"],
             swiftSettings: swift6
         ),
 
@@ -105,7 +107,7 @@ let package = Package(
         // service: relayed command round trips through the whole gateway (Tests/GatewayServiceTests/service.mk).
         .executableTarget(
             name: "service-bench",
-            dependencies: ["GatewayCore", "GatewayClient", "GatewayOperations", "GatewayService", "GatewayTestSupport", "GatewayTransport", "GatewayWire"],
+            dependencies: ["GatewayCore", "GatewayClient", "GatewayOperations", "GatewayService", "GatewayTestSupport", "GatewayTransport", "GatewayWire", "BenchmarkSupport"],
             path: "Sources/ServiceBenchmark",
             swiftSettings: swift6
         ),

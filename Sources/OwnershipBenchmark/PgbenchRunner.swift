@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// Runs pgbench with the claim statement, rewritten only in how parameters are named.

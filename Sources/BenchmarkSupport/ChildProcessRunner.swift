@@ -3,13 +3,20 @@ import Foundation
 import Glibc
 #endif
 
-/// Runs a program to completion with every signal unblocked and at its default action.
+/// Runs a program to completion with every signal unblocked and at its default action;
+/// shared by the benchmarks that drive pgbench.
 ///
 /// The store client's threads block signals, and a child inherits its parent thread's mask:
 /// pgbench started through `Foundation.Process` never saw the SIGALRM that ends `-T`. This
 /// spawns with an empty mask instead, output going to `outputPath`.
-enum ChildProcessRunner {
-    static func run(_ executable: String, _ arguments: [String], outputPath: String) throws -> Int32 {
+public enum ChildProcessRunner {
+    /// The child could not be started or waited for.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Runs `executable` with `arguments` and returns its exit status (128 + signal when killed).
+    public static func run(_ executable: String, _ arguments: [String], outputPath: String) throws -> Int32 {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -34,11 +41,11 @@ enum ChildProcessRunner {
         var pid = pid_t()
         let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         guard spawned == 0 else {
-            throw BenchmarkError("cannot start \(executable): \(String(cString: strerror(spawned)))")
+            throw Failure(description: "cannot start \(executable): \(String(cString: strerror(spawned)))")
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw BenchmarkError("waitpid failed: \(String(cString: strerror(errno)))") }
+            guard errno == EINTR else { throw Failure(description: "waitpid failed: \(String(cString: strerror(errno)))") }
         }
         // WIFEXITED / WEXITSTATUS are macros: decode the status by hand.
         return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)

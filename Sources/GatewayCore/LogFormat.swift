@@ -54,27 +54,12 @@ public enum LogFormat: String, Sendable, CaseIterable {
         return "\"" + escaped(value) + "\""
     }
 
-    static func jsonString(_ value: String) -> String { "\"" + escaped(value) + "\"" }
+    static func jsonString(_ value: String) -> String { JSONText.quoted(value) }
 
     /// Escapes quotes, backslashes and control characters the way both JSON and logfmt read them.
     static func escaped(_ value: String) -> String {
         var out = ""
-        out.reserveCapacity(value.utf8.count)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
+        JSONText.appendEscaped(value, to: &out)
         return out
     }
 }

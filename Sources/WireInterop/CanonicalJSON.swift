@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayWire
 
 /// Writes a decoded message as canonical JSON that the Python side of the
@@ -23,25 +24,7 @@ enum CanonicalJSON {
         return out
     }
 
-    static func string(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
-    }
+    static func string(_ text: String, to out: inout String) { out += JSONText.quoted(text) }
 
     private static func write(_ value: Any, to out: inout String) {
         switch value {

@@ -1,3 +1,4 @@
+import GatewayCore
 /// A JSON document, built explicitly and printed with sorted keys (stable for scripts and tests).
 public indirect enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     case null
@@ -45,21 +46,5 @@ public indirect enum JSONValue: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    static func quote(_ value: String) -> String {
-        var text = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        return text + "\""
-    }
+    static func quote(_ value: String) -> String { JSONText.quoted(value) }
 }

@@ -9,7 +9,7 @@ import Synchronization
 /// event loop (transport callbacks).
 final class LeanReader: ConnectionHandler, @unchecked Sendable {
     let serial: String
-    private var frames = FrameConnection(configuration: ConnectionConfiguration(role: .client), now: BenchClock.now())
+    private var frames = FrameConnection(configuration: ConnectionConfiguration(role: .client), now: WireTime.now)
     private var call: UInt32 = 0
 
     init(serial: String) {
@@ -17,7 +17,7 @@ final class LeanReader: ConnectionHandler, @unchecked Sendable {
     }
 
     func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {
-        call = (try? frames.startCall(method: ReaderGatewayV1.ReaderLink.attach.path, now: BenchClock.now())) ?? 0
+        call = (try? frames.startCall(method: ReaderGatewayV1.ReaderLink.attach.path, now: WireTime.now)) ?? 0
         var hello = ReaderGatewayV1.ReaderHello()
         hello.serialNumber = serial
         hello.deviceType = .simulatedWiseposE
@@ -28,7 +28,7 @@ final class LeanReader: ConnectionHandler, @unchecked Sendable {
     }
 
     func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
-        for event in frames.receive(bytes, now: BenchClock.now()) {
+        for event in frames.receive(bytes, now: WireTime.now) {
             guard case .message(let id, let payload) = event else { continue }
             frames.messageConsumed(id, byteCount: payload.count)
             guard let downlink = try? ReaderGatewayV1.ReaderDownlink(serializedBytes: payload) else { continue }
@@ -54,7 +54,7 @@ final class LeanReader: ConnectionHandler, @unchecked Sendable {
 final class LeanLane: ConnectionHandler, @unchecked Sendable {
     let request: [UInt8]
     let counter: RoundTripCounter
-    private var frames = FrameConnection(configuration: ConnectionConfiguration(role: .client), now: BenchClock.now())
+    private var frames = FrameConnection(configuration: ConnectionConfiguration(role: .client), now: WireTime.now)
     private weak var connection: TLSConnection?
 
     init(sessionToken: String, counter: RoundTripCounter) {
@@ -76,7 +76,7 @@ final class LeanLane: ConnectionHandler, @unchecked Sendable {
 
     private func next(_ connection: TLSConnection) {
         guard !counter.stop.load(ordering: .relaxed) else { return }
-        guard let id = try? frames.startCall(method: ReaderGatewayV1.Sdk.setReaderDisplay.path, now: BenchClock.now()) else { return }
+        guard let id = try? frames.startCall(method: ReaderGatewayV1.Sdk.setReaderDisplay.path, now: WireTime.now) else { return }
         _ = try? frames.send(serialized: request, on: id)
         try? frames.halfClose(id)
         connection.write(frames.takeOutbound())
@@ -84,7 +84,7 @@ final class LeanLane: ConnectionHandler, @unchecked Sendable {
 
     func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
         var finished = 0
-        for event in frames.receive(bytes, now: BenchClock.now()) {
+        for event in frames.receive(bytes, now: WireTime.now) {
             switch event {
             case .message(let id, let payload):
                 frames.messageConsumed(id, byteCount: payload.count)
@@ -115,12 +115,3 @@ final class RoundTripCounter: Sendable {
     let stop = Atomic<Bool>(false)
 }
 
-enum BenchClock {
-    private static let origin = ContinuousClock.now
-    static func now() -> WireTime {
-        let start = origin
-        let (seconds, attoseconds) = (ContinuousClock.now - start).components
-        guard seconds >= 0, attoseconds >= 0 else { return WireTime(nanoseconds: 1_000_000_000) }
-        return WireTime(nanoseconds: UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000) + 1_000_000_000)
-    }
-}

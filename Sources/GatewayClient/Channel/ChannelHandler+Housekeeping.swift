@@ -26,7 +26,7 @@ extension ChannelHandler {
         timer = nil
         armedDeadline = next
         guard let next else { return }
-        let now = WireClock.now
+        let now = WireTime.now
         let delay: Duration = next > now ? .nanoseconds(Int64(next.nanoseconds - now.nanoseconds)) : .zero
         timer = loop.schedule(after: delay) { [self] in
             self.timerFired()
@@ -37,7 +37,7 @@ extension ChannelHandler {
         timer = nil
         armedDeadline = nil
         guard !finished else { return }
-        process(frames.tick(now: WireClock.now))
+        process(frames.tick(now: WireTime.now))
         afterOperation()
     }
 
@@ -48,7 +48,7 @@ extension ChannelHandler {
             let next = pending.removeFirst()
             var timeout: Duration?
             if let deadline = next.deadline {
-                let now = WireClock.now
+                let now = WireTime.now
                 guard deadline > now else {
                     let error = RPCError(.deadlineExceeded, "the call's deadline passed while it waited for a free stream")
                     next.handle.outcome = .some(error)

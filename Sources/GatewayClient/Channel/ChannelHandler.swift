@@ -38,7 +38,7 @@ final class ChannelHandler: ConnectionHandler, @unchecked Sendable {
     init(loop: EventLoop, configuration: ConnectionConfiguration, logger: Logger) {
         self.loop = loop
         self.logger = logger
-        self.frames = FrameConnection(configuration: configuration, now: WireClock.now)
+        self.frames = FrameConnection(configuration: configuration, now: WireTime.now)
     }
 
     var state: ChannelState { shared.withLock { $0.state } }
@@ -59,7 +59,7 @@ final class ChannelHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
-        let events = frames.receive(bytes, now: WireClock.now)
+        let events = frames.receive(bytes, now: WireTime.now)
         process(events)
         afterOperation()
     }
@@ -122,7 +122,7 @@ final class ChannelHandler: ConnectionHandler, @unchecked Sendable {
             inbound.finish(throwing: error)
             return
         }
-        let now = WireClock.now
+        let now = WireTime.now
         if frames.state == .active && frames.openStreamCount >= frames.peerSettings.maxConcurrentStreams {
             pending.append(PendingCall(
                 handle: handle, path: path, metadata: metadata, deadline: timeout.map { now.adding($0) },
@@ -216,7 +216,7 @@ final class ChannelHandler: ConnectionHandler, @unchecked Sendable {
     /// Sends a PING now (its round trip is reported through `lastPingRoundTrip`).
     func ping() {
         guard connection != nil, !finished else { return }
-        frames.sendPing(now: WireClock.now)
+        frames.sendPing(now: WireTime.now)
         afterOperation()
     }
 

@@ -38,7 +38,7 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
         self.id = id
         self.loop = loop
         self.router = router
-        self.frames = FrameConnection(configuration: router.connectionConfiguration, now: WireClock.now())
+        self.frames = FrameConnection(configuration: router.connectionConfiguration, now: WireTime.now)
     }
 
     // MARK: transport callbacks
@@ -51,7 +51,7 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
     }
 
     func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
-        let events = frames.receive(bytes, now: WireClock.now())
+        let events = frames.receive(bytes, now: WireTime.now)
         handle(events)
         flush()
     }
@@ -218,25 +218,14 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
         if let current = timerDeadline, current <= deadline, timer != nil { return }
         timer?.cancel()
         timerDeadline = deadline
-        let delay = deadline.since(WireClock.now())
+        let delay = deadline.since(WireTime.now)
         timer = loop.schedule(after: delay) { [self] in
             timer = nil
             timerDeadline = nil
             guard !closed else { return }
-            handle(frames.tick(now: WireClock.now()))
+            handle(frames.tick(now: WireTime.now))
             flush()
         }
     }
 }
 
-/// The monotonic clock the frame connections read, in ``WireTime``.
-enum WireClock {
-    private static let origin = ContinuousClock.now
-
-    static func now() -> WireTime {
-        let start = origin
-        let (seconds, attoseconds) = (ContinuousClock.now - start).components
-        guard seconds >= 0, attoseconds >= 0 else { return WireTime(nanoseconds: 1_000_000_000) }
-        return WireTime(nanoseconds: UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000) + 1_000_000_000)
-    }
-}

@@ -94,8 +94,8 @@ public struct WireTime: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// `duration` in whole nanoseconds (negative durations count as 0).
     public static func nanoseconds(of duration: Duration) -> Int64 {
+        guard duration > .zero else { return 0 }
         let (seconds, attoseconds) = duration.components
-        guard seconds >= 0 else { return 0 }
         let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         return overflow ? Int64.max : whole &+ attoseconds / 1_000_000_000
     }
@@ -106,4 +106,14 @@ public struct WireTime: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     public var description: String { "\(nanoseconds)ns" }
+
+    private static let origin = ContinuousClock.now
+
+    /// Now on the process's monotonic clock: nanoseconds since the first use, plus one
+    /// second so it is never 0. For the transports that drive a ``FrameConnection``; the
+    /// connection itself never reads a clock.
+    public static var now: WireTime {
+        let base = origin
+        return WireTime(nanoseconds: UInt64(nanoseconds(of: ContinuousClock.now - base)) &+ 1_000_000_000)
+    }
 }

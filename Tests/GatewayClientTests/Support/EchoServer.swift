@@ -121,19 +121,13 @@ final class EchoConnection: ConnectionHandler, @unchecked Sendable {
     /// instead of the keepalive timeout it checks, whenever `goSilent()` reaches the loop late.
     var frames = FrameConnection(
         configuration: ConnectionConfiguration(role: .server, pingPolicy: .init(minimumInterval: .milliseconds(100))),
-        now: EchoConnection.now
+        now: WireTime.now
     )
     var methods: [UInt32: String] = [:]
     var metadata: [UInt32: [ReaderGatewayV1.MetadataEntry]] = [:]
     var subscriberStreams: Set<UInt32> = []
     var held: [UInt32: ReaderGatewayV1.Location] = [:]
     var silent = false
-
-    static let origin = ContinuousClock.now
-    static var now: WireTime {
-        let base = origin
-        return WireTime(nanoseconds: UInt64(max(0, WireTime.nanoseconds(of: ContinuousClock.now - base))) + 1_000_000_000)
-    }
 
     init(owner: RecordBox) { self.owner = owner }
 
@@ -150,7 +144,7 @@ final class EchoConnection: ConnectionHandler, @unchecked Sendable {
 
     func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
         guard !silent else { return }
-        handle(frames.receive(bytes, now: Self.now))
+        handle(frames.receive(bytes, now: WireTime.now))
         flush()
     }
 

@@ -40,7 +40,7 @@ final class TestChannel: @unchecked Sendable {
         self.tls = tls
         let clock = ContinuousClock.now
         _ = clock
-        state = Mutex(State(frames: FrameConnection(configuration: ConnectionConfiguration(role: .client), now: TestClock.now())))
+        state = Mutex(State(frames: FrameConnection(configuration: ConnectionConfiguration(role: .client), now: WireTime.now)))
     }
 
     /// Connects to the gateway at `port`, trusting `caPath`, optionally with a client certificate.
@@ -57,7 +57,7 @@ final class TestChannel: @unchecked Sendable {
         do {
             for try await chunk in tls.inbound {
                 trace("client read \(chunk.count) bytes port \(tls.info.peer)")
-                let events = state.withLock { $0.frames.receive(chunk, now: TestClock.now()) }
+                let events = state.withLock { $0.frames.receive(chunk, now: WireTime.now) }
                 dispatch(events)
                 flush()
             }
@@ -105,7 +105,7 @@ final class TestChannel: @unchecked Sendable {
     func start(_ path: String, metadata: [ReaderGatewayV1.MetadataEntry] = []) throws -> (UInt32, AsyncStream<CallEvent>) {
         let (stream, continuation) = AsyncStream<CallEvent>.makeStream()
         let id = try state.withLock { state in
-            let id = try state.frames.startCall(method: path, metadata: metadata, now: TestClock.now())
+            let id = try state.frames.startCall(method: path, metadata: metadata, now: WireTime.now)
             state.streams[id] = continuation
             return id
         }
@@ -164,15 +164,6 @@ final class TestChannel: @unchecked Sendable {
     }
 }
 
-enum TestClock {
-    private static let origin = ContinuousClock.now
-    static func now() -> WireTime {
-        let start = origin
-        let (seconds, attoseconds) = (ContinuousClock.now - start).components
-        guard seconds >= 0, attoseconds >= 0 else { return WireTime(nanoseconds: 1_000_000_000) }
-        return WireTime(nanoseconds: UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000) + 1_000_000_000)
-    }
-}
 
 /// Metadata `authorization: Bearer <key>`.
 func bearer(_ key: String) -> [ReaderGatewayV1.MetadataEntry] {

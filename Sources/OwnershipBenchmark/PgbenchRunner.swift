@@ -12,24 +12,6 @@ struct PgbenchRunner {
     var readers: Int
     var workDirectory: URL
 
-    /// The pgbench script: a random reader, the client's own session, failIfInUse false.
-    static func script(claimSQL: String, readers: Int) -> String {
-        let names = ["reader", "session", "lane", "fail", "discovery", "latest"]
-        var sql = claimSQL
-        // Replace $6 … $1 (highest first, so $1 does not eat the start of $10-like names).
-        for (index, name) in names.enumerated().reversed() { sql = sql.replacingOccurrences(of: "$\(index + 1)", with: ":\(name)") }
-        return """
-            \\set reader random(1, \(readers))
-            \\set session :client_id + 1
-            \\set lane :client_id + 1
-            \\set fail 0
-            \\set discovery 1
-            \\set latest 1
-            \(sql);
-
-            """
-    }
-
     func run(clients: Int, seconds: Int, script: String, mode: String) throws -> LatencyStats {
         let scriptURL = workDirectory.appendingPathComponent("claim.pgbench")
         try script.write(to: scriptURL, atomically: true, encoding: .utf8)

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 // ownership-bench: claims per second and latency of OwnershipStore.claim beside pgbench running
 // the same one-statement claim against the same server, at the same client counts, in one run.
 import Foundation
@@ -81,7 +82,7 @@ do {
     let work = FileManager.default.temporaryDirectory.appendingPathComponent("ownership-bench-\(getpid())")
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     let pgbench = PgbenchRunner(executable: options.string("pgbench") ?? "pgbench", connectionString: benchURL, readers: readerCount, workDirectory: work)
-    let script = PgbenchRunner.script(claimSQL: OwnershipStore.claimStatement, readers: readerCount)
+    let script = PgbenchClaimScript.make(claimSQL: OwnershipStore.claimStatement, readers: readerCount)
 
     var table = BenchmarkTable(seconds: seconds, readers: readerCount, pool: poolSize, rounds: rounds)
     // Warm both sides once (connections, caches, plans) before measuring.

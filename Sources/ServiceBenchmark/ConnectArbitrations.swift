@@ -82,27 +82,11 @@ enum PgbenchClaims {
         )
     }
 
-    static func script(readers: Int) -> String {
-        var sql = OwnershipStore.claimStatement
-        for (index, name) in ["reader", "session", "lane", "fail", "discovery", "latest"].enumerated().reversed() {
-            sql = sql.replacingOccurrences(of: "$\(index + 1)", with: ":\(name)")
-        }
-        return """
-            \\set reader random(1, \(readers))
-            \\set session :client_id + 1
-            \\set lane :client_id + 1
-            \\set fail 0
-            \\set discovery 1
-            \\set latest 1
-            \(sql);
-
-            """
-    }
 
     /// pgbench's tps (excluding connection time).
     static func run(executable: String, connectionString: String, clients: Int, readers: Int, seconds: Int, directory: String) throws -> Double {
         let scriptPath = directory + "/claim.pgbench"
-        try script(readers: readers).write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        try PgbenchClaimScript.make(claimSQL: OwnershipStore.claimStatement, readers: readers).write(toFile: scriptPath, atomically: true, encoding: .utf8)
         let outputPath = directory + "/pgbench.out"
         let status = try ChildProcessRunner.run(
             executable,

@@ -26,7 +26,7 @@ struct DrainProcessTests {
         let gateway = try await PackageProcess.start(
             "reader-gateway",
             tlsArguments + [
-                "--data-dir", directory + "/data", "--port", "0", "--ops-port", "0", "--node-id", "drain-node-a",
+                "--data-dir", directory + "/data", "--port", "0", "--internal-port", "0", "--ops-port", "0", "--node-name", "drain-node-a",
                 "--drain-load-balancer-seconds", "1", "--drain-deadline-seconds", "\(drainDeadline)", "--session-lease", "30s",
             ],
             outputPath: directory + "/gateway.log",
@@ -114,7 +114,7 @@ struct DrainProcessTests {
         // re-attached.
         let second = try await PackageProcess.start(
             "reader-gateway",
-            tlsArguments + ["--port", "\(port)", "--node-id", "drain-node-b", "--session-lease", "30s"],
+            tlsArguments + ["--port", "\(port)", "--internal-port", "0", "--node-name", "drain-node-b", "--session-lease", "30s"],
             outputPath: directory + "/gateway-b.log",
             environment: ["READER_GATEWAY_DATABASE_URL=\(database.connectionString)"]
         )

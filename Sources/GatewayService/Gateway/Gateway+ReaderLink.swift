@@ -126,11 +126,12 @@ extension Gateway {
     ) async -> (ReaderRecord, String)? {
         let mailbox = RegistrationMailbox()
         var code = ""
-        func issueCode() {
+        func issueCode() async {
             let fresh = RegistrationCode.generate().canonical
             let lifetime = configuration.registrationCodeLifetime
+            let previous = code
             state.withLock { state in
-                if !code.isEmpty { state.registrations[code] = nil }
+                if !previous.isEmpty { state.registrations[previous] = nil }
                 state.registrations[fresh] = PendingRegistration(
                     linkID: linkID, serial: serial, deviceType: hello.deviceType, softwareVersion: hello.softwareVersion,
                     expires: .now + lifetime, registered: { record, credential in
@@ -140,6 +141,15 @@ extension Gateway {
                 )
             }
             code = fresh
+            // Shared with every replica: an admin may type the code on any of them.
+            do {
+                try await database.insertRegistrationCode(
+                    fresh, replacing: previous.isEmpty ? nil : previous, serial: serial, deviceType: hello.deviceType,
+                    softwareVersion: hello.softwareVersion, node: node.id, lifetime: lifetime
+                )
+            } catch {
+                logger.warning("could not share a registration code with the other replicas", ["serial": serial, "error": error])
+            }
             var registration = ReaderGatewayV1.RegistrationState()
             registration.registrationCode = String(fresh.prefix(4)) + "-" + String(fresh.suffix(4))
             registration.registrationCodeExpiresUnixMs = Gateway.nowUnixMs() + Int64(lifetime.seconds * 1000)
@@ -151,15 +161,21 @@ extension Gateway {
                 call.wake()
             }
         }
-        issueCode()
-        defer { state.withLock { _ = $0.registrations.removeValue(forKey: code) } }
+        await issueCode()
+        var registered: (ReaderRecord, String)?
         // Uplinks before registration (heartbeats) are ignored; empty messages are wake-ups.
         while await requests.next() != nil {
-            if let registered = mailbox.take() { return registered }
+            if let delivered = mailbox.take() {
+                registered = delivered
+                break
+            }
             let expired = state.withLock { $0.registrations[code].map { $0.expires <= .now } ?? false }
-            if expired { issueCode() }
+            if expired { await issueCode() }
         }
-        return nil
+        let last = code
+        state.withLock { _ = $0.registrations.removeValue(forKey: last) }
+        if registered == nil { try? await database.deleteRegistrationCode(last) }
+        return registered
     }
 
     /// Puts the reader's link in the registry. A second link from the same
@@ -187,7 +203,7 @@ extension Gateway {
             return replaced.epoch
         }
         let attached: (LinkEventResult, LinkEpoch?)
-        do { attached = try await ownership.readerAttached(reader) } catch {
+        do { attached = try await ownership.readerAttached(reader, node: node.id) } catch {
             call.end(ServiceError.store(error).status)
             return nil
         }
@@ -253,6 +269,14 @@ extension Gateway {
         ended.call.end(ServiceError(.readerOffline, "the reader link ended").status)
         for pending in ended.pending.values {
             pending.complete(.failed(ServiceError.refusal(.readerOffline)))
+        }
+        if handingOver.load(ordering: .relaxed) {
+            // Draining: the reader re-attaches to another replica and its owner keeps it,
+            // unless it does not come back within the offline bound.
+            do { _ = try await ownership.readerDetached(reader, epoch: epoch) } catch {
+                logger.warning("could not record a handed-over reader link", ["reader": reader, "error": error])
+            }
+            return
         }
         let result: LinkEventResult
         do { result = try await ownership.readerLost(reader, epoch: epoch) } catch {

@@ -35,11 +35,11 @@ extension Gateway {
             }
             return (attached, expired)
         }
-        do { try await database.renewLeases(attached, lease: lease) } catch {
+        do { try await database.renewLeases(attached, node: node.id, lease: lease) } catch {
             logger.warning("could not renew session leases", ["error": error])
         }
         for token in expired {
-            if let id = state.withLock({ $0.sessions[token]?.id }) { try? await database.closeSession(id.rawValue) }
+            if let id = state.withLock({ $0.sessions[token]?.id }) { try? await database.closeSession(id.rawValue, node: node.id) }
         }
         do {
             for expiry in try await ownership.expireSessions() {

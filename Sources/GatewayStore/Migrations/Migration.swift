@@ -26,6 +26,7 @@ public enum Migrations {
         .v0001AccountsReadersSessions,
         .v0002Ownership,
         .v0003ReaderCredentials,
+        .v0004Cluster,
     ]
 
     /// The newest version this binary knows.

@@ -13,8 +13,9 @@ extension Gateway {
     func runMembership(advertisedAddress: String) async {
         let lease = configuration.nodeLease
         let interval = configuration.nodeHeartbeatInterval
-        var registered = false
-        var healthySince: ContinuousClock.Instant?
+        // The host registered this node before opening its port.
+        var registered = true
+        var healthySince: ContinuousClock.Instant? = .now
         var lastTick = ContinuousClock.now
         var nextReconcile = ContinuousClock.now
         var nextCodeSweep = ContinuousClock.now

@@ -29,16 +29,17 @@ struct InternalCertificates: Sendable {
         // of two replicas cannot pair one's certificate with the other's key.
         let stored = try await cluster.setting(setting) {
             let created = try CertificateAuthority.create(commonName: "reader-gateway internal CA")
-            return created.certificate.pem() + "\u{0}" + created.key.pem()
+            return created.certificate.pem() + created.key.pem()
         }
-        let parts = stored.split(separator: "\u{0}", omittingEmptySubsequences: false)
-        guard parts.count == 2 else {
+        // The certificate's PEM block, then the key's.
+        let marker = "-----END CERTIFICATE-----"
+        guard let end = stored.range(of: marker) else {
             throw InternalCertificateError("the stored internal CA is malformed; delete the cluster_settings row \(setting) while no replica runs")
         }
         let caPath = (directory as NSString).appendingPathComponent("internal-ca.pem")
         let caKeyPath = (directory as NSString).appendingPathComponent("internal-ca-key.pem")
-        try write(String(parts[0]), to: caPath)
-        try write(String(parts[1]), to: caKeyPath)
+        try write(String(stored[..<end.upperBound]) + "\n", to: caPath)
+        try write(String(stored[end.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines) + "\n", to: caKeyPath)
         defer { try? FileManager.default.removeItem(atPath: caKeyPath) }
         let authority = try CertificateAuthority(certificatePath: caPath, keyPath: caKeyPath)
         let isIP = advertiseAddress.contains(":") || advertiseAddress.allSatisfy { $0.isNumber || $0 == "." }
@@ -54,7 +55,7 @@ struct InternalCertificates: Sendable {
     }
 
     private static func write(_ text: String, to path: String) throws {
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
     }
 }
 

@@ -1,3 +1,4 @@
+import GatewayStore
 import GatewayDomain
 import GatewayWire
 

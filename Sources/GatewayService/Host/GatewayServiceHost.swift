@@ -91,13 +91,19 @@ public final class GatewayServiceHost: Sendable {
         gateway.loops.set(group)
         do {
             let internalServer = try await startInternalListener(group: group)
-            let server = try startPublicListener(group: group)
+            let server: TLSServer
             let address: SocketAddress
-            do { address = try server.start() } catch {
+            let advertised: String
+            do {
+                advertised = try advertisedAddress(internalServer)
+                // Registered before the first reader can attach (an attach names this node).
+                try await gateway.cluster.register(node: gateway.node.id, internalAddress: advertised)
+                server = try startPublicListener(group: group)
+                address = try server.start()
+            } catch {
                 await internalServer.shutdown(gracePeriod: .zero)
                 throw error
             }
-            let advertised = try advertisedAddress(internalServer)
             let background = [
                 Task { await gateway.runSweeper() },
                 Task { await gateway.runMembership(advertisedAddress: advertised) },

@@ -27,6 +27,7 @@ public enum Migrations {
         .v0002Ownership,
         .v0003ReaderCredentials,
         .v0004Cluster,
+        .v0005RegistrationCodes,
     ]
 
     /// The newest version this binary knows.

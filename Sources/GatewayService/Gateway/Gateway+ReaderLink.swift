@@ -288,6 +288,13 @@ extension Gateway {
         }
     }
 
+    /// Restarts every link's offline bound from now (after this process was paused).
+    func forgiveReaderSilence() {
+        state.withLock { state in
+            for reader in state.links.keys { state.links[reader]?.lastHeartbeat = .now }
+        }
+    }
+
     /// Ends links whose reader stopped heartbeating (the sweeper calls it).
     func expireSilentReaders() {
         let bound = configuration.readerOfflineBound - configuration.sweepInterval

@@ -8,7 +8,15 @@ extension Gateway {
         let interval = configuration.sweepInterval
         let leaseEvery = max(interval, configuration.sessionLease / 3)
         var nextLeaseSweep = ContinuousClock.now
+        var lastTick = ContinuousClock.now
         while !Task.isCancelled {
+            if ContinuousClock.now - lastTick > interval * 3 + .seconds(1) {
+                // This process was paused (SIGSTOP, a frozen VM): its readers' silence is its
+                // own. They get a fresh bound instead of being reported lost on stale clocks;
+                // the node heartbeat decides whether this replica may still act at all.
+                forgiveReaderSilence()
+            }
+            lastTick = .now
             expireSilentReaders()
             expireCommands()
             if ContinuousClock.now >= nextLeaseSweep {

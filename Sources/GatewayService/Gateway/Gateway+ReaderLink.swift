@@ -228,18 +228,26 @@ extension Gateway {
     func uplinkReceived(_ message: ReaderGatewayV1.ReaderUplink, reader: ReaderID, linkID: UInt64) {
         switch message.message {
         case .heartbeat(let heartbeat):
-            state.withLock { state in
-                guard var link = state.links[reader], link.linkID == linkID else { return }
+            let remote = state.withLock { state -> ReaderStatusNotice? in
+                guard var link = state.links[reader], link.linkID == linkID else { return nil }
                 let changed = link.activity != heartbeat.activity || link.batteryLevel != heartbeat.batteryLevel || link.ipAddress != heartbeat.ipAddress
                 link.lastHeartbeat = .now
                 if heartbeat.activity != .unspecified { link.activity = heartbeat.activity }
                 link.batteryLevel = heartbeat.batteryLevel
                 if !heartbeat.ipAddress.isEmpty { link.ipAddress = heartbeat.ipAddress }
                 state.links[reader] = link
-                guard changed, let owner = state.owner(of: reader) else { return }
+                guard changed else { return nil }
+                guard let owner = state.owner(of: reader) else {
+                    // The owner (if any) is on another replica: announce it.
+                    return ReaderStatusNotice(reader: reader, activity: link.activity, batteryLevel: link.batteryLevel, ipAddress: link.ipAddress)
+                }
                 var status = ReaderGatewayV1.ReaderStatusChanged()
                 status.reader = Gateway.readerMessage(link.record, link: link)
                 _ = state.withSession(id: owner.id) { Gateway.deliver(.readerStatusChanged(status), to: &$0) }
+                return nil
+            }
+            if let remote, state.withLock({ $0.links[reader]?.knownGeneration ?? .initial }) > .initial {
+                Task { await announce(remote) }
             }
         case .commandResult(let result):
             commandResultReceived(result, reader: reader, linkID: linkID)

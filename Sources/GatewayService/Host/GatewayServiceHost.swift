@@ -108,6 +108,7 @@ public final class GatewayServiceHost: Sendable {
                 Task { await gateway.runSweeper() },
                 Task { await gateway.runMembership(advertisedAddress: advertised) },
                 Task { await gateway.runNotices() },
+                Task { await gateway.runStatusNotices() },
             ]
             running.withLock { $0 = Running(group: group, server: server, internalServer: internalServer, background: background) }
             logger.info("gateway listening", [

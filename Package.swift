@@ -151,5 +151,13 @@ let package = Package(
             dependencies: ["GatewayStore", "GatewayTestSupport"],
             swiftSettings: swift6
         ),
+        // Three reader-gateway replicas behind nginx stream, faults and PostgreSQL restarts
+        // (Tests/GatewayClusterTests/cluster.mk; `make chaos` for the long randomized run).
+        .testTarget(
+            name: "GatewayClusterTests",
+            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayStore", "GatewayClient", "GatewayTestSupport"],
+            exclude: ["cluster.mk"],
+            swiftSettings: swift6
+        ),
     ]
 )

@@ -47,8 +47,12 @@ extension Gateway {
                 decision = try await ownership.commandStarted(fenceKind, reader: reader, session: session.id, generation: session.generation)
             } catch { throw ServiceError.store(error) }
             if case .refused(let refusal) = decision {
-                // The store saw the takeover before this replica's memory did.
-                if refusal == .connectedToAnotherSession { _ = takePendingRefusal(session) }
+                // The store saw the takeover before this replica's memory did: the
+                // session hears of it (event first), then the command fails.
+                if refusal == .connectedToAnotherSession {
+                    await refresh(reader)
+                    _ = takePendingRefusal(session)
+                }
                 throw ServiceError.refusal(refusal)
             }
         }

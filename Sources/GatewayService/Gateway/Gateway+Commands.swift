@@ -34,7 +34,7 @@ extension Gateway {
         _ context: CallContext,
         reboot: Bool = false
     ) async throws(ServiceError) -> ReaderGatewayV1.CommandResult {
-        let session = try session(token, context)
+        let session = try await session(token, context)
         if let refusal = takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
         guard let reader = session.reader else { throw ServiceError.notConnected }
         let fenceKind = kind ?? .clearReaderDisplay

@@ -73,7 +73,7 @@ extension Gateway {
             }
         }
         let decision = state.withLock { state -> Result<LoopRelay, ServiceError> in
-            guard let index = state.sessions.index(forKey: token) else { return .failure(.sessionUnknown) }
+            guard let index = state.sessions.index(forKey: token) else { return .success(.unknownSession) }
             // Through `inout` (modified in place, never copied).
             let session: SessionID
             let reader: ReaderID
@@ -95,6 +95,15 @@ extension Gateway {
             link.send(Gateway.downlink(command, id: commandID, session: session, timeout: timeout))
         case .success(.remote(let session, let reader)):
             Task { complete(await relayRemote(command, to: reader, session: session, reboot: reboot)) }
+        case .success(.unknownSession):
+            // Not held here: adopt it from PostgreSQL if its lease runs, then relay.
+            Task {
+                guard (try? await adoptSession(token, context)) ?? nil != nil else {
+                    call.end(ServiceError.sessionUnknown.status)
+                    return
+                }
+                relayOnLoop(token, command, call, context, reboot: reboot, response: response)
+            }
         }
     }
 
@@ -102,6 +111,8 @@ extension Gateway {
     enum LoopRelay {
         case local(ServerCall, UInt64, SessionID)
         case remote(SessionState, ReaderID)
+        /// No such session in memory: it may be adopted from PostgreSQL.
+        case unknownSession
     }
 
     /// The session part of a loop relay: lease, use by this connection, the armed

@@ -121,7 +121,7 @@ final class Gateway: Sendable {
             // other replicas in between (the store already decided): tell them now, the
             // event before their next command fails, as if displaced by the new owner.
             if let takenBy {
-                for (token, session) in state.sessions where session.reader == reader && session.id != takenBy.id {
+                for (token, session) in state.sessions where session.reader == reader && session.id != takenBy.id && session.generation < generation {
                     let event = Gateway.disconnected(
                         reader: reader, reason: .replaced, generation: session.generation,
                         takenByLane: takenBy.lane.rawValue, takenByPosDeviceID: takenBy.posDeviceID

@@ -55,7 +55,7 @@ let package = Package(
 
         .target(
             name: "GatewayService",
-            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayDomain", "GatewayStore", "GatewayOperations"],
+            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayDomain", "GatewayStore", "GatewayOperations", "GatewayClient"],
             swiftSettings: swift6
         ),
         .target(name: "GatewayClient", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport"], swiftSettings: swift6),

@@ -61,7 +61,7 @@ extension Gateway {
             if let refusal = takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
             throw ServiceError.notConnected
         }
-        let outcome = await send(command, to: reader, session: session.id, isCollect: kind == .collectPaymentMethod, reboot: reboot)
+        let outcome = await deliver(command, to: reader, session: session, isCollect: kind == .collectPaymentMethod, reboot: reboot)
         if fenceKind.marksReaderInUse {
             _ = try? await ownership.commandFinished(fenceKind, reader: reader, session: session.id, generation: session.generation)
         }

@@ -58,6 +58,7 @@ extension Gateway {
                 state.withSession(id: session.id) { live in
                     live.reader = reader
                     live.generation = generation
+                    live.home = nil
                     live.pendingRefusal = nil
                     live.lane = lane
                     live.posDeviceID = session.posDeviceID

@@ -71,7 +71,8 @@ extension Gateway {
             reader.softwareVersion = link.record.softwareVersion
             reader.lastSeenUnixMs = Gateway.nowUnixMs()
         } else {
-            reader.networkStatus = .offline
+            // No link here: online when another replica holds its link.
+            reader.networkStatus = record.online ? .online : .offline
         }
         return reader
     }

@@ -72,7 +72,7 @@ extension Gateway {
                 }
             }
         }
-        let decision = state.withLock { state -> Result<(ServerCall, UInt64, SessionID), ServiceError> in
+        let decision = state.withLock { state -> Result<LoopRelay, ServiceError> in
             guard let index = state.sessions.index(forKey: token) else { return .failure(.sessionUnknown) }
             // Through `inout` (modified in place, never copied).
             let session: SessionID
@@ -81,18 +81,27 @@ extension Gateway {
             case .failure(let error): return .failure(error)
             case .success(let owned): (session, reader) = owned
             }
-            guard state.links.index(forKey: reader) != nil else { return .failure(.refusal(.readerOffline)) }
+            // The reader's link lives on another replica: over the replica link, in a task.
+            guard state.links.index(forKey: reader) != nil else { return .success(.remote(state.sessions.values[index], reader)) }
             let (link, commandID) = state.registerCommand(
                 on: reader, session: session, isCollect: false, reboot: reboot, deadline: .now + timeout, complete: complete
             )
-            return .success((link, commandID, session))
+            return .success(.local(link, commandID, session))
         }
         switch decision {
         case .failure(let error):
             call.end(error.status)
-        case .success(let (link, commandID, session)):
+        case .success(.local(let link, let commandID, let session)):
             link.send(Gateway.downlink(command, id: commandID, session: session, timeout: timeout))
+        case .success(.remote(let session, let reader)):
+            Task { complete(await relayRemote(command, to: reader, session: session, reboot: reboot)) }
         }
+    }
+
+    /// Where a loop relay goes: down a link here, or to the reader's home replica.
+    enum LoopRelay {
+        case local(ServerCall, UInt64, SessionID)
+        case remote(SessionState, ReaderID)
     }
 
     /// The session part of a loop relay: lease, use by this connection, the armed

@@ -67,7 +67,7 @@ extension Gateway {
         do {
             try await database.insertSession(
                 id: id.rawValue, account: token.accountID, posDeviceID: request.posDeviceID, lane: lane,
-                nodeID: configuration.nodeID, lease: configuration.sessionLease, token: secret
+                locationScope: token.locationID, nodeID: node.id, lease: configuration.sessionLease, token: secret
             )
         } catch { throw ServiceError.store(error) }
         let now = Gateway.nowUnixMs()
@@ -89,7 +89,7 @@ extension Gateway {
 
     func heartbeat(_ request: ReaderGatewayV1.HeartbeatRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.HeartbeatResponse {
         let session = try session(request.sessionToken, context)
-        do { try await database.renewLeases([session.id.rawValue], lease: configuration.sessionLease) } catch { throw ServiceError.store(error) }
+        do { try await database.renewLeases([session.id.rawValue], node: node.id, lease: configuration.sessionLease) } catch { throw ServiceError.store(error) }
         var response = ReaderGatewayV1.HeartbeatResponse()
         response.leaseRemainingMs = Int64(configuration.sessionLease.seconds * 1000)
         return response
@@ -114,7 +114,7 @@ extension Gateway {
         guard let removed else { return }
         metrics.sessions.unlabeled.decrement()
         removed.eventCall?.end()
-        try? await database.closeSession(removed.id.rawValue)
+        try? await database.closeSession(removed.id.rawValue, node: node.id)
     }
 
     func subscribeEvents(_ bytes: [UInt8], call: ServerCall, context: CallContext) async {

@@ -47,13 +47,8 @@ extension ClusterTests {
             if let recovery { print("cluster: PostgreSQL back → full recovery in \(seconds(recovery))") }
             // New connects work again.
             let connected = await eventually(timeout: .seconds(15), interval: .milliseconds(300)) {
-                do {
-                    try await newcomer.connect(spareID, location: cluster.location, failIfInUse: true)
-                    return true
-                } catch let error as RPCError where error.reason == .discoveryAlreadyInProgress {
-                    try? await newcomer.terminal.cancelDiscovery()
-                    return false
-                }
+                try await newcomer.connect(spareID, location: cluster.location, failIfInUse: true)
+                return true
             }
             cluster.expect(connected, "a new connect does not work after the restart")
             await scene.stopLoad()

@@ -64,9 +64,13 @@ extension ClusterTests {
                 let row = try await cluster.database.ownership()[readerID]
                 cluster.expect(row?.session == lanes[owner.index].sessionID, "round \(round): PostgreSQL names \(String(describing: row)), the last winner is \(lanes[owner.index].label)")
                 // Every earlier winner is told that it lost the reader, with its generation.
-                for winner in winners.dropLast() {
+                let losers = winners.dropLast()
+                _ = await eventually(timeout: .seconds(8)) {
+                    losers.allSatisfy { lanes[$0.index].disconnects.count > disconnectsBefore[$0.index] }
+                }
+                for winner in losers {
                     let lane = lanes[winner.index]
-                    let told = await eventually(timeout: .seconds(8)) { lane.disconnects.count > disconnectsBefore[winner.index] }
+                    let told = lane.disconnects.count > disconnectsBefore[winner.index]
                     let info = lane.disconnects.last
                     cluster.expect(told && info?.reason == .replaced, "round \(round): \(lane.label) (generation \(winner.generation)) was not told: \(String(describing: info))")
                     if told { cluster.expect(info?.generation == winner.generation, "round \(round): \(lane.label) told about generation \(info?.generation ?? 0), held \(winner.generation)") }

@@ -58,12 +58,25 @@ final class ClusterLane: Sendable {
 
     /// Discovers the location's readers and connects to `readerID`.
     @discardableResult
+    /// A discovery left running by an earlier failed connect is cancelled first, as an app would.
     func connect(_ readerID: String, location: String, failIfInUse: Bool) async throws -> ReaderGatewayV1.ConnectReaderResponse {
-        let readers = try await terminal.discoverReaders(locationID: location)
+        let readers: [DiscoveredReader]
+        do {
+            readers = try await terminal.discoverReaders(locationID: location)
+        } catch let error as RPCError where error.reason == .discoveryAlreadyInProgress {
+            try await terminal.cancelDiscovery()
+            readers = try await terminal.discoverReaders(locationID: location)
+        }
         guard let reader = readers.first(where: { $0.id == readerID }) else {
+            try? await terminal.cancelDiscovery()
             throw RPCError(.readerNotFound, "discovery of \(location) did not return \(readerID) (\(readers.map(\.id)))")
         }
-        return try await terminal.connectReader(reader, failIfInUse: failIfInUse)
+        do {
+            return try await terminal.connectReader(reader, failIfInUse: failIfInUse)
+        } catch {
+            try? await terminal.cancelDiscovery()
+            throw error
+        }
     }
 
     /// A cart on the reader: a short command with a reader round trip.

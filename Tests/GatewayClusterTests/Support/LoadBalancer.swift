@@ -2,7 +2,8 @@ import Foundation
 
 /// nginx `stream` in front of the replicas' TLS ports, round robin, standing in for the
 /// Kubernetes Service: TCP passthrough (TLS ends at the replica), a dead replica is skipped
-/// (connect refused: next upstream). One process (no master), so that it dies with the test
+/// (connect refused: the next upstream, never marked down: a replica restarting must not
+/// take its healthy peers out of the rotation). One process (no master), so that it dies with the test
 /// process (parent-death signal).
 struct LoadBalancer: Sendable {
     let port: Int
@@ -11,7 +12,7 @@ struct LoadBalancer: Sendable {
     static func start(port: Int, upstreams: [Int], directory: String) async throws -> LoadBalancer {
         try FileManager.default.createDirectory(atPath: directory + "/logs", withIntermediateDirectories: true)
         let module = "/usr/lib/nginx/modules/ngx_stream_module.so"
-        let servers = upstreams.map { "        server 127.0.0.1:\($0) max_fails=1 fail_timeout=1s;" }.joined(separator: "\n")
+        let servers = upstreams.map { "        server 127.0.0.1:\($0) max_fails=0;" }.joined(separator: "\n")
         let configuration = """
         \(FileManager.default.fileExists(atPath: module) ? "load_module \(module);" : "")
         daemon off;

@@ -58,9 +58,13 @@ final class Replica: Sendable {
             _ = await child.process.wait(timeout: .seconds(5))
             throw ClusterError("replica \(name) did not become ready within \(timeout):\n\(child.tail(30))")
         }
-        if let line = await child.waitForLine(containing: "node registered", timeout: .milliseconds(1)),
-           let node = ClusterProcess.field("node", in: line) {
-            state.withLock { $0.nodeIDs.append(node) }
+        // The incarnation's node id: `node registered node=...` or `gateway listening ... node=...`.
+        for text in ["node registered", "gateway listening"] {
+            if let line = await child.waitForLine(containing: text, timeout: .milliseconds(1)),
+               let node = ClusterProcess.field("node", in: line) {
+                state.withLock { $0.nodeIDs.append(node) }
+                break
+            }
         }
     }
 

@@ -71,6 +71,7 @@ struct ClusterChaosTests {
                     cluster.expect(false, "\(other.label) also believes it owns \(id)")
                 }
             }
+            cluster.expect(cluster.doubleOwners(scene).isEmpty, "\(cluster.doubleOwners(scene))")
             cluster.expect(monotonic.violations.isEmpty, "generations or epochs went back: \(monotonic.violations)")
             cluster.expect(scene.lost.isEmpty, "commands lost: \(scene.lost)")
             let problems = try await cluster.historyProblems(scene.readerIDs)

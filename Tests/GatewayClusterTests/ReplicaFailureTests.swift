@@ -36,6 +36,7 @@ extension ClusterTests {
             await scene.stopLoad()
 
             cluster.expect(scene.lost.isEmpty, "commands lost: \(scene.lost)")
+            cluster.expect(cluster.doubleOwners(scene).isEmpty, "\(cluster.doubleOwners(scene))")
             let problems = try await cluster.ownerProblems(scene)
             cluster.expect(problems.isEmpty, "owners after the kill: \(problems)")
             let after = try await cluster.database.ownership()

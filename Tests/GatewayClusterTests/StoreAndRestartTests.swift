@@ -54,6 +54,7 @@ extension ClusterTests {
             await scene.stopLoad()
 
             cluster.expect(scene.lost.isEmpty, "commands lost: \(scene.lost)")
+            cluster.expect(cluster.doubleOwners(scene).isEmpty, "\(cluster.doubleOwners(scene))")
             let problems = try await cluster.ownerProblems(scene)
             cluster.expect(problems.isEmpty, "owners after the restart: \(problems)")
             let after = try await cluster.database.ownership()
@@ -88,6 +89,7 @@ extension ClusterTests {
             }
             await scene.stopLoad()
             cluster.expect(scene.lost.isEmpty, "commands lost: \(scene.lost)")
+            cluster.expect(cluster.doubleOwners(scene).isEmpty, "\(cluster.doubleOwners(scene))")
             let problems = try await cluster.ownerProblems(scene)
             cluster.expect(problems.isEmpty, "owners after the rolling restart: \(problems)")
             let after = try await cluster.database.ownership()

@@ -11,7 +11,7 @@ import Testing
 struct ClusterOptions: Sendable {
     var replicas = 3
     /// `--node-lease`: a replica silent this long is dead.
-    var nodeLease: Duration = .seconds(2)
+    var nodeLease: Duration = .seconds(3)
     /// `--reader-offline-bound`.
     var readerOfflineBound: Duration = .seconds(2)
     /// `--session-lease`: a lane's resume window.

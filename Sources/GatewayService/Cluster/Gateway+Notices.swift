@@ -49,6 +49,13 @@ extension Gateway {
         }
     }
 
+    /// Re-reads one reader's row and applies it (a peer refused a command of a
+    /// session here as stale: its disconnect event must come first).
+    func refresh(_ reader: ReaderID) async {
+        guard let rows = try? await cluster.ownershipSnapshot([reader]) else { return }
+        for row in rows { await apply(row) }
+    }
+
     /// Compares every reader this replica cares about (links here, readers its
     /// sessions own) with the rows, and applies what changed.
     func reconcile() async {

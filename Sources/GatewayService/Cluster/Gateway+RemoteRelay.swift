@@ -73,6 +73,12 @@ extension Gateway {
                         cause: error.description
                     ))
                 }
+                if error.reason == .readerConnectedToAnotherSession {
+                    // The reader's home knows a newer owner than this replica did: tell the
+                    // session (event first), then fail the command with that refusal.
+                    await refresh(reader)
+                    _ = takePendingRefusal(session)
+                }
                 return .failed(ServiceError(error.reason, error.message))
             } catch {
                 replicas.forget(target.internalAddress)

@@ -117,10 +117,20 @@ final class Gateway: Sendable {
                     break
                 }
             }
-            // A session whose reader changed hands without an explicit action
-            // (the store already decided) must not keep a stale reader.
-            for (token, session) in state.sessions where session.reader == reader && session.id != takenBy?.id && takenBy != nil {
-                state.sessions[token]?.reader = nil
+            // Other sessions here that still hold the reader lost it to changes made on
+            // other replicas in between (the store already decided): tell them now, the
+            // event before their next command fails, as if displaced by the new owner.
+            if let takenBy {
+                for (token, session) in state.sessions where session.reader == reader && session.id != takenBy.id && session.generation < generation {
+                    let event = Gateway.disconnected(
+                        reader: reader, reason: .replaced, generation: session.generation,
+                        takenByLane: takenBy.lane.rawValue, takenByPosDeviceID: takenBy.posDeviceID
+                    )
+                    Gateway.deliver(.disconnected(event), to: &state.sessions[token]!)
+                    state.sessions[token]?.reader = nil
+                    state.sessions[token]?.home = nil
+                    state.sessions[token]?.pendingRefusal = .connectedToAnotherSession
+                }
             }
         }
         for (link, interrupted) in cancels {

@@ -46,7 +46,6 @@ extension Migration {
             #variable_conflict use_column
             DECLARE
                 removed text[];
-                links bigint;
             BEGIN
                 -- Two statements, each with its own snapshot: a reader attached to a removed node
                 -- committed its attach before the DELETE could lock the node row (the attach holds
@@ -58,10 +57,14 @@ extension Migration {
                     RETURNING n.node_id
                 )
                 SELECT coalesce(array_agg(r.node_id ORDER BY r.node_id), '{}') INTO removed FROM removed_nodes r;
-                UPDATE reader_ownership o SET link_node = NULL, link_detached_at = now()
-                WHERE o.link_node = ANY (removed);
-                GET DIAGNOSTICS links = ROW_COUNT;
-                RETURN QUERY SELECT u.id, links FROM unnest(removed) AS u (id);
+                RETURN QUERY
+                WITH detached AS (
+                    UPDATE reader_ownership o SET link_node = NULL, link_detached_at = now()
+                    FROM unnest(removed) AS r (id)
+                    WHERE o.link_node = r.id
+                    RETURNING r.id
+                )
+                SELECT u.id, (SELECT count(*) FROM detached d WHERE d.id = u.id) FROM unnest(removed) AS u (id);
             END $$
             """,
             """

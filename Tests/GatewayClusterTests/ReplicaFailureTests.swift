@@ -52,7 +52,7 @@ extension ClusterTests {
         }
     }
 
-    /// SIGSTOP of a replica for longer than its node lease, then SIGCONT: the others reap it
+    /// SIGSTOP of a replica under load for longer than its node lease, then SIGCONT: the others reap it
     /// (its node row goes, its links are detached), and when it wakes it acts on nothing it
     /// remembered: its old links are closed (the readers re-attach, owners kept), no row is
     /// linked to its old incarnation, no ownership changes, the history gets nothing new.
@@ -70,11 +70,15 @@ extension ClusterTests {
             let historyBefore = try await scene.readerIDs.asyncMap { try await cluster.database.history($0).count }
             cluster.expect(!cluster.clusterFlags || oldNode != nil, "no node id known for \(victim.name)")
 
+            // Under load: the lanes on the paused replica have commands stuck in it.
+            scene.startLoad()
+            let going = await eventually(timeout: .seconds(10)) { scene.loads.allSatisfy { $0.snapshot.completed.count >= 2 } }
+            try await cluster.require(going, "the load did not get going", showing: scene)
             victim.pause()
             let paused = ContinuousClock.now
             // Past the lease: another replica reaps the paused one.
             let reaped = await eventually(timeout: cluster.options.nodeLease * 4 + .seconds(3), interval: .milliseconds(100)) {
-                guard let oldNode else { return false }
+                guard let oldNode, ContinuousClock.now - paused > cluster.options.nodeLease + .milliseconds(500) else { return false }
                 return try await !cluster.database.nodes().contains(oldNode)
             }
             cluster.expect(reaped, "\(victim.name) (\(oldNode ?? "?")) was not reaped within 4 leases of its pause")
@@ -91,9 +95,9 @@ extension ClusterTests {
             }
             await cluster.expect(recovered, "the readers of the woken \(victim.name) did not come back to their owners", showing: scene)
             if recovered { print("cluster: SIGCONT \(victim.name) → its readers re-attached, owners kept, in \(seconds(ContinuousClock.now - woke))") }
-            // Every lane commands its reader again (those on the victim resume elsewhere or on its new incarnation).
+            // Every lane commands its reader again (those on the victim resume elsewhere or on its
+            // new incarnation); the commands stuck in the paused replica completed or failed retryably.
             let since = ContinuousClock.now
-            scene.startLoad()
             let working = await eventually(timeout: .seconds(20)) { scene.loads.allSatisfy { $0.firstCompletion(startedAfter: since) != nil } }
             await scene.stopLoad()
             await cluster.expect(working, "lanes cannot command their readers after the SIGCONT", showing: scene)

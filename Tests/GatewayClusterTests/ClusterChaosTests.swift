@@ -118,7 +118,7 @@ final class MonotonicWatch: Sendable {
         let task = Task { [self] in
             for _ in 0..<1_000_000 {
                 if Task.isCancelled { return }
-                if let rows = try? await cluster.database.ownership() { record(rows) }
+                if cluster.postgres.isRunning, let rows = try? await cluster.database.ownership() { record(rows) }
                 try? await Task.sleep(for: .milliseconds(500))
             }
         }

@@ -10,7 +10,10 @@ import Testing
 /// generations and link epochs that never go back, a history without gaps that agrees with
 /// what the lanes were told. Off unless `CLUSTER_CHAOS_SECONDS` is set; `CLUSTER_CHAOS_SEED`
 /// replays a schedule.
-@Suite("cluster chaos", .serialized, .enabled(if: ProcessInfo.processInfo.environment["CLUSTER_CHAOS_SECONDS"] != nil))
+@Suite(
+    "cluster chaos", .serialized, .timeLimit(.minutes(180)),
+    .enabled(if: ProcessInfo.processInfo.environment["CLUSTER_CHAOS_SECONDS"] != nil)
+)
 struct ClusterChaosTests {
     enum Fault: String, CaseIterable, Sendable {
         case kill9 = "kill -9", pause = "SIGSTOP/SIGCONT", drain = "drain and restart", postgres = "PostgreSQL restart"

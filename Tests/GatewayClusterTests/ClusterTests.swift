@@ -12,5 +12,5 @@ import Testing
 ///
 /// `CLUSTER_TEST_LOGS=1` prints every replica's log tail even when the tests pass (they are
 /// printed on any failure). The long randomized run is `make chaos` (``ClusterChaosTests``).
-@Suite("cluster of three replicas", .serialized)
+@Suite("cluster of three replicas", .serialized, .timeLimit(.minutes(5)))
 struct ClusterTests {}

@@ -133,7 +133,7 @@ final class ClusterFixture: Sendable {
             }
             let balancer = try await LoadBalancer.start(port: cluster.balancerPort, upstreams: replicas.map(\.port), directory: directory + "/nginx")
             cluster.balancerBox.withLock { $0 = balancer }
-            try await cluster.prepareAccount()
+            try await withDeadline(.seconds(60), "creating the account, location and token") { try await cluster.prepareAccount() }
         } catch {
             cluster.failed.store(true, ordering: .relaxed)
             await cluster.shutdown()

@@ -38,6 +38,7 @@ struct ClusterChaosTests {
                 let fault = Fault.allCases[Int(random.next() % UInt64(Fault.allCases.count))]
                 let victim = cluster.replicas[Int(random.next() % UInt64(cluster.replicas.count))]
                 let injected = ContinuousClock.now
+                print("chaos: \(wallClock()) \(fault.rawValue)\(fault == .postgres ? "" : " of \(victim.name)")")
                 switch fault {
                 case .kill9:
                     await victim.kill9()

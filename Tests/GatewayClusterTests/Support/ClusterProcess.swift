@@ -185,3 +185,11 @@ private final class DeadlineOutcome<T: Sendable>: Sendable {
         }?.resume(with: result)
     }
 }
+
+/// The wall-clock time as the replicas' logs print it (UTC, milliseconds), to line a test's
+/// observations up with the logs.
+func wallClock() -> String {
+    let now = Date().timeIntervalSince1970
+    let day = Int(now) % 86_400
+    return String(format: "%02d:%02d:%02d.%03dZ", day / 3600, day / 60 % 60, day % 60, Int((now - now.rounded(.down)) * 1000))
+}

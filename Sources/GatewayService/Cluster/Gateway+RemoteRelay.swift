@@ -6,7 +6,7 @@ import GatewayWire
 extension Gateway {
     /// Sends a command to the reader the session owns, wherever its link lives:
     /// down the local link, or over the replica link to the reader's home.
-    func deliver(
+    func route(
         _ command: ReaderGatewayV1.ReaderCommand.Command,
         to reader: ReaderID,
         session: SessionState,
@@ -15,7 +15,7 @@ extension Gateway {
     ) async -> CommandOutcome {
         let local = state.withLock { $0.links[reader] != nil }
         if local { return await send(command, to: reader, session: session.id, isCollect: isCollect, reboot: reboot) }
-        return await relayRemote(command, to: reader, session: session, reboot: reboot)
+        return await relayRemote(command, to: reader, session: session, isCollect: isCollect, reboot: reboot)
     }
 
     /// Relays a command to the replica holding the reader's link.
@@ -29,6 +29,7 @@ extension Gateway {
         _ command: ReaderGatewayV1.ReaderCommand.Command,
         to reader: ReaderID,
         session: SessionState,
+        isCollect: Bool,
         reboot: Bool
     ) async -> CommandOutcome {
         var home = state.withLock { $0.session(id: session.id)?.home }
@@ -41,7 +42,7 @@ extension Gateway {
                 // PostgreSQL says the link is here: it ended or is being replaced right now.
                 let local = state.withLock { $0.links[reader] != nil }
                 guard local else { return .failed(.refusal(.readerOffline)) }
-                return await send(command, to: reader, session: session.id, isCollect: false, reboot: reboot)
+                return await send(command, to: reader, session: session.id, isCollect: isCollect, reboot: reboot)
             }
             var request = ReaderGatewayV1.RelayCommandRequest()
             request.readerID = reader.rawValue
@@ -59,7 +60,9 @@ extension Gateway {
                 _ = state.withLock { state in state.withSession(id: session.id) { live in if live.reader == reader { live.home = target } } }
                 return .answered(response.result ?? ReaderGatewayV1.CommandResult())
             } catch let error as RPCError {
-                if error.reason == .readerLinkMoved || error.isRetryable {
+                // Refused before it was processed: the peer no longer holds the link, or the
+                // call never started there (too many streams, goaway before it began).
+                if error.reason == .readerLinkMoved || error.reason == .tooManyStreams || error.reason == .goingAway {
                     if error.reason != .readerLinkMoved { replicas.forget(target.internalAddress) }
                     _ = state.withLock { state in state.withSession(id: session.id) { $0.home = nil } }
                     continue

@@ -69,7 +69,7 @@ extension Gateway {
             throw ServiceError.notConnected
         }
         if fenceKind.marksReaderInUse { changeTransactions(of: session.id, by: 1) }
-        let outcome = await deliver(command, to: reader, session: session, isCollect: kind == .collectPaymentMethod, reboot: reboot)
+        let outcome = await route(command, to: reader, session: session, isCollect: kind == .collectPaymentMethod, reboot: reboot)
         if fenceKind.marksReaderInUse {
             changeTransactions(of: session.id, by: -1)
             _ = try? await ownership.commandFinished(fenceKind, reader: reader, session: session.id, generation: session.generation)

@@ -99,7 +99,7 @@ extension Gateway {
         case .success(.local(let link, let commandID, let session)):
             link.send(Gateway.downlink(command, id: commandID, session: session, timeout: timeout))
         case .success(.remote(let session, let reader)):
-            Task { complete(await relayRemote(command, to: reader, session: session, reboot: reboot)) }
+            Task { complete(await relayRemote(command, to: reader, session: session, isCollect: false, reboot: reboot)) }
         case .success(.stale(let session, let reader)):
             Task {
                 await refresh(reader)

@@ -98,6 +98,7 @@ public final class GatewayServiceHost: Sendable {
                 advertised = try advertisedAddress(internalServer)
                 // Registered before the first reader can attach (an attach names this node).
                 try await gateway.cluster.register(node: gateway.node.id, internalAddress: advertised)
+                logger.notice("node registered", ["node": gateway.node.id, "internal": advertised])
                 server = try startPublicListener(group: group)
                 address = try server.start()
             } catch {

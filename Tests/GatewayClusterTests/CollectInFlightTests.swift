@@ -102,3 +102,56 @@ final class CallOutcome<Value: Sendable>: Sendable {
     var result: Result<Value, any Error>? { slot.withLock { $0 } }
     func set(_ result: Result<Value, any Error>) { slot.withLock { $0 = result } }
 }
+
+extension ClusterTests {
+    /// A collect that starts before PostgreSQL goes away and ends (the customer presents a
+    /// card) while it is away: it completes or fails retryably, and once PostgreSQL is back
+    /// the reader is not left "in use" — the lane's next collect works.
+    @Test func collectEndingDuringAStoreOutage() async throws {
+        try await ClusterFixture.run { cluster in
+            let (r1, r2) = (cluster.replicas[0], cluster.replicas[1])
+            let reader = try await cluster.attachReaders(1, ports: [r1.port], prefix: "PGC", holdCollects: true)[0]
+            let readerID = try #require(reader.readerID)
+            let lane = try await cluster.lane("Lane", port: r2.port)
+            try await lane.connect(readerID, location: cluster.location, failIfInUse: true)
+            let inFlight = CallOutcome<ReaderGatewayV1.CollectPaymentMethodResponse>()
+            Task {
+                do {
+                    inFlight.set(.success(try await lane.collect()))
+                } catch {
+                    inFlight.set(.failure(error))
+                }
+            }
+            try cluster.require(await eventually { reader.isHoldingCollect }, "the collect never reached the reader")
+            await cluster.postgres.stop()
+            reader.finishCollect()
+            let ended = await eventually(timeout: .seconds(15)) { inFlight.result != nil }
+            try await cluster.postgres.start()
+            try cluster.require(ended, "the collect neither completed nor failed within 15 s while PostgreSQL was down")
+            var outcome = "completed"
+            if case .failure(let error) = inFlight.result {
+                outcome = "\(error)"
+                cluster.expect((error as? RPCError)?.isRetryableInCluster == true, "the collect failed with \(error), not a retryable status")
+            }
+            reader.setHoldCollects(false)
+            var retried: [String] = []
+            var done = false
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !done, ContinuousClock.now < deadline {
+                do {
+                    done = try await lane.collect().paymentMethod?.last4 == "4242"
+                } catch let error as RPCError where error.isRetryableInCluster {
+                    retried.append(error.reasonName)
+                    try? await Task.sleep(for: .milliseconds(300))
+                } catch {
+                    cluster.expect(false, "the next collect failed with \(error) (after \(retried)): the reader was left in use")
+                    break
+                }
+            }
+            cluster.expect(done, "the next collect never worked after the outage (retryable failures: \(retried))")
+            print("cluster: collect ending during a store outage → \(outcome); the next collect: \(done ? "completed" : "failed") after \(retried.count) retryable failures")
+            let problems = try await cluster.historyProblems([readerID])
+            cluster.expect(problems.isEmpty, "history: \(problems)")
+        }
+    }
+}

@@ -30,6 +30,8 @@ protocol EventLoopSelectable: AnyObject {
 public final class EventLoop: @unchecked Sendable {
     /// The position of this loop in its group (0-based); also its thread name suffix.
     public let index: Int
+    /// The loop thread's name: the group's prefix, a dash, ``index``.
+    public let threadName: String
     let epollFD: Int32
     private let wakeFD: Int32
     private let pendingTasks = Mutex<[@Sendable () -> Void]>([])
@@ -57,8 +59,9 @@ public final class EventLoop: @unchecked Sendable {
 
     private static let wakeData: UInt64 = UInt64.max
 
-    init(index: Int, readBufferSize: Int) throws {
+    init(index: Int, readBufferSize: Int, threadNamePrefix: String = "rg-loop") throws {
         self.index = index
+        self.threadName = "\(threadNamePrefix)-\(index)"
         self.logger = Logger(component: "transport").with("loop", index)
         epollFD = rg_epoll_create()
         guard epollFD >= 0 else {
@@ -170,7 +173,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs the loop on the calling thread until ``requestStop()``.
     func run() {
         loopThread.store(UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))), ordering: .relaxed)
-        rg_set_thread_name("rg-loop-\(index)")
+        rg_set_thread_name(threadName)
         let capacity = 256
         let events = UnsafeMutablePointer<rg_epoll_event>.allocate(capacity: capacity)
         defer {

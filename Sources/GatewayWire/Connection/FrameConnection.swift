@@ -94,12 +94,32 @@ public struct FrameConnection: Sendable {
         return bytes
     }
 
+    /// Moves the bytes to write into `buffer` (its old contents are dropped) and keeps
+    /// `buffer`'s storage for the next ones: two buffers trade places, so a connection
+    /// that writes after every read allocates nothing per write (``takeOutbound()``
+    /// allocates a fresh buffer each time).
+    public mutating func takeOutbound(into buffer: inout [UInt8]) {
+        buffer.removeAll(keepingCapacity: true)
+        swap(&buffer, &outbound)
+        if outbound.capacity > 1 << 16 {
+            outbound = []
+            outbound.reserveCapacity(4096)
+        }
+    }
+
     // MARK: input
 
     /// Processes received bytes.
     public mutating func receive(_ bytes: UnsafeRawBufferPointer, now: WireTime) -> [ConnectionEvent] {
         var events: [ConnectionEvent] = []
-        guard state != .closed else { return events }
+        receive(bytes, now: now, into: &events)
+        return events
+    }
+
+    /// Processes received bytes, appending the events to `events` (a buffer the caller
+    /// reuses, so that no array is allocated per read).
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer, now: WireTime, into events: inout [ConnectionEvent]) {
+        guard state != .closed else { return }
         lastReceiveAt = now
         decoder.append(bytes)
         while state != .closed {
@@ -116,7 +136,6 @@ public struct FrameConnection: Sendable {
             guard let frame else { break }
             handle(frame, now: now, events: &events)
         }
-        return events
     }
 
     /// Processes received bytes.

@@ -113,10 +113,13 @@ public final class EventLoop: @unchecked Sendable {
         return scheduled
     }
 
-    /// Arms a deadline for a loop-confined target (a connection). Loop thread only.
-    func armDeadline(_ deadline: UInt64, for target: any EventLoopDeadlineTarget) {
+    /// Arms a deadline for the deadline target registered for `fd` (a connection). Loop thread
+    /// only. The entry is dropped if `fd` is deregistered before it fires.
+    func armDeadline(_ deadline: UInt64, forRegistered fd: Int32) {
         assert(inEventLoop)
-        timers.push(deadline: deadline, .target(WeakDeadlineTarget(target: target)))
+        let slot = Int(fd)
+        guard slot < tokens.count, tokens[slot] != 0 else { return }
+        timers.push(deadline: deadline, .target(DeadlineTargetSlot(slot: fd, token: tokens[slot])))
     }
 
     // MARK: registration (loop thread only)
@@ -248,7 +251,11 @@ public final class EventLoop: @unchecked Sendable {
             case .task(let scheduled):
                 if !scheduled.isCancelled { scheduled.task() }
             case .target(let reference):
-                reference.target?.deadlineReached(entry.deadline, now: current)
+                let slot = Int(reference.slot)
+                guard slot < tokens.count, tokens[slot] == reference.token,
+                      let target = selectables[slot] as? any EventLoopDeadlineTarget
+                else { continue }
+                target.deadlineReached(entry.deadline, now: current)
             }
         }
     }

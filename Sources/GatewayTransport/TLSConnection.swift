@@ -241,7 +241,7 @@ public final class TLSConnection: @unchecked Sendable {
         stateDeadline = deadline
         guard deadline != 0, deadline < armedDeadline else { return }
         armedDeadline = deadline
-        eventLoop.armDeadline(deadline, for: self)
+        eventLoop.armDeadline(deadline, forRegistered: fd)
     }
 }
 

@@ -64,7 +64,6 @@ final class LeanLane: ConnectionHandler, @unchecked Sendable {
     let request: [UInt8]
     let counter: RoundTripCounter
     private var frames = FrameConnection(configuration: ConnectionConfiguration(role: .client), now: WireTime.now)
-    private weak var connection: TLSConnection?
     private var events: [ConnectionEvent] = []
     private var outbound: [UInt8] = []
 
@@ -80,7 +79,6 @@ final class LeanLane: ConnectionHandler, @unchecked Sendable {
     }
 
     func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {
-        self.connection = connection
         counter.opened.add(1, ordering: .relaxed)
         next(connection)
     }

@@ -90,7 +90,7 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
                 if let call = calls.removeValue(forKey: streamID) {
                     call.requests?.finish()
                     call.cancelledByPeer()
-                    router.callEnded(call.context.method, status: .cancelled)
+                    router.callEnded(call.route, status: .cancelled)
                 }
             case .closed:
                 transport?.close(graceful: true)
@@ -105,14 +105,14 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
             method: start.method, metadata: start.metadata, connectionID: id,
             peer: info?.peer ?? "", verifiedClientIdentity: info?.verifiedClientIdentity
         )
-        guard let handler = router.handler(for: start.method) else {
+        guard let route = router.route(for: start.method) else {
             _ = try? frames.endCall(streamID, status: ReaderGatewayV1.Status(.methodNotFound, "no method \(start.method) on this server; check the method path against the .proto files"))
-            router.callEnded(start.method, status: .unimplemented)
+            router.unroutedCallEnded(status: .unimplemented)
             return
         }
         if router.logger.isEnabled(.trace) { router.logger.trace("call started", ["connection": id, "stream": streamID, "method": start.method]) }
-        let call = ServerCall(streamID: streamID, connection: self, context: context, handler: handler)
-        if case .bidirectional(let body) = handler {
+        let call = ServerCall(streamID: streamID, connection: self, context: context, route: route)
+        if case .bidirectional(let body) = route.handler {
             let (requests, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(256))
             call.requests = continuation
             call.started = true
@@ -134,7 +134,7 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
         }
         call.started = true
         let context = call.context
-        switch call.handler {
+        switch call.route.handler {
         case .unary(let body):
             Task {
                 do throws(ServiceError) {
@@ -193,7 +193,7 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
         call.cancelledByPeer()
         if router.logger.isEnabled(.trace) { router.logger.trace("call ended", ["connection": id, "stream": streamID, "method": call.context.method, "reason": status.reason]) }
         handle((try? frames.endCall(streamID, status: status)) ?? [])
-        router.callEnded(call.context.method, status: status.code)
+        router.callEnded(call.route, status: status.code)
         flush()
     }
 
@@ -213,7 +213,7 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
     }
 
     private func armTimer() {
-        guard let deadline = frames.nextTimerDeadline else { return }
+        guard let deadline = frames.currentTimerDeadline() else { return }
         if let current = timerDeadline, current <= deadline, timer != nil { return }
         timer?.cancel()
         timerDeadline = deadline

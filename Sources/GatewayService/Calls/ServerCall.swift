@@ -20,8 +20,8 @@ final class ServerCall: @unchecked Sendable {
     let connection: GatewayConnection
     /// What the handler knows about the call.
     let context: CallContext
-    /// How the call is served.
-    let handler: MethodHandler
+    /// How the call is served and counted.
+    let route: CallRouter.Route
     private let finished = Atomic<Bool>(false)
     private let cancelHandler = Mutex<(@Sendable () -> Void)?>(nil)
 
@@ -33,11 +33,11 @@ final class ServerCall: @unchecked Sendable {
     /// Unary and server-streaming calls: whether the request arrived.
     var started = false
 
-    init(streamID: UInt32, connection: GatewayConnection, context: CallContext, handler: MethodHandler) {
+    init(streamID: UInt32, connection: GatewayConnection, context: CallContext, route: CallRouter.Route) {
         self.streamID = streamID
         self.connection = connection
         self.context = context
-        self.handler = handler
+        self.route = route
     }
 
     /// Whether the call has ended (no more messages reach the peer).

@@ -82,9 +82,9 @@ extension Gateway {
             case .failure(let error): return .failure(error)
             case .success(let owned): (session, reader) = owned
             }
-            guard state.links.index(forKey: reader) != nil else { return .failure(.refusal(.readerOffline)) }
+            guard let linkIndex = state.links.index(forKey: reader) else { return .failure(.refusal(.readerOffline)) }
             let (link, commandID) = state.registerCommand(
-                on: reader, session: session, isCollect: false, reboot: reboot, deadline: .now + timeout, complete: complete
+                at: linkIndex, session: session, isCollect: false, reboot: reboot, deadline: .now + timeout, complete: complete
             )
             return .success((link, commandID, session))
         }

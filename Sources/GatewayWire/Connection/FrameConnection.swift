@@ -33,7 +33,7 @@ public struct FrameConnection: Sendable {
     public internal(set) var state: State = .active
 
     var decoder: FrameDecoder
-    var outbound: [UInt8] = []
+    @usableFromInline var outbound: [UInt8] = []
     var streams: [UInt32: StreamState] = [:]
     var receivedPeerSettings = false
     /// Server: the highest stream id the client opened. Client: unused.
@@ -83,8 +83,11 @@ public struct FrameConnection: Sendable {
     /// Whether stream `id` is an open call.
     public func isOpen(_ id: UInt32) -> Bool { streams[id] != nil }
 
-    /// Bytes waiting to be written; empty when there are none.
-    public var hasOutbound: Bool { !outbound.isEmpty }
+    /// Whether bytes wait to be written.
+    ///
+    /// Inlinable: a connection stored in a class (a transport handler) would otherwise be
+    /// copied, every buffer and table retained and released, to call the getter.
+    @inlinable public var hasOutbound: Bool { !outbound.isEmpty }
 
     /// Takes the bytes to write to the transport, in order.
     public mutating func takeOutbound() -> [UInt8] {

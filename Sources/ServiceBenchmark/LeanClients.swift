@@ -62,6 +62,8 @@ final class LeanReader: ConnectionHandler, @unchecked Sendable {
 /// A lane sending SetReaderDisplay in a closed loop with an existing session's token.
 final class LeanLane: ConnectionHandler, @unchecked Sendable {
     let request: [UInt8]
+    /// The method path, made once (ProtobufMethod.path builds the string each time).
+    let method = ReaderGatewayV1.Sdk.setReaderDisplay.path
     let counter: RoundTripCounter
     private var frames = FrameConnection(configuration: ConnectionConfiguration(role: .client), now: WireTime.now)
     private var events: [ConnectionEvent] = []
@@ -85,7 +87,7 @@ final class LeanLane: ConnectionHandler, @unchecked Sendable {
 
     private func next(_ connection: TLSConnection) {
         guard !counter.stop.load(ordering: .relaxed) else { return }
-        guard let id = try? frames.startCall(method: ReaderGatewayV1.Sdk.setReaderDisplay.path, now: WireTime.now) else { return }
+        guard let id = try? frames.startCall(method: method, now: WireTime.now) else { return }
         _ = try? frames.send(serialized: request, on: id)
         try? frames.halfClose(id)
         write(connection)

@@ -52,6 +52,10 @@ public final class EventLoop: @unchecked Sendable {
     var continueReading: [TLSConnection] = []
     /// Connections with bytes queued by `write` during this tick, flushed before the loop sleeps.
     var flushList: [TLSConnection] = []
+    /// Connections whose OpenSSL buffers may be held (see `TLSConnection+Buffers.swift`).
+    var buffersHeld: [TLSConnection] = []
+    /// Whether the buffer sweep is scheduled.
+    var bufferSweepArmed = false
     /// Reused for every TLS read on this loop: no allocation per read.
     let readBuffer: UnsafeMutableRawBufferPointer
     /// The monotonic time at the start of the current tick (cheap "now" for activity stamps).

@@ -109,6 +109,7 @@ extension TLSConnection {
     /// Hands queued bytes to OpenSSL until they are all written or the socket is full.
     func flush() {
         guard state == .active || state == .closing else { return }
+        if bufferedBytes > 0 { noteBuffersInUse() }
         while bufferedBytes > 0 {
             ERR_clear_error()
             let written = pending.withUnsafeBytes { raw -> Int32 in

@@ -13,7 +13,8 @@ final class ServerCounters: Sendable {
 ///
 /// ## TLS on the socket: `SSL_set_fd`, not memory BIOs
 /// OpenSSL reads and writes the socket itself. Memory BIOs would add two more buffers per
-/// connection and a copy in each direction; with `SSL_set_fd` plus `SSL_MODE_RELEASE_BUFFERS`
+/// connection and a copy in each direction; with `SSL_set_fd`, and the loop freeing OpenSSL's
+/// record buffers once a connection has been quiet for a moment (`TLSConnection+Buffers.swift`),
 /// an idle connection holds no record buffers at all, which is what lets one process hold tens
 /// of thousands of idle readers. The price — OpenSSL decides when to touch the socket — is paid by
 /// classifying every `rc <= 0` with `SSL_get_error` and treating `WANT_READ` / `WANT_WRITE` as
@@ -69,6 +70,8 @@ public final class TLSConnection: @unchecked Sendable {
 
     // Loop bookkeeping.
     var flushScheduled = false
+    /// On the loop's buffer sweep (OpenSSL may hold record buffers for it).
+    var buffersTracked = false
     var continueReadingScheduled = false
     var lastActivity: UInt64
     var stateDeadline: UInt64 = 0
@@ -123,6 +126,7 @@ public final class TLSConnection: @unchecked Sendable {
     // MARK: events
 
     func handleReadiness(_ events: UInt32) {
+        if state != .closed { noteBuffersInUse() }
         switch state {
         case .connecting:
             let error = rg_socket_error(fd)

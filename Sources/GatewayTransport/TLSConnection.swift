@@ -68,6 +68,13 @@ public final class TLSConnection: @unchecked Sendable {
     var closeNotifySent = false
     var pendingCloseReason: CloseReason = .closedLocally
 
+    /// Set by the socket BIO's read watch (`rg_SSL_watch_reads`): whether OpenSSL's last
+    /// read(2) left the socket empty. Allocated here so its address outlives the BIO, which
+    /// `SSL_free` frees before `deinit` deallocates this.
+    let lastReadDrained: UnsafeMutablePointer<Int32>
+    /// Whether the read watch is installed (so ``lastReadDrained`` can be trusted).
+    let readsWatched: Bool
+
     // Loop bookkeeping.
     var flushScheduled = false
     /// On the loop's buffer sweep (OpenSSL may hold record buffers for it).
@@ -98,11 +105,15 @@ public final class TLSConnection: @unchecked Sendable {
         self.peerDescription = peer
         self.state = state
         self.lastActivity = eventLoop.now
+        lastReadDrained = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        lastReadDrained.initialize(to: 0)
+        readsWatched = rg_SSL_watch_reads(ssl, lastReadDrained) == 1
     }
 
     deinit {
         if let sslHandle { SSL_free(sslHandle) }
         if state != .closed { Glibc.close(fd) }
+        lastReadDrained.deallocate()
     }
 
     /// Registers with the loop and starts the handshake clock. Loop thread only.
@@ -142,7 +153,9 @@ public final class TLSConnection: @unchecked Sendable {
         case .active:
             if bufferedBytes > 0 { flush() }
             if readWantsWrite && events & RG_EPOLLOUT != 0 { readWantsWrite = false }
-            if state == .active { readAvailable() }
+            // A read that leaves the socket empty may end the round, unless the peer's close
+            // (or an error) came with this edge: then read on to the end of the stream.
+            if state == .active { readAvailable(mayStopAtShortRead: events & (RG_EPOLLRDHUP | RG_EPOLLHUP | RG_EPOLLERR) == 0) }
         case .closing:
             if bufferedBytes > 0 { flush() }
             if state == .closing { drainWhileClosing() }

@@ -69,12 +69,17 @@ python3 - "$RAW" "$OUT/service.md" <<'PY'
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")]
 def rate(row): return row.get("round_trips_per_second") or row.get("round_trips_per_s") or 0
-out = ["| pairs | gateway relay (round trips/s) | nginx proxy_ssl (round trips/s) | ratio | gateway process CPU µs per round trip |", "| --- | --- | --- | --- | --- |"]
+out = ["| pairs | gateway relay (round trips/s) | nginx proxy_ssl (round trips/s) | ratio | CPU µs per round trip: gateway loops / nginx workers | load µs per round trip: lanes + readers / transport-load (TLS echo not counted) |",
+       "| --- | --- | --- | --- | --- | --- |"]
 for pairs in (16, 256):
     mine = next((r for r in rows if r["label"] == f"gateway relay {pairs}"), {})
     ours = rate(mine)
-    peer = next((rate(r) for r in rows if r["label"] == f"nginx proxy_ssl {pairs}"), 0)
-    out.append(f"| {pairs} | {ours:.0f} | {peer:.0f} | {ours / peer if peer else 0:.2f}× | {mine.get('process_cpu_us_per_round_trip', 0):.1f} |")
+    nginx = next((r for r in rows if r["label"] == f"nginx proxy_ssl {pairs}"), {})
+    peer = rate(nginx)
+    peer_load = nginx.get("load_cpu_s", 0) * 1e6 / nginx["round_trips"] if nginx.get("round_trips") else 0
+    out.append(f"| {pairs} | {ours:.0f} | {peer:.0f} | {ours / peer if peer else 0:.2f}× | "
+               f"{mine.get('gateway_loops_cpu_us_per_round_trip', 0):.1f} / {nginx.get('server_cpu_us_per_rt', 0):.1f} | "
+               f"{mine.get('load_loops_cpu_us_per_round_trip', 0):.1f} / {peer_load:.1f} |")
 connect = next((r for r in rows if r["label"] == "gateway connect"), None)
 if connect:
     out += ["", "| readers × lanes | connects/s through the service | pgbench claims/s (same statement, same server) | ratio |", "| --- | --- | --- | --- |",

@@ -55,7 +55,7 @@ let package = Package(
 
         .target(
             name: "GatewayService",
-            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayDomain", "GatewayStore", "GatewayOperations"],
+            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayDomain", "GatewayStore", "GatewayOperations", "GatewayClient"],
             swiftSettings: swift6
         ),
         .target(name: "GatewayClient", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport"], swiftSettings: swift6),
@@ -149,6 +149,14 @@ let package = Package(
         .testTarget(
             name: "ReaderGatewayServerTests",
             dependencies: ["GatewayStore", "GatewayTestSupport"],
+            swiftSettings: swift6
+        ),
+        // Three reader-gateway replicas behind nginx stream, faults and PostgreSQL restarts
+        // (Tests/GatewayClusterTests/cluster.mk; `make chaos` for the long randomized run).
+        .testTarget(
+            name: "GatewayClusterTests",
+            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayStore", "GatewayClient", "GatewayTestSupport"],
+            exclude: ["cluster.mk"],
             swiftSettings: swift6
         ),
     ]

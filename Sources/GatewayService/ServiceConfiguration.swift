@@ -15,10 +15,18 @@ public struct ServiceConfiguration: Sendable {
     /// Discoveries a session may run back to back, then the sustained rate.
     public var discoveryBurst: Int = 5
     public var discoveriesPerSecond: Double = 1
-    /// The name of this replica, recorded with its sessions.
-    public var nodeID: String = "node"
+    /// The name of this replica; its node id is the name plus a random suffix per incarnation.
+    public var nodeName: String = "node"
+    /// A replica that has not heartbeated in the node registry for this long is dead
+    /// (its links are detached, its readers wait for a re-attach up to the offline bound).
+    public var nodeLease: Duration = .seconds(10)
+    /// How often this replica compares its memory with PostgreSQL's rows (NOTIFY may be lost).
+    public var reconcileInterval: Duration = .seconds(2)
 
     public init() {}
+
+    /// How often the node heartbeats.
+    var nodeHeartbeatInterval: Duration { max(.milliseconds(100), nodeLease / 5) }
 
     /// How often the sweeper checks reader heartbeats and session leases.
     var sweepInterval: Duration {

@@ -128,7 +128,9 @@ public struct OwnershipStore: Sendable {
         return Self.withoutHistory(machine.adminRelease())
     }
 
-    /// One ownership ended because its session's lease ran out.
+    /// One ownership ended because its session's lease ran out (``expireSessions(limit:)``), or
+    /// one reader went offline because its link stayed detached past the offline bound
+    /// (``releaseDetachedReaders(offlineBound:limit:)``).
     public struct ExpiredOwnership: Hashable, Sendable {
         public var reader: ReaderID
         /// The released ownership, with the actions to run (notify, cancel).
@@ -150,42 +152,5 @@ public struct OwnershipStore: Sendable {
             expired.append(ExpiredOwnership(reader: reader, result: Self.withoutHistory(machine.sessionExpired(session))))
         }
         return expired
-    }
-
-    /// The reader's link with `epoch` went down: the reader is offline and its owner loses it.
-    public func readerLost(_ reader: ReaderID, epoch: LinkEpoch) async throws(StoreError) -> LinkEventResult {
-        let rows = try await client.query(OwnershipStatements.readerLost, [PostgresValue(reader.rawValue), PostgresValue(epoch.rawValue)])
-        let row = try Self.single(rows, "reader lost")
-        switch try row.decode(String.self, "outcome") {
-        case "unknown_reader": return .unknownReader
-        case "ignored_stale": return .ignoredStale
-        case "updated": return .updated
-        default:
-            var machine = try FoundRow(released: row).machine(reader: reader, link: .online(epoch))
-            return Self.withoutHistory(machine.readerLost(epoch: epoch))
-        }
-    }
-
-    /// The reader attached a new link; the store assigns the next epoch unless one is given.
-    ///
-    /// Two statements (creating the row on a reader's first attach, then the attach); both are
-    /// idempotent, and attaches are rare.
-    public func readerAttached(_ reader: ReaderID, epoch: LinkEpoch? = nil) async throws(StoreError) -> (LinkEventResult, LinkEpoch?) {
-        try await client.execute(OwnershipStatements.readerRow, [PostgresValue(reader.rawValue)])
-        let rows = try await client.query(
-            OwnershipStatements.readerAttached,
-            [PostgresValue(reader.rawValue), epoch.map { PostgresValue($0.rawValue) }]
-        )
-        let row = try Self.single(rows, "reader attached")
-        let newEpoch = try row.decode(Int64?.self, "link_epoch").map(LinkEpoch.init)
-        switch try row.decode(String.self, "outcome") {
-        case "unknown_reader": return (.unknownReader, nil)
-        case "ignored_stale": return (.ignoredStale, nil)
-        case "updated": return (.updated, newEpoch)
-        default:
-            let attached = newEpoch ?? LinkEpoch(1)
-            var machine = try FoundRow(released: row).machine(reader: reader, link: .online(LinkEpoch(attached.rawValue - 1)))
-            return (Self.withoutHistory(machine.readerAttached(epoch: attached)), newEpoch)
-        }
     }
 }

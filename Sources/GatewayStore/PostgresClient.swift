@@ -68,7 +68,10 @@ public final class PostgresClient: Sendable {
     /// after this returns is delivered. The stream ends when the client shuts
     /// down; dropping (or cancelling the iteration of) the stream unsubscribes.
     /// All subscriptions share one extra connection, reopened if it breaks;
-    /// notifications sent while it is down are lost. A consumer that falls
+    /// notifications sent while it is down are lost, and once the channel is
+    /// LISTENed again the stream yields one marker with
+    /// ``PostgresNotification/isResubscription`` true (re-read what you may
+    /// have missed). A consumer that falls
     /// behind keeps the newest 1024 undelivered notifications.
     public func listen(_ channel: String) async throws(StoreError) -> AsyncStream<PostgresNotification> {
         let subscriber = nextSubscriber.wrappingAdd(1, ordering: .relaxed).oldValue

@@ -5,6 +5,9 @@ struct ListenerState {
     struct Subscription {
         var channel: String
         var stream: AsyncStream<PostgresNotification>.Continuation
+        /// The listener connection broke while this subscription was active: yield a
+        /// resubscription marker once its channel is LISTENed again.
+        var missedNotifications = false
     }
 
     var subscriptions: [Int: Subscription] = [:]
@@ -19,7 +22,9 @@ struct ListenerState {
 
 /// One dedicated connection LISTENs for every channel any subscriber wants;
 /// it is reopened (and re-LISTENs) when it breaks. Notifications sent while
-/// it was down are lost, as PostgreSQL does not queue them.
+/// it was down are lost, as PostgreSQL does not queue them: once a channel is
+/// LISTENed again, each subscriber that was active during the break receives
+/// one resubscription marker (``PostgresNotification/isResubscription``).
 extension PostgresStoreLoop {
     static func quoteIdentifier(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
@@ -83,6 +88,7 @@ extension PostgresStoreLoop {
             switch result {
             case .success:
                 for registered in waiting { registered(.success(())) }
+                markResubscribed(channel)
             case .failure(let error):
                 listener.listening.remove(channel)
                 for registered in waiting { registered(.failure(error)) }
@@ -106,9 +112,19 @@ extension PostgresStoreLoop {
     func listenerBroke() {
         listener.connectionID = nil
         listener.listening.removeAll()
+        for subscriber in listener.subscriptions.keys { listener.subscriptions[subscriber]?.missedNotifications = true }
         if !listener.subscriptions.isEmpty {
             logger.warning("the LISTEN connection broke; reconnecting (notifications sent meanwhile are lost)")
             ensureListener()
+        }
+    }
+
+    /// The LISTEN for `channel` is in place again: subscribers that were active when the
+    /// connection broke get one marker, so they re-read what they may have missed.
+    private func markResubscribed(_ channel: String) {
+        for (subscriber, subscription) in listener.subscriptions where subscription.channel == channel && subscription.missedNotifications {
+            listener.subscriptions[subscriber]?.missedNotifications = false
+            subscription.stream.yield(.resubscription(channel: channel))
         }
     }
 

@@ -13,7 +13,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         private enum Wrapped: Sendable, Hashable {
             case connectionFailed, connectionLost, queryFailed, uniqueViolation, serializationFailure
             case timeout, closed, decodingFailed, embeddedServerFailed, dataDirectoryInUse
-            case migrationFailed, databaseTooNew, invalidConfiguration
+            case migrationFailed, databaseTooNew, invalidConfiguration, nodeNotRegistered
         }
         private let wrapped: Wrapped
         private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
@@ -44,6 +44,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static let databaseTooNew = Code(.databaseTooNew)
         /// A setting (URL, path, size) cannot be used.
         public static let invalidConfiguration = Code(.invalidConfiguration)
+        /// This gateway replica's node row is gone (another replica reaped it after it missed its
+        /// lease): it must close its links, register again as a new node, and act on nothing it
+        /// remembered.
+        public static let nodeNotRegistered = Code(.nodeNotRegistered)
 
         public var description: String { String(describing: wrapped) }
     }

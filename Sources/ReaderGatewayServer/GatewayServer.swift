@@ -37,7 +37,7 @@ final class GatewayServer: Sendable {
     /// Starts every service, logs "ready", waits for SIGINT or SIGTERM, stops
     /// every service. Returns the process exit status.
     func run(signals: SignalWaiter) async -> Int32 {
-        logger.info("reader-gateway starting", ["node_id": options.nodeID, "pid": getpid()])
+        logger.info("reader-gateway starting", ["node_name": options.nodeName, "pid": getpid()])
         var started: [any GatewayService] = []
         for service in services {
             do {
@@ -54,7 +54,7 @@ final class GatewayServer: Sendable {
         }
         var readyLogger = logger
         for (key, value) in store.readyMetadata { readyLogger = readyLogger.with(key, value) }
-        readyLogger.with("node_id", options.nodeID).info("ready")
+        readyLogger.with("node_name", options.nodeName).info("ready")
         let signal = await signals.next()
         logger.info("stopping", ["signal": signal == SIGINT ? "SIGINT" : "SIGTERM"])
         ops?.beginDraining()

@@ -45,12 +45,18 @@ final class ListenerService: GatewayService {
         var service = ServiceConfiguration()
         service.readerOfflineBound = options.readerOfflineBound
         service.sessionLease = options.sessionLease
-        service.nodeID = options.nodeID
+        service.nodeName = options.nodeName
+        service.nodeLease = options.nodeLease
+        let internalListener = InternalListenerConfiguration(
+            host: options.internalAddress, port: options.internalPort, advertiseAddress: options.advertiseAddress,
+            certificateDirectory: (NSTemporaryDirectory() as NSString).appendingPathComponent("reader-gateway-internal-\(getpid())")
+        )
         let listener = GatewayListenerConfiguration(
-            host: options.address, port: options.port, certificate: certificate, readerCAPath: readerCA, loopCount: options.eventLoops
+            host: options.address, port: options.port, certificate: certificate, readerCAPath: readerCA, loopCount: options.eventLoops,
+            internalListener: internalListener
         )
         let gateway = GatewayServiceHost(listener: listener, service: service, client: client, metrics: metrics)
-        let address = try gateway.start()
+        let address = try await gateway.start()
         host.value = gateway
         if options.databaseURL == nil, let account = try await DevelopmentAccount.createIfFirstRun(client: client) {
             // Printed once, on the first run of a fresh embedded data directory; only its hash is stored.

@@ -14,7 +14,11 @@ struct ServerOptions: Sendable {
             .value("data-dir", "PATH", default: ".reader-gateway", help: "Directory of the embedded PostgreSQL (cluster, Unix socket, lock file). Unused with --database-url."),
             .value("postgres-bin-dir", "PATH", default: "", help: "Directory with initdb and postgres for the embedded server. Empty: pg_config --bindir, then /usr/lib/postgresql/*/bin."),
             .value("database-pool-size", "N", default: "8", help: "Most PostgreSQL connections the gateway opens for statements."),
-            .value("node-id", "NAME", default: "", help: "This replica's name, recorded with the sessions it holds. Empty: the host name."),
+            .value("node-name", "NAME", default: "", help: "This replica's name in the node registry (its node id adds a random suffix per start). Empty: the host name."),
+            .value("node-lease", "DURATION", default: "10s", help: "A replica silent in the node registry for this long is dead: its readers may re-attach elsewhere and keep their owners."),
+            .value("internal-address", "ADDRESS", default: "", help: "Address of the replica-to-replica listener (mutual TLS, internal CA kept in PostgreSQL). Empty: --address."),
+            .value("internal-port", "PORT", default: "7444", help: "Port of the replica-to-replica listener; 0 picks a free one (logged)."),
+            .value("advertise-address", "ADDRESS", default: "", help: "The address other replicas dial to reach this one (the pod IP). Empty: --internal-address, which must then not be 0.0.0.0 or ::."),
             .value("ops-address", "ADDRESS", default: "127.0.0.1", help: "Address of the ops HTTP endpoint (/healthz, /readyz, /metrics): an IPv4 or IPv6 literal; 0.0.0.0 in a container."),
             .value("ops-port", "PORT", default: "", help: "Port of the ops HTTP endpoint (the container image sets 9090); 0 picks a free one (logged). Empty: no ops endpoint."),
             .value("drain-load-balancer-seconds", "SECONDS", default: "0", help: "On SIGTERM, seconds to keep serving while /readyz fails, so load balancers stop sending (the chart sets 5)."),
@@ -36,7 +40,11 @@ struct ServerOptions: Sendable {
     var dataDirectory: String
     var postgresBinDirectory: String?
     var databasePoolSize: Int
-    var nodeID: String
+    var nodeName: String
+    var nodeLease: Duration
+    var internalAddress: String
+    var internalPort: Int
+    var advertiseAddress: String?
     var opsAddress: String
     var opsPort: Int?
     var drain: DrainConfiguration
@@ -72,19 +80,30 @@ struct ServerOptions: Sendable {
         }
         let lease = try options.duration("session-lease") ?? .seconds(30)
         guard lease >= .seconds(1) else { throw OptionsError("reader-gateway: --session-lease must be at least 1s") }
+        let nodeLease = try options.duration("node-lease") ?? .seconds(10)
+        guard nodeLease >= .milliseconds(500) else { throw OptionsError("reader-gateway: --node-lease must be at least 500ms") }
+        let address = options.string("address") ?? "127.0.0.1"
+        let nodeName = options.string("node-name") ?? (ProcessInfo.processInfo.hostName.isEmpty ? "node" : ProcessInfo.processInfo.hostName)
+        guard !nodeName.contains(where: \.isWhitespace) else {
+            throw OptionsError("reader-gateway: --node-name \(nodeName.debugDescription) must not contain spaces")
+        }
         return ServerOptions(
             databaseURL: options.string("database-url"),
             dataDirectory: options.string("data-dir") ?? ".reader-gateway",
             postgresBinDirectory: options.string("postgres-bin-dir"),
             databasePoolSize: try options.int("database-pool-size", in: 1...1000) ?? 8,
-            nodeID: options.string("node-id") ?? (ProcessInfo.processInfo.hostName.isEmpty ? "node" : ProcessInfo.processInfo.hostName),
+            nodeName: nodeName,
+            nodeLease: nodeLease,
+            internalAddress: options.string("internal-address") ?? address,
+            internalPort: try options.int("internal-port", in: 0...65535) ?? 7444,
+            advertiseAddress: options.string("advertise-address"),
             opsAddress: options.string("ops-address") ?? "127.0.0.1",
             opsPort: try options.int("ops-port", in: 0...65535),
             drain: DrainConfiguration(
                 loadBalancerWindow: try options.duration("drain-load-balancer-seconds") ?? .zero,
                 inFlightDeadline: try options.duration("drain-deadline-seconds") ?? .seconds(20)
             ),
-            address: options.string("address") ?? "127.0.0.1",
+            address: address,
             port: try options.int("port", in: 0...65535) ?? 7443,
             tlsCertificatePath: certificate,
             tlsKeyPath: key,

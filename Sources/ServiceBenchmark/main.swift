@@ -102,7 +102,7 @@ func run() async throws {
         listener: GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: caPath, loopCount: loopCount),
         service: service, client: database.client, metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
     )
-    let port = try host.start().port
+    let port = try await host.start().port
     let account = try await DevelopmentAccount.create(name: "bench", client: database.client)
     let clients = try EventLoopGroup(loopCount: 2, threadNamePrefix: "bench-loop")
     func configuration(certificate: CertificateKeyPair? = nil) -> ClientChannelConfiguration {

@@ -85,7 +85,7 @@ def test_default_deployment_keeps_its_promises():
     pod = spec["template"]["spec"]
     (container,) = pod["containers"]
 
-    assert spec["replicas"] >= 2
+    assert spec["replicas"] == 3
     assert spec["strategy"]["rollingUpdate"]["maxUnavailable"] == 0
     assert "podAntiAffinity" in pod["affinity"]
     assert pod["securityContext"]["runAsNonRoot"] is True
@@ -95,7 +95,7 @@ def test_default_deployment_keeps_its_promises():
     assert {"requests", "limits"} <= container["resources"].keys()
 
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
-    assert ports == {"tls": 7443, "ops": 9090}
+    assert ports == {"tls": 7443, "ops": 9090, "internal": 7444}
     assert container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "ops"}
     assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "ops"}
     assert container["startupProbe"]["httpGet"] == {"path": "/healthz", "port": "ops"}

@@ -137,7 +137,7 @@ def image(base_image) -> str:
 def test_image_runs_non_root_on_a_read_only_root(image):
     config = json.loads(run(["podman", "image", "inspect", image]).stdout)[0]["Config"]
     assert config["User"] == "10001:10001"
-    assert {"7443/tcp", "9090/tcp"} <= set(config["ExposedPorts"])
+    assert {"7443/tcp", "7444/tcp", "9090/tcp"} <= set(config["ExposedPorts"])
     assert config["Entrypoint"] == ["/usr/local/bin/reader-gateway"]
 
     flags = ["podman", "run", "--rm", "--network", "none", "--read-only", *engine_flags()]
@@ -247,7 +247,7 @@ def test_container_turns_ready_against_postgres(image, postgres):
     if "--ops-port" not in help_text:
         pytest.skip("reader-gateway has no --ops-port yet: the ops endpoint is wired into the executable with the gateway service")
 
-    ops_port, tls_port = free_port(), free_port()
+    ops_port, tls_port, internal_port = free_port(), free_port(), free_port()
     name = f"reader-gateway-test-{os.getpid()}"
     # The data directory is a volume owned by the image's user, as an emptyDir with fsGroup is.
     data = pathlib.Path(tempfile.mkdtemp(prefix="reader-gateway-data-"))
@@ -267,6 +267,8 @@ def test_container_turns_ready_against_postgres(image, postgres):
         "-e", f"READER_GATEWAY_DATABASE_URL={postgres.url}",
         "-e", "READER_GATEWAY_OPS_ADDRESS=127.0.0.1", "-e", f"READER_GATEWAY_OPS_PORT={ops_port}",
         "-e", "READER_GATEWAY_ADDRESS=127.0.0.1", "-e", f"READER_GATEWAY_PORT={tls_port}",
+        # The image keeps the replica-to-replica listener on loopback (a cluster of one).
+        "-e", f"READER_GATEWAY_INTERNAL_PORT={internal_port}",
         "-e", f"READER_GATEWAY_DRAIN_LOAD_BALANCER_SECONDS={DRAIN_WINDOW_SECONDS}",
         image,
     ])
@@ -284,6 +286,13 @@ def test_container_turns_ready_against_postgres(image, postgres):
         # The image's HEALTHCHECK (bash /dev/tcp, no curl) passes.
         health = run(["podman", "healthcheck", "run", name], check=False)
         assert health.returncode == 0, health.stdout + health.stderr
+
+        # The replica registered itself (a cluster of one) and listens on its internal port.
+        if "--internal-port" in help_text:
+            logs = run(["podman", "logs", name], check=False)
+            assert "node registered" in logs.stdout + logs.stderr, logs.stdout + logs.stderr
+            with socket.create_connection(("127.0.0.1", internal_port), timeout=5):
+                pass
 
         # A TLS client opens a session through the published port.
         with timed("account, token and session through the container's TLS port"):

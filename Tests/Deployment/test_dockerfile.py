@@ -1,6 +1,6 @@
 """docker/Dockerfile lints clean with hadolint and has the shape the
 operations guide promises: a Swift build stage, a slim runtime with only
-libssl3, libpq5 and ca-certificates, a non-root user, both ports, a
+libssl3, libpq5 and ca-certificates, a non-root user, the three ports, a
 HEALTHCHECK, and a runtime-only target for host-built binaries."""
 
 from __future__ import annotations
@@ -50,10 +50,20 @@ def test_runtime_is_slim_non_root_and_healthchecked():
     assert "postgresql" not in runtime_base
     keywords = instructions()
     assert ("USER", "10001:10001") in keywords
-    assert ("EXPOSE", "7443 9090") in keywords
+    assert ("EXPOSE", "7443 7444 9090") in keywords
     healthcheck = next(rest for keyword, rest in keywords if keyword == "HEALTHCHECK")
     assert "/healthz" in healthcheck
     assert any(keyword == "VOLUME" and "/var/lib/reader-gateway" in rest for keyword, rest in keywords)
+
+
+def test_lone_container_keeps_the_internal_port_on_loopback():
+    """A container started by hand is a cluster of one: its replica-to-replica
+    listener stays on loopback, so it needs no advertise address. Several
+    replicas set READER_GATEWAY_INTERNAL_ADDRESS and _ADVERTISE_ADDRESS (the chart does)."""
+    env = " ".join(rest for keyword, rest in instructions() if keyword == "ENV")
+    assert "READER_GATEWAY_INTERNAL_ADDRESS=127.0.0.1" in env
+    assert "READER_GATEWAY_INTERNAL_PORT=7444" in env
+    assert "READER_GATEWAY_ADVERTISE_ADDRESS" not in env
 
 
 def build_stage_copies() -> list[str]:

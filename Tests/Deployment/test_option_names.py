@@ -64,17 +64,34 @@ def test_image_sets_only_options_the_server_reads():
     assert sorted(used - server_environment_names()) == []
 
 
+def help_text() -> str:
+    binary = next((b for b in BINARY_CANDIDATES if b is not None and b.exists()), None)
+    if binary is None:
+        pytest.fail("no reader-gateway binary: run `make deployment-binary` (or set READER_GATEWAY_BINARY)")
+    return subprocess.run([str(binary), "--help"], capture_output=True, text=True, timeout=30, check=True).stdout
+
+
 def test_one_tls_port_everywhere():
     # The server's default TLS port, the image's EXPOSE and ENV, and the chart's value agree.
-    help_text = subprocess.run(
-        [str(next(b for b in BINARY_CANDIDATES if b is not None and b.exists())), "--help"],
-        capture_output=True, text=True, timeout=30, check=True,
-    ).stdout
-    port_default = re.search(r"--port PORT.*?default:? ?(\d+)", help_text, re.S)
+    help_text_ = help_text()
+    port_default = re.search(r"--port PORT.*?default:? ?(\d+)", help_text_, re.S)
     dockerfile = DOCKERFILE.read_text()
     (deployment,) = by_kind(objects(), "Deployment")
     ports = {p["name"]: p["containerPort"] for p in deployment["spec"]["template"]["spec"]["containers"][0]["ports"]}
-    assert "EXPOSE 7443 9090" in dockerfile and "READER_GATEWAY_PORT=7443" in dockerfile
+    assert "EXPOSE 7443 7444 9090" in dockerfile and "READER_GATEWAY_PORT=7443" in dockerfile
     assert ports["tls"] == 7443
     if port_default:
         assert port_default.group(1) == "7443"
+
+
+def test_one_internal_port_everywhere():
+    # The server's default internal port, the image's EXPOSE and ENV, and the chart's value agree.
+    text = help_text()
+    assert "--internal-port" in text, "reader-gateway --help lists no --internal-port"
+    (entry,) = [e for e in re.split(r"\n(?=  --)", text) if e.startswith("  --internal-port ")]
+    assert re.search(r"default:? ?7444\b", entry), entry
+    dockerfile = DOCKERFILE.read_text()
+    assert "EXPOSE 7443 7444 9090" in dockerfile and "READER_GATEWAY_INTERNAL_PORT=7444" in dockerfile
+    (deployment,) = by_kind(objects(), "Deployment")
+    ports = {p["name"]: p["containerPort"] for p in deployment["spec"]["template"]["spec"]["containers"][0]["ports"]}
+    assert ports["internal"] == 7444

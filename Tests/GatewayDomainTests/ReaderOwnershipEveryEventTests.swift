@@ -145,7 +145,7 @@ struct ReaderOwnershipEveryEventTests {
     idle    | admin release         | released(A) g4                           | on1 - g4 -
     idle    | lost e1               | lost(A) g4                               | off1 - g4 -
     idle    | lost e0               | stale                                    | =
-    idle    | attach e2             | lost(A) g4                               | on2 - g4 -
+    idle    | attach e2             | updated                                  | on2 A g3 -
     idle    | attach e1             | stale                                    | =
 
     busy    | connect A             | granted already g3                       | =
@@ -168,7 +168,7 @@ struct ReaderOwnershipEveryEventTests {
     busy    | admin release         | released(A) g4                           | on1 - g4 -
     busy    | lost e1               | lost(A) g4                               | off1 - g4 -
     busy    | lost e0               | stale                                    | =
-    busy    | attach e2             | lost(A) g4                               | on2 - g4 -
+    busy    | attach e2             | updated                                  | on2 A g3 collect/A
     busy    | attach e1             | stale                                    | =
     """
 

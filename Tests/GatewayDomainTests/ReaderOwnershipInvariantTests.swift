@@ -43,7 +43,11 @@ struct ReaderOwnershipInvariantTests {
             if case .ownerLost(_, _, let actions) = machine.readerLost(epoch: LinkEpoch(epoch)) { return actions }
         default:
             epoch += random.next() % 3 == 0 ? 0 : 1
-            if case .ownerLost(_, _, let actions) = machine.readerAttached(epoch: LinkEpoch(epoch)) { return actions }
+            let (owner, generation, command) = (machine.owner, machine.generation, machine.commandInProgress)
+            let result = machine.readerAttached(epoch: LinkEpoch(epoch))
+            // A re-attach never changes who owns the reader.
+            #expect(result == .updated || result == .ignoredStale)
+            #expect(machine.owner == owner && machine.generation == generation && machine.commandInProgress == command)
         }
         return []
     }
@@ -74,6 +78,31 @@ struct ReaderOwnershipInvariantTests {
             if case .online = machine.link {} else { #expect(machine.owner == nil) }
         }
         #expect(changes > 100, "the walk exercised ownership changes")
+    }
+
+    @Test("a re-attach keeps the owner, its generation and its transaction; the old link is stale")
+    func reattachKeepsTheOwner() {
+        var machine = Fixture.ownedByA(midTransaction: true)
+        let collect = CommandInProgress(command: .collectPaymentMethod, session: Fixture.sessionA)
+        #expect(machine.readerAttached(epoch: LinkEpoch(2)) == .updated)
+        #expect(machine.link == .online(LinkEpoch(2)))
+        #expect(machine.owner == Fixture.ownerA)
+        #expect(machine.generation == OwnershipGeneration(3))
+        #expect(machine.commandInProgress == collect)
+        // The old link ending later changes nothing; the owner's writes still pass.
+        #expect(machine.readerLost(epoch: LinkEpoch(1)) == .ignoredStale)
+        #expect(machine.owner == Fixture.ownerA)
+        #expect(machine.commandFinished(.collectPaymentMethod, session: Fixture.sessionA, generation: OwnershipGeneration(3)) == .finished)
+        // A duplicate attach of the same epoch is stale; a third link keeps the owner too.
+        #expect(machine.readerAttached(epoch: LinkEpoch(2)) == .ignoredStale)
+        #expect(machine.readerAttached(epoch: LinkEpoch(5)) == .updated)
+        #expect(machine.owner == Fixture.ownerA && machine.generation == OwnershipGeneration(3))
+        // Only the current link's loss ends the ownership.
+        #expect(machine.readerLost(epoch: LinkEpoch(5)) == .ownerLost(Fixture.ownerA, generation: OwnershipGeneration(4), actions: [
+            .notifyDisplaced(session: Fixture.sessionA, reason: .readerOffline, takenBy: nil),
+            .failNextCommand(session: Fixture.sessionA, refusal: .readerOffline),
+            .recordHistory(OwnershipHistoryEvent(reader: Fixture.reader, from: Fixture.ownerA, to: nil, generation: OwnershipGeneration(4), reason: .readerLost)),
+        ]))
     }
 
     @Test("the stale owner's writes change nothing after a takeover")

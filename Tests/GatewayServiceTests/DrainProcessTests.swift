@@ -26,7 +26,7 @@ struct DrainProcessTests {
         let gateway = try await PackageProcess.start(
             "reader-gateway",
             tlsArguments + [
-                "--data-dir", directory + "/data", "--port", "0", "--ops-port", "0", "--node-id", "drain-node-a",
+                "--data-dir", directory + "/data", "--port", "0", "--internal-port", "0", "--ops-port", "0", "--node-name", "drain-node-a",
                 "--drain-load-balancer-seconds", "1", "--drain-deadline-seconds", "\(drainDeadline)", "--session-lease", "30s",
             ],
             outputPath: directory + "/gateway.log",
@@ -104,7 +104,7 @@ struct DrainProcessTests {
         // Nothing in PostgreSQL claims a connection this replica no longer holds:
         // the session is open, not closed, with a lease running from the drain.
         let rows = try await database.client.query(
-            "SELECT count(*)::int AS n FROM sdk_sessions WHERE node_id = 'drain-node-a' AND closed_at IS NULL AND lease_expires_at > now() + interval '20 seconds'"
+            "SELECT count(*)::int AS n FROM sdk_sessions WHERE node_id LIKE 'drain-node-a-%' AND closed_at IS NULL AND lease_expires_at > now() + interval '20 seconds'"
         )
         #expect(try rows.first?.decode(Int.self, "n") == 1)
 
@@ -114,7 +114,7 @@ struct DrainProcessTests {
         // re-attached.
         let second = try await PackageProcess.start(
             "reader-gateway",
-            tlsArguments + ["--port", "\(port)", "--node-id", "drain-node-b", "--session-lease", "30s"],
+            tlsArguments + ["--port", "\(port)", "--internal-port", "0", "--node-name", "drain-node-b", "--session-lease", "30s"],
             outputPath: directory + "/gateway-b.log",
             environment: ["READER_GATEWAY_DATABASE_URL=\(database.connectionString)"]
         )
@@ -178,7 +178,7 @@ struct DrainProcessTests {
         }
         #expect(collected, "the resumed session could not collect on its reader:\n\(second.output)\n\(simulator.output)")
         let rowsB = try await database.client.query(
-            "SELECT count(*)::int AS n FROM sdk_sessions WHERE node_id = 'drain-node-b' AND closed_at IS NULL"
+            "SELECT count(*)::int AS n FROM sdk_sessions WHERE node_id LIKE 'drain-node-b-%' AND closed_at IS NULL"
         )
         #expect(try rowsB.first?.decode(Int.self, "n") == 1)
 

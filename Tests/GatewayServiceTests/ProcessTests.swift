@@ -15,7 +15,7 @@ struct ProcessTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let gateway = try await PackageProcess.start(
             "reader-gateway",
-            ["--data-dir", directory + "/data", "--port", "0", "--reader-offline-bound", "2s", "--session-lease", "5s"],
+            ["--data-dir", directory + "/data", "--port", "0", "--internal-port", "0", "--reader-offline-bound", "2s", "--session-lease", "5s"],
             outputPath: directory + "/gateway.log",
             environment: ["READER_GATEWAY_DATABASE_URL=\(database.connectionString)"]
         )
@@ -75,7 +75,7 @@ struct ProcessTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // PostgreSQL runs as its own user: the data directory must be reachable.
         chmod(directory, 0o777)
-        let arguments = ["--data-dir", directory + "/data", "--port", "0"]
+        let arguments = ["--data-dir", directory + "/data", "--port", "0", "--internal-port", "0"]
         let first = try await PackageProcess.start("reader-gateway", arguments, outputPath: directory + "/first.log")
         _ = try #require(await first.waitForLine(containing: "msg=ready", timeout: .seconds(90)), "not ready:\n\(first.output)")
         let secretLine = try #require(await first.waitForLine(containing: "secret key:"))

@@ -12,7 +12,7 @@ BENCH_SUITES += wire-bench
 
 WIRE_PYTHON = $(VENV)/bin/python
 WIRE_PROTOS = readergateway/v1/errors.proto readergateway/v1/common.proto readergateway/v1/frames.proto \
-	readergateway/v1/sdk.proto readergateway/v1/reader_link.proto readergateway/v1/admin.proto
+	readergateway/v1/sdk.proto readergateway/v1/reader_link.proto readergateway/v1/admin.proto readergateway/v1/replica_link.proto
 WIRE_TEST_PROTOS = readergateway/testing/v1/conformance.proto
 FUZZ_SECONDS ?= 60
 FUZZ_SCRATCH = .build-fuzz

@@ -21,7 +21,7 @@ struct GatewayProcess {
         defer { close(output) }
         let process = try await ChildProcess.spawn(
             executable, arguments,
-            environment: ["PATH=/usr/bin:/bin"] + environment,
+            environment: ["PATH=/usr/bin:/bin", "READER_GATEWAY_INTERNAL_PORT=0"] + environment,
             output: output,
             parentDeathSignal: SIGKILL
         )

@@ -9,7 +9,7 @@ struct ReaderGatewayServerTests {
     @Test func helpListsEveryOption() async throws {
         let (status, output) = try await GatewayProcess.run(["--help"])
         #expect(status == 0)
-        for option in ["--database-url", "--data-dir", "--postgres-bin-dir", "--database-pool-size", "--node-id", "--log-level", "--log-format", "READER_GATEWAY_DATABASE_URL"] {
+        for option in ["--database-url", "--data-dir", "--postgres-bin-dir", "--database-pool-size", "--node-name", "--internal-port", "--advertise-address", "--log-level", "--log-format", "READER_GATEWAY_DATABASE_URL"] {
             #expect(output.contains(option), "missing \(option)")
         }
     }

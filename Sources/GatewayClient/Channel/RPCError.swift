@@ -40,7 +40,7 @@ public struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
     public var isRetryable: Bool {
         guard code == .unavailable else { return false }
         switch reason {
-        case .tooManyStreams, .goingAway, .connectionLost, .keepaliveTimeout, .storeUnavailable, .unspecified: return true
+        case .tooManyStreams, .goingAway, .connectionLost, .keepaliveTimeout, .storeUnavailable, .readerLinkMoved, .unspecified: return true
         default: return false
         }
     }

@@ -41,7 +41,8 @@ public enum DisplacementReason: String, Hashable, Sendable, CaseIterable {
     case connectedToAnotherSession = "connected_to_another_session"
     /// The session stopped heartbeating and its lease ran out.
     case sessionExpired = "session_expired"
-    /// The reader's link went down or the reader re-attached (rebooted).
+    /// The reader's link went down on a live replica, or it was detached (its replica died or
+    /// drained) and the reader did not come back within the offline bound.
     case readerOffline = "reader_offline"
     /// A fleet admin released the reader.
     case adminReleased = "admin_released"
@@ -59,7 +60,7 @@ public enum OwnershipHistoryReason: String, Hashable, Sendable, CaseIterable {
     case released
     /// The owner's lease expired.
     case sessionExpired = "session_expired"
-    /// The reader's link went down or was replaced by a newer one.
+    /// The reader's link went down, or it stayed detached past the offline bound.
     case readerLost = "reader_lost"
     /// A fleet admin released the reader.
     case adminReleased = "admin_released"

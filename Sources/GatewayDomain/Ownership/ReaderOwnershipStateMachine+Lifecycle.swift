@@ -34,21 +34,21 @@ extension ReaderOwnershipStateMachine {
 
     /// The reader attached a new link with `epoch`.
     ///
-    /// From offline the reader comes back with no owner. While online, a newer epoch means the
-    /// reader re-attached (it rebooted or its old link died unseen): the owner loses it, as if
-    /// the reader had been lost and come back. An epoch not newer than the current is stale.
+    /// The reader is online at the new epoch and **keeps its owner** (and the owner's
+    /// transaction mark, which the owner's relay clears when the command it sent over the old
+    /// link fails): a re-attach means the old link died with its replica, was drained, or is a
+    /// duplicate, never that the owner gave the reader up. Only ``readerLost(epoch:)`` (the
+    /// link ended on a live replica) or an offline bound passing after a detach end the
+    /// ownership. From offline the reader comes back with no owner. An epoch not newer than
+    /// the current one is stale.
     public mutating func readerAttached(epoch: LinkEpoch) -> LinkEventResult {
         switch link {
         case .unknown:
             return .unknownReader
-        case .offline(let current):
+        case .offline(let current), .online(let current):
             guard epoch > current else { return .ignoredStale }
             link = .online(epoch)
             return .updated
-        case .online(let current):
-            guard epoch > current else { return .ignoredStale }
-            link = .online(epoch)
-            return linkResult(endOwnership(reason: .readerLost, displacement: .readerOffline, notifyOwner: true))
         }
     }
 

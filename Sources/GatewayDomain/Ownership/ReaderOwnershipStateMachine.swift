@@ -15,7 +15,9 @@
 /// - a cart on the display is not in use; a session connecting again to the reader it owns is
 ///   not a takeover;
 /// - a connect naming a reader object from an older discovery than the session's latest is
-///   refused as stale; an offline or unknown reader has its own refusal.
+///   refused as stale; an offline or unknown reader has its own refusal;
+/// - a reader re-attaching (a newer link epoch, on any replica) keeps its owner; only the loss
+///   of its current link ends the ownership, and events from older links change nothing.
 ///
 /// The order of checks on connect: unknown reader, stale discovery, offline, already owner,
 /// in use by another session (failIfInUse), then grant. The store's one-statement claim

@@ -16,9 +16,9 @@ extension Gateway {
                 """
                 UPDATE sdk_sessions SET node_id = $2, lease_expires_at = now() + make_interval(secs => $3::double precision)
                 WHERE resume_token_sha256 = \(Secrets.hashSQL(1)) AND closed_at IS NULL AND lease_expires_at > now()
-                RETURNING id, account_id, pos_device_id, lane_label
+                RETURNING id, account_id, pos_device_id, lane_label, location_scope
                 """,
-                [PostgresValue(token), PostgresValue(configuration.nodeID), PostgresValue(Double(configuration.sessionLease.components.seconds))]
+                [PostgresValue(token), PostgresValue(node.id), PostgresValue(configuration.sessionLease.seconds)]
             )
         } catch { throw ServiceError.store(error) }
         guard let row = found.first else { return nil }
@@ -27,7 +27,9 @@ extension Gateway {
         let account: String
         let posDeviceID: String
         let lane: String
+        let scope: String?
         do {
+            scope = try row.decode(String?.self, "location_scope")
             id = try row.decode(String.self, "id")
             account = try row.decode(String.self, "account_id")
             posDeviceID = try row.decode(String.self, "pos_device_id")
@@ -38,7 +40,7 @@ extension Gateway {
         } catch { throw ServiceError.store(error) }
         let now = Gateway.nowUnixMs()
         var session = SessionState(
-            id: SessionID(id), token: token, accountID: account, locationScope: nil,
+            id: SessionID(id), token: token, accountID: account, locationScope: scope,
             posDeviceID: posDeviceID, lane: LaneLabel(lane),
             discovery: DiscoveryStateMachine(burst: configuration.discoveryBurst, perSecond: configuration.discoveriesPerSecond),
             connections: [context.connectionID], openedAtUnixMs: now, lastSeenUnixMs: now

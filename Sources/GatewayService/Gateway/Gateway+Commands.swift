@@ -34,7 +34,7 @@ extension Gateway {
         _ context: CallContext,
         reboot: Bool = false
     ) async throws(ServiceError) -> ReaderGatewayV1.CommandResult {
-        let session = try session(token, context)
+        let session = try await session(token, context)
         if let refusal = takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
         guard let reader = session.reader else { throw ServiceError.notConnected }
         let fenceKind = kind ?? .clearReaderDisplay
@@ -42,13 +42,20 @@ extension Gateway {
         if fenceKind.marksReaderInUse {
             // Collect and confirm mark the reader in use in the store, fenced by generation,
             // so that a failIfInUse connect on any replica sees the transaction.
-            let decision: CommandStartResult
+            var decision: CommandStartResult
             do {
                 decision = try await ownership.commandStarted(fenceKind, reader: reader, session: session.id, generation: session.generation)
+                if case .refused(.readerBusy) = decision, try await clearStaleMark(reader, session: session) {
+                    decision = try await ownership.commandStarted(fenceKind, reader: reader, session: session.id, generation: session.generation)
+                }
             } catch { throw ServiceError.store(error) }
             if case .refused(let refusal) = decision {
-                // The store saw the takeover before this replica's memory did.
-                if refusal == .connectedToAnotherSession { _ = takePendingRefusal(session) }
+                // The store saw the takeover before this replica's memory did: the
+                // session hears of it (event first), then the command fails.
+                if refusal == .connectedToAnotherSession {
+                    await refresh(reader)
+                    _ = takePendingRefusal(session)
+                }
                 throw ServiceError.refusal(refusal)
             }
         }
@@ -61,8 +68,10 @@ extension Gateway {
             if let refusal = takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
             throw ServiceError.notConnected
         }
-        let outcome = await send(command, to: reader, session: session.id, isCollect: kind == .collectPaymentMethod, reboot: reboot)
+        if fenceKind.marksReaderInUse { changeTransactions(of: session.id, by: 1) }
+        let outcome = await route(command, to: reader, session: session, isCollect: kind == .collectPaymentMethod, reboot: reboot)
         if fenceKind.marksReaderInUse {
+            changeTransactions(of: session.id, by: -1)
             _ = try? await ownership.commandFinished(fenceKind, reader: reader, session: session.id, generation: session.generation)
         }
         metrics.relayedCommandDuration.unlabeled.observe(ContinuousClock.now - started)
@@ -76,6 +85,27 @@ extension Gateway {
             }
             return result
         }
+    }
+
+    /// The reader is marked in use by this very session, yet no collect or confirm
+    /// of the session runs through this replica: the mark is a leftover of a
+    /// command whose finish never reached the store (the replica that relayed it
+    /// died, and the session was resumed here). Clears it; true when it did.
+    func clearStaleMark(_ reader: ReaderID, session: SessionState) async throws(StoreError) -> Bool {
+        let running = state.withLock { $0.session(id: session.id)?.transactionsInFlight ?? 0 }
+        guard running == 0 else { return false }
+        let rows = try await database.client.query(
+            "SELECT command FROM reader_ownership WHERE reader_id = $1 AND command_session_id = $2",
+            [PostgresValue(reader.rawValue), PostgresValue(session.id.rawValue)]
+        )
+        guard let name = try rows.first?.decode(String?.self, "command"), let stale = GatewayDomain.ReaderCommand(rawValue: name) else { return false }
+        logger.notice("cleared a transaction mark left by a replica that died", ["reader": reader, "session": session.id, "command": name])
+        _ = try await ownership.commandFinished(stale, reader: reader, session: session.id, generation: session.generation)
+        return true
+    }
+
+    func changeTransactions(of session: SessionID, by delta: Int) {
+        state.withLock { state in _ = state.withSession(id: session) { $0.transactionsInFlight += delta } }
     }
 
     /// Sends a command down the reader's link and waits for its result (bounded by the command timeout).

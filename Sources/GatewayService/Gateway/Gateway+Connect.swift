@@ -5,7 +5,7 @@ import GatewayWire
 
 extension Gateway {
     func connectReader(_ request: ReaderGatewayV1.ConnectReaderRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.ConnectReaderResponse {
-        var session = try session(request.sessionToken, context)
+        var session = try await session(request.sessionToken, context)
         guard !request.readerID.isEmpty else { throw ServiceError.invalid("reader_id is empty; pass a reader from the latest DiscoverReaders") }
         let reader = ReaderID(request.readerID)
         if let current = session.reader, current != reader {
@@ -58,6 +58,7 @@ extension Gateway {
                 state.withSession(id: session.id) { live in
                     live.reader = reader
                     live.generation = generation
+                    live.home = nil
                     live.pendingRefusal = nil
                     live.lane = lane
                     live.posDeviceID = session.posDeviceID
@@ -85,7 +86,7 @@ extension Gateway {
     }
 
     func disconnectReader(_ request: ReaderGatewayV1.DisconnectReaderRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.DisconnectReaderResponse {
-        let session = try session(request.sessionToken, context)
+        let session = try await session(request.sessionToken, context)
         if let refusal = takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
         guard let reader = session.reader else { throw ServiceError.notConnected }
         try await release(reader, session: session, reason: .requested)

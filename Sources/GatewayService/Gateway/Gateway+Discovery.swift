@@ -4,7 +4,7 @@ import GatewayWire
 
 extension Gateway {
     func discoverReaders(_ request: ReaderGatewayV1.DiscoverReadersRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.DiscoverReadersResponse {
-        let session = try session(request.sessionToken, context)
+        let session = try await session(request.sessionToken, context)
         var location: String? = request.locationID.isEmpty ? session.locationScope : request.locationID
         if let scope = session.locationScope, let wanted = location, wanted != scope {
             throw ServiceError(.permissionDenied, "this session's connection token is limited to another location; mint a token for this location")
@@ -46,8 +46,8 @@ extension Gateway {
         return response
     }
 
-    func cancelDiscovery(_ request: ReaderGatewayV1.CancelDiscoveryRequest, _ context: CallContext) throws(ServiceError) -> ReaderGatewayV1.CancelDiscoveryResponse {
-        let session = try session(request.sessionToken, context)
+    func cancelDiscovery(_ request: ReaderGatewayV1.CancelDiscoveryRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.CancelDiscoveryResponse {
+        let session = try await session(request.sessionToken, context)
         _ = state.withLock { $0.sessions[session.token]?.discovery.cancelDiscovery() }
         return ReaderGatewayV1.CancelDiscoveryResponse()
     }
@@ -71,7 +71,8 @@ extension Gateway {
             reader.softwareVersion = link.record.softwareVersion
             reader.lastSeenUnixMs = Gateway.nowUnixMs()
         } else {
-            reader.networkStatus = .offline
+            // No link here: online when another replica holds its link.
+            reader.networkStatus = record.online ? .online : .offline
         }
         return reader
     }

@@ -126,11 +126,12 @@ extension Gateway {
     ) async -> (ReaderRecord, String)? {
         let mailbox = RegistrationMailbox()
         var code = ""
-        func issueCode() {
+        func issueCode() async {
             let fresh = RegistrationCode.generate().canonical
             let lifetime = configuration.registrationCodeLifetime
+            let previous = code
             state.withLock { state in
-                if !code.isEmpty { state.registrations[code] = nil }
+                if !previous.isEmpty { state.registrations[previous] = nil }
                 state.registrations[fresh] = PendingRegistration(
                     linkID: linkID, serial: serial, deviceType: hello.deviceType, softwareVersion: hello.softwareVersion,
                     expires: .now + lifetime, registered: { record, credential in
@@ -140,6 +141,15 @@ extension Gateway {
                 )
             }
             code = fresh
+            // Shared with every replica: an admin may type the code on any of them.
+            do {
+                try await database.insertRegistrationCode(
+                    fresh, replacing: previous.isEmpty ? nil : previous, serial: serial, deviceType: hello.deviceType,
+                    softwareVersion: hello.softwareVersion, node: node.id, lifetime: lifetime
+                )
+            } catch {
+                logger.warning("could not share a registration code with the other replicas", ["serial": serial, "error": error])
+            }
             var registration = ReaderGatewayV1.RegistrationState()
             registration.registrationCode = String(fresh.prefix(4)) + "-" + String(fresh.suffix(4))
             registration.registrationCodeExpiresUnixMs = Gateway.nowUnixMs() + Int64(lifetime.seconds * 1000)
@@ -151,15 +161,21 @@ extension Gateway {
                 call.wake()
             }
         }
-        issueCode()
-        defer { state.withLock { _ = $0.registrations.removeValue(forKey: code) } }
+        await issueCode()
+        var registered: (ReaderRecord, String)?
         // Uplinks before registration (heartbeats) are ignored; empty messages are wake-ups.
         while await requests.next() != nil {
-            if let registered = mailbox.take() { return registered }
+            if let delivered = mailbox.take() {
+                registered = delivered
+                break
+            }
             let expired = state.withLock { $0.registrations[code].map { $0.expires <= .now } ?? false }
-            if expired { issueCode() }
+            if expired { await issueCode() }
         }
-        return nil
+        let last = code
+        state.withLock { _ = $0.registrations.removeValue(forKey: last) }
+        if registered == nil { try? await database.deleteRegistrationCode(last) }
+        return registered
     }
 
     /// Puts the reader's link in the registry. A second link from the same
@@ -187,7 +203,7 @@ extension Gateway {
             return replaced.epoch
         }
         let attached: (LinkEventResult, LinkEpoch?)
-        do { attached = try await ownership.readerAttached(reader) } catch {
+        do { attached = try await ownership.readerAttached(reader, node: node.id) } catch {
             call.end(ServiceError.store(error).status)
             return nil
         }
@@ -212,18 +228,26 @@ extension Gateway {
     func uplinkReceived(_ message: ReaderGatewayV1.ReaderUplink, reader: ReaderID, linkID: UInt64) {
         switch message.message {
         case .heartbeat(let heartbeat):
-            state.withLock { state in
-                guard var link = state.links[reader], link.linkID == linkID else { return }
+            let remote = state.withLock { state -> ReaderStatusNotice? in
+                guard var link = state.links[reader], link.linkID == linkID else { return nil }
                 let changed = link.activity != heartbeat.activity || link.batteryLevel != heartbeat.batteryLevel || link.ipAddress != heartbeat.ipAddress
                 link.lastHeartbeat = .now
                 if heartbeat.activity != .unspecified { link.activity = heartbeat.activity }
                 link.batteryLevel = heartbeat.batteryLevel
                 if !heartbeat.ipAddress.isEmpty { link.ipAddress = heartbeat.ipAddress }
                 state.links[reader] = link
-                guard changed, let owner = state.owner(of: reader) else { return }
+                guard changed else { return nil }
+                guard let owner = state.owner(of: reader) else {
+                    // The owner (if any) is on another replica: announce it.
+                    return ReaderStatusNotice(reader: reader, activity: link.activity, batteryLevel: link.batteryLevel, ipAddress: link.ipAddress)
+                }
                 var status = ReaderGatewayV1.ReaderStatusChanged()
                 status.reader = Gateway.readerMessage(link.record, link: link)
                 _ = state.withSession(id: owner.id) { Gateway.deliver(.readerStatusChanged(status), to: &$0) }
+                return nil
+            }
+            if let remote, state.withLock({ $0.links[reader]?.knownGeneration ?? .initial }) > .initial {
+                Task { await announce(remote) }
             }
         case .commandResult(let result):
             commandResultReceived(result, reader: reader, linkID: linkID)
@@ -254,6 +278,14 @@ extension Gateway {
         for pending in ended.pending.values {
             pending.complete(.failed(ServiceError.refusal(.readerOffline)))
         }
+        if handingOver.load(ordering: .relaxed) {
+            // Draining: the reader re-attaches to another replica and its owner keeps it,
+            // unless it does not come back within the offline bound.
+            do { _ = try await ownership.readerDetached(reader, epoch: epoch) } catch {
+                logger.warning("could not record a handed-over reader link", ["reader": reader, "error": error])
+            }
+            return
+        }
         let result: LinkEventResult
         do { result = try await ownership.readerLost(reader, epoch: epoch) } catch {
             logger.error("could not record a lost reader", ["reader": reader, "error": error])
@@ -261,6 +293,13 @@ extension Gateway {
         }
         if case .ownerLost(_, let generation, let actions) = result {
             run(actions, reader: reader, generation: generation, reason: ended.rebootRequested ? .rebootRequested : .readerLost)
+        }
+    }
+
+    /// Restarts every link's offline bound from now (after this process was paused).
+    func forgiveReaderSilence() {
+        state.withLock { state in
+            for reader in state.links.keys { state.links[reader]?.lastHeartbeat = .now }
         }
     }
 

@@ -13,12 +13,9 @@ extension Gateway {
         guard let location = try await checkedLocation(request.locationID, account: account) else {
             throw ServiceError.invalid("location_id is empty; register the reader to a location")
         }
-        // Take the code (single use): a second registration with it finds nothing.
-        let pending = state.withLock { state -> PendingRegistration? in
-            guard let pending = state.registrations[code.canonical], pending.expires > .now else { return nil }
-            state.registrations[code.canonical] = nil
-            return pending
-        }
+        // Take the code (single use across the cluster): a second registration finds nothing.
+        let pending: PendingCodeRecord?
+        do { pending = try await database.takeRegistrationCode(code.canonical) } catch { throw ServiceError.store(error) }
         guard let pending else {
             throw ServiceError(.registrationCodeInvalid, "the registration code is unknown, expired or already used; read the code the reader shows now")
         }
@@ -34,8 +31,34 @@ extension Gateway {
             }
             throw ServiceError.store(error)
         }
-        pending.registered(record, credential)
+        guard await tellRegistered(record, code: code.canonical, credential: credential, node: pending.node) else {
+            // Nobody could hand the reader its credential: undo, so it can be registered again.
+            _ = try? await database.deleteReader(record.id, account: account)
+            throw ServiceError(.registrationCodeInvalid, "the reader showing this code went offline; read the code it shows when it is back")
+        }
         return Gateway.readerMessage(record, link: nil)
+    }
+
+    /// Hands the new reader its credential on the link showing `code`: here, or
+    /// on the replica `node` over the replica link.
+    func tellRegistered(_ record: ReaderRecord, code: String, credential: String, node owner: String) async -> Bool {
+        if owner == node.id {
+            guard let local = state.withLock({ $0.registrations.removeValue(forKey: code) }) else { return false }
+            local.registered(record, credential)
+            return true
+        }
+        var request = ReaderGatewayV1.CompleteRegistrationRequest()
+        request.registrationCode = code
+        request.readerID = record.id
+        request.readerCredential = credential
+        do {
+            guard let peer = try await cluster.nodes().first(where: { $0.id == owner }) else { return false }
+            let channel = try await replicas.channel(to: peer.internalAddress)
+            return try await channel.unary(ReaderGatewayV1.ReplicaLink.completeRegistration, request, timeout: .seconds(10)).delivered
+        } catch {
+            logger.warning("could not hand a registration to the reader's replica", ["node": owner, "error": "\(error)"])
+            return false
+        }
     }
 
     /// Registers readers by serial number, labelled "<prefix> 1", "<prefix> 2", ...

@@ -73,8 +73,8 @@ extension Gateway {
                 }
             }
         }
-        let decision = state.withLock { state -> Result<(ServerCall, UInt64, SessionID), ServiceError> in
-            guard let index = state.sessions.index(forKey: token) else { return .failure(.sessionUnknown) }
+        let decision = state.withLock { state -> Result<LoopRelay, ServiceError> in
+            guard let index = state.sessions.index(forKey: token) else { return .success(.unknownSession) }
             // Through `inout` (modified in place, never copied).
             let session: SessionID
             let reader: ReaderID
@@ -82,18 +82,56 @@ extension Gateway {
             case .failure(let error): return .failure(error)
             case .success(let owned): (session, reader) = owned
             }
-            guard let linkIndex = state.links.index(forKey: reader) else { return .failure(.refusal(.readerOffline)) }
+            // The reader's link lives on another replica: over the replica link, in a task.
+            guard let linkIndex = state.links.index(forKey: reader) else { return .success(.remote(state.sessions.values[index], reader)) }
+            // The link has seen a newer owner (a change made on another replica whose
+            // notice this session has not heard yet): tell the session first.
+            if state.links.values[linkIndex].knownGeneration > state.sessions.values[index].generation {
+                return .success(.stale(session, reader))
+            }
             let (link, commandID) = state.registerCommand(
                 at: linkIndex, session: session, isCollect: false, reboot: reboot, deadline: .now + timeout, complete: complete
             )
-            return .success((link, commandID, session))
+            return .success(.local(link, commandID, session))
         }
         switch decision {
         case .failure(let error):
             call.end(error.status)
-        case .success(let (link, commandID, session)):
+        case .success(.local(let link, let commandID, let session)):
             link.send(Gateway.downlink(command, id: commandID, session: session, timeout: timeout))
+        case .success(.remote(let session, let reader)):
+            Task { complete(await relayRemote(command, to: reader, session: session, isCollect: false, reboot: reboot)) }
+        case .success(.stale(let session, let reader)):
+            Task {
+                await refresh(reader)
+                let refusal = state.withLock { state in
+                    state.withSession(id: session) { live -> OwnershipRefusal? in
+                        defer { live.pendingRefusal = nil }
+                        return live.pendingRefusal
+                    } ?? nil
+                }
+                call.end(ServiceError.refusal(refusal ?? .connectedToAnotherSession).status)
+            }
+        case .success(.unknownSession):
+            // Not held here: adopt it from PostgreSQL if its lease runs, then relay.
+            Task {
+                guard (try? await adoptSession(token, context)) ?? nil != nil else {
+                    call.end(ServiceError.sessionUnknown.status)
+                    return
+                }
+                relayOnLoop(token, command, call, context, reboot: reboot, response: response)
+            }
         }
+    }
+
+    /// Where a loop relay goes: down a link here, or to the reader's home replica.
+    enum LoopRelay {
+        case local(ServerCall, UInt64, SessionID)
+        case remote(SessionState, ReaderID)
+        /// The session's generation is older than the link's newest.
+        case stale(SessionID, ReaderID)
+        /// No such session in memory: it may be adopted from PostgreSQL.
+        case unknownSession
     }
 
     /// The session part of a loop relay: lease, use by this connection, the armed

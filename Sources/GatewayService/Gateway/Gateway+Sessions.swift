@@ -10,14 +10,24 @@ extension Gateway {
             MethodHandler.unary(Sdk.heartbeat) { [self] request, context throws(ServiceError) in try await heartbeat(request, context) },
             MethodHandler.unary(Sdk.closeSession) { [self] request, context throws(ServiceError) in try await closeSession(request, context) },
             MethodHandler.unary(Sdk.discoverReaders) { [self] request, context throws(ServiceError) in try await discoverReaders(request, context) },
-            MethodHandler.unary(Sdk.cancelDiscovery) { [self] request, context throws(ServiceError) in try cancelDiscovery(request, context) },
+            MethodHandler.unary(Sdk.cancelDiscovery) { [self] request, context throws(ServiceError) in try await cancelDiscovery(request, context) },
             MethodHandler.unary(Sdk.connectReader) { [self] request, context throws(ServiceError) in try await connectReader(request, context) },
             MethodHandler.unary(Sdk.disconnectReader) { [self] request, context throws(ServiceError) in try await disconnectReader(request, context) },
         ] + commandRoutes + loopRelayRoutes
     }
 
-    /// The session named by `token`, marked as used by the call's connection.
-    func session(_ token: String, _ context: CallContext) throws(ServiceError) -> SessionState {
+    /// The session named by `token`, marked as used by the call's connection: from
+    /// memory, or adopted from PostgreSQL when this replica does not hold it (the
+    /// lane's connection landed here after its replica died, drained, or the load
+    /// balancer chose another replica).
+    func session(_ token: String, _ context: CallContext) async throws(ServiceError) -> SessionState {
+        if let found = localSession(token, context) { return found }
+        if let adopted = try await adoptSession(token, context) { return adopted }
+        throw ServiceError.sessionUnknown
+    }
+
+    /// The session named by `token` if this replica holds it (and its lease runs).
+    func localSession(_ token: String, _ context: CallContext) -> SessionState? {
         let lease = configuration.sessionLease
         let found = state.withLock { state -> SessionState? in
             guard let session = state.sessions[token] else { return nil }
@@ -27,7 +37,6 @@ extension Gateway {
             state.sessions[token]!.lastSeenUnixMs = Gateway.nowUnixMs()
             return state.sessions[token]
         }
-        guard let found else { throw ServiceError.sessionUnknown }
         return found
     }
 
@@ -35,12 +44,7 @@ extension Gateway {
         var response = ReaderGatewayV1.OpenSessionResponse()
         response.leaseMs = Int64(configuration.sessionLease.seconds * 1000)
         if !request.resumeToken.isEmpty {
-            let resumed: SessionState
-            do { resumed = try session(request.resumeToken, context) } catch {
-                // Not in memory: perhaps a session of a replica that drained (Gateway+Adopt).
-                guard let adopted = try await adoptSession(request.resumeToken, context) else { throw error }
-                resumed = adopted
-            }
+            let resumed = try await session(request.resumeToken, context)
             response.sessionID = resumed.id.rawValue
             response.sessionToken = resumed.token
             response.resumed = true
@@ -67,7 +71,7 @@ extension Gateway {
         do {
             try await database.insertSession(
                 id: id.rawValue, account: token.accountID, posDeviceID: request.posDeviceID, lane: lane,
-                nodeID: configuration.nodeID, lease: configuration.sessionLease, token: secret
+                locationScope: token.locationID, nodeID: node.id, lease: configuration.sessionLease, token: secret
             )
         } catch { throw ServiceError.store(error) }
         let now = Gateway.nowUnixMs()
@@ -88,15 +92,15 @@ extension Gateway {
     }
 
     func heartbeat(_ request: ReaderGatewayV1.HeartbeatRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.HeartbeatResponse {
-        let session = try session(request.sessionToken, context)
-        do { try await database.renewLeases([session.id.rawValue], lease: configuration.sessionLease) } catch { throw ServiceError.store(error) }
+        let session = try await session(request.sessionToken, context)
+        do { try await database.renewLeases([session.id.rawValue], node: node.id, lease: configuration.sessionLease) } catch { throw ServiceError.store(error) }
         var response = ReaderGatewayV1.HeartbeatResponse()
         response.leaseRemainingMs = Int64(configuration.sessionLease.seconds * 1000)
         return response
     }
 
     func closeSession(_ request: ReaderGatewayV1.CloseSessionRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.CloseSessionResponse {
-        let session = try session(request.sessionToken, context)
+        let session = try await session(request.sessionToken, context)
         if let reader = session.reader {
             _ = try? await release(reader, session: session, reason: .requested)
         }
@@ -114,7 +118,7 @@ extension Gateway {
         guard let removed else { return }
         metrics.sessions.unlabeled.decrement()
         removed.eventCall?.end()
-        try? await database.closeSession(removed.id.rawValue)
+        try? await database.closeSession(removed.id.rawValue, node: node.id)
     }
 
     func subscribeEvents(_ bytes: [UInt8], call: ServerCall, context: CallContext) async {
@@ -123,6 +127,7 @@ extension Gateway {
             return
         }
         let token = request.sessionToken
+        if localSession(token, context) == nil { _ = try? await adoptSession(token, context) }
         let previous = state.withLock { state -> (ServerCall?, Bool) in
             guard state.sessions[token] != nil else { return (nil, false) }
             let previous = state.sessions[token]!.eventCall

@@ -8,7 +8,15 @@ extension Gateway {
         let interval = configuration.sweepInterval
         let leaseEvery = max(interval, configuration.sessionLease / 3)
         var nextLeaseSweep = ContinuousClock.now
+        var lastTick = ContinuousClock.now
         while !Task.isCancelled {
+            if ContinuousClock.now - lastTick > interval * 3 + .seconds(1) {
+                // This process was paused (SIGSTOP, a frozen VM): its readers' silence is its
+                // own. They get a fresh bound instead of being reported lost on stale clocks;
+                // the node heartbeat decides whether this replica may still act at all.
+                forgiveReaderSilence()
+            }
+            lastTick = .now
             expireSilentReaders()
             expireCommands()
             if ContinuousClock.now >= nextLeaseSweep {
@@ -35,11 +43,11 @@ extension Gateway {
             }
             return (attached, expired)
         }
-        do { try await database.renewLeases(attached, lease: lease) } catch {
+        do { try await database.renewLeases(attached, node: node.id, lease: lease) } catch {
             logger.warning("could not renew session leases", ["error": error])
         }
         for token in expired {
-            if let id = state.withLock({ $0.sessions[token]?.id }) { try? await database.closeSession(id.rawValue) }
+            if let id = state.withLock({ $0.sessions[token]?.id }) { try? await database.closeSession(id.rawValue, node: node.id) }
         }
         do {
             for expiry in try await ownership.expireSessions() {

@@ -20,11 +20,23 @@ final class Gateway: Sendable {
     let metrics: GatewayMetrics
     let state = Mutex(GatewayState())
     let logger = Logger(component: "service")
+    /// This replica in the node registry (its id changes when it is fenced).
+    let node: NodeIdentity
+    let cluster: ClusterStore
+    /// Connections to the other replicas' internal listeners.
+    let replicas: ReplicaChannels
+    let loops = EventLoopGroupBox()
+    /// Set while draining or fenced: links that end now are handed over
+    /// (detached, the owner keeps the reader), never reported lost.
+    let handingOver = Atomic<Bool>(false)
 
     init(client: PostgresClient, configuration: ServiceConfiguration, metrics: GatewayMetrics) {
         self.configuration = configuration
         self.database = GatewayDatabase(client: client)
         self.ownership = OwnershipStore(client: client)
+        self.cluster = ClusterStore(client: client)
+        self.node = NodeIdentity(name: configuration.nodeName)
+        self.replicas = ReplicaChannels(group: loops)
         self.metrics = metrics
     }
 
@@ -75,24 +87,21 @@ final class Gateway: Sendable {
     ) {
         var cancels: [(ReaderLinkState, [PendingCommand])] = []
         state.withLock { state in
+            if let index = state.links.index(forKey: reader), state.links.values[index].knownGeneration < generation {
+                state.links.values[index].knownGeneration = generation
+            }
             for action in actions {
                 switch action {
                 case .notifyDisplaced(let session, _, _):
                     _ = state.withSession(id: session) { displaced in
                         guard displaced.reader == reader else { return }
-                        var disconnected = ReaderGatewayV1.ReaderDisconnected()
-                        disconnected.readerID = reader.rawValue
-                        disconnected.reason = reason
-                        disconnected.generation = UInt64(max(0, generation.rawValue - 1))
-                        if let takenBy {
-                            disconnected.takenByLaneLabel = takenBy.lane.rawValue
-                            disconnected.takenByPosDeviceID = takenBy.posDeviceID
-                            disconnected.message = "\(takenBy.lane.rawValue) connected to the reader"
-                        } else {
-                            disconnected.message = Gateway.describe(reason)
-                        }
-                        Gateway.deliver(.disconnected(disconnected), to: &displaced)
+                        let event = Gateway.disconnected(
+                            reader: reader, reason: reason, generation: OwnershipGeneration(max(0, generation.rawValue - 1)),
+                            takenByLane: takenBy?.lane.rawValue, takenByPosDeviceID: takenBy?.posDeviceID
+                        )
+                        Gateway.deliver(.disconnected(event), to: &displaced)
                         displaced.reader = nil
+                        displaced.home = nil
                     }
                 case .failNextCommand(let session, let refusal):
                     // An admin release is not another session's doing: say "not connected".
@@ -108,10 +117,20 @@ final class Gateway: Sendable {
                     break
                 }
             }
-            // A session whose reader changed hands without an explicit action
-            // (the store already decided) must not keep a stale reader.
-            for (token, session) in state.sessions where session.reader == reader && session.id != takenBy?.id && takenBy != nil {
-                state.sessions[token]?.reader = nil
+            // Other sessions here that still hold the reader lost it to changes made on
+            // other replicas in between (the store already decided): tell them now, the
+            // event before their next command fails, as if displaced by the new owner.
+            if let takenBy {
+                for (token, session) in state.sessions where session.reader == reader && session.id != takenBy.id && session.generation < generation {
+                    let event = Gateway.disconnected(
+                        reader: reader, reason: .replaced, generation: session.generation,
+                        takenByLane: takenBy.lane.rawValue, takenByPosDeviceID: takenBy.posDeviceID
+                    )
+                    Gateway.deliver(.disconnected(event), to: &state.sessions[token]!)
+                    state.sessions[token]?.reader = nil
+                    state.sessions[token]?.home = nil
+                    state.sessions[token]?.pendingRefusal = .connectedToAnotherSession
+                }
             }
         }
         for (link, interrupted) in cancels {

@@ -1,3 +1,4 @@
+import GatewayStore
 import GatewayDomain
 import GatewayWire
 
@@ -34,6 +35,9 @@ struct ReaderLinkState: Sendable {
     var pending: [UInt64: PendingCommand] = [:]
     /// Set when RebootReader was relayed: the coming loss is a reboot.
     var rebootRequested = false
+    /// The newest ownership generation this replica has seen for the reader: a
+    /// relayed command from an older generation is refused here, at the link.
+    var knownGeneration = OwnershipGeneration.initial
 }
 
 /// An unregistered reader showing a registration code.
@@ -61,6 +65,10 @@ struct SessionState: Sendable {
     var discovered: Set<String> = []
     var reader: ReaderID?
     var generation = OwnershipGeneration.initial
+    /// Where the owned reader's link lives when not on this replica (cached; nil: look it up).
+    var home: ReaderHome?
+    /// Collect and confirm commands of this session relayed through this replica and not finished.
+    var transactionsInFlight = 0
     /// Set when the session lost its reader to another session: its next command fails with it.
     var pendingRefusal: OwnershipRefusal?
     var eventCall: ServerCall?

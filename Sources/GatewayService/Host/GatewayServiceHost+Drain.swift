@@ -12,6 +12,8 @@ extension GatewayServiceHost {
     /// end, and ``shutdown(gracePeriod:)`` closes what is left.
     public func goAwayAll(gracePeriod: Duration) {
         guard let server = running.withLock({ $0?.server }) else { return }
+        // From now on links that end are handed over (detached), not lost.
+        gateway.handingOver.store(true, ordering: .relaxed)
         Logger(component: "drain").notice("drain: goaway to every connection", ["connections": server.connectionCount])
         Task { await server.shutdown(gracePeriod: gracePeriod) }
     }
@@ -46,7 +48,7 @@ extension GatewayServiceHost {
             return state.sessions.values.map(\.id.rawValue)
         }
         do {
-            try await gateway.database.detachSessions(node: gateway.configuration.nodeID, lease: gateway.configuration.sessionLease)
+            try await gateway.database.detachSessions(node: gateway.node.id, lease: gateway.configuration.sessionLease)
         } catch {
             Logger(component: "drain").warning("drain: could not hand sessions back to the store", ["error": "\(error)", "sessions": ids.count])
         }

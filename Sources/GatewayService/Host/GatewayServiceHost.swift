@@ -1,3 +1,4 @@
+import Foundation
 import GatewayCore
 import GatewayOperations
 import GatewayStore
@@ -17,13 +18,38 @@ public struct GatewayListenerConfiguration: Sendable {
     public var readerCAPath: String?
     /// Event loop threads.
     public var loopCount: Int
+    /// The replica-to-replica listener (mutual TLS with the cluster's internal CA).
+    public var internalListener: InternalListenerConfiguration
 
-    public init(host: String, port: Int, certificate: CertificateKeyPair, readerCAPath: String? = nil, loopCount: Int = 2) {
+    public init(
+        host: String, port: Int, certificate: CertificateKeyPair, readerCAPath: String? = nil, loopCount: Int = 2,
+        internalListener: InternalListenerConfiguration = InternalListenerConfiguration()
+    ) {
         self.host = host
         self.port = port
         self.certificate = certificate
         self.readerCAPath = readerCAPath
         self.loopCount = loopCount
+        self.internalListener = internalListener
+    }
+}
+
+/// Where the replica link listens and what other replicas dial.
+public struct InternalListenerConfiguration: Sendable {
+    /// A numeric address to bind (0.0.0.0 in a container).
+    public var host: String
+    /// 0 picks a free port.
+    public var port: Int
+    /// The address other replicas dial; nil: `host` (which must then not be a wildcard).
+    public var advertiseAddress: String?
+    /// Where this replica writes its internal certificates (a private directory).
+    public var certificateDirectory: String?
+
+    public init(host: String = "127.0.0.1", port: Int = 0, advertiseAddress: String? = nil, certificateDirectory: String? = nil) {
+        self.host = host
+        self.port = port
+        self.advertiseAddress = advertiseAddress
+        self.certificateDirectory = certificateDirectory
     }
 }
 
@@ -39,7 +65,8 @@ public final class GatewayServiceHost: Sendable {
     struct Running: Sendable {
         var group: EventLoopGroup
         var server: TLSServer
-        var sweeper: Task<Void, Never>
+        var internalServer: TLSServer
+        var background: [Task<Void, Never>]
     }
 
     public init(listener: GatewayListenerConfiguration, service: ServiceConfiguration, client: PostgresClient, metrics: GatewayMetrics) {
@@ -55,10 +82,80 @@ public final class GatewayServiceHost: Sendable {
         (ReaderGatewayV1.Sdk.methods + ReaderGatewayV1.FleetAdmin.methods + ReaderGatewayV1.ReaderLink.methods).map(\.method)
     }
 
-    /// Starts the loops, the listener and the sweeper; returns the bound address.
+    /// Starts the loops, the internal listener (replica link), joins the node
+    /// registry, then opens the TLS port; returns the bound address.
     @discardableResult
-    public func start() throws -> SocketAddress {
+    public func start() async throws -> SocketAddress {
         let group = try EventLoopGroup(loopCount: max(1, listener.loopCount))
+        let gateway = self.gateway
+        gateway.loops.set(group)
+        do {
+            let internalServer = try await startInternalListener(group: group)
+            let server: TLSServer
+            let address: SocketAddress
+            let advertised: String
+            do {
+                advertised = try advertisedAddress(internalServer)
+                // Registered before the first reader can attach (an attach names this node).
+                try await gateway.cluster.register(node: gateway.node.id, internalAddress: advertised)
+                logger.notice("node registered", ["node": gateway.node.id, "internal": advertised])
+                server = try startPublicListener(group: group)
+                address = try server.start()
+            } catch {
+                await internalServer.shutdown(gracePeriod: .zero)
+                throw error
+            }
+            let background = [
+                Task { await gateway.runSweeper() },
+                Task { await gateway.runMembership(advertisedAddress: advertised) },
+                Task { await gateway.runNotices() },
+                Task { await gateway.runStatusNotices() },
+            ]
+            running.withLock { $0 = Running(group: group, server: server, internalServer: internalServer, background: background) }
+            logger.info("gateway listening", [
+                "address": address.description, "internal": advertised, "node": gateway.node.id,
+                "reader_ca": listener.readerCAPath ?? "none",
+            ])
+            return address
+        } catch {
+            gateway.loops.set(nil)
+            await group.shutdown()
+            throw error
+        }
+    }
+
+    /// The replica link listener: only clients with a certificate from the
+    /// cluster's internal CA get through the handshake.
+    private func startInternalListener(group: EventLoopGroup) async throws -> TLSServer {
+        let configuration = listener.internalListener
+        let directory = configuration.certificateDirectory
+            ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("reader-gateway-internal-\(getpid())-\(ObjectIdentifier(self).hashValue & 0xffff)")
+        let advertise = configuration.advertiseAddress ?? configuration.host
+        let certificates = try await InternalCertificates.prepare(
+            cluster: gateway.cluster, nodeID: gateway.node.id, advertiseAddress: advertise, directory: directory
+        )
+        gateway.replicas.configure(certificates)
+        let router = CallRouter(
+            routes: gateway.replicaRoutes,
+            connectionConfiguration: ConnectionConfiguration(role: .server),
+            metrics: gateway.metrics,
+            connectionClosed: { _ in }
+        )
+        var limits = ConnectionLimits()
+        limits.idleTimeout = nil
+        var tls = TLSServerConfiguration(
+            host: configuration.host, port: configuration.port, certificates: [certificates.server],
+            clientAuthentication: .required(trustedCAPath: certificates.caPath),
+            alpnProtocols: [GatewayServiceHost.alpnProtocol],
+            limits: limits
+        )
+        tls.sessionTickets = 0
+        let server = try TLSServer(configuration: tls, group: group) { connection in router.makeConnection(connection) }
+        _ = try server.start()
+        return server
+    }
+
+    private func startPublicListener(group: EventLoopGroup) throws -> TLSServer {
         let gateway = self.gateway
         let router = CallRouter(
             routes: gateway.routes,
@@ -80,37 +177,41 @@ public final class GatewayServiceHost: Sendable {
         // triggered) never sees them. Lanes and readers keep one long connection,
         // so resumption buys little.
         configuration.sessionTickets = 0
-        let server: TLSServer
-        do {
-            server = try TLSServer(configuration: configuration, group: group) { connection in router.makeConnection(connection) }
-        } catch {
-            group.syncShutdown()
-            throw error
+        return try TLSServer(configuration: configuration, group: group) { connection in router.makeConnection(connection) }
+    }
+
+    /// `host:port` other replicas dial.
+    private func advertisedAddress(_ internalServer: TLSServer) throws -> String {
+        let configuration = listener.internalListener
+        let host = configuration.advertiseAddress ?? configuration.host
+        guard host != "0.0.0.0", host != "::" else {
+            throw InternalCertificateError("--advertise-address is required when the internal listener binds \(host): other replicas must know where to dial")
         }
-        let address: SocketAddress
-        do { address = try server.start() } catch {
-            group.syncShutdown()
-            throw error
-        }
-        let sweeper = Task { await gateway.runSweeper() }
-        running.withLock { $0 = Running(group: group, server: server, sweeper: sweeper) }
-        logger.info("gateway listening", ["address": address.description, "reader_ca": listener.readerCAPath ?? "none"])
-        return address
+        guard let port = internalServer.localAddress?.port else { throw InternalCertificateError("the internal listener has no bound port") }
+        return ReplicaChannels.join(host, port)
     }
 
     /// The bound address once started.
     public var localAddress: SocketAddress? { running.withLock { $0?.server.localAddress } }
 
     /// Stops accepting, says GOAWAY to every connection, waits up to
-    /// `gracePeriod`, then stops the sweeper and the loops.
+    /// `gracePeriod`, then leaves the node registry and stops the loops.
     public func shutdown(gracePeriod: Duration = .seconds(5)) async {
         guard let running = running.withLock({ state -> Running? in
             let taken = state
             state = nil
             return taken
         }) else { return }
+        gateway.handingOver.store(true, ordering: .relaxed)
         await running.server.shutdown(gracePeriod: gracePeriod)
-        running.sweeper.cancel()
+        for task in running.background { task.cancel() }
+        await gateway.replicas.closeAll()
+        await running.internalServer.shutdown(gracePeriod: .milliseconds(200))
+        // Leaving detaches this node's links in one statement; readers that re-attach keep their owners.
+        do { try await gateway.cluster.deregister(node: gateway.node.id) } catch {
+            logger.warning("could not leave the node registry; the others reap this node after its lease", ["error": error])
+        }
+        gateway.loops.set(nil)
         await running.group.shutdown()
     }
 }

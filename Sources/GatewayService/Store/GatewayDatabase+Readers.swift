@@ -3,7 +3,7 @@ import GatewayStore
 import GatewayWire
 
 extension GatewayDatabase {
-    static let readerColumns = "id, account_id, serial_number, label, device_type, software_version, location_id, last_seen_at"
+    static let readerColumns = "id, account_id, serial_number, label, device_type, software_version, location_id, last_seen_at, status"
 
     /// Inserts a reader; a serial that is already registered throws `uniqueViolation`.
     func insertReader(_ reader: ReaderRecord, credential: String?) async throws(StoreError) {
@@ -95,7 +95,8 @@ extension GatewayDatabase {
             deviceType: deviceType(named: try row.decode(String.self, "device_type")),
             softwareVersion: try row.decode(String?.self, "software_version") ?? "",
             locationID: try row.decode(String?.self, "location_id"),
-            lastSeen: try row.decode(Date?.self, "last_seen_at")
+            lastSeen: try row.decode(Date?.self, "last_seen_at"),
+            online: try row.decode(String.self, "status") == "online"
         )
     }
 

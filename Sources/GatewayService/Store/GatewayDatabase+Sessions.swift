@@ -36,33 +36,42 @@ extension GatewayDatabase {
         )
     }
 
-    func insertSession(id: String, account: String, posDeviceID: String, lane: String, nodeID: String, lease: Duration, token: String) async throws(StoreError) {
+    func insertSession(
+        id: String, account: String, posDeviceID: String, lane: String, locationScope: String?, nodeID: String, lease: Duration, token: String
+    ) async throws(StoreError) {
         try await client.execute(
             """
-            INSERT INTO sdk_sessions (id, account_id, pos_device_id, lane_label, node_id, lease_expires_at, resume_token_sha256)
-            VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6::double precision), \(Secrets.hashSQL(7)))
+            INSERT INTO sdk_sessions (id, account_id, pos_device_id, lane_label, location_scope, node_id, lease_expires_at, resume_token_sha256)
+            VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7::double precision), \(Secrets.hashSQL(8)))
             """,
             [
-                PostgresValue(id), PostgresValue(account), PostgresValue(posDeviceID), PostgresValue(lane), PostgresValue(nodeID),
-                PostgresValue(Double(lease.components.seconds)), PostgresValue(token),
+                PostgresValue(id), PostgresValue(account), PostgresValue(posDeviceID), PostgresValue(lane), locationScope.map { PostgresValue($0) },
+                PostgresValue(nodeID), PostgresValue(lease.seconds), PostgresValue(token),
             ]
         )
     }
 
-    /// Extends the lease of the given sessions by `lease` from now.
-    func renewLeases(_ sessions: [String], lease: Duration) async throws(StoreError) {
+    /// Extends the lease of the given sessions by `lease` from now, where `node`
+    /// still holds them (a session another replica adopted is not this one's to renew).
+    func renewLeases(_ sessions: [String], node: String, lease: Duration) async throws(StoreError) {
         guard !sessions.isEmpty else { return }
         try await client.execute(
-            "UPDATE sdk_sessions SET lease_expires_at = now() + make_interval(secs => $2::double precision) WHERE id = ANY($1::text[]) AND closed_at IS NULL",
-            [PostgresValue("{" + sessions.joined(separator: ",") + "}"), PostgresValue(Double(lease.components.seconds))]
+            """
+            UPDATE sdk_sessions SET lease_expires_at = now() + make_interval(secs => $2::double precision)
+            WHERE id = ANY($1::text[]) AND node_id = $3 AND closed_at IS NULL
+            """,
+            [PostgresValue("{" + sessions.joined(separator: ",") + "}"), PostgresValue(lease.seconds), PostgresValue(node)]
         )
     }
 
-    /// Ends the lease of a session at once (closed or expired).
-    func closeSession(_ id: String) async throws(StoreError) {
+    /// Ends the lease of a session at once (closed or expired), where `node` holds it.
+    func closeSession(_ id: String, node: String) async throws(StoreError) {
         try await client.execute(
-            "UPDATE sdk_sessions SET closed_at = coalesce(closed_at, now()), lease_expires_at = least(lease_expires_at, now()) WHERE id = $1",
-            [PostgresValue(id)]
+            """
+            UPDATE sdk_sessions SET closed_at = coalesce(closed_at, now()), lease_expires_at = least(lease_expires_at, now())
+            WHERE id = $1 AND node_id = $2
+            """,
+            [PostgresValue(id), PostgresValue(node)]
         )
     }
 }

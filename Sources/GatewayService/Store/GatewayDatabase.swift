@@ -12,6 +12,8 @@ struct ReaderRecord: Sendable, Hashable {
     var softwareVersion: String
     var locationID: String?
     var lastSeen: Date?
+    /// Whether the reader has a link on some replica (`readers.status`).
+    var online: Bool = false
 }
 
 /// A location as the `locations` table holds it.

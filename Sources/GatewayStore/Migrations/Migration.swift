@@ -26,6 +26,8 @@ public enum Migrations {
         .v0001AccountsReadersSessions,
         .v0002Ownership,
         .v0003ReaderCredentials,
+        .v0004Cluster,
+        .v0005RegistrationCodes,
     ]
 
     /// The newest version this binary knows.

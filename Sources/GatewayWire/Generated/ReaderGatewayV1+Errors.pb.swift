@@ -171,6 +171,13 @@ extension ReaderGatewayV1 {
         /// A bug in the gateway; the message carries a correlation id.
         /// Status: INTERNAL.
         public static let `internal` = ErrorReason(rawValue: 57)
+        /// The reader's link moved to another replica (or its replica went away)
+        /// while the command was on its way; retry it.
+        /// Status: UNAVAILABLE.
+        public static let readerLinkMoved = ErrorReason(rawValue: 58)
+        /// A replica-to-replica call without a certificate from the internal CA.
+        /// Status: PERMISSION_DENIED.
+        public static let notAReplica = ErrorReason(rawValue: 59)
         /// A frame broke the protocol (bad flags, bad payload, wrong stream 0 use).
         /// Status: INTERNAL.
         public static let protocolError = ErrorReason(rawValue: 100)
@@ -229,7 +236,7 @@ extension ReaderGatewayV1 {
         /// Status: UNAVAILABLE.
         public static let connectionLost = ErrorReason(rawValue: 117)
         /// Every value this version knows, in declaration order.
-        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
+        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
         /// The value's name in the .proto file, or nil for a value this version does not know.
         public var protoName: String? {
             switch rawValue {
@@ -263,6 +270,8 @@ extension ReaderGatewayV1 {
             case 55: "ERROR_REASON_OWNERSHIP_CHANGED"
             case 56: "ERROR_REASON_STORE_UNAVAILABLE"
             case 57: "ERROR_REASON_INTERNAL"
+            case 58: "ERROR_REASON_READER_LINK_MOVED"
+            case 59: "ERROR_REASON_NOT_A_REPLICA"
             case 100: "ERROR_REASON_PROTOCOL_ERROR"
             case 101: "ERROR_REASON_FRAME_TOO_LARGE"
             case 102: "ERROR_REASON_UNKNOWN_FRAME_TYPE"
@@ -317,6 +326,8 @@ extension ReaderGatewayV1 {
             case .ownershipChanged: .aborted
             case .storeUnavailable: .unavailable
             case .`internal`: .`internal`
+            case .readerLinkMoved: .unavailable
+            case .notAReplica: .permissionDenied
             case .protocolError: .`internal`
             case .frameTooLarge: .resourceExhausted
             case .unknownFrameType: .`internal`

@@ -49,7 +49,7 @@ final class GatewayHarness: Sendable {
             listener: GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: caPath, loopCount: 2),
             service: service, client: database.client, metrics: metrics
         )
-        let address = try host.start()
+        let address = try await host.start()
         let account = try await DevelopmentAccount.create(name: "test", client: database.client)
         return GatewayHarness(
             database: database, host: host, port: address.port, directory: directory, caPath: caPath, authority: authority,

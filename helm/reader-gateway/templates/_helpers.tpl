@@ -71,3 +71,15 @@ The grace period: preStop sleep + load balancer window + in-flight deadline
 {{- $needed }}
 {{- end }}
 {{- end }}
+
+{{/*
+The internal (replica-to-replica) port, refused when it collides with the
+TLS or ops port.
+*/}}
+{{- define "reader-gateway.internalPort" -}}
+{{- $p := .Values.ports }}
+{{- if or (eq (int $p.internal) (int $p.tls)) (eq (int $p.internal) (int $p.ops)) (eq (int $p.tls) (int $p.ops)) }}
+{{- fail (printf "ports.tls (%d), ports.ops (%d) and ports.internal (%d) must be three different ports" (int $p.tls) (int $p.ops) (int $p.internal)) }}
+{{- end }}
+{{- $p.internal }}
+{{- end }}

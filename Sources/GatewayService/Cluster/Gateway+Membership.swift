@@ -1,0 +1,110 @@
+import GatewayCore
+import GatewayDomain
+import GatewayStore
+import GatewayWire
+
+extension Gateway {
+    /// This replica's part of the node registry, until cancelled: register,
+    /// heartbeat every lease/5, reap replicas silent for a lease (only after
+    /// this one has itself been healthy for a whole lease, so that after a
+    /// PostgreSQL outage nobody reaps the others before they could heartbeat),
+    /// release readers whose detached link did not come back within the
+    /// offline bound, and compare memory with the rows now and then.
+    func runMembership(advertisedAddress: String) async {
+        let lease = configuration.nodeLease
+        let interval = configuration.nodeHeartbeatInterval
+        // The host registered this node before opening its port.
+        var registered = true
+        var healthySince: ContinuousClock.Instant? = .now
+        var lastTick = ContinuousClock.now
+        var nextReconcile = ContinuousClock.now
+        var nextCodeSweep = ContinuousClock.now
+        while !Task.isCancelled {
+            let now = ContinuousClock.now
+            if now - lastTick > lease {
+                // Paused (SIGSTOP, a frozen VM) past the lease: the others may have
+                // reaped this node. Trust nothing until the heartbeat says otherwise.
+                logger.warning("this replica was paused longer than the node lease; checking whether it was reaped", [
+                    "paused_seconds": Int((now - lastTick).seconds),
+                ])
+                healthySince = nil
+            }
+            lastTick = now
+            do {
+                if !registered {
+                    try await cluster.register(node: node.id, internalAddress: advertisedAddress)
+                    registered = true
+                    logger.notice("node registered", ["node": node.id, "internal": advertisedAddress])
+                } else if try await !cluster.heartbeat(node: node.id) {
+                    await fence()
+                    registered = false
+                    healthySince = nil
+                    continue
+                }
+                if healthySince == nil { healthySince = .now }
+            } catch {
+                if healthySince != nil { logger.warning("node heartbeat failed", ["error": error]) }
+                healthySince = nil
+            }
+            if let since = healthySince, ContinuousClock.now - since >= lease {
+                await reapAndRelease(lease: lease)
+            }
+            if healthySince != nil, ContinuousClock.now >= nextReconcile {
+                nextReconcile = .now + configuration.reconcileInterval
+                await reconcile()
+            }
+            if healthySince != nil, ContinuousClock.now >= nextCodeSweep {
+                nextCodeSweep = .now + .seconds(60)
+                _ = try? await database.client.execute("DELETE FROM registration_codes WHERE expires_at < now()")
+            }
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// Reaps dead replicas and releases readers whose link was detached longer
+    /// than the offline bound (each exactly once across the cluster).
+    func reapAndRelease(lease: Duration) async {
+        do {
+            let reaped = try await cluster.reapDeadNodes(lease: lease)
+            if !reaped.isEmpty { logger.notice("reaped replicas that stopped heartbeating", ["nodes": reaped.joined(separator: ",")]) }
+            for expiry in try await ownership.releaseDetachedReaders(offlineBound: configuration.readerOfflineBound) {
+                if case .released(_, let generation, let actions) = expiry.result {
+                    run(actions, reader: expiry.reader, generation: generation, reason: .readerLost)
+                }
+            }
+        } catch {
+            logger.warning("could not reap dead replicas", ["error": error])
+        }
+    }
+
+    /// This replica found its node row gone: the others declared it dead
+    /// (paused or cut off from PostgreSQL past the lease) and detached its
+    /// links. It acts on nothing it remembered: every link and session is
+    /// dropped from memory without a store write (readers re-attach and keep
+    /// their owners, lanes resume their sessions, here or elsewhere), then it
+    /// rejoins as a new incarnation.
+    func fence() async {
+        let (links, sessions) = state.withLock { state -> ([ReaderLinkState], [SessionState]) in
+            let links = Array(state.links.values)
+            let sessions = Array(state.sessions.values)
+            state.links.removeAll()
+            state.sessions.removeAll()
+            state.sessionTokens.removeAll()
+            return (links, sessions)
+        }
+        let old = node.id
+        let fresh = node.renew()
+        logger.error("this replica was reaped by the others; dropped its links and sessions and rejoins as a new node", [
+            "old_node": old, "node": fresh, "links": links.count, "sessions": sessions.count,
+        ])
+        let moved = ServiceError(.readerLinkMoved, "this replica was fenced off; reattach (the owner keeps the reader)")
+        for link in links {
+            for pending in link.pending.values { pending.complete(.failed(moved)) }
+            link.call.end(moved.status)
+        }
+        metrics.readersOnline.unlabeled.decrement(by: Int64(links.count))
+        metrics.sessions.unlabeled.decrement(by: Int64(sessions.count))
+        let gone = ServiceError(.readerLinkMoved, "this replica was fenced off; resume the session with its resume token")
+        for session in sessions { session.eventCall?.end(gone.status) }
+    }
+}

@@ -1,0 +1,104 @@
+import GatewayClient
+import GatewayDomain
+import GatewayStore
+import GatewayWire
+
+extension Gateway {
+    /// Sends a command to the reader the session owns, wherever its link lives:
+    /// down the local link, or over the replica link to the reader's home.
+    func route(
+        _ command: ReaderGatewayV1.ReaderCommand.Command,
+        to reader: ReaderID,
+        session: SessionState,
+        isCollect: Bool,
+        reboot: Bool
+    ) async -> CommandOutcome {
+        let local = state.withLock { $0.links[reader] != nil }
+        if local { return await send(command, to: reader, session: session.id, isCollect: isCollect, reboot: reboot) }
+        return await relayRemote(command, to: reader, session: session, isCollect: isCollect, reboot: reboot)
+    }
+
+    /// Relays a command to the replica holding the reader's link.
+    ///
+    /// A refusal that certainly left the command unsent (the peer no longer
+    /// holds the link, or no connection) is retried once against the home read
+    /// afresh from PostgreSQL. A failure after the command may have reached the
+    /// reader is never retried here: it fails with the retryable
+    /// READER_LINK_MOVED, and the client decides.
+    func relayRemote(
+        _ command: ReaderGatewayV1.ReaderCommand.Command,
+        to reader: ReaderID,
+        session: SessionState,
+        isCollect: Bool,
+        reboot: Bool
+    ) async -> CommandOutcome {
+        var home = state.withLock { $0.session(id: session.id)?.home }
+        for attempt in 0..<2 {
+            if home == nil || attempt > 0 {
+                do { home = try await cluster.readerHome(reader) } catch { return .failed(.store(error)) }
+            }
+            guard let target = home else { return .failed(.refusal(.readerOffline)) }
+            if target.node == node.id {
+                // PostgreSQL says the link is here: it ended or is being replaced right now.
+                let local = state.withLock { $0.links[reader] != nil }
+                guard local else { return .failed(.refusal(.readerOffline)) }
+                return await send(command, to: reader, session: session.id, isCollect: isCollect, reboot: reboot)
+            }
+            var request = ReaderGatewayV1.RelayCommandRequest()
+            request.readerID = reader.rawValue
+            request.linkEpoch = UInt64(max(0, target.epoch.rawValue))
+            request.sessionID = session.id.rawValue
+            request.generation = UInt64(max(0, session.generation.rawValue))
+            request.command = Gateway.downlinkCommand(command, session: session.id, timeout: configuration.commandTimeout)
+            request.reboot = reboot
+            request.fromNode = node.id
+            do {
+                let channel = try await replicas.channel(to: target.internalAddress)
+                let response = try await channel.unary(
+                    ReaderGatewayV1.ReplicaLink.relayCommand, request, timeout: configuration.commandTimeout + .seconds(5)
+                )
+                _ = state.withLock { state in state.withSession(id: session.id) { live in if live.reader == reader { live.home = target } } }
+                return .answered(response.result ?? ReaderGatewayV1.CommandResult())
+            } catch let error as RPCError {
+                // Refused before it was processed: the peer no longer holds the link, or the
+                // call never started there (too many streams, goaway before it began).
+                if error.reason == .readerLinkMoved || error.reason == .tooManyStreams || error.reason == .goingAway {
+                    if error.reason != .readerLinkMoved { replicas.forget(target.internalAddress) }
+                    _ = state.withLock { state in state.withSession(id: session.id) { $0.home = nil } }
+                    continue
+                }
+                if error.code == .unavailable || error.code == .deadlineExceeded {
+                    replicas.forget(target.internalAddress)
+                    _ = state.withLock { state in state.withSession(id: session.id) { $0.home = nil } }
+                    return .failed(ServiceError(
+                        .readerLinkMoved,
+                        "the replica holding the reader's link went away while the command ran; retry it (it may have reached the reader)",
+                        cause: error.description
+                    ))
+                }
+                if error.reason == .readerConnectedToAnotherSession {
+                    // The reader's home knows a newer owner than this replica did: tell the
+                    // session (event first), then fail the command with that refusal.
+                    await refresh(reader)
+                    _ = takePendingRefusal(session)
+                }
+                return .failed(ServiceError(error.reason, error.message))
+            } catch {
+                replicas.forget(target.internalAddress)
+                continue
+            }
+        }
+        return .failed(ServiceError(.readerLinkMoved, "the reader's link is moving between replicas; retry the command"))
+    }
+
+    /// The command as the reader link carries it (its id is set by the link's replica).
+    static func downlinkCommand(
+        _ command: ReaderGatewayV1.ReaderCommand.Command, session: SessionID, timeout: Duration
+    ) -> ReaderGatewayV1.ReaderCommand {
+        var message = ReaderGatewayV1.ReaderCommand()
+        message.timeoutMs = Int64(timeout.seconds * 1000)
+        message.sessionID = session.rawValue
+        message.command = command
+        return message
+    }
+}

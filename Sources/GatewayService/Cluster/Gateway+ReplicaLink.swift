@@ -1,0 +1,76 @@
+import GatewayDomain
+import GatewayStore
+import GatewayWire
+
+extension Gateway {
+    /// The methods of the internal listener (replica-to-replica, mutual TLS).
+    var replicaRoutes: [String: MethodHandler] {
+        typealias Link = ReaderGatewayV1.ReplicaLink
+        var routes: [String: MethodHandler] = [:]
+        for (path, handler) in [
+            MethodHandler.unary(Link.relayCommand) { [self] request, context throws(ServiceError) in
+                try await relayFromReplica(request, context)
+            },
+            MethodHandler.unary(Link.completeRegistration) { [self] request, context throws(ServiceError) in
+                try await completeRegistrationFromReplica(request, context)
+            },
+        ] { routes[path] = handler }
+        return routes
+    }
+
+    /// Every replica call carries the internal CA's client certificate (the
+    /// listener requires it); a call without one is refused all the same.
+    private func requireReplica(_ context: CallContext) throws(ServiceError) {
+        guard context.verifiedClientIdentity != nil else {
+            throw ServiceError(.notAReplica, "replica link calls need a client certificate from the cluster's internal CA")
+        }
+    }
+
+    /// A command from a session on another replica for a reader whose link is
+    /// here: fenced by the link's epoch and the newest generation seen here.
+    func relayFromReplica(_ request: ReaderGatewayV1.RelayCommandRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.RelayCommandResponse {
+        try requireReplica(context)
+        guard let command = request.command?.command else { throw ServiceError.invalid("RelayCommand carries no command") }
+        let reader = ReaderID(request.readerID)
+        let generation = OwnershipGeneration(Int64(clamping: request.generation))
+        let refusal = state.withLock { state -> ServiceError? in
+            guard let index = state.links.index(forKey: reader),
+                  state.links.values[index].epoch.rawValue == Int64(clamping: request.linkEpoch)
+            else {
+                return ServiceError(.readerLinkMoved, "this replica does not hold the reader's link of epoch \(request.linkEpoch)")
+            }
+            if generation < state.links.values[index].knownGeneration { return .refusal(.connectedToAnotherSession) }
+            state.links.values[index].knownGeneration = generation
+            return nil
+        }
+        if let refusal { throw refusal }
+        let isCollect = if case .collectPaymentMethod = command { true } else { false }
+        let outcome = await send(command, to: reader, session: SessionID(request.sessionID), isCollect: isCollect, reboot: request.reboot)
+        switch outcome {
+        case .answered(let result):
+            var response = ReaderGatewayV1.RelayCommandResponse()
+            response.result = result
+            return response
+        case .failed(let error):
+            throw error
+        }
+    }
+
+    /// An admin on another replica registered a code a reader here shows.
+    func completeRegistrationFromReplica(
+        _ request: ReaderGatewayV1.CompleteRegistrationRequest, _ context: CallContext
+    ) async throws(ServiceError) -> ReaderGatewayV1.CompleteRegistrationResponse {
+        try requireReplica(context)
+        var response = ReaderGatewayV1.CompleteRegistrationResponse()
+        let record: ReaderRecord?
+        do { record = try await database.reader(credential: request.readerCredential) } catch { throw ServiceError.store(error) }
+        guard let record, record.id == request.readerID else {
+            throw ServiceError(.registrationCodeInvalid, "no reader was registered with this credential")
+        }
+        let pending = state.withLock { $0.registrations.removeValue(forKey: request.registrationCode) }
+        guard let pending, pending.serial == record.serial else { return response }
+        pending.registered(record, request.readerCredential)
+        response.delivered = true
+        return response
+    }
+}

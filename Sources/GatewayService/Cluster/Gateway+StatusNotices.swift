@@ -1,0 +1,81 @@
+import GatewayDomain
+import GatewayStore
+import GatewayWire
+
+/// A reader's live status, announced by its home replica when its owner is
+/// on another replica (`NOTIFY reader_gateway_status`).
+struct ReaderStatusNotice: Sendable, Equatable {
+    static let channel = "reader_gateway_status"
+
+    var reader: ReaderID
+    var activity: ReaderGatewayV1.ReaderActivity
+    var batteryLevel: Float?
+    var ipAddress: String
+
+    init(reader: ReaderID, activity: ReaderGatewayV1.ReaderActivity, batteryLevel: Float?, ipAddress: String) {
+        self.reader = reader
+        self.activity = activity
+        self.batteryLevel = batteryLevel
+        self.ipAddress = ipAddress
+    }
+
+    /// `<reader> <activity> <battery or -> <ip or ->`.
+    var payload: String {
+        "\(reader.rawValue) \(activity.rawValue) \(batteryLevel.map { "\($0)" } ?? "-") \(ipAddress.isEmpty ? "-" : ipAddress)"
+    }
+
+    init?(payload: String) {
+        let fields = payload.split(separator: " ", omittingEmptySubsequences: false)
+        guard fields.count == 4, !fields[0].isEmpty, let activity = Int32(fields[1]) else { return nil }
+        reader = ReaderID(String(fields[0]))
+        self.activity = ReaderGatewayV1.ReaderActivity(rawValue: activity)
+        if fields[2] == "-" { batteryLevel = nil } else {
+            guard let level = Float(fields[2]) else { return nil }
+            batteryLevel = level
+        }
+        ipAddress = fields[3] == "-" ? "" : String(fields[3])
+    }
+}
+
+extension Gateway {
+    func announce(_ notice: ReaderStatusNotice) async {
+        do {
+            _ = try await database.client.execute("SELECT pg_notify($1, $2)", [PostgresValue(ReaderStatusNotice.channel), PostgresValue(notice.payload)])
+        } catch {
+            logger.debug("could not announce a reader status change", ["reader": notice.reader, "error": error])
+        }
+    }
+
+    /// Delivers status changes of readers owned by sessions here, announced by
+    /// their home replicas; until cancelled.
+    func runStatusNotices() async {
+        while !Task.isCancelled {
+            let notifications: AsyncStream<PostgresNotification>
+            do { notifications = try await database.client.listen(ReaderStatusNotice.channel) } catch {
+                try? await Task.sleep(for: .seconds(1))
+                continue
+            }
+            for await notification in notifications {
+                guard !notification.isResubscription, let notice = ReaderStatusNotice(payload: notification.payload) else { continue }
+                await deliverStatus(notice)
+            }
+        }
+    }
+
+    func deliverStatus(_ notice: ReaderStatusNotice) async {
+        guard let owner = state.withLock({ $0.owner(of: notice.reader) }), state.withLock({ $0.links[notice.reader] == nil }) else { return }
+        guard let record = try? await database.reader(notice.reader.rawValue, account: owner.accountID) else { return }
+        var reader = Gateway.readerMessage(record, link: nil)
+        reader.networkStatus = .online
+        reader.activity = notice.activity
+        reader.batteryLevel = notice.batteryLevel
+        reader.ipAddress = notice.ipAddress
+        var status = ReaderGatewayV1.ReaderStatusChanged()
+        status.reader = reader
+        state.withLock { state in
+            _ = state.withSession(id: owner.id) { live in
+                if live.reader == notice.reader { Gateway.deliver(.readerStatusChanged(status), to: &live) }
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import GatewayClient
+import GatewayWire
+import Synchronization
+import Testing
+
+/// `make chaos`: a randomized schedule of faults — kill -9 (and start again), SIGSTOP past
+/// the node lease then SIGCONT, SIGTERM drain (and start again), PostgreSQL restart — for
+/// `CLUSTER_CHAOS_SECONDS` under lane load, then the invariants: one owner per reader,
+/// generations and link epochs that never go back, a history without gaps that agrees with
+/// what the lanes were told. Off unless `CLUSTER_CHAOS_SECONDS` is set; `CLUSTER_CHAOS_SEED`
+/// replays a schedule.
+@Suite("cluster chaos", .serialized, .enabled(if: ProcessInfo.processInfo.environment["CLUSTER_CHAOS_SECONDS"] != nil))
+struct ClusterChaosTests {
+    enum Fault: String, CaseIterable, Sendable {
+        case kill9 = "kill -9", pause = "SIGSTOP/SIGCONT", drain = "drain and restart", postgres = "PostgreSQL restart"
+    }
+
+    @Test func randomizedFaultsKeepTheInvariants() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let budget = Duration.seconds(Int(environment["CLUSTER_CHAOS_SECONDS"] ?? "") ?? 120)
+        let seed = UInt64(environment["CLUSTER_CHAOS_SEED"] ?? "") ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        var random = SplitMix64(seed: seed)
+        print("chaos: \(seconds(budget)) of faults, seed \(seed) (CLUSTER_CHAOS_SEED=\(seed) replays the schedule)")
+
+        try await ClusterFixture.run { cluster in
+            let scene = try await cluster.scene(8, prefix: "CHAOS", reconnect: true, retryWindow: .seconds(60))
+            let monotonic = MonotonicWatch(cluster: cluster, readerIDs: scene.readerIDs)
+            monotonic.start()
+            scene.startLoad()
+            let began = ContinuousClock.now
+            var survived: [Fault: Int] = [:]
+            var recoveries: [Duration] = []
+            for _ in 0..<10_000 where ContinuousClock.now - began < budget {
+                let fault = Fault.allCases[Int(random.next() % UInt64(Fault.allCases.count))]
+                let victim = cluster.replicas[Int(random.next() % UInt64(cluster.replicas.count))]
+                let injected = ContinuousClock.now
+                switch fault {
+                case .kill9:
+                    await victim.kill9()
+                    try? await Task.sleep(for: .milliseconds(Int64(500 + random.next() % 1500)))
+                    try await victim.start()
+                case .pause:
+                    victim.pause()
+                    try? await Task.sleep(for: cluster.options.nodeLease + .milliseconds(Int64(500 + random.next() % 2000)))
+                    victim.resume()
+                case .drain:
+                    await victim.terminate()
+                    try await victim.start()
+                case .postgres:
+                    try await cluster.postgres.restart(downtime: .milliseconds(Int64(random.next() % 2000)))
+                }
+                let recovered = await cluster.waitForRecovery(scene, since: ContinuousClock.now, timeout: .seconds(45))
+                await cluster.expect(recovered != nil, "no recovery after \(fault.rawValue) of \(victim.name)", showing: scene)
+                guard recovered != nil else { break }
+                survived[fault, default: 0] += 1
+                recoveries.append(ContinuousClock.now - injected)
+                print("chaos: \(fault.rawValue)\(fault == .postgres ? "" : " of \(victim.name)") survived, recovered \(seconds(ContinuousClock.now - injected)) after the fault began")
+                try? await Task.sleep(for: .milliseconds(Int64(500 + random.next() % 2500)))
+            }
+            await scene.stopLoad()
+            await monotonic.stop()
+
+            // One owner per reader: PostgreSQL's, and the only lane whose command works.
+            let rows = try await cluster.database.ownership()
+            for (index, id) in scene.readerIDs.enumerated() {
+                let lane = scene.lanes[index]
+                guard let session = rows[id]?.session else { continue }
+                cluster.expect(session == lane.sessionID, "\(id) is owned by \(rows[id]?.lane ?? "-"), not \(lane.label)")
+                for other in scene.lanes where other !== lane && other.terminal.connectedReader?.id == id {
+                    cluster.expect(false, "\(other.label) also believes it owns \(id)")
+                }
+            }
+            cluster.expect(monotonic.violations.isEmpty, "generations or epochs went back: \(monotonic.violations)")
+            cluster.expect(scene.lost.isEmpty, "commands lost: \(scene.lost)")
+            let problems = try await cluster.historyProblems(scene.readerIDs)
+            cluster.expect(problems.isEmpty, "history: \(problems)")
+            // The history agrees with what the lanes were told.
+            for (index, id) in scene.readerIDs.enumerated() {
+                let lane = scene.lanes[index]
+                let history = try await cluster.database.history(id).filter { $0.reason != "refused_busy" }
+                for generation in scene.loads[index].snapshot.granted {
+                    cluster.expect(
+                        history.contains { $0.generation == Int64(generation) && $0.to == lane.sessionID },
+                        "\(lane.label) was granted generation \(generation) of \(id), the history does not say so"
+                    )
+                }
+                for told in lane.disconnects where told.readerID == id {
+                    cluster.expect(
+                        history.contains { $0.generation == Int64(told.generation) + 1 && $0.from == lane.sessionID },
+                        "\(lane.label) was told it lost generation \(told.generation) of \(id) (\(told.reason)), the history does not say so"
+                    )
+                }
+            }
+            let total = survived.values.reduce(0, +)
+            let slowest = recoveries.max().map(seconds) ?? "-"
+            print("chaos: survived \(total) faults in \(seconds(ContinuousClock.now - began)) (\(Fault.allCases.map { "\($0.rawValue): \(survived[$0] ?? 0)" }.joined(separator: ", "))); slowest recovery \(slowest); \(scene.completed) commands completed, retried \(scene.retried), lost \(scene.lost.count); lanes reconnected \(scene.loads.map { $0.snapshot.reconnects.count }.reduce(0, +)) times")
+        }
+    }
+}
+
+/// Reads the ownership rows every half second and records any generation or link epoch that
+/// went back (reads that fail while PostgreSQL is down are skipped).
+final class MonotonicWatch: Sendable {
+    let cluster: ClusterFixture
+    let readerIDs: [String]
+    private let state = Mutex<(last: [String: (Int64, Int64)], violations: [String], task: Task<Void, Never>?)>(([:], [], nil))
+
+    init(cluster: ClusterFixture, readerIDs: [String]) {
+        self.cluster = cluster
+        self.readerIDs = readerIDs
+    }
+
+    var violations: [String] { state.withLock { $0.violations } }
+
+    func start() {
+        let task = Task { [self] in
+            for _ in 0..<1_000_000 {
+                if Task.isCancelled { return }
+                if let rows = try? await cluster.database.ownership() { record(rows) }
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+        }
+        state.withLock { $0.task = task }
+    }
+
+    func stop() async {
+        let task = state.withLock { $0.task }
+        task?.cancel()
+        await task?.value
+        if let rows = try? await cluster.database.ownership() { record(rows) }
+    }
+
+    private func record(_ rows: [String: OwnershipRow]) {
+        state.withLock { state in
+            for id in readerIDs {
+                guard let row = rows[id] else { continue }
+                if let (generation, epoch) = state.last[id] {
+                    if row.generation < generation { state.violations.append("\(id): generation \(generation) → \(row.generation)") }
+                    if row.epoch < epoch { state.violations.append("\(id): epoch \(epoch) → \(row.epoch)") }
+                }
+                state.last[id] = (row.generation, row.epoch)
+            }
+        }
+    }
+}
+
+/// A small seeded generator, so a chaos schedule can be replayed.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,283 @@
+import Foundation
+import GatewayClient
+import GatewayStore
+import GatewayTestSupport
+import GatewayTransport
+import GatewayWire
+import Synchronization
+import Testing
+
+/// How the cluster under test runs.
+struct ClusterOptions: Sendable {
+    var replicas = 3
+    /// `--node-lease`: a replica silent this long is dead.
+    var nodeLease: Duration = .seconds(2)
+    /// `--reader-offline-bound`.
+    var readerOfflineBound: Duration = .seconds(2)
+    /// `--session-lease`: a lane's resume window.
+    var sessionLease: Duration = .seconds(15)
+    /// `--drain-deadline-seconds`.
+    var drainDeadlineSeconds = 5
+}
+
+/// Three (or N) `reader-gateway` replicas as real processes on loopback, sharing one
+/// PostgreSQL the fixture can restart, behind nginx `stream` (round robin) standing in for the
+/// Kubernetes Service; one CA for the server certificate and the readers' client
+/// certificates; one account, one location and a connection token.
+///
+/// ```swift
+/// try await ClusterFixture.run { cluster in
+///     let readers = try await cluster.attachReaders(2, port: cluster.balancerPort)
+///     let lane = try await cluster.lane("Lane 1", port: cluster.replicas[1].port)
+///     ...
+/// }
+/// ```
+/// Every process is stopped when the body returns or throws; when a check failed (see
+/// ``expect(_:_:sourceLocation:)``) or the body threw, the tails of every log are printed.
+final class ClusterFixture: Sendable {
+    let options: ClusterOptions
+    let directory: String
+    let postgres: ClusterPostgres
+    let database: ClusterDatabase
+    let certificates: ClusterCertificates
+    let replicas: [Replica]
+    let balancerPort: Int
+    let group: EventLoopGroup
+    /// Whether the binary speaks the cluster flags (`--node-name`, `--node-lease`, ...).
+    let clusterFlags: Bool
+    private let balancerBox = Mutex<LoadBalancer?>(nil)
+    private let setup = Mutex<Setup?>(nil)
+    private let failed = Atomic<Bool>(false)
+    private let owned = Mutex<(readers: [ClusterReader], lanes: [ClusterLane])>(([], []))
+
+    struct Setup: Sendable {
+        var accountID: String
+        var secretKey: String
+        var location: String
+        var token: String
+    }
+
+    private init(options: ClusterOptions, directory: String, postgres: ClusterPostgres, certificates: ClusterCertificates, replicas: [Replica], balancerPort: Int, group: EventLoopGroup, clusterFlags: Bool) {
+        self.options = options
+        self.directory = directory
+        self.postgres = postgres
+        database = ClusterDatabase(postgres: postgres)
+        self.certificates = certificates
+        self.replicas = replicas
+        self.balancerPort = balancerPort
+        self.group = group
+        self.clusterFlags = clusterFlags
+    }
+
+    // MARK: life cycle
+
+    /// Starts a cluster, runs `body`, and stops everything whatever happens.
+    static func run(_ options: ClusterOptions = ClusterOptions(), _ body: (ClusterFixture) async throws -> Void) async throws {
+        let cluster = try await start(options)
+        do {
+            try await body(cluster)
+        } catch {
+            cluster.failed.store(true, ordering: .relaxed)
+            await cluster.shutdown()
+            throw error
+        }
+        await cluster.shutdown()
+    }
+
+    static func start(_ options: ClusterOptions) async throws -> ClusterFixture {
+        let directory = TestPostgres.makeTemporaryDirectory()
+        chmod(directory, 0o755)
+        let postgres = try await ClusterPostgres.start(in: directory + "/pg")
+        let started = ContinuousClock.now
+        let certificates = try ClusterCertificates(directory: directory + "/tls")
+        let flags = try await supportedFlags()
+        let clusterFlags = flags.contains("--node-name") && flags.contains("--node-lease")
+        let ports = try Loopback.freePorts(options.replicas * 3 + 1)
+        var replicas: [Replica] = []
+        for index in 0..<options.replicas {
+            let name = "r\(index + 1)"
+            let (port, internalPort, ops) = (ports[index * 3], ports[index * 3 + 1], ports[index * 3 + 2])
+            var arguments = [
+                "--database-url", postgres.connectionString,
+                "--address", "127.0.0.1", "--port", "\(port)",
+                "--ops-address", "127.0.0.1", "--ops-port", "\(ops)",
+                "--tls-cert", certificates.server.certificateChainPath, "--tls-key", certificates.server.privateKeyPath,
+                "--reader-ca", certificates.caPath,
+                "--reader-offline-bound", Self.text(options.readerOfflineBound),
+                "--session-lease", Self.text(options.sessionLease),
+                "--drain-deadline-seconds", "\(options.drainDeadlineSeconds)",
+                "--database-pool-size", "4", "--event-loops", "1",
+            ]
+            if clusterFlags {
+                arguments += [
+                    "--node-name", name, "--internal-port", "\(internalPort)", "--advertise-address", "127.0.0.1",
+                    "--node-lease", Self.text(options.nodeLease),
+                ]
+                if flags.contains("--internal-address") { arguments += ["--internal-address", "127.0.0.1"] }
+            } else if flags.contains("--node-id") {
+                arguments += ["--node-id", name]
+            }
+            replicas.append(Replica(name: name, ports: (port, internalPort, ops), directory: directory, arguments: arguments))
+        }
+        let cluster = ClusterFixture(
+            options: options, directory: directory, postgres: postgres, certificates: certificates, replicas: replicas,
+            balancerPort: ports[options.replicas * 3], group: try EventLoopGroup(loopCount: 2), clusterFlags: clusterFlags
+        )
+        if !clusterFlags {
+            print("cluster: reader-gateway has no cluster flags yet (--node-name, --node-lease): replicas run without them")
+        }
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for replica in replicas { group.addTask { try await replica.start() } }
+                try await group.waitForAll()
+            }
+            let balancer = try await LoadBalancer.start(port: cluster.balancerPort, upstreams: replicas.map(\.port), directory: directory + "/nginx")
+            cluster.balancerBox.withLock { $0 = balancer }
+            try await cluster.prepareAccount()
+        } catch {
+            cluster.failed.store(true, ordering: .relaxed)
+            await cluster.shutdown()
+            throw error
+        }
+        print("cluster: \(replicas.count) replicas (\(replicas.map { "\($0.name)=:\($0.port)" }.joined(separator: " "))) behind nginx :\(cluster.balancerPort), ready in \(seconds(ContinuousClock.now - started))")
+        return cluster
+    }
+
+    /// The options `reader-gateway --help` lists (cached).
+    private static func supportedFlags() async throws -> Set<String> {
+        if let known = flagCache.withLock({ $0 }) { return known }
+        let path = TestPostgres.makeTemporaryDirectory() + "/help.log"
+        let (_, output) = try await ClusterProcess.run(ClusterProcess.packageExecutable("reader-gateway"), ["--help"], logPath: path)
+        try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+        let flags = Set(output.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," }).filter { $0.hasPrefix("--") }.map(String.init))
+        flagCache.withLock { $0 = flags }
+        return flags
+    }
+    private static let flagCache = Mutex<Set<String>?>(nil)
+
+    private func prepareAccount() async throws {
+        let account = try await database.withClient { client in try await Accounts.create(name: "cluster test", client: client) }
+        let admin = AdminClient(connection: GatewayConnection(channelConfiguration(port: replicas[0].port), group: group), secretKey: account.secretKey)
+        let location = try await admin.createLocation(displayName: "Cluster street")
+        let token = try await admin.createConnectionToken(locationID: location.id, ttl: .seconds(3_600))
+        admin.connection.close()
+        setup.withLock { $0 = Setup(accountID: account.id, secretKey: account.secretKey, location: location.id, token: token.secret) }
+    }
+
+    /// Stops every client and process, prints the logs when something failed, removes the files.
+    func shutdown() async {
+        let (readers, lanes) = owned.withLock { ($0.readers, $0.lanes) }
+        for reader in readers { reader.stop() }
+        for replica in replicas { await replica.destroy() }
+        await balancerBox.withLock { $0 }?.stop()
+        await withTaskGroup(of: Void.self) { group in
+            for lane in lanes { group.addTask { await lane.close() } }
+        }
+        await group.shutdown()
+        if failed.load(ordering: .relaxed) || ProcessInfo.processInfo.environment["CLUSTER_TEST_LOGS"] != nil {
+            printLogs()
+        }
+        await postgres.stop()
+        if !failed.load(ordering: .relaxed) { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    func printLogs(lines: Int = 40) {
+        var report = "==== cluster logs (\(directory)) ====\n"
+        for replica in replicas { report += replica.tails(lines) + "\n" }
+        if let balancer = balancerBox.withLock({ $0 }) { report += "---- nginx ----\n" + balancer.errorLog.split(separator: "\n").suffix(10).joined(separator: "\n") + "\n" }
+        report += "---- postgres ----\n" + postgres.tail(15) + "\n"
+        print(report)
+    }
+
+    // MARK: checks
+
+    /// Records an issue (and keeps the logs) when `condition` is false.
+    func expect(_ condition: Bool, _ message: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard !condition else { return }
+        failed.store(true, ordering: .relaxed)
+        Issue.record(Comment(rawValue: message()), sourceLocation: sourceLocation)
+    }
+
+    /// Like ``expect(_:_:sourceLocation:)`` but throws, ending the test.
+    func require(_ condition: Bool, _ message: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        guard !condition else { return }
+        failed.store(true, ordering: .relaxed)
+        let text = message()
+        Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation)
+        throw ClusterError(text)
+    }
+
+    var hasFailed: Bool { failed.load(ordering: .relaxed) }
+
+    // MARK: clients
+
+    var location: String { setup.withLock { $0!.location } }
+    var token: String { setup.withLock { $0!.token } }
+    var secretKey: String { setup.withLock { $0!.secretKey } }
+
+    func channelConfiguration(port: Int) -> ClientChannelConfiguration {
+        var configuration = ClientChannelConfiguration(host: "127.0.0.1", port: port, trustedCAPath: certificates.caPath)
+        configuration.connectTimeout = .seconds(2)
+        return configuration
+    }
+
+    /// An admin client on `port` (default: the load balancer).
+    func admin(port: Int? = nil) -> AdminClient {
+        AdminClient(connection: GatewayConnection(channelConfiguration(port: port ?? balancerPort), group: group), secretKey: secretKey, timeout: .seconds(10))
+    }
+
+    /// Opens a lane's session on `port` (a replica's, or the load balancer's).
+    func lane(_ label: String, port: Int) async throws -> ClusterLane {
+        let lane = try await ClusterLane.open(label: label, port: port, caPath: certificates.caPath, token: token, group: group)
+        owned.withLock { $0.lanes.append(lane) }
+        return lane
+    }
+
+    /// Registers `count` readers by serial and attaches each over mutual TLS to `port` (or
+    /// to `ports[i % ports.count]`), waiting until the gateway accepted every link.
+    func attachReaders(_ count: Int, ports: [Int], prefix: String = "CLU", holdCollects: Bool = false) async throws -> [ClusterReader] {
+        let serials = (0..<count).map { "\(prefix)\(String(format: "%06d", $0 + 1))" }
+        let registered = try await withAdmin { admin in
+            try await admin.registerReaders(serials: serials, labelPrefix: prefix, locationID: self.location)
+        }
+        try require(registered.count == count, "registered \(registered.count) of \(count) readers")
+        var readers: [ClusterReader] = []
+        for (index, serial) in serials.enumerated() {
+            let reader = ClusterReader(
+                serial: serial, port: ports[index % ports.count], caPath: certificates.caPath,
+                certificate: try certificates.reader(serial), group: group, holdCollects: holdCollects
+            )
+            owned.withLock { $0.readers.append(reader) }
+            reader.start()
+            readers.append(reader)
+        }
+        for reader in readers {
+            try require(
+                await reader.waitForAttachment(after: 0, timeout: .seconds(15)),
+                "reader \(reader.serial) did not attach to :\(reader.port): \(reader.linkEnds.suffix(3))"
+            )
+        }
+        return readers
+    }
+
+    /// Runs `body` with an admin client on the load balancer, closed afterwards.
+    func withAdmin<T: Sendable>(port: Int? = nil, _ body: (AdminClient) async throws -> T) async throws -> T {
+        let admin = admin(port: port)
+        defer { admin.connection.close() }
+        return try await body(admin)
+    }
+
+    // MARK: where things live
+
+    /// The replica whose node id is `node` (node ids are `<name>-<suffix>`).
+    func replica(ofNode node: String?) -> Replica? {
+        guard let node else { return nil }
+        return replicas.first { replica in replica.nodeIDs.contains(node) || node.hasPrefix(replica.name + "-") }
+    }
+
+    static func text(_ duration: Duration) -> String {
+        let (whole, fraction) = duration.components
+        let millis = whole * 1000 + fraction / 1_000_000_000_000_000
+        return millis % 1000 == 0 ? "\(millis / 1000)s" : "\(millis)ms"
+    }
+}

@@ -1,0 +1,111 @@
+import GatewayClient
+import GatewayTransport
+import GatewayWire
+import Synchronization
+
+/// A point-of-sale lane: GatewayClient's ``TerminalClient`` (which resumes its session with
+/// its resume token after a dropped connection) with its events recorded.
+final class ClusterLane: Sendable {
+    let label: String
+    let port: Int
+    let terminal: TerminalClient
+    private let events = Mutex<[TerminalEvent]>([])
+    private let pump = Mutex<Task<Void, Never>?>(nil)
+
+    private init(label: String, port: Int, terminal: TerminalClient) {
+        self.label = label
+        self.port = port
+        self.terminal = terminal
+    }
+
+    /// Opens a session on 127.0.0.1:`port` (a replica, or the load balancer).
+    static func open(label: String, port: Int, caPath: String, token: String, group: EventLoopGroup, callTimeout: Duration = .seconds(10)) async throws -> ClusterLane {
+        var configuration = ClientChannelConfiguration(host: "127.0.0.1", port: port, trustedCAPath: caPath, keepalive: .init(interval: .seconds(5), timeout: .seconds(5)))
+        configuration.connectTimeout = .seconds(2)
+        let terminal = TerminalClient(connection: GatewayConnection(configuration, group: group), callTimeout: callTimeout, paymentTimeout: .seconds(30))
+        let lane = ClusterLane(label: label, port: port, terminal: terminal)
+        let task = Task { [lane, stream = terminal.events] in
+            for await event in stream { lane.record(event) }
+        }
+        lane.pump.withLock { $0 = task }
+        try await terminal.openSession(connectionToken: token, posDeviceID: "pos-\(label)", laneLabel: label)
+        return lane
+    }
+
+    private func record(_ event: TerminalEvent) { events.withLock { $0.append(event) } }
+
+    var sessionID: String? { terminal.session?.sessionID }
+    var recordedEvents: [TerminalEvent] { events.withLock { $0 } }
+
+    var disconnects: [DisconnectInfo] {
+        recordedEvents.compactMap { if case .disconnected(let info) = $0 { info } else { nil } }
+    }
+
+    var resumes: Int {
+        recordedEvents.reduce(0) { count, event in if case .sessionResumed = event { count + 1 } else { count } }
+    }
+
+    var sessionEnded: RPCError? {
+        for event in recordedEvents { if case .sessionEnded(let error) = event { return error } }
+        return nil
+    }
+
+    /// Waits for a `disconnected` event (nil: none within `timeout`).
+    func waitForDisconnect(timeout: Duration = .seconds(5)) async -> DisconnectInfo? {
+        _ = await eventually(timeout: timeout) { !disconnects.isEmpty }
+        return disconnects.first
+    }
+
+    /// Discovers the location's readers and connects to `readerID`.
+    @discardableResult
+    /// A discovery left running by an earlier failed connect is cancelled first, as an app would.
+    func connect(_ readerID: String, location: String, failIfInUse: Bool) async throws -> ReaderGatewayV1.ConnectReaderResponse {
+        let readers: [DiscoveredReader]
+        do {
+            readers = try await terminal.discoverReaders(locationID: location)
+        } catch let error as RPCError where error.reason == .discoveryAlreadyInProgress {
+            try await terminal.cancelDiscovery()
+            readers = try await terminal.discoverReaders(locationID: location)
+        }
+        guard let reader = readers.first(where: { $0.id == readerID }) else {
+            try? await terminal.cancelDiscovery()
+            throw RPCError(.readerNotFound, "discovery of \(location) did not return \(readerID) (\(readers.map(\.id)))")
+        }
+        do {
+            return try await terminal.connectReader(reader, failIfInUse: failIfInUse)
+        } catch {
+            try? await terminal.cancelDiscovery()
+            throw error
+        }
+    }
+
+    /// A cart on the reader: a short command with a reader round trip.
+    func display(_ total: Int64 = 1_000) async throws {
+        var cart = ReaderGatewayV1.Cart()
+        cart.currency = "usd"
+        cart.total = total
+        try await terminal.setReaderDisplay(cart)
+    }
+
+    /// A collect: the reader is in use until it returns.
+    func collect(amount: Int64 = 1_000) async throws -> ReaderGatewayV1.CollectPaymentMethodResponse {
+        var params = ReaderGatewayV1.CollectPaymentMethodParams()
+        params.paymentIntentID = "pi_cluster_\(label.filter { $0.isLetter || $0.isNumber })"
+        params.amount = amount
+        params.currency = "usd"
+        return try await terminal.collectPaymentMethod(params)
+    }
+
+    /// Closes the session (best effort) and stops recording.
+    func close() async {
+        try? await terminal.closeSession()
+        terminal.connection.close()
+        pump.withLock { $0 }?.cancel()
+    }
+}
+
+extension RPCError {
+    /// Whether the client may send the command again: UNAVAILABLE (connection lost, going
+    /// away, store unavailable, reader offline or its link moved), never a silent loss.
+    var isRetryableInCluster: Bool { code == .unavailable }
+}

@@ -1,0 +1,256 @@
+import GatewayClient
+import GatewayTransport
+import GatewayWire
+import Synchronization
+
+/// A smart reader in this process over the real protocol (`ReaderLink.Attach` over mutual TLS
+/// with its serial's certificate), that re-attaches by itself whenever its link ends — through
+/// the load balancer (any replica) or to one replica's port.
+///
+/// It heartbeats every 200 ms with its activity and answers commands: collects are held until
+/// ``finishCollect()`` (or a cancel) when `holdCollects`, otherwise answered after
+/// `collectDuration`; everything else is answered at once.
+final class ClusterReader: Sendable {
+    let serial: String
+    let port: Int
+    private let configuration: ClientChannelConfiguration
+    private let group: EventLoopGroup
+
+    private struct State {
+        var readerID: String?
+        var attached = false
+        var attachments = 0
+        var channel: ClientChannel?
+        var link: ReaderLinkClient?
+        var heldCollect: UInt64?
+        var activity = ReaderGatewayV1.ReaderActivity.idle
+        var holdCollects: Bool
+        var collectDuration: Duration
+        var commands = 0
+        var linkEnds: [String] = []
+        var owners: [ReaderGatewayV1.OwnerChanged] = []
+        var task: Task<Void, Never>?
+    }
+    private let state: Mutex<State>
+
+    init(serial: String, port: Int, caPath: String, certificate: CertificateKeyPair, group: EventLoopGroup, holdCollects: Bool = false, collectDuration: Duration = .milliseconds(150)) {
+        self.serial = serial
+        self.port = port
+        self.group = group
+        var configuration = ClientChannelConfiguration(
+            host: "127.0.0.1", port: port, trustedCAPath: caPath, clientCertificate: certificate,
+            keepalive: .init(interval: .seconds(5), timeout: .seconds(5))
+        )
+        configuration.connectTimeout = .seconds(2)
+        self.configuration = configuration
+        state = Mutex(State(holdCollects: holdCollects, collectDuration: collectDuration))
+    }
+
+    /// Starts attaching (and re-attaching) in the background.
+    func start() {
+        let task = Task { [self] in await run() }
+        state.withLock { $0.task = task }
+    }
+
+    /// Stops for good and closes the link.
+    func stop() {
+        let (task, channel) = state.withLock { state -> (Task<Void, Never>?, ClientChannel?) in
+            defer { state.task = nil }
+            return (state.task, state.channel)
+        }
+        task?.cancel()
+        channel?.close()
+    }
+
+    var readerID: String? { state.withLock { $0.readerID } }
+    /// Whether the gateway accepted the current link (registration state received).
+    var isAttached: Bool { state.withLock { $0.attached } }
+    /// How many links the gateway accepted so far.
+    var attachments: Int { state.withLock { $0.attachments } }
+    var isHoldingCollect: Bool { state.withLock { $0.heldCollect != nil } }
+    var commandCount: Int { state.withLock { $0.commands } }
+    /// Why each earlier link ended.
+    var linkEnds: [String] { state.withLock { $0.linkEnds } }
+    var owners: [ReaderGatewayV1.OwnerChanged] { state.withLock { $0.owners } }
+
+    func setHoldCollects(_ hold: Bool) { state.withLock { $0.holdCollects = hold } }
+
+    /// Closes the current link as a lost network would; the reader re-attaches.
+    func dropLink() { state.withLock { $0.channel }?.close() }
+
+    /// Waits until the gateway has accepted a link with number above `attachments`.
+    func waitForAttachment(after attachments: Int, timeout: Duration) async -> Bool {
+        await eventually(timeout: timeout) { state.withLock { $0.attached && $0.attachments > attachments } }
+    }
+
+    /// Presents a test card to the held collect.
+    func finishCollect() {
+        let (held, link) = state.withLock { state -> (UInt64?, ReaderLinkClient?) in
+            defer {
+                state.heldCollect = nil
+                state.activity = .idle
+            }
+            return (state.heldCollect, state.link)
+        }
+        guard let held, let link else { return }
+        Task { await Self.answer(held, on: link, result: .paymentMethod(Self.card)) }
+    }
+
+    private static var card: ReaderGatewayV1.PaymentMethod {
+        var card = ReaderGatewayV1.PaymentMethod()
+        card.id = "pm_cluster"
+        card.brand = "visa"
+        card.last4 = "4242"
+        return card
+    }
+
+    // MARK: the link
+
+    private func run() async {
+        for _ in 0..<1_000_000 {
+            if Task.isCancelled { return }
+            await attachOnce()
+            if Task.isCancelled { return }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    private func attachOnce() async {
+        let channel: ClientChannel
+        do {
+            channel = try await ClientChannel.connect(configuration, group: group)
+        } catch {
+            state.withLock { $0.linkEnds.append("connect failed: \(error)") }
+            return
+        }
+        var hello = ReaderGatewayV1.ReaderHello()
+        hello.serialNumber = serial
+        hello.deviceType = .simulatedWiseposE
+        hello.softwareVersion = "2.30.1"
+        hello.ipAddress = "10.0.0.7"
+        let link: ReaderLinkClient
+        do {
+            link = try await ReaderLinkClient.attach(on: channel, hello: hello)
+        } catch {
+            channel.close()
+            state.withLock { $0.linkEnds.append("attach failed: \(error)") }
+            return
+        }
+        let stopped = state.withLock { state -> Bool in
+            state.channel = channel
+            state.link = link
+            return state.task == nil
+        }
+        if stopped {
+            channel.close()
+            return
+        }
+        let heartbeats = Task { [self] in await heartbeatLoop(link) }
+        var reason = "the gateway ended the link"
+        do {
+            for try await downlink in link.downlinks {
+                handle(downlink, link: link)
+            }
+        } catch {
+            reason = "\(error)"
+        }
+        heartbeats.cancel()
+        channel.close()
+        state.withLock { state in
+            state.attached = false
+            state.channel = nil
+            state.link = nil
+            state.heldCollect = nil
+            state.activity = .idle
+            state.linkEnds.append(reason)
+        }
+    }
+
+    private func heartbeatLoop(_ link: ReaderLinkClient) async {
+        for _ in 0..<10_000_000 {
+            if Task.isCancelled { return }
+            var heartbeat = ReaderGatewayV1.ReaderHeartbeat()
+            heartbeat.activity = state.withLock { $0.activity }
+            heartbeat.batteryLevel = 0.8
+            heartbeat.ipAddress = "10.0.0.7"
+            try? await link.heartbeat(heartbeat)
+            try? await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
+    private func handle(_ downlink: ReaderGatewayV1.ReaderDownlink, link: ReaderLinkClient) {
+        switch downlink.message {
+        case .registration(let registration)?:
+            guard registration.registered else { return }
+            state.withLock { state in
+                state.readerID = registration.readerID
+                if !state.attached {
+                    state.attached = true
+                    state.attachments += 1
+                }
+            }
+        case .ownerChanged(let owner)?:
+            state.withLock { $0.owners.append(owner) }
+        case .command(let command)?:
+            handle(command, link: link)
+        case nil:
+            break
+        }
+    }
+
+    private func handle(_ command: ReaderGatewayV1.ReaderCommand, link: ReaderLinkClient) {
+        let id = command.commandID
+        switch command.command {
+        case .collectPaymentMethod?:
+            let hold = state.withLock { state -> Duration? in
+                state.commands += 1
+                state.heldCollect = id
+                state.activity = .collecting
+                return state.holdCollects ? nil : state.collectDuration
+            }
+            if let delay = hold {
+                Task { [self] in
+                    try? await Task.sleep(for: delay)
+                    let still = state.withLock { state -> Bool in
+                        guard state.heldCollect == id else { return false }
+                        state.heldCollect = nil
+                        state.activity = .idle
+                        return true
+                    }
+                    if still { await Self.answer(id, on: link, result: .paymentMethod(Self.card)) }
+                }
+            }
+        case .cancelCollect?:
+            let held = state.withLock { state -> UInt64? in
+                state.commands += 1
+                defer {
+                    state.heldCollect = nil
+                    state.activity = .idle
+                }
+                return state.heldCollect
+            }
+            Task {
+                if let held { await Self.answer(held, on: link, status: ReaderGatewayV1.Status(.commandCanceled, "cancelled on the reader")) }
+                if id != 0 { await Self.answer(id, on: link) }
+            }
+        case .confirmPaymentIntent(let params)?:
+            state.withLock { $0.commands += 1 }
+            var intent = ReaderGatewayV1.PaymentIntentResult()
+            intent.paymentIntentID = params.paymentIntentID
+            intent.status = "succeeded"
+            intent.amountReceived = 1000
+            Task { await Self.answer(id, on: link, result: .paymentIntent(intent)) }
+        default:
+            state.withLock { $0.commands += 1 }
+            Task { await Self.answer(id, on: link) }
+        }
+    }
+
+    private static func answer(_ id: UInt64, on link: ReaderLinkClient, status: ReaderGatewayV1.Status = .ok, result: ReaderGatewayV1.CommandResult.Result? = nil) async {
+        var message = ReaderGatewayV1.CommandResult()
+        message.commandID = id
+        message.status = status
+        if status.code == .ok { message.result = result }
+        try? await link.sendResult(message)
+    }
+}

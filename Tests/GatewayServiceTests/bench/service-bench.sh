@@ -6,7 +6,7 @@
 # each other) beside pgbench running the ownership store's one-statement claim on the same
 # PostgreSQL server.
 #
-# The relay comparison runs ROUNDS interleaved rounds (nginx then the gateway, at 16 then 256
+# The relay comparison runs ROUNDS (default 5) interleaved rounds (nginx then the gateway, at 16 then 256
 # pairs, in each round) and reports medians: the ratio is the median of the rounds' ratios,
 # so one disturbed round on a shared machine does not decide the result.
 #
@@ -14,7 +14,7 @@
 set -euo pipefail
 BIN=$1; OUT=$2
 SECONDS_PER_RUN=${SECONDS_PER_RUN:-3}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 CONNECT_READERS=${CONNECT_READERS:-8}
 PGBENCH=${PGBENCH:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)/pgbench}
 mkdir -p "$OUT"

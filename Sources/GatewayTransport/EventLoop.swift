@@ -20,8 +20,10 @@ protocol EventLoopSelectable: AnyObject {
 /// would need, is saved. The one obligation edge-triggering brings — a connection that stops
 /// reading before `EAGAIN` would never hear of that data again — is met by the read budget: a
 /// connection that used up its budget for a tick is put on the ``continueReading`` list and the
-/// loop polls with a zero timeout until that list is empty. Listening sockets stay level-triggered
-/// so an unaccepted backlog keeps reporting itself.
+/// loop polls with a zero timeout until that list is empty. A connection may also stop as soon as
+/// OpenSSL's last `read(2)` came back short (nothing was left in the socket then, so whatever
+/// arrives later raises a new edge; see `TLSConnection.readAvailable(mayStopAtShortRead:)`).
+/// Listening sockets stay level-triggered so an unaccepted backlog keeps reporting itself.
 ///
 /// ## Threads
 /// `@unchecked Sendable`: ``pendingTasks`` is guarded by its `Mutex`, ``loopThread`` is atomic,

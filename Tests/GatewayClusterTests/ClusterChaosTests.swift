@@ -10,7 +10,10 @@ import Testing
 /// generations and link epochs that never go back, a history without gaps that agrees with
 /// what the lanes were told. Off unless `CLUSTER_CHAOS_SECONDS` is set; `CLUSTER_CHAOS_SEED`
 /// replays a schedule.
-@Suite("cluster chaos", .serialized, .enabled(if: ProcessInfo.processInfo.environment["CLUSTER_CHAOS_SECONDS"] != nil))
+@Suite(
+    "cluster chaos", .serialized, .timeLimit(.minutes(180)),
+    .enabled(if: ProcessInfo.processInfo.environment["CLUSTER_CHAOS_SECONDS"] != nil)
+)
 struct ClusterChaosTests {
     enum Fault: String, CaseIterable, Sendable {
         case kill9 = "kill -9", pause = "SIGSTOP/SIGCONT", drain = "drain and restart", postgres = "PostgreSQL restart"
@@ -35,6 +38,7 @@ struct ClusterChaosTests {
                 let fault = Fault.allCases[Int(random.next() % UInt64(Fault.allCases.count))]
                 let victim = cluster.replicas[Int(random.next() % UInt64(cluster.replicas.count))]
                 let injected = ContinuousClock.now
+                print("chaos: \(wallClock()) \(fault.rawValue)\(fault == .postgres ? "" : " of \(victim.name)")")
                 switch fault {
                 case .kill9:
                     await victim.kill9()
@@ -71,6 +75,7 @@ struct ClusterChaosTests {
                     cluster.expect(false, "\(other.label) also believes it owns \(id)")
                 }
             }
+            cluster.expect(cluster.doubleOwners(scene).isEmpty, "\(cluster.doubleOwners(scene))")
             cluster.expect(monotonic.violations.isEmpty, "generations or epochs went back: \(monotonic.violations)")
             cluster.expect(scene.lost.isEmpty, "commands lost: \(scene.lost)")
             let problems = try await cluster.historyProblems(scene.readerIDs)
@@ -117,7 +122,7 @@ final class MonotonicWatch: Sendable {
         let task = Task { [self] in
             for _ in 0..<1_000_000 {
                 if Task.isCancelled { return }
-                if let rows = try? await cluster.database.ownership() { record(rows) }
+                if cluster.postgres.isRunning, let rows = try? await cluster.database.ownership() { record(rows) }
                 try? await Task.sleep(for: .milliseconds(500))
             }
         }

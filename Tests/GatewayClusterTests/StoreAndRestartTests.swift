@@ -54,6 +54,7 @@ extension ClusterTests {
             await scene.stopLoad()
 
             cluster.expect(scene.lost.isEmpty, "commands lost: \(scene.lost)")
+            cluster.expect(cluster.doubleOwners(scene).isEmpty, "\(cluster.doubleOwners(scene))")
             let problems = try await cluster.ownerProblems(scene)
             cluster.expect(problems.isEmpty, "owners after the restart: \(problems)")
             let after = try await cluster.database.ownership()
@@ -63,6 +64,68 @@ extension ClusterTests {
             let history = try await cluster.historyProblems(scene.readerIDs + [spareID])
             cluster.expect(history.isEmpty, "history: \(history)")
             print("cluster: PostgreSQL restart: \(scene.completed) commands completed, retried \(scene.retried), lost \(scene.lost.count)")
+        }
+    }
+
+    /// The design's store outage rule: with PostgreSQL unreachable, commands between a
+    /// session and a reader it already owns keep flowing where both sides are reachable
+    /// (lane and reader on the same replica, and on two different replicas), while nothing
+    /// new is decided: a takeover fails fast with a retryable status and changes nothing.
+    @Test func ownedReadersKeepWorkingDuringAStoreOutage() async throws {
+        try await ClusterFixture.run { cluster in
+            let (r1, r2) = (cluster.replicas[0], cluster.replicas[1])
+            let readers = try await cluster.attachReaders(2, ports: [r1.port, r2.port], prefix: "OUT")
+            let ids = try readers.map { try $0.readerID.orThrow("reader \($0.serial) has no id") }
+            // Lane 1 and its reader on r1; lane 2 on r1 with its reader on r2 (relayed).
+            let local = try await cluster.lane("Same replica", port: r1.port)
+            let relayed = try await cluster.lane("Across replicas", port: r1.port)
+            let intruder = try await cluster.lane("Intruder", port: r2.port)
+            try await local.connect(ids[0], location: cluster.location, failIfInUse: true)
+            try await relayed.connect(ids[1], location: cluster.location, failIfInUse: true)
+            try await local.display()
+            try await relayed.display()
+            let discovered = try await intruder.terminal.discoverReaders(locationID: cluster.location)
+            let target = try #require(discovered.first { $0.id == ids[0] })
+            let before = try await cluster.database.ownership()
+
+            await cluster.postgres.stop()
+            var worked: [String: Int] = [:]
+            var failures: [String] = []
+            for _ in 0..<10 {
+                for lane in [local, relayed] {
+                    do {
+                        try await lane.display()
+                        worked[lane.label, default: 0] += 1
+                    } catch {
+                        failures.append("\(lane.label): \(error)")
+                    }
+                }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            let attempt = ContinuousClock.now
+            do {
+                try await intruder.terminal.connectReader(target, failIfInUse: false)
+                cluster.expect(false, "a takeover succeeded while PostgreSQL was down")
+            } catch let error as RPCError {
+                cluster.expect(error.isRetryableInCluster, "the takeover during the outage failed with \(error), not a retryable status")
+            }
+            cluster.expect(ContinuousClock.now - attempt < .seconds(6), "the takeover during the outage took \(seconds(ContinuousClock.now - attempt))")
+            try await cluster.postgres.start()
+            print("cluster: store outage: commands that worked while PostgreSQL was down: \(worked) of 10 each; failures: \(failures.prefix(4))")
+            cluster.expect(worked["Same replica", default: 0] == 10, "the owner on the reader's replica could not command it during the outage: \(failures.prefix(4))")
+            cluster.expect(worked["Across replicas", default: 0] == 10, "the owner on another replica could not command its reader during the outage: \(failures.prefix(4))")
+
+            let ready = await eventually(timeout: .seconds(30), interval: .milliseconds(200)) {
+                for replica in cluster.replicas where !(await replica.isReady()) { return false }
+                return true
+            }
+            cluster.expect(ready, "not every replica is ready again after the outage")
+            let after = try await cluster.database.ownership()
+            for id in ids {
+                cluster.expect(after[id]?.session == before[id]?.session && after[id]?.generation == before[id]?.generation, "\(id) changed during the outage: \(String(describing: before[id])) → \(String(describing: after[id]))")
+            }
+            let history = try await cluster.historyProblems(ids)
+            cluster.expect(history.isEmpty, "history: \(history)")
         }
     }
 
@@ -88,6 +151,7 @@ extension ClusterTests {
             }
             await scene.stopLoad()
             cluster.expect(scene.lost.isEmpty, "commands lost: \(scene.lost)")
+            cluster.expect(cluster.doubleOwners(scene).isEmpty, "\(cluster.doubleOwners(scene))")
             let problems = try await cluster.ownerProblems(scene)
             cluster.expect(problems.isEmpty, "owners after the rolling restart: \(problems)")
             let after = try await cluster.database.ownership()

@@ -6,7 +6,7 @@
 #
 # nginx's stream module stands in for the Kubernetes Service (round robin, TCP passthrough).
 
-TEST_APT_PACKAGES += nginx-light libnginx-mod-stream postgresql
+TEST_APT_PACKAGES += nginx libnginx-mod-stream postgresql
 CHAOS_SECONDS ?= 120
 
 .PHONY: chaos

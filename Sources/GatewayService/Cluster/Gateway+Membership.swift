@@ -106,5 +106,10 @@ extension Gateway {
         metrics.sessions.unlabeled.decrement(by: Int64(sessions.count))
         let gone = ServiceError(.readerLinkMoved, "this replica was fenced off; resume the session with its resume token")
         for session in sessions { session.eventCall?.end(gone.status) }
+        // The reaper detached these links already; if this replica was removed some
+        // other way, detach them now (fenced by epoch: a newer link is never touched).
+        for link in links {
+            _ = try? await ownership.readerDetached(ReaderID(link.record.id), epoch: link.epoch)
+        }
     }
 }

@@ -42,18 +42,17 @@ extension Gateway {
             return concerned
         }
         guard concerned else { return }
-        do {
-            for snapshot in try await cluster.ownershipSnapshot([notice.reader]) { await apply(snapshot) }
-        } catch {
-            logger.warning("could not read an ownership change; the next reconcile will", ["reader": notice.reader, "error": error])
-        }
+        await refresh(notice.reader)
     }
 
-    /// Re-reads one reader's row and applies it (a peer refused a command of a
-    /// session here as stale: its disconnect event must come first).
+    /// Re-reads one reader's row and applies it (after a notice, or when a peer
+    /// refused a command of a session here as stale: its event must come first).
     func refresh(_ reader: ReaderID) async {
-        guard let rows = try? await cluster.ownershipSnapshot([reader]) else { return }
-        for row in rows { await apply(row) }
+        do {
+            for row in try await cluster.ownershipSnapshot([reader]) { await apply(row) }
+        } catch {
+            logger.warning("could not read an ownership change; the next reconcile will", ["reader": reader, "error": error])
+        }
     }
 
     /// Compares every reader this replica cares about (links here, readers its

@@ -82,6 +82,16 @@ extension ClusterFixture {
         return problems
     }
 
+    /// Readers that more than one lane believes it owns (the client's own view).
+    func doubleOwners(_ scene: ClusterScene) -> [String] {
+        var problems: [String] = []
+        for id in scene.readerIDs {
+            let believers = scene.lanes.filter { $0.terminal.connectedReader?.id == id }
+            if believers.count > 1 { problems.append("\(id) is believed owned by \(believers.map(\.label))") }
+        }
+        return problems
+    }
+
     /// Problems in every reader's history.
     func historyProblems(_ readerIDs: [String]) async throws -> [String] {
         let rows = try await database.ownership()

@@ -11,7 +11,7 @@ import Testing
 struct ClusterOptions: Sendable {
     var replicas = 3
     /// `--node-lease`: a replica silent this long is dead.
-    var nodeLease: Duration = .seconds(2)
+    var nodeLease: Duration = .seconds(3)
     /// `--reader-offline-bound`.
     var readerOfflineBound: Duration = .seconds(2)
     /// `--session-lease`: a lane's resume window.
@@ -133,7 +133,7 @@ final class ClusterFixture: Sendable {
             }
             let balancer = try await LoadBalancer.start(port: cluster.balancerPort, upstreams: replicas.map(\.port), directory: directory + "/nginx")
             cluster.balancerBox.withLock { $0 = balancer }
-            try await cluster.prepareAccount()
+            try await withDeadline(.seconds(60), "creating the account, location and token") { try await cluster.prepareAccount() }
         } catch {
             cluster.failed.store(true, ordering: .relaxed)
             await cluster.shutdown()
@@ -233,9 +233,10 @@ final class ClusterFixture: Sendable {
         return lane
     }
 
-    /// Registers `count` readers by serial and attaches each over mutual TLS to `port` (or
-    /// to `ports[i % ports.count]`), waiting until the gateway accepted every link.
-    func attachReaders(_ count: Int, ports: [Int], prefix: String = "CLU", holdCollects: Bool = false) async throws -> [ClusterReader] {
+    /// Registers `count` readers by serial and attaches each over mutual TLS to
+    /// `ports[i % ports.count]` (with `fallback` ports after it, in order, for re-attaching
+    /// when that one is gone), waiting until the gateway accepted every link.
+    func attachReaders(_ count: Int, ports: [Int], fallback: [Int] = [], prefix: String = "CLU", holdCollects: Bool = false) async throws -> [ClusterReader] {
         let serials = (0..<count).map { "\(prefix)\(String(format: "%06d", $0 + 1))" }
         let registered = try await withAdmin { admin in
             try await admin.registerReaders(serials: serials, labelPrefix: prefix, locationID: self.location)
@@ -244,7 +245,7 @@ final class ClusterFixture: Sendable {
         var readers: [ClusterReader] = []
         for (index, serial) in serials.enumerated() {
             let reader = ClusterReader(
-                serial: serial, port: ports[index % ports.count], caPath: certificates.caPath,
+                serial: serial, ports: [ports[index % ports.count]] + fallback, caPath: certificates.caPath,
                 certificate: try certificates.reader(serial), group: group, holdCollects: holdCollects
             )
             owned.withLock { $0.readers.append(reader) }

@@ -32,10 +32,11 @@ struct HistoryRow: Sendable, Equatable, CustomStringConvertible {
 struct ClusterDatabase: Sendable {
     let postgres: ClusterPostgres
 
-    func withClient<T: Sendable>(_ body: (PostgresClient) async throws -> T) async throws -> T {
+    /// Runs `body` with a fresh client (shut down afterwards), within 20 s.
+    func withClient<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
         let client = try postgres.makeClient(maximumConnections: 1)
         do {
-            let value = try await body(client)
+            let value = try await withDeadline(.seconds(20), "a check query") { try await body(client) }
             await client.shutdown()
             return value
         } catch {

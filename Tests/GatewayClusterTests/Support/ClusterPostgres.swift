@@ -30,7 +30,10 @@ final class ClusterPostgres: Sendable {
         try await postgres.start()
         let client = try postgres.makeClient(maximumConnections: 1)
         do {
-            try await Migrator(client: client, migrations: Migrations.all, logger: postgres.logger).migrate()
+            let logger = postgres.logger
+            try await withDeadline(.seconds(60), "migrating the database") {
+                try await Migrator(client: client, migrations: Migrations.all, logger: logger).migrate()
+            }
         } catch {
             await client.shutdown()
             throw error
@@ -49,7 +52,10 @@ final class ClusterPostgres: Sendable {
     /// Starts the server on the data directory (idempotent).
     func start() async throws {
         if isRunning { return }
-        let started = try await EmbeddedPostgres.start(Self.configuration(dataDirectory), logger: logger)
+        let (directory, logger) = (dataDirectory, logger)
+        let started = try await withDeadline(.seconds(90), "starting PostgreSQL") {
+            try await EmbeddedPostgres.start(Self.configuration(directory), logger: logger)
+        }
         server.withLock { $0 = started }
     }
 

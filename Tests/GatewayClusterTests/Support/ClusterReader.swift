@@ -5,15 +5,17 @@ import Synchronization
 
 /// A smart reader in this process over the real protocol (`ReaderLink.Attach` over mutual TLS
 /// with its serial's certificate), that re-attaches by itself whenever its link ends — through
-/// the load balancer (any replica) or to one replica's port.
+/// the load balancer (any replica) or to replicas' ports in order of preference.
 ///
 /// It heartbeats every 200 ms with its activity and answers commands: collects are held until
 /// ``finishCollect()`` (or a cancel) when `holdCollects`, otherwise answered after
 /// `collectDuration`; everything else is answered at once.
 final class ClusterReader: Sendable {
     let serial: String
-    let port: Int
-    private let configuration: ClientChannelConfiguration
+    /// Where it attaches, in order of preference: each attach tries them until one connects.
+    let ports: [Int]
+    var port: Int { ports[0] }
+    private let configurations: [ClientChannelConfiguration]
     private let group: EventLoopGroup
 
     private struct State {
@@ -33,16 +35,19 @@ final class ClusterReader: Sendable {
     }
     private let state: Mutex<State>
 
-    init(serial: String, port: Int, caPath: String, certificate: CertificateKeyPair, group: EventLoopGroup, holdCollects: Bool = false, collectDuration: Duration = .milliseconds(150)) {
+    init(serial: String, ports: [Int], caPath: String, certificate: CertificateKeyPair, group: EventLoopGroup, holdCollects: Bool = false, collectDuration: Duration = .milliseconds(150)) {
+        precondition(!ports.isEmpty)
         self.serial = serial
-        self.port = port
+        self.ports = ports
         self.group = group
-        var configuration = ClientChannelConfiguration(
-            host: "127.0.0.1", port: port, trustedCAPath: caPath, clientCertificate: certificate,
-            keepalive: .init(interval: .seconds(5), timeout: .seconds(5))
-        )
-        configuration.connectTimeout = .seconds(2)
-        self.configuration = configuration
+        configurations = ports.map { port in
+            var configuration = ClientChannelConfiguration(
+                host: "127.0.0.1", port: port, trustedCAPath: caPath, clientCertificate: certificate,
+                keepalive: .init(interval: .seconds(5), timeout: .seconds(5))
+            )
+            configuration.connectTimeout = .seconds(2)
+            return configuration
+        }
         state = Mutex(State(holdCollects: holdCollects, collectDuration: collectDuration))
     }
 
@@ -116,13 +121,15 @@ final class ClusterReader: Sendable {
     }
 
     private func attachOnce() async {
-        let channel: ClientChannel
-        do {
-            channel = try await ClientChannel.connect(configuration, group: group)
-        } catch {
-            state.withLock { $0.linkEnds.append("connect failed: \(error)") }
-            return
+        var connected: ClientChannel?
+        for configuration in configurations where connected == nil {
+            do {
+                connected = try await ClientChannel.connect(configuration, group: group)
+            } catch {
+                state.withLock { $0.linkEnds.append("connect to :\(configuration.port) failed: \(error)") }
+            }
         }
+        guard let channel = connected else { return }
         var hello = ReaderGatewayV1.ReaderHello()
         hello.serialNumber = serial
         hello.deviceType = .simulatedWiseposE

@@ -83,7 +83,7 @@ final class LaneLoad: Sendable {
                 if collect {
                     let result = try await lane.collect()
                     guard result.paymentMethod?.last4 == "4242" else {
-                        stats.withLock { $0.lost.append("\(lane.label): collect returned \(result)") }
+                        stats.withLock { $0.lost.append("\(wallClock()) \(lane.label): collect returned \(result)") }
                         return
                     }
                 } else {
@@ -104,21 +104,21 @@ final class LaneLoad: Sendable {
                     } catch let connectError as RPCError where connectError.isRetryableInCluster {
                         stats.withLock { $0.retryable["connect \(connectError.codeName)/\(connectError.reasonName)", default: 0] += 1 }
                     } catch {
-                        stats.withLock { $0.lost.append("\(lane.label): reconnect failed: \(error)") }
+                        stats.withLock { $0.lost.append("\(wallClock()) \(lane.label): reconnect failed: \(error)") }
                         return
                     }
                 } else {
-                    stats.withLock { $0.lost.append("\(lane.label): \(collect ? "collect" : "display") failed with \(error) (attempt \(attempt))") }
+                    stats.withLock { $0.lost.append("\(wallClock()) \(lane.label): \(collect ? "collect" : "display") failed with \(error) (attempt \(attempt))") }
                     return
                 }
             } catch {
-                stats.withLock { $0.lost.append("\(lane.label): \(error)") }
+                stats.withLock { $0.lost.append("\(wallClock()) \(lane.label): \(error)") }
                 return
             }
             if ContinuousClock.now + backoff > deadline { break }
             try? await Task.sleep(for: backoff)
             backoff = min(backoff * 2, .seconds(1))
         }
-        stats.withLock { $0.lost.append("\(lane.label): \(collect ? "collect" : "display") not done within \(retryWindow) of retries; last: \(lastError)") }
+        stats.withLock { $0.lost.append("\(wallClock()) \(lane.label): \(collect ? "collect" : "display") not done within \(retryWindow) of retries; last: \(lastError)") }
     }
 }

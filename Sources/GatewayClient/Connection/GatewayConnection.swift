@@ -32,13 +32,10 @@ public final class GatewayConnection: Sendable {
         return try await connectLock.withLock {
             if let channel = current.withLock({ $0 }), channel.state.acceptsCalls { return channel }
             let fresh = try await ClientChannel.connect(configuration, group: group)
-            let old = current.withLock { slot -> ClientChannel? in
-                let old = slot
-                slot = fresh
-                return old
-            }
-            // A draining channel finishes its calls and then closes by itself.
-            if let old, old.state.isClosed { old.close() }
+            // The channel replaced is closed or draining: a draining channel finishes its
+            // calls and then closes by itself, so it is never closed here (that would fail
+            // its calls still in flight with a cancellation instead of their own outcome).
+            current.withLock { $0 = fresh }
             return fresh
         }
     }

@@ -57,11 +57,24 @@ extension TerminalClient {
             guard !Task.isCancelled, ContinuousClock.now < deadline else { break }
             do {
                 let resumed = try await openSessionCall(connectionToken: token, posDeviceID: device, laneLabel: lane, resumeToken: session.resumeToken)
-                state.withLock { state in
+                let lost = state.withLock { state -> ReaderGatewayV1.Reader? in
+                    let before = state.connectedReader
                     state.session = resumed
-                    state.connectedReader = resumed.connectedReader
+                    if resumed.connectedReader != nil { state.connectedReader = resumed.connectedReader }
+                    return resumed.connectedReader == nil ? before : nil
                 }
                 emit(.sessionResumed(resumed))
+                if let lost {
+                    // The reader was released while the session was away and its event was
+                    // lost with the replica that held it: say so, as the gateway would have.
+                    var disconnected = ReaderGatewayV1.ReaderDisconnected()
+                    disconnected.readerID = lost.id
+                    disconnected.reason = .readerLost
+                    disconnected.message = "the session was resumed without its reader: the reader was released while the lane was away"
+                    var event = ReaderGatewayV1.SessionEvent()
+                    event.event = .disconnected(disconnected)
+                    deliver(event)
+                }
                 return true
             } catch let error as RPCError where error.code != .unavailable {
                 logger.info("session could not be resumed", ["error": error])

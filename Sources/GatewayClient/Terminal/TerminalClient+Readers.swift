@@ -145,9 +145,10 @@ extension TerminalClient {
             group.addTask { try? await Task.sleep(for: limit) }
             await group.next()
             group.cancelAll()
-            // The waiter (if still queued) is resumed by the next disconnect or by cleanup.
+            // The group ends only when the waiter does: resume every queued waiter, whatever
+            // the state now (the reader may have been cleared without an event, e.g. by a
+            // session resumed without it); a waiter resumed early just stops waiting.
             let waiters = self.state.withLock { state -> [CheckedContinuation<Void, Never>] in
-                guard state.connectedReader != nil || state.deliveringDisconnect else { return [] }
                 let waiters = state.disconnectWaiters
                 state.disconnectWaiters = []
                 return waiters

@@ -68,10 +68,8 @@ extension Gateway {
             if let refusal = takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
             throw ServiceError.notConnected
         }
-        if fenceKind.marksReaderInUse { changeTransactions(of: session.id, by: 1) }
         let outcome = await route(command, to: reader, session: session, isCollect: kind == .collectPaymentMethod, reboot: reboot)
         if fenceKind.marksReaderInUse {
-            changeTransactions(of: session.id, by: -1)
             _ = try? await ownership.commandFinished(fenceKind, reader: reader, session: session.id, generation: session.generation)
         }
         metrics.relayedCommandDuration.unlabeled.observe(ContinuousClock.now - started)
@@ -87,25 +85,22 @@ extension Gateway {
         }
     }
 
-    /// The reader is marked in use by this very session, yet no collect or confirm
-    /// of the session runs through this replica: the mark is a leftover of a
-    /// command whose finish never reached the store (the replica that relayed it
-    /// died, and the session was resumed here). Clears it; true when it did.
+    /// The reader is marked in use by this very session: the mark is left by an
+    /// earlier collect or confirm of the session whose finish never reached the
+    /// store (its replica died, PostgreSQL was down when it ended), or that the
+    /// lane gave up on (its call failed or timed out while the reader was still
+    /// on it). A session runs one transaction at a time, so its new command
+    /// supersedes the old one: the mark is cleared and the caller marks the
+    /// reader again. True when it did.
     func clearStaleMark(_ reader: ReaderID, session: SessionState) async throws(StoreError) -> Bool {
-        let running = state.withLock { $0.session(id: session.id)?.transactionsInFlight ?? 0 }
-        guard running == 0 else { return false }
         let rows = try await database.client.query(
             "SELECT command FROM reader_ownership WHERE reader_id = $1 AND command_session_id = $2",
             [PostgresValue(reader.rawValue), PostgresValue(session.id.rawValue)]
         )
         guard let name = try rows.first?.decode(String?.self, "command"), let stale = GatewayDomain.ReaderCommand(rawValue: name) else { return false }
-        logger.notice("cleared a transaction mark left by a replica that died", ["reader": reader, "session": session.id, "command": name])
+        logger.notice("a session's new transaction superseded its own unfinished one", ["reader": reader, "session": session.id, "command": name])
         _ = try await ownership.commandFinished(stale, reader: reader, session: session.id, generation: session.generation)
         return true
-    }
-
-    func changeTransactions(of session: SessionID, by delta: Int) {
-        state.withLock { state in _ = state.withSession(id: session) { $0.transactionsInFlight += delta } }
     }
 
     /// Sends a command down the reader's link and waits for its result (bounded by the command timeout).

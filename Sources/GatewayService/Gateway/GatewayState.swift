@@ -67,8 +67,6 @@ struct SessionState: Sendable {
     var generation = OwnershipGeneration.initial
     /// Where the owned reader's link lives when not on this replica (cached; nil: look it up).
     var home: ReaderHome?
-    /// Collect and confirm commands of this session relayed through this replica and not finished.
-    var transactionsInFlight = 0
     /// Set when the session lost its reader to another session: its next command fails with it.
     var pendingRefusal: OwnershipRefusal?
     var eventCall: ServerCall?

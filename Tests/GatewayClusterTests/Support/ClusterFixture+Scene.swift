@@ -12,7 +12,12 @@ struct ClusterScene: Sendable {
     var loads: [LaneLoad]
 
     func startLoad() { for load in loads { load.start() } }
-    func stopLoad() async { for load in loads { await load.stop() } }
+    /// Stops every lane's load at once (each within its grace period).
+    func stopLoad() async {
+        await withTaskGroup(of: Void.self) { group in
+            for load in loads { group.addTask { await load.stop() } }
+        }
+    }
 
     var lost: [String] { loads.flatMap { $0.snapshot.lost } }
     var completed: Int { loads.reduce(0) { $0 + $1.snapshot.completed.count } }

@@ -52,10 +52,18 @@ final class LaneLoad: Sendable {
         self.task.withLock { $0 = task }
     }
 
-    /// Lets the command in flight finish (with its retries), then stops.
-    func stop() async {
+    /// Lets the command in flight finish (with its retries) for up to `grace`, then cancels
+    /// it; a command still unfinished then counts as lost.
+    func stop(grace: Duration = .seconds(20)) async {
         stopping.store(true, ordering: .relaxed)
-        await task.withLock { $0 }?.value
+        guard let task = task.withLock({ $0 }) else { return }
+        let finished = await eventually(timeout: grace, interval: .milliseconds(50)) { stats.withLock { $0.inFlight == nil } }
+        if !finished {
+            let label = lane.label
+            stats.withLock { $0.lost.append("\(wallClock()) \(label): a command still unfinished \(grace) after the load was told to stop") }
+            task.cancel()
+        }
+        await task.value
     }
 
     /// The end of the first command that started at or after `instant` and completed.

@@ -26,7 +26,9 @@ struct ClusterChaosTests {
         var random = SplitMix64(seed: seed)
         print("chaos: \(seconds(budget)) of faults, seed \(seed) (CLUSTER_CHAOS_SEED=\(seed) replays the schedule)")
 
-        try await ClusterFixture.run { cluster in
+        var options = ClusterOptions()
+        options.watchdog = budget + .seconds(600)
+        try await ClusterFixture.run(options) { cluster in
             let scene = try await cluster.scene(8, prefix: "CHAOS", reconnect: true, retryWindow: .seconds(60))
             let monotonic = MonotonicWatch(cluster: cluster, readerIDs: scene.readerIDs)
             monotonic.start()

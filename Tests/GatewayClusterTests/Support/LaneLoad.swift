@@ -30,6 +30,8 @@ final class LaneLoad: Sendable {
         /// Generations the lane was granted by its connects.
         var granted: [UInt64] = []
         var inFlight: ContinuousClock.Instant?
+        /// The latest failure, with its wall-clock time.
+        var lastError: String?
     }
     private let stats = Mutex(Stats())
     private let task = Mutex<Task<Void, Never>?>(nil)
@@ -102,6 +104,7 @@ final class LaneLoad: Sendable {
                 return
             } catch let error as RPCError {
                 lastError = error.description
+                stats.withLock { $0.lastError = "\(wallClock()) \(error.codeName)/\(error.reasonName)" }
                 if error.isRetryableInCluster {
                     stats.withLock { $0.retryable["\(error.codeName)/\(error.reasonName)", default: 0] += 1 }
                 } else if reconnect && (error.reason == .notConnectedToReader || error.reason == .readerConnectedToAnotherSession) {

@@ -1,6 +1,7 @@
 import Foundation
 import GatewayDomain
 @testable import GatewayStore
+import GatewayTestSupport
 import Synchronization
 import Testing
 
@@ -194,42 +195,49 @@ struct ClusterStoreTests {
 
     @Test("a reap waits for an attach in flight on its node, then detaches the link it committed")
     func reapWaitsForAttachInFlight() async throws {
-        try await withOwnershipDatabase(secondClient: true) { client, replica in
-            let fixtures = OwnershipFixtures(client: client)
-            try await fixtures.seedAccount()
-            let store = OwnershipStore(client: client)
-            let cluster = ClusterStore(client: client)
-            try await cluster.register(node: "node-old", internalAddress: "127.0.0.1:7001")
-            try await cluster.register(node: "node-x", internalAddress: "127.0.0.1:7002")
-            let reader = ReaderID("tmr_in_flight")
-            try await fixtures.registerReader(reader)
-            _ = try await store.readerAttached(reader, node: "node-old")
-            try await fixtures.ageHeartbeat("node-x", seconds: 30)
-            let observer = ClusterStore(client: replica)
-            var reap: Task<[String], any Error>?
-            var reapWaited = false
-            try await client.withTransaction { transaction in
-                // The attach statement in a transaction that stays open: it holds node-x FOR KEY SHARE.
-                let rows = try await transaction.query(
-                    OwnershipStatements.readerAttached,
-                    [PostgresValue(reader.rawValue), nil, PostgresValue("node-x")]
+        let database = try await TestPostgres.database(maximumConnections: 4)
+        // Three clients: the attach's transaction, the reaper, and an observer. (A client
+        // pipelines statements on its connections: an observer sharing the reaper's client
+        // could queue behind the blocked reap.)
+        let reaper = try database.makeClient(maximumConnections: 1)
+        let observer = try database.makeClient(maximumConnections: 1)
+        let client = database.client
+        let fixtures = OwnershipFixtures(client: client)
+        try await fixtures.seedAccount()
+        let store = OwnershipStore(client: client)
+        let cluster = ClusterStore(client: client)
+        try await cluster.register(node: "node-old", internalAddress: "127.0.0.1:7001")
+        try await cluster.register(node: "node-x", internalAddress: "127.0.0.1:7002")
+        let reader = ReaderID("tmr_in_flight")
+        try await fixtures.registerReader(reader)
+        _ = try await store.readerAttached(reader, node: "node-old")
+        try await fixtures.ageHeartbeat("node-x", seconds: 30)
+        var reap: Task<[String], any Error>?
+        var reapWaited = false
+        try await client.withTransaction { transaction in
+            // The attach statement in a transaction that stays open: it holds node-x FOR KEY SHARE.
+            let rows = try await transaction.query(
+                OwnershipStatements.readerAttached,
+                [PostgresValue(reader.rawValue), nil, PostgresValue("node-x")]
+            )
+            #expect(try rows.first?.decode(String.self, "outcome") == "updated")
+            reap = Self.startReap(ClusterStore(client: reaper))
+            let deadline = ContinuousClock.now + .seconds(10)
+            for _ in 0..<1_000 where !reapWaited && ContinuousClock.now < deadline {
+                // Asked on another connection: inside a transaction, pg_stat_activity is a snapshot.
+                let waiting = try await observer.query(
+                    "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%gateway_nodes_remove%' AND datname = current_database()"
                 )
-                #expect(try rows.first?.decode(String.self, "outcome") == "updated")
-                reap = Self.startReap(observer)
-                let deadline = ContinuousClock.now + .seconds(10)
-                for _ in 0..<1_000 where !reapWaited && ContinuousClock.now < deadline {
-                    // Asked on another connection: inside a transaction, pg_stat_activity is a snapshot.
-                    let waiting = try await replica.query(
-                        "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%gateway_nodes_remove%' AND datname = current_database()"
-                    )
-                    reapWaited = !waiting.isEmpty
-                    if !reapWaited { try await Task.sleep(for: .milliseconds(10)) }
-                }
+                reapWaited = !waiting.isEmpty
+                if !reapWaited { try await Task.sleep(for: .milliseconds(10)) }
             }
-            #expect(reapWaited, "the reap waits on the node row the attach holds")
-            #expect(try await reap?.value == ["node-x"])
-            #expect(try await fixtures.link(reader) == Link(online: true, epoch: 2, node: nil, detached: true, status: "online"))
         }
+        #expect(reapWaited, "the reap waits on the node row the attach holds")
+        #expect(try await reap?.value == ["node-x"])
+        #expect(try await fixtures.link(reader) == Link(online: true, epoch: 2, node: nil, detached: true, status: "online"))
+        await reaper.shutdown()
+        await observer.shutdown()
+        await database.close()
     }
 
     static func startReap(_ cluster: ClusterStore) -> Task<[String], any Error> {

@@ -28,6 +28,7 @@ public enum Migrations {
         .v0003ReaderCredentials,
         .v0004Cluster,
         .v0005RegistrationCodes,
+        .v0006LocalClaimsNotifyNobody,
     ]
 
     /// The newest version this binary knows.

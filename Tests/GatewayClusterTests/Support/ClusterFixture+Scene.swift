@@ -141,7 +141,7 @@ extension ClusterFixture {
         for (index, reader) in scene.readers.enumerated() {
             let lane = scene.lanes[index]
             let stats = scene.loads[index].snapshot
-            lines.append("\(reader.serial): attached=\(reader.isAttached) attachments=\(reader.attachments) ends=\(reader.linkEnds.suffix(2)) row=\(rows[scene.readerIDs[index]].map(String.init(describing:)) ?? "-") | \(lane.label) session=\(lane.sessionID ?? "-") resumes=\(lane.resumes) ended=\(lane.sessionEnded.map(String.init(describing:)) ?? "no") completed=\(stats.completed.count) lost=\(stats.lost.count) in_flight=\(stats.inFlight.map { seconds(ContinuousClock.now - $0) } ?? "no") last_error=\(stats.lastError ?? "-")")
+            lines.append("\(reader.serial): attached=\(reader.isAttached) attachments=\(reader.attachments) ends=\(reader.linkEnds.suffix(2)) row=\(rows[scene.readerIDs[index]].map(String.init(describing:)) ?? "-") | \(lane.label) session=\(lane.sessionID ?? "-") resumes=\(lane.resumes) ended=\(lane.sessionEnded.map(String.init(describing:)) ?? "no") completed=\(stats.completed.count) lost=\(stats.lost.count) in_flight=\(stats.inFlight.map { "\(seconds(ContinuousClock.now - $0)) (\(stats.inFlightCommand ?? "?"))" } ?? "no") last_error=\(stats.lastError ?? "-")")
         }
         return lines.joined(separator: "\n")
     }

@@ -31,6 +31,28 @@ static inline long rg_SSL_MODE_ENABLE_PARTIAL_WRITE(void) { return SSL_MODE_ENAB
 static inline long rg_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER(void) { return SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER; }
 
 static inline long rg_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_set_mode(ctx, mode); }
+
+// Short-read watch on a connection's socket BIO: after each read(2) OpenSSL makes, `*drained`
+// says whether that read left the socket empty (it failed, e.g. EAGAIN, or returned fewer
+// bytes than asked for). Edge-triggered epoll reports any later arrival as a new edge, so a
+// reader whose last read was short and whose SSL holds no buffered bytes may stop without
+// the extra read that would only return EAGAIN.
+static inline long rg_bio_read_watch(BIO *bio, int oper, const char *argp, size_t len, int argi, long argl, int ret, size_t *processed) {
+    (void)argp; (void)argi; (void)argl;
+    if (oper == (BIO_CB_READ | BIO_CB_RETURN)) {
+        int *drained = (int *)BIO_get_callback_arg(bio);
+        if (drained) *drained = (ret <= 0 || (processed != NULL && *processed < len)) ? 1 : 0;
+    }
+    return ret;
+}
+/// Installs the watch on `ssl`'s read BIO (after SSL_set_fd); returns 0 when there is none.
+static inline int rg_SSL_watch_reads(SSL *ssl, int *drained) {
+    BIO *bio = SSL_get_rbio(ssl);
+    if (bio == NULL) return 0;
+    BIO_set_callback_arg(bio, (char *)drained);
+    BIO_set_callback_ex(bio, rg_bio_read_watch);
+    return 1;
+}
 static inline long rg_SSL_set_mode(SSL *ssl, long mode) { return SSL_set_mode(ssl, mode); }
 static inline uint64_t rg_SSL_CTX_set_options(SSL_CTX *ctx, uint64_t op) { return SSL_CTX_set_options(ctx, op); }
 static inline int rg_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) { return (int)SSL_CTX_set_min_proto_version(ctx, version); }

@@ -11,9 +11,17 @@ protocol EventLoopDeadlineTarget: AnyObject {
     func deadlineReached(_ deadline: UInt64, now: UInt64)
 }
 
-/// A weak reference to a deadline target, as kept in the timer heap.
-struct WeakDeadlineTarget {
-    weak var target: (any EventLoopDeadlineTarget)?
+/// A registered descriptor's deadline target, as kept in the timer heap: its epoll slot
+/// and registration token, looked up when the entry fires.
+///
+/// Not a `weak` reference: a weakly referenced object gets a side table, and every
+/// retain and release of it (a connection is retained and released many times per
+/// message) then takes the runtime's slow path. A closed connection is deregistered, so
+/// its entries find its slot empty or reused under another token, and it is freed at
+/// once, as with a weak reference.
+struct DeadlineTargetSlot {
+    var slot: Int32
+    var token: UInt32
 }
 
 /// A task scheduled on an event loop for later; cancel it from any thread.
@@ -36,9 +44,10 @@ struct TimerHeap {
     enum Action {
         /// Run a scheduled task unless it was cancelled.
         case task(ScheduledTask)
-        /// Tell a connection its deadline may have come. Held weakly: a closed connection is
-        /// freed at once, not when its last idle deadline would have passed.
-        case target(WeakDeadlineTarget)
+        /// Tell a connection its deadline may have come. Held by epoll slot and token, not
+        /// strongly: a closed connection is freed at once, not when its last idle deadline
+        /// would have passed.
+        case target(DeadlineTargetSlot)
     }
 
     struct Entry {

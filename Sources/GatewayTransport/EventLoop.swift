@@ -20,8 +20,10 @@ protocol EventLoopSelectable: AnyObject {
 /// would need, is saved. The one obligation edge-triggering brings — a connection that stops
 /// reading before `EAGAIN` would never hear of that data again — is met by the read budget: a
 /// connection that used up its budget for a tick is put on the ``continueReading`` list and the
-/// loop polls with a zero timeout until that list is empty. Listening sockets stay level-triggered
-/// so an unaccepted backlog keeps reporting itself.
+/// loop polls with a zero timeout until that list is empty. A connection may also stop as soon as
+/// OpenSSL's last `read(2)` came back short (nothing was left in the socket then, so whatever
+/// arrives later raises a new edge; see `TLSConnection.readAvailable(mayStopAtShortRead:)`).
+/// Listening sockets stay level-triggered so an unaccepted backlog keeps reporting itself.
 ///
 /// ## Threads
 /// `@unchecked Sendable`: ``pendingTasks`` is guarded by its `Mutex`, ``loopThread`` is atomic,
@@ -30,6 +32,8 @@ protocol EventLoopSelectable: AnyObject {
 public final class EventLoop: @unchecked Sendable {
     /// The position of this loop in its group (0-based); also its thread name suffix.
     public let index: Int
+    /// The loop thread's name: the group's prefix, a dash, ``index``.
+    public let threadName: String
     let epollFD: Int32
     private let wakeFD: Int32
     private let pendingTasks = Mutex<[@Sendable () -> Void]>([])
@@ -50,6 +54,10 @@ public final class EventLoop: @unchecked Sendable {
     var continueReading: [TLSConnection] = []
     /// Connections with bytes queued by `write` during this tick, flushed before the loop sleeps.
     var flushList: [TLSConnection] = []
+    /// Connections whose OpenSSL buffers may be held (see `TLSConnection+Buffers.swift`).
+    var buffersHeld: [TLSConnection] = []
+    /// Whether the buffer sweep is scheduled.
+    var bufferSweepArmed = false
     /// Reused for every TLS read on this loop: no allocation per read.
     let readBuffer: UnsafeMutableRawBufferPointer
     /// The monotonic time at the start of the current tick (cheap "now" for activity stamps).
@@ -57,8 +65,9 @@ public final class EventLoop: @unchecked Sendable {
 
     private static let wakeData: UInt64 = UInt64.max
 
-    init(index: Int, readBufferSize: Int) throws {
+    init(index: Int, readBufferSize: Int, threadNamePrefix: String = "rg-loop") throws {
         self.index = index
+        self.threadName = "\(threadNamePrefix)-\(index)"
         self.logger = Logger(component: "transport").with("loop", index)
         epollFD = rg_epoll_create()
         guard epollFD >= 0 else {
@@ -110,10 +119,13 @@ public final class EventLoop: @unchecked Sendable {
         return scheduled
     }
 
-    /// Arms a deadline for a loop-confined target (a connection). Loop thread only.
-    func armDeadline(_ deadline: UInt64, for target: any EventLoopDeadlineTarget) {
+    /// Arms a deadline for the deadline target registered for `fd` (a connection). Loop thread
+    /// only. The entry is dropped if `fd` is deregistered before it fires.
+    func armDeadline(_ deadline: UInt64, forRegistered fd: Int32) {
         assert(inEventLoop)
-        timers.push(deadline: deadline, .target(WeakDeadlineTarget(target: target)))
+        let slot = Int(fd)
+        guard slot < tokens.count, tokens[slot] != 0 else { return }
+        timers.push(deadline: deadline, .target(DeadlineTargetSlot(slot: fd, token: tokens[slot])))
     }
 
     // MARK: registration (loop thread only)
@@ -170,7 +182,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs the loop on the calling thread until ``requestStop()``.
     func run() {
         loopThread.store(UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))), ordering: .relaxed)
-        rg_set_thread_name("rg-loop-\(index)")
+        rg_set_thread_name(threadName)
         let capacity = 256
         let events = UnsafeMutablePointer<rg_epoll_event>.allocate(capacity: capacity)
         defer {
@@ -245,7 +257,11 @@ public final class EventLoop: @unchecked Sendable {
             case .task(let scheduled):
                 if !scheduled.isCancelled { scheduled.task() }
             case .target(let reference):
-                reference.target?.deadlineReached(entry.deadline, now: current)
+                let slot = Int(reference.slot)
+                guard slot < tokens.count, tokens[slot] == reference.token,
+                      let target = selectables[slot] as? any EventLoopDeadlineTarget
+                else { continue }
+                target.deadlineReached(entry.deadline, now: current)
             }
         }
     }

@@ -17,13 +17,18 @@ public final class EventLoopGroup: Sendable {
     /// Also ignores SIGPIPE for the process: a write to a socket the peer closed must fail with
     /// EPIPE on that connection, not kill the server.
     ///
-    /// - Parameter readBufferSize: the per-loop buffer every TLS read decrypts into.
-    public init(loopCount: Int = ProcessInfo.processInfo.activeProcessorCount, readBufferSize: Int = 64 * 1024) throws {
+    /// - Parameters:
+    ///   - readBufferSize: the per-loop buffer every TLS read decrypts into.
+    ///   - threadNamePrefix: loop threads are named `<prefix>-<index>` (Linux keeps 15 bytes),
+    ///     so that tools like `top -H` or `/proc/<pid>/task/*/comm` tell groups apart.
+    public init(
+        loopCount: Int = ProcessInfo.processInfo.activeProcessorCount, readBufferSize: Int = 64 * 1024, threadNamePrefix: String = "rg-loop"
+    ) throws {
         precondition(loopCount > 0, "an event loop group needs at least one loop")
         rg_ignore_sigpipe()
         var loops: [EventLoop] = []
         for index in 0..<loopCount {
-            loops.append(try EventLoop(index: index, readBufferSize: readBufferSize))
+            loops.append(try EventLoop(index: index, readBufferSize: readBufferSize, threadNamePrefix: threadNamePrefix))
         }
         self.loops = loops
         for loop in loops {

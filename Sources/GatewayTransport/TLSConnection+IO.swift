@@ -7,7 +7,12 @@ extension TLSConnection {
 
     /// Reads and delivers decrypted bytes until OpenSSL wants more from the socket, the read
     /// budget for this tick is spent, or reading is paused by backpressure.
-    func readAvailable() {
+    ///
+    /// With `mayStopAtShortRead` (a readiness edge without the peer's close), it also stops
+    /// once OpenSSL's last read(2) left the socket empty and OpenSSL buffers nothing more:
+    /// edge-triggered epoll reports whatever arrives later as a new edge, so the read that
+    /// would only return EAGAIN (a syscall and OpenSSL's error path, per message) is saved.
+    func readAvailable(mayStopAtShortRead: Bool = false) {
         var budget = limits.readsPerTick
         let buffer = eventLoop.readBuffer
         while state == .active && !readPaused && !readWantsWrite {
@@ -17,10 +22,13 @@ extension TLSConnection {
             }
             budget -= 1
             ERR_clear_error()
+            lastReadDrained.pointee = 0
             let count = SSL_read(ssl, buffer.baseAddress, Int32(buffer.count))
             if count > 0 {
                 lastActivity = eventLoop.now
+                let drained = mayStopAtShortRead && readsWatched && lastReadDrained.pointee != 0 && SSL_has_pending(ssl) == 0
                 handler?.bytesReceived(UnsafeRawBufferPointer(start: buffer.baseAddress, count: Int(count)), on: self)
+                if drained { return }
                 continue
             }
             let error = SSL_get_error(ssl, count)
@@ -109,6 +117,7 @@ extension TLSConnection {
     /// Hands queued bytes to OpenSSL until they are all written or the socket is full.
     func flush() {
         guard state == .active || state == .closing else { return }
+        if bufferedBytes > 0 { noteBuffersInUse() }
         while bufferedBytes > 0 {
             ERR_clear_error()
             let written = pending.withUnsafeBytes { raw -> Int32 in

@@ -13,7 +13,8 @@ final class ServerCounters: Sendable {
 ///
 /// ## TLS on the socket: `SSL_set_fd`, not memory BIOs
 /// OpenSSL reads and writes the socket itself. Memory BIOs would add two more buffers per
-/// connection and a copy in each direction; with `SSL_set_fd` plus `SSL_MODE_RELEASE_BUFFERS`
+/// connection and a copy in each direction; with `SSL_set_fd`, and the loop freeing OpenSSL's
+/// record buffers once a connection has been quiet for a moment (`TLSConnection+Buffers.swift`),
 /// an idle connection holds no record buffers at all, which is what lets one process hold tens
 /// of thousands of idle readers. The price — OpenSSL decides when to touch the socket — is paid by
 /// classifying every `rc <= 0` with `SSL_get_error` and treating `WANT_READ` / `WANT_WRITE` as
@@ -67,8 +68,17 @@ public final class TLSConnection: @unchecked Sendable {
     var closeNotifySent = false
     var pendingCloseReason: CloseReason = .closedLocally
 
+    /// Set by the socket BIO's read watch (`rg_SSL_watch_reads`): whether OpenSSL's last
+    /// read(2) left the socket empty. Allocated here so its address outlives the BIO, which
+    /// `SSL_free` frees before `deinit` deallocates this.
+    let lastReadDrained: UnsafeMutablePointer<Int32>
+    /// Whether the read watch is installed (so ``lastReadDrained`` can be trusted).
+    let readsWatched: Bool
+
     // Loop bookkeeping.
     var flushScheduled = false
+    /// On the loop's buffer sweep (OpenSSL may hold record buffers for it).
+    var buffersTracked = false
     var continueReadingScheduled = false
     var lastActivity: UInt64
     var stateDeadline: UInt64 = 0
@@ -95,11 +105,15 @@ public final class TLSConnection: @unchecked Sendable {
         self.peerDescription = peer
         self.state = state
         self.lastActivity = eventLoop.now
+        lastReadDrained = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        lastReadDrained.initialize(to: 0)
+        readsWatched = rg_SSL_watch_reads(ssl, lastReadDrained) == 1
     }
 
     deinit {
         if let sslHandle { SSL_free(sslHandle) }
         if state != .closed { Glibc.close(fd) }
+        lastReadDrained.deallocate()
     }
 
     /// Registers with the loop and starts the handshake clock. Loop thread only.
@@ -123,6 +137,7 @@ public final class TLSConnection: @unchecked Sendable {
     // MARK: events
 
     func handleReadiness(_ events: UInt32) {
+        if state != .closed { noteBuffersInUse() }
         switch state {
         case .connecting:
             let error = rg_socket_error(fd)
@@ -138,7 +153,9 @@ public final class TLSConnection: @unchecked Sendable {
         case .active:
             if bufferedBytes > 0 { flush() }
             if readWantsWrite && events & RG_EPOLLOUT != 0 { readWantsWrite = false }
-            if state == .active { readAvailable() }
+            // A read that leaves the socket empty may end the round, unless the peer's close
+            // (or an error) came with this edge: then read on to the end of the stream.
+            if state == .active { readAvailable(mayStopAtShortRead: events & (RG_EPOLLRDHUP | RG_EPOLLHUP | RG_EPOLLERR) == 0) }
         case .closing:
             if bufferedBytes > 0 { flush() }
             if state == .closing { drainWhileClosing() }
@@ -241,7 +258,7 @@ public final class TLSConnection: @unchecked Sendable {
         stateDeadline = deadline
         guard deadline != 0, deadline < armedDeadline else { return }
         armedDeadline = deadline
-        eventLoop.armDeadline(deadline, for: self)
+        eventLoop.armDeadline(deadline, forRegistered: fd)
     }
 }
 

@@ -103,10 +103,10 @@ public final class TLSContext: @unchecked Sendable {
         else {
             throw TransportError(.configuration, "OpenSSL refused the cipher or group list", cause: OpenSSLErrors.drain())
         }
-        _ = rg_SSL_CTX_set_mode(
-            context,
-            rg_SSL_MODE_RELEASE_BUFFERS() | rg_SSL_MODE_ENABLE_PARTIAL_WRITE() | rg_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER()
-        )
+        // Not SSL_MODE_RELEASE_BUFFERS, which frees and reallocates the record buffers around
+        // every read and write: each loop frees the buffers of connections that went quiet
+        // (see TLSConnection+Buffers.swift), so idle connections still hold none.
+        _ = rg_SSL_CTX_set_mode(context, rg_SSL_MODE_ENABLE_PARTIAL_WRITE() | rg_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER())
         // SSL_MODE_AUTO_RETRY stays on (OpenSSL 3's default): after a non-application record
         // (a session ticket, a key update) SSL_read reads on instead of returning WANT_READ with
         // data still in the socket, so WANT_READ always means EAGAIN — which edge-triggered

@@ -11,6 +11,8 @@ final class LeanReader: ConnectionHandler, @unchecked Sendable {
     let serial: String
     private var frames = FrameConnection(configuration: ConnectionConfiguration(role: .client), now: WireTime.now)
     private var call: UInt32 = 0
+    private var events: [ConnectionEvent] = []
+    private var outbound: [UInt8] = []
 
     init(serial: String) {
         self.serial = serial
@@ -24,11 +26,18 @@ final class LeanReader: ConnectionHandler, @unchecked Sendable {
         var uplink = ReaderGatewayV1.ReaderUplink()
         uplink.message = .hello(hello)
         _ = try? frames.send(uplink, on: call)
-        connection.write(frames.takeOutbound())
+        write(connection)
+    }
+
+    private func write(_ connection: TLSConnection) {
+        frames.takeOutbound(into: &outbound)
+        connection.write(outbound)
     }
 
     func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
-        for event in frames.receive(bytes, now: WireTime.now) {
+        events.removeAll(keepingCapacity: true)
+        frames.receive(bytes, now: WireTime.now, into: &events)
+        for event in events {
             guard case .message(let id, let payload) = event else { continue }
             frames.messageConsumed(id, byteCount: payload.count)
             guard let downlink = try? ReaderGatewayV1.ReaderDownlink(serializedBytes: payload) else { continue }
@@ -44,7 +53,7 @@ final class LeanReader: ConnectionHandler, @unchecked Sendable {
                 break
             }
         }
-        if frames.hasOutbound { connection.write(frames.takeOutbound()) }
+        if frames.hasOutbound { write(connection) }
     }
 
     func connectionClosed(_ reason: CloseReason, on connection: TLSConnection) {}
@@ -53,9 +62,12 @@ final class LeanReader: ConnectionHandler, @unchecked Sendable {
 /// A lane sending SetReaderDisplay in a closed loop with an existing session's token.
 final class LeanLane: ConnectionHandler, @unchecked Sendable {
     let request: [UInt8]
+    /// The method path, made once (ProtobufMethod.path builds the string each time).
+    let method = ReaderGatewayV1.Sdk.setReaderDisplay.path
     let counter: RoundTripCounter
     private var frames = FrameConnection(configuration: ConnectionConfiguration(role: .client), now: WireTime.now)
-    private weak var connection: TLSConnection?
+    private var events: [ConnectionEvent] = []
+    private var outbound: [UInt8] = []
 
     init(sessionToken: String, counter: RoundTripCounter) {
         var message = ReaderGatewayV1.SetReaderDisplayRequest()
@@ -69,22 +81,23 @@ final class LeanLane: ConnectionHandler, @unchecked Sendable {
     }
 
     func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {
-        self.connection = connection
         counter.opened.add(1, ordering: .relaxed)
         next(connection)
     }
 
     private func next(_ connection: TLSConnection) {
         guard !counter.stop.load(ordering: .relaxed) else { return }
-        guard let id = try? frames.startCall(method: ReaderGatewayV1.Sdk.setReaderDisplay.path, now: WireTime.now) else { return }
+        guard let id = try? frames.startCall(method: method, now: WireTime.now) else { return }
         _ = try? frames.send(serialized: request, on: id)
         try? frames.halfClose(id)
-        connection.write(frames.takeOutbound())
+        write(connection)
     }
 
     func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
         var finished = 0
-        for event in frames.receive(bytes, now: WireTime.now) {
+        events.removeAll(keepingCapacity: true)
+        frames.receive(bytes, now: WireTime.now, into: &events)
+        for event in events {
             switch event {
             case .message(let id, let payload):
                 frames.messageConsumed(id, byteCount: payload.count)
@@ -100,7 +113,12 @@ final class LeanLane: ConnectionHandler, @unchecked Sendable {
             }
         }
         for _ in 0..<finished { next(connection) }
-        if frames.hasOutbound { connection.write(frames.takeOutbound()) }
+        if frames.hasOutbound { write(connection) }
+    }
+
+    private func write(_ connection: TLSConnection) {
+        frames.takeOutbound(into: &outbound)
+        connection.write(outbound)
     }
 
     func connectionClosed(_ reason: CloseReason, on connection: TLSConnection) {}

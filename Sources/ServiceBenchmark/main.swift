@@ -59,6 +59,23 @@ let mode = options.string("mode") ?? "relay"
 guard mode == "relay" || mode == "connect" else { fail("--mode must be relay or connect") }
 let pgbenchPath = options.string("pgbench") ?? "/usr/lib/postgresql/15/bin/pgbench"
 
+/// CPU time of this process's threads whose name starts with `prefix`, in seconds, from
+/// `/proc/self/task/*/schedstat` (nanoseconds on the CPU): the gateway's loops (`rg-loop-*`)
+/// apart from the load's (`bench-loop-*`).
+func threadCPUSeconds(namePrefix prefix: String) -> Double {
+    let tasks = "/proc/self/task"
+    guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks) else { return 0 }
+    var total = 0.0
+    for thread in threads {
+        guard let name = try? String(contentsOfFile: "\(tasks)/\(thread)/comm", encoding: .utf8), name.hasPrefix(prefix),
+              let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8),
+              let nanoseconds = stat.split(separator: " ").first.flatMap({ Double($0) })
+        else { continue }
+        total += nanoseconds / 1e9
+    }
+    return total
+}
+
 /// CPU time of this whole process (gateway, readers and lanes), in seconds.
 func processCPUSeconds() -> Double {
     var usage = rusage()
@@ -87,7 +104,7 @@ func run() async throws {
     )
     let port = try await host.start().port
     let account = try await DevelopmentAccount.create(name: "bench", client: database.client)
-    let clients = try EventLoopGroup(loopCount: 2)
+    let clients = try EventLoopGroup(loopCount: 2, threadNamePrefix: "bench-loop")
     func configuration(certificate: CertificateKeyPair? = nil) -> ClientChannelConfiguration {
         ClientChannelConfiguration(
             host: "127.0.0.1", port: port, serverName: "localhost", trustedCAPath: caPath, clientCertificate: certificate, keepalive: nil
@@ -142,15 +159,21 @@ func run() async throws {
     counter.measuring.store(true, ordering: .relaxed)
     let start = ContinuousClock.now
     let cpuStart = processCPUSeconds()
+    let gatewayStart = threadCPUSeconds(namePrefix: "rg-loop")
+    let loadStart = threadCPUSeconds(namePrefix: "bench-loop")
     try await Task.sleep(for: duration)
     counter.measuring.store(false, ordering: .relaxed)
     let elapsed = ContinuousClock.now - start
     let cpu = processCPUSeconds() - cpuStart
+    let gatewayCPU = threadCPUSeconds(namePrefix: "rg-loop") - gatewayStart
+    let loadCPU = threadCPUSeconds(namePrefix: "bench-loop") - loadStart
     counter.stop.store(true, ordering: .relaxed)
     if counter.failures.load(ordering: .relaxed) > 0 { fail("\(counter.failures.load(ordering: .relaxed)) relayed commands failed") }
     let total = counter.count.load(ordering: .relaxed)
     let rate = Double(total) / elapsed.seconds
-    FileHandle.standardOutput.write(Data(("{\"label\": \"\(label)\", \"pairs\": \(pairs), \"round_trips\": \(total), \"seconds\": \(String(format: "%.3f", elapsed.seconds)), \"round_trips_per_second\": \(String(format: "%.1f", rate)), \"process_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? cpu * 1e6 / Double(total) : 0))}" + "\n").utf8))
+    FileHandle.standardOutput.write(Data(("{\"label\": \"\(label)\", \"pairs\": \(pairs), \"round_trips\": \(total), \"seconds\": \(String(format: "%.3f", elapsed.seconds)), \"round_trips_per_second\": \(String(format: "%.1f", rate)), \"process_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? cpu * 1e6 / Double(total) : 0)), "
+        + "\"gateway_loops_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? gatewayCPU * 1e6 / Double(total) : 0)), "
+        + "\"load_loops_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? loadCPU * 1e6 / Double(total) : 0))}" + "\n").utf8))
     await host.shutdown(gracePeriod: .milliseconds(200))
     await database.close()
 }

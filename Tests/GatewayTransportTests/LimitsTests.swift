@@ -138,6 +138,8 @@ struct LimitsTests {
         )
         #expect(server.server.handshakingCount <= 3)
         for socket in silent { #expect(socket.readRaw() == 0) }
+        // The peer sees the close before the loop has recorded it: wait for the record.
+        #expect(await eventually { server.record.snapshot.closed.count == 3 })
         #expect(server.record.snapshot.closed == [.handshakeTimeout, .handshakeTimeout, .handshakeTimeout])
         client.close()
         await server.stop()

@@ -7,9 +7,17 @@ import Synchronization
 /// Routes calls by method path and creates a ``GatewayConnection`` per
 /// accepted TLS connection.
 final class CallRouter: Sendable {
-    let routes: [String: MethodHandler]
-    /// The metric label of each routed path (its method name), computed once.
-    private let methodLabels: [String: String]
+    /// One routed method: its handler and its metric children, looked up once.
+    struct Route: Sendable {
+        let handler: MethodHandler
+        /// The method name, the `method` label of the calls metric.
+        let label: String
+        /// The calls metric child for this method and OK (the common end, counted
+        /// without a label lookup).
+        let okCalls: Counter
+    }
+
+    let routes: [String: Route]
     let connectionConfiguration: ConnectionConfiguration
     let metrics: GatewayMetrics
     let logger = Logger(component: "calls")
@@ -22,8 +30,10 @@ final class CallRouter: Sendable {
         metrics: GatewayMetrics,
         connectionClosed: @escaping @Sendable (UInt64) -> Void
     ) {
-        self.routes = routes
-        self.methodLabels = Dictionary(uniqueKeysWithValues: routes.keys.map { ($0, $0.split(separator: "/").last.map(String.init) ?? "other") })
+        self.routes = routes.reduce(into: [:]) { table, route in
+            let label = route.key.split(separator: "/").last.map(String.init) ?? "other"
+            table[route.key] = Route(handler: route.value, label: label, okCalls: metrics.calls.labels(label, CallStatus.ok))
+        }
         self.connectionConfiguration = connectionConfiguration
         self.metrics = metrics
         self.closedHandler = connectionClosed
@@ -35,15 +45,23 @@ final class CallRouter: Sendable {
         return GatewayConnection(id: id, loop: connection.eventLoop, router: self)
     }
 
-    func handler(for path: String) -> MethodHandler? { routes[path] }
+    func route(for path: String) -> Route? { routes[path] }
 
     func connectionOpened(_ connection: GatewayConnection) {}
 
     func connectionClosed(_ connection: GatewayConnection) { closedHandler(connection.id) }
 
-    /// Counts a finished call by method name and status.
-    func callEnded(_ path: String, status: ReaderGatewayV1.StatusCode) {
-        let label = CallStatus(rawValue: Int(status.rawValue)) ?? .unknown
-        metrics.calls.labels(methodLabels[path] ?? "other", label).increment()
+    /// Counts a finished call of a routed method by status.
+    func callEnded(_ route: Route, status: ReaderGatewayV1.StatusCode) {
+        if status == .ok {
+            route.okCalls.increment()
+        } else {
+            metrics.calls.labels(route.label, CallStatus(rawValue: Int(status.rawValue)) ?? .unknown).increment()
+        }
+    }
+
+    /// Counts a call to a path no route serves.
+    func unroutedCallEnded(status: ReaderGatewayV1.StatusCode) {
+        metrics.calls.labels("other", CallStatus(rawValue: Int(status.rawValue)) ?? .unknown).increment()
     }
 }

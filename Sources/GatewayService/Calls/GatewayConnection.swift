@@ -17,22 +17,15 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
     private var frames: FrameConnection
     private var transport: TLSConnection?
     private var info: ConnectionInfo?
-    private var calls: [UInt32: OpenCall] = [:]
+    /// Open calls by stream id; each ``ServerCall`` carries its own loop-confined bookkeeping.
+    private var calls: [UInt32: ServerCall] = [:]
     private var timer: ScheduledTask?
     private var timerDeadline: WireTime?
     private var closed = false
-
-    private struct OpenCall {
-        let call: ServerCall
-        let context: CallContext
-        let handler: MethodHandler
-        /// Bidirectional calls: where arriving requests go.
-        var requests: AsyncStream<[UInt8]>.Continuation?
-        /// Bidirectional calls: sees arriving requests before the stream (see ``ServerCall/interceptMessages(_:)``).
-        var interceptor: (@Sendable ([UInt8]) -> Bool)?
-        /// Unary and server-streaming calls: whether the request arrived.
-        var started = false
-    }
+    /// Reused for the events of each read (see ``bytesReceived(_:on:)``).
+    private var eventBuffer: [ConnectionEvent] = []
+    /// Reused for the bytes of each write (see ``flush()``).
+    private var writeBuffer: [UInt8] = []
 
     init(id: UInt64, loop: EventLoop, router: CallRouter) {
         self.id = id
@@ -51,8 +44,14 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
     }
 
     func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
-        let events = frames.receive(bytes, now: WireTime.now)
+        // The event buffer is reused from read to read (taken out while in use, so a
+        // nested use cannot see it half-processed).
+        var events = eventBuffer
+        eventBuffer = []
+        frames.receive(bytes, now: WireTime.now, into: &events)
         handle(events)
+        events.removeAll(keepingCapacity: true)
+        eventBuffer = events
         flush()
     }
 
@@ -81,16 +80,17 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
                 frames.messageConsumed(streamID, byteCount: bytes.count)
                 messageReceived(bytes, on: streamID)
             case .halfClosed(let streamID):
-                calls[streamID]?.requests?.finish()
-                if let open = calls[streamID], !open.started, open.requests == nil {
+                guard let call = calls[streamID] else { break }
+                call.requests?.finish()
+                if !call.started, call.requests == nil {
                     // A unary or server-streaming call closed without its request.
                     endCall(streamID, status: ReaderGatewayV1.Status(.invalidRequest, "the call half-closed before sending its request message"))
                 }
             case .callCancelled(let streamID, _):
-                if let open = calls.removeValue(forKey: streamID) {
-                    open.requests?.finish()
-                    open.call.cancelledByPeer()
-                    router.callEnded(open.context.method, status: .cancelled)
+                if let call = calls.removeValue(forKey: streamID) {
+                    call.requests?.finish()
+                    call.cancelledByPeer()
+                    router.callEnded(call.route, status: .cancelled)
                 }
             case .closed:
                 transport?.close(graceful: true)
@@ -105,39 +105,36 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
             method: start.method, metadata: start.metadata, connectionID: id,
             peer: info?.peer ?? "", verifiedClientIdentity: info?.verifiedClientIdentity
         )
-        guard let handler = router.handler(for: start.method) else {
+        guard let route = router.route(for: start.method) else {
             _ = try? frames.endCall(streamID, status: ReaderGatewayV1.Status(.methodNotFound, "no method \(start.method) on this server; check the method path against the .proto files"))
-            router.callEnded(start.method, status: .unimplemented)
+            router.unroutedCallEnded(status: .unimplemented)
             return
         }
         if router.logger.isEnabled(.trace) { router.logger.trace("call started", ["connection": id, "stream": streamID, "method": start.method]) }
-        let call = ServerCall(streamID: streamID, connection: self)
-        var open = OpenCall(call: call, context: context, handler: handler)
-        if case .bidirectional(let body) = handler {
+        let call = ServerCall(streamID: streamID, connection: self, context: context, route: route)
+        if case .bidirectional(let body) = route.handler {
             let (requests, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(256))
-            open.requests = continuation
-            open.started = true
+            call.requests = continuation
+            call.started = true
             Task { await body(requests, call, context) }
         }
-        calls[streamID] = open
+        calls[streamID] = call
     }
 
     private func messageReceived(_ bytes: [UInt8], on streamID: UInt32) {
-        guard var open = calls[streamID] else { return }
-        if let requests = open.requests {
-            if let interceptor = open.interceptor, interceptor(bytes) { return }
+        guard let call = calls[streamID] else { return }
+        if let requests = call.requests {
+            if let interceptor = call.interceptor, interceptor(bytes) { return }
             requests.yield(bytes)
             return
         }
-        guard !open.started else {
+        guard !call.started else {
             endCall(streamID, status: ReaderGatewayV1.Status(.invalidRequest, "this method takes one request message; a second one arrived"))
             return
         }
-        open.started = true
-        calls[streamID] = open
-        let call = open.call
-        let context = open.context
-        switch open.handler {
+        call.started = true
+        let context = call.context
+        switch call.route.handler {
         case .unary(let body):
             Task {
                 do throws(ServiceError) {
@@ -191,12 +188,12 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
     }
 
     func endCall(_ streamID: UInt32, status: ReaderGatewayV1.Status) {
-        guard !closed, let open = calls.removeValue(forKey: streamID) else { return }
-        open.requests?.finish()
-        open.call.cancelledByPeer()
-        if router.logger.isEnabled(.trace) { router.logger.trace("call ended", ["connection": id, "stream": streamID, "method": open.context.method, "reason": status.reason]) }
+        guard !closed, let call = calls.removeValue(forKey: streamID) else { return }
+        call.requests?.finish()
+        call.cancelledByPeer()
+        if router.logger.isEnabled(.trace) { router.logger.trace("call ended", ["connection": id, "stream": streamID, "method": call.context.method, "reason": status.reason]) }
         handle((try? frames.endCall(streamID, status: status)) ?? [])
-        router.callEnded(open.context.method, status: status.code)
+        router.callEnded(call.route, status: status.code)
         flush()
     }
 
@@ -204,7 +201,9 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
     private func flush() {
         guard let transport, !closed else { return }
         if frames.hasOutbound {
-            _ = transport.write(frames.takeOutbound())
+            frames.takeOutbound(into: &writeBuffer)
+            _ = transport.write(writeBuffer)
+            if writeBuffer.capacity > 1 << 16 { writeBuffer = [] }
         }
         if frames.state == .closed {
             transport.close(graceful: true)
@@ -214,7 +213,7 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
     }
 
     private func armTimer() {
-        guard let deadline = frames.nextTimerDeadline else { return }
+        guard let deadline = frames.currentTimerDeadline() else { return }
         if let current = timerDeadline, current <= deadline, timer != nil { return }
         timer?.cancel()
         timerDeadline = deadline

@@ -8,15 +8,36 @@ import Synchronization
 /// ``GatewayConnection`` owns the `FrameConnection`; sends are ordered as they
 /// were made. After the call ended (by us, by the peer's cancel or by the
 /// connection closing), sends are dropped and ``isFinished`` is true.
-final class ServerCall: Sendable {
+///
+/// `@unchecked Sendable`: the `let`s are immutable, ``finished`` is atomic,
+/// ``cancelHandler`` is behind its `Mutex`, and the connection's bookkeeping
+/// (``requests``, ``interceptor``, ``started``) is read and written only on
+/// the connection's loop, by ``GatewayConnection``. Keeping that bookkeeping
+/// here, in the one object a call has anyway, spares the connection a second
+/// per-call allocation and the copies of a per-call struct in its table.
+final class ServerCall: @unchecked Sendable {
     let streamID: UInt32
     let connection: GatewayConnection
+    /// What the handler knows about the call.
+    let context: CallContext
+    /// How the call is served and counted.
+    let route: CallRouter.Route
     private let finished = Atomic<Bool>(false)
     private let cancelHandler = Mutex<(@Sendable () -> Void)?>(nil)
 
-    init(streamID: UInt32, connection: GatewayConnection) {
+    // Loop-confined (connection.loop): the connection's bookkeeping of the call.
+    /// Bidirectional calls: where arriving requests go.
+    var requests: AsyncStream<[UInt8]>.Continuation?
+    /// Bidirectional calls: sees arriving requests before the stream (see ``interceptMessages(_:)``).
+    var interceptor: (@Sendable ([UInt8]) -> Bool)?
+    /// Unary and server-streaming calls: whether the request arrived.
+    var started = false
+
+    init(streamID: UInt32, connection: GatewayConnection, context: CallContext, route: CallRouter.Route) {
         self.streamID = streamID
         self.connection = connection
+        self.context = context
+        self.route = route
     }
 
     /// Whether the call has ended (no more messages reach the peer).

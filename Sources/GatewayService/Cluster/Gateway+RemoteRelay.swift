@@ -63,12 +63,10 @@ extension Gateway {
                 // Refused before it was processed: the peer no longer holds the link, or the
                 // call never started there (too many streams, goaway before it began).
                 if error.reason == .readerLinkMoved || error.reason == .tooManyStreams || error.reason == .goingAway {
-                    if error.reason != .readerLinkMoved { replicas.forget(target.internalAddress) }
                     _ = state.withLock { state in state.withSession(id: session.id) { $0.home = nil } }
                     continue
                 }
                 if error.code == .unavailable || error.code == .deadlineExceeded {
-                    replicas.forget(target.internalAddress)
                     _ = state.withLock { state in state.withSession(id: session.id) { $0.home = nil } }
                     return .failed(ServiceError(
                         .readerLinkMoved,
@@ -84,7 +82,8 @@ extension Gateway {
                 }
                 return .failed(ServiceError(error.reason, error.message))
             } catch {
-                replicas.forget(target.internalAddress)
+                // Could not connect: nothing was sent. (A channel that closes or drains is
+                // replaced by the next call; other calls on it are never cut short here.)
                 continue
             }
         }

@@ -4,7 +4,9 @@ import GatewayTransport
 import Synchronization
 
 /// Connections from this replica to the others' internal listeners, one per
-/// peer address, opened on first use and replaced when they break.
+/// peer address, opened on first use and replaced when they close or drain
+/// (a draining channel finishes the calls it carries; none is ever closed
+/// under calls in flight, except at shutdown).
 ///
 /// Mutual TLS with the internal CA: the peer's certificate must chain to it
 /// (and name its advertised address), and this replica presents its own.
@@ -54,13 +56,6 @@ final class ReplicaChannels: Sendable {
             forget(address, task)
             throw error
         }
-    }
-
-    /// Drops a channel that failed, so the next call reconnects.
-    func forget(_ address: String) {
-        let task = state.withLock { $0.channels.removeValue(forKey: address) }
-        task?.cancel()
-        Task { (try? await task?.value)?.close() }
     }
 
     private func forget(_ address: String, _ task: Task<ClientChannel, any Error>) {

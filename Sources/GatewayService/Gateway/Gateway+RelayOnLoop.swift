@@ -57,9 +57,10 @@ extension Gateway {
         let lease = configuration.sessionLease
         let timeout = configuration.commandTimeout
         let started = ContinuousClock.now
-        let metrics = self.metrics
+        // The histogram alone: capturing the whole metrics struct would retain every family.
+        let relayedCommandDuration = metrics.relayedCommandDuration.unlabeled
         let complete: @Sendable (CommandOutcome) -> Void = { outcome in
-            metrics.relayedCommandDuration.unlabeled.observe(ContinuousClock.now - started)
+            relayedCommandDuration.observe(ContinuousClock.now - started)
             switch outcome {
             case .failed(let error):
                 call.end(error.status)
@@ -89,7 +90,7 @@ extension Gateway {
                 return .success(.stale(session, reader))
             }
             let (link, commandID) = state.registerCommand(
-                on: reader, session: session, isCollect: false, reboot: reboot, deadline: .now + timeout, complete: complete
+                at: linkIndex, session: session, isCollect: false, reboot: reboot, deadline: .now + timeout, complete: complete
             )
             return .success(.local(link, commandID, session))
         }

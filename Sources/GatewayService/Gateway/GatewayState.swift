@@ -109,8 +109,22 @@ struct GatewayState: Sendable {
         deadline: ContinuousClock.Instant,
         complete: @escaping @Sendable (CommandOutcome) -> Void
     ) -> (ServerCall, UInt64) {
-        let index = links.index(forKey: reader)!
-        return Self.register(
+        registerCommand(
+            at: links.index(forKey: reader)!, session: session, isCollect: isCollect, reboot: reboot, deadline: deadline, complete: complete
+        )
+    }
+
+    /// ``registerCommand(on:session:isCollect:reboot:deadline:complete:)`` for a link the
+    /// caller already looked up (one hash of the reader id, not two).
+    mutating func registerCommand(
+        at index: [ReaderID: ReaderLinkState].Index,
+        session: SessionID,
+        isCollect: Bool,
+        reboot: Bool,
+        deadline: ContinuousClock.Instant,
+        complete: @escaping @Sendable (CommandOutcome) -> Void
+    ) -> (ServerCall, UInt64) {
+        Self.register(
             on: &links.values[index],
             PendingCommand(session: session, complete: complete, isCollect: isCollect, deadline: deadline),
             reboot: reboot

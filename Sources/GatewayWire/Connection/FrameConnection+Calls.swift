@@ -62,9 +62,9 @@ extension FrameConnection {
     ///   ``ConnectionEvent/writable(streamID:)`` follows when the queue drains).
     @discardableResult
     public mutating func send<Message: ProtobufMessage>(_ message: Message, on id: UInt32) throws -> Bool {
-        var stream = try sendableStream(id)
-        if stream.hasQueue || stream.sendWindow <= 0 || connectionSendWindow <= 0 {
-            return try enqueue(message.serializedBytes(), on: id, stream: &stream)
+        let index = try sendableStreamIndex(id)
+        if streams.values[index].hasQueue || streams.values[index].sendWindow <= 0 || connectionSendWindow <= 0 {
+            return try enqueue(message.serializedBytes(), on: id, at: index)
         }
         let headerStart = outbound.count
         let length = FrameEncoder.append(type: .message, streamID: id, message: message, to: &outbound)
@@ -72,51 +72,51 @@ extension FrameConnection {
             outbound.removeSubrange(headerStart...)
             throw messageTooLarge(length)
         }
-        stream.sendWindow -= Int64(length)
+        streams.values[index].sendWindow -= Int64(length)
         connectionSendWindow -= Int64(length)
-        streams[id] = stream
         return true
     }
 
     /// Sends one already serialized message on a call.
     @discardableResult
     public mutating func send(serialized payload: [UInt8], on id: UInt32) throws -> Bool {
-        var stream = try sendableStream(id)
+        let index = try sendableStreamIndex(id)
         guard payload.count <= peerSettings.maxFrameSize else { throw messageTooLarge(payload.count) }
-        if stream.hasQueue || stream.sendWindow <= 0 || connectionSendWindow <= 0 {
-            return try enqueue(payload, on: id, stream: &stream)
+        if streams.values[index].hasQueue || streams.values[index].sendWindow <= 0 || connectionSendWindow <= 0 {
+            return try enqueue(payload, on: id, at: index)
         }
         FrameEncoder.append(type: .message, streamID: id, payload: payload, to: &outbound)
-        stream.sendWindow -= Int64(payload.count)
+        streams.values[index].sendWindow -= Int64(payload.count)
         connectionSendWindow -= Int64(payload.count)
-        streams[id] = stream
         return true
     }
 
-    private func sendableStream(_ id: UInt32) throws -> StreamState {
-        guard let stream = streams[id] else {
+    /// Where stream `id` is in ``streams``, if it may still send. Callers then read and
+    /// modify it in place through `streams.values[index]` (one hash, no copy of the stream).
+    private func sendableStreamIndex(_ id: UInt32) throws -> [UInt32: StreamState].Index {
+        guard let index = streams.index(forKey: id) else {
             throw WireError(code: .unknownStream, message: "stream \(id) is not an open call")
         }
-        guard stream.localOpen else {
+        guard streams.values[index].localOpen else {
             throw WireError(code: .streamStateInvalid, message: "stream \(id) is already closed for sending")
         }
-        return stream
+        return index
     }
 
     private func messageTooLarge(_ length: Int) -> WireError {
         WireError(code: .messageTooLarge, message: "a message of \(length) bytes is above the peer's max frame size of \(peerSettings.maxFrameSize)")
     }
 
-    private mutating func enqueue(_ payload: [UInt8], on id: UInt32, stream: inout StreamState) throws -> Bool {
+    private mutating func enqueue(_ payload: [UInt8], on id: UInt32, at index: [UInt32: StreamState].Index) throws -> Bool {
         guard payload.count <= peerSettings.maxFrameSize else { throw messageTooLarge(payload.count) }
-        guard stream.queuedBytes + payload.count <= configuration.maxQueuedBytesPerStream else {
+        let queued = streams.values[index].queuedBytes
+        guard queued + payload.count <= configuration.maxQueuedBytesPerStream else {
             throw WireError(
                 code: .queueFull,
-                message: "stream \(id) already queues \(stream.queuedBytes) bytes the peer has not accepted; wait for .writable"
+                message: "stream \(id) already queues \(queued) bytes the peer has not accepted; wait for .writable"
             )
         }
-        stream.enqueue(.message(payload))
-        streams[id] = stream
+        streams.values[index].enqueue(.message(payload))
         return false
     }
 
@@ -125,14 +125,13 @@ extension FrameConnection {
         guard configuration.role == .client else {
             throw WireError(code: .invalidUse, message: "a server ends a call with endCall, not halfClose")
         }
-        var stream = try sendableStream(id)
-        stream.localOpen = false
-        if stream.hasQueue {
-            stream.enqueue(.halfClose)
+        let index = try sendableStreamIndex(id)
+        streams.values[index].localOpen = false
+        if streams.values[index].hasQueue {
+            streams.values[index].enqueue(.halfClose)
         } else {
             FrameEncoder.append(.halfClose(streamID: id), to: &outbound)
         }
-        streams[id] = stream
     }
 
     /// Server: ends a call with its status (END_OF_CALL), after any queued messages.
@@ -143,14 +142,13 @@ extension FrameConnection {
         guard configuration.role == .server else {
             throw WireError(code: .invalidUse, message: "a client ends a call with halfClose or cancel")
         }
-        var stream = try sendableStream(id)
+        let index = try sendableStreamIndex(id)
         var end = ReaderGatewayV1.CallEnd(status)
         end.trailers = trailers
-        if stream.hasQueue {
-            stream.localOpen = false
-            stream.ending = true
-            stream.enqueue(.endOfCall(end))
-            streams[id] = stream
+        if streams.values[index].hasQueue {
+            streams.values[index].localOpen = false
+            streams.values[index].ending = true
+            streams.values[index].enqueue(.endOfCall(end))
             return []
         }
         FrameEncoder.append(.endOfCall(streamID: id, end), to: &outbound)
@@ -179,15 +177,15 @@ extension FrameConnection {
     public mutating func messageConsumed(_ id: UInt32, byteCount: Int) {
         guard state != .closed, byteCount > 0 else { return }
         returnConnectionCredit(Int64(byteCount))
-        guard var stream = streams[id], stream.remoteOpen else { return }
-        stream.pendingCredit += Int64(byteCount)
-        stream.receiveWindow += Int64(byteCount)
-        if stream.pendingCredit >= Int64(configuration.localSettings.initialStreamWindow / 2) {
-            let increment = min(stream.pendingCredit, FrameHeader.maxWindow)
+        guard let index = streams.index(forKey: id), streams.values[index].remoteOpen else { return }
+        streams.values[index].pendingCredit += Int64(byteCount)
+        streams.values[index].receiveWindow += Int64(byteCount)
+        let pendingCredit = streams.values[index].pendingCredit
+        if pendingCredit >= Int64(configuration.localSettings.initialStreamWindow / 2) {
+            let increment = min(pendingCredit, FrameHeader.maxWindow)
             FrameEncoder.append(.windowUpdate(streamID: id, increment: UInt32(increment)), to: &outbound)
-            stream.pendingCredit -= increment
+            streams.values[index].pendingCredit -= increment
         }
-        streams[id] = stream
     }
 
     mutating func returnConnectionCredit(_ byteCount: Int64) {

@@ -19,17 +19,16 @@ extension FrameConnection {
                 fail(WireError(code: .invalidFrame, message: "a server ends a call with END_OF_CALL, not HALF_CLOSE"), events: &events)
                 return
             }
-            guard var stream = streams[id] else {
+            guard let index = streams.index(forKey: id) else {
                 if !isClosedStream(id) { failIdle(id, "HALF_CLOSE", events: &events) }
                 return
             }
-            if stream.ending { return }
-            guard stream.remoteOpen else {
+            if streams.values[index].ending { return }
+            guard streams.values[index].remoteOpen else {
                 resetStream(id, ReaderGatewayV1.Status(.streamStateInvalid, "HALF_CLOSE twice on stream \(id)"), events: &events)
                 return
             }
-            stream.remoteOpen = false
-            streams[id] = stream
+            streams.values[index].remoteOpen = false
             events.append(.halfClosed(streamID: id))
         case .endOfCall(let id, let end):
             guard configuration.role == .client else {
@@ -128,7 +127,9 @@ extension FrameConnection {
         }
         let size = Int64(payload.count)
         connectionReceiveWindow -= size
-        guard var stream = streams[id] else {
+        // In place (one hash, no copy of the stream): nothing below touches `streams`
+        // before the last use of `index`.
+        guard let index = streams.index(forKey: id) else {
             if isClosedStream(id) {
                 returnConnectionCredit(size)
             } else {
@@ -136,21 +137,20 @@ extension FrameConnection {
             }
             return
         }
-        if stream.ending {
+        if streams.values[index].ending {
             returnConnectionCredit(size)
             return
         }
-        guard stream.remoteOpen else {
+        guard streams.values[index].remoteOpen else {
             returnConnectionCredit(size)
             resetStream(id, ReaderGatewayV1.Status(.streamStateInvalid, "MESSAGE after HALF_CLOSE on stream \(id)"), events: &events)
             return
         }
-        guard stream.receiveWindow > 0 else {
+        guard streams.values[index].receiveWindow > 0 else {
             fail(WireError(code: .flowControlViolation, message: "MESSAGE on stream \(id) while its window is exhausted"), events: &events)
             return
         }
-        stream.receiveWindow -= size
-        streams[id] = stream
+        streams.values[index].receiveWindow -= size
         events.append(.message(streamID: id, payload))
     }
 

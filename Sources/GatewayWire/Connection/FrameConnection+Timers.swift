@@ -29,6 +29,15 @@ extension FrameConnection {
         return next
     }
 
+    /// ``nextTimerDeadline``, read through `inout` access.
+    ///
+    /// For a connection stored in a class (a transport handler that re-arms its timer
+    /// after every write): reading a computed property of a struct that lives in a class
+    /// copies the struct first, retaining and releasing every buffer and table in it.
+    public mutating func currentTimerDeadline() -> WireTime? {
+        nextTimerDeadline
+    }
+
     /// Applies the passage of time: deadlines, keepalive, idle and age limits.
     public mutating func tick(now: WireTime) -> [ConnectionEvent] {
         var events: [ConnectionEvent] = []

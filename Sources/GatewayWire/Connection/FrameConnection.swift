@@ -33,7 +33,7 @@ public struct FrameConnection: Sendable {
     public internal(set) var state: State = .active
 
     var decoder: FrameDecoder
-    var outbound: [UInt8] = []
+    @usableFromInline var outbound: [UInt8] = []
     var streams: [UInt32: StreamState] = [:]
     var receivedPeerSettings = false
     /// Server: the highest stream id the client opened. Client: unused.
@@ -83,8 +83,11 @@ public struct FrameConnection: Sendable {
     /// Whether stream `id` is an open call.
     public func isOpen(_ id: UInt32) -> Bool { streams[id] != nil }
 
-    /// Bytes waiting to be written; empty when there are none.
-    public var hasOutbound: Bool { !outbound.isEmpty }
+    /// Whether bytes wait to be written.
+    ///
+    /// Inlinable: a connection stored in a class (a transport handler) would otherwise be
+    /// copied, every buffer and table retained and released, to call the getter.
+    @inlinable public var hasOutbound: Bool { !outbound.isEmpty }
 
     /// Takes the bytes to write to the transport, in order.
     public mutating func takeOutbound() -> [UInt8] {
@@ -94,12 +97,32 @@ public struct FrameConnection: Sendable {
         return bytes
     }
 
+    /// Moves the bytes to write into `buffer` (its old contents are dropped) and keeps
+    /// `buffer`'s storage for the next ones: two buffers trade places, so a connection
+    /// that writes after every read allocates nothing per write (``takeOutbound()``
+    /// allocates a fresh buffer each time).
+    public mutating func takeOutbound(into buffer: inout [UInt8]) {
+        buffer.removeAll(keepingCapacity: true)
+        swap(&buffer, &outbound)
+        if outbound.capacity > 1 << 16 {
+            outbound = []
+            outbound.reserveCapacity(4096)
+        }
+    }
+
     // MARK: input
 
     /// Processes received bytes.
     public mutating func receive(_ bytes: UnsafeRawBufferPointer, now: WireTime) -> [ConnectionEvent] {
         var events: [ConnectionEvent] = []
-        guard state != .closed else { return events }
+        receive(bytes, now: now, into: &events)
+        return events
+    }
+
+    /// Processes received bytes, appending the events to `events` (a buffer the caller
+    /// reuses, so that no array is allocated per read).
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer, now: WireTime, into events: inout [ConnectionEvent]) {
+        guard state != .closed else { return }
         lastReceiveAt = now
         decoder.append(bytes)
         while state != .closed {
@@ -116,7 +139,6 @@ public struct FrameConnection: Sendable {
             guard let frame else { break }
             handle(frame, now: now, events: &events)
         }
-        return events
     }
 
     /// Processes received bytes.

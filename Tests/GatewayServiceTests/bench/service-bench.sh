@@ -6,10 +6,15 @@
 # each other) beside pgbench running the ownership store's one-statement claim on the same
 # PostgreSQL server.
 #
+# The relay comparison runs ROUNDS (default 5) interleaved rounds (nginx then the gateway, at 16 then 256
+# pairs, in each round) and reports medians: the ratio is the median of the rounds' ratios,
+# so one disturbed round on a shared machine does not decide the result.
+#
 #   Tests/GatewayServiceTests/bench/service-bench.sh <release bin dir> <results dir>
 set -euo pipefail
 BIN=$1; OUT=$2
-SECONDS_PER_RUN=${SECONDS_PER_RUN:-4}
+SECONDS_PER_RUN=${SECONDS_PER_RUN:-3}
+ROUNDS=${ROUNDS:-5}
 CONNECT_READERS=${CONNECT_READERS:-8}
 PGBENCH=${PGBENCH:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)/pgbench}
 mkdir -p "$OUT"
@@ -54,11 +59,13 @@ nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf"
 wait_port $NGINX_PORT
 NGINX_PIDS=$(pgrep -d, -P "$(cat "$WORK/nginx/nginx.pid")")
 
-for pairs in 16 256; do
-  echo "== $pairs pairs"
-  "$BIN/transport-load" --mode rtt --port $NGINX_PORT --connections $pairs --size 64 --duration ${SECONDS_PER_RUN}s --warmup 1s \
-    --server-pids "$NGINX_PIDS" --label "nginx proxy_ssl $pairs" --loops 2 | tee -a "$RAW"
-  timeout 120 "$BIN/service-bench" --pairs $pairs --duration ${SECONDS_PER_RUN}s --warmup 1s --label "gateway relay $pairs" 2>/dev/null | tee -a "$RAW"
+for round in $(seq 1 "$ROUNDS"); do
+  for pairs in 16 256; do
+    echo "== round $round, $pairs pairs"
+    "$BIN/transport-load" --mode rtt --port $NGINX_PORT --connections $pairs --size 64 --duration ${SECONDS_PER_RUN}s --warmup 1s \
+      --server-pids "$NGINX_PIDS" --label "nginx proxy_ssl $pairs" --loops 2 | tee -a "$RAW"
+    timeout 120 "$BIN/service-bench" --pairs $pairs --duration ${SECONDS_PER_RUN}s --warmup 1s --label "gateway relay $pairs" 2>/dev/null | tee -a "$RAW"
+  done
 done
 
 echo "== connect arbitrations: $CONNECT_READERS readers, two lanes each, beside pgbench"
@@ -66,15 +73,22 @@ timeout 120 "$BIN/service-bench" --mode connect --pairs "$CONNECT_READERS" --dur
   --pgbench "$PGBENCH" --label "gateway connect" 2>/dev/null | tee -a "$RAW"
 
 python3 - "$RAW" "$OUT/service.md" <<'PY'
-import json, sys
+import json, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")]
 def rate(row): return row.get("round_trips_per_second") or row.get("round_trips_per_s") or 0
-out = ["| pairs | gateway relay (round trips/s) | nginx proxy_ssl (round trips/s) | ratio | gateway process CPU µs per round trip |", "| --- | --- | --- | --- | --- |"]
+def median(values): return statistics.median(values) if values else 0
+out = ["| pairs | rounds | gateway relay (round trips/s) | nginx proxy_ssl (round trips/s) | ratio (median of rounds) | each round's ratio | CPU µs per round trip: gateway loops / nginx workers | load µs per round trip: lanes + readers / transport-load (TLS echo not counted) |",
+       "| --- | --- | --- | --- | --- | --- | --- | --- |"]
 for pairs in (16, 256):
-    mine = next((r for r in rows if r["label"] == f"gateway relay {pairs}"), {})
-    ours = rate(mine)
-    peer = next((rate(r) for r in rows if r["label"] == f"nginx proxy_ssl {pairs}"), 0)
-    out.append(f"| {pairs} | {ours:.0f} | {peer:.0f} | {ours / peer if peer else 0:.2f}× | {mine.get('process_cpu_us_per_round_trip', 0):.1f} |")
+    mine = [r for r in rows if r["label"] == f"gateway relay {pairs}"]
+    nginx = [r for r in rows if r["label"] == f"nginx proxy_ssl {pairs}"]
+    # Rounds pair up in order: nginx then the gateway.
+    ratios = [rate(m) / rate(n) for m, n in zip(mine, nginx) if rate(n)]
+    peer_load = [n["load_cpu_s"] * 1e6 / n["round_trips"] for n in nginx if n.get("round_trips")]
+    out.append(f"| {pairs} | {len(ratios)} | {median([rate(r) for r in mine]):.0f} | {median([rate(r) for r in nginx]):.0f} | {median(ratios):.2f}× | "
+               f"{' '.join(f'{r:.2f}' for r in ratios)} | "
+               f"{median([r.get('gateway_loops_cpu_us_per_round_trip', 0) for r in mine]):.1f} / {median([r.get('server_cpu_us_per_rt', 0) for r in nginx]):.1f} | "
+               f"{median([r.get('load_loops_cpu_us_per_round_trip', 0) for r in mine]):.1f} / {median(peer_load):.1f} |")
 connect = next((r for r in rows if r["label"] == "gateway connect"), None)
 if connect:
     out += ["", "| readers × lanes | connects/s through the service | pgbench claims/s (same statement, same server) | ratio |", "| --- | --- | --- | --- |",

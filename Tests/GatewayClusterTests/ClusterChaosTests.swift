@@ -26,7 +26,9 @@ struct ClusterChaosTests {
         var random = SplitMix64(seed: seed)
         print("chaos: \(seconds(budget)) of faults, seed \(seed) (CLUSTER_CHAOS_SEED=\(seed) replays the schedule)")
 
-        try await ClusterFixture.run { cluster in
+        var options = ClusterOptions()
+        options.watchdog = budget + .seconds(600)
+        try await ClusterFixture.run(options) { cluster in
             let scene = try await cluster.scene(8, prefix: "CHAOS", reconnect: true, retryWindow: .seconds(60))
             let monotonic = MonotonicWatch(cluster: cluster, readerIDs: scene.readerIDs)
             monotonic.start()
@@ -101,64 +103,5 @@ struct ClusterChaosTests {
             let slowest = recoveries.max().map(seconds) ?? "-"
             print("chaos: survived \(total) faults in \(seconds(ContinuousClock.now - began)) (\(Fault.allCases.map { "\($0.rawValue): \(survived[$0] ?? 0)" }.joined(separator: ", "))); slowest recovery \(slowest); \(scene.completed) commands completed, retried \(scene.retried), lost \(scene.lost.count); lanes reconnected \(scene.loads.map { $0.snapshot.reconnects.count }.reduce(0, +)) times")
         }
-    }
-}
-
-/// Reads the ownership rows every half second and records any generation or link epoch that
-/// went back (reads that fail while PostgreSQL is down are skipped).
-final class MonotonicWatch: Sendable {
-    let cluster: ClusterFixture
-    let readerIDs: [String]
-    private let state = Mutex<(last: [String: (Int64, Int64)], violations: [String], task: Task<Void, Never>?)>(([:], [], nil))
-
-    init(cluster: ClusterFixture, readerIDs: [String]) {
-        self.cluster = cluster
-        self.readerIDs = readerIDs
-    }
-
-    var violations: [String] { state.withLock { $0.violations } }
-
-    func start() {
-        let task = Task { [self] in
-            for _ in 0..<1_000_000 {
-                if Task.isCancelled { return }
-                if cluster.postgres.isRunning, let rows = try? await cluster.database.ownership() { record(rows) }
-                try? await Task.sleep(for: .milliseconds(500))
-            }
-        }
-        state.withLock { $0.task = task }
-    }
-
-    func stop() async {
-        let task = state.withLock { $0.task }
-        task?.cancel()
-        await task?.value
-        if let rows = try? await cluster.database.ownership() { record(rows) }
-    }
-
-    private func record(_ rows: [String: OwnershipRow]) {
-        state.withLock { state in
-            for id in readerIDs {
-                guard let row = rows[id] else { continue }
-                if let (generation, epoch) = state.last[id] {
-                    if row.generation < generation { state.violations.append("\(id): generation \(generation) → \(row.generation)") }
-                    if row.epoch < epoch { state.violations.append("\(id): epoch \(epoch) → \(row.epoch)") }
-                }
-                state.last[id] = (row.generation, row.epoch)
-            }
-        }
-    }
-}
-
-/// A small seeded generator, so a chaos schedule can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,4 @@
-# Cluster (issue 8): three reader-gateway replicas behind nginx stream, one PostgreSQL.
+# Cluster: three reader-gateway replicas behind nginx stream, one PostgreSQL.
 #
 #   swift test (make test)   the acceptance suite GatewayClusterTests (a few minutes at most)
 #   make chaos               a longer randomized schedule of faults under lane load, then the

@@ -12,7 +12,12 @@ struct ClusterScene: Sendable {
     var loads: [LaneLoad]
 
     func startLoad() { for load in loads { load.start() } }
-    func stopLoad() async { for load in loads { await load.stop() } }
+    /// Stops every lane's load at once (each within its grace period).
+    func stopLoad() async {
+        await withTaskGroup(of: Void.self) { group in
+            for load in loads { group.addTask { await load.stop() } }
+        }
+    }
 
     var lost: [String] { loads.flatMap { $0.snapshot.lost } }
     var completed: Int { loads.reduce(0) { $0 + $1.snapshot.completed.count } }
@@ -136,7 +141,7 @@ extension ClusterFixture {
         for (index, reader) in scene.readers.enumerated() {
             let lane = scene.lanes[index]
             let stats = scene.loads[index].snapshot
-            lines.append("\(reader.serial): attached=\(reader.isAttached) attachments=\(reader.attachments) ends=\(reader.linkEnds.suffix(2)) row=\(rows[scene.readerIDs[index]].map(String.init(describing:)) ?? "-") | \(lane.label) session=\(lane.sessionID ?? "-") resumes=\(lane.resumes) ended=\(lane.sessionEnded.map(String.init(describing:)) ?? "no") completed=\(stats.completed.count) lost=\(stats.lost.count)")
+            lines.append("\(reader.serial): attached=\(reader.isAttached) attachments=\(reader.attachments) ends=\(reader.linkEnds.suffix(2)) row=\(rows[scene.readerIDs[index]].map(String.init(describing:)) ?? "-") | \(lane.label) session=\(lane.sessionID ?? "-") resumes=\(lane.resumes) ended=\(lane.sessionEnded.map(String.init(describing:)) ?? "no") completed=\(stats.completed.count) lost=\(stats.lost.count) in_flight=\(stats.inFlight.map { "\(seconds(ContinuousClock.now - $0)) (\(stats.inFlightCommand ?? "?"))" } ?? "no") last_error=\(stats.lastError ?? "-")")
         }
         return lines.joined(separator: "\n")
     }

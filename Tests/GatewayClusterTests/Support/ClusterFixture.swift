@@ -18,6 +18,9 @@ struct ClusterOptions: Sendable {
     var sessionLease: Duration = .seconds(15)
     /// `--drain-deadline-seconds`.
     var drainDeadlineSeconds = 5
+    /// A hard bound on the whole test: past it the watchdog prints the logs, kills the
+    /// cluster's processes and ends the test process (a stuck test must fail, not hang).
+    var watchdog: Duration = .seconds(300)
 }
 
 /// Three (or N) `reader-gateway` replicas as real processes on loopback, sharing one
@@ -73,7 +76,10 @@ final class ClusterFixture: Sendable {
 
     /// Starts a cluster, runs `body`, and stops everything whatever happens.
     static func run(_ options: ClusterOptions = ClusterOptions(), _ body: (ClusterFixture) async throws -> Void) async throws {
+        let watchdog = Watchdog(limit: options.watchdog)
         let cluster = try await start(options)
+        watchdog.arm(cluster)
+        defer { watchdog.disarm() }
         do {
             try await body(cluster)
         } catch {
@@ -82,6 +88,11 @@ final class ClusterFixture: Sendable {
             throw error
         }
         await cluster.shutdown()
+    }
+
+    /// Every process of the cluster, for the watchdog.
+    var pids: [pid_t] {
+        replicas.compactMap(\.pid) + [balancerBox.withLock { $0?.process.process.pid }, postgres.serverPID].compactMap { $0 }
     }
 
     static func start(_ options: ClusterOptions) async throws -> ClusterFixture {

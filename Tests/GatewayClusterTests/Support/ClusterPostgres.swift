@@ -49,6 +49,9 @@ final class ClusterPostgres: Sendable {
 
     var isRunning: Bool { server.withLock { $0 != nil } }
 
+    /// The postmaster's pid while it runs.
+    var serverPID: pid_t? { server.withLock { $0?.serverPID } }
+
     /// Starts the server on the data directory (idempotent).
     func start() async throws {
         if isRunning { return }

@@ -30,10 +30,15 @@ final class LaneLoad: Sendable {
         /// Generations the lane was granted by its connects.
         var granted: [UInt64] = []
         var inFlight: ContinuousClock.Instant?
+        /// The latest failure, with its wall-clock time.
+        var lastError: String?
+        /// The command in flight and when it started (wall clock).
+        var inFlightCommand: String?
     }
     private let stats = Mutex(Stats())
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let stopping = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
 
     init(lane: ClusterLane, readerID: String, location: String, retryWindow: Duration = .seconds(30), reconnect: Bool = false) {
         self.lane = lane
@@ -52,10 +57,22 @@ final class LaneLoad: Sendable {
         self.task.withLock { $0 = task }
     }
 
-    /// Lets the command in flight finish (with its retries), then stops.
-    func stop() async {
+    /// Lets the command in flight finish (with its retries) for up to `grace`, then cancels
+    /// it; a command still unfinished then counts as lost.
+    func stop(grace: Duration = .seconds(20)) async {
         stopping.store(true, ordering: .relaxed)
-        await task.withLock { $0 }?.value
+        guard let task = task.withLock({ $0 }) else { return }
+        let done = await eventually(timeout: grace, interval: .milliseconds(50)) { stats.withLock { $0.inFlight == nil } }
+        if !done {
+            let label = lane.label
+            stats.withLock { $0.lost.append("\(wallClock()) \(label): \($0.inFlightCommand ?? "a command") still unfinished \(grace) after the load was told to stop") }
+            task.cancel()
+        }
+        // A call that ignores its deadline and the cancellation is left behind.
+        if await !eventually(timeout: .seconds(5), { self.finished.load(ordering: .relaxed) }) {
+            let label = lane.label
+            stats.withLock { $0.lost.append("\(wallClock()) \(label): \($0.inFlightCommand ?? "a command") did not return even when cancelled") }
+        }
     }
 
     /// The end of the first command that started at or after `instant` and completed.
@@ -64,6 +81,7 @@ final class LaneLoad: Sendable {
     }
 
     private func run() async {
+        defer { finished.store(true, ordering: .relaxed) }
         for index in 0..<10_000_000 {
             if stopping.load(ordering: .relaxed) || Task.isCancelled { return }
             await runCommand(collect: index % 4 == 3)
@@ -73,8 +91,17 @@ final class LaneLoad: Sendable {
 
     private func runCommand(collect: Bool) async {
         let started = ContinuousClock.now
-        stats.withLock { $0.inFlight = started }
-        defer { stats.withLock { $0.inFlight = nil } }
+        let kind = "\(collect ? "collect" : "display") started \(wallClock())"
+        stats.withLock {
+            $0.inFlight = started
+            $0.inFlightCommand = kind
+        }
+        defer {
+            stats.withLock {
+                $0.inFlight = nil
+                $0.inFlightCommand = nil
+            }
+        }
         let deadline = started + retryWindow
         var backoff = Duration.milliseconds(100)
         var lastError = ""
@@ -94,6 +121,7 @@ final class LaneLoad: Sendable {
                 return
             } catch let error as RPCError {
                 lastError = error.description
+                stats.withLock { $0.lastError = "\(wallClock()) \(error.codeName)/\(error.reasonName)" }
                 if error.isRetryableInCluster {
                     stats.withLock { $0.retryable["\(error.codeName)/\(error.reasonName)", default: 0] += 1 }
                 } else if reconnect && (error.reason == .notConnectedToReader || error.reason == .readerConnectedToAnotherSession) {

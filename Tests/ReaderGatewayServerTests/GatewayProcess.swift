@@ -7,14 +7,8 @@ struct GatewayProcess {
     let process: ChildProcess
     let outputPath: String
 
-    /// The built executable, next to the test bundle.
-    static var executable: String {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var directory = (me as NSString).deletingLastPathComponent
-        // The bundle may be a directory (…/X.xctest/…); climb out of it.
-        while directory.contains(".xctest") { directory = (directory as NSString).deletingLastPathComponent }
-        return directory + "/reader-gateway"
-    }
+    /// The built executable.
+    static var executable: String { PackageExecutables.path("reader-gateway") }
 
     static func start(_ arguments: [String], outputPath: String, environment: [String] = []) async throws -> GatewayProcess {
         let output = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

@@ -143,11 +143,8 @@ extension Gateway {
     static func downlink(
         _ command: ReaderGatewayV1.ReaderCommand.Command, id: UInt64, session: SessionID, timeout: Duration
     ) -> ReaderGatewayV1.ReaderDownlink {
-        var message = ReaderGatewayV1.ReaderCommand()
+        var message = downlinkCommand(command, session: session, timeout: timeout)
         message.commandID = id
-        message.timeoutMs = Int64(timeout.seconds * 1000)
-        message.sessionID = session.rawValue
-        message.command = command
         var downlink = ReaderGatewayV1.ReaderDownlink()
         downlink.message = .command(message)
         return downlink

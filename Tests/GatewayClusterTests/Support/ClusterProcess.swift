@@ -1,19 +1,14 @@
 import Foundation
 import GatewayStore
+import GatewayTestSupport
 
 /// A child process of the cluster (a replica, nginx) whose output goes to a log file.
 struct ClusterProcess: Sendable {
     let process: ChildProcess
     let logPath: String
 
-    /// A built executable of this package, next to the test bundle.
-    static func packageExecutable(_ name: String) -> String {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var directory = (me as NSString).deletingLastPathComponent
-        // The bundle may be a directory (…/X.xctest/…); climb out of it.
-        while directory.contains(".xctest") { directory = (directory as NSString).deletingLastPathComponent }
-        return directory + "/" + name
-    }
+    /// A built executable of this package.
+    static func packageExecutable(_ name: String) -> String { PackageExecutables.path(name) }
 
     static func start(_ executable: String, _ arguments: [String], logPath: String, environment: [String] = []) async throws -> ClusterProcess {
         let output = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

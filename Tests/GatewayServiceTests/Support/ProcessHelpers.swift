@@ -7,13 +7,8 @@ struct PackageProcess {
     let process: ChildProcess
     let outputPath: String
 
-    /// The built executable `name`, next to the test bundle.
-    static func executable(_ name: String) -> String {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var directory = (me as NSString).deletingLastPathComponent
-        while directory.contains(".xctest") { directory = (directory as NSString).deletingLastPathComponent }
-        return directory + "/" + name
-    }
+    /// The built executable `name`.
+    static func executable(_ name: String) -> String { PackageExecutables.path(name) }
 
     static func start(_ name: String, _ arguments: [String], outputPath: String, environment: [String] = []) async throws -> PackageProcess {
         let output = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

@@ -81,7 +81,7 @@ let package = Package(
 
         // MARK: benchmarks
         // Shared by the benchmarks that drive pgbench: spawning a child with a clean signal mask.
-        .target(name: "BenchmarkSupport", swiftSettings: swift6),
+        .target(name: "BenchmarkSupport", dependencies: ["GatewayStore"], swiftSettings: swift6),
         .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/WireBench", swiftSettings: swift6),
         // ownership: OwnershipStore.claim beside pgbench (Tests/OwnershipBenchmark/ownership.mk)
         .executableTarget(

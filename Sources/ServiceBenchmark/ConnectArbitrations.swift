@@ -57,29 +57,7 @@ struct ConnectArbitrations {
 /// over, like the alternating lanes.
 enum PgbenchClaims {
     static func prepare(_ client: PostgresClient, readers: Int, sessions: Int) async throws {
-        try await client.execute(
-            "INSERT INTO accounts (id, name, secret_key_sha256) VALUES ('acct_pgbench', 'pgbench', sha256('acct_pgbench'::bytea))"
-        )
-        try await client.execute("INSERT INTO locations (id, account_id, display_name) VALUES ('loc_pgbench', 'acct_pgbench', 'pgbench')")
-        try await client.execute(
-            """
-            INSERT INTO readers (id, account_id, serial_number, device_type, location_id, status)
-            SELECT i::text, 'acct_pgbench', 'PGB-' || i, 'bbpos_wisepos_e', 'loc_pgbench', 'online'
-            FROM generate_series(1, $1::integer) AS i
-            """,
-            [PostgresValue(readers)]
-        )
-        try await client.execute(
-            """
-            INSERT INTO sdk_sessions (id, account_id, pos_device_id, lane_label, node_id, lease_expires_at)
-            SELECT i::text, 'acct_pgbench', 'pos-' || i, i::text, 'pgbench', now() + interval '1 day'
-            FROM generate_series(1, $1::integer) AS i
-            """,
-            [PostgresValue(sessions)]
-        )
-        try await client.execute(
-            "INSERT INTO reader_ownership (reader_id, online, link_epoch) SELECT id, true, 1 FROM readers WHERE account_id = 'acct_pgbench'"
-        )
+        try await ClaimBenchmarkRows.seed(client, name: "pgbench", readers: readers, sessions: sessions)
     }
 
 

@@ -23,6 +23,12 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
         self.length = length
     }
 
+    /// Whether `name` is a numeric address (`127.0.0.1`, `::1`, `[::1]`) rather than a host
+    /// name; "localhost" counts as a name (certificates carry it as a DNS name).
+    public static func isNumeric(_ name: String) -> Bool {
+        name != "localhost" && (try? SocketAddress(host: name, port: 0)) != nil
+    }
+
     init(storage: sockaddr_storage) {
         self.storage = storage
         self.length = socklen_t(storage.ss_family == sa_family_t(AF_INET6)

@@ -63,8 +63,7 @@ public enum TLSClient {
         SSL_set_fd(ssl, fd)
         SSL_set_connect_state(ssl)
         let name = serverName ?? host
-        // "localhost" is a name (checked against DNS SANs), not an address, for verification.
-        let isAddress = name != "localhost" && (try? SocketAddress(host: name, port: 0)) != nil
+        let isAddress = SocketAddress.isNumeric(name)
         if !isAddress { _ = rg_SSL_set_tlsext_host_name(ssl, name) }
         if context.verifyServer {
             if isAddress {

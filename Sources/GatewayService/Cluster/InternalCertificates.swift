@@ -42,7 +42,7 @@ struct InternalCertificates: Sendable {
         try write(String(stored[end.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines) + "\n", to: caKeyPath)
         defer { try? FileManager.default.removeItem(atPath: caKeyPath) }
         let authority = try CertificateAuthority(certificatePath: caPath, keyPath: caKeyPath)
-        let isIP = advertiseAddress.contains(":") || advertiseAddress.allSatisfy { $0.isNumber || $0 == "." }
+        let isIP = SocketAddress.isNumeric(advertiseAddress)
         var names = ["localhost"]
         if !isIP { names.insert(advertiseAddress, at: 0) }
         let addresses = isIP ? [advertiseAddress] : []

@@ -35,11 +35,10 @@ final class ReplicaChannels: Sendable {
                 throw RPCError(.readerLinkMoved, "the replica link is not ready yet; retry")
             }
             let (host, port) = try ReplicaChannels.split(address)
-            var configuration = ClientChannelConfiguration(
+            let configuration = ClientChannelConfiguration(
                 host: host, port: port, trustedCAPath: certificates.caPath, clientCertificate: certificates.client,
                 keepalive: .init(interval: .seconds(5), timeout: .seconds(5)), connectTimeout: .seconds(3)
             )
-            configuration.serverName = host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) ? nil : host
             let group = self.group.group
             let task = Task { try await ClientChannel.connect(configuration, group: group) }
             state.channels[address] = task

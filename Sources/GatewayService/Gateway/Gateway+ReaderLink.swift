@@ -202,12 +202,13 @@ extension Gateway {
             replaced.call.end(ServiceError(.readerLinkReplaced, "a newer link from the same reader replaced this one").status)
             return replaced.epoch
         }
-        let attached: (LinkEventResult, LinkEpoch?)
-        do { attached = try await ownership.readerAttached(reader, node: node.id) } catch {
+        // An attach keeps the owner: only the new epoch matters here.
+        let attachedEpoch: LinkEpoch?
+        do { attachedEpoch = try await ownership.readerAttached(reader, node: node.id).1 } catch {
             call.end(ServiceError.store(error).status)
             return nil
         }
-        guard let epoch = attached.1 else {
+        guard let epoch = attachedEpoch else {
             call.end(ServiceError(.readerNotFound, "the reader is no longer registered").status)
             return nil
         }
@@ -219,9 +220,6 @@ extension Gateway {
         }
         if let displaced { displaced.call.end(ServiceError(.readerLinkReplaced, "a newer link from the same reader replaced this one").status) }
         metrics.readersOnline.unlabeled.increment()
-        if case .ownerLost(_, let generation, let actions) = attached.0 {
-            run(actions, reader: reader, generation: generation, reason: .readerLost)
-        }
         return epoch
     }
 

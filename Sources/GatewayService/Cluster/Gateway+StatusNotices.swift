@@ -49,16 +49,9 @@ extension Gateway {
     /// Delivers status changes of readers owned by sessions here, announced by
     /// their home replicas; until cancelled.
     func runStatusNotices() async {
-        while !Task.isCancelled {
-            let notifications: AsyncStream<PostgresNotification>
-            do { notifications = try await database.client.listen(ReaderStatusNotice.channel) } catch {
-                try? await Task.sleep(for: .seconds(1))
-                continue
-            }
-            for await notification in notifications {
-                guard !notification.isResubscription, let notice = ReaderStatusNotice(payload: notification.payload) else { continue }
-                await deliverStatus(notice)
-            }
+        await follow(ReaderStatusNotice.channel) { notification in
+            guard !notification.isResubscription, let notice = ReaderStatusNotice(payload: notification.payload) else { return }
+            await self.deliverStatus(notice)
         }
     }
 

@@ -115,8 +115,12 @@ extension Gateway {
 
     /// The refusal a displaced session's next command fails with, consumed.
     func takePendingRefusal(_ session: SessionState) -> OwnershipRefusal? {
+        takePendingRefusal(of: session.id)
+    }
+
+    func takePendingRefusal(of session: SessionID) -> OwnershipRefusal? {
         state.withLock { state in
-            state.withSession(id: session.id) { live -> OwnershipRefusal? in
+            state.withSession(id: session) { live -> OwnershipRefusal? in
                 let refusal = live.pendingRefusal
                 live.pendingRefusal = nil
                 return refusal

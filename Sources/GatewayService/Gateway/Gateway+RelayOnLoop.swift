@@ -104,12 +104,7 @@ extension Gateway {
         case .success(.stale(let session, let reader)):
             Task {
                 await refresh(reader)
-                let refusal = state.withLock { state in
-                    state.withSession(id: session) { live -> OwnershipRefusal? in
-                        defer { live.pendingRefusal = nil }
-                        return live.pendingRefusal
-                    } ?? nil
-                }
+                let refusal = takePendingRefusal(of: session)
                 call.end(ServiceError.refusal(refusal ?? .connectedToAnotherSession).status)
             }
         case .success(.unknownSession):

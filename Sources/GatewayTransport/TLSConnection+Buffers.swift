@@ -19,7 +19,7 @@ extension TLSConnection {
     func noteBuffersInUse() {
         guard !buffersTracked else { return }
         buffersTracked = true
-        eventLoop.trackBuffers(of: self)
+        loop.trackBuffers(of: self)
     }
 
     /// Frees OpenSSL's buffers if the connection has been quiet long enough and they hold

@@ -9,7 +9,7 @@ extension TLSConnection {
     /// awaited up to `ConnectionLimits.closeTimeout`. Abrupt: the socket is closed at once.
     /// The handler then receives `connectionClosed(.closedLocally)`.
     public func close(graceful: Bool = true) {
-        assert(eventLoop.inEventLoop, "TLSConnection.close must run on its event loop")
+        assert(loop.inEventLoop, "TLSConnection.close must run on its event loop")
         switch state {
         case .closed:
             return
@@ -63,7 +63,7 @@ extension TLSConnection {
     /// Reads and discards until the peer's close_notify or end of stream.
     func drainWhileClosing() {
         guard state == .closing, closeNotifySent else { return }
-        let buffer = eventLoop.readBuffer
+        let buffer = loop.readBuffer
         for _ in 0..<limits.readsPerTick {
             ERR_clear_error()
             let count = SSL_read(ssl, buffer.baseAddress, Int32(buffer.count))
@@ -78,7 +78,7 @@ extension TLSConnection {
     }
 
     private func scheduleContinueDraining() {
-        eventLoop.execute { [self] in self.drainWhileClosing() }
+        loop.execute { [self] in self.drainWhileClosing() }
     }
 
     /// Closes the socket, frees the OpenSSL connection, updates the server counters and tells
@@ -91,7 +91,7 @@ extension TLSConnection {
             if counters != nil { counters?.handshaking.subtract(1, ordering: .relaxed) }
         }
         counters?.connections.subtract(1, ordering: .relaxed)
-        eventLoop.deregister(fd: fd)
+        loop.deregister(fd: fd)
         Glibc.close(fd)
         if let sslHandle {
             SSL_free(sslHandle)

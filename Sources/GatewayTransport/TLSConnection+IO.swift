@@ -14,7 +14,7 @@ extension TLSConnection {
     /// would only return EAGAIN (a syscall and OpenSSL's error path, per message) is saved.
     func readAvailable(mayStopAtShortRead: Bool = false) {
         var budget = limits.readsPerTick
-        let buffer = eventLoop.readBuffer
+        let buffer = loop.readBuffer
         while state == .active && !readPaused && !readWantsWrite {
             if budget == 0 {
                 scheduleContinueReading()
@@ -25,7 +25,7 @@ extension TLSConnection {
             lastReadDrained.pointee = 0
             let count = SSL_read(ssl, buffer.baseAddress, Int32(buffer.count))
             if count > 0 {
-                lastActivity = eventLoop.now
+                lastActivity = loop.now
                 let drained = mayStopAtShortRead && readsWatched && lastReadDrained.pointee != 0 && SSL_has_pending(ssl) == 0
                 handler?.bytesReceived(UnsafeRawBufferPointer(start: buffer.baseAddress, count: Int(count)), on: self)
                 if drained { return }
@@ -65,7 +65,7 @@ extension TLSConnection {
     func scheduleContinueReading() {
         guard !continueReadingScheduled else { return }
         continueReadingScheduled = true
-        eventLoop.continueReading.append(self)
+        loop.continueReading.append(self)
     }
 
     // MARK: writing
@@ -77,7 +77,7 @@ extension TLSConnection {
     /// hard limit it is closed.
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        assert(eventLoop.inEventLoop, "TLSConnection.write must run on its event loop")
+        assert(loop.inEventLoop, "TLSConnection.write must run on its event loop")
         guard state == .active, !closeAfterFlush else { return false }
         if pendingStart > 0 && pendingStart == pending.count {
             pending.removeAll(keepingCapacity: true)
@@ -86,7 +86,7 @@ extension TLSConnection {
         pending.append(contentsOf: bytes)
         if !flushScheduled {
             flushScheduled = true
-            eventLoop.flushList.append(self)
+            loop.flushList.append(self)
         }
         checkHighWater()
         return state == .active
@@ -126,7 +126,7 @@ extension TLSConnection {
             }
             if written > 0 {
                 pendingStart += Int(written)
-                lastActivity = eventLoop.now
+                lastActivity = loop.now
                 continue
             }
             let error = SSL_get_error(ssl, written)

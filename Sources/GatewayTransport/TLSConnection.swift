@@ -22,8 +22,12 @@ final class ServerCounters: Sendable {
 ///
 /// ## Threads
 /// `@unchecked Sendable` so it can be captured in `eventLoop.execute { ... }`: every stored
-/// property is read and written only on ``eventLoop``'s thread (public methods check this in
-/// debug builds). Hop with `connection.eventLoop.execute { connection.write(...) }`.
+/// property is read and written only on its loop's thread (public methods check this in
+/// debug builds), except ``home``, which is behind its `Mutex`. Hop with
+/// `connection.eventLoop.execute { connection.write(...) }`. A connection can move to another
+/// loop (``move(to:then:)``); code that may race a move hops through its own handler's
+/// mailbox instead (as the gateway's connections do), since a task queued on the old loop
+/// after the move would run there.
 public final class TLSConnection: @unchecked Sendable {
     /// The lifecycle of a connection.
     enum State {
@@ -39,8 +43,12 @@ public final class TLSConnection: @unchecked Sendable {
         case closed
     }
 
-    /// The loop that owns this connection.
-    public let eventLoop: EventLoop
+    /// The loop that owns this connection (loop-confined; see ``eventLoop`` for other threads).
+    var loop: EventLoop
+    /// ``loop`` for other threads: changed only by ``move(to:then:)``.
+    let home: Mutex<EventLoop>
+    /// The loop that owns this connection. Callable from any thread.
+    public var eventLoop: EventLoop { home.withLock { $0 } }
     let fd: Int32
     /// The OpenSSL connection; freed as soon as the connection finishes (not at deinit), so a
     /// closed connection still referenced by a pending timer entry holds no TLS state.
@@ -99,7 +107,8 @@ public final class TLSConnection: @unchecked Sendable {
         self.sslHandle = ssl
         self.isServer = isServer
         self.verifyPeer = verifyPeer
-        self.eventLoop = eventLoop
+        self.loop = eventLoop
+        self.home = Mutex(eventLoop)
         self.limits = limits
         self.counters = counters
         self.peerDescription = peer
@@ -120,7 +129,7 @@ public final class TLSConnection: @unchecked Sendable {
     func start(handler: any ConnectionHandler) -> Bool {
         self.handler = handler
         let events = RG_EPOLLIN | RG_EPOLLOUT | RG_EPOLLRDHUP | RG_EPOLLET
-        guard eventLoop.register(fd: fd, events: events, self) else { return false }
+        guard loop.register(fd: fd, events: events, self) else { return false }
         setDeadline(rg_monotonic_nanoseconds() &+ limits.handshakeTimeout.nanoseconds)
         return true
     }
@@ -209,7 +218,7 @@ public final class TLSConnection: @unchecked Sendable {
     private func handshakeFinished() {
         counters?.handshaking.subtract(1, ordering: .relaxed)
         state = .active
-        lastActivity = eventLoop.now
+        lastActivity = loop.now
         info = makeInfo()
         setDeadline(idleDeadline())
         handler?.connectionActive(self, info: info!)
@@ -258,7 +267,7 @@ public final class TLSConnection: @unchecked Sendable {
         stateDeadline = deadline
         guard deadline != 0, deadline < armedDeadline else { return }
         armedDeadline = deadline
-        eventLoop.armDeadline(deadline, forRegistered: fd)
+        loop.armDeadline(deadline, forRegistered: fd)
     }
 }
 

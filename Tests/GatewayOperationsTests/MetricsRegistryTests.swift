@@ -130,7 +130,7 @@ struct MetricsRegistryTests {
         for family in [
             "reader_gateway_connections", "reader_gateway_connections_accepted_total", "reader_gateway_tls_handshakes_total",
             "reader_gateway_tls_handshake_failures_total", "reader_gateway_calls_total", "reader_gateway_claims_total",
-            "reader_gateway_claim_duration_seconds", "reader_gateway_relayed_command_duration_seconds",
+            "reader_gateway_claim_duration_seconds", "reader_gateway_relayed_command_duration_seconds", "reader_gateway_connection_moves_total",
             "reader_gateway_readers_online", "reader_gateway_sessions", "reader_gateway_store_errors_total",
             "reader_gateway_store_pool_connections", "reader_gateway_store_pool_max_connections",
             "reader_gateway_store_pool_waiters", "reader_gateway_frames_rejected_total", "reader_gateway_draining",

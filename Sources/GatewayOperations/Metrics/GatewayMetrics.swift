@@ -31,6 +31,8 @@ public struct GatewayMetrics: Sendable {
     public let claimDuration: MetricFamily<Histogram>
     /// Time from a lane's command to the reader's answer, relayed through the gateway.
     public let relayedCommandDuration: MetricFamily<Histogram>
+    /// Connections moved to the event loop of the connection they relay to.
+    public let connectionMoves: MetricFamily<Counter>
     /// Readers with a live connection to this replica.
     public let readersOnline: MetricFamily<Gauge>
     /// Lane sessions open on this replica.
@@ -95,6 +97,10 @@ public struct GatewayMetrics: Sendable {
             "reader_gateway_relayed_command_duration_seconds",
             help: "Time from a lane's command to the reader's answer.",
             buckets: .relayedCommandSeconds
+        )
+        connectionMoves = registry.counter(
+            "reader_gateway_connection_moves_total",
+            help: "Reader connections moved to the event loop of their owner's connection (relays then stay on one thread)."
         )
         readersOnline = registry.gauge("reader_gateway_readers_online", help: "Readers connected to this replica.")
         sessions = registry.gauge("reader_gateway_sessions", help: "Lane sessions open on this replica.")

@@ -7,21 +7,28 @@ import Synchronization
 /// the transport, with calls routed by method path.
 ///
 /// `@unchecked Sendable`: every stored `var` is read and written only on
-/// ``loop``'s thread (transport callbacks arrive there, and ``ServerCall``
-/// hops there with `loop.execute`). Method handlers run in tasks and never
-/// touch this object's state directly.
+/// ``loop``'s thread (transport callbacks arrive there, and ``ServerCall``'s
+/// requests are applied there from the ``mailbox``), except the mailbox, which is
+/// behind its `Mutex`. Method handlers run in tasks and never touch this object's
+/// state directly. The connection may move to another loop (see
+/// `GatewayConnection+Mailbox.swift`); ``loop`` is then the new one.
 final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
     let id: UInt64
-    let loop: EventLoop
+    /// The loop the connection lives on (loop-confined; changes when it moves).
+    var loop: EventLoop
     let router: CallRouter
+    /// Requests from other threads, applied on ``loop`` in order.
+    let mailbox: Mutex<ConnectionMailbox>
+    /// The mailbox's previous batch, kept for its capacity (loop-confined).
+    var spareBatch: [ConnectionRequest] = []
     private var frames: FrameConnection
-    private var transport: TLSConnection?
+    var transport: TLSConnection?
     private var info: ConnectionInfo?
     /// Open calls by stream id; each ``ServerCall`` carries its own loop-confined bookkeeping.
     private var calls: [UInt32: ServerCall] = [:]
-    private var timer: ScheduledTask?
-    private var timerDeadline: WireTime?
-    private var closed = false
+    var timer: ScheduledTask?
+    var timerDeadline: WireTime?
+    var closed = false
     /// Reused for the events of each read (see ``bytesReceived(_:on:)``).
     private var eventBuffer: [ConnectionEvent] = []
     /// Reused for the bytes of each write (see ``flush()``).
@@ -30,6 +37,7 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
     init(id: UInt64, loop: EventLoop, router: CallRouter) {
         self.id = id
         self.loop = loop
+        self.mailbox = Mutex(ConnectionMailbox(loop: loop))
         self.router = router
         self.frames = FrameConnection(configuration: router.connectionConfiguration, now: WireTime.now)
     }
@@ -153,7 +161,7 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
         }
     }
 
-    // MARK: output (on the loop, from ServerCall)
+    // MARK: output (on the loop, from ServerCall through the mailbox)
 
     /// Yields an empty message into a bidirectional call's request stream: the
     /// handler's own wake-up (it then looks at what changed, see ``ServerCall/wake()``).
@@ -212,7 +220,7 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
         armTimer()
     }
 
-    private func armTimer() {
+    func armTimer() {
         guard let deadline = frames.currentTimerDeadline() else { return }
         if let current = timerDeadline, current <= deadline, timer != nil { return }
         timer?.cancel()

@@ -4,9 +4,10 @@ import Synchronization
 
 /// The server side of one call, usable from any thread or task.
 ///
-/// Every method hops to the connection's event loop, where the
-/// ``GatewayConnection`` owns the `FrameConnection`; sends are ordered as they
-/// were made. After the call ended (by us, by the peer's cancel or by the
+/// Every method hands a request to the connection's mailbox, applied on its event
+/// loop, where the ``GatewayConnection`` owns the `FrameConnection`; sends are
+/// ordered as they were made, even across a move of the connection to another
+/// loop. After the call ended (by us, by the peer's cancel or by the
 /// connection closing), sends are dropped and ``isFinished`` is true.
 ///
 /// `@unchecked Sendable`: the `let`s are immutable, ``finished`` is atomic,
@@ -25,7 +26,7 @@ final class ServerCall: @unchecked Sendable {
     private let finished = Atomic<Bool>(false)
     private let cancelHandler = Mutex<(@Sendable () -> Void)?>(nil)
 
-    // Loop-confined (connection.loop): the connection's bookkeeping of the call.
+    // Loop-confined (the connection's loop): the connection's bookkeeping of the call.
     /// Bidirectional calls: where arriving requests go.
     var requests: AsyncStream<[UInt8]>.Continuation?
     /// Bidirectional calls: sees arriving requests before the stream (see ``interceptMessages(_:)``).
@@ -49,43 +50,32 @@ final class ServerCall: @unchecked Sendable {
     /// Sends one message (dropped when the call has ended).
     func send(_ message: some ProtobufMessage) {
         guard !isFinished else { return }
-        let bytes = message.serializedBytes()
-        let connection = self.connection
-        let id = streamID
-        connection.loop.execute { connection.sendMessage(bytes, on: id) }
+        connection.submit(.message(streamID, message.serializedBytes()))
     }
 
     /// Wakes the handler of a bidirectional call: an empty message arrives in its
     /// request stream, in order with the peer's messages.
     func wake() {
         guard !isFinished else { return }
-        let connection = self.connection
-        let id = streamID
-        connection.loop.execute { connection.wake(id) }
+        connection.submit(.wake(streamID))
     }
 
     /// Ends the call with `status` (OK for success). Only the first end counts.
     func end(_ status: ReaderGatewayV1.Status = .ok) {
         guard markFinished() else { return }
-        let connection = self.connection
-        let id = streamID
-        connection.loop.execute { connection.endCall(id, status: status) }
+        connection.submit(.end(streamID, status))
     }
 
     /// Sends `message` then ends the call with OK, in one hop.
     func respond(_ bytes: [UInt8]) {
         guard markFinished() else { return }
-        let connection = self.connection
-        let id = streamID
-        connection.loop.execute { connection.respond(bytes, on: id) }
+        connection.submit(.respond(streamID, bytes))
     }
 
     /// Bidirectional calls: `handler` sees each later request message on the
     /// connection's loop first; those it takes (true) skip the request stream.
     func interceptMessages(_ handler: @escaping @Sendable ([UInt8]) -> Bool) {
-        let connection = self.connection
-        let id = streamID
-        connection.loop.execute { connection.setInterceptor(handler, on: id) }
+        connection.submit(.intercept(streamID, handler))
     }
 
     /// Runs `handler` once when the call ends without our END_OF_CALL (peer

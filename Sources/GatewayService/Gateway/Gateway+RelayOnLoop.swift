@@ -42,7 +42,8 @@ extension Gateway {
     /// refusal, owned reader) and register the command on the reader's link, a hop
     /// to the reader's loop to send it; the reader's result is matched on the
     /// reader's loop (see ``commandResultReceived(_:reader:linkID:)``) and the answer
-    /// hops to the lane's loop. The fence is the same as the task path's: the
+    /// hops to the lane's loop. The first relay moves the reader's connection to the
+    /// lane's loop (``GatewayConnection/follow(_:)``), so later hops stay on one thread. The fence is the same as the task path's: the
     /// session owns the reader in this replica's memory, checked under the same
     /// lock that a takeover clears it under, and a displaced session's armed
     /// refusal is taken first (its disconnect event was queued before it).
@@ -99,6 +100,9 @@ extension Gateway {
             call.end(error.status)
         case .success(.local(let link, let commandID, let session)):
             link.send(Gateway.downlink(command, id: commandID, session: session, timeout: timeout))
+            // The reader talks to its owner alone: its connection joins the lane's loop, so
+            // the next commands and answers pass between the two without a thread hop.
+            link.connection.follow(call.connection)
         case .success(.remote(let session, let reader)):
             Task { complete(await relayRemote(command, to: reader, session: session, isCollect: false, reboot: reboot)) }
         case .success(.stale(let session, let reader)):

@@ -46,6 +46,10 @@ extension Gateway {
             readerDiscovery: discoveryID, latestDiscovery: latest
         )
         let started = ContinuousClock.now
+        // The reader's row (for the answer) is read while the claim is decided: it does not
+        // depend on the claim, and the two statements share one round trip's wait.
+        let account = session.accountID
+        async let record = database.reader(reader.rawValue, account: account)
         let result: ConnectResult
         do { result = try await ownership.claim(reader, claim) } catch { throw ServiceError.store(error) }
         metrics.claimDuration.unlabeled.observe(ContinuousClock.now - started)
@@ -78,7 +82,10 @@ extension Gateway {
             run(actions, reader: reader, generation: generation, reason: .replaced, takenBy: updated)
             tellOwner(reader, lane: lane.rawValue, generation: generation)
             var response = ReaderGatewayV1.ConnectReaderResponse()
-            response.reader = try await readerMessage(reader.rawValue, account: session.accountID)
+            let row: ReaderRecord?
+            do { row = try await record } catch { throw ServiceError.store(error) }
+            guard let row else { throw ServiceError.readerNotFound }
+            response.reader = Gateway.readerMessage(row, link: state.withLock { $0.links[reader] })
             response.generation = UInt64(generation.rawValue)
             response.replacedOtherSession = replaced
             return response

@@ -39,14 +39,15 @@ extension Gateway {
 
     /// Relays a non-transactional command from the lane connection's event loop
     /// without entering a task: one lock to check the session (lease, pending
-    /// refusal, owned reader) and register the command on the reader's link, a hop
-    /// to the reader's loop to send it; the reader's result is matched on the
-    /// reader's loop (see ``commandResultReceived(_:reader:linkID:)``) and the answer
-    /// hops to the lane's loop. The first relay moves the reader's connection to the
-    /// lane's loop (``GatewayConnection/follow(_:)``), so later hops stay on one thread. The fence is the same as the task path's: the
-    /// session owns the reader in this replica's memory, checked under the same
-    /// lock that a takeover clears it under, and a displaced session's armed
-    /// refusal is taken first (its disconnect event was queued before it).
+    /// refusal, owned reader) and register the command on the reader's link, then
+    /// the command goes to the reader's connection; the reader's result is matched
+    /// on the reader's loop (see ``commandResultReceived(_:reader:linkID:)``) and
+    /// the answer goes to the lane's connection. The first relay brings the reader's
+    /// connection to the lane's loop (``GatewayConnection/follow(_:)``), so from then
+    /// on both hand-overs stay on one thread. The fence is the same as the task
+    /// path's: the session owns the reader in this replica's memory, checked under
+    /// the same lock that a takeover clears it under, and a displaced session's
+    /// armed refusal is taken first (its disconnect event was queued before it).
     func relayOnLoop(
         _ token: String,
         _ command: ReaderGatewayV1.ReaderCommand.Command,

@@ -63,6 +63,62 @@ struct TerminalClientTests {
         await server.stop()
     }
 
+    /// Opens a session and connects tmr_1 (generation 1), with the event stream subscribed.
+    /// The fake gateway resumes every session without its reader.
+    private func openAndConnect(_ server: EchoServer, _ terminal: TerminalClient) async throws {
+        try await terminal.openSession(connectionToken: "pst_1", posDeviceID: "pos-a", laneLabel: "Lane A")
+        try await terminal.connectReader(try await terminal.discoverReaders(locationID: "tml_1")[0], failIfInUse: true)
+        #expect(await eventually { server.snapshot.subscribers == 1 })
+    }
+
+    @Test("resumed without its reader and no event kept: the client reports the loss once, with the generation that ended")
+    func resumedWithoutReaderReportsTheLoss() async throws {
+        let server = try EchoServer()
+        let terminal = TerminalClient(connection: GatewayConnection(configuration(server), group: server.group))
+        let delegate = RecordingDelegate()
+        terminal.setDelegate(delegate)
+        try await openAndConnect(server, terminal)
+        server.dropConnections()
+        #expect(await eventually(timeout: .seconds(5)) { !delegate.disconnects.withLock { $0.isEmpty } })
+        try await Task.sleep(for: TerminalClient.lostEventGrace)
+        let heard = delegate.disconnects.withLock { $0 }
+        #expect(heard.count == 1)
+        #expect(heard.first?.readerID == "tmr_1")
+        #expect(heard.first?.reason == .readerLost)
+        #expect(heard.first?.generation == 1)
+        #expect(terminal.connectedReader == nil)
+        try await terminal.closeSession()
+        await server.stop()
+    }
+
+    @Test("resumed without its reader and the gateway kept the event: the lane hears the gateway's reason, once")
+    func resumedWithoutReaderHearsTheKeptEvent() async throws {
+        let server = try EchoServer()
+        var disconnected = ReaderGatewayV1.ReaderDisconnected()
+        disconnected.readerID = "tmr_1"
+        disconnected.reason = .replaced
+        disconnected.generation = 1
+        disconnected.takenByLaneLabel = "Lane B"
+        var kept = ReaderGatewayV1.SessionEvent()
+        kept.sequence = 1
+        kept.event = .disconnected(disconnected)
+        let terminal = TerminalClient(connection: GatewayConnection(configuration(server), group: server.group))
+        let delegate = RecordingDelegate()
+        terminal.setDelegate(delegate)
+        try await openAndConnect(server, terminal)
+        let keptEvents = [kept]
+        server.configure { $0.eventsOnNextSubscribe = keptEvents }
+        server.dropConnections()
+        #expect(await eventually { server.snapshot.subscribers == 2 })
+        try await Task.sleep(for: TerminalClient.lostEventGrace + .milliseconds(500))
+        let heard = delegate.disconnects.withLock { $0 }
+        #expect(heard.count == 1, "heard \(heard.map(\.reason))")
+        #expect(heard.first?.reason == .replaced)
+        #expect(heard.first?.takenByLaneLabel == "Lane B")
+        try await terminal.closeSession()
+        await server.stop()
+    }
+
     @Test("a displaced lane hears didDisconnect (with who took the reader) before its command fails")
     func disconnectBeforeCommandError() async throws {
         let server = try EchoServer()

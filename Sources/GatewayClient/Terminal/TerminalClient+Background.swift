@@ -57,24 +57,14 @@ extension TerminalClient {
             guard !Task.isCancelled, ContinuousClock.now < deadline else { break }
             do {
                 let resumed = try await openSessionCall(connectionToken: token, posDeviceID: device, laneLabel: lane, resumeToken: session.resumeToken)
-                let lost = state.withLock { state -> ReaderGatewayV1.Reader? in
+                let lost = state.withLock { state -> (reader: ReaderGatewayV1.Reader, generation: UInt64)? in
                     let before = state.connectedReader
                     state.session = resumed
                     if resumed.connectedReader != nil { state.connectedReader = resumed.connectedReader }
-                    return resumed.connectedReader == nil ? before : nil
+                    return resumed.connectedReader == nil ? before.map { ($0, state.connectedGeneration) } : nil
                 }
                 emit(.sessionResumed(resumed))
-                if let lost {
-                    // The reader was released while the session was away and its event was
-                    // lost with the replica that held it: say so, as the gateway would have.
-                    var disconnected = ReaderGatewayV1.ReaderDisconnected()
-                    disconnected.readerID = lost.id
-                    disconnected.reason = .readerLost
-                    disconnected.message = "the session was resumed without its reader: the reader was released while the lane was away"
-                    var event = ReaderGatewayV1.SessionEvent()
-                    event.event = .disconnected(disconnected)
-                    deliver(event)
-                }
+                if let lost { awaitLossEvent(lost.reader, generation: lost.generation) }
                 return true
             } catch let error as RPCError where error.code != .unavailable {
                 logger.info("session could not be resumed", ["error": error])
@@ -96,6 +86,37 @@ extension TerminalClient {
         }
         emit(.sessionEnded(error))
         return false
+    }
+
+    /// How long a session resumed without its reader waits for the gateway's own
+    /// `disconnected` event (kept for the session while it was away, sent when the event
+    /// stream is subscribed again) before the client reports the loss itself.
+    public static let lostEventGrace = Duration.seconds(1)
+
+    /// The session came back without `reader`: the gateway released it while the lane was
+    /// away. When the replica that held the session kept its event, the re-subscribed
+    /// stream delivers it (with the real reason, say a takeover and by whom); when that
+    /// replica died or was fenced, the event died with it, and after ``lostEventGrace`` the
+    /// client says so itself, as the gateway would have, naming the generation that ended.
+    /// Either way the lane hears of the loss once.
+    func awaitLossEvent(_ reader: ReaderGatewayV1.Reader, generation: UInt64) {
+        state.withLock { $0.awaitedLoss = (reader, generation) }
+        let report = Task { [weak self] () async -> Void in
+            try? await Task.sleep(for: Self.lostEventGrace)
+            guard let self, let lost = self.state.withLock({ state -> (reader: ReaderGatewayV1.Reader, generation: UInt64)? in
+                defer { state.awaitedLoss = nil }
+                return state.closed || state.awaitedLoss?.reader.id != reader.id ? nil : state.awaitedLoss
+            }) else { return }
+            var disconnected = ReaderGatewayV1.ReaderDisconnected()
+            disconnected.readerID = lost.reader.id
+            disconnected.generation = lost.generation
+            disconnected.reason = .readerLost
+            disconnected.message = "the session was resumed without its reader: the reader was released while the lane was away"
+            var event = ReaderGatewayV1.SessionEvent()
+            event.event = .disconnected(disconnected)
+            self.deliver(event)
+        }
+        state.withLock { $0.background.append(report) }
     }
 
     /// Heartbeats every third of the lease (at most every 5 s) while the session is open.
@@ -125,6 +146,7 @@ extension TerminalClient {
                 if state.connectedReader == nil || state.connectedReader?.id == info.readerID || info.readerID.isEmpty {
                     state.connectedReader = nil
                 }
+                if state.awaitedLoss?.reader.id == info.readerID { state.awaitedLoss = nil }
                 state.deliveringDisconnect = true
             }
             emit(.disconnected(info))

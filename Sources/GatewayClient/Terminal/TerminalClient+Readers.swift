@@ -42,7 +42,10 @@ extension TerminalClient {
         request.discoveryID = reader.discoveryID
         request.failIfInUse = failIfInUse
         let response = try await connection.unary(ReaderGatewayV1.Sdk.connectReader, request, timeout: callTimeout)
-        state.withLock { $0.connectedReader = response.reader ?? reader.reader }
+        state.withLock { state in
+            state.connectedReader = response.reader ?? reader.reader
+            state.connectedGeneration = response.generation
+        }
         return response
     }
 

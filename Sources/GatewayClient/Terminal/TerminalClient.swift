@@ -41,6 +41,11 @@ public final class TerminalClient: Sendable {
         var session: TerminalSession?
         var latestDiscoveryID: String?
         var connectedReader: ReaderGatewayV1.Reader?
+        /// The ownership generation the session's connect was granted (0: unknown).
+        var connectedGeneration: UInt64 = 0
+        /// A reader the session was resumed without: its `disconnected` event is awaited
+        /// from the gateway for ``lostEventGrace``, then reported by the client.
+        var awaitedLoss: (reader: ReaderGatewayV1.Reader, generation: UInt64)?
         var closed = false
         var disconnectWaiters: [CheckedContinuation<Void, Never>] = []
         /// A `disconnected` event is being handed to the stream and the delegate.

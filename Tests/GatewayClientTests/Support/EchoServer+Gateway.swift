@@ -25,7 +25,12 @@ extension EchoConnection {
             reply(id, response)
         case "SubscribeEvents":
             subscriberStreams.insert(id)
-            owner.record.withLock { $0.subscribers += 1 }
+            let kept = owner.record.withLock { record in
+                record.subscribers += 1
+                defer { record.eventsOnNextSubscribe = [] }
+                return record.eventsOnNextSubscribe
+            }
+            for event in kept { _ = try? frames.send(event, on: id) }
         case "DiscoverReaders":
             var reader = ReaderGatewayV1.Reader()
             reader.id = "tmr_1"

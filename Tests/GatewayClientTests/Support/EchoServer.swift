@@ -34,6 +34,9 @@ final class EchoServer: Sendable {
         var takeOverOnCommand = false
         /// ConnectReader with fail_if_in_use ends with READER_BUSY.
         var busyOnFailIfInUse = false
+        /// Events the next SubscribeEvents stream starts with (what a gateway kept for a
+        /// session while it was away).
+        var eventsOnNextSubscribe: [ReaderGatewayV1.SessionEvent] = []
         var attaches = 0
         var started = 0
         var cancelled: [ReaderGatewayV1.Status] = []

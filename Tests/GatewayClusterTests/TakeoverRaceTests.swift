@@ -39,7 +39,7 @@ extension ClusterTests {
                 // Discover first, so the connects themselves leave together.
                 var discovered: [Int: DiscoveredReader] = [:]
                 for index in contenders {
-                    let found = try await lanes[index].terminal.discoverReaders(locationID: cluster.location)
+                    let found = try await lanes[index].discover(location: cluster.location)
                     let match = try #require(found.first { $0.id == readerID }, "\(lanes[index].label) did not discover the reader")
                     discovered[index] = match
                 }

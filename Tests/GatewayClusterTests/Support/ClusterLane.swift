@@ -56,17 +56,26 @@ final class ClusterLane: Sendable {
         return disconnects.first
     }
 
+    /// Discovers the location's readers as an app would: a discovery left running by an
+    /// earlier failed connect is cancelled first, and a RATE_LIMITED answer (the gateway
+    /// allows a burst of discoveries per session, then about one a second) is waited out.
+    func discover(location: String) async throws -> [DiscoveredReader] {
+        for _ in 0..<50 {
+            do {
+                return try await terminal.discoverReaders(locationID: location)
+            } catch let error as RPCError where error.reason == .discoveryAlreadyInProgress {
+                try await terminal.cancelDiscovery()
+            } catch let error as RPCError where error.reason == .rateLimited {
+                try await Task.sleep(for: .milliseconds(250))
+            }
+        }
+        return try await terminal.discoverReaders(locationID: location)
+    }
+
     /// Discovers the location's readers and connects to `readerID`.
     @discardableResult
-    /// A discovery left running by an earlier failed connect is cancelled first, as an app would.
     func connect(_ readerID: String, location: String, failIfInUse: Bool) async throws -> ReaderGatewayV1.ConnectReaderResponse {
-        let readers: [DiscoveredReader]
-        do {
-            readers = try await terminal.discoverReaders(locationID: location)
-        } catch let error as RPCError where error.reason == .discoveryAlreadyInProgress {
-            try await terminal.cancelDiscovery()
-            readers = try await terminal.discoverReaders(locationID: location)
-        }
+        let readers = try await discover(location: location)
         guard let reader = readers.first(where: { $0.id == readerID }) else {
             try? await terminal.cancelDiscovery()
             throw RPCError(.readerNotFound, "discovery of \(location) did not return \(readerID) (\(readers.map(\.id)))")

@@ -77,24 +77,23 @@ extension Gateway {
         }
         let decision = state.withLock { state -> Result<LoopRelay, ServiceError> in
             guard let index = state.sessions.index(forKey: token) else { return .success(.unknownSession) }
-            // Through `inout` (modified in place, never copied).
-            let session: SessionID
-            let reader: ReaderID
+            // Sessions and links are reached through `inout` only: reading a field through
+            // `values[index]` would copy the whole struct (and retain everything in it).
+            let owned: OwnedReader
             switch Gateway.checkRelay(&state.sessions.values[index], lease: lease, connectionID: context.connectionID) {
             case .failure(let error): return .failure(error)
-            case .success(let owned): (session, reader) = owned
+            case .success(let found): owned = found
             }
             // The reader's link lives on another replica: over the replica link, in a task.
-            guard let linkIndex = state.links.index(forKey: reader) else { return .success(.remote(state.sessions.values[index], reader)) }
-            // The link has seen a newer owner (a change made on another replica whose
-            // notice this session has not heard yet): tell the session first.
-            if state.links.values[linkIndex].knownGeneration > state.sessions.values[index].generation {
-                return .success(.stale(session, reader))
+            guard let linkIndex = state.links.index(forKey: owned.reader) else { return .success(.remote(state.sessions.values[index], owned.reader)) }
+            guard let (link, commandID) = state.registerCommand(
+                at: linkIndex, session: owned.session, ifCurrent: owned.generation, isCollect: false, reboot: reboot, deadline: .now + timeout, complete: complete
+            ) else {
+                // The link has seen a newer owner (a change made on another replica whose
+                // notice this session has not heard yet): tell the session first.
+                return .success(.stale(owned.session, owned.reader))
             }
-            let (link, commandID) = state.registerCommand(
-                at: linkIndex, session: session, isCollect: false, reboot: reboot, deadline: .now + timeout, complete: complete
-            )
-            return .success(.local(link, commandID, session))
+            return .success(.local(link, commandID, owned.session))
         }
         switch decision {
         case .failure(let error):
@@ -134,11 +133,18 @@ extension Gateway {
         case unknownSession
     }
 
+    /// A session, the reader it owns, and the generation it owns it at.
+    struct OwnedReader {
+        var session: SessionID
+        var reader: ReaderID
+        var generation: OwnershipGeneration
+    }
+
     /// The session part of a loop relay: lease, use by this connection, the armed
     /// refusal (taken), the owned reader.
     static func checkRelay(
         _ session: inout SessionState, lease: Duration, connectionID: UInt64
-    ) -> Result<(SessionID, ReaderID), ServiceError> {
+    ) -> Result<OwnedReader, ServiceError> {
         if let since = session.detachedSince, ContinuousClock.now - since >= lease { return .failure(.sessionUnknown) }
         session.connections.insert(connectionID)
         session.detachedSince = nil
@@ -148,7 +154,7 @@ extension Gateway {
             return .failure(.refusal(refusal))
         }
         guard let reader = session.reader else { return .failure(.notConnected) }
-        return .success((session.id, reader))
+        return .success(OwnedReader(session: session.id, reader: reader, generation: session.generation))
     }
 
     /// A reader's command result, matched to its command on the reader

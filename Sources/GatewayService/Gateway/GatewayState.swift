@@ -129,6 +129,32 @@ struct GatewayState: Sendable {
         )
     }
 
+    /// ``registerCommand(at:session:isCollect:reboot:deadline:complete:)`` for a relay
+    /// fenced at the link: nil (nothing registered) when the link has seen a newer owner
+    /// than `generation`, the generation the session owns the reader at.
+    mutating func registerCommand(
+        at index: [ReaderID: ReaderLinkState].Index,
+        session: SessionID,
+        ifCurrent generation: OwnershipGeneration,
+        isCollect: Bool,
+        reboot: Bool,
+        deadline: ContinuousClock.Instant,
+        complete: @escaping @Sendable (CommandOutcome) -> Void
+    ) -> (ServerCall, UInt64)? {
+        Self.register(
+            on: &links.values[index],
+            PendingCommand(session: session, complete: complete, isCollect: isCollect, deadline: deadline),
+            reboot: reboot,
+            ifCurrent: generation
+        )
+    }
+
+    /// Through `inout`, so the link is modified in place and never copied.
+    private static func register(on link: inout ReaderLinkState, _ command: PendingCommand, reboot: Bool, ifCurrent generation: OwnershipGeneration) -> (ServerCall, UInt64)? {
+        guard link.knownGeneration <= generation else { return nil }
+        return register(on: &link, command, reboot: reboot)
+    }
+
     /// Through `inout`, so the link is modified in place and never copied.
     private static func register(on link: inout ReaderLinkState, _ command: PendingCommand, reboot: Bool) -> (ServerCall, UInt64) {
         let commandID = link.nextCommandID

@@ -131,9 +131,8 @@ extension Gateway {
     ) -> Bool {
         let timeout = configuration.commandTimeout
         let registered = state.withLock { state -> (ServerCall, UInt64)? in
-            state.links[reader].map { _ in state.registerCommand(
-                on: reader, session: session, isCollect: isCollect, reboot: reboot, deadline: .now + timeout, complete: complete
-            ) }
+            guard let index = state.links.index(forKey: reader) else { return nil }
+            return state.registerCommand(at: index, session: session, isCollect: isCollect, reboot: reboot, deadline: .now + timeout, complete: complete)
         }
         guard let (call, commandID) = registered else { return false }
         call.send(Gateway.downlink(command, id: commandID, session: session, timeout: timeout))

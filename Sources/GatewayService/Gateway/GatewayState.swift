@@ -97,45 +97,14 @@ struct GatewayState: Sendable {
         sessionTokens[id].flatMap { sessions[$0] }
     }
 
-    /// Registers a command on `reader`'s link (which must exist), mutating the link in
-    /// place (no copy of its pending table): the link's call and the command's id.
-    mutating func registerCommand(
-        on reader: ReaderID,
-        session: SessionID,
-        isCollect: Bool,
-        reboot: Bool,
-        deadline: ContinuousClock.Instant,
-        complete: @escaping @Sendable (CommandOutcome) -> Void
-    ) -> (ServerCall, UInt64) {
-        registerCommand(
-            at: links.index(forKey: reader)!, session: session, isCollect: isCollect, reboot: reboot, deadline: deadline, complete: complete
-        )
-    }
-
-    /// ``registerCommand(on:session:isCollect:reboot:deadline:complete:)`` for a link the
-    /// caller already looked up (one hash of the reader id, not two).
+    /// Registers a command on the link at `index`, in place (neither the link nor its
+    /// pending table is copied): the link's call and the command's id. With `generation`
+    /// (the generation the session owns the reader at) the relay is fenced at the link:
+    /// nil, and nothing registered, when the link has seen a newer owner.
     mutating func registerCommand(
         at index: [ReaderID: ReaderLinkState].Index,
         session: SessionID,
-        isCollect: Bool,
-        reboot: Bool,
-        deadline: ContinuousClock.Instant,
-        complete: @escaping @Sendable (CommandOutcome) -> Void
-    ) -> (ServerCall, UInt64) {
-        Self.register(
-            on: &links.values[index],
-            PendingCommand(session: session, complete: complete, isCollect: isCollect, deadline: deadline),
-            reboot: reboot
-        )
-    }
-
-    /// ``registerCommand(at:session:isCollect:reboot:deadline:complete:)`` for a relay
-    /// fenced at the link: nil (nothing registered) when the link has seen a newer owner
-    /// than `generation`, the generation the session owns the reader at.
-    mutating func registerCommand(
-        at index: [ReaderID: ReaderLinkState].Index,
-        session: SessionID,
-        ifCurrent generation: OwnershipGeneration,
+        ifCurrent generation: OwnershipGeneration? = nil,
         isCollect: Bool,
         reboot: Bool,
         deadline: ContinuousClock.Instant,
@@ -150,13 +119,10 @@ struct GatewayState: Sendable {
     }
 
     /// Through `inout`, so the link is modified in place and never copied.
-    private static func register(on link: inout ReaderLinkState, _ command: PendingCommand, reboot: Bool, ifCurrent generation: OwnershipGeneration) -> (ServerCall, UInt64)? {
-        guard link.knownGeneration <= generation else { return nil }
-        return register(on: &link, command, reboot: reboot)
-    }
-
-    /// Through `inout`, so the link is modified in place and never copied.
-    private static func register(on link: inout ReaderLinkState, _ command: PendingCommand, reboot: Bool) -> (ServerCall, UInt64) {
+    private static func register(
+        on link: inout ReaderLinkState, _ command: PendingCommand, reboot: Bool, ifCurrent generation: OwnershipGeneration?
+    ) -> (ServerCall, UInt64)? {
+        if let generation, link.knownGeneration > generation { return nil }
         let commandID = link.nextCommandID
         link.nextCommandID += 1
         link.pending[commandID] = command

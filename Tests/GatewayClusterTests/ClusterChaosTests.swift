@@ -1,5 +1,6 @@
 import Foundation
 import GatewayClient
+import GatewayTestSupport
 import GatewayWire
 import Synchronization
 import Testing

@@ -1,22 +1,12 @@
 import GatewayDomain
 import GatewayStore
+import GatewayTestSupport
 import Testing
 
 /// Every kind of writer at once — claims, fenced commands, disconnects, admin releases, the
 /// reader's link dropping and coming back, lease sweeps — on a few readers.
 @Suite("Ownership store: every writer at once")
 struct OwnershipStoreMixedWritersTests {
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("history generations stay gap-free and match the stored generation")
     func mixedWriters() async throws {
         try await withOwnershipDatabase(connections: 16) { client in
@@ -34,7 +24,7 @@ struct OwnershipStoreMixedWritersTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for worker in 0..<12 {
                     group.addTask {
-                        var random = Generator(state: UInt64(worker) &* 7919 &+ 1)
+                        var random = SplitMix64(seed: UInt64(worker) &* 7919 &+ 1)
                         for _ in 0..<40 {
                             let reader = readers[Int(random.next() % UInt64(readers.count))]
                             let who = sessions[Int(random.next() % UInt64(sessions.count))]

@@ -23,20 +23,20 @@ struct DrainProcessTests {
             "--tls-cert", certificates.server.certificateChainPath, "--tls-key", certificates.server.privateKeyPath,
             "--reader-ca", certificates.caCertificatePath,
         ]
-        let gateway = try await PackageProcess.start(
-            "reader-gateway",
+        let gateway = try await LoggedProcess.start(
+            PackageExecutables.path("reader-gateway"),
             tlsArguments + [
                 "--data-dir", directory + "/data", "--port", "0", "--internal-port", "0", "--ops-port", "0", "--node-name", "drain-node-a",
                 "--drain-load-balancer-seconds", "1", "--drain-deadline-seconds", "\(drainDeadline)", "--session-lease", "30s",
             ],
-            outputPath: directory + "/gateway.log",
+            logPath: directory + "/gateway.log",
             environment: ["READER_GATEWAY_DATABASE_URL=\(database.connectionString)"]
         )
         _ = try #require(await gateway.waitForLine(containing: "msg=ready"), "gateway not ready:\n\(gateway.output)")
         let listening = try #require(await gateway.waitForLine(containing: "gateway listening"))
-        let port = try #require(PackageProcess.field("address", in: listening)?.split(separator: ":").last.flatMap { Int($0) })
+        let port = try #require(LoggedProcess.field("address", in: listening)?.split(separator: ":").last.flatMap { Int($0) })
         let opsLine = try #require(await gateway.waitForLine(containing: "ops endpoint listening"))
-        let opsPort = try #require(PackageProcess.field("port", in: opsLine).flatMap { Int($0) })
+        let opsPort = try #require(LoggedProcess.field("port", in: opsLine).flatMap { Int($0) })
         let caPath = certificates.caCertificatePath
         // Ready once the first store ping succeeded.
         let readyBy = ContinuousClock.now + .seconds(10)
@@ -46,13 +46,13 @@ struct DrainProcessTests {
         #expect(OpsProbe.status(port: opsPort, path: "/readyz") == 200)
         let account = try await DevelopmentAccount.create(name: "drain test", client: database.client)
 
-        let simulator = try await PackageProcess.start(
-            "reader-sim",
+        let simulator = try await LoggedProcess.start(
+            PackageExecutables.path("reader-sim"),
             ["--gateway", "127.0.0.1:\(port)", "--ca", caPath, "--serial", "WSCDRAIN0001", "--heartbeat-interval", "300ms", "--collect-duration", "1500ms", "--reconnect-delay", "200ms"],
-            outputPath: directory + "/sim.log"
+            logPath: directory + "/sim.log"
         )
         let codeLine = try #require(await simulator.waitForLine(containing: "registration_code"), "no code:\n\(simulator.output)")
-        let code = try #require(PackageProcess.field("code", in: codeLine))
+        let code = try #require(LoggedProcess.field("code", in: codeLine))
         let loops = try EventLoopGroup(loopCount: 1)
         let adminChannel = try await TestChannel.connect(port: port, caPath: caPath, loop: loops.next())
         let admin = TestAdmin(channel: adminChannel, secretKey: account.secretKey)
@@ -112,10 +112,10 @@ struct DrainProcessTests {
         // balancer sends the reconnects to): the lane resumes its session
         // there with its resume token, and keeps its reader once the reader
         // re-attached.
-        let second = try await PackageProcess.start(
-            "reader-gateway",
+        let second = try await LoggedProcess.start(
+            PackageExecutables.path("reader-gateway"),
             tlsArguments + ["--port", "\(port)", "--internal-port", "0", "--node-name", "drain-node-b", "--session-lease", "30s"],
-            outputPath: directory + "/gateway-b.log",
+            logPath: directory + "/gateway-b.log",
             environment: ["READER_GATEWAY_DATABASE_URL=\(database.connectionString)"]
         )
         _ = try #require(await second.waitForLine(containing: "msg=ready"), "second gateway not ready:\n\(second.output)")

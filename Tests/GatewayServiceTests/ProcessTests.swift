@@ -13,29 +13,29 @@ struct ProcessTests {
         let database = try await TestPostgres.database()
         let directory = TestPostgres.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let gateway = try await PackageProcess.start(
-            "reader-gateway",
+        let gateway = try await LoggedProcess.start(
+            PackageExecutables.path("reader-gateway"),
             ["--data-dir", directory + "/data", "--port", "0", "--internal-port", "0", "--reader-offline-bound", "2s", "--session-lease", "5s"],
-            outputPath: directory + "/gateway.log",
+            logPath: directory + "/gateway.log",
             environment: ["READER_GATEWAY_DATABASE_URL=\(database.connectionString)"]
         )
         _ = try #require(await gateway.waitForLine(containing: "msg=ready"), "gateway not ready:\n\(gateway.output)")
         let listening = try #require(await gateway.waitForLine(containing: "gateway listening"))
-        let port = try #require(PackageProcess.field("address", in: listening)?.split(separator: ":").last.flatMap { Int($0) })
+        let port = try #require(LoggedProcess.field("address", in: listening)?.split(separator: ":").last.flatMap { Int($0) })
         let caLine = try #require(await gateway.waitForLine(containing: "development TLS certificates"))
-        let caPath = try #require(PackageProcess.field("ca", in: caLine))
+        let caPath = try #require(LoggedProcess.field("ca", in: caLine))
         #expect(!FileManager.default.fileExists(atPath: directory + "/data"))
         // With a database URL the gateway never prints a secret.
         #expect(!gateway.output.contains("secret key"))
         let account = try await DevelopmentAccount.create(name: "process test", client: database.client)
 
-        let simulator = try await PackageProcess.start(
-            "reader-sim",
+        let simulator = try await LoggedProcess.start(
+            PackageExecutables.path("reader-sim"),
             ["--gateway", "127.0.0.1:\(port)", "--ca", caPath, "--serial", "WSCPROC00001", "--heartbeat-interval", "300ms"],
-            outputPath: directory + "/sim.log"
+            logPath: directory + "/sim.log"
         )
         let codeLine = try #require(await simulator.waitForLine(containing: "registration_code"), "no code:\n\(simulator.output)")
-        let code = try #require(PackageProcess.field("code", in: codeLine))
+        let code = try #require(LoggedProcess.field("code", in: codeLine))
 
         let loops = try EventLoopGroup(loopCount: 1)
         let adminChannel = try await TestChannel.connect(port: port, caPath: caPath, loop: loops.next())
@@ -76,7 +76,7 @@ struct ProcessTests {
         // PostgreSQL runs as its own user: the data directory must be reachable.
         chmod(directory, 0o777)
         let arguments = ["--data-dir", directory + "/data", "--port", "0", "--internal-port", "0"]
-        let first = try await PackageProcess.start("reader-gateway", arguments, outputPath: directory + "/first.log")
+        let first = try await LoggedProcess.start(PackageExecutables.path("reader-gateway"), arguments, logPath: directory + "/first.log")
         _ = try #require(await first.waitForLine(containing: "msg=ready", timeout: .seconds(90)), "not ready:\n\(first.output)")
         let secretLine = try #require(await first.waitForLine(containing: "secret key:"))
         #expect(secretLine.contains("sk_"))
@@ -84,7 +84,7 @@ struct ProcessTests {
         #expect(first.output.contains(directory + "/data/tls/ca.pem"))
         #expect(await first.stop() == 0)
 
-        let second = try await PackageProcess.start("reader-gateway", arguments, outputPath: directory + "/second.log")
+        let second = try await LoggedProcess.start(PackageExecutables.path("reader-gateway"), arguments, logPath: directory + "/second.log")
         _ = try #require(await second.waitForLine(containing: "msg=ready", timeout: .seconds(90)), "not ready:\n\(second.output)")
         #expect(!second.output.contains("secret key"))
         #expect(await second.stop() == 0)

@@ -158,7 +158,7 @@ final class ClusterFixture: Sendable {
     private static func supportedFlags() async throws -> Set<String> {
         if let known = flagCache.withLock({ $0 }) { return known }
         let path = TestPostgres.makeTemporaryDirectory() + "/help.log"
-        let (_, output) = try await ClusterProcess.run(ClusterProcess.packageExecutable("reader-gateway"), ["--help"], logPath: path)
+        let (_, output) = try await LoggedProcess.run(PackageExecutables.path("reader-gateway"), ["--help"], logPath: path)
         try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
         let flags = Set(output.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," }).filter { $0.hasPrefix("--") }.map(String.init))
         flagCache.withLock { $0 = flags }

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayTestSupport
 
 /// nginx `stream` in front of the replicas' TLS ports, round robin, standing in for the
 /// Kubernetes Service: TCP passthrough (TLS ends at the replica), a dead replica is skipped
@@ -7,7 +8,7 @@ import Foundation
 /// process (parent-death signal).
 struct LoadBalancer: Sendable {
     let port: Int
-    let process: ClusterProcess
+    let process: LoggedProcess
 
     static func start(port: Int, upstreams: [Int], directory: String) async throws -> LoadBalancer {
         try FileManager.default.createDirectory(atPath: directory + "/logs", withIntermediateDirectories: true)
@@ -39,7 +40,7 @@ struct LoadBalancer: Sendable {
         guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw ClusterError("nginx is not installed (make test-deps installs nginx-light and libnginx-mod-stream)")
         }
-        let process = try await ClusterProcess.start(
+        let process = try await LoggedProcess.start(
             nginx, ["-p", directory, "-c", path, "-e", directory + "/logs/error.log"], logPath: directory + "/nginx.out"
         )
         let balancer = LoadBalancer(port: port, process: process)

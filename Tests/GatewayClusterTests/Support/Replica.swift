@@ -1,4 +1,5 @@
 import Foundation
+import GatewayTestSupport
 import GatewayStore
 import Synchronization
 
@@ -14,7 +15,7 @@ final class Replica: Sendable {
     private let arguments: [String]
 
     private struct State {
-        var process: ClusterProcess?
+        var process: LoggedProcess?
         var incarnation = 0
         var paused = false
         var logs: [String] = []
@@ -31,7 +32,7 @@ final class Replica: Sendable {
         self.arguments = arguments
     }
 
-    var process: ClusterProcess? { state.withLock { $0.process } }
+    var process: LoggedProcess? { state.withLock { $0.process } }
     var isRunning: Bool { process.map { $0.process.poll() == nil } ?? false }
     var isPaused: Bool { state.withLock { $0.paused } }
     var pid: pid_t? { process?.process.pid }
@@ -48,7 +49,7 @@ final class Replica: Sendable {
             state.logs.append(path)
             return path
         }
-        let child = try await ClusterProcess.start(ClusterProcess.packageExecutable("reader-gateway"), arguments, logPath: logPath)
+        let child = try await LoggedProcess.start(PackageExecutables.path("reader-gateway"), arguments, logPath: logPath)
         state.withLock {
             $0.process = child
             $0.paused = false
@@ -61,7 +62,7 @@ final class Replica: Sendable {
         // The incarnation's node id: `node registered node=...` or `gateway listening ... node=...`.
         for text in ["node registered", "gateway listening"] {
             if let line = await child.waitForLine(containing: text, timeout: .milliseconds(1)),
-               let node = ClusterProcess.field("node", in: line) {
+               let node = LoggedProcess.field("node", in: line) {
                 state.withLock { $0.nodeIDs.append(node) }
                 break
             }

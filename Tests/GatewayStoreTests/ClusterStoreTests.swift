@@ -63,11 +63,7 @@ struct ClusterStoreTests {
     func readerHome() async throws {
         try await withOwnershipDatabase { client in
             let fixtures = OwnershipFixtures(client: client)
-            try await fixtures.seedAccount()
-            let store = OwnershipStore(client: client)
-            let cluster = ClusterStore(client: client)
-            try await cluster.register(node: "node-a", internalAddress: "127.0.0.1:7001")
-            try await cluster.register(node: "node-b", internalAddress: "127.0.0.1:7002")
+            let (store, cluster) = try await fixtures.seedCluster(nodes: ["node-a", "node-b"])
             let reader = ReaderID("tmr_home")
             try await fixtures.registerReader(reader)
             #expect(try await cluster.readerHome(reader) == nil, "never attached")
@@ -203,11 +199,7 @@ struct ClusterStoreTests {
         let observer = try database.makeClient(maximumConnections: 1)
         let client = database.client
         let fixtures = OwnershipFixtures(client: client)
-        try await fixtures.seedAccount()
-        let store = OwnershipStore(client: client)
-        let cluster = ClusterStore(client: client)
-        try await cluster.register(node: "node-old", internalAddress: "127.0.0.1:7001")
-        try await cluster.register(node: "node-x", internalAddress: "127.0.0.1:7002")
+        let (store, _) = try await fixtures.seedCluster(nodes: ["node-old", "node-x"])
         let reader = ReaderID("tmr_in_flight")
         try await fixtures.registerReader(reader)
         _ = try await store.readerAttached(reader, node: "node-old")

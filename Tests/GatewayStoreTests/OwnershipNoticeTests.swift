@@ -22,10 +22,7 @@ struct OwnershipNoticeTests {
     func triggerNotifies() async throws {
         try await withOwnershipDatabase { client in
             let fixtures = OwnershipFixtures(client: client)
-            try await fixtures.seedAccount()
-            let store = OwnershipStore(client: client)
-            let cluster = ClusterStore(client: client)
-            try await cluster.register(node: "node-a", internalAddress: "127.0.0.1:7001")
+            let (store, _) = try await fixtures.seedCluster(nodes: ["node-a"])
             let collector = NotificationCollector(try await client.listen(OwnershipNotice.channel))
             defer { collector.stop() }
             let reader = ReaderID("tmr_notice")

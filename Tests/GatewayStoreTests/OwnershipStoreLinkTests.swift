@@ -13,11 +13,7 @@ struct OwnershipStoreLinkTests {
     func reattachKeepsTheOwner() async throws {
         try await withOwnershipDatabase { client in
             let fixtures = OwnershipFixtures(client: client)
-            try await fixtures.seedAccount()
-            let store = OwnershipStore(client: client)
-            let cluster = ClusterStore(client: client)
-            try await cluster.register(node: "node-a", internalAddress: "127.0.0.1:7001")
-            try await cluster.register(node: "node-b", internalAddress: "127.0.0.1:7002")
+            let (store, _) = try await fixtures.seedCluster(nodes: ["node-a", "node-b"])
             let reader = ReaderID("tmr_reattach")
             let generation = try await fixtures.ownedReader(reader, owner: Self.ownerA, node: "node-a", store: store)
             _ = try await store.commandStarted(.collectPaymentMethod, reader: reader, session: Self.ownerA.session, generation: generation)
@@ -78,11 +74,7 @@ struct OwnershipStoreLinkTests {
     func reattachWithinTheBound() async throws {
         try await withOwnershipDatabase { client in
             let fixtures = OwnershipFixtures(client: client)
-            try await fixtures.seedAccount()
-            let store = OwnershipStore(client: client)
-            let cluster = ClusterStore(client: client)
-            try await cluster.register(node: "node-a", internalAddress: "127.0.0.1:7001")
-            try await cluster.register(node: "node-b", internalAddress: "127.0.0.1:7002")
+            let (store, cluster) = try await fixtures.seedCluster(nodes: ["node-a", "node-b"])
             let reader = ReaderID("tmr_detached")
             let generation = try await fixtures.ownedReader(reader, owner: Self.ownerA, node: "node-a", store: store)
 

@@ -14,6 +14,17 @@ struct OwnershipFixtures {
         try await OwnershipSchemaFixtures.insertAccount(client, id: Self.account, location: Self.location)
     }
 
+    /// Seeds the account and registers `nodes` (internal addresses 127.0.0.1:7001, :7002,
+    /// …): the ownership and cluster stores a link test drives.
+    func seedCluster(nodes: [String]) async throws -> (OwnershipStore, ClusterStore) {
+        try await seedAccount()
+        let cluster = ClusterStore(client: client)
+        for (index, node) in nodes.enumerated() {
+            try await cluster.register(node: node, internalAddress: "127.0.0.1:\(7001 + index)")
+        }
+        return (OwnershipStore(client: client), cluster)
+    }
+
     func registerReader(_ reader: ReaderID) async throws {
         try await OwnershipSchemaFixtures.insertReader(client, id: reader.rawValue, account: Self.account, location: Self.location)
     }

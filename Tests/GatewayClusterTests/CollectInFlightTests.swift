@@ -66,23 +66,7 @@ extension ClusterTests {
                 cluster.expect((error as? RPCError)?.isRetryableInCluster == true, "the collect in flight failed with \(error), not a retryable status")
             }
             // The next collect works once the reader is back (bounded retries on retryable errors).
-            var retried: [String] = []
-            var done = false
-            let deadline = ContinuousClock.now + .seconds(20)
-            while !done, ContinuousClock.now < deadline {
-                do {
-                    let result = try await lane.collect()
-                    done = result.paymentMethod?.last4 == "4242"
-                    cluster.expect(done, "the retried collect returned \(result)")
-                    if !done { break }
-                } catch let error as RPCError where error.isRetryableInCluster {
-                    retried.append(error.reasonName)
-                    try? await Task.sleep(for: .milliseconds(200))
-                } catch {
-                    cluster.expect(false, "the retried collect failed with \(error) (after \(retried))")
-                    break
-                }
-            }
+            let (done, retried) = await collectUntilItWorks(lane, cluster, what: "the retried collect")
             cluster.expect(done, "the collect never succeeded again after the kill (retryable failures: \(retried))")
             print("cluster: collect in flight → \(outcome); sent again: \(done ? "completed" : "failed") after \(retried.count) retryable failures \(retried.prefix(5))")
             if dying == .readersReplica {
@@ -134,24 +118,34 @@ extension ClusterTests {
                 cluster.expect((error as? RPCError)?.isRetryableInCluster == true, "the collect failed with \(error), not a retryable status")
             }
             reader.setHoldCollects(false)
-            var retried: [String] = []
-            var done = false
-            let deadline = ContinuousClock.now + .seconds(20)
-            while !done, ContinuousClock.now < deadline {
-                do {
-                    done = try await lane.collect().paymentMethod?.last4 == "4242"
-                } catch let error as RPCError where error.isRetryableInCluster {
-                    retried.append(error.reasonName)
-                    try? await Task.sleep(for: .milliseconds(300))
-                } catch {
-                    cluster.expect(false, "the next collect failed with \(error) (after \(retried)): the reader was left in use")
-                    break
-                }
-            }
+            let (done, retried) = await collectUntilItWorks(lane, cluster, what: "the next collect (was the reader left in use?)")
             cluster.expect(done, "the next collect never worked after the outage (retryable failures: \(retried))")
             print("cluster: collect ending during a store outage → \(outcome); the next collect: \(done ? "completed" : "failed") after \(retried.count) retryable failures")
             let problems = try await cluster.historyProblems([readerID])
             cluster.expect(problems.isEmpty, "history: \(problems)")
         }
+    }
+
+    /// Sends a collect until it works (the reader's card, ending 4242) or 20 s pass, waiting
+    /// out retryable failures; any other failure, or a collect that returns another card, is
+    /// recorded and ends the attempts. Whether it worked, and the retryable reasons seen.
+    private func collectUntilItWorks(_ lane: ClusterLane, _ cluster: ClusterFixture, what: String) async -> (done: Bool, retried: [String]) {
+        var retried: [String] = []
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            do {
+                let result = try await lane.collect()
+                let done = result.paymentMethod?.last4 == "4242"
+                cluster.expect(done, "\(what) returned \(result)")
+                return (done, retried)
+            } catch let error as RPCError where error.isRetryableInCluster {
+                retried.append(error.reasonName)
+                try? await Task.sleep(for: .milliseconds(200))
+            } catch {
+                cluster.expect(false, "\(what) failed with \(error) (after \(retried))")
+                return (false, retried)
+            }
+        }
+        return (false, retried)
     }
 }

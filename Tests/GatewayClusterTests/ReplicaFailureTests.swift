@@ -46,20 +46,11 @@ extension ClusterTests {
             }
             await scene.stopLoad()
 
-            cluster.expect(scene.lost.isEmpty, "commands lost: \(scene.lost)")
-            cluster.expect(cluster.doubleOwners(scene).isEmpty, "\(cluster.doubleOwners(scene))")
-            let problems = try await cluster.ownerProblems(scene)
-            cluster.expect(problems.isEmpty, "owners after the kill: \(problems)")
-            let after = try await cluster.database.ownership()
-            for id in scene.readerIDs where after[id]?.generation != generations[id] {
-                cluster.expect(false, "\(id) changed owner during the recovery: generation \(generations[id] ?? -1) → \(after[id]?.generation ?? -1)")
-            }
+            try await cluster.expectNothingChanged(scene, generations: generations, across: "the kill")
             let live = Set(try await cluster.database.nodes())
-            for row in after.values where cluster.clusterFlags {
+            for row in try await cluster.database.ownership().values where cluster.clusterFlags {
                 cluster.expect(row.node.map(live.contains) == true, "\(row.reader) is linked to a node that is not registered: \(row); nodes \(live)")
             }
-            let history = try await cluster.historyProblems(scene.readerIDs)
-            cluster.expect(history.isEmpty, "history: \(history)")
             print("cluster: kill -9: \(scene.completed) commands completed, retried \(scene.retried), lost \(scene.lost.count); lanes resumed \(scene.lanes.map(\.resumes).reduce(0, +)) times")
         }
     }

@@ -53,16 +53,7 @@ extension ClusterTests {
             cluster.expect(connected, "a new connect does not work after the restart")
             await scene.stopLoad()
 
-            cluster.expect(scene.lost.isEmpty, "commands lost: \(scene.lost)")
-            cluster.expect(cluster.doubleOwners(scene).isEmpty, "\(cluster.doubleOwners(scene))")
-            let problems = try await cluster.ownerProblems(scene)
-            cluster.expect(problems.isEmpty, "owners after the restart: \(problems)")
-            let after = try await cluster.database.ownership()
-            for id in scene.readerIDs where after[id]?.generation != generations[id] {
-                cluster.expect(false, "\(id) changed owner across the restart: generation \(generations[id] ?? -1) → \(after[id]?.generation ?? -1)")
-            }
-            let history = try await cluster.historyProblems(scene.readerIDs + [spareID])
-            cluster.expect(history.isEmpty, "history: \(history)")
+            try await cluster.expectNothingChanged(scene, generations: generations, across: "the PostgreSQL restart", alsoInHistory: [spareID])
             print("cluster: PostgreSQL restart: \(scene.completed) commands completed, retried \(scene.retried), lost \(scene.lost.count)")
         }
     }
@@ -150,16 +141,7 @@ extension ClusterTests {
                 print("cluster: rolling restart \(replica.name): drained in \(seconds(drained)), back and every lane working again \(recovery.map(seconds) ?? "never") later")
             }
             await scene.stopLoad()
-            cluster.expect(scene.lost.isEmpty, "commands lost: \(scene.lost)")
-            cluster.expect(cluster.doubleOwners(scene).isEmpty, "\(cluster.doubleOwners(scene))")
-            let problems = try await cluster.ownerProblems(scene)
-            cluster.expect(problems.isEmpty, "owners after the rolling restart: \(problems)")
-            let after = try await cluster.database.ownership()
-            for id in scene.readerIDs where after[id]?.generation != generations[id] {
-                cluster.expect(false, "\(id) changed owner during the rolling restart: generation \(generations[id] ?? -1) → \(after[id]?.generation ?? -1)")
-            }
-            let history = try await cluster.historyProblems(scene.readerIDs)
-            cluster.expect(history.isEmpty, "history: \(history)")
+            try await cluster.expectNothingChanged(scene, generations: generations, across: "the rolling restart")
             print("cluster: rolling restart: \(scene.completed) commands completed, retried \(scene.retried), lost \(scene.lost.count); lanes resumed \(scene.lanes.map(\.resumes).reduce(0, +)) times")
         }
     }

@@ -105,6 +105,26 @@ extension ClusterFixture {
         return problems
     }
 
+    /// After a fault under load, with the load stopped: no command lost, no reader that two
+    /// lanes believe they own, lane i still owns reader i in PostgreSQL at the generation it
+    /// had before `what` (`generations`), and every history (also of `alsoInHistory`) without
+    /// gaps.
+    func expectNothingChanged(
+        _ scene: ClusterScene, generations: [String: Int64], across what: String, alsoInHistory: [String] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        expect(scene.lost.isEmpty, "commands lost: \(scene.lost)", sourceLocation: sourceLocation)
+        expect(doubleOwners(scene).isEmpty, "\(doubleOwners(scene))", sourceLocation: sourceLocation)
+        let problems = try await ownerProblems(scene)
+        expect(problems.isEmpty, "owners after \(what): \(problems)", sourceLocation: sourceLocation)
+        let after = try await database.ownership()
+        for id in scene.readerIDs where after[id]?.generation != generations[id] {
+            expect(false, "\(id) changed owner across \(what): generation \(generations[id] ?? -1) → \(after[id]?.generation ?? -1)", sourceLocation: sourceLocation)
+        }
+        let history = try await historyProblems(scene.readerIDs + alsoInHistory)
+        expect(history.isEmpty, "history: \(history)", sourceLocation: sourceLocation)
+    }
+
     /// Waits until every reader is attached (and those in `reattaching` attached anew), every
     /// lane completed a command started after `since`, and lane i owns reader i again.
     /// Returns the time from `since` (nil: not within `timeout`).

@@ -10,25 +10,7 @@ extension OwnershipStatements {
             FROM reader_ownership o
             WHERE o.reader_id = $1::text AND o.online AND o.link_epoch = $2::bigint AND o.link_detached_at IS NULL
             FOR UPDATE
-        ), updated AS (
-            UPDATE reader_ownership o
-            SET online = false, session_id = NULL, lane_label = NULL, command = NULL, command_session_id = NULL,
-                link_node = NULL, link_detached_at = NULL,
-                generation = o.generation + CASE WHEN l.session_id IS NULL THEN 0 ELSE 1 END,
-                since = CASE WHEN l.session_id IS NULL THEN o.since ELSE now() END
-            FROM link l
-            WHERE o.reader_id = l.reader_id
-            RETURNING o.reader_id, o.generation
-        ), status AS (
-            UPDATE readers r SET status = 'offline', last_seen_at = now()
-            FROM updated u
-            WHERE r.id = u.reader_id
-        ), recorded AS (
-            INSERT INTO ownership_history (reader_id, from_session_id, from_lane_label, generation, reason)
-            SELECT l.reader_id, l.session_id, l.lane_label, u.generation, 'reader_lost'
-            FROM link l JOIN updated u USING (reader_id)
-            WHERE l.session_id IS NOT NULL
-        )
+        ), \(takenOffline(from: "link"))
         SELECT CASE
                    WHEN u.reader_id IS NOT NULL AND l.session_id IS NOT NULL THEN 'owner_lost'
                    WHEN u.reader_id IS NOT NULL THEN 'updated'
@@ -114,14 +96,29 @@ extension OwnershipStatements {
             ORDER BY o.link_detached_at
             LIMIT $2::integer
             FOR UPDATE SKIP LOCKED
-        ), updated AS (
+        ), \(takenOffline(from: "expired"))
+        SELECT e.reader_id, e.session_id AS from_session_id, e.lane_label AS from_lane_label, u.generation,
+               e.command AS interrupted_command, u.link_epoch
+        FROM expired e JOIN updated u USING (reader_id)
+        ORDER BY e.reader_id
+        """
+
+    /// The CTEs `updated`, `status` and `recorded` of a reader going offline with its link:
+    /// every reader the CTE `source` selects (with its `session_id` and `lane_label`) loses
+    /// its owner, transaction mark and link, its generation moves on if it had an owner,
+    /// `readers.status` turns offline, and the history records `reader_lost`. `updated`
+    /// returns `reader_id`, `generation` and `link_epoch`. Shared by ``readerLost`` (one
+    /// link that went down) and ``releaseDetached`` (links detached past the bound).
+    private static func takenOffline(from source: String) -> String {
+        """
+        updated AS (
             UPDATE reader_ownership o
             SET online = false, session_id = NULL, lane_label = NULL, command = NULL, command_session_id = NULL,
                 link_node = NULL, link_detached_at = NULL,
-                generation = o.generation + CASE WHEN e.session_id IS NULL THEN 0 ELSE 1 END,
-                since = CASE WHEN e.session_id IS NULL THEN o.since ELSE now() END
-            FROM expired e
-            WHERE o.reader_id = e.reader_id
+                generation = o.generation + CASE WHEN s.session_id IS NULL THEN 0 ELSE 1 END,
+                since = CASE WHEN s.session_id IS NULL THEN o.since ELSE now() END
+            FROM \(source) s
+            WHERE o.reader_id = s.reader_id
             RETURNING o.reader_id, o.generation, o.link_epoch
         ), status AS (
             UPDATE readers r SET status = 'offline', last_seen_at = now()
@@ -129,13 +126,10 @@ extension OwnershipStatements {
             WHERE r.id = u.reader_id
         ), recorded AS (
             INSERT INTO ownership_history (reader_id, from_session_id, from_lane_label, generation, reason)
-            SELECT e.reader_id, e.session_id, e.lane_label, u.generation, 'reader_lost'
-            FROM expired e JOIN updated u USING (reader_id)
-            WHERE e.session_id IS NOT NULL
+            SELECT s.reader_id, s.session_id, s.lane_label, u.generation, 'reader_lost'
+            FROM \(source) s JOIN updated u USING (reader_id)
+            WHERE s.session_id IS NOT NULL
         )
-        SELECT e.reader_id, e.session_id AS from_session_id, e.lane_label AS from_lane_label, u.generation,
-               e.command AS interrupted_command, u.link_epoch
-        FROM expired e JOIN updated u USING (reader_id)
-        ORDER BY e.reader_id
         """
+    }
 }

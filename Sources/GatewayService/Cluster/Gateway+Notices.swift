@@ -42,9 +42,9 @@ extension Gateway {
         let me = node.id
         let concerned = state.withLock { state -> Bool in
             var concerned = false
-            if let link = state.links[notice.reader] {
-                if notice.epoch > link.epoch || (notice.epoch == link.epoch && notice.node != me) { concerned = true }
-                if notice.generation > link.knownGeneration { concerned = true }
+            if let index = state.links.index(forKey: notice.reader) {
+                let (epoch, knownGeneration) = (state.links.values[index].epoch, state.links.values[index].knownGeneration)
+                if Gateway.isSuperseded(epoch, here: me, by: notice.epoch, on: notice.node) || notice.generation > knownGeneration { concerned = true }
             }
             for (token, session) in state.sessions where session.reader == notice.reader {
                 if session.id != notice.session, session.generation < notice.generation { concerned = true }
@@ -95,7 +95,7 @@ extension Gateway {
         state.withLock { state in
             if let index = state.links.index(forKey: row.reader) {
                 let link = state.links.values[index]
-                if row.epoch > link.epoch || (row.epoch == link.epoch && row.node != me) {
+                if Gateway.isSuperseded(link.epoch, here: me, by: row.epoch, on: row.node) {
                     superseded = state.links.removeValue(forKey: row.reader)
                 } else if row.epoch == link.epoch, row.generation > link.knownGeneration {
                     state.links.values[index].knownGeneration = row.generation
@@ -146,6 +146,13 @@ extension Gateway {
                 }
             }
         }
+    }
+
+    /// Whether a link of `epoch` held here (node `me`) is superseded by what the store
+    /// says, link `storeEpoch` on `node`: a newer link, or this epoch on another node (or on
+    /// none: the reaper detached it).
+    static func isSuperseded(_ epoch: LinkEpoch, here me: String, by storeEpoch: LinkEpoch, on node: String?) -> Bool {
+        storeEpoch > epoch || (storeEpoch == epoch && node != me)
     }
 
     /// The `ReaderDisconnected` event a displaced session receives.

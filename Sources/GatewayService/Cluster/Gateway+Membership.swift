@@ -55,7 +55,7 @@ extension Gateway {
             }
             if healthySince != nil, ContinuousClock.now >= nextCodeSweep {
                 nextCodeSweep = .now + .seconds(60)
-                _ = try? await database.client.execute("DELETE FROM registration_codes WHERE expires_at < now()")
+                try? await database.deleteExpiredRegistrationCodes()
             }
             try? await Task.sleep(for: interval)
         }

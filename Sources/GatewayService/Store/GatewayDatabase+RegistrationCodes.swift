@@ -50,4 +50,9 @@ extension GatewayDatabase {
     func deleteRegistrationCode(_ code: String) async throws(StoreError) {
         try await client.execute("DELETE FROM registration_codes WHERE code = $1", [PostgresValue(code)])
     }
+
+    /// Drops codes past their expiry (a reader that went away without taking its code).
+    func deleteExpiredRegistrationCodes() async throws(StoreError) {
+        try await client.execute("DELETE FROM registration_codes WHERE expires_at < now()")
+    }
 }

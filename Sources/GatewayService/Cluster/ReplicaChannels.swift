@@ -34,9 +34,11 @@ final class ReplicaChannels: Sendable {
             guard let certificates = state.certificates else {
                 throw RPCError(.readerLinkMoved, "the replica link is not ready yet; retry")
             }
-            let (host, port) = try ReplicaChannels.split(address)
+            guard let peer = GatewayAddress(parsing: address) else {
+                throw RPCError(.internal, "replica address \(address.debugDescription) is not host:port")
+            }
             let configuration = ClientChannelConfiguration(
-                host: host, port: port, trustedCAPath: certificates.caPath, clientCertificate: certificates.client,
+                host: peer.host, port: peer.port, trustedCAPath: certificates.caPath, clientCertificate: certificates.client,
                 keepalive: .init(interval: .seconds(5), timeout: .seconds(5)), connectTimeout: .seconds(3)
             )
             let group = self.group.group
@@ -70,20 +72,6 @@ final class ReplicaChannels: Sendable {
             return Array(state.channels.values)
         }
         for task in tasks { (try? await task.value)?.close() }
-    }
-
-    static func split(_ address: String) throws -> (String, Int) {
-        guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]) else {
-            throw RPCError(.internal, "replica address \(address.debugDescription) is not host:port")
-        }
-        var host = String(address[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return (host, port)
-    }
-
-    /// `host:port`, with brackets around an IPv6 literal.
-    static func join(_ host: String, _ port: Int) -> String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }
 

@@ -188,7 +188,7 @@ public final class GatewayServiceHost: Sendable {
             throw InternalCertificateError("--advertise-address is required when the internal listener binds \(host): other replicas must know where to dial")
         }
         guard let port = internalServer.localAddress?.port else { throw InternalCertificateError("the internal listener has no bound port") }
-        return ReplicaChannels.join(host, port)
+        return GatewayAddress(host: host, port: port).description
     }
 
     /// The bound address once started.

@@ -90,12 +90,14 @@ public final class GatewayServiceHost: Sendable {
         let gateway = self.gateway
         gateway.loops.set(group)
         do {
-            let internalServer = try await startInternalListener(group: group)
+            let advertisedHost = try self.advertisedHost()
+            let internalServer = try await startInternalListener(group: group, advertising: advertisedHost)
             let server: TLSServer
             let address: SocketAddress
             let advertised: String
             do {
-                advertised = try advertisedAddress(internalServer)
+                guard let port = internalServer.localAddress?.port else { throw InternalCertificateError("the internal listener has no bound port") }
+                advertised = GatewayAddress(host: advertisedHost, port: port).description
                 // Registered before the first reader can attach (an attach names this node).
                 try await gateway.cluster.register(node: gateway.node.id, internalAddress: advertised)
                 logger.notice("node registered", ["node": gateway.node.id, "internal": advertised])
@@ -126,13 +128,12 @@ public final class GatewayServiceHost: Sendable {
 
     /// The replica link listener: only clients with a certificate from the
     /// cluster's internal CA get through the handshake.
-    private func startInternalListener(group: EventLoopGroup) async throws -> TLSServer {
+    private func startInternalListener(group: EventLoopGroup, advertising advertisedHost: String) async throws -> TLSServer {
         let configuration = listener.internalListener
         let directory = configuration.certificateDirectory
             ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("reader-gateway-internal-\(getpid())-\(ObjectIdentifier(self).hashValue & 0xffff)")
-        let advertise = configuration.advertiseAddress ?? configuration.host
         let certificates = try await InternalCertificates.prepare(
-            cluster: gateway.cluster, nodeID: gateway.node.id, advertiseAddress: advertise, directory: directory
+            cluster: gateway.cluster, nodeID: gateway.node.id, advertiseAddress: advertisedHost, directory: directory
         )
         gateway.replicas.configure(certificates)
         let router = CallRouter(
@@ -180,15 +181,15 @@ public final class GatewayServiceHost: Sendable {
         return try TLSServer(configuration: configuration, group: group) { connection in router.makeConnection(connection) }
     }
 
-    /// `host:port` other replicas dial.
-    private func advertisedAddress(_ internalServer: TLSServer) throws -> String {
+    /// The host other replicas dial (and the internal certificate names), checked before
+    /// anything starts: a wildcard bind needs an explicit advertise address.
+    private func advertisedHost() throws -> String {
         let configuration = listener.internalListener
         let host = configuration.advertiseAddress ?? configuration.host
         guard host != "0.0.0.0", host != "::" else {
             throw InternalCertificateError("--advertise-address is required when the internal listener binds \(host): other replicas must know where to dial")
         }
-        guard let port = internalServer.localAddress?.port else { throw InternalCertificateError("the internal listener has no bound port") }
-        return GatewayAddress(host: host, port: port).description
+        return host
     }
 
     /// The bound address once started.

@@ -56,7 +56,8 @@ extension Gateway {
     }
 
     func deliverStatus(_ notice: ReaderStatusNotice) async {
-        guard let owner = state.withLock({ $0.owner(of: notice.reader) }), state.withLock({ $0.links[notice.reader] == nil }) else { return }
+        // For an owner here of a reader whose link is elsewhere (a link here delivers its own).
+        guard let owner = state.withLock({ $0.links.index(forKey: notice.reader) == nil ? $0.owner(of: notice.reader) : nil }) else { return }
         guard let record = try? await database.reader(notice.reader.rawValue, account: owner.accountID) else { return }
         var reader = Gateway.readerMessage(record, link: nil)
         reader.networkStatus = .online

@@ -236,7 +236,9 @@ extension Gateway {
                 state.links[reader] = link
                 guard changed else { return nil }
                 guard let owner = state.owner(of: reader) else {
-                    // The owner (if any) is on another replica: announce it.
+                    // The owner, if the reader has ever had one (its generation moved on), is
+                    // on another replica: announce it.
+                    guard link.knownGeneration > .initial else { return nil }
                     return ReaderStatusNotice(reader: reader, activity: link.activity, batteryLevel: link.batteryLevel, ipAddress: link.ipAddress)
                 }
                 var status = ReaderGatewayV1.ReaderStatusChanged()
@@ -244,9 +246,7 @@ extension Gateway {
                 _ = state.withSession(id: owner.id) { Gateway.deliver(.readerStatusChanged(status), to: &$0) }
                 return nil
             }
-            if let remote, state.withLock({ $0.links[reader]?.knownGeneration ?? .initial }) > .initial {
-                Task { await announce(remote) }
-            }
+            if let remote { Task { await announce(remote) } }
         case .commandResult(let result):
             commandResultReceived(result, reader: reader, linkID: linkID)
         case .updateProgress(let progress):

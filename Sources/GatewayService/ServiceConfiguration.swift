@@ -34,11 +34,3 @@ public struct ServiceConfiguration: Sendable {
         return max(.milliseconds(50), min(bound, .seconds(1)))
     }
 }
-
-extension Duration {
-    /// The duration in (fractional) seconds.
-    var seconds: Double {
-        let (whole, attoseconds) = components
-        return Double(whole) + Double(attoseconds) / 1e18
-    }
-}

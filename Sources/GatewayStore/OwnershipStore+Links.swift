@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayDomain
 
 /// The reader's own link: attached on a node, lost on a live node, detached when its node died
@@ -82,7 +83,7 @@ extension OwnershipStore {
     public func releaseDetachedReaders(offlineBound: Duration, limit: Int = 500) async throws(StoreError) -> [ExpiredOwnership] {
         let rows = try await client.query(
             OwnershipStatements.releaseDetached,
-            [PostgresValue(Self.seconds(offlineBound)), PostgresValue(max(1, limit))]
+            [PostgresValue(offlineBound.seconds), PostgresValue(max(1, limit))]
         )
         var released: [ExpiredOwnership] = []
         for row in rows {
@@ -97,11 +98,5 @@ extension OwnershipStore {
             released.append(ExpiredOwnership(reader: reader, result: result))
         }
         return released
-    }
-
-    /// A duration in seconds, for `make_interval(secs => …)`.
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

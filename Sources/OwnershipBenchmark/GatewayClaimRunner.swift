@@ -56,6 +56,6 @@ struct GatewayClaimRunner {
             return all
         }
         let elapsed = clock.now - start
-        return LatencyStats(latencies: latencies, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return LatencyStats(latencies: latencies, seconds: elapsed.seconds)
     }
 }

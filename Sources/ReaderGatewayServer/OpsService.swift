@@ -128,7 +128,7 @@ final class OpsState: Sendable {
                 guard last >= 0 else { return .notReady("not connected yet") }
                 let age = Duration.nanoseconds(nanoseconds(since: clockOrigin) - last)
                 guard age > OpsService.pingStaleAfter else { return .ready }
-                let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
+                let seconds = age.seconds
                 return .notReady("no successful ping for \(Int(seconds.rounded())) s")
             },
             ReadinessCheck("migrations") { [self] in

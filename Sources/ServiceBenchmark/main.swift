@@ -216,10 +216,6 @@ func measureConnects(
     FileHandle.standardOutput.write(Data(line.utf8))
 }
 
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
-
 let done = DispatchSemaphore(value: 0)
 let status = Mutex<Int32>(0)
 Task.detached {

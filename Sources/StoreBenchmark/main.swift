@@ -74,7 +74,7 @@ func runClient(_ client: PostgresClient, clients: Int, seconds: Int) async -> (r
         return await group.reduce(0, +)
     }
     let elapsed = ContinuousClock.now - start
-    let secondsElapsed = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let secondsElapsed = elapsed.seconds
     let cpu = processCPUMicroseconds() - cpuStart
     return (Double(completed) / secondsElapsed, cpu / Double(max(completed, 1)))
 }

@@ -85,7 +85,7 @@ let limits: ConnectionLimits = {
     return limits
 }()
 
-func sleep(_ duration: Duration) { Thread.sleep(forTimeInterval: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18) }
+func sleep(_ duration: Duration) { Thread.sleep(forTimeInterval: duration.seconds) }
 
 func waitFor(_ timeout: Duration, _ condition: () -> Bool) -> Bool {
     let deadline = ContinuousClock.now + timeout
@@ -142,7 +142,7 @@ case "rtt":
     let cpuAfter = ProcessProbe.cpuSeconds(pids)
     let ownAfter = ProcessProbe.ownCPUSeconds()
     stopAndCollect()
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let seconds = elapsed.seconds
     let total = statistics.reduce(0) { $0 + $1.roundTrips }
     let latencies = statistics.flatMap(\.latencies).sorted()
     emit([
@@ -172,7 +172,7 @@ case "handshake":
     let elapsed = ContinuousClock.now - started
     let cpuAfter = ProcessProbe.cpuSeconds(pids)
     stopAndCollect()
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let seconds = elapsed.seconds
     let total = statistics.reduce(0) { $0 + $1.handshakes }
     emit([
         ("in_flight", inFlight), ("seconds", seconds), ("handshakes", total),

@@ -1,3 +1,5 @@
+import GatewayCore
+
 /// A token bucket: up to `capacity` actions at once, refilled at `refillPerSecond`.
 ///
 /// Pure: the caller passes the time, so tests need no clock.
@@ -17,7 +19,7 @@ public struct TokenBucket: Sendable, Hashable {
     /// Takes one token if there is one; otherwise says how long until there is.
     public mutating func take(at now: ContinuousClock.Instant) -> TakeResult {
         if let updatedAt {
-            let elapsed = Self.seconds(now - updatedAt)
+            let elapsed = (now - updatedAt).seconds
             if elapsed > 0 { tokens = min(capacity, tokens + elapsed * refillPerSecond) }
         }
         updatedAt = now
@@ -33,10 +35,5 @@ public struct TokenBucket: Sendable, Hashable {
     public enum TakeResult: Sendable, Hashable {
         case granted
         case denied(retryAfter: Duration)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

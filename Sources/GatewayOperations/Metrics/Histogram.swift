@@ -1,3 +1,4 @@
+import GatewayCore
 import Synchronization
 
 /// The upper bounds of a histogram's buckets, in the unit the histogram
@@ -68,8 +69,7 @@ public final class Histogram: Sendable {
 
     /// Records one duration, in seconds.
     public func observe(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        observe(Double(seconds) + Double(attoseconds) / 1e18)
+        observe(duration.seconds)
     }
 
     /// The cumulative bucket counts, the count and the sum, read now.

@@ -39,7 +39,7 @@ public final class ClusterStore: Sendable {
     /// Deletes nodes silent for `lease` and detaches their links, in one statement; returns
     /// their ids (each reaped exactly once, whichever replica's call reaped it).
     public func reapDeadNodes(lease: Duration) async throws(StoreError) -> [String] {
-        let rows = try await client.query(ClusterStatements.reap, [PostgresValue(OwnershipStore.seconds(lease))])
+        let rows = try await client.query(ClusterStatements.reap, [PostgresValue(lease.seconds)])
         var reaped: [String] = []
         for row in rows {
             let node = try row.decode(String.self, "node_id")

@@ -25,11 +25,12 @@ BENCH_SUITES :=
 # Each test folder may bring a make fragment with its own tools and suites.
 include $(wildcard Tests/*/*.mk)
 
-.PHONY: help run build test deps test-deps bench lint clean
+.PHONY: help run build test test-repeat deps test-deps bench lint clean
 
 help:
 	@echo "make run    build and start the gateway on its embedded default"
 	@echo "make test   install what is missing, build, run every test"
+	@echo "make test-repeat RUNS=10 [LOAD=1]   the Swift suite N times (under CPU load), failures per test"
 	@echo "make bench  benchmarks, each beside a peer measured in the same run"
 	@echo "make fuzz   fuzz the decoders for a bounded time"
 	@echo "make lint   strict compile (warnings are errors)"
@@ -71,10 +72,23 @@ build: deps
 run: build
 	$(SWIFT) run -c $(CONFIGURATION) --skip-build reader-gateway $(ARGS)
 
+# Every suite runs even when an earlier one fails; the last line names those that failed.
 test: test-deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
-	@for suite in $(TEST_SUITES); do $(MAKE) --no-print-directory "$$suite" || exit 1; done
+	@failed=""; \
+	$(SWIFT) test --skip-build $(SWIFT_FLAGS) || failed="$$failed swift-test"; \
+	for suite in $(TEST_SUITES); do $(MAKE) --no-print-directory "$$suite" || failed="$$failed $$suite"; done; \
+	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed (of: swift-test $(strip $(TEST_SUITES)))"; exit 1; fi; \
+	echo "make test: every suite passed (swift-test $(strip $(TEST_SUITES)))"
+
+# The Swift suite RUNS times in a row, then how many runs each test failed (Tests/Harness/test_repeat.py).
+# LOAD=1 keeps every core busy with stress-ng meanwhile.
+RUNS ?= 5
+LOAD ?= 0
+test-repeat: test-deps
+	$(call apt_install,stress-ng)
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	python3 Tests/Harness/test_repeat.py --runs $(RUNS) $(if $(filter 1,$(LOAD)),--load) --swift $(SWIFT) -- $(SWIFT_FLAGS)
 
 # --- everything else ----------------------------------------------------------
 

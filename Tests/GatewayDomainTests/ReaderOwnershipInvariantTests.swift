@@ -1,17 +1,6 @@
+import GatewayTestKit
 import GatewayDomain
 import Testing
-
-/// A deterministic generator so a failing walk can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Ownership: invariants over random event sequences")
 struct ReaderOwnershipInvariantTests {
@@ -54,7 +43,7 @@ struct ReaderOwnershipInvariantTests {
 
     @Test("generation only grows, one history row per change, the command belongs to the owner", arguments: [1, 2, 3, 42] as [UInt64])
     func randomWalk(seed: UInt64) {
-        var random = SplitMix64(state: seed)
+        var random = SplitMix64(seed: seed)
         var machine = ReaderOwnershipStateMachine(reader: Fixture.reader, link: .online(LinkEpoch(1)))
         var epoch: Int64 = 1
         var changes = 0

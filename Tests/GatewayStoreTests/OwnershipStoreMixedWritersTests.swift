@@ -1,3 +1,4 @@
+import GatewayTestKit
 import GatewayDomain
 import GatewayStore
 import GatewayTestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayTestKit
 import GatewayTransport
 import Testing
 
@@ -29,9 +30,12 @@ struct EchoTests {
     func rsaAndECDSA() async throws {
         let certificates = TestCertificates.shared
         let server = try TestServer(configure: { $0.certificates = [certificates.serverECDSA, certificates.serverRSA] })
-        let client = try BlockingTLSClient(port: server.port, caPath: certificates.caPath, tls12Only: true)
-        #expect(client.write([1, 2, 3]))
-        #expect(client.read(upTo: 16) == [1, 2, 3])
+        let port = server.port
+        let echoed = try await onOwnThread { () throws -> [UInt8]? in
+            let client = try BlockingTLSClient(port: port, caPath: certificates.caPath, tls12Only: true)
+            return client.write([1, 2, 3]) ? client.read(upTo: 16) : nil
+        }
+        #expect(echoed == [1, 2, 3])
         #expect(await eventually { server.record.snapshot.active.first?.cipher.hasPrefix("ECDHE-") == true })
         #expect(server.record.snapshot.active.first?.tlsVersion == "TLSv1.2")
         await server.stop()
@@ -86,10 +90,15 @@ struct EchoTests {
     @Test("client-initiated renegotiation is refused")
     func renegotiationRefused() async throws {
         let server = try TestServer()
-        let client = try BlockingTLSClient(port: server.port, caPath: TestCertificates.shared.caPath, tls12Only: true)
-        #expect(client.write([7]))
-        #expect(client.read(upTo: 1) == [7])
-        #expect(client.renegotiate() == false)
+        let port = server.port
+        let caPath = TestCertificates.shared.caPath
+        let (echoed, renegotiated) = try await onOwnThread { () throws -> ([UInt8]?, Bool) in
+            let client = try BlockingTLSClient(port: port, caPath: caPath, tls12Only: true)
+            let echoed = client.write([7]) ? client.read(upTo: 1) : nil
+            return (echoed, client.renegotiate())
+        }
+        #expect(echoed == [7])
+        #expect(renegotiated == false)
         await server.stop()
     }
 
@@ -130,10 +139,15 @@ struct EchoTests {
     @Test("an abrupt TCP close without close_notify is reported as such")
     func abruptClose() async throws {
         let server = try TestServer()
-        let client = try BlockingTLSClient(port: server.port, caPath: TestCertificates.shared.caPath)
-        #expect(client.write([5]))
-        #expect(client.read(upTo: 1) == [5])
-        client.abort()
+        let port = server.port
+        let caPath = TestCertificates.shared.caPath
+        let echoed = try await onOwnThread { () throws -> [UInt8]? in
+            let client = try BlockingTLSClient(port: port, caPath: caPath)
+            let echoed = client.write([5]) ? client.read(upTo: 1) : nil
+            client.abort()
+            return echoed
+        }
+        #expect(echoed == [5])
         #expect(await eventually {
             let closed = server.record.snapshot.closed
             if closed.count != 1 { return false }

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayTestKit
 import GatewayTransport
 import Synchronization
 import Testing
@@ -101,20 +102,27 @@ struct MoveTests {
     @Test("a stream echoed while its connection moves after every read arrives whole and in order", arguments: [false, true])
     func streamSurvivesMoves(writeBeforeMove: Bool) async throws {
         let moving = try MovingServer(writeBeforeMove: writeBeforeMove)
-        let client = try BlockingTLSClient(port: moving.server.port, caPath: TestCertificates.shared.caPath)
-        var sent: [UInt8] = []
-        var echoed: [UInt8] = []
-        for round in 0..<400 {
-            // Sizes from 1 byte to a few records, so reads and moves interleave differently.
-            let size = 1 + (round * 7919) % 40_000
-            let message = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ round) }
-            #expect(client.write(message))
-            sent += message
-            while echoed.count < sent.count {
-                guard let bytes = client.read(upTo: 65_536), !bytes.isEmpty else { break }
-                echoed += bytes
+        let port = moving.server.port
+        let caPath = TestCertificates.shared.caPath
+        let (sent, echoed, failedWrites) = try await onOwnThread { () throws -> ([UInt8], [UInt8], Int) in
+            let client = try BlockingTLSClient(port: port, caPath: caPath)
+            var sent: [UInt8] = []
+            var echoed: [UInt8] = []
+            var failedWrites = 0
+            for round in 0..<400 {
+                // Sizes from 1 byte to a few records, so reads and moves interleave differently.
+                let size = 1 + (round * 7919) % 40_000
+                let message = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ round) }
+                if !client.write(message) { failedWrites += 1 }
+                sent += message
+                while echoed.count < sent.count {
+                    guard let bytes = client.read(upTo: 65_536), !bytes.isEmpty else { break }
+                    echoed += bytes
+                }
             }
+            return (sent, echoed, failedWrites)
         }
+        #expect(failedWrites == 0)
         // Compared by hand: a diff of two megabyte arrays would take the test runner minutes.
         let firstDifference = (0..<min(echoed.count, sent.count)).first { echoed[$0] != sent[$0] }
         #expect(echoed.count == sent.count && firstDifference == nil, "echoed \(echoed.count) of \(sent.count) bytes; first difference at \(firstDifference.map(String.init) ?? "none")")
@@ -126,12 +134,17 @@ struct MoveTests {
     @Test("a moved connection keeps its idle deadline")
     func idleDeadlineFollows() async throws {
         let moving = try MovingServer(writeBeforeMove: false, configure: { $0.limits.idleTimeout = .milliseconds(300) })
-        let client = try BlockingTLSClient(port: moving.server.port, caPath: TestCertificates.shared.caPath)
-        #expect(client.write([1, 2, 3]))
-        #expect(client.read(upTo: 16) == [1, 2, 3])
+        let port = moving.server.port
+        let caPath = TestCertificates.shared.caPath
+        let (client, echoed) = try await onOwnThread { () throws -> (BlockingTLSClient, [UInt8]?) in
+            let client = try BlockingTLSClient(port: port, caPath: caPath)
+            return (client, client.write([1, 2, 3]) ? client.read(upTo: 16) : nil)
+        }
+        #expect(echoed == [1, 2, 3])
         #expect(await eventually { moving.moves == 1 })
         #expect(await eventually(timeout: .seconds(3)) { moving.server.record.snapshot.closed == [.idleTimeout] })
         #expect(moving.offLoopCallbacks == 0)
+        withExtendedLifetime(client) {}
         await moving.server.stop()
     }
 
@@ -139,9 +152,13 @@ struct MoveTests {
     func refusedMoves() async throws {
         let captured = LockedBox<TLSConnection?>(nil)
         let server = try TestServer(handler: { record in CapturingEchoHandler(record: record, captured: captured) })
-        let client = try BlockingTLSClient(port: server.port, caPath: TestCertificates.shared.caPath)
-        #expect(client.write([7]))
-        #expect(client.read(upTo: 16) == [7])
+        let port = server.port
+        let caPath = TestCertificates.shared.caPath
+        let (client, echoed) = try await onOwnThread { () throws -> (BlockingTLSClient, [UInt8]?) in
+            let client = try BlockingTLSClient(port: port, caPath: caPath)
+            return (client, client.write([7]) ? client.read(upTo: 16) : nil)
+        }
+        #expect(echoed == [7])
         let connection = try #require(captured.withLock { $0 })
         let home = connection.eventLoop
         let other = server.group.loops.first { $0 !== home }!

@@ -1,3 +1,4 @@
+import GatewayTestKit
 import Foundation
 import GatewayWire
 import GatewayWireConformance
@@ -75,7 +76,7 @@ struct DecoderRobustnessTests {
 
     @Test("seeded random mutations of valid messages never trap")
     func mutations() throws {
-        var generator = SystemRandomNumberGenerator.Seeded(seed: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         let seeds = try Self.files("message").map { Array($0.dropFirst()) }
         for round in 0..<3000 {
             var bytes = seeds[round % seeds.count]
@@ -91,21 +92,6 @@ struct DecoderRobustnessTests {
             let type = Self.messageTypes[round % Self.messageTypes.count]
             let stable = Self.check(type, bytes)
             #expect(stable, "\(type.protoMessageName) round \(round)")
-        }
-    }
-}
-
-extension SystemRandomNumberGenerator {
-    /// A small deterministic generator (SplitMix64) so failures reproduce.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }

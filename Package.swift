@@ -63,7 +63,9 @@ let package = Package(
         .target(name: "GatewayCommandLine", dependencies: ["GatewayCore", "GatewayWire", "GatewayClient"], swiftSettings: swift6),
 
         // MARK: test support
-        .target(name: "GatewayTestSupport", dependencies: ["GatewayCore", "GatewayStore"], swiftSettings: swift6),
+        // Dependency-free helpers for every test target: blocking work off the cooperative pool, a seeded generator.
+        .target(name: "GatewayTestKit", swiftSettings: swift6),
+        .target(name: "GatewayTestSupport", dependencies: ["GatewayCore", "GatewayStore", "GatewayTestKit"], swiftSettings: swift6),
         // wire: conformance messages (proto/readergateway/testing), the interop driver and the fuzz target.
         .target(name: "GatewayWireConformance", dependencies: ["GatewayWire"], swiftSettings: swift6),
         .executableTarget(name: "wire-interop", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/WireInterop", swiftSettings: swift6),
@@ -104,6 +106,9 @@ let package = Package(
             dependencies: ["GatewayCore", "GatewayTransport"],
             swiftSettings: swift6
         ),
+        // The attacker of the flood test and of `make bench-flood`: silent and half-hello sockets
+        // from several loopback sources, re-opened as the server closes them.
+        .executableTarget(name: "transport-flood", dependencies: ["CGatewayLinux"], path: "Sources/TransportFlood", swiftSettings: swift6),
         // service: relayed command round trips through the whole gateway (Tests/GatewayServiceTests/service.mk).
         .executableTarget(
             name: "service-bench",
@@ -116,33 +121,33 @@ let package = Package(
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: swift6),
         .testTarget(
             name: "GatewayWireTests",
-            dependencies: ["GatewayWire", "GatewayWireConformance"],
+            dependencies: ["GatewayWire", "GatewayWireConformance", "GatewayTestKit"],
             exclude: ["wire.mk", "Interop", "Bench", "FuzzCorpus"],
             swiftSettings: swift6
         ),
         .testTarget(
             name: "GatewayTransportTests",
-            dependencies: ["GatewayTransport", "CGatewayOpenSSL", "CGatewayLinux"],
+            dependencies: ["GatewayTransport", "CGatewayOpenSSL", "CGatewayLinux", "GatewayTestKit"],
             exclude: ["transport.mk", "scripts", "bench"],
             swiftSettings: swift6
         ),
-        .testTarget(name: "GatewayDomainTests", dependencies: ["GatewayDomain"], swiftSettings: swift6),
+        .testTarget(name: "GatewayDomainTests", dependencies: ["GatewayDomain", "GatewayTestKit"], swiftSettings: swift6),
         .testTarget(
             name: "GatewayStoreTests",
-            dependencies: ["GatewayStore", "GatewayTestSupport"],
+            dependencies: ["GatewayStore", "GatewayTestSupport", "GatewayTestKit"],
             exclude: ["store.mk"],
             swiftSettings: swift6
         ),
         .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations"], swiftSettings: swift6),
         .testTarget(
             name: "GatewayServiceTests",
-            dependencies: ["GatewayService", "GatewayClient", "GatewayTestSupport"],
+            dependencies: ["GatewayService", "GatewayClient", "GatewayTestSupport", "GatewayTestKit", "GatewayTransport"],
             exclude: ["service.mk", "bench"],
             swiftSettings: swift6
         ),
         .testTarget(
             name: "GatewayClientTests",
-            dependencies: ["GatewayClient", "GatewayCommandLine", "GatewayTransport", "GatewayStore", "GatewayTestSupport"],
+            dependencies: ["GatewayClient", "GatewayCommandLine", "GatewayTransport", "GatewayStore", "GatewayTestSupport", "GatewayTestKit"],
             swiftSettings: swift6
         ),
         // The reader-gateway executable, run as a real child process.
@@ -155,7 +160,7 @@ let package = Package(
         // (Tests/GatewayClusterTests/cluster.mk; `make chaos` for the long randomized run).
         .testTarget(
             name: "GatewayClusterTests",
-            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayStore", "GatewayClient", "GatewayTestSupport"],
+            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayStore", "GatewayClient", "GatewayTestSupport", "GatewayTestKit"],
             exclude: ["cluster.mk"],
             swiftSettings: swift6
         ),

@@ -21,6 +21,8 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sys/ioctl.h>
+#include <malloc.h>
 
 const int RG_EPOLL_CTL_ADD = EPOLL_CTL_ADD;
 const int RG_EPOLL_CTL_MOD = EPOLL_CTL_MOD;
@@ -312,3 +314,15 @@ long rg_raise_nofile_limit_to(long wanted) {
 int rg_errno(void) { return errno; }
 
 void rg_set_thread_name(const char *name) { pthread_setname_np(pthread_self(), name); }
+
+int rg_socket_readable_bytes(int fd) {
+    int count = 0;
+    if (ioctl(fd, FIONREAD, &count) != 0) return -1;
+    return count;
+}
+
+long rg_socket_peek(int fd, void *buffer, unsigned long capacity) {
+    return (long)recv(fd, buffer, capacity, MSG_PEEK | MSG_DONTWAIT);
+}
+
+int rg_malloc_trim(void) { return malloc_trim(0); }

@@ -27,6 +27,10 @@ public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
     case handshakeFailed(TransportError)
     /// The handshake did not finish within `ConnectionLimits.handshakeTimeout`.
     case handshakeTimeout
+    /// Closed in its handshake to make room for a newer connection: its listener, or its source
+    /// address, had as many handshakes in flight as ``ConnectionLimits`` allows, and it was the
+    /// oldest of them that had not sent a whole ClientHello (see the module's README).
+    case handshakeEvicted
     /// Nothing was read or written within `ConnectionLimits.idleTimeout`.
     case idleTimeout
     /// The peer did not read and the write buffer passed its bound.
@@ -46,6 +50,7 @@ public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
         case .connectFailed(let error): "connect failed: \(error)"
         case .handshakeFailed(let error): "handshake failed: \(error)"
         case .handshakeTimeout: "handshake timed out"
+        case .handshakeEvicted: "closed in its handshake to make room for a newer connection (handshake cap)"
         case .idleTimeout: "idle timeout"
         case .writeBufferOverflow: "peer does not read: write buffer over its bound"
         case .connectionLimit: "connection limit reached"

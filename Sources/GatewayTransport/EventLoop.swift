@@ -62,6 +62,10 @@ public final class EventLoop: @unchecked Sendable {
     let readBuffer: UnsafeMutableRawBufferPointer
     /// The monotonic time at the start of the current tick (cheap "now" for activity stamps).
     private(set) var now: UInt64 = rg_monotonic_nanoseconds()
+    /// Server connections closed since the allocator last gave memory back (`EventLoop+Memory.swift`).
+    var closedSinceTrim = 0
+    /// When the allocator last gave memory back.
+    var lastTrim: UInt64 = 0
 
     private static let wakeData: UInt64 = UInt64.max
 
@@ -201,6 +205,7 @@ public final class EventLoop: @unchecked Sendable {
             runPendingTasks()
             runDueTimers()
             flushAll()
+            if closedSinceTrim >= Self.closesBeforeTrim { trimMemoryIfDue() }
         }
         // Final sweep: run what was handed over so that no continuation is left waiting.
         runPendingTasks()

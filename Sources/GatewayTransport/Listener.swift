@@ -4,9 +4,14 @@ import Glibc
 
 /// One listening socket registered (level-triggered) with one loop; accepts for a ``TLSServer``.
 ///
-/// `@unchecked Sendable`: `fd` is immutable; `registered`, `paused` and `closed` are touched
-/// only on `loop`'s thread (the ...FromAnyThread methods hop there). It holds its server
-/// strongly; ``TLSServer/shutdown(gracePeriod:)`` closes it and the loop lets go of it.
+/// It accepts eagerly, up to the server's connection cap, and keeps this loop's share of the
+/// handshake caps with a ``HandshakeAdmission``: a connection over a cap closes the oldest
+/// handshake that has not sent its ClientHello, never the newcomer (see the module's README).
+///
+/// `@unchecked Sendable`: `fd` is immutable; `registered`, `paused`, `closed`, `admission` and
+/// `inHandshake` are touched only on `loop`'s thread (the ...FromAnyThread methods hop there,
+/// and connections in handshake never leave the loop). It holds its server strongly;
+/// ``TLSServer/shutdown(gracePeriod:)`` closes it and the loop lets go of it.
 final class Listener: @unchecked Sendable {
     let fd: Int32
     let loop: EventLoop
@@ -14,11 +19,22 @@ final class Listener: @unchecked Sendable {
     private var registered = false
     private var paused = false
     private var closed = false
+    private var admission: HandshakeAdmission<UInt64, SourceAddress>
+    /// The connections `admission` tracks, by their admission id.
+    private var inHandshake: [UInt64: TLSConnection] = [:]
+    private var nextAdmissionID: UInt64 = 0
 
-    init(fd: Int32, loop: EventLoop, server: TLSServer) {
+    /// `share`: how many listeners (one per loop) split the server's handshake caps.
+    init(fd: Int32, loop: EventLoop, server: TLSServer, share: Int) {
         self.fd = fd
         self.loop = loop
         self.server = server
+        let limits = server.configuration.limits
+        let parts = max(1, share)
+        admission = HandshakeAdmission(
+            maxInFlight: max(1, (limits.maxHandshaking + parts - 1) / parts),
+            maxPerSource: max(1, (limits.maxHandshakingPerSource + parts - 1) / parts)
+        )
     }
 
     func startFromAnyThread() {
@@ -40,10 +56,6 @@ final class Listener: @unchecked Sendable {
     private func acceptBatch() {
         let limits = server.configuration.limits
         for _ in 0..<64 {
-            if server.counters.handshaking.load(ordering: .relaxed) >= limits.maxHandshaking {
-                pauseAccepting()
-                return
-            }
             var address = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
             let client = withUnsafeMutablePointer(to: &address) { pointer in
@@ -64,33 +76,48 @@ final class Listener: @unchecked Sendable {
                 continue
             }
             _ = rg_set_nodelay(client)
-            open(client, peer: SocketAddress(storage: address).description)
+            open(client, peer: SocketAddress(storage: address))
         }
     }
 
-    private func open(_ client: Int32, peer: String) {
-        let context = server.currentContext
-        ERR_clear_error()
-        guard let ssl = SSL_new(context.context) else {
-            _ = OpenSSLErrors.drain()
-            Glibc.close(client)
-            return
-        }
-        SSL_set_fd(ssl, client)
-        SSL_set_accept_state(ssl)
+    /// Starts the handshake of an accepted socket; the OpenSSL connection is created once its
+    /// first record has arrived (`TLSConnection+Hello.swift`).
+    private func open(_ client: Int32, peer: SocketAddress) {
         server.counters.connections.add(1, ordering: .relaxed)
         server.counters.handshaking.add(1, ordering: .relaxed)
         let connection = TLSConnection(
-            fd: client, ssl: ssl, isServer: true, verifyPeer: false, eventLoop: loop,
-            limits: server.configuration.limits, counters: server.counters, peer: peer, state: .handshaking
+            fd: client, ssl: nil, helloContext: server.currentContext, isServer: true, verifyPeer: false, eventLoop: loop,
+            limits: server.configuration.limits, counters: server.counters, peer: peer.description, state: .handshaking
         )
+        nextAdmissionID &+= 1
+        let id = nextAdmissionID
+        let evicted = admission.admit(id, from: peer.source)
+        inHandshake[id] = connection
+        connection.admission = HandshakeTicket(listener: self, id: id)
+        for victim in evicted {
+            guard let connection = inHandshake.removeValue(forKey: victim) else { continue }
+            connection.admission = nil
+            server.counters.evicted.add(1, ordering: .relaxed)
+            connection.finish(.handshakeEvicted)
+        }
         let handler = server.factory(connection)
         if !connection.start(handler: handler) {
             connection.finish(.ioError(TransportError(.socket, "could not register the connection with epoll", cause: OpenSSLErrors.errnoText(rg_errno()))))
         }
     }
 
-    /// Stops reading the listening socket for a moment (handshake cap or no descriptors left).
+    /// A connection's first record arrived and OpenSSL answered it. Loop thread only.
+    func helloArrived(_ id: UInt64) {
+        admission.helloAnswered(id)
+    }
+
+    /// A connection left its handshake (done, failed, timed out or closed). Loop thread only.
+    func handshakeLeft(_ id: UInt64) {
+        admission.finished(id)
+        inHandshake[id] = nil
+    }
+
+    /// Stops reading the listening socket for a moment (no descriptors left).
     private func pauseAccepting() {
         guard !paused, registered else { return }
         paused = true

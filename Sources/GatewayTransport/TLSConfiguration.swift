@@ -33,8 +33,16 @@ public enum SlowPeerPolicy: Sendable, Hashable {
 public struct ConnectionLimits: Sendable, Hashable {
     /// Connections held at once by one server; more are accepted and closed at once.
     public var maxConnections: Int = 100_000
-    /// Connections in the TLS handshake at once; above it the server stops accepting for a moment.
+    /// Connections in the TLS handshake at once. A new connection over it closes the oldest one
+    /// still in handshake (those that have not sent a whole ClientHello first) with
+    /// ``CloseReason/handshakeEvicted``: a flood of silent sockets never makes a new client wait.
     public var maxHandshaking: Int = 1_024
+    /// Connections in the TLS handshake at once from one source address (IPv6: one /64). A new
+    /// connection over it closes that source's oldest handshake, so one source's flood stays
+    /// within its own share and never reaches ``maxHandshaking``'s shared pool first. Behind a
+    /// proxy that hides client addresses every client shares the proxy's address: raise it to
+    /// ``maxHandshaking`` there (see the module's README).
+    public var maxHandshakingPerSource: Int = 64
     /// Time from accept (or connect) to a finished handshake.
     public var handshakeTimeout: Duration = .seconds(10)
     /// Time without any bytes read or written before the connection is closed (nil: never).

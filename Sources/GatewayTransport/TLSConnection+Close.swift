@@ -89,6 +89,7 @@ extension TLSConnection {
         state = .closed
         if previous == .connecting || previous == .handshaking {
             if counters != nil { counters?.handshaking.subtract(1, ordering: .relaxed) }
+            leaveAdmission()
         }
         counters?.connections.subtract(1, ordering: .relaxed)
         loop.deregister(fd: fd)
@@ -97,6 +98,8 @@ extension TLSConnection {
             SSL_free(sslHandle)
             self.sslHandle = nil
         }
+        helloContext = nil
+        if isServer { loop.noteServerConnectionClosed() }
         pending = []
         pendingStart = 0
         let handler = self.handler

@@ -7,6 +7,8 @@ import Synchronization
 final class ServerCounters: Sendable {
     let connections = Atomic<Int>(0)
     let handshaking = Atomic<Int>(0)
+    /// Connections closed in handshake to make room for newer ones (``CloseReason/handshakeEvicted``).
+    let evicted = Atomic<Int>(0)
 }
 
 /// One TLS connection (server or client side) on a non-blocking socket, confined to its loop.
@@ -81,7 +83,13 @@ public final class TLSConnection: @unchecked Sendable {
     /// `SSL_free` frees before `deinit` deallocates this.
     let lastReadDrained: UnsafeMutablePointer<Int32>
     /// Whether the read watch is installed (so ``lastReadDrained`` can be trusted).
-    let readsWatched: Bool
+    var readsWatched = false
+    /// Server side, before the first TLS record is whole in the socket: the OpenSSL connection
+    /// does not exist yet (see `TLSConnection+Hello.swift`), so a silent or dribbling peer costs
+    /// no TLS state and no record buffers.
+    var helloContext: TLSContext?
+    /// The listener's handshake admission this connection counts against while in handshake.
+    var admission: HandshakeTicket?
 
     // Loop bookkeeping.
     var flushScheduled = false
@@ -92,9 +100,12 @@ public final class TLSConnection: @unchecked Sendable {
     var stateDeadline: UInt64 = 0
     var armedDeadline: UInt64 = UInt64.max
 
+    /// `ssl` is nil for a server connection still waiting for its first record; it is created
+    /// from `helloContext` once that record is whole.
     init(
         fd: Int32,
-        ssl: OpaquePointer,
+        ssl: OpaquePointer?,
+        helloContext: TLSContext? = nil,
         isServer: Bool,
         verifyPeer: Bool,
         eventLoop: EventLoop,
@@ -105,6 +116,7 @@ public final class TLSConnection: @unchecked Sendable {
     ) {
         self.fd = fd
         self.sslHandle = ssl
+        self.helloContext = helloContext
         self.isServer = isServer
         self.verifyPeer = verifyPeer
         self.loop = eventLoop
@@ -116,7 +128,7 @@ public final class TLSConnection: @unchecked Sendable {
         self.lastActivity = eventLoop.now
         lastReadDrained = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
         lastReadDrained.initialize(to: 0)
-        readsWatched = rg_SSL_watch_reads(ssl, lastReadDrained) == 1
+        if let ssl { readsWatched = rg_SSL_watch_reads(ssl, lastReadDrained) == 1 }
     }
 
     deinit {
@@ -176,6 +188,9 @@ public final class TLSConnection: @unchecked Sendable {
     // MARK: handshake
 
     func advanceHandshake() {
+        if sslHandle == nil {
+            guard awaitHelloRecord() else { return }
+        }
         ERR_clear_error()
         let rc = SSL_do_handshake(ssl)
         if rc == 1 {
@@ -217,6 +232,7 @@ public final class TLSConnection: @unchecked Sendable {
 
     private func handshakeFinished() {
         counters?.handshaking.subtract(1, ordering: .relaxed)
+        leaveAdmission()
         state = .active
         lastActivity = loop.now
         info = makeInfo()

@@ -64,7 +64,7 @@ public final class TLSServer: Sendable {
                 _ = rg_local_address(fd, &bound)
                 address = SocketAddress(storage: bound)
             }
-            let listener = Listener(fd: fd, loop: loop, server: self)
+            let listener = Listener(fd: fd, loop: loop, server: self, share: group.loops.count)
             listeners.append(listener)
         }
         for listener in listeners { listener.startFromAnyThread() }
@@ -88,6 +88,10 @@ public final class TLSServer: Sendable {
 
     /// Connections refused because of the connection cap since start.
     public var refusedCount: Int { refusedConnections.load(ordering: .relaxed) }
+
+    /// Connections closed in their handshake to make room for newer ones since start
+    /// (``CloseReason/handshakeEvicted``).
+    public var evictedCount: Int { counters.evicted.load(ordering: .relaxed) }
 
     /// The context new connections start with.
     var currentContext: TLSContext { context.withLock { $0 } }

@@ -51,10 +51,12 @@ final class ListenerService: GatewayService {
             host: options.internalAddress, port: options.internalPort, advertiseAddress: options.advertiseAddress,
             certificateDirectory: (NSTemporaryDirectory() as NSString).appendingPathComponent("reader-gateway-internal-\(getpid())")
         )
-        let listener = GatewayListenerConfiguration(
+        var listener = GatewayListenerConfiguration(
             host: options.address, port: options.port, certificate: certificate, readerCAPath: readerCA, loopCount: options.eventLoops,
             internalListener: internalListener
         )
+        listener.maxHandshaking = options.maxHandshaking
+        listener.maxHandshakingPerSource = options.maxHandshakingPerSource
         let gateway = GatewayServiceHost(listener: listener, service: service, client: client, metrics: metrics)
         let address = try await gateway.start()
         host.value = gateway

@@ -31,6 +31,8 @@ struct ServerOptions: Sendable {
             .value("reader-offline-bound", "DURATION", default: "10s", help: "A reader silent for this long is offline and its owner is told (e.g. 10s, 3s)."),
             .value("session-lease", "DURATION", default: "30s", help: "How long a lane's session lives without a connection (its resume window)."),
             .value("event-loops", "N", default: "2", help: "Event loop threads of the TLS port."),
+            .value("max-handshaking", "N", default: "1024", help: "TLS handshakes in flight at once; a new connection over it closes the oldest one that has not sent its ClientHello."),
+            .value("max-handshaking-per-source", "N", default: "64", help: "TLS handshakes in flight at once from one client address (IPv6: one /64). Behind a proxy that hides client addresses, set it to --max-handshaking."),
             .value("log-level", "LEVEL", default: "info", help: "Lowest level written: trace, debug, info, notice, warning, error, critical."),
             .value("log-format", "FORMAT", default: "logfmt", help: "Log line format: logfmt or json."),
         ]
@@ -56,6 +58,8 @@ struct ServerOptions: Sendable {
     var readerOfflineBound: Duration
     var sessionLease: Duration
     var eventLoops: Int
+    var maxHandshaking: Int
+    var maxHandshakingPerSource: Int
     var logLevel: Logger.Level
     var logFormat: LogFormat
     var helpRequested: Bool
@@ -111,6 +115,8 @@ struct ServerOptions: Sendable {
             readerOfflineBound: offlineBound,
             sessionLease: lease,
             eventLoops: try options.int("event-loops", in: 1...256) ?? 2,
+            maxHandshaking: try options.int("max-handshaking", in: 1...1_000_000) ?? 1_024,
+            maxHandshakingPerSource: try options.int("max-handshaking-per-source", in: 1...1_000_000) ?? 64,
             logLevel: level,
             logFormat: try options.choice("log-format", as: LogFormat.self) ?? .logfmt,
             helpRequested: options.helpRequested

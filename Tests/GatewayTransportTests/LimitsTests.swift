@@ -1,4 +1,5 @@
 import Foundation
+import GatewayTestKit
 import GatewayTransport
 import Testing
 
@@ -7,7 +8,9 @@ struct LimitsTests {
     @Test("a peer that stops reading is paused: the server's buffer stays bounded, then resumes")
     func slowReaderPaused() async throws {
         let server = try TestServer(handler: { FloodHandler(record: $0) })
-        let client = try BlockingTLSClient(port: server.port, caPath: TestCertificates.shared.caPath, receiveBuffer: 4096)
+        let port = server.port
+        let caPath = TestCertificates.shared.caPath
+        let client = try await onOwnThread { try BlockingTLSClient(port: port, caPath: caPath, receiveBuffer: 4096) }
         // The client reads nothing: once the kernel buffers are full the server must stay
         // unwritable and its own buffer must stop growing.
         let limits = ConnectionLimits()
@@ -23,10 +26,15 @@ struct LimitsTests {
         #expect(server.record.snapshot.maxBuffered <= bound)
         #expect(server.server.connectionCount == 1)
         // Start reading: the buffer drains and the server hears it is writable again.
-        var total = 0
-        for _ in 0..<20_000 where server.record.snapshot.writabilityChanges.count == stalledChanges {
-            guard let chunk = client.read(upTo: 64 * 1024) else { break }
-            total += chunk.count
+        let record = server.record
+        let stalled = stalledChanges
+        let total = await onOwnThread { () -> Int in
+            var total = 0
+            for _ in 0..<20_000 where record.snapshot.writabilityChanges.count == stalled {
+                guard let chunk = client.read(upTo: 64 * 1024) else { break }
+                total += chunk.count
+            }
+            return total
         }
         #expect(server.record.snapshot.writabilityChanges.count > stalledChanges)
         #expect(total > 0)
@@ -37,20 +45,27 @@ struct LimitsTests {
     @Test("with the close policy, a peer that stops reading is disconnected")
     func slowReaderClosed() async throws {
         let server = try TestServer(configure: { $0.limits.slowPeerPolicy = .close }, handler: { FloodHandler(record: $0) })
-        let client = try BlockingTLSClient(port: server.port, caPath: TestCertificates.shared.caPath, receiveBuffer: 4096)
+        let port = server.port
+        let caPath = TestCertificates.shared.caPath
+        let client = try await onOwnThread { try BlockingTLSClient(port: port, caPath: caPath, receiveBuffer: 4096) }
         #expect(await eventually { server.record.snapshot.closed == [.writeBufferOverflow] })
-        _ = client
+        withExtendedLifetime(client) {}
         await server.stop()
     }
 
     @Test("a TCP connection that never starts a handshake is closed after the handshake timeout")
     func handshakeTimeout() async throws {
         let server = try TestServer(configure: { $0.limits.handshakeTimeout = .milliseconds(300) })
-        let started = ContinuousClock.now
-        let silent = try BlockingTLSClient(port: server.port)
-        // recv returns 0 (orderly close) once the server gives up; bounded by the 5 s socket timeout.
-        #expect(silent.readRaw() == 0)
-        #expect(ContinuousClock.now - started >= .milliseconds(300))
+        let port = server.port
+        let (closedAfter, elapsed) = try await onOwnThread { () throws -> (Int, Duration) in
+            let started = ContinuousClock.now
+            let silent = try BlockingTLSClient(port: port)
+            // recv returns 0 (orderly close) once the server gives up; bounded by the 5 s socket timeout.
+            return (silent.readRaw(), ContinuousClock.now - started)
+        }
+        #expect(closedAfter == 0)
+        // Not before the timeout: the server waited for a handshake at least that long.
+        #expect(elapsed >= .milliseconds(300))
         #expect(await eventually { server.record.snapshot.closed == [.handshakeTimeout] })
         #expect(server.record.snapshot.active.isEmpty)
         #expect(await eventually { server.server.connectionCount == 0 })
@@ -122,26 +137,84 @@ struct LimitsTests {
         await server.stop()
     }
 
-    @Test("slowloris: connections stuck in handshake cannot lock out real clients")
+    @Test("slowloris: at the handshake cap a new client is served at once; the oldest silent peers make room")
     func handshakeCap() async throws {
-        let server = try TestServer(configure: {
+        // One loop, so the whole cap is one listener's; a handshake timeout of an hour, so that
+        // only the cap can close a silent peer while the test runs.
+        let server = try TestServer(loops: 1, configure: {
             $0.limits.maxHandshaking = 3
-            // Long enough that all three silent handshakes are accepted before the first
-            // times out, even on a loaded machine (the check below needs all three at once).
-            // (3 s was not enough while the whole suite ran on 2 cores.)
-            $0.limits.handshakeTimeout = .seconds(5)
+            $0.limits.handshakeTimeout = .seconds(3_600)
         })
-        let silent = try (0..<3).map { _ in try BlockingTLSClient(port: server.port) }
-        #expect(await eventually(timeout: .seconds(5)) { server.server.handshakingCount == 3 })
-        // A real client waits in the backlog until the silent ones time out, then gets served.
+        let port = server.port
+        let silent = try await onOwnThread { try (0..<5).map { _ in try BlockingTLSClient(port: port) } }
+        // The listener takes connections in arrival order: the real client comes after all five.
         let client = try await AsyncTLSConnection.connect(
             host: "127.0.0.1", port: server.port, context: try TestCertificates.shared.clientContext(), on: server.group.next()
         )
-        #expect(server.server.handshakingCount <= 3)
-        for socket in silent { #expect(socket.readRaw() == 0) }
-        // The peer sees the close before the loop has recorded it: wait for the record.
-        #expect(await eventually { server.record.snapshot.closed.count == 3 })
-        #expect(server.record.snapshot.closed == [.handshakeTimeout, .handshakeTimeout, .handshakeTimeout])
+        #expect(try await client.roundTrip([1, 2, 3]) == [1, 2, 3])
+        // The three oldest silent peers were closed to make room (two by the fourth and fifth
+        // silent peer, one by the client); the two newest are still open.
+        let closed = await onOwnThread { silent.prefix(3).map { $0.readRaw() } }
+        #expect(closed == [0, 0, 0])
+        #expect(!silent[3].isClosedByServer)
+        #expect(!silent[4].isClosedByServer)
+        #expect(server.server.evictedCount == 3)
+        #expect(await eventually { server.record.snapshot.closed == [.handshakeEvicted, .handshakeEvicted, .handshakeEvicted] })
+        client.close()
+        await server.stop()
+    }
+
+    @Test("a source at its own handshake cap only pushes out its own oldest; other sources keep theirs")
+    func perSourceHandshakeCap() async throws {
+        let server = try TestServer(loops: 1, configure: {
+            $0.limits.maxHandshaking = 100
+            $0.limits.maxHandshakingPerSource = 2
+            $0.limits.handshakeTimeout = .seconds(3_600)
+        })
+        let port = server.port
+        // A quiet neighbour first, then a flood from one address.
+        let neighbour = try await onOwnThread { try BlockingTLSClient(port: port, source: "127.0.0.3") }
+        let flood = try await onOwnThread { try (0..<4).map { _ in try BlockingTLSClient(port: port, source: "127.0.0.2") } }
+        // The client from a third address: accepted after all of them, served.
+        let client = try await AsyncTLSConnection.connect(
+            host: "127.0.0.1", port: server.port, context: try TestCertificates.shared.clientContext(), on: server.group.next()
+        )
+        #expect(try await client.roundTrip([9]) == [9])
+        let closed = await onOwnThread { flood.prefix(2).map { $0.readRaw() } }
+        #expect(closed == [0, 0])
+        #expect(!flood[2].isClosedByServer)
+        #expect(!flood[3].isClosedByServer)
+        #expect(!neighbour.isClosedByServer)
+        #expect(server.server.evictedCount == 2)
+        client.close()
+        await server.stop()
+    }
+
+    @Test("a peer that sends part of a ClientHello holds no TLS state and is closed before a peer whose hello was answered")
+    func partialHelloGoesFirst() async throws {
+        let server = try TestServer(loops: 1, configure: {
+            $0.limits.maxHandshaking = 2
+            $0.limits.handshakeTimeout = .seconds(3_600)
+        })
+        let port = server.port
+        // The oldest connection has its ClientHello answered and then stalls: a TLS client that
+        // never sends its last flight (a real client, on a slow network). The next one dribbles
+        // the first four bytes of a handshake record and stops.
+        let stalled = try await onOwnThread { try BlockingTLSClient.stalledAfterHello(port: port) }
+        let partial = try await onOwnThread { () throws -> BlockingTLSClient in
+            let client = try BlockingTLSClient(port: port)
+            guard client.writeRaw([0x16, 0x03, 0x01, 0x02]) else { throw BlockingTLSClient.Failure("write") }
+            return client
+        }
+        // A third connection at a cap of two: the partial hello goes, though it is the newer one.
+        let client = try await AsyncTLSConnection.connect(
+            host: "127.0.0.1", port: server.port, context: try TestCertificates.shared.clientContext(), on: server.group.next()
+        )
+        #expect(try await client.roundTrip([7]) == [7])
+        // Closed with its unread bytes: the kernel resets rather than ends the stream.
+        #expect(await onOwnThread { partial.waitForServerClose() })
+        #expect(!stalled.isClosedByServer)
+        #expect(server.server.evictedCount == 1)
         client.close()
         await server.stop()
     }

@@ -58,6 +58,16 @@ int rg_block_signals(const int *signals, int count);
 int rg_accept4_nonblocking(int fd, struct sockaddr *addr, socklen_t *len);
 /// A non-blocking, close-on-exec socket.
 int rg_socket_nonblocking(int domain, int type, int protocol);
+/// Bytes queued for reading on a socket (FIONREAD), or -1 with errno set.
+int rg_socket_readable_bytes(int fd);
+/// Copies up to `capacity` queued bytes without consuming them (recv with MSG_PEEK,
+/// non-blocking): the count, 0 at end of stream, -1 with errno set (EAGAIN: nothing yet).
+long rg_socket_peek(int fd, void *buffer, unsigned long capacity);
+
+// Memory
+/// Returns free memory at the top and in the middle of every malloc arena to the kernel
+/// (glibc malloc_trim(0)); 1 if any was released.
+int rg_malloc_trim(void);
 
 // Process
 /// Raises the soft RLIMIT_NOFILE to the hard limit; returns the new soft limit or -1.

@@ -18,6 +18,10 @@ public struct GatewayListenerConfiguration: Sendable {
     public var readerCAPath: String?
     /// Event loop threads.
     public var loopCount: Int
+    /// TLS handshakes in flight at once (``ConnectionLimits/maxHandshaking``).
+    public var maxHandshaking = ConnectionLimits().maxHandshaking
+    /// TLS handshakes in flight at once from one source address (``ConnectionLimits/maxHandshakingPerSource``).
+    public var maxHandshakingPerSource = ConnectionLimits().maxHandshakingPerSource
     /// The replica-to-replica listener (mutual TLS with the cluster's internal CA).
     public var internalListener: InternalListenerConfiguration
 
@@ -166,6 +170,8 @@ public final class GatewayServiceHost: Sendable {
         )
         var limits = ConnectionLimits()
         limits.idleTimeout = nil
+        limits.maxHandshaking = listener.maxHandshaking
+        limits.maxHandshakingPerSource = listener.maxHandshakingPerSource
         var configuration = TLSServerConfiguration(
             host: listener.host, port: listener.port, certificates: [listener.certificate],
             clientAuthentication: listener.readerCAPath.map { .optional(trustedCAPath: $0) } ?? .none,

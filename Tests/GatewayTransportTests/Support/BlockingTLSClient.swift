@@ -5,13 +5,18 @@ import Glibc
 /// A plain blocking OpenSSL client for tests that need to misbehave: stop reading, renegotiate,
 /// drop TCP without close_notify, or never handshake at all. Every call is bounded by a socket
 /// timeout.
-final class BlockingTLSClient {
+///
+/// Its calls block: tests make them through `onOwnThread`, never on Swift's cooperative pool.
+/// `@unchecked Sendable` so it can be handed to that thread: one thread uses it at a time (each
+/// call is awaited before the next).
+final class BlockingTLSClient: @unchecked Sendable {
     let fd: Int32
     private(set) var ssl: OpaquePointer?
     private let context: OpaquePointer?
 
-    /// Connects TCP only (blocking, with 5 s send and receive timeouts).
-    init(port: Int) throws {
+    /// Connects TCP only (blocking, with 5 s send and receive timeouts), from `source` (a
+    /// loopback address such as 127.0.0.2) when given.
+    init(port: Int, source: String? = nil) throws {
         var storage = sockaddr_storage()
         var length = socklen_t(0)
         guard rg_make_sockaddr("127.0.0.1", Int32(port), &storage, &length) == 0 else { throw Failure("address") }
@@ -21,6 +26,18 @@ final class BlockingTLSClient {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let socketFD = fd
+        if let source {
+            var local = sockaddr_storage()
+            var localLength = socklen_t(0)
+            guard rg_make_sockaddr(source, 0, &local, &localLength) == 0 else { throw Failure("source address") }
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, localLength) }
+            }
+            guard bound == 0 else {
+                close(socketFD)
+                throw Failure("bind \(source): \(rg_errno())")
+            }
+        }
         let rc = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socketFD, $0, length) }
         }
@@ -94,10 +111,36 @@ final class BlockingTLSClient {
         return Array(buffer.prefix(Int(n)))
     }
 
-    /// Reads raw TCP bytes (no TLS); 0 means the server closed the socket.
+    /// Reads raw TCP bytes (no TLS); 0 means the server closed the socket (blocks up to 5 s).
     func readRaw() -> Int {
         var buffer = [UInt8](repeating: 0, count: 4096)
         return recv(fd, &buffer, buffer.count, 0)
+    }
+
+    /// Waits (up to the 5 s socket timeout) for the server to close or reset the socket, discarding
+    /// what it sends; false if the socket was still open when the wait ended.
+    func waitForServerClose() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count > 0 { continue }
+            if count == 0 { return true }
+            let error = rg_errno()
+            return error != EAGAIN && error != EWOULDBLOCK && error != EINTR
+        }
+    }
+
+    /// Whether the server has closed or reset the socket, without waiting: false while it is
+    /// open and silent (a non-blocking read finds nothing to read).
+    var isClosedByServer: Bool {
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
+        return count == 0 || (count < 0 && rg_errno() != EAGAIN && rg_errno() != EWOULDBLOCK)
+    }
+
+    /// Sends raw bytes (no TLS), for peers that start a ClientHello and never finish it.
+    func writeRaw(_ bytes: [UInt8]) -> Bool {
+        send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count
     }
 
     /// Starts a TLS 1.2 renegotiation; returns whether it completed.
@@ -118,5 +161,29 @@ final class BlockingTLSClient {
     func abort() {
         _ = rg_set_linger_zero(fd)
         shutdown(fd, Int32(SHUT_RDWR))
+    }
+}
+
+extension BlockingTLSClient {
+    /// A TCP connection that sends a real ClientHello, reads the start of the server's answer
+    /// and then never sends its own last flight: a client stalled one round trip from done.
+    static func stalledAfterHello(port: Int) throws -> BlockingTLSClient {
+        let client = try BlockingTLSClient(port: port)
+        guard let context = SSL_CTX_new(TLS_client_method()) else { throw Failure("SSL_CTX_new") }
+        defer { SSL_CTX_free(context) }
+        guard let ssl = SSL_new(context) else { throw Failure("SSL_new") }
+        defer { SSL_free(ssl) }
+        let toServer = BIO_new(BIO_s_mem())!
+        SSL_set_bio(ssl, BIO_new(BIO_s_mem())!, toServer)
+        SSL_set_connect_state(ssl)
+        ERR_clear_error()
+        _ = SSL_do_handshake(ssl)   // WANT_READ: the ClientHello is in `toServer`
+        var data: UnsafeMutablePointer<CChar>?
+        let length = rg_BIO_get_mem_data(toServer, &data)
+        guard length > 0, let data else { throw Failure("no ClientHello") }
+        let hello = Array(UnsafeRawBufferPointer(start: data, count: length))
+        guard client.writeRaw(hello) else { throw Failure("send ClientHello") }
+        guard client.readRaw() > 0 else { throw Failure("the server did not answer the ClientHello") }
+        return client
     }
 }

@@ -88,6 +88,7 @@ struct TestServer {
     let record: ServerRecord
 
     init(
+        loops: Int = 2,
         configure: (inout TLSServerConfiguration) -> Void = { _ in },
         handler: @escaping @Sendable (ServerRecord) -> any ConnectionHandler = { EchoHandler(record: $0) }
     ) throws {
@@ -95,7 +96,7 @@ struct TestServer {
         var configuration = TLSServerConfiguration(host: "127.0.0.1", port: 0, certificates: [certificates.serverECDSA])
         configure(&configuration)
         if ProcessInfo.processInfo.environment["TRANSPORT_TRACE"] != nil { LoggingSystem.shared.bootstrap(level: .trace, format: .logfmt) }
-        let group = try EventLoopGroup(loopCount: 2)
+        let group = try EventLoopGroup(loopCount: loops)
         let record = ServerRecord()
         let server = try TLSServer(configuration: configuration, group: group) { _ in handler(record) }
         self.port = try server.start().port

@@ -1,0 +1,174 @@
+/// Decides which connections still in their TLS handshake to close so that a newly accepted one
+/// can start, by the policy described in this module's README ("Floods and slowloris").
+///
+/// A pure value: no sockets, no clock. The listener feeds it events and closes what it returns.
+///
+/// - Every connection accepted is admitted at once: a flood never makes a new client wait in the
+///   kernel's backlog behind it.
+/// - A source (an address; IPv6 by its /64) with ``maxPerSource`` connections in handshake has
+///   its own oldest one closed to make room: one source's flood stays within its own share.
+/// - A listener with ``maxInFlight`` connections in handshake has its oldest one closed.
+/// - Either way, a connection that has not yet sent a whole ClientHello (silent, or dribbling
+///   bytes) goes before one whose ClientHello the server has answered: a real client, one round
+///   trip from done, is the last to be closed.
+///
+/// Removing a connection that finished its handshake or closed is O(1) amortized: queues drop
+/// stale entries lazily and are compacted once stale entries outnumber live ones.
+struct HandshakeAdmission<ID: Hashable, Source: Hashable> {
+    /// How far a connection's handshake has come.
+    enum Stage {
+        /// Accepted; the server has not yet read a whole ClientHello.
+        case awaitingHello
+        /// The server answered the ClientHello; the client's last flight is due.
+        case helloAnswered
+    }
+
+    /// Connections in handshake at once, at most (per listener).
+    let maxInFlight: Int
+    /// Connections in handshake at once from one source, at most (per listener).
+    let maxPerSource: Int
+
+    private var live: [ID: (source: Source, stage: Stage)] = [:]
+    private var oldest = Queues()
+    private var bySource: [Source: Queues] = [:]
+
+    init(maxInFlight: Int, maxPerSource: Int) {
+        precondition(maxInFlight > 0 && maxPerSource > 0, "handshake caps must be positive")
+        self.maxInFlight = maxInFlight
+        self.maxPerSource = min(maxPerSource, maxInFlight)
+    }
+
+    /// Connections in handshake now.
+    var inFlight: Int { live.count }
+
+    /// Connections in handshake now from `source`.
+    func inFlight(from source: Source) -> Int { bySource[source]?.count ?? 0 }
+
+    /// Queue entries held, live and stale: a small multiple of ``inFlight`` (queues compact
+    /// once stale entries outnumber live ones).
+    var storedEntries: Int { oldest.storedCount + bySource.values.reduce(0) { $0 + $1.storedCount } }
+
+    /// Whether `id` is in handshake (admitted and not yet finished or evicted).
+    func contains(_ id: ID) -> Bool { live[id] != nil }
+
+    /// Admits a newly accepted connection; returns the connections to close to make room for it,
+    /// oldest first (already forgotten here). `id` must be new.
+    mutating func admit(_ id: ID, from source: Source) -> [ID] {
+        precondition(live[id] == nil, "a connection is admitted once")
+        var evicted: [ID] = []
+        if inFlight(from: source) >= maxPerSource, let victim = bySource[source]?.first(in: live) {
+            forget(victim)
+            evicted.append(victim)
+        }
+        if live.count >= maxInFlight, let victim = oldest.first(in: live) {
+            forget(victim)
+            evicted.append(victim)
+        }
+        live[id] = (source, .awaitingHello)
+        oldest.append(id, stage: .awaitingHello)
+        bySource[source, default: Queues()].append(id, stage: .awaitingHello)
+        return evicted
+    }
+
+    /// The server answered `id`'s ClientHello: it is now closed only after every connection that
+    /// has not got that far.
+    mutating func helloAnswered(_ id: ID) {
+        guard let entry = live[id], entry.stage == .awaitingHello else { return }
+        live[id] = (entry.source, .helloAnswered)
+        oldest.promote(id)
+        bySource[entry.source]?.promote(id)
+    }
+
+    /// `id` left the handshake (finished, failed, timed out or closed). Unknown ids are ignored.
+    mutating func finished(_ id: ID) {
+        guard live[id] != nil else { return }
+        forget(id)
+    }
+
+    private mutating func forget(_ id: ID) {
+        guard let entry = live.removeValue(forKey: id) else { return }
+        oldest.remove(stage: entry.stage, live: live)
+        if var queues = bySource.removeValue(forKey: entry.source), queues.count > 1 {
+            queues.remove(stage: entry.stage, live: live)
+            bySource[entry.source] = queues
+        }
+    }
+
+    /// Two lazily pruned FIFO queues, one per stage.
+    private struct Queues {
+        var awaitingHello = LazyFIFO<ID>()
+        var helloAnswered = LazyFIFO<ID>()
+        /// Live entries in both queues.
+        var count = 0
+        /// Entries in both queues, live and stale.
+        var storedCount: Int { awaitingHello.storedCount + helloAnswered.storedCount }
+
+        mutating func append(_ id: ID, stage: Stage) {
+            count += 1
+            switch stage {
+            case .awaitingHello: awaitingHello.append(id)
+            case .helloAnswered: helloAnswered.append(id)
+            }
+        }
+
+        /// Moves `id` (live, awaiting its hello) to the answered queue.
+        mutating func promote(_ id: ID) {
+            awaitingHello.noteStale()
+            helloAnswered.append(id)
+        }
+
+        /// One live entry of `stage` left; prunes and compacts as needed.
+        mutating func remove(stage: Stage, live: [ID: (source: Source, stage: Stage)]) {
+            count -= 1
+            switch stage {
+            case .awaitingHello: awaitingHello.noteStale()
+            case .helloAnswered: helloAnswered.noteStale()
+            }
+            awaitingHello.compactIfMostlyStale { live[$0]?.stage == .awaitingHello }
+            helloAnswered.compactIfMostlyStale { live[$0]?.stage == .helloAnswered }
+        }
+
+        /// The oldest live connection, those awaiting a hello first.
+        mutating func first(in live: [ID: (source: Source, stage: Stage)]) -> ID? {
+            if let id = awaitingHello.first(where: { live[$0]?.stage == .awaitingHello }) { return id }
+            return helloAnswered.first(where: { live[$0]?.stage == .helloAnswered })
+        }
+    }
+}
+
+/// A FIFO whose removals are lazy: entries are marked stale by count, skipped at the front and
+/// dropped in a compaction once they outnumber the live ones (amortized O(1) per operation).
+struct LazyFIFO<Element> {
+    private var items: [Element] = []
+    private var head = 0
+    private var stale = 0
+
+    /// Entries held, live and stale.
+    var storedCount: Int { items.count - head }
+
+    mutating func append(_ element: Element) { items.append(element) }
+
+    /// One entry somewhere in the queue is no longer live.
+    mutating func noteStale() { stale += 1 }
+
+    /// The first live entry (`isLive` tells), dropping stale ones in front of it.
+    mutating func first(where isLive: (Element) -> Bool) -> Element? {
+        while head < items.count {
+            if isLive(items[head]) { return items[head] }
+            head += 1
+            stale = max(0, stale - 1)
+        }
+        items.removeAll(keepingCapacity: true)
+        head = 0
+        stale = 0
+        return nil
+    }
+
+    /// Rebuilds the queue from its live entries when stale ones are more than half of it.
+    mutating func compactIfMostlyStale(_ isLive: (Element) -> Bool) {
+        guard stale > 16, stale * 2 > storedCount else { return }
+        items = items[head...].filter(isLive)
+        head = 0
+        stale = 0
+    }
+}

@@ -1,0 +1,113 @@
+@testable import GatewayTransport
+import GatewayTestKit
+import Testing
+
+/// The handshake admission policy as a pure value: which connections a new one pushes out.
+@Suite("HandshakeAdmission")
+struct HandshakeAdmissionTests {
+    typealias Admission = HandshakeAdmission<Int, String>
+
+    @Test("under both caps nothing is evicted")
+    func underCaps() {
+        var admission = Admission(maxInFlight: 4, maxPerSource: 2)
+        #expect(admission.admit(1, from: "a") == [])
+        #expect(admission.admit(2, from: "b") == [])
+        #expect(admission.admit(3, from: "a") == [])
+        #expect(admission.inFlight == 3)
+        #expect(admission.inFlight(from: "a") == 2)
+    }
+
+    @Test("at the listener's cap the oldest connection is evicted, never the newcomer")
+    func globalCapEvictsOldest() {
+        var admission = Admission(maxInFlight: 3, maxPerSource: 3)
+        _ = admission.admit(1, from: "a")
+        _ = admission.admit(2, from: "b")
+        _ = admission.admit(3, from: "c")
+        #expect(admission.admit(4, from: "d") == [1])
+        #expect(admission.admit(5, from: "e") == [2])
+        #expect(admission.contains(4) && admission.contains(5) && !admission.contains(1))
+        #expect(admission.inFlight == 3)
+    }
+
+    @Test("at a source's cap that source's own oldest is evicted; other sources are untouched")
+    func perSourceCapEvictsOwnOldest() {
+        var admission = Admission(maxInFlight: 100, maxPerSource: 2)
+        _ = admission.admit(1, from: "victim")
+        _ = admission.admit(2, from: "flood")
+        _ = admission.admit(3, from: "flood")
+        #expect(admission.admit(4, from: "flood") == [2])
+        #expect(admission.admit(5, from: "flood") == [3])
+        #expect(admission.contains(1))
+        #expect(admission.inFlight(from: "flood") == 2)
+        #expect(admission.inFlight(from: "victim") == 1)
+    }
+
+    @Test("a connection whose ClientHello was answered goes after every one still waiting for it")
+    func answeredHelloIsEvictedLast() {
+        var admission = Admission(maxInFlight: 3, maxPerSource: 3)
+        _ = admission.admit(1, from: "a")   // a real client, oldest
+        _ = admission.admit(2, from: "b")   // silent
+        _ = admission.admit(3, from: "c")   // silent
+        admission.helloAnswered(1)
+        #expect(admission.admit(4, from: "d") == [2])
+        #expect(admission.admit(5, from: "e") == [3])
+        #expect(admission.admit(6, from: "f") == [4])
+        // Only answered connections and the newest silent ones are left: now the oldest answered goes.
+        admission.helloAnswered(5)
+        admission.helloAnswered(6)
+        #expect(admission.admit(7, from: "g") == [1])
+    }
+
+    @Test("finished handshakes free their places, and evicting skips them")
+    func finishedFreesPlaces() {
+        var admission = Admission(maxInFlight: 2, maxPerSource: 2)
+        _ = admission.admit(1, from: "a")
+        _ = admission.admit(2, from: "a")
+        admission.finished(1)
+        admission.finished(99)   // unknown: ignored
+        #expect(admission.inFlight == 1)
+        #expect(admission.admit(3, from: "a") == [])
+        #expect(admission.admit(4, from: "a") == [2])
+        admission.finished(3)
+        admission.finished(4)
+        #expect(admission.inFlight == 0)
+        #expect(admission.inFlight(from: "a") == 0)
+    }
+
+    @Test("a source cap and the listener cap can both evict for one newcomer")
+    func bothCaps() {
+        var admission = Admission(maxInFlight: 3, maxPerSource: 2)
+        _ = admission.admit(1, from: "x")
+        _ = admission.admit(2, from: "y")
+        _ = admission.admit(3, from: "y")
+        // y is at its cap (evict 2), which also leaves room under the listener's cap.
+        #expect(admission.admit(4, from: "y") == [2])
+        // z is new, the listener is full: the oldest overall (1) goes.
+        #expect(admission.admit(5, from: "z") == [1])
+        #expect(admission.inFlight == 3)
+    }
+
+    @Test("long churn keeps the queues bounded by the live connections")
+    func churnStaysBounded() {
+        var admission = Admission(maxInFlight: 64, maxPerSource: 8)
+        var random = SplitMix64(seed: 7)
+        var live: Set<Int> = []
+        for id in 0..<200_000 {
+            let source = "s\(random.next() % 20)"
+            for victim in admission.admit(id, from: source) {
+                #expect(live.remove(victim) != nil)
+            }
+            live.insert(id)
+            if random.next() % 3 == 0, let done = live.randomElement(using: &random) {
+                live.remove(done)
+                if random.next() % 2 == 0 { admission.finished(done) } else { admission.helloAnswered(done); admission.finished(done) }
+            }
+            if random.next() % 5 == 0, let answered = live.randomElement(using: &random) { admission.helloAnswered(answered) }
+        }
+        #expect(admission.inFlight == live.count)
+        #expect(admission.inFlight <= 64)
+        // Each queue holds at most twice its live entries plus a small slack before it compacts:
+        // two queues overall and two per source with a connection in handshake (20 sources).
+        #expect(admission.storedEntries <= 4 * 64 + 2 * 17 * 21 + 2 * 2 * 64)
+    }
+}

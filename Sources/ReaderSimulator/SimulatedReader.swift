@@ -20,6 +20,9 @@ actor SimulatedReader {
     var activity = ReaderGatewayV1.ReaderActivity.idle
     var ipAddress: String
     var silent = false
+    /// Heartbeats handed to a link so far (across links): the `silent` line prints it, so a
+    /// test knows exactly how many heartbeats to expect before the silence.
+    var heartbeatsSent = 0
     var slowDelay = Duration.zero
     var presented: (brand: String, last4: String)?
     var declineNext = false
@@ -131,6 +134,7 @@ actor SimulatedReader {
 
     func sendHeartbeat() async {
         guard let link else { return }
+        heartbeatsSent += 1
         var heartbeat = ReaderGatewayV1.ReaderHeartbeat()
         heartbeat.activity = activity
         heartbeat.ipAddress = ipAddress
@@ -172,7 +176,7 @@ actor SimulatedReader {
         switch command {
         case .silent:
             silent = true
-            Output.line("silent", ["serial": serial])
+            Output.line("silent", ["serial": serial, "heartbeats_sent": "\(heartbeatsSent)"])
         case .wake:
             silent = false
             Output.line("awake", ["serial": serial])

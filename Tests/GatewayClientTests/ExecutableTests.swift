@@ -83,12 +83,15 @@ struct ExecutableTests {
 
         // Silent: no heartbeats while the connection stays up.
         sim.send("silent SIM-A")
-        #expect(await sim.waitForLine { $0.hasPrefix("silent ") } != nil)
-        try await Task.sleep(for: .milliseconds(150))
-        let heartbeatsWhenSilent = server.snapshot.uplinks.filter { if case .heartbeat? = $0.message { true } else { false } }.count
+        let silentLine = try #require(await sim.waitForLine { $0.hasPrefix("silent ") })
+        let sentBeforeSilence = try #require(OutputLine.parse(silentLine)?["heartbeats_sent"].flatMap { Int($0) })
+        func heartbeatsReceived() -> Int { server.snapshot.uplinks.filter { if case .heartbeat? = $0.message { true } else { false } }.count }
+        // Every heartbeat handed over before the silence arrives (one may still be in flight)...
+        #expect(await eventually { heartbeatsReceived() == sentBeforeSilence })
+        // ...and none after it, over six heartbeat intervals.
         try await Task.sleep(for: .milliseconds(600))
-        let heartbeatsLater = server.snapshot.uplinks.filter { if case .heartbeat? = $0.message { true } else { false } }.count
-        #expect(heartbeatsLater == heartbeatsWhenSilent)
+        let heartbeatsLater = heartbeatsReceived()
+        #expect(heartbeatsLater == sentBeforeSilence)
         sim.send("wake SIM-A")
         #expect(await eventually { server.snapshot.uplinks.filter { if case .heartbeat? = $0.message { true } else { false } }.count > heartbeatsLater })
 

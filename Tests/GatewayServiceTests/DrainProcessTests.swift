@@ -1,3 +1,4 @@
+import GatewayTestKit
 import Foundation
 import GatewayService
 import GatewayStore
@@ -40,10 +41,10 @@ struct DrainProcessTests {
         let caPath = certificates.caCertificatePath
         // Ready once the first store ping succeeded.
         let readyBy = ContinuousClock.now + .seconds(10)
-        while OpsProbe.status(port: opsPort, path: "/readyz") != 200, ContinuousClock.now < readyBy {
+        while await OpsProbe.status(port: opsPort, path: "/readyz") != 200, ContinuousClock.now < readyBy {
             try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(OpsProbe.status(port: opsPort, path: "/readyz") == 200)
+        #expect(await OpsProbe.status(port: opsPort, path: "/readyz") == 200)
         let account = try await DevelopmentAccount.create(name: "drain test", client: database.client)
 
         let simulator = try await LoggedProcess.start(
@@ -71,16 +72,18 @@ struct DrainProcessTests {
         let signalled = ContinuousClock.now
         gateway.process.signal(SIGTERM)
 
-        // /readyz fails first, while the replica still answers.
+        // /readyz fails first, while the replica still answers. It keeps failing from the signal
+        // until the process exits (the load balancer window, then the drain of in-flight
+        // commands), so the test waits for it rather than racing the window.
         var readyStatus = 0
-        let readyDeadline = ContinuousClock.now + .milliseconds(900)
-        while ContinuousClock.now < readyDeadline {
-            readyStatus = OpsProbe.status(port: opsPort, path: "/readyz")
+        let notReadyBy = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < notReadyBy, gateway.process.poll() == nil {
+            readyStatus = await OpsProbe.status(port: opsPort, path: "/readyz")
             if readyStatus == 503 { break }
             try await Task.sleep(for: .milliseconds(20))
         }
-        #expect(readyStatus == 503, "/readyz did not turn 503 within the load balancer window")
-        #expect(OpsProbe.status(port: opsPort, path: "/healthz") == 200)
+        #expect(readyStatus == 503, "/readyz never answered 503 while the replica drained")
+        #expect(await OpsProbe.status(port: opsPort, path: "/healthz") == 200)
 
         // The command completes, or fails with a status that says: retry elsewhere.
         switch await collect.value {
@@ -192,15 +195,16 @@ struct DrainProcessTests {
     }
 }
 
-/// A blocking HTTP/1.0 GET on 127.0.0.1 (the ops endpoint closes after each answer).
+/// An HTTP/1.0 GET on 127.0.0.1 (the ops endpoint closes after each answer), made with a
+/// blocking socket on a thread of its own.
 enum OpsProbe {
-    static func status(port: Int, path: String) -> Int {
-        let text = fetch(port: port, path: path)
+    static func status(port: Int, path: String) async -> Int {
+        let text = await onOwnThread { fetch(port: port, path: path) }
         let parts = text.split(separator: " ", maxSplits: 2)
         return parts.count >= 2 ? Int(parts[1]) ?? 0 : 0
     }
 
-    static func body(port: Int, path: String) -> String { fetch(port: port, path: path) }
+    static func body(port: Int, path: String) async -> String { await onOwnThread { fetch(port: port, path: path) } }
 
     private static func fetch(port: Int, path: String) -> String {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

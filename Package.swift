@@ -118,7 +118,7 @@ let package = Package(
         ),
 
         // MARK: tests
-        .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore"], swiftSettings: swift6),
+        .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore", "GatewayTestKit"], swiftSettings: swift6),
         .testTarget(
             name: "GatewayWireTests",
             dependencies: ["GatewayWire", "GatewayWireConformance", "GatewayTestKit"],
@@ -138,7 +138,7 @@ let package = Package(
             exclude: ["store.mk"],
             swiftSettings: swift6
         ),
-        .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations"], swiftSettings: swift6),
+        .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations", "GatewayTestKit", "GatewayTestSupport"], swiftSettings: swift6),
         .testTarget(
             name: "GatewayServiceTests",
             dependencies: ["GatewayService", "GatewayClient", "GatewayTestSupport", "GatewayTestKit", "GatewayTransport"],

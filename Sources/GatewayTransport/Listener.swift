@@ -1,11 +1,12 @@
 import CGatewayLinux
 import CGatewayOpenSSL
+import GatewayCore
 import Glibc
 
 /// One listening socket registered (level-triggered) with one loop; accepts for a ``TLSServer``.
 ///
 /// It accepts eagerly, up to the server's connection cap, and keeps this loop's share of the
-/// handshake caps with a ``HandshakeAdmission``: a connection over a cap closes the oldest
+/// handshake caps with a ``ConnectionAdmission``: a connection over a cap closes the oldest
 /// handshake that has not sent its ClientHello, never the newcomer (see the module's README).
 ///
 /// `@unchecked Sendable`: `fd` is immutable; `registered`, `paused`, `closed`, `admission` and
@@ -19,7 +20,7 @@ final class Listener: @unchecked Sendable {
     private var registered = false
     private var paused = false
     private var closed = false
-    private var admission: HandshakeAdmission<UInt64, SourceAddress>
+    private var admission: ConnectionAdmission<UInt64, SourceAddress>
     /// The connections `admission` tracks, by their admission id.
     private var inHandshake: [UInt64: TLSConnection] = [:]
     private var nextAdmissionID: UInt64 = 0
@@ -31,7 +32,7 @@ final class Listener: @unchecked Sendable {
         self.server = server
         let limits = server.configuration.limits
         let parts = max(1, share)
-        admission = HandshakeAdmission(
+        admission = ConnectionAdmission(
             maxInFlight: max(1, (limits.maxHandshaking + parts - 1) / parts),
             maxPerSource: max(1, (limits.maxHandshakingPerSource + parts - 1) / parts)
         )

@@ -16,7 +16,7 @@ struct HandshakeTicket {
 /// object, no 17 KiB record buffer. Then OpenSSL is created on the socket and reads the record
 /// itself, and the listener learns that this connection's ClientHello was answered, which puts
 /// it behind every connection still waiting in the queue of those to close first
-/// (``HandshakeAdmission``).
+/// (`ConnectionAdmission` in GatewayCore).
 ///
 /// A first record that is not a TLS handshake record, or announces an impossible length, is
 /// handed to OpenSSL at once: it fails the handshake with the precise alert.

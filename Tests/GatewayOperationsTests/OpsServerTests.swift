@@ -1,3 +1,6 @@
+import Foundation
+import GatewayTestSupport
+import GatewayTestKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -124,31 +127,55 @@ struct OpsServerTests {
     }
 
     @Test("a client that never finishes its request gets 408 and is closed at the deadline")
-    func slowClient() throws {
+    func slowClient() async throws {
         let harness = try OpsServerHarness { $0.requestDeadline = .milliseconds(300) }
-        let client = try OpsTestClient(port: harness.port)
-        let start = ContinuousClock.now
-        client.send("GET /metrics HTTP/1.1\r\nHost: a\r\n")
-        let response = try OpsTestClient.parse(client.readToEnd())
-        let elapsed = ContinuousClock.now - start
+        let port = harness.port
+        let (response, elapsed) = try await onOwnThread { () throws -> (OpsTestClient.Response, Duration) in
+            let client = try OpsTestClient(port: port)
+            let start = ContinuousClock.now
+            client.send("GET /metrics HTTP/1.1\r\nHost: a\r\n")
+            return (try OpsTestClient.parse(client.readToEnd()), ContinuousClock.now - start)
+        }
         #expect(response.status == 408)
         #expect(elapsed >= .milliseconds(250))
         #expect(elapsed < .seconds(5), "closed near the deadline, not at the client's receive timeout")
     }
 
-    @Test("connections over the cap get 503; the endpoint serves again once they close")
-    func connectionCap() throws {
+    @Test("at the cap a new request is served: the oldest connection still sending its request makes room")
+    func connectionCap() async throws {
         let harness = try OpsServerHarness { $0.maxConnections = 2 }
-        let idle = try (0..<2).map { _ in try OpsTestClient(port: harness.port) }
-        // The server registers the idle connections once it accepts them; keep
-        // asking until a request is refused for capacity (bounded).
-        var refused: OpsTestClient.Response?
-        for _ in 0..<50 {
-            let response = try OpsTestClient.get(port: harness.port, "/healthz")
-            if response.status == 503 { refused = response; break }
+        let port = harness.port
+        let (idle, response) = try await onOwnThread { () throws -> ([OpsTestClient], OpsTestClient.Response) in
+            // Two connections that never send a request hold the whole cap...
+            let idle = try (0..<2).map { _ in try OpsTestClient(port: port) }
+            // ...and a probe, accepted after them, is served all the same.
+            return (idle, try OpsTestClient.get(port: port, "/healthz"))
         }
-        #expect(refused?.body.contains("too many ops connections") == true)
+        #expect(response.status == 200)
+        // The oldest silent connection was closed without an answer; the newer one is still open.
+        #expect(try await onOwnThread { try idle[0].readToEnd() } == [])
+        #expect(!idle[1].isClosedByServer)
         withExtendedLifetime(idle) {}
+    }
+
+    @Test("a flood of 2,000 silent connections from ten addresses does not keep a probe out")
+    func probeDuringAFlood() async throws {
+        let harness = try OpsServerHarness()
+        let flood = try await LoggedProcess.start(
+            PackageExecutables.path("transport-flood"),
+            ["--port", String(harness.port), "--silent", "2000", "--sources", "10", "--first-source", "127.0.0.2",
+             "--reopen-per-second", "2000", "--seconds", "300"],
+            logPath: NSTemporaryDirectory() + "ops-flood-\(getpid())-\(harness.port).log"
+        )
+        #expect(await flood.waitForLine(containing: "ready ", timeout: .seconds(120)) != nil, "\(flood.tail(5))")
+        let port = harness.port
+        let statuses = try await onOwnThread { try (0..<5).map { _ in try OpsTestClient.get(port: port, "/healthz").status } }
+        #expect(statuses == [200, 200, 200, 200, 200])
+        #expect(flood.process.poll() == nil, "the flood ended early: \(flood.tail(5))")
+        #expect(await flood.stop() == 0)
+        let done = try #require(flood.output.split(separator: "\n").last { $0.hasPrefix("done ") }.map(String.init))
+        #expect(Int(LoggedProcess.field("closed_by_server", in: done) ?? "") ?? 0 > 0, "\(done)")
+        try? FileManager.default.removeItem(atPath: flood.logPath)
     }
 
     @Test("stop closes the listener; a second start is refused")

@@ -15,6 +15,8 @@ struct OpsConnection {
     }
 
     let fd: Int32
+    /// Unique for the life of the loop (descriptors are reused): the admission's key.
+    let id: UInt64
     var phase: Phase = .reading
     var inbound: [UInt8] = []
     /// When the current phase gives up: the request deadline while reading

@@ -19,6 +19,13 @@ final class OpsEventLoop: @unchecked Sendable {
     private let router: OpsRouter
     private let logger: Logger
     private var connections: [Int32: OpsConnection] = [:]
+    /// Which connections a newcomer may push out: those still sending their request first.
+    private var admission: ConnectionAdmission<UInt64, SourceAddress>
+    /// The descriptor of each admitted connection, by its id.
+    private var descriptors: [UInt64: Int32] = [:]
+    private var nextID: UInt64 = 0
+    /// Connections closed to make room for newer ones since start.
+    private(set) var evicted = 0
 
     private static let listenerToken = UInt64.max
     private static let wakeToken = UInt64.max - 1
@@ -41,6 +48,9 @@ final class OpsEventLoop: @unchecked Sendable {
         self.parser = OpsHTTPRequestParser(maxHeadBytes: configuration.maxHeadBytes)
         self.router = router
         self.logger = logger
+        self.admission = ConnectionAdmission(
+            maxInFlight: max(1, configuration.maxConnections), maxPerSource: max(1, configuration.maxConnectionsPerSource)
+        )
     }
 
     /// Asks the loop on the ops thread to stop.
@@ -86,7 +96,11 @@ final class OpsEventLoop: @unchecked Sendable {
 
     private func acceptAll() {
         while true {
-            let fd = rg_accept4_nonblocking(listenFD, nil, nil)
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { rg_accept4_nonblocking(listenFD, $0, &length) }
+            }
             if fd < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 if errno != EAGAIN, errno != EWOULDBLOCK {
@@ -94,14 +108,14 @@ final class OpsEventLoop: @unchecked Sendable {
                 }
                 return
             }
-            guard connections.count < configuration.maxConnections else {
-                // Over the cap: a best-effort 503, then close. Never waits.
-                let bytes = OpsHTTPResponse.error(.serviceUnavailable, reason: "too many ops connections").serialized()
-                _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                close(fd)
-                continue
+            nextID &+= 1
+            for victim in admission.admit(nextID, from: SourceAddress(address)) {
+                guard let victimFD = descriptors[victim] else { continue }
+                evicted += 1
+                finish(victimFD)
             }
-            connections[fd] = OpsConnection(fd: fd, deadline: .now + configuration.requestDeadline)
+            descriptors[nextID] = fd
+            connections[fd] = OpsConnection(fd: fd, id: nextID, deadline: .now + configuration.requestDeadline)
             _ = rg_epoll_ctl(epollFD, RG_EPOLL_CTL_ADD, fd, RG_EPOLLIN | RG_EPOLLRDHUP, UInt64(fd))
         }
     }
@@ -149,6 +163,7 @@ final class OpsEventLoop: @unchecked Sendable {
     }
 
     private func respond(_ connection: inout OpsConnection, with bytes: [UInt8]) {
+        admission.helloAnswered(connection.id)
         connection.inbound = []
         connection.phase = .writing(outbound: bytes, written: 0)
         flush(&connection)
@@ -202,6 +217,9 @@ final class OpsEventLoop: @unchecked Sendable {
     private func finish(_ fd: Int32) {
         _ = rg_epoll_ctl(epollFD, RG_EPOLL_CTL_DEL, fd, 0, 0)
         close(fd)
-        connections[fd] = nil
+        if let connection = connections.removeValue(forKey: fd) {
+            admission.finished(connection.id)
+            descriptors[connection.id] = nil
+        }
     }
 }

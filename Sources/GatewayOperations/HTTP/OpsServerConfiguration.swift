@@ -5,8 +5,13 @@ public struct OpsServerConfiguration: Sendable {
     public var host: String
     /// The TCP port; 0 picks a free one (see ``OpsServer/start()``).
     public var port: Int
-    /// Connections served at once; more are answered 503 and closed.
+    /// Connections served at once. A new connection over it closes the oldest one still
+    /// sending its request (a slowloris), never the newcomer: a flood cannot fail the kubelet's
+    /// probes (`ConnectionAdmission`).
     public var maxConnections: Int
+    /// Connections served at once from one client address; a new one over it closes that
+    /// address's oldest connection still sending its request.
+    public var maxConnectionsPerSource: Int
     /// The largest request head (request line and headers) accepted; larger gets 431.
     public var maxHeadBytes: Int
     /// Time from accept to a fully written response; a client that sends its
@@ -20,6 +25,7 @@ public struct OpsServerConfiguration: Sendable {
         host: String = "127.0.0.1",
         port: Int = 9090,
         maxConnections: Int = 64,
+        maxConnectionsPerSource: Int = 16,
         maxHeadBytes: Int = 8192,
         requestDeadline: Duration = .seconds(5),
         lingerDuration: Duration = .seconds(1)
@@ -27,6 +33,7 @@ public struct OpsServerConfiguration: Sendable {
         self.host = host
         self.port = port
         self.maxConnections = maxConnections
+        self.maxConnectionsPerSource = maxConnectionsPerSource
         self.maxHeadBytes = maxHeadBytes
         self.requestDeadline = requestDeadline
         self.lingerDuration = lingerDuration

@@ -5,8 +5,9 @@ import Foundation
 
 /// A blocking loopback TCP client for the ops endpoint tests. Every receive
 /// has a timeout, so a test that waits for something that never comes fails
-/// instead of hanging.
-final class OpsTestClient {
+/// instead of hanging. Tests that wait on it call it through `onOwnThread`;
+/// `@unchecked Sendable` so it can be handed there (one thread uses it at a time).
+final class OpsTestClient: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible { var description: String }
 
     struct Response {
@@ -50,6 +51,13 @@ final class OpsTestClient {
             offset += count
         }
         return true
+    }
+
+    /// Whether the server closed the connection, without waiting.
+    var isClosedByServer: Bool {
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     }
 
     /// Closes the sending side (the server sees end of input).

@@ -1,59 +1,62 @@
-/// Decides which connections still in their TLS handshake to close so that a newly accepted one
-/// can start, by the policy described in this module's README ("Floods and slowloris").
+/// Decides which not-yet-established connections to close so that a newly accepted one can
+/// start: the policy that keeps a flood of silent or dribbling sockets from locking new clients
+/// out (`Sources/GatewayTransport/README.md`, "Floods and slowloris"). The TLS listeners use it
+/// for connections in their handshake, the ops endpoint for connections still sending their
+/// request.
 ///
 /// A pure value: no sockets, no clock. The listener feeds it events and closes what it returns.
 ///
 /// - Every connection accepted is admitted at once: a flood never makes a new client wait in the
 ///   kernel's backlog behind it.
-/// - A source (an address; IPv6 by its /64) with ``maxPerSource`` connections in handshake has
-///   its own oldest one closed to make room: one source's flood stays within its own share.
-/// - A listener with ``maxInFlight`` connections in handshake has its oldest one closed.
-/// - Either way, a connection that has not yet sent a whole ClientHello (silent, or dribbling
-///   bytes) goes before one whose ClientHello the server has answered: a real client, one round
-///   trip from done, is the last to be closed.
+/// - A source (an address; IPv6 by its /64) with ``maxPerSource`` connections in flight has its
+///   own oldest one closed to make room: one source's flood stays within its own share.
+/// - A listener with ``maxInFlight`` connections in flight has its oldest one closed.
+/// - Either way, a connection that has not yet sent its first whole message (a ClientHello, a
+///   request head) goes before one the server has answered: a real client, one round trip from
+///   done, is the last to be closed.
 ///
-/// Removing a connection that finished its handshake or closed is O(1) amortized: queues drop
-/// stale entries lazily and are compacted once stale entries outnumber live ones.
-struct HandshakeAdmission<ID: Hashable, Source: Hashable> {
-    /// How far a connection's handshake has come.
-    enum Stage {
-        /// Accepted; the server has not yet read a whole ClientHello.
+/// Removing a connection that got through or closed is O(1) amortized: queues drop stale
+/// entries lazily and are compacted once stale entries outnumber live ones.
+public struct ConnectionAdmission<ID: Hashable, Source: Hashable> {
+    /// How far a connection has come.
+    public enum Stage: Sendable {
+        /// Accepted; the server has not yet read the client's first whole message.
         case awaitingHello
-        /// The server answered the ClientHello; the client's last flight is due.
+        /// The server answered the first message; the client's next step is due.
         case helloAnswered
     }
 
-    /// Connections in handshake at once, at most (per listener).
-    let maxInFlight: Int
-    /// Connections in handshake at once from one source, at most (per listener).
-    let maxPerSource: Int
+    /// Connections in flight at once, at most.
+    public let maxInFlight: Int
+    /// Connections in flight at once from one source, at most.
+    public let maxPerSource: Int
 
     private var live: [ID: (source: Source, stage: Stage)] = [:]
     private var oldest = Queues()
     private var bySource: [Source: Queues] = [:]
 
-    init(maxInFlight: Int, maxPerSource: Int) {
+    public init(maxInFlight: Int, maxPerSource: Int) {
         precondition(maxInFlight > 0 && maxPerSource > 0, "handshake caps must be positive")
         self.maxInFlight = maxInFlight
         self.maxPerSource = min(maxPerSource, maxInFlight)
     }
 
-    /// Connections in handshake now.
-    var inFlight: Int { live.count }
+    /// Connections in flight now.
+    public var inFlight: Int { live.count }
 
-    /// Connections in handshake now from `source`.
-    func inFlight(from source: Source) -> Int { bySource[source]?.count ?? 0 }
+    /// Connections in flight now from `source`.
+    public func inFlight(from source: Source) -> Int { bySource[source]?.count ?? 0 }
 
     /// Queue entries held, live and stale: a small multiple of ``inFlight`` (queues compact
     /// once stale entries outnumber live ones).
-    var storedEntries: Int { oldest.storedCount + bySource.values.reduce(0) { $0 + $1.storedCount } }
+    public var storedEntries: Int { oldest.storedCount + bySource.values.reduce(0) { $0 + $1.storedCount } }
 
-    /// Whether `id` is in handshake (admitted and not yet finished or evicted).
-    func contains(_ id: ID) -> Bool { live[id] != nil }
+    /// Whether `id` is in flight (admitted and not yet finished or evicted).
+    public func contains(_ id: ID) -> Bool { live[id] != nil }
 
     /// Admits a newly accepted connection; returns the connections to close to make room for it,
     /// oldest first (already forgotten here). `id` must be new.
-    mutating func admit(_ id: ID, from source: Source) -> [ID] {
+    public mutating func admit(_ id: ID, from source: Source) -> [ID] {
         precondition(live[id] == nil, "a connection is admitted once")
         var evicted: [ID] = []
         if inFlight(from: source) >= maxPerSource, let victim = bySource[source]?.first(in: live) {
@@ -70,17 +73,17 @@ struct HandshakeAdmission<ID: Hashable, Source: Hashable> {
         return evicted
     }
 
-    /// The server answered `id`'s ClientHello: it is now closed only after every connection that
-    /// has not got that far.
-    mutating func helloAnswered(_ id: ID) {
+    /// The server answered `id`'s first message: it is now closed only after every connection
+    /// that has not got that far.
+    public mutating func helloAnswered(_ id: ID) {
         guard let entry = live[id], entry.stage == .awaitingHello else { return }
         live[id] = (entry.source, .helloAnswered)
         oldest.promote(id)
         bySource[entry.source]?.promote(id)
     }
 
-    /// `id` left the handshake (finished, failed, timed out or closed). Unknown ids are ignored.
-    mutating func finished(_ id: ID) {
+    /// `id` got through or closed (handshake done or failed, request answered, timed out). Unknown ids are ignored.
+    public mutating func finished(_ id: ID) {
         guard live[id] != nil else { return }
         forget(id)
     }

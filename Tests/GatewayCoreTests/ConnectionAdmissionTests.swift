@@ -1,11 +1,11 @@
-@testable import GatewayTransport
+import GatewayCore
 import GatewayTestKit
 import Testing
 
-/// The handshake admission policy as a pure value: which connections a new one pushes out.
-@Suite("HandshakeAdmission")
-struct HandshakeAdmissionTests {
-    typealias Admission = HandshakeAdmission<Int, String>
+/// The admission policy as a pure value: which connections a new one pushes out.
+@Suite("ConnectionAdmission")
+struct ConnectionAdmissionTests {
+    typealias Admission = ConnectionAdmission<Int, String>
 
     @Test("under both caps nothing is evicted")
     func underCaps() {

@@ -109,6 +109,13 @@ let package = Package(
         // The attacker of the flood test and of `make bench-flood`: silent and half-hello sockets
         // from several loopback sources, re-opened as the server closes them.
         .executableTarget(name: "transport-flood", dependencies: ["CGatewayLinux"], path: "Sources/TransportFlood", swiftSettings: swift6),
+        // make bench-flood: new and existing clients during a flood, the gateway beside nginx.
+        .executableTarget(
+            name: "flood-bench",
+            dependencies: ["GatewayCore", "GatewayClient", "GatewayTransport", "GatewayWire"],
+            path: "Sources/FloodBenchmark",
+            swiftSettings: swift6
+        ),
         // service: relayed command round trips through the whole gateway (Tests/GatewayServiceTests/service.mk).
         .executableTarget(
             name: "service-bench",

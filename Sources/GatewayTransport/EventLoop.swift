@@ -64,8 +64,8 @@ public final class EventLoop: @unchecked Sendable {
     private(set) var now: UInt64 = rg_monotonic_nanoseconds()
     /// Server connections closed since the allocator last gave memory back (`EventLoop+Memory.swift`).
     var closedSinceTrim = 0
-    /// When the allocator last gave memory back.
-    var lastTrim: UInt64 = 0
+    /// Whether a trim is scheduled.
+    var trimScheduled = false
 
     private static let wakeData: UInt64 = UInt64.max
 
@@ -205,7 +205,6 @@ public final class EventLoop: @unchecked Sendable {
             runPendingTasks()
             runDueTimers()
             flushAll()
-            if closedSinceTrim >= Self.closesBeforeTrim { trimMemoryIfDue() }
         }
         // Final sweep: run what was handed over so that no continuation is left waiting.
         runPendingTasks()

@@ -99,6 +99,9 @@ final class Listener: @unchecked Sendable {
             guard let connection = inHandshake.removeValue(forKey: victim) else { continue }
             connection.admission = nil
             server.counters.evicted.add(1, ordering: .relaxed)
+            // A reset, not a FIN: nothing is owed to a peer that never sent a ClientHello, and
+            // no TIME_WAIT is left behind per evicted socket.
+            _ = rg_set_linger_zero(connection.fd)
             connection.finish(.handshakeEvicted)
         }
         let handler = server.factory(connection)

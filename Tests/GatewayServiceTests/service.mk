@@ -15,3 +15,13 @@ service-bench:
 	@$(SWIFT) build -c release --product transport-echo $(SWIFT_FLAGS) >/dev/null
 	@$(SWIFT) build -c release --product transport-load $(SWIFT_FLAGS) >/dev/null
 	@Tests/GatewayServiceTests/bench/service-bench.sh "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))" bench-results
+
+BENCH_SUITES += bench-flood
+.PHONY: bench-flood
+
+# A slowloris flood (10,000 silent and half-hello sockets from 10 loopback addresses) against the
+# gateway beside nginx stream under the same flood: new clients' time to their first call, existing
+# clients' p99 before and during, CPU and memory. Results: bench-results/flood.md and flood.jsonl.
+bench-flood: test-deps
+	@$(SWIFT) build -c release $(SWIFT_FLAGS) >/dev/null
+	@Tests/GatewayServiceTests/bench/flood-bench.sh "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))" bench-results

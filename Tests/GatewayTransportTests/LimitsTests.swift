@@ -154,8 +154,8 @@ struct LimitsTests {
         #expect(try await client.roundTrip([1, 2, 3]) == [1, 2, 3])
         // The three oldest silent peers were closed to make room (two by the fourth and fifth
         // silent peer, one by the client); the two newest are still open.
-        let closed = await onOwnThread { silent.prefix(3).map { $0.readRaw() } }
-        #expect(closed == [0, 0, 0])
+        let closed = await onOwnThread { silent.prefix(3).map { $0.waitForServerClose() } }
+        #expect(closed == [true, true, true])
         #expect(!silent[3].isClosedByServer)
         #expect(!silent[4].isClosedByServer)
         #expect(server.server.evictedCount == 3)
@@ -180,8 +180,8 @@ struct LimitsTests {
             host: "127.0.0.1", port: server.port, context: try TestCertificates.shared.clientContext(), on: server.group.next()
         )
         #expect(try await client.roundTrip([9]) == [9])
-        let closed = await onOwnThread { flood.prefix(2).map { $0.readRaw() } }
-        #expect(closed == [0, 0])
+        let closed = await onOwnThread { flood.prefix(2).map { $0.waitForServerClose() } }
+        #expect(closed == [true, true])
         #expect(!flood[2].isClosedByServer)
         #expect(!flood[3].isClosedByServer)
         #expect(!neighbour.isClosedByServer)
@@ -211,7 +211,6 @@ struct LimitsTests {
             host: "127.0.0.1", port: server.port, context: try TestCertificates.shared.clientContext(), on: server.group.next()
         )
         #expect(try await client.roundTrip([7]) == [7])
-        // Closed with its unread bytes: the kernel resets rather than ends the stream.
         #expect(await onOwnThread { partial.waitForServerClose() })
         #expect(!stalled.isClosedByServer)
         #expect(server.server.evictedCount == 1)

@@ -73,8 +73,11 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
         closed = true
         timer?.cancel()
         timer = nil
+        let carriedCalls = transport != nil
         transport = nil
-        router.connectionClosed(self)
+        // A connection that never finished its handshake carried no call and no session: the
+        // gateway is not told (a flood closes thousands of them a second).
+        if carriedCalls { router.connectionClosed(self) }
     }
 
     // MARK: events

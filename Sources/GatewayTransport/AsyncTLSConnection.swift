@@ -1,3 +1,4 @@
+import GatewayCore
 import Synchronization
 
 /// An async-friendly TLS client connection: bytes in as an `AsyncThrowingStream`, writes and
@@ -54,11 +55,7 @@ public final class AsyncTLSConnection: Sendable {
 
     /// Waits until the connection closed and returns why (bounded by `timeout`; nil if still open).
     public func waitUntilClosed(timeout: Duration) async -> CloseReason? {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let reason = bridge.closeReason { return reason }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        _ = await bridge.closed.wait(atMost: timeout)
         return bridge.closeReason
     }
 
@@ -86,6 +83,8 @@ public final class AsyncTLSConnection: Sendable {
         private let streamContinuation: AsyncThrowingStream<[UInt8], any Error>.Continuation
         private let connectContinuation = Mutex<CheckedContinuation<AsyncTLSConnection, any Error>?>(nil)
         private let reason = Mutex<CloseReason?>(nil)
+        /// Set once the connection has closed (after ``closeReason`` is recorded).
+        let closed = Latch()
 
         init() {
             (stream, streamContinuation) = AsyncThrowingStream.makeStream(of: [UInt8].self)
@@ -112,6 +111,7 @@ public final class AsyncTLSConnection: Sendable {
 
         func connectionClosed(_ reason: CloseReason, on connection: TLSConnection) {
             self.reason.withLock { $0 = reason }
+            closed.set()
             let continuation = connectContinuation.withLock { slot in
                 let taken = slot
                 slot = nil

@@ -91,7 +91,7 @@ extension TLSConnection {
             if counters != nil { counters?.handshaking.subtract(1, ordering: .relaxed) }
             leaveAdmission()
         }
-        counters?.connections.subtract(1, ordering: .relaxed)
+        counters?.connectionClosed()
         loop.deregister(fd: fd)
         Glibc.close(fd)
         if let sslHandle {

@@ -1,5 +1,6 @@
 import CGatewayLinux
 import CGatewayOpenSSL
+import GatewayCore
 import Glibc
 import Synchronization
 
@@ -9,6 +10,26 @@ final class ServerCounters: Sendable {
     let handshaking = Atomic<Int>(0)
     /// Connections closed in handshake to make room for newer ones (``CloseReason/handshakeEvicted``).
     let evicted = Atomic<Int>(0)
+    /// Set when the last connection closes while the server shuts down (see ``TLSServer/shutdown(gracePeriod:)``).
+    let drained = Mutex<Latch?>(nil)
+
+    /// Counts a closed connection; the last one during a shutdown sets ``drained``.
+    func connectionClosed() {
+        guard connections.subtract(1, ordering: .relaxed).newValue == 0 else { return }
+        drained.withLock { $0 }?.set()
+    }
+
+    /// A latch set once no connection is left (at once if none is open now).
+    func latchWhenEmpty() -> Latch {
+        let latch = drained.withLock { slot in
+            if let latch = slot { return latch }
+            let latch = Latch()
+            slot = latch
+            return latch
+        }
+        if connections.load(ordering: .relaxed) == 0 { latch.set() }
+        return latch
+    }
 }
 
 /// One TLS connection (server or client side) on a non-blocking socket, confined to its loop.

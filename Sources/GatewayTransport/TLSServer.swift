@@ -124,11 +124,8 @@ public final class TLSServer: Sendable {
                 }
             }
         }
-        let deadline = ContinuousClock.now + gracePeriod
-        while connectionCount > 0 && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        if connectionCount > 0 {
+        let drained = counters.latchWhenEmpty()
+        if await !drained.wait(atMost: gracePeriod) {
             logger.warning("grace period over; closing remaining connections", ["count": connectionCount])
             for loop in group.loops {
                 loop.execute { [self] in
@@ -137,10 +134,7 @@ public final class TLSServer: Sendable {
                     }
                 }
             }
-            let hardDeadline = ContinuousClock.now + .seconds(2)
-            while connectionCount > 0 && ContinuousClock.now < hardDeadline {
-                try? await Task.sleep(for: .milliseconds(5))
-            }
+            _ = await drained.wait(atMost: .seconds(2))
         }
     }
 }

@@ -180,6 +180,18 @@ pid_t rg_waitpid_nohang(pid_t pid, int *status) {
     return result;
 }
 
+pid_t rg_waitpid_blocking(pid_t pid, int *status) {
+    int raw = 0;
+    pid_t result;
+    do { result = waitpid(pid, &raw, 0); } while (result < 0 && errno == EINTR);
+    if (result == pid && status != NULL) {
+        if (WIFEXITED(raw)) *status = WEXITSTATUS(raw);
+        else if (WIFSIGNALED(raw)) *status = 128 + WTERMSIG(raw);
+        else *status = -1;
+    }
+    return result;
+}
+
 int rg_process_exists(pid_t pid) {
     if (pid <= 0) return 0;
     if (kill(pid, 0) == 0) return 1;

@@ -1,5 +1,6 @@
 import CGatewayLinux
 import Foundation
+import GatewayCore
 import Synchronization
 
 /// A child process started with fork and exec (see `rg_spawn`): clean signal
@@ -8,16 +9,34 @@ import Synchronization
 /// Children are spawned from one thread that lives as long as the process,
 /// because the kernel sends the parent-death signal when the *thread* that
 /// forked the child exits, and Swift's cooperative threads may come and go.
+///
+/// Each child has a reaper: a thread of its own blocked in `waitpid` until the
+/// child exits, which then records the status and sets ``exited``. Waiting for
+/// a child is waiting on that latch; nothing polls.
 public final class ChildProcess: Sendable {
     /// The child's process id.
     public let pid: pid_t
     /// What the process is, for messages.
     public let name: String
     private let exitStatus = Mutex<Int32?>(nil)
+    /// Set by the reaper once the child has exited and ``poll()`` has its status.
+    private let exited = Latch()
+    /// The same, for threads that must block (exit handlers).
+    private let exitedBlocking = DispatchSemaphore(value: 0)
 
     private init(pid: pid_t, name: String) {
         self.pid = pid
         self.name = name
+        // The reaper holds the object until the child exits (then the status is in place).
+        let reaper = Thread { [self] in
+            var code: Int32 = 0
+            let reaped = rg_waitpid_blocking(pid, &code)
+            exitStatus.withLock { $0 = reaped == pid ? code : -1 }
+            exited.set()
+            exitedBlocking.signal()
+        }
+        reaper.name = "reap-\(name)"
+        reaper.start()
     }
 
     /// An unprivileged account to run a child as.
@@ -75,37 +94,22 @@ public final class ChildProcess: Sendable {
 
     /// The exit status (or 128 + signal) once the child has exited; nil while it runs.
     public func poll() -> Int32? {
-        exitStatus.withLock { status in
-            if let status { return status }
-            var code: Int32 = 0
-            let reaped = rg_waitpid_nohang(pid, &code)
-            if reaped == pid {
-                status = code
-            } else if reaped < 0 {
-                status = -1
-            }
-            return status
-        }
+        exitStatus.withLock { $0 }
     }
 
     /// Waits until the child exits or `timeout` passes; nil when it still runs.
     public func wait(timeout: Duration) async -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            if let status = poll() { return status }
-            if ContinuousClock.now >= deadline { return nil }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        _ = await exited.wait(atMost: timeout)
+        return poll()
     }
 
     /// Like ``wait(timeout:)`` but blocks the calling thread (for exit handlers).
     public func waitBlocking(timeout: Duration) -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            if let status = poll() { return status }
-            if ContinuousClock.now >= deadline { return nil }
-            usleep(5_000)
-        }
+        if let status = poll() { return status }
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        if exitedBlocking.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success { exitedBlocking.signal() }
+        return poll()
     }
 
     /// Sends `signal` to the child (ignored once it has exited).

@@ -47,8 +47,9 @@ struct PendingRegistration: Sendable {
     var deviceType: ReaderGatewayV1.DeviceType
     var softwareVersion: String
     var expires: ContinuousClock.Instant
-    /// Told when an admin registers the code: the reader and its credential.
-    var registered: @Sendable (ReaderRecord, String) -> Void
+    /// Told when an admin registers the code (the reader and its credential); returns
+    /// the reader once its link is online, or nil when the link ended first.
+    var registered: @Sendable (ReaderRecord, String) async -> ReaderGatewayV1.Reader?
 }
 
 /// One point-of-sale session.

@@ -88,6 +88,7 @@ struct DiscoveryTests {
         do {
             let waiting = Task { try await lane.discover(location: store.location) }
             #expect(await lock.waitUntilReadsBlocked(1), "the discovery never reached the store")
+            // Cancelling needs no statement (nothing queues behind the blocked read).
             try await lane.cancelDiscovery()
             // The waiting call ends at once, while the store still holds the lock.
             await expectFailure(.discoveryCanceled) { try await waiting.value }
@@ -109,13 +110,16 @@ struct DiscoveryTests {
     @Test func aNewDiscoveryEndsTheOneStillWaitingForItsAnswer() async throws {
         let harness = try await GatewayHarness.start()
         let store = try await StoreFixture.make(harness)
-        let lane = try await store.lane("Lane 1")
+        // A session not scoped to a location, discovering every location: the newer
+        // discovery reaches its start without a statement (the store's connections
+        // pipeline statements, and one sent now could queue behind the blocked read).
+        let lane = try await TestLane.open(harness, connectionToken: try await store.admin.connectionToken(), label: "Lane 1")
         let lock = try await ReadersTableLock.take(harness.database)
         let newer: Task<ReaderGatewayV1.DiscoverReadersResponse, any Error>
         do {
-            let first = Task { try await lane.discover(location: store.location) }
+            let first = Task { try await lane.discover() }
             #expect(await lock.waitUntilReadsBlocked(1), "the first discovery never reached the store")
-            newer = Task { try await lane.discover(location: store.location) }
+            newer = Task { try await lane.discover() }
             // The first ends as soon as the newer one starts, while the store still holds the lock.
             do {
                 _ = try await first.value
@@ -179,7 +183,7 @@ final class ReadersTableLock: Sendable {
         self.holder = holder
     }
 
-    static func take(_ database: TestDatabase, limit: Duration = .seconds(15)) async throws -> ReadersTableLock {
+    static func take(_ database: TestDatabase, limit: Duration = .seconds(60)) async throws -> ReadersTableLock {
         var configuration = PostgresConfiguration(connectionString: database.connectionString)
         configuration.maximumConnections = 2
         configuration.pipelineDepth = 1
@@ -223,9 +227,10 @@ final class ReadersTableLock: Sendable {
         try committed.get()
     }
 
-    /// Waits until `count` statements of this database wait for a lock on `readers`.
+    /// Waits until `count` statements of this database wait for a lock on `readers`
+    /// (bounded generously: a loaded machine may take a while to get there).
     func waitUntilReadsBlocked(_ count: Int) async -> Bool {
-        await eventually {
+        await eventually(timeout: .seconds(30)) {
             let rows = try? await client.query(
                 """
                 SELECT count(*)::int AS n FROM pg_stat_activity

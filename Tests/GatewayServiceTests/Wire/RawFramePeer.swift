@@ -72,7 +72,7 @@ final class RawFramePeer: @unchecked Sendable {
     }
 
     /// Connects to `127.0.0.1:port` and completes the TLS handshake, trusting `caPath`.
-    static func connect(port: Int, caPath: String, timeout: Int = 10) async throws -> RawFramePeer {
+    static func connect(port: Int, caPath: String, timeout: Int = 30) async throws -> RawFramePeer {
         let result = await onThread { () -> Result<RawFramePeer, Failure> in
             var storage = sockaddr_storage()
             var length = socklen_t(0)

@@ -12,7 +12,8 @@ extension TerminalClient {
     ///
     /// - Parameters:
     ///   - locationID: the location; empty for every location the connection token allows.
-    ///   - timeout: how long the gateway waits for the online answer; nil for its default.
+    ///   - timeout: sent as `timeout_ms` (Stripe's discovery timeout; the gateway does not use
+    ///     it yet) and added to this call's deadline; nil for the default.
     public func discoverReaders(locationID: String, timeout: Duration? = nil, simulated: Bool = false) async throws -> [DiscoveredReader] {
         var request = ReaderGatewayV1.DiscoverReadersRequest()
         request.sessionToken = try sessionToken()

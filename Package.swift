@@ -148,7 +148,8 @@ let package = Package(
         .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations", "GatewayTestKit", "GatewayTestSupport"], swiftSettings: swift6),
         .testTarget(
             name: "GatewayServiceTests",
-            dependencies: ["GatewayService", "GatewayClient", "GatewayTestSupport", "GatewayTestKit", "GatewayTransport"],
+            // OpenSSL and the Linux shims for the raw TLS peer that checks the wire contract as another implementation sees it.
+            dependencies: ["GatewayService", "GatewayClient", "GatewayTestSupport", "GatewayTestKit", "GatewayTransport", "CGatewayOpenSSL", "CGatewayLinux"],
             exclude: ["service.mk", "bench"],
             swiftSettings: swift6
         ),

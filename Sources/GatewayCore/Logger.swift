@@ -5,6 +5,10 @@ import Foundation
 ///
 /// Loggers are cheap values. Derive a child with more context with
 /// ``with(_:_:)``; the message is only built when the level is enabled.
+///
+/// A `Duration` value is written as its number of seconds (``Swift/Duration/secondsText``:
+/// `seconds=0.001520692`, never `seconds="0.001520692 seconds"`); name such fields
+/// `seconds` or `…_seconds`.
 public struct Logger: Sendable {
     /// The severity of a record, lowest first.
     public enum Level: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
@@ -46,7 +50,7 @@ public struct Logger: Sendable {
     /// A logger with one more key-value pair of context.
     public func with(_ key: String, _ value: CustomStringConvertible) -> Logger {
         var copy = self
-        copy.metadata.append((key, value.description))
+        copy.metadata.append((key, Logger.text(of: value)))
         return copy
     }
 
@@ -59,11 +63,22 @@ public struct Logger: Sendable {
         _ extra: KeyValuePairs<String, CustomStringConvertible> = [:]
     ) {
         guard isEnabled(level) else { return }
+        LoggingSystem.shared.write(record(level, message(), extra))
+    }
+
+    /// The record ``log(_:_:_:)`` writes: this logger's context, then `extra`, each value
+    /// rendered by ``text(of:)``.
+    func record(_ level: Level, _ message: String, _ extra: KeyValuePairs<String, CustomStringConvertible>) -> LogRecord {
         var fields = metadata
-        for (key, value) in extra { fields.append((key, value.description)) }
-        LoggingSystem.shared.write(
-            LogRecord(date: Date(), level: level, component: component, message: message(), metadata: fields)
-        )
+        for (key, value) in extra { fields.append((key, Logger.text(of: value))) }
+        return LogRecord(date: Date(), level: level, component: component, message: message, metadata: fields)
+    }
+
+    /// How a field's value is written: a `Duration` as a number of seconds, anything else
+    /// by its description.
+    static func text(of value: CustomStringConvertible) -> String {
+        if let duration = value as? Duration { return duration.secondsText }
+        return value.description
     }
 
     public func trace(_ message: @autoclosure () -> String, _ extra: KeyValuePairs<String, CustomStringConvertible> = [:]) {

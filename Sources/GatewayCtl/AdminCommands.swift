@@ -11,7 +11,7 @@ struct AdminCommands {
         switch command {
         case .createLocation(let name):
             let location = try await admin.createLocation(displayName: name)
-            output.show(table: AdminRendering.table([location]), json: AdminRendering.json(location))
+            output.show(text: AdminRendering.created(location), json: AdminRendering.json(location))
         case .listLocations:
             let locations = try await admin.listLocations()
             output.show(table: AdminRendering.table(locations), json: .array(locations.map(AdminRendering.json)))

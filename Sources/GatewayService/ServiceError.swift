@@ -42,6 +42,18 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     static let locationNotFound = ServiceError(.locationNotFound, "no location with this id in this account; list locations to find its id")
     static let notConnected = ServiceError(.notConnectedToReader, "this session has no connected reader; discover readers and connect one first")
 
+    /// A discovery ended before it answered: superseded by `newer`, or (nil) cancelled.
+    static func discoveryCanceled(_ discovery: DiscoveryStateMachine.DiscoveryID, supersededBy newer: DiscoveryStateMachine.DiscoveryID?) -> ServiceError {
+        let name = Gateway.wireDiscoveryID(discovery)
+        guard let newer else {
+            return ServiceError(.discoveryCanceled, "discovery \(name) was cancelled by CancelDiscovery before it answered; call DiscoverReaders again to list readers")
+        }
+        return ServiceError(
+            .discoveryCanceled,
+            "discovery \(name) was superseded by a newer DiscoverReaders on this session (\(Gateway.wireDiscoveryID(newer))) before it answered; use that discovery's answer"
+        )
+    }
+
     static func store(_ error: any Error) -> ServiceError {
         ServiceError(.storeUnavailable, "the ownership store could not complete the request; retry with backoff", cause: "\(error)")
     }

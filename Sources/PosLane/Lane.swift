@@ -20,7 +20,7 @@ actor Lane {
         do {
             switch command {
             case .discover:
-                if !readers.isEmpty { try? await terminal.cancelDiscovery() }
+                // A new discovery supersedes the previous one: no cancel first.
                 readers = try await terminal.discoverReaders(locationID: configuration.locationID)
                 for reader in readers {
                     LineWriter.line("reader", [

@@ -69,7 +69,7 @@ final class GatewayServer: Sendable {
         } else {
             _ = await DrainCoordinator(configuration: options.drain).drain(hooks: listener.drainHooks())
         }
-        logger.info("drain finished", ["seconds": (ContinuousClock.now - drainStarted).description])
+        logger.info("drain finished", ["seconds": ContinuousClock.now - drainStarted])
         await stop(started)
         logger.info("stopped")
         return 0

@@ -79,8 +79,8 @@ final class OpsService: GatewayService {
     func drain() async {
         let configuration = drainConfiguration
         logger.info("draining", [
-            "load_balancer_window": configuration.loadBalancerWindow,
-            "in_flight_deadline": configuration.inFlightDeadline,
+            "load_balancer_window_seconds": configuration.loadBalancerWindow,
+            "in_flight_deadline_seconds": configuration.inFlightDeadline,
         ])
         var hooks = drainHooks.withLock { $0 }
         let stopBeingReady = hooks.stopBeingReady

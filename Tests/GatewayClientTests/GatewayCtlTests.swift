@@ -104,6 +104,16 @@ struct GatewayCtlTests {
         #expect(json.hasPrefix("[") && json.hasSuffix("]"))
     }
 
+    @Test("locations create prints the new location's id alone; --json the whole location")
+    func createdLocation() {
+        var location = ReaderGatewayV1.Location()
+        location.id = "tml_9xQ2"
+        location.displayName = "Front Store"
+        #expect(AdminRendering.created(location) == "tml_9xQ2")
+        let json = AdminRendering.json(location).description
+        #expect(json.contains(#""id": "tml_9xQ2""#) && json.contains(#""display_name": "Front Store""#))
+    }
+
     @Test("JSON escapes strings and sorts keys")
     func jsonEscaping() {
         let value = JSONValue.object(["b": .string("a \"quote\"\n\u{1}"), "a": .integer(-1), "c": .array([]), "d": .bool(false)])

@@ -64,4 +64,27 @@ struct ClientLibraryTests {
         connectionB.close()
         await harness.stop()
     }
+
+    @Test func terminalClientDiscoversAgainWithoutCancellingAndOlderReadersAreStale() async throws {
+        let harness = try await GatewayHarness.start()
+        let store = try await StoreFixture.make(harness)
+        let configuration = ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath)
+        let connection = GatewayConnection(configuration)
+        let lane = TerminalClient(connection: connection)
+        _ = try await lane.openSession(connectionToken: store.token, posDeviceID: "pos-1", laneLabel: "Lane 1")
+        let first = try #require(try await lane.discoverReaders(locationID: store.location).first)
+        let second = try #require(try await lane.discoverReaders(locationID: store.location).first)
+        #expect(first.discoveryID != second.discoveryID)
+        do {
+            _ = try await lane.connectReader(first, failIfInUse: true)
+            Issue.record("a reader from a superseded discovery connected")
+        } catch let error as RPCError {
+            #expect(error.reason == .staleDiscovery)
+        }
+        // Cancelling after the answer changes nothing: the latest readers still connect.
+        try await lane.cancelDiscovery()
+        _ = try await lane.connectReader(second, failIfInUse: true)
+        connection.close()
+        await harness.stop()
+    }
 }

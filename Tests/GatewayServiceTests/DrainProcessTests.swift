@@ -101,7 +101,14 @@ struct DrainProcessTests {
         #expect(exitedAfter < .seconds(drainDeadline + 2))
         #expect(exitedAfter >= .seconds(1), "exited inside the load balancer window")
         print("drain: SIGTERM to exit \(exitedAfter)")
-        #expect(gateway.output.contains("drain finished"))
+        // Durations in the log are numbers of seconds.
+        let lines = gateway.output.split(separator: "\n").map(String.init)
+        let finished = try #require(lines.first { $0.contains("drain finished") }, "no drain finished line:\n\(gateway.output)")
+        let drainSeconds = try #require(LoggedProcess.field("seconds", in: finished).flatMap(Double.init), "seconds is not a number: \(finished)")
+        #expect(drainSeconds >= 1, "the drain includes the 1 s load balancer window: \(finished)")
+        let draining = try #require(lines.first { $0.contains("msg=draining ") }, "no draining line:\n\(gateway.output)")
+        #expect(LoggedProcess.field("load_balancer_window_seconds", in: draining) == "1", "\(draining)")
+        #expect(LoggedProcess.field("in_flight_deadline_seconds", in: draining) == "\(drainDeadline)", "\(draining)")
         for line in gateway.output.split(separator: "\n") where line.contains("drain") { print(line) }
 
         // Nothing in PostgreSQL claims a connection this replica no longer holds:

@@ -1,3 +1,6 @@
+import GatewayOperations
+import GatewayService
+import GatewayTransport
 import GatewayWire
 import Testing
 
@@ -13,10 +16,19 @@ struct RegistrationTests {
         let code = try #require(await reader.waitForCode(), "no registration code: \(String(describing: reader.endStatus))")
         #expect(code.count == 9 && code.contains("-"))
 
-        // The admin types it in lower case; the reader is told at once.
+        // The admin types it in lower case; the reader is told at once, and the answer
+        // is the reader as it is now: attached, heartbeating, online.
         let registered = try await admin.registerCode(code.lowercased(), label: "Pop-up till", location: location)
         #expect(registered.label == "Pop-up till")
         #expect(registered.serialNumber == "WSC5000001")
+        #expect(registered.networkStatus == .online, "RegisterReader answered with a stale status: \(registered.networkStatus)")
+        #expect(registered.activity == .idle)
+        #expect(registered.ipAddress == "10.0.0.7")
+        #expect(registered.lastSeenUnixMs > 0)
+        var get = ReaderGatewayV1.GetReaderRequest()
+        get.readerID = registered.id
+        let live = try #require(try await admin.call(TestAdmin.Admin.getReader, get).reader)
+        #expect(live.networkStatus == registered.networkStatus && live.activity == registered.activity)
         let state = try #require(await reader.waitUntilRegistered())
         #expect(state.readerID == registered.id)
         #expect(state.locationID == location)
@@ -37,6 +49,36 @@ struct RegistrationTests {
         // Without credential or certificate, the registered serial is not enough.
         let claimed = try await TestReader.attach(harness, serial: "WSC5000001")
         #expect(await claimed.waitUntilEnded()?.reason == .serialNotProven)
+        await harness.stop()
+    }
+
+    @Test func aCodeTypedOnAnotherReplicaAnswersWithTheReadersLiveStatus() async throws {
+        let harness = try await GatewayHarness.start()
+        let certificate = try harness.authority.issue(
+            CertificateRequest(commonName: "localhost", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: .server),
+            writingTo: harness.directory, name: "server-b"
+        )
+        // A second replica on the same database: the admin types the code there, the
+        // reader's link is on the first one (the registration travels over the replica link).
+        let replicaB = GatewayServiceHost(
+            listener: GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: certificate, readerCAPath: harness.caPath, loopCount: 1),
+            service: ServiceConfiguration(), client: harness.database.client,
+            metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
+        )
+        let portB = try await replicaB.start().port
+        let admin = try await harness.admin()
+        let location = try await admin.createLocation("Two replicas")
+        let reader = try await TestReader.attach(harness, serial: "WSC5000002")
+        let code = try #require(await reader.waitForCode(), "no registration code: \(String(describing: reader.endStatus))")
+        let channelB = try await TestChannel.connect(port: portB, caPath: harness.caPath, loop: harness.loops.next())
+        let adminB = TestAdmin(channel: channelB, secretKey: harness.account.secretKey)
+        let registered = try await adminB.registerCode(code, label: "Far till", location: location)
+        #expect(registered.networkStatus == .online, "RegisterReader answered with a stale status: \(registered.networkStatus)")
+        #expect(registered.activity == .idle)
+        #expect(registered.ipAddress == "10.0.0.7")
+        #expect(await reader.waitUntilRegistered()?.readerID == registered.id)
+        channelB.close()
+        await replicaB.shutdown(gracePeriod: .milliseconds(500))
         await harness.stop()
     }
 

@@ -2,12 +2,18 @@ import GatewayWire
 
 extension TerminalClient {
     /// Lists the readers registered at a location, online and offline (one answer per call;
-    /// empty when there are none). A second discovery fails with
-    /// `DISCOVERY_ALREADY_IN_PROGRESS` until ``cancelDiscovery()`` or a connect.
+    /// empty when there are none), each tagged with its discovery.
+    ///
+    /// The discovery is complete when it answers, as in Stripe's SDKs since iOS 4.0.0:
+    /// discover again whenever the list may have changed, without ``cancelDiscovery()``
+    /// first. A new discovery supersedes the previous one: ``connectReader(_:failIfInUse:)``
+    /// refuses readers from an earlier discovery with `STALE_DISCOVERY`, and a discovery
+    /// still waiting for its answer (started by another task) fails with `DISCOVERY_CANCELED`.
     ///
     /// - Parameters:
     ///   - locationID: the location; empty for every location the connection token allows.
-    ///   - timeout: how long the gateway waits for the online answer; nil for its default.
+    ///   - timeout: sent as `timeout_ms` (Stripe's discovery timeout; the gateway does not use
+    ///     it yet) and added to this call's deadline; nil for the default.
     public func discoverReaders(locationID: String, timeout: Duration? = nil, simulated: Bool = false) async throws -> [DiscoveredReader] {
         var request = ReaderGatewayV1.DiscoverReadersRequest()
         request.sessionToken = try sessionToken()
@@ -15,15 +21,17 @@ extension TerminalClient {
         request.simulated = simulated
         if let timeout { request.timeoutMs = WireTime.nanoseconds(of: timeout) / 1_000_000 }
         let response = try await connection.unary(ReaderGatewayV1.Sdk.discoverReaders, request, timeout: callTimeout + (timeout ?? .zero))
-        state.withLock { $0.latestDiscoveryID = response.discoveryID }
         return response.readers.map { DiscoveredReader(reader: $0, discoveryID: response.discoveryID) }
     }
 
-    /// Cancels the running discovery (Stripe's `Cancelable.cancel()`).
+    /// Cancels the session's discovery that is still waiting for its answer (Stripe's
+    /// `Cancelable.cancel()`): that ``discoverReaders(locationID:timeout:simulated:)`` call
+    /// fails with `DISCOVERY_CANCELED`. A discovery that answered is complete; cancelling
+    /// then does nothing, and its readers stay connectable.
     public func cancelDiscovery() async throws {
         var request = ReaderGatewayV1.CancelDiscoveryRequest()
         request.sessionToken = try sessionToken()
-        request.discoveryID = state.withLock { $0.latestDiscoveryID } ?? ""
+        // No discovery id: the one waiting is not known here before it answers.
         _ = try await connection.unary(ReaderGatewayV1.Sdk.cancelDiscovery, request, timeout: callTimeout, idempotent: true)
     }
 
@@ -32,8 +40,9 @@ extension TerminalClient {
     /// With `failIfInUse`, a reader mid-transaction for another lane is refused with
     /// `READER_BUSY` (ask the user, then retry with `false` to take it over); an idle reader
     /// is taken over either way and its previous lane receives `disconnected(.replaced)`.
-    /// Other errors: `READER_OFFLINE`, `STALE_DISCOVERY`, `READER_NOT_FOUND`,
-    /// `ALREADY_CONNECTED_TO_READER`.
+    /// Other errors: `READER_OFFLINE`, `STALE_DISCOVERY` (the reader comes from a
+    /// discovery a newer one superseded: pass one from the latest discovery),
+    /// `READER_NOT_FOUND`, `ALREADY_CONNECTED_TO_READER`.
     @discardableResult
     public func connectReader(_ reader: DiscoveredReader, failIfInUse: Bool = false) async throws -> ReaderGatewayV1.ConnectReaderResponse {
         var request = ReaderGatewayV1.ConnectReaderRequest()

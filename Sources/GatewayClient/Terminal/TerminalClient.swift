@@ -39,7 +39,6 @@ public final class TerminalClient: Sendable {
         var posDeviceID = ""
         var laneLabel = ""
         var session: TerminalSession?
-        var latestDiscoveryID: String?
         var connectedReader: ReaderGatewayV1.Reader?
         /// The ownership generation the session's connect was granted (0: unknown).
         var connectedGeneration: UInt64 = 0

@@ -45,6 +45,10 @@ public enum AdminRendering {
         return .object(object)
     }
 
+    /// What `locations create` prints without `--json`: the new location's id alone, the
+    /// one value the next commands need (`LOC=$(gatewayctl locations create "Front Store")`).
+    public static func created(_ location: ReaderGatewayV1.Location) -> String { location.id }
+
     public static func table(_ locations: [ReaderGatewayV1.Location]) -> Table {
         Table(headers: ["ID", "NAME", "CITY"], rows: locations.map { [$0.id, $0.displayName, dash($0.address?.city ?? "")] })
     }

@@ -27,7 +27,7 @@ public enum CtlCommand: Sendable, Equatable {
     /// The commands, for `--help`.
     public static let usage = """
     Commands:
-      locations create NAME                                  create a location
+      locations create NAME                                  create a location; prints its id (tml_...) alone
       locations list                                         list locations
       locations rename LOCATION NAME                         change a location's display name
       readers register --code CODE --label L --location LOC  register the reader showing CODE  (alias: readers register-code CODE)

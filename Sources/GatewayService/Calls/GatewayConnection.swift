@@ -104,7 +104,10 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
                     router.callEnded(call.route, status: .cancelled)
                 }
             case .closed:
-                transport?.close(graceful: true)
+                // Not closed here: the frames queued with this event (the GOAWAY of a
+                // connection error, a drained connection's last END_OF_CALL) are not
+                // written yet. ``flush()`` writes them, then closes (close_notify after them).
+                break
             case .callEnded, .writable, .pingAcknowledged, .goAwayReceived:
                 break
             }
@@ -208,7 +211,9 @@ final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
         flush()
     }
 
-    /// Writes what the frame connection queued and re-arms its timer.
+    /// Writes what the frame connection queued, then closes the transport if the frame
+    /// connection finished (so a GOAWAY or a last END_OF_CALL leaves before close_notify),
+    /// else re-arms its timer.
     private func flush() {
         guard let transport, !closed else { return }
         if frames.hasOutbound {

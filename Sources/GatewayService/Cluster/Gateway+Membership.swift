@@ -25,7 +25,7 @@ extension Gateway {
                 // Paused (SIGSTOP, a frozen VM) past the lease: the others may have
                 // reaped this node. Trust nothing until the heartbeat says otherwise.
                 logger.warning("this replica was paused longer than the node lease; checking whether it was reaped", [
-                    "paused_seconds": Int((now - lastTick).seconds),
+                    "paused_seconds": now - lastTick,
                 ])
                 healthySince = nil
             }

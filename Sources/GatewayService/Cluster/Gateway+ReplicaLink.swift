@@ -69,8 +69,10 @@ extension Gateway {
         }
         let pending = state.withLock { $0.registrations.removeValue(forKey: request.registrationCode) }
         guard let pending, pending.serial == record.serial else { return response }
-        pending.registered(record, request.readerCredential)
+        // Answered once the link is online here, with the reader's live status.
+        guard let online = await pending.registered(record, request.readerCredential) else { return response }
         response.delivered = true
+        response.reader = online
         return response
     }
 }

@@ -11,7 +11,7 @@ extension Gateway {
         if let current = session.reader, current != reader {
             throw ServiceError(.alreadyConnectedToReader, "this session is already connected to reader \(current.rawValue); disconnect it first")
         }
-        // The reader object must come from the session's latest discovery.
+        // The reader object must come from the session's latest discovery, which answered.
         guard let latest = session.discovery.latest else {
             throw ServiceError(.staleDiscovery, "this session has not discovered readers; call DiscoverReaders and connect a reader it returned")
         }
@@ -19,10 +19,10 @@ extension Gateway {
         if request.discoveryID.isEmpty {
             discoveryID = latest
         } else {
-            guard request.discoveryID.hasPrefix("disc_"), let value = UInt64(request.discoveryID.dropFirst(5)) else {
+            guard let named = Gateway.discoveryID(request.discoveryID) else {
                 throw ServiceError.invalid("discovery_id \(request.discoveryID.debugDescription) is not one this gateway issued")
             }
-            discoveryID = DiscoveryStateMachine.DiscoveryID(value)
+            discoveryID = named
         }
         switch session.discovery.checkConnect(readerFrom: discoveryID) {
         case .fresh:
@@ -33,7 +33,17 @@ extension Gateway {
                 if record == nil { throw ServiceError.readerNotFound }
                 throw ServiceError.refusal(.staleDiscovery)
             }
-        case .stale, .noDiscovery:
+        case .stale(let newer):
+            throw ServiceError(
+                .staleDiscovery,
+                "the reader comes from discovery \(Gateway.wireDiscoveryID(discoveryID)), which a newer DiscoverReaders (\(Gateway.wireDiscoveryID(newer))) superseded; connect a reader from the latest discovery's answer"
+            )
+        case .notAnswered(let pending):
+            throw ServiceError(
+                .staleDiscovery,
+                "the session's latest discovery \(Gateway.wireDiscoveryID(pending)) has not answered (it is still running, or was cancelled); connect a reader from a DiscoverReaders answer"
+            )
+        case .noDiscovery:
             throw ServiceError.refusal(.staleDiscovery)
         case .unknownDiscovery:
             throw ServiceError.invalid("discovery_id \(request.discoveryID.debugDescription) is not one of this session's discoveries")
@@ -66,7 +76,6 @@ extension Gateway {
                     live.pendingRefusal = nil
                     live.lane = lane
                     live.posDeviceID = session.posDeviceID
-                    live.discovery.connected()
                     return live
                 }
             }

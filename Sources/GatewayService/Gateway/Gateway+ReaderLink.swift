@@ -2,16 +2,8 @@ import Foundation
 import GatewayDomain
 import GatewayStore
 import GatewayWire
-import Synchronization
 
 extension Gateway {
-    /// Where an admin's registration of a pending reader lands; the link is then woken.
-    final class RegistrationMailbox: Sendable {
-        private let slot = Mutex<(ReaderRecord, String)?>(nil)
-        func deliver(_ record: ReaderRecord, credential: String) { slot.withLock { $0 = (record, credential) } }
-        func take() -> (ReaderRecord, String)? { slot.withLock { value in defer { value = nil }; return value } }
-    }
-
     /// Serves one `ReaderLink.Attach` call from hello to the end of the link.
     func attach(requests: AsyncStream<[UInt8]>, call: ServerCall, context: CallContext) async {
         var iterator = requests.makeAsyncIterator()
@@ -35,18 +27,23 @@ extension Gateway {
         }
         var record: ReaderRecord
         var issuedCredential: String?
+        // Registration by code: the admin's call waits here until the link is online (or gone).
+        let registrationMailbox = RegistrationMailbox()
+        defer { registrationMailbox.finish(nil) }
+        var heartbeatBeforeRegistration: ReaderGatewayV1.ReaderHeartbeat?
         do {
             if let found = try await authenticate(hello, serial: serial, context: context) {
                 record = found
             } else {
                 guard let registered = await waitForRegistration(
-                    hello, serial: serial, linkID: linkID, call: call, requests: &iterator
+                    hello, serial: serial, linkID: linkID, call: call, mailbox: registrationMailbox, requests: &iterator
                 ) else {
                     call.end()
                     return
                 }
-                record = registered.0
-                issuedCredential = registered.1
+                record = registered.record
+                issuedCredential = registered.credential
+                heartbeatBeforeRegistration = registered.lastHeartbeat
             }
         } catch {
             call.end(error.status)
@@ -56,6 +53,13 @@ extension Gateway {
         if hello.deviceType != .unspecified { record.deviceType = hello.deviceType }
         try? await database.readerReported(record.id, softwareVersion: hello.softwareVersion, deviceType: hello.deviceType)
         guard let epoch = await goOnline(record, linkID: linkID, call: call, ipAddress: hello.ipAddress) else { return }
+        let reader = ReaderID(record.id)
+        if let heartbeat = heartbeatBeforeRegistration {
+            // What the reader reported while it showed its code is its status now.
+            var uplink = ReaderGatewayV1.ReaderUplink()
+            uplink.message = .heartbeat(heartbeat)
+            uplinkReceived(uplink, reader: reader, linkID: linkID)
+        }
         var registration = ReaderGatewayV1.RegistrationState()
         registration.registered = true
         registration.readerID = record.id
@@ -65,7 +69,8 @@ extension Gateway {
         var downlink = ReaderGatewayV1.ReaderDownlink()
         downlink.message = .registration(registration)
         call.send(downlink)
-        let reader = ReaderID(record.id)
+        // The admin who registered the code hears the reader as it is now: online.
+        registrationMailbox.finish(state.withLock { Gateway.readerMessage(record, link: $0.links[reader]) })
         // Command results are matched on the link's loop, without waking this task.
         call.interceptMessages { [self] bytes in
             guard let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes),
@@ -115,16 +120,24 @@ extension Gateway {
         return found
     }
 
-    /// Shows registration codes until an admin registers one (returns the reader
-    /// and its new credential) or the link ends (nil).
+    /// What an admin's registration gave a reader that showed a code.
+    struct CodeRegistration {
+        var record: ReaderRecord
+        var credential: String
+        /// The last heartbeat the reader sent while it showed its code.
+        var lastHeartbeat: ReaderGatewayV1.ReaderHeartbeat?
+    }
+
+    /// Shows registration codes until an admin registers one through `mailbox`
+    /// (returns the reader and its new credential) or the link ends (nil).
     func waitForRegistration(
         _ hello: ReaderGatewayV1.ReaderHello,
         serial: String,
         linkID: UInt64,
         call: ServerCall,
+        mailbox: RegistrationMailbox,
         requests: inout AsyncStream<[UInt8]>.Iterator
-    ) async -> (ReaderRecord, String)? {
-        let mailbox = RegistrationMailbox()
+    ) async -> CodeRegistration? {
         var code = ""
         func issueCode() async {
             let fresh = RegistrationCode.generate().canonical
@@ -135,8 +148,7 @@ extension Gateway {
                 state.registrations[fresh] = PendingRegistration(
                     linkID: linkID, serial: serial, deviceType: hello.deviceType, softwareVersion: hello.softwareVersion,
                     expires: .now + lifetime, registered: { record, credential in
-                        mailbox.deliver(record, credential: credential)
-                        call.wake()
+                        await mailbox.deliver(record, credential: credential, wake: { call.wake() })
                     }
                 )
             }
@@ -162,11 +174,16 @@ extension Gateway {
             }
         }
         await issueCode()
-        var registered: (ReaderRecord, String)?
-        // Uplinks before registration (heartbeats) are ignored; empty messages are wake-ups.
-        while await requests.next() != nil {
-            if let delivered = mailbox.take() {
-                registered = delivered
+        var registered: CodeRegistration?
+        var lastHeartbeat: ReaderGatewayV1.ReaderHeartbeat?
+        // Heartbeats before registration are kept for the status once online; empty
+        // messages are wake-ups.
+        while let bytes = await requests.next() {
+            if !bytes.isEmpty, let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes), case .heartbeat(let heartbeat)? = uplink.message {
+                lastHeartbeat = heartbeat
+            }
+            if let (record, credential) = mailbox.take() {
+                registered = CodeRegistration(record: record, credential: credential, lastHeartbeat: lastHeartbeat)
                 break
             }
             let expired = state.withLock { $0.registrations[code].map { $0.expires <= .now } ?? false }

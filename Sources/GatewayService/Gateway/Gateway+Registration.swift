@@ -31,34 +31,40 @@ extension Gateway {
             }
             throw ServiceError.store(error)
         }
-        guard await tellRegistered(record, code: code.canonical, credential: credential, node: pending.node) else {
+        guard let online = await tellRegistered(record, code: code.canonical, credential: credential, node: pending.node) else {
             // Nobody could hand the reader its credential: undo, so it can be registered again.
             _ = try? await database.deleteReader(record.id, account: account)
             throw ServiceError(.registrationCodeInvalid, "the reader showing this code went offline; read the code it shows when it is back")
         }
-        return Gateway.readerMessage(record, link: nil)
+        return online
     }
 
-    /// Hands the new reader its credential on the link showing `code`: here, or
-    /// on the replica `node` over the replica link.
-    func tellRegistered(_ record: ReaderRecord, code: String, credential: String, node owner: String) async -> Bool {
+    /// Hands the new reader its credential on the link showing `code` (here, or on
+    /// the replica `node` over the replica link) and returns the reader as it is once
+    /// that link is online: its live status, not the row just written. Nil when no
+    /// link took it.
+    func tellRegistered(_ record: ReaderRecord, code: String, credential: String, node owner: String) async -> ReaderGatewayV1.Reader? {
         if owner == node.id {
-            guard let local = state.withLock({ $0.registrations.removeValue(forKey: code) }) else { return false }
-            local.registered(record, credential)
-            return true
+            guard let local = state.withLock({ $0.registrations.removeValue(forKey: code) }) else { return nil }
+            return await local.registered(record, credential)
         }
         var request = ReaderGatewayV1.CompleteRegistrationRequest()
         request.registrationCode = code
         request.readerID = record.id
         request.readerCredential = credential
+        let response: ReaderGatewayV1.CompleteRegistrationResponse
         do {
-            guard let peer = try await cluster.nodes().first(where: { $0.id == owner }) else { return false }
+            guard let peer = try await cluster.nodes().first(where: { $0.id == owner }) else { return nil }
             let channel = try await replicas.channel(to: peer.internalAddress)
-            return try await channel.unary(ReaderGatewayV1.ReplicaLink.completeRegistration, request, timeout: .seconds(10)).delivered
+            response = try await channel.unary(ReaderGatewayV1.ReplicaLink.completeRegistration, request, timeout: .seconds(10))
         } catch {
             logger.warning("could not hand a registration to the reader's replica", ["node": owner, "error": "\(error)"])
-            return false
+            return nil
         }
+        guard response.delivered else { return nil }
+        if let reader = response.reader { return reader }
+        // A replica of an older version says only that it delivered: read the row.
+        return (try? await readerMessage(record.id, account: record.accountID)) ?? Gateway.readerMessage(record, link: nil)
     }
 
     /// Registers readers by serial number, labelled "<prefix> 1", "<prefix> 2", ...

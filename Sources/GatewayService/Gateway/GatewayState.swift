@@ -47,8 +47,9 @@ struct PendingRegistration: Sendable {
     var deviceType: ReaderGatewayV1.DeviceType
     var softwareVersion: String
     var expires: ContinuousClock.Instant
-    /// Told when an admin registers the code: the reader and its credential.
-    var registered: @Sendable (ReaderRecord, String) -> Void
+    /// Told when an admin registers the code (the reader and its credential); returns
+    /// the reader once its link is online, or nil when the link ended first.
+    var registered: @Sendable (ReaderRecord, String) async -> ReaderGatewayV1.Reader?
 }
 
 /// One point-of-sale session.
@@ -61,7 +62,7 @@ struct SessionState: Sendable {
     var posDeviceID: String
     var lane: LaneLabel
     var discovery: DiscoveryStateMachine
-    /// Reader ids of the latest discovery.
+    /// Reader ids of the latest discovery that answered.
     var discovered: Set<String> = []
     var reader: ReaderID?
     var generation = OwnershipGeneration.initial
@@ -80,13 +81,30 @@ struct SessionState: Sendable {
     var detachedSince: ContinuousClock.Instant?
 }
 
+/// A `DiscoverReaders` call waiting for the store's readers: answered by the store, or
+/// at once with `DISCOVERY_CANCELED` when its discovery is cancelled or superseded.
+struct DiscoveryWaiter: Sendable {
+    var discovery: DiscoveryStateMachine.DiscoveryID
+    var answer: CheckedContinuation<Result<[ReaderRecord], ServiceError>, Never>
+}
+
 /// Everything the gateway keeps in memory, behind one lock.
 struct GatewayState: Sendable {
     var links: [ReaderID: ReaderLinkState] = [:]
     var registrations: [String: PendingRegistration] = [:]
     var sessions: [String: SessionState] = [:]
     var sessionTokens: [SessionID: String] = [:]
+    /// The discovery waiting for its readers, by session token (at most one per session:
+    /// the running one). Kept apart from the sessions so that whatever happens to a
+    /// session, the store's answer still finds and resumes its waiter.
+    var discoveryWaiters: [String: DiscoveryWaiter] = [:]
     var nextLinkID: UInt64 = 1
+
+    /// Removes and returns the waiter of discovery `id` of session `token`, if it still waits.
+    mutating func takeDiscoveryWaiter(_ token: String, _ id: DiscoveryStateMachine.DiscoveryID) -> DiscoveryWaiter? {
+        guard discoveryWaiters[token]?.discovery == id else { return nil }
+        return discoveryWaiters.removeValue(forKey: token)
+    }
 
     /// The session that owns `reader` (per this replica's memory).
     func owner(of reader: ReaderID) -> SessionState? {

@@ -279,7 +279,7 @@ extension ReaderGatewayV1 {
     public struct RegisterReaderResponse: ProtobufMessage {
         public static let protoMessageName = "readergateway.v1.RegisterReaderResponse"
 
-        /// The registered reader.
+        /// The registered reader, as it is once its link went online.
         public var reader: ReaderGatewayV1.Reader? = nil
 
         /// Fields this version does not know, kept as raw bytes and written back on encode.
@@ -1112,8 +1112,11 @@ extension ReaderGatewayV1 {
             service: serviceName, method: "UpdateLocation", kind: .unary
         )
 
-        /// Registers the reader showing a registration code. Errors:
-        /// REGISTRATION_CODE_INVALID, LOCATION_NOT_FOUND.
+        /// Registers the reader showing a registration code. The reader is told at
+        /// once; the call answers when the reader's link is online, with its live
+        /// status (online, the activity of its heartbeats). Errors:
+        /// REGISTRATION_CODE_INVALID (also when the reader went away before it could
+        /// be told; nothing is then registered), LOCATION_NOT_FOUND.
         public static let registerReader = ProtobufMethod<ReaderGatewayV1.RegisterReaderRequest, ReaderGatewayV1.RegisterReaderResponse>(
             service: serviceName, method: "RegisterReader", kind: .unary
         )

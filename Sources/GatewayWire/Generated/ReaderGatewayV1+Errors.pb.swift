@@ -117,10 +117,15 @@ extension ReaderGatewayV1 {
         /// No reader with this id in this account.
         /// Status: NOT_FOUND.
         public static let readerNotFound = ErrorReason(rawValue: 13)
-        /// The reader did not come from this session's latest discovery; discover again.
+        /// The reader did not come from this session's latest discovery: a newer
+        /// DiscoverReaders superseded the discovery it came from, the latest discovery
+        /// has not answered, or the reader was not in its answer. Connect a reader
+        /// from the latest DiscoverReaders answer (discover again if there is none).
         /// Status: FAILED_PRECONDITION.
         public static let staleDiscovery = ErrorReason(rawValue: 14)
-        /// A discovery is already running for this session; cancel it first.
+        /// No longer sent: a new DiscoverReaders supersedes the session's previous
+        /// discovery instead of failing (see DISCOVERY_CANCELED). Kept so that clients
+        /// written for earlier gateways still decode it.
         /// Status: FAILED_PRECONDITION.
         public static let discoveryAlreadyInProgress = ErrorReason(rawValue: 15)
         /// The session has no connected reader; connect one first.
@@ -135,6 +140,11 @@ extension ReaderGatewayV1 {
         /// No location with this id in this account.
         /// Status: NOT_FOUND.
         public static let locationNotFound = ErrorReason(rawValue: 19)
+        /// The discovery ended before it answered: CancelDiscovery cancelled it, or a
+        /// newer DiscoverReaders on the same session superseded it (the message says
+        /// which). Use the newer discovery's answer, or discover again.
+        /// Status: CANCELLED.
+        public static let discoveryCanceled = ErrorReason(rawValue: 20)
         /// The command was cancelled (cancel collect, or the session went away).
         /// Status: CANCELLED.
         public static let commandCanceled = ErrorReason(rawValue: 30)
@@ -236,7 +246,7 @@ extension ReaderGatewayV1 {
         /// Status: UNAVAILABLE.
         public static let connectionLost = ErrorReason(rawValue: 117)
         /// Every value this version knows, in declaration order.
-        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
+        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
         /// The value's name in the .proto file, or nil for a value this version does not know.
         public var protoName: String? {
             switch rawValue {
@@ -258,6 +268,7 @@ extension ReaderGatewayV1 {
             case 17: "ERROR_REASON_ALREADY_CONNECTED_TO_READER"
             case 18: "ERROR_REASON_LOCATION_REQUIRED"
             case 19: "ERROR_REASON_LOCATION_NOT_FOUND"
+            case 20: "ERROR_REASON_DISCOVERY_CANCELED"
             case 30: "ERROR_REASON_COMMAND_CANCELED"
             case 31: "ERROR_REASON_READER_ERROR"
             case 32: "ERROR_REASON_READER_TIMEOUT"
@@ -314,6 +325,7 @@ extension ReaderGatewayV1 {
             case .alreadyConnectedToReader: .failedPrecondition
             case .locationRequired: .invalidArgument
             case .locationNotFound: .notFound
+            case .discoveryCanceled: .cancelled
             case .commandCanceled: .cancelled
             case .readerError: .aborted
             case .readerTimeout: .deadlineExceeded

@@ -133,8 +133,14 @@ extension ReaderGatewayV1 {
     public struct CompleteRegistrationResponse: ProtobufMessage {
         public static let protoMessageName = "readergateway.v1.CompleteRegistrationResponse"
 
-        /// Whether a link on the called replica showed the code and was told.
+        /// Whether a link on the called replica showed the code, was told, and went
+        /// online.
         public var delivered: Bool = false
+
+        /// The reader as it is once its link went online on the called replica (live
+        /// network status and activity); the answer to FleetAdmin.RegisterReader.
+        /// Absent from replicas that predate it: the caller then reads the row.
+        public var reader: ReaderGatewayV1.Reader? = nil
 
         /// Fields this version does not know, kept as raw bytes and written back on encode.
         public var unknownFields: [UInt8] = []
@@ -146,6 +152,7 @@ extension ReaderGatewayV1 {
             while let tag = try reader.nextTag() {
                 switch tag.fieldNumber {
                 case 1: self.delivered = try reader.read(ProtobufBool.self, tag)
+                case 2: self.reader = try reader.readMessage(tag, as: ReaderGatewayV1.Reader.self)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -153,6 +160,7 @@ extension ReaderGatewayV1 {
 
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeSingular(ProtobufBool.self, self.delivered, field: 1)
+            if let value = self.reader { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
         }
     }

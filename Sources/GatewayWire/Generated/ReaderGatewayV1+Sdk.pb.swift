@@ -254,7 +254,8 @@ extension ReaderGatewayV1 {
         public var locationID: String = ""
 
         /// How long to wait for the online answer before falling back to the last
-        /// known list; 0 for the server default.
+        /// known list; 0 for the server default. Not used yet: the gateway answers
+        /// from its store, and the call's deadline bounds the wait.
         public var timeoutMs: Int64 = 0
 
         /// Discover simulated readers instead of real ones.
@@ -291,7 +292,8 @@ extension ReaderGatewayV1 {
     public struct DiscoverReadersResponse: ProtobufMessage {
         public static let protoMessageName = "readergateway.v1.DiscoverReadersResponse"
 
-        /// Names this discovery; pass it to ConnectReader and CancelDiscovery.
+        /// Names this discovery; pass it to ConnectReader with a reader from this
+        /// answer. It stays valid until the session's next DiscoverReaders.
         public var discoveryID: String = ""
 
         /// The readers found, online and offline; empty when there are none.
@@ -327,7 +329,9 @@ extension ReaderGatewayV1 {
         /// From OpenSessionResponse.
         public var sessionToken: String = ""
 
-        /// The discovery to cancel; empty for the session's running one.
+        /// Empty (the usual case) for whichever discovery of the session is waiting
+        /// for its answer. A discovery id names the one to cancel: nothing happens
+        /// unless that discovery is still waiting.
         public var discoveryID: String = ""
 
         /// Fields this version does not know, kept as raw bytes and written back on encode.
@@ -386,8 +390,9 @@ extension ReaderGatewayV1 {
         /// The reader to connect to, from the latest discovery.
         public var readerID: String = ""
 
-        /// The discovery the reader came from; a reader from an older discovery is
-        /// refused with STALE_DISCOVERY.
+        /// The discovery the reader came from (empty: the session's latest). A
+        /// reader from a discovery that a newer DiscoverReaders superseded is refused
+        /// with STALE_DISCOVERY.
         public var discoveryID: String = ""
 
         /// Refuse (READER_BUSY) instead of taking over a reader that is
@@ -1245,21 +1250,33 @@ extension ReaderGatewayV1 {
         )
 
         /// Lists the readers registered at a location, online or not: one answer per
-        /// call, empty when there are none. The discovery stays current until
-        /// CancelDiscovery; a second DiscoverReaders before that fails with
-        /// DISCOVERY_ALREADY_IN_PROGRESS.
+        /// call, empty when there are none. The discovery is complete when it
+        /// answers (as Stripe's SDKs complete an internet-reader discovery since iOS
+        /// SDK 4.0.0); there is nothing to cancel afterwards. A new DiscoverReaders
+        /// supersedes the session's previous discovery: one still waiting for its
+        /// answer ends with DISCOVERY_CANCELED, and readers from any earlier
+        /// discovery are refused by ConnectReader with STALE_DISCOVERY. Errors:
+        /// RATE_LIMITED (a few back to back, then about one per second per session;
+        /// a refused discovery changes nothing), DISCOVERY_CANCELED, PERMISSION_DENIED,
+        /// LOCATION_NOT_FOUND, STORE_UNAVAILABLE.
         public static let discoverReaders = ProtobufMethod<ReaderGatewayV1.DiscoverReadersRequest, ReaderGatewayV1.DiscoverReadersResponse>(
             service: serviceName, method: "DiscoverReaders", kind: .unary
         )
 
-        /// Cancels the session's running discovery.
+        /// Cancels the session's discovery that is still waiting for its answer (the
+        /// store has not answered yet); that DiscoverReaders call ends at once with
+        /// DISCOVERY_CANCELED (Stripe's Cancelable.cancel()). Succeeds as well when
+        /// nothing is waiting: a discovery that answered stays usable for
+        /// ConnectReader.
         public static let cancelDiscovery = ProtobufMethod<ReaderGatewayV1.CancelDiscoveryRequest, ReaderGatewayV1.CancelDiscoveryResponse>(
             service: serviceName, method: "CancelDiscovery", kind: .unary
         )
 
-        /// Connects the session to a reader from its latest discovery. Errors:
-        /// READER_BUSY, READER_OFFLINE, STALE_DISCOVERY, READER_NOT_FOUND,
-        /// ALREADY_CONNECTED_TO_READER, LOCATION_REQUIRED.
+        /// Connects the session to a reader from its latest discovery, which must
+        /// have answered. Errors: READER_BUSY, READER_OFFLINE, STALE_DISCOVERY (the
+        /// reader's discovery was superseded by a newer one, or the latest has not
+        /// answered), READER_NOT_FOUND, ALREADY_CONNECTED_TO_READER,
+        /// LOCATION_REQUIRED.
         public static let connectReader = ProtobufMethod<ReaderGatewayV1.ConnectReaderRequest, ReaderGatewayV1.ConnectReaderResponse>(
             service: serviceName, method: "ConnectReader", kind: .unary
         )

@@ -1,0 +1,134 @@
+import Foundation
+import GatewayCommandLine
+import GatewayTestSupport
+import Testing
+
+/// The README's walkthrough ("two lanes, one reader"), command by command, as real
+/// processes against a real `reader-gateway`: each program prints what the README says
+/// it prints. The gateway runs on the test run's PostgreSQL instead of its embedded
+/// default, so the account comes from `gatewayctl accounts create`.
+@Suite("the README walkthrough", .serialized)
+struct ReadmeWalkthroughTests {
+    @Test func twoLanesOneReader() async throws {
+        let database = try await TestPostgres.database()
+        let directory = TestPostgres.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let gateway = try await LoggedProcess.start(
+            PackageExecutables.path("reader-gateway"),
+            ["--data-dir", directory + "/data", "--port", "0", "--internal-port", "0"],
+            logPath: directory + "/gateway.log",
+            environment: ["READER_GATEWAY_DATABASE_URL=\(database.connectionString)"]
+        )
+        defer { gateway.process.signal(SIGKILL) }
+        _ = try #require(await gateway.waitForLine(containing: "msg=ready"), "gateway not ready:\n\(gateway.output)")
+        let listening = try #require(await gateway.waitForLine(containing: "gateway listening"))
+        let port = try #require(LoggedProcess.field("address", in: listening)?.split(separator: ":").last.flatMap { Int($0) })
+        let certificatesLine = try #require(await gateway.waitForLine(containing: "development TLS certificates"))
+        let ca = try #require(LoggedProcess.field("ca", in: certificatesLine))
+        let accountCreation = try ChildProcess("gatewayctl", ["--json", "accounts", "create", "--database-url", database.connectionString])
+        #expect(await accountCreation.waitForExit(timeout: .seconds(30)) == 0, "stderr: \(accountCreation.standardError)")
+        let account = try #require(try JSONSerialization.jsonObject(with: Data(accountCreation.output.joined().utf8)) as? [String: Any])
+        let secretKey = try #require(account["secret_key"] as? String)
+        let gatewayAddress = "127.0.0.1:\(port)"
+        let environment = ["GATEWAYCTL_CA": ca, "GATEWAYCTL_SECRET_KEY": secretKey, "GATEWAYCTL_GATEWAY": gatewayAddress]
+
+        // gatewayctl locations create "Front Store"   # prints tml_...
+        let create = try ChildProcess("gatewayctl", ["locations", "create", "Front Store"], environment: environment)
+        #expect(await create.waitForExit() == 0, "stderr: \(create.standardError)")
+        #expect(create.output.count == 1, "prints one line: \(create.output)")
+        let location = try #require(create.output.first)
+        #expect(location.hasPrefix("tml_") && location.dropFirst(4).allSatisfy { $0.isLetter || $0.isNumber }, "not a location id alone: \(location)")
+        // With --json, the whole location.
+        let createJSON = try ChildProcess("gatewayctl", ["--json", "locations", "create", "Back Store"], environment: environment)
+        #expect(await createJSON.waitForExit() == 0)
+        let created = try JSONSerialization.jsonObject(with: Data(createJSON.output.joined(separator: "\n").utf8)) as? [String: Any]
+        #expect((created?["id"] as? String)?.hasPrefix("tml_") == true)
+        #expect(created?["display_name"] as? String == "Back Store")
+
+        // reader-sim ... --serial WSC513105011295: not registered yet, it prints its code.
+        let simulator = try ChildProcess("reader-sim", ["--gateway", gatewayAddress, "--ca", ca, "--serial", "WSC513105011295", "--collect-duration", "60s"])
+        defer { simulator.terminate() }
+        let codeLine = try #require(await simulator.waitForLine { $0.hasPrefix("registration_code serial=WSC513105011295 code=") }, "\(simulator.output)")
+        let code = try #require(OutputLine.parse(codeLine)?["code"])
+
+        // gatewayctl readers register --code ... : the reader hears at once, prints registered and online.
+        let register = try ChildProcess(
+            "gatewayctl", ["readers", "register", "--code", code, "--label", "Counter 1", "--location", location], environment: environment
+        )
+        #expect(await register.waitForExit() == 0, "stderr: \(register.standardError)")
+        let registeredRow = try #require(register.output.first { $0.contains("Counter 1") }, "\(register.output)")
+        #expect(registeredRow.contains(" online "), "registered as: \(registeredRow)")
+        let reader = try #require(registeredRow.split(separator: " ").first.map(String.init))
+        #expect(reader.hasPrefix("tmr_"))
+        #expect(await simulator.waitForLine { $0.hasPrefix("registered ") && $0.contains("reader_id=\(reader)") } != nil)
+        #expect(await simulator.waitForLine { $0.hasPrefix("online ") } != nil)
+        let list = try ChildProcess("gatewayctl", ["readers", "list"], environment: environment)
+        #expect(await list.waitForExit() == 0)
+        #expect(list.output.contains { $0.hasPrefix(reader) && $0.contains(" online ") }, "\(list.output)")
+
+        // Two lanes, each minting its own connection token from the secret key.
+        func lane(_ label: String, _ device: String) throws -> ChildProcess {
+            try ChildProcess("pos-lane", [
+                "--gateway", gatewayAddress, "--ca", ca, "--secret-key", secretKey, "--location", location,
+                "--lane", label, "--pos-device-id", device,
+            ])
+        }
+        let lane1 = try lane("Lane 1", "pos-1")
+        defer { lane1.terminate() }
+        let lane2 = try lane("Lane 2", "pos-2")
+        defer { lane2.terminate() }
+        #expect(await lane1.waitForLine { $0.hasPrefix("session ") } != nil, "stderr: \(lane1.standardError)")
+        #expect(await lane2.waitForLine { $0.hasPrefix("session ") } != nil, "stderr: \(lane2.standardError)")
+
+        // Lane 1: discover, connect --fail-if-in-use: it owns the reader (generation 1).
+        lane1.send("discover")
+        #expect(await lane1.waitForLine { $0.hasPrefix("reader ") && $0.contains("reader_id=\(reader)") } != nil)
+        lane1.send("connect \(reader) --fail-if-in-use")
+        let connected1 = try #require(await lane1.waitForLine { $0.hasPrefix("connected ") }, "\(lane1.output)")
+        #expect(OutputLine.parse(connected1)?["generation"] == "1")
+        // collect 1999: the reader is mid-transaction.
+        lane1.send("collect 1999")
+        #expect(await simulator.waitForLine { $0.hasPrefix("command ") && $0.contains("kind=collect") } != nil)
+
+        // Lane 2: discover, connect --fail-if-in-use: busy, and Lane 1's collect goes on.
+        lane2.send("discover")
+        #expect(await lane2.waitForLine { $0.hasPrefix("reader ") && $0.contains("reader_id=\(reader)") } != nil)
+        lane2.send("connect \(reader) --fail-if-in-use")
+        #expect(await lane2.waitForLine { $0.hasPrefix("busy ") } != nil, "\(lane2.output)")
+        // connect: Lane 2 takes the reader (generation 2).
+        lane2.send("connect \(reader)")
+        let connected2 = try #require(await lane2.waitForLine { $0.hasPrefix("connected ") }, "\(lane2.output)")
+        #expect(OutputLine.parse(connected2)?["generation"] == "2")
+        #expect(OutputLine.parse(connected2)?["replaced_other_session"] == "true")
+
+        // Lane 1 prints disconnected reason=replaced taken_by_lane="Lane 2", then the collect's error.
+        let disconnected = try #require(await lane1.waitForLine { $0.hasPrefix("disconnected ") }, "\(lane1.output)")
+        #expect(OutputLine.parse(disconnected)?["reason"] == "replaced")
+        #expect(OutputLine.parse(disconnected)?["taken_by_lane"] == "Lane 2")
+        let failed = try #require(await lane1.waitForLine { $0.hasPrefix("error ") && $0.contains("command=collect") }, "\(lane1.output)")
+        #expect(OutputLine.parse(failed)?["reason"] == "READER_CONNECTED_TO_ANOTHER_SESSION")
+        #expect(lane1.output.firstIndex(of: disconnected)! < lane1.output.firstIndex(of: failed)!)
+
+        // gatewayctl owners --location: Lane 2 owns it; history: connected → refused_busy → replaced, newest first.
+        let owners = try ChildProcess("gatewayctl", ["owners", "--location", location], environment: environment)
+        #expect(await owners.waitForExit() == 0)
+        #expect(owners.output.first?.hasPrefix("READER ") == true)
+        let row = try #require(owners.output.first { $0.hasPrefix(reader) }, "\(owners.output)")
+        #expect(row.contains("Lane 2") && row.contains("pos-2"), "\(row)")
+        let history = try ChildProcess("gatewayctl", ["history", reader], environment: environment)
+        #expect(await history.waitForExit() == 0)
+        let changes = history.output.dropFirst().compactMap { line in
+            ["replaced", "refused_busy", "connected"].first { line.contains("  \($0)  ") }
+        }
+        #expect(changes == ["replaced", "refused_busy", "connected"], "\(history.output)")
+
+        lane1.send("quit")
+        lane2.send("quit")
+        simulator.send("quit")
+        #expect(await lane1.waitForExit() == 0)
+        #expect(await lane2.waitForExit() == 0)
+        #expect(await simulator.waitForExit() == 0)
+        #expect(await gateway.stop() == 0)
+        await database.close()
+    }
+}

@@ -69,7 +69,6 @@ extension ClusterTests {
                     case .failure(let error):
                         refused += 1
                         cluster.expect(error.reason == .readerBusy, "round \(round): \(lanes[index].label) failed with \(error)")
-                        try? await lanes[index].terminal.cancelDiscovery()
                     }
                 }
                 winners.sort { $0.generation < $1.generation }

@@ -56,15 +56,13 @@ final class ClusterLane: Sendable {
         return disconnects.first
     }
 
-    /// Discovers the location's readers as an app would: a discovery left running by an
-    /// earlier failed connect is cancelled first, and a RATE_LIMITED answer (the gateway
-    /// allows a burst of discoveries per session, then about one a second) is waited out.
+    /// Discovers the location's readers as an app would: a new discovery supersedes the last
+    /// one, and a RATE_LIMITED answer (the gateway allows a burst of discoveries per session,
+    /// then about one a second) is waited out.
     func discover(location: String) async throws -> [DiscoveredReader] {
         for _ in 0..<50 {
             do {
                 return try await terminal.discoverReaders(locationID: location)
-            } catch let error as RPCError where error.reason == .discoveryAlreadyInProgress {
-                try await terminal.cancelDiscovery()
             } catch let error as RPCError where error.reason == .rateLimited {
                 try await Task.sleep(for: .milliseconds(250))
             }
@@ -77,15 +75,9 @@ final class ClusterLane: Sendable {
     func connect(_ readerID: String, location: String, failIfInUse: Bool) async throws -> ReaderGatewayV1.ConnectReaderResponse {
         let readers = try await discover(location: location)
         guard let reader = readers.first(where: { $0.id == readerID }) else {
-            try? await terminal.cancelDiscovery()
             throw RPCError(.readerNotFound, "discovery of \(location) did not return \(readerID) (\(readers.map(\.id)))")
         }
-        do {
-            return try await terminal.connectReader(reader, failIfInUse: failIfInUse)
-        } catch {
-            try? await terminal.cancelDiscovery()
-            throw error
-        }
+        return try await terminal.connectReader(reader, failIfInUse: failIfInUse)
     }
 
     /// A cart on the reader: a short command with a reader round trip.

@@ -122,12 +122,7 @@ final class TestLane: Sendable {
     @discardableResult
     func discoverAndConnect(_ reader: String, location: String, failIfInUse: Bool) async throws -> ReaderGatewayV1.ConnectReaderResponse {
         let discovery = try await discover(location: location)
-        do {
-            return try await connect(reader, discovery: discovery.discoveryID, failIfInUse: failIfInUse)
-        } catch {
-            try? await cancelDiscovery()
-            throw error
-        }
+        return try await connect(reader, discovery: discovery.discoveryID, failIfInUse: failIfInUse)
     }
 
     func disconnect() async throws {

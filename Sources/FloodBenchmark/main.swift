@@ -209,8 +209,10 @@ final class Flood: @unchecked Sendable {
     }
 
     init() throws {
-        process.executableURL = URL(fileURLWithPath: floodPath)
-        process.arguments = ["--port", String(port), "--silent", String(silent), "--partial", String(partial),
+        // At the lowest priority: on one machine the attacker's own CPU would otherwise be taken
+        // from the server and its clients, which a real attacker spends on machines of its own.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
+        process.arguments = ["-n", "19", floodPath, "--port", String(port), "--silent", String(silent), "--partial", String(partial),
                              "--sources", String(sources), "--first-source", "127.0.0.2", "--reopen-per-second", "5000", "--seconds", "600"]
         let pipe = Pipe()
         process.standardOutput = pipe

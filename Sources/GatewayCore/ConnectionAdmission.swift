@@ -17,6 +17,10 @@
 ///
 /// Removing a connection that got through or closed is O(1) amortized: queues drop stale
 /// entries lazily and are compacted once stale entries outnumber live ones.
+///
+/// Its methods are `@inlinable`, so the listeners that use it get code specialized for their
+/// id and source types (no generic dispatch on the accept path).
+@frozen
 public struct ConnectionAdmission<ID: Hashable, Source: Hashable> {
     /// How far a connection has come.
     public enum Stage: Sendable {
@@ -31,10 +35,11 @@ public struct ConnectionAdmission<ID: Hashable, Source: Hashable> {
     /// Connections in flight at once from one source, at most.
     public let maxPerSource: Int
 
-    private var live: [ID: (source: Source, stage: Stage)] = [:]
-    private var oldest = Queues()
-    private var bySource: [Source: Queues] = [:]
+    @usableFromInline var live: [ID: (source: Source, stage: Stage)] = [:]
+    @usableFromInline var oldest = Queues()
+    @usableFromInline var bySource: [Source: Queues] = [:]
 
+    @inlinable
     public init(maxInFlight: Int, maxPerSource: Int) {
         precondition(maxInFlight > 0 && maxPerSource > 0, "handshake caps must be positive")
         self.maxInFlight = maxInFlight
@@ -42,20 +47,25 @@ public struct ConnectionAdmission<ID: Hashable, Source: Hashable> {
     }
 
     /// Connections in flight now.
+    @inlinable
     public var inFlight: Int { live.count }
 
     /// Connections in flight now from `source`.
+    @inlinable
     public func inFlight(from source: Source) -> Int { bySource[source]?.count ?? 0 }
 
     /// Queue entries held, live and stale: a small multiple of ``inFlight`` (queues compact
     /// once stale entries outnumber live ones).
+    @inlinable
     public var storedEntries: Int { oldest.storedCount + bySource.values.reduce(0) { $0 + $1.storedCount } }
 
     /// Whether `id` is in flight (admitted and not yet finished or evicted).
+    @inlinable
     public func contains(_ id: ID) -> Bool { live[id] != nil }
 
     /// Admits a newly accepted connection; returns the connections to close to make room for it,
     /// oldest first (already forgotten here). `id` must be new.
+    @inlinable
     public mutating func admit(_ id: ID, from source: Source) -> [ID] {
         precondition(live[id] == nil, "a connection is admitted once")
         var evicted: [ID] = []
@@ -75,6 +85,7 @@ public struct ConnectionAdmission<ID: Hashable, Source: Hashable> {
 
     /// The server answered `id`'s first message: it is now closed only after every connection
     /// that has not got that far.
+    @inlinable
     public mutating func helloAnswered(_ id: ID) {
         guard let entry = live[id], entry.stage == .awaitingHello else { return }
         live[id] = (entry.source, .helloAnswered)
@@ -83,12 +94,14 @@ public struct ConnectionAdmission<ID: Hashable, Source: Hashable> {
     }
 
     /// `id` got through or closed (handshake done or failed, request answered, timed out). Unknown ids are ignored.
+    @inlinable
     public mutating func finished(_ id: ID) {
         guard live[id] != nil else { return }
         forget(id)
     }
 
-    private mutating func forget(_ id: ID) {
+    @inlinable
+    mutating func forget(_ id: ID) {
         guard let entry = live.removeValue(forKey: id) else { return }
         oldest.remove(stage: entry.stage, live: live)
         if var queues = bySource.removeValue(forKey: entry.source), queues.count > 1 {
@@ -98,14 +111,18 @@ public struct ConnectionAdmission<ID: Hashable, Source: Hashable> {
     }
 
     /// Two lazily pruned FIFO queues, one per stage.
-    private struct Queues {
-        var awaitingHello = LazyFIFO<ID>()
-        var helloAnswered = LazyFIFO<ID>()
+    @usableFromInline
+    struct Queues {
+        @usableFromInline var awaitingHello = LazyFIFO<ID>()
+        @usableFromInline var helloAnswered = LazyFIFO<ID>()
         /// Live entries in both queues.
-        var count = 0
+        @usableFromInline var count = 0
         /// Entries in both queues, live and stale.
-        var storedCount: Int { awaitingHello.storedCount + helloAnswered.storedCount }
+        @inlinable var storedCount: Int { awaitingHello.storedCount + helloAnswered.storedCount }
 
+        @inlinable init() {}
+
+        @inlinable
         mutating func append(_ id: ID, stage: Stage) {
             count += 1
             switch stage {
@@ -115,12 +132,14 @@ public struct ConnectionAdmission<ID: Hashable, Source: Hashable> {
         }
 
         /// Moves `id` (live, awaiting its hello) to the answered queue.
+        @inlinable
         mutating func promote(_ id: ID) {
             awaitingHello.noteStale()
             helloAnswered.append(id)
         }
 
         /// One live entry of `stage` left; prunes and compacts as needed.
+        @inlinable
         mutating func remove(stage: Stage, live: [ID: (source: Source, stage: Stage)]) {
             count -= 1
             switch stage {
@@ -132,6 +151,7 @@ public struct ConnectionAdmission<ID: Hashable, Source: Hashable> {
         }
 
         /// The oldest live connection, those awaiting a hello first.
+        @inlinable
         mutating func first(in live: [ID: (source: Source, stage: Stage)]) -> ID? {
             if let id = awaitingHello.first(where: { live[$0]?.stage == .awaitingHello }) { return id }
             return helloAnswered.first(where: { live[$0]?.stage == .helloAnswered })
@@ -141,21 +161,24 @@ public struct ConnectionAdmission<ID: Hashable, Source: Hashable> {
 
 /// A FIFO whose removals are lazy: entries are marked stale by count, skipped at the front and
 /// dropped in a compaction once they outnumber the live ones (amortized O(1) per operation).
+@usableFromInline
 struct LazyFIFO<Element> {
-    private var items: [Element] = []
-    private var head = 0
-    private var stale = 0
+    @usableFromInline var items: [Element] = []
+    @usableFromInline var head = 0
+    @usableFromInline var stale = 0
+
+    @inlinable init() {}
 
     /// Entries held, live and stale.
-    var storedCount: Int { items.count - head }
+    @inlinable var storedCount: Int { items.count - head }
 
-    mutating func append(_ element: Element) { items.append(element) }
+    @inlinable mutating func append(_ element: Element) { items.append(element) }
 
     /// One entry somewhere in the queue is no longer live.
-    mutating func noteStale() { stale += 1 }
+    @inlinable mutating func noteStale() { stale += 1 }
 
     /// The first live entry (`isLive` tells), dropping stale ones in front of it.
-    mutating func first(where isLive: (Element) -> Bool) -> Element? {
+    @inlinable mutating func first(where isLive: (Element) -> Bool) -> Element? {
         while head < items.count {
             if isLive(items[head]) { return items[head] }
             head += 1
@@ -168,7 +191,7 @@ struct LazyFIFO<Element> {
     }
 
     /// Rebuilds the queue from its live entries when stale ones are more than half of it.
-    mutating func compactIfMostlyStale(_ isLive: (Element) -> Bool) {
+    @inlinable mutating func compactIfMostlyStale(_ isLive: (Element) -> Bool) {
         guard stale > 16, stale * 2 > storedCount else { return }
         items = items[head...].filter(isLive)
         head = 0

@@ -76,7 +76,6 @@ final class Listener: @unchecked Sendable {
                 Glibc.close(client)
                 continue
             }
-            _ = rg_set_nodelay(client)
             open(client, peer: SocketAddress(storage: address))
         }
     }
@@ -88,7 +87,7 @@ final class Listener: @unchecked Sendable {
         server.counters.handshaking.add(1, ordering: .relaxed)
         let connection = TLSConnection(
             fd: client, ssl: nil, helloContext: server.currentContext, isServer: true, verifyPeer: false, eventLoop: loop,
-            limits: server.configuration.limits, counters: server.counters, peer: peer.description, state: .handshaking
+            limits: server.configuration.limits, counters: server.counters, peerAddress: peer, state: .handshaking
         )
         nextAdmissionID &+= 1
         let id = nextAdmissionID

@@ -60,6 +60,9 @@ extension TLSConnection {
         }
         SSL_set_fd(ssl, fd)
         SSL_set_accept_state(ssl)
+        // Set here rather than at accept: the server writes nothing before the hello, and a
+        // flood's sockets are spared the system call.
+        _ = rg_set_nodelay(fd)
         sslHandle = ssl
         readsWatched = rg_SSL_watch_reads(ssl, lastReadDrained) == 1
         if let admission { admission.listener.helloArrived(admission.id) }

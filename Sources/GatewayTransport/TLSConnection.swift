@@ -86,7 +86,13 @@ public final class TLSConnection: @unchecked Sendable {
     var state: State
     /// What the connection learnt at the end of the handshake.
     public private(set) var info: ConnectionInfo?
-    let peerDescription: String
+    /// The peer as the caller named it (client side), or nil with ``peerAddress`` set (server side).
+    private let peerName: String?
+    /// The peer's address as accepted (server side): formatted only when a message or
+    /// ``ConnectionInfo`` needs it, so a flood's sockets cost no string each.
+    private let peerAddress: SocketAddress?
+    /// `host:port` of the peer.
+    var peerDescription: String { peerName ?? peerAddress?.description ?? "unknown" }
 
     // Write side.
     var pending: [UInt8] = []
@@ -132,7 +138,8 @@ public final class TLSConnection: @unchecked Sendable {
         eventLoop: EventLoop,
         limits: ConnectionLimits,
         counters: ServerCounters?,
-        peer: String,
+        peer: String? = nil,
+        peerAddress: SocketAddress? = nil,
         state: State
     ) {
         self.fd = fd
@@ -144,7 +151,8 @@ public final class TLSConnection: @unchecked Sendable {
         self.home = Mutex(eventLoop)
         self.limits = limits
         self.counters = counters
-        self.peerDescription = peer
+        self.peerName = peer
+        self.peerAddress = peerAddress
         self.state = state
         self.lastActivity = eventLoop.now
         lastReadDrained = UnsafeMutablePointer<Int32>.allocate(capacity: 1)

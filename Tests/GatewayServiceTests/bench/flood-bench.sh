@@ -4,7 +4,7 @@
 # rounds (nginx, then the gateway), flood-bench measures 16 existing clients' call latency and
 # 50 new clients' time to their first call, first without a flood and then during a flood of
 # FLOOD_SILENT silent and FLOOD_PARTIAL half-hello sockets from 10 loopback addresses
-# (transport-flood, re-opening each socket the server closes, up to 5,000 a second), and the
+# (transport-flood at nice 19, re-opening each socket the server closes, up to 5,000 a second), and the
 # server's CPU and resident memory before, during and 30 s after. Medians over the rounds.
 # The calls differ: the gateway's are OpenSession (new clients; a PostgreSQL write) and
 # Heartbeat (existing ones), nginx's a 64-byte echo; compare each server's flood figures with

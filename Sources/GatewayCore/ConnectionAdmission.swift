@@ -10,7 +10,12 @@
 ///   kernel's backlog behind it.
 /// - A source (an address; IPv6 by its /64) with ``maxPerSource`` connections in flight has its
 ///   own oldest one closed to make room: one source's flood stays within its own share.
-/// - A listener with ``maxInFlight`` connections in flight has its oldest one closed.
+/// - A listener with ``maxInFlight`` connections in flight closes one of the source that has the
+///   most in flight (max-min fairness): that source's oldest. A source with a single connection
+///   in flight is never touched while another source has two or more, so a new client on an
+///   address of its own gets through a flood from any number of other addresses however fast
+///   they reconnect. Only when every source has one connection in flight (a flood from as many
+///   addresses as the cap) does it close the oldest overall.
 /// - Either way, a connection that has not yet sent its first whole message (a ClientHello, a
 ///   request head) goes before one the server has answered: a real client, one round trip from
 ///   done, is the last to be closed.
@@ -38,6 +43,9 @@ public struct ConnectionAdmission<ID: Hashable, Source: Hashable> {
     @usableFromInline var live: [ID: (source: Source, stage: Stage)] = [:]
     @usableFromInline var oldest = Queues()
     @usableFromInline var bySource: [Source: Queues] = [:]
+    /// The sources by how many connections each has in flight, and the largest such count.
+    @usableFromInline var sourcesByCount: [Int: Set<Source>] = [:]
+    @usableFromInline var heaviest = 0
 
     @inlinable
     public init(maxInFlight: Int, maxPerSource: Int) {
@@ -73,14 +81,38 @@ public struct ConnectionAdmission<ID: Hashable, Source: Hashable> {
             forget(victim)
             evicted.append(victim)
         }
-        if live.count >= maxInFlight, let victim = oldest.first(in: live) {
+        if live.count >= maxInFlight, let victim = globalVictim() {
             forget(victim)
             evicted.append(victim)
         }
         live[id] = (source, .awaitingHello)
         oldest.append(id, stage: .awaitingHello)
+        let before = bySource[source]?.count ?? 0
         bySource[source, default: Queues()].append(id, stage: .awaitingHello)
+        sourceCount(of: source, changedFrom: before, to: before + 1)
         return evicted
+    }
+
+    /// The connection to close at the listener's cap: the oldest of a source with the most in
+    /// flight when that is two or more, else the oldest overall.
+    @inlinable
+    mutating func globalVictim() -> ID? {
+        if heaviest >= 2, let source = sourcesByCount[heaviest]?.first {
+            return bySource[source]?.first(in: live)
+        }
+        return oldest.first(in: live)
+    }
+
+    /// Moves `source` from one count's bucket to another's, keeping ``heaviest`` exact.
+    @inlinable
+    mutating func sourceCount(of source: Source, changedFrom old: Int, to new: Int) {
+        if old > 0 {
+            sourcesByCount[old]?.remove(source)
+            if sourcesByCount[old]?.isEmpty == true { sourcesByCount[old] = nil }
+        }
+        if new > 0 { sourcesByCount[new, default: []].insert(source) }
+        if new > heaviest { heaviest = new }
+        while heaviest > 0 && sourcesByCount[heaviest] == nil { heaviest -= 1 }
     }
 
     /// The server answered `id`'s first message: it is now closed only after every connection
@@ -104,10 +136,13 @@ public struct ConnectionAdmission<ID: Hashable, Source: Hashable> {
     mutating func forget(_ id: ID) {
         guard let entry = live.removeValue(forKey: id) else { return }
         oldest.remove(stage: entry.stage, live: live)
-        if var queues = bySource.removeValue(forKey: entry.source), queues.count > 1 {
+        guard var queues = bySource.removeValue(forKey: entry.source) else { return }
+        let before = queues.count
+        if before > 1 {
             queues.remove(stage: entry.stage, live: live)
             bySource[entry.source] = queues
         }
+        sourceCount(of: entry.source, changedFrom: before, to: before - 1)
     }
 
     /// Two lazily pruned FIFO queues, one per stage.

@@ -82,9 +82,37 @@ struct ConnectionAdmissionTests {
         _ = admission.admit(3, from: "y")
         // y is at its cap (evict 2), which also leaves room under the listener's cap.
         #expect(admission.admit(4, from: "y") == [2])
-        // z is new, the listener is full: the oldest overall (1) goes.
-        #expect(admission.admit(5, from: "z") == [1])
+        // z is new and the listener is full: y has the most in flight, so its oldest (3) goes,
+        // not x's older but single connection.
+        #expect(admission.admit(5, from: "z") == [3])
         #expect(admission.inFlight == 3)
+        #expect(admission.contains(1))
+    }
+
+    @Test("at the listener's cap a source with one connection is left alone while another has more, however fast they come")
+    func singleConnectionSourcesAreLeftAlone() {
+        var admission = Admission(maxInFlight: 8, maxPerSource: 8)
+        _ = admission.admit(1, from: "probe")
+        // Ten thousand newcomers from four flooding sources, round robin.
+        var next = 2
+        for round in 0..<10_000 {
+            let evicted = admission.admit(next, from: "flood\(round % 4)")
+            #expect(!evicted.contains(1), "the probe was evicted at round \(round)")
+            next += 1
+        }
+        #expect(admission.contains(1))
+        #expect(admission.inFlight == 8)
+        // Every flooding source keeps a fair share of the rest.
+        #expect((0..<4).allSatisfy { admission.inFlight(from: "flood\($0)") >= 1 })
+    }
+
+    @Test("when every source has one connection in flight the oldest overall goes")
+    func allSingleFallsBackToOldest() {
+        var admission = Admission(maxInFlight: 3, maxPerSource: 3)
+        _ = admission.admit(1, from: "a")
+        _ = admission.admit(2, from: "b")
+        _ = admission.admit(3, from: "c")
+        #expect(admission.admit(4, from: "d") == [1])
     }
 
     @Test("long churn keeps the queues bounded by the live connections")

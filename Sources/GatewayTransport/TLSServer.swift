@@ -108,8 +108,10 @@ public final class TLSServer: Sendable {
 
     /// Graceful shutdown: stop accepting, ask every handler to say goodbye
     /// (``ConnectionHandler/shutdownRequested(on:)``), wait until all connections closed or the
-    /// grace period ended, then close what remains.
-    public func shutdown(gracePeriod: Duration) async {
+    /// grace period ended, then close what remains. Returns whether every connection closed
+    /// within the grace period (false: some were closed by force).
+    @discardableResult
+    public func shutdown(gracePeriod: Duration) async -> Bool {
         let listeners = state.withLock { state -> [Listener] in
             state.accepting = false
             let taken = state.listeners
@@ -125,7 +127,8 @@ public final class TLSServer: Sendable {
             }
         }
         let drained = counters.latchWhenEmpty()
-        if await !drained.wait(atMost: gracePeriod) {
+        let closedInTime = await drained.wait(atMost: gracePeriod)
+        if !closedInTime {
             logger.warning("grace period over; closing remaining connections", ["count": connectionCount])
             for loop in group.loops {
                 loop.execute { [self] in
@@ -136,6 +139,7 @@ public final class TLSServer: Sendable {
             }
             _ = await drained.wait(atMost: .seconds(2))
         }
+        return closedInTime
     }
 }
 

@@ -95,7 +95,8 @@ struct ClientChannelTests {
             #expect(error.code == .deadlineExceeded)
             #expect(error.reason == .deadlineExceeded)
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Not before the deadline (the reason above says the deadline, not a hang, ended it).
+        #expect(ContinuousClock.now - started >= .milliseconds(200))
         #expect(await eventually { !server.snapshot.cancelled.isEmpty })
         channel.close()
         await server.stop()

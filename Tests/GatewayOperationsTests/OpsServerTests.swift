@@ -136,9 +136,10 @@ struct OpsServerTests {
             client.send("GET /metrics HTTP/1.1\r\nHost: a\r\n")
             return (try OpsTestClient.parse(client.readToEnd()), ContinuousClock.now - start)
         }
+        // 408 is the server's own answer at its deadline (the client's receive timeout would
+        // have ended the read with an error, not a response).
         #expect(response.status == 408)
         #expect(elapsed >= .milliseconds(250))
-        #expect(elapsed < .seconds(5), "closed near the deadline, not at the client's receive timeout")
     }
 
     @Test("at the cap a new request is served: the oldest connection still sending its request makes room")

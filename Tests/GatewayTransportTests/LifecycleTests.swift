@@ -99,9 +99,8 @@ struct LifecycleTests {
         let context = try TestCertificates.shared.clientContext()
         let client = try await AsyncTLSConnection.connect(host: "127.0.0.1", port: server.port, context: context, on: server.group.next())
         #expect(await eventually { server.server.connectionCount == 1 })
-        let started = ContinuousClock.now
-        await server.server.shutdown(gracePeriod: .seconds(5))
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Every connection said goodbye and closed: none was closed by force at the grace period's end.
+        #expect(await server.server.shutdown(gracePeriod: .seconds(5)))
         var received: [UInt8] = []
         for try await chunk in client.inbound { received += chunk }
         #expect(received == Array("bye".utf8))

@@ -36,6 +36,14 @@ public struct DrainCoordinator: Sendable {
         public var status: Int32
         /// Commands still in flight when the deadline passed.
         public var abandonedCommands: Int
+        /// Whether the in-flight deadline ended the drain (rather than the last command).
+        public var endedAtDeadline: Bool
+
+        public init(status: Int32, abandonedCommands: Int, endedAtDeadline: Bool = false) {
+            self.status = status
+            self.abandonedCommands = abandonedCommands
+            self.endedAtDeadline = endedAtDeadline
+        }
     }
 
     public let configuration: DrainConfiguration
@@ -75,7 +83,7 @@ public struct DrainCoordinator: Sendable {
                 return Outcome(status: status, abandonedCommands: 0)
             case .releaseClaimsAndExit(let status, let abandoned):
                 await hooks.releaseClaims()
-                return Outcome(status: status, abandonedCommands: abandoned)
+                return Outcome(status: status, abandonedCommands: abandoned, endedAtDeadline: true)
             case .none:
                 return Outcome(status: 0, abandonedCommands: 0)
             }

@@ -28,9 +28,14 @@ WIDTHS = [None, 3, 16]
 
 
 def parse_report(path):
-    """(test id, passed) for each test case in an xUnit report."""
+    """(test id, passed) for each test case in an xUnit report; empty for a report cut short
+    (the test process crashed while writing it)."""
     results = []
-    for case in ElementTree.parse(path).getroot().iter("testcase"):
+    try:
+        root = ElementTree.parse(path).getroot()
+    except ElementTree.ParseError:
+        return []
+    for case in root.iter("testcase"):
         name = f'{case.get("classname")}.{case.get("name")}'
         failed = case.find("failure") is not None or case.find("error") is not None
         skipped = case.find("skipped") is not None

@@ -12,7 +12,9 @@
 //   operations   GatewayOperations   metrics registry, ops HTTP endpoint
 //   services     GatewayService      the gateway: SDK, reader link and admin surfaces wired together
 //   client       GatewayClient       the Swift client library (point of sale, admin, reader link)
-//   executables  reader-gateway, gatewayctl, reader-sim
+//   executables  reader-gateway, gatewayctl, reader-sim, pos-lane
+//
+// Sources/Tools holds what is not shipped: benchmarks, fuzzing, interop, load and flood tools.
 //
 // No package dependencies: the toolchain and system C libraries only.
 import PackageDescription
@@ -27,8 +29,6 @@ let package = Package(
         .executable(name: "reader-sim", targets: ["ReaderSimulator"]),
         .executable(name: "pos-lane", targets: ["PosLane"]),
         .library(name: "GatewayClient", targets: ["GatewayClient"]),
-        .executable(name: "transport-echo", targets: ["TransportEchoServer"]),
-        .executable(name: "transport-load", targets: ["TransportLoadGenerator"]),
     ],
     targets: [
         // MARK: C shims
@@ -66,10 +66,6 @@ let package = Package(
         // Dependency-free helpers for every test target: blocking work off the cooperative pool, a seeded generator.
         .target(name: "GatewayTestKit", swiftSettings: swift6),
         .target(name: "GatewayTestSupport", dependencies: ["GatewayCore", "GatewayStore", "GatewayTestKit"], swiftSettings: swift6),
-        // wire: conformance messages (proto/readergateway/testing), the interop driver and the fuzz target.
-        .target(name: "GatewayWireConformance", dependencies: ["GatewayWire"], swiftSettings: swift6),
-        .executableTarget(name: "wire-interop", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/WireInterop", swiftSettings: swift6),
-        .executableTarget(name: "wire-fuzz", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/WireFuzz", swiftSettings: swift6),
 
         // MARK: executables
         .executableTarget(
@@ -81,46 +77,55 @@ let package = Package(
         .executableTarget(name: "ReaderSimulator", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine"], swiftSettings: swift6),
         .executableTarget(name: "PosLane", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine"], swiftSettings: swift6),
 
-        // MARK: benchmarks
+        // MARK: tools (Sources/Tools): benchmarks, fuzzing, interop and load, none of them shipped.
+        // Executable targets of the root package build by name (`swift build --product NAME`)
+        // without being listed in `products`.
+        // wire: conformance messages (proto/readergateway/testing), shared by the wire tests,
+        // the interop driver and the fuzz target.
+        .target(name: "GatewayWireConformance", dependencies: ["GatewayWire"], path: "Sources/Tools/GatewayWireConformance", swiftSettings: swift6),
+        .executableTarget(name: "wire-interop", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/Tools/WireInterop", swiftSettings: swift6),
+        .executableTarget(name: "wire-fuzz", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/Tools/WireFuzz", swiftSettings: swift6),
+        .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/Tools/WireBench", swiftSettings: swift6),
         // Shared by the benchmarks that drive pgbench: spawning a child with a clean signal mask.
-        .target(name: "BenchmarkSupport", dependencies: ["GatewayStore"], swiftSettings: swift6),
-        .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/WireBench", swiftSettings: swift6),
-        // ownership: OwnershipStore.claim beside pgbench (Tests/OwnershipBenchmark/ownership.mk)
+        .target(name: "BenchmarkSupport", dependencies: ["GatewayStore"], path: "Sources/Tools/BenchmarkSupport", swiftSettings: swift6),
+        // ownership: OwnershipStore.claim beside pgbench (Tests/GatewayStoreTests/ownership.mk)
         .executableTarget(
             name: "OwnershipBenchmark",
             dependencies: ["GatewayCore", "GatewayDomain", "GatewayStore", "BenchmarkSupport"],
+            path: "Sources/Tools/OwnershipBenchmark",
             swiftSettings: swift6
         ),
-
         // The libpq client beside pgbench, same statement and client counts (make bench-store).
-        .executableTarget(name: "StoreBenchmark", dependencies: ["GatewayCore", "GatewayStore"], swiftSettings: swift6),
+        .executableTarget(name: "StoreBenchmark", dependencies: ["GatewayCore", "GatewayStore"], path: "Sources/Tools/StoreBenchmark", swiftSettings: swift6),
         // Transport: a TLS echo server on GatewayTransport (bench subject, TLS scan target) and
         // a closed-loop TLS load generator (make bench; Tests/GatewayTransportTests/transport.mk).
         .executableTarget(
-            name: "TransportEchoServer",
+            name: "transport-echo",
             dependencies: ["GatewayCore", "GatewayTransport"],
+            path: "Sources/Tools/TransportEchoServer",
             swiftSettings: swift6
         ),
         .executableTarget(
-            name: "TransportLoadGenerator",
+            name: "transport-load",
             dependencies: ["GatewayCore", "GatewayTransport"],
+            path: "Sources/Tools/TransportLoadGenerator",
             swiftSettings: swift6
         ),
         // The attacker of the flood test and of `make bench-flood`: silent and half-hello sockets
         // from several loopback sources, re-opened as the server closes them.
-        .executableTarget(name: "transport-flood", dependencies: ["CGatewayLinux"], path: "Sources/TransportFlood", swiftSettings: swift6),
+        .executableTarget(name: "transport-flood", dependencies: ["CGatewayLinux"], path: "Sources/Tools/TransportFlood", swiftSettings: swift6),
         // make bench-flood: new and existing clients during a flood, the gateway beside nginx.
         .executableTarget(
             name: "flood-bench",
             dependencies: ["GatewayCore", "GatewayClient", "GatewayTransport", "GatewayWire"],
-            path: "Sources/FloodBenchmark",
+            path: "Sources/Tools/FloodBenchmark",
             swiftSettings: swift6
         ),
         // service: relayed command round trips through the whole gateway (Tests/GatewayServiceTests/service.mk).
         .executableTarget(
             name: "service-bench",
             dependencies: ["GatewayCore", "GatewayClient", "GatewayOperations", "GatewayService", "GatewayTestSupport", "GatewayTransport", "GatewayWire", "BenchmarkSupport"],
-            path: "Sources/ServiceBenchmark",
+            path: "Sources/Tools/ServiceBenchmark",
             swiftSettings: swift6
         ),
 
@@ -142,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "GatewayStoreTests",
             dependencies: ["GatewayStore", "GatewayTestSupport", "GatewayTestKit"],
-            exclude: ["store.mk"],
+            exclude: ["store.mk", "ownership.mk"],
             swiftSettings: swift6
         ),
         .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations", "GatewayTestKit", "GatewayTestSupport"], swiftSettings: swift6),
@@ -151,6 +156,11 @@ let package = Package(
             // OpenSSL and the Linux shims for the raw TLS peer that checks the wire contract as another implementation sees it.
             dependencies: ["GatewayService", "GatewayClient", "GatewayTestSupport", "GatewayTestKit", "GatewayTransport", "CGatewayOpenSSL", "CGatewayLinux"],
             exclude: ["service.mk", "bench"],
+            swiftSettings: swift6
+        ),
+        .testTarget(
+            name: "GatewayCommandLineTests",
+            dependencies: ["GatewayCommandLine", "GatewayClient", "GatewayCore", "GatewayWire"],
             swiftSettings: swift6
         ),
         .testTarget(

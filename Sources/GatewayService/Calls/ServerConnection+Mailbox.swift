@@ -11,7 +11,7 @@ enum ConnectionRequest: Sendable {
     case end(UInt32, ReaderGatewayV1.Status)
     case wake(UInt32)
     case intercept(UInt32, @Sendable ([UInt8]) -> Bool)
-    /// Move the connection to this loop (see ``GatewayConnection/follow(_:)``).
+    /// Move the connection to this loop (see ``ServerConnection/follow(_:)``).
     case move(EventLoop)
 }
 
@@ -32,7 +32,7 @@ struct ConnectionMailbox {
 /// elsewhere and leaves it, and the arrival on the new loop drains what waited, in order.
 /// Hopping with `loop.execute` per request instead would let a request queued on the old
 /// loop run after a later one queued on the new loop.
-extension GatewayConnection {
+extension ServerConnection {
     /// The shortest time between two moves of one connection: a connection whose peers
     /// sit on two loops and take turns does not bounce between them on every message.
     static let minimumMoveInterval: UInt64 = 1_000_000_000
@@ -51,7 +51,7 @@ extension GatewayConnection {
     /// Brings this connection to the loop of `other`, if it lives elsewhere and has not
     /// just moved: its traffic then meets `other`'s without a hop between threads. Called
     /// on `other`'s loop (it reads `other.loop`).
-    func follow(_ other: GatewayConnection) {
+    func follow(_ other: ServerConnection) {
         let target = other.loop
         let now = rg_monotonic_nanoseconds()
         let request = mailbox.withLock { box -> Bool in

@@ -315,4 +315,4 @@ let result: [String: Any] = [
 ]
 let json = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
 print(String(decoding: json, as: UTF8.self))
-try await group.shutdown()
+await group.shutdown()

@@ -11,8 +11,8 @@ import Synchronization
 /// requests are applied there from the ``mailbox``), except the mailbox, which is
 /// behind its `Mutex`. Method handlers run in tasks and never touch this object's
 /// state directly. The connection may move to another loop (see
-/// `GatewayConnection+Mailbox.swift`); ``loop`` is then the new one.
-final class GatewayConnection: ConnectionHandler, @unchecked Sendable {
+/// `ServerConnection+Mailbox.swift`); ``loop`` is then the new one.
+final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     let id: UInt64
     /// The loop the connection lives on (loop-confined; changes when it moves).
     var loop: EventLoop

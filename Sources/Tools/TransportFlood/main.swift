@@ -43,7 +43,7 @@ struct Options {
             case "--first-source": firstSource = value(argument)
             case "--reopen-per-second": reopenPerSecond = number(argument)
             case "--seconds": seconds = number(argument)
-            default: fail("unknown option \(argument); see the comment at the top of TransportFlood/main.swift")
+            default: fail("unknown option \(argument); see the comment at the top of Sources/Tools/TransportFlood/main.swift")
             }
         }
         guard port > 0 else { fail("--port is required") }

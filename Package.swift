@@ -51,21 +51,28 @@ let package = Package(
             dependencies: ["GatewayCore", "GatewayDomain", "CGatewayPostgres", "CGatewayLinux"],
             swiftSettings: swift6
         ),
+        // calls: client channels and calls over FrameConnection, RPCError; below the service and the client library.
+        .target(name: "GatewayRPC", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport"], swiftSettings: swift6),
         .target(name: "GatewayOperations", dependencies: ["GatewayCore", "CGatewayLinux"], swiftSettings: swift6),
 
         .target(
             name: "GatewayService",
-            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayDomain", "GatewayStore", "GatewayOperations", "GatewayClient"],
+            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayDomain", "GatewayStore", "GatewayOperations", "GatewayRPC"],
             swiftSettings: swift6
         ),
-        .target(name: "GatewayClient", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport"], swiftSettings: swift6),
+        .target(name: "GatewayClient", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayRPC"], swiftSettings: swift6),
         // client: the pure parts of gatewayctl and reader-sim (command lines, stdin commands, tables, JSON, exit codes).
         .target(name: "GatewayCommandLine", dependencies: ["GatewayCore", "GatewayWire", "GatewayClient"], swiftSettings: swift6),
 
         // MARK: test support
         // Dependency-free helpers for every test target: blocking work off the cooperative pool, a seeded generator.
         .target(name: "GatewayTestKit", swiftSettings: swift6),
-        .target(name: "GatewayTestSupport", dependencies: ["GatewayCore", "GatewayStore", "GatewayTestKit"], swiftSettings: swift6),
+        // PostgreSQL for tests, the package's executables, and a fake call server over real TLS (EchoServer).
+        .target(
+            name: "GatewayTestSupport",
+            dependencies: ["GatewayCore", "GatewayStore", "GatewayTestKit", "GatewayTransport", "GatewayWire"],
+            swiftSettings: swift6
+        ),
 
         // MARK: executables
         .executableTarget(
@@ -151,6 +158,11 @@ let package = Package(
             swiftSettings: swift6
         ),
         .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations", "GatewayTestKit", "GatewayTestSupport"], swiftSettings: swift6),
+        .testTarget(
+            name: "GatewayRPCTests",
+            dependencies: ["GatewayRPC", "GatewayTransport", "GatewayWire", "GatewayTestSupport"],
+            swiftSettings: swift6
+        ),
         .testTarget(
             name: "GatewayServiceTests",
             // OpenSSL and the Linux shims for the raw TLS peer that checks the wire contract as another implementation sees it.

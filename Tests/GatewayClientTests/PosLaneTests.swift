@@ -1,4 +1,5 @@
 import GatewayCommandLine
+import GatewayTestSupport
 import Testing
 
 @Suite("pos-lane: the process against a fake gateway")

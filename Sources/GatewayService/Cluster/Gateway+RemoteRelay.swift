@@ -1,5 +1,5 @@
-import GatewayClient
 import GatewayDomain
+import GatewayRPC
 import GatewayStore
 import GatewayWire
 

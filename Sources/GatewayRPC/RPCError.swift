@@ -73,7 +73,7 @@ public struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
         RPCError(code: .cancelled, reason: .cancelledByPeer, message: message)
     }
 
-    static func unavailable(_ reason: ReaderGatewayV1.ErrorReason, _ message: String, cause: String? = nil) -> RPCError {
+    package static func unavailable(_ reason: ReaderGatewayV1.ErrorReason, _ message: String, cause: String? = nil) -> RPCError {
         RPCError(code: .unavailable, reason: reason, message: message, cause: cause)
     }
 

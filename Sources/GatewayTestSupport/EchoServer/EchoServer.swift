@@ -13,44 +13,46 @@ import Synchronization
 /// - `/test.Echo/Expand`: server streaming, `display_name` = "N": N messages "0"..."N-1".
 /// - `/test.Echo/Chat`: bidirectional, echoes each message, ends OK on HALF_CLOSE.
 /// - `/test.Echo/Metadata`: answers with the `authorization` metadata value.
-final class EchoServer: Sendable {
-    static let unary = ProtobufMethod<ReaderGatewayV1.Location, ReaderGatewayV1.Location>(service: "test.Echo", method: "Unary", kind: .unary)
-    static let fail = ProtobufMethod<ReaderGatewayV1.Location, ReaderGatewayV1.Location>(service: "test.Echo", method: "Fail", kind: .unary)
-    static let never = ProtobufMethod<ReaderGatewayV1.Location, ReaderGatewayV1.Location>(service: "test.Echo", method: "Never", kind: .unary)
-    static let held = ProtobufMethod<ReaderGatewayV1.Location, ReaderGatewayV1.Location>(service: "test.Echo", method: "Held", kind: .unary)
-    static let expand = ProtobufMethod<ReaderGatewayV1.Location, ReaderGatewayV1.Location>(service: "test.Echo", method: "Expand", kind: .serverStreaming)
-    static let chat = ProtobufMethod<ReaderGatewayV1.Location, ReaderGatewayV1.Location>(service: "test.Echo", method: "Chat", kind: .bidirectionalStreaming)
-    static let metadata = ProtobufMethod<ReaderGatewayV1.Location, ReaderGatewayV1.Location>(service: "test.Echo", method: "Metadata", kind: .unary)
+package final class EchoServer: Sendable {
+    package static let unary = ProtobufMethod<ReaderGatewayV1.Location, ReaderGatewayV1.Location>(service: "test.Echo", method: "Unary", kind: .unary)
+    package static let fail = ProtobufMethod<ReaderGatewayV1.Location, ReaderGatewayV1.Location>(service: "test.Echo", method: "Fail", kind: .unary)
+    package static let never = ProtobufMethod<ReaderGatewayV1.Location, ReaderGatewayV1.Location>(service: "test.Echo", method: "Never", kind: .unary)
+    package static let held = ProtobufMethod<ReaderGatewayV1.Location, ReaderGatewayV1.Location>(service: "test.Echo", method: "Held", kind: .unary)
+    package static let expand = ProtobufMethod<ReaderGatewayV1.Location, ReaderGatewayV1.Location>(service: "test.Echo", method: "Expand", kind: .serverStreaming)
+    package static let chat = ProtobufMethod<ReaderGatewayV1.Location, ReaderGatewayV1.Location>(service: "test.Echo", method: "Chat", kind: .bidirectionalStreaming)
+    package static let metadata = ProtobufMethod<ReaderGatewayV1.Location, ReaderGatewayV1.Location>(service: "test.Echo", method: "Metadata", kind: .unary)
 
-    static let attach = ReaderGatewayV1.ReaderLink.attach
+    package static let attach = ReaderGatewayV1.ReaderLink.attach
+    /// The only secret key the fake gateway's admin methods accept.
+    package static let secretKey = EchoConnection.secretKey
 
     /// What the server saw, for assertions.
-    struct Record: Sendable {
-        var uplinks: [ReaderGatewayV1.ReaderUplink] = []
-        var openSessions: [ReaderGatewayV1.OpenSessionRequest] = []
-        var subscribers = 0
-        var heartbeats = 0
+    package struct Record: Sendable {
+        package var uplinks: [ReaderGatewayV1.ReaderUplink] = []
+        package var openSessions: [ReaderGatewayV1.OpenSessionRequest] = []
+        package var subscribers = 0
+        package var heartbeats = 0
         /// Commands end with READER_CONNECTED_TO_ANOTHER_SESSION after a `replaced` event.
-        var takeOverOnCommand = false
+        package var takeOverOnCommand = false
         /// ConnectReader with fail_if_in_use ends with READER_BUSY.
-        var busyOnFailIfInUse = false
+        package var busyOnFailIfInUse = false
         /// Events the next SubscribeEvents stream starts with (what a gateway kept for a
         /// session while it was away).
-        var eventsOnNextSubscribe: [ReaderGatewayV1.SessionEvent] = []
-        var attaches = 0
-        var started = 0
-        var cancelled: [ReaderGatewayV1.Status] = []
-        var connections = 0
-        var maxOpenStreams = 0
+        package var eventsOnNextSubscribe: [ReaderGatewayV1.SessionEvent] = []
+        package var attaches = 0
+        package var started = 0
+        package var cancelled: [ReaderGatewayV1.Status] = []
+        package var connections = 0
+        package var maxOpenStreams = 0
     }
 
-    let group: EventLoopGroup
-    let server: TLSServer
-    let port: Int
+    package let group: EventLoopGroup
+    package let server: TLSServer
+    package let port: Int
     private let recordBoxStorage = RecordBox()
     private let handlersBoxStorage = HandlersBox()
 
-    init(clientAuthentication: ClientAuthentication = .none) throws {
+    package init(clientAuthentication: ClientAuthentication = .none) throws {
         let certificates = ClientTestCertificates.shared
         group = try EventLoopGroup(loopCount: 1)
         var configuration = TLSServerConfiguration(host: "127.0.0.1", port: 0, certificates: [certificates.server], clientAuthentication: clientAuthentication)
@@ -65,39 +67,39 @@ final class EchoServer: Sendable {
         port = try server.start().port
     }
 
-    var snapshot: Record { recordBoxStorage.record.withLock { $0 } }
+    package var snapshot: Record { recordBoxStorage.record.withLock { $0 } }
 
     /// Sends a graceful GOAWAY on every connection.
-    func goAway() {
+    package func goAway() {
         for handler in handlersBoxStorage.all { handler.onLoop { $0.goAway() } }
     }
 
     /// Answers every held call.
-    func releaseHeld() {
+    package func releaseHeld() {
         for handler in handlersBoxStorage.all { handler.onLoop { $0.releaseHeld() } }
     }
 
     /// Sends a downlink on every open `ReaderLink.Attach` call (a fake gateway for reader-sim).
-    func sendDownlink(_ downlink: ReaderGatewayV1.ReaderDownlink) {
+    package func sendDownlink(_ downlink: ReaderGatewayV1.ReaderDownlink) {
         for handler in handlersBoxStorage.all { handler.onLoop { $0.sendDownlink(downlink) } }
     }
 
     /// Closes every connection abruptly (no GOAWAY): the clients see CONNECTION_LOST.
-    func dropConnections() {
+    package func dropConnections() {
         for handler in handlersBoxStorage.all { handler.onLoop { $0.connection?.close(graceful: false) } }
     }
 
     /// Changes the fake gateway's behaviour.
-    func configure(_ body: @Sendable (inout Record) -> Void) {
+    package func configure(_ body: @Sendable (inout Record) -> Void) {
         recordBoxStorage.record.withLock { body(&$0) }
     }
 
     /// Stops answering pings and everything else: the connections go silent.
-    func goSilent() {
+    package func goSilent() {
         for handler in handlersBoxStorage.all { handler.onLoop { $0.silent = true } }
     }
 
-    func stop() async {
+    package func stop() async {
         await server.shutdown(gracePeriod: .milliseconds(200))
         await group.shutdown()
     }

@@ -1,4 +1,5 @@
-import GatewayClient
+import GatewayRPC
+import GatewayTestSupport
 import GatewayTransport
 import GatewayWire
 import Testing

@@ -2,14 +2,14 @@ import Foundation
 import GatewayTransport
 
 /// A CA, a server certificate for loopback and a reader client certificate, minted once per run.
-struct ClientTestCertificates: Sendable {
-    let directory: String
-    let caPath: String
-    let otherCAPath: String
-    let server: CertificateKeyPair
-    let readerClient: CertificateKeyPair
+package struct ClientTestCertificates: Sendable {
+    package let directory: String
+    package let caPath: String
+    package let otherCAPath: String
+    package let server: CertificateKeyPair
+    package let readerClient: CertificateKeyPair
 
-    static let shared: ClientTestCertificates = {
+    package static let shared: ClientTestCertificates = {
         do { return try ClientTestCertificates() } catch { fatalError("could not mint test certificates: \(error)") }
     }()
 

@@ -1,6 +1,7 @@
 import GatewayDomain
+import GatewayPostgres
 import GatewayRPC
-import GatewayStore
+import GatewayRepositories
 import GatewayWire
 
 extension Gateway {

@@ -1,4 +1,5 @@
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 
 /// The rows the claim benchmarks run on, shared by the ownership and service benchmarks so
 /// both measure claims over the same kind of rows.

@@ -1,6 +1,7 @@
 import BenchmarkSupport
 import GatewayCore
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 
 /// Schema and rows for the benchmark: the gateway's migrations and the claim rows
 /// (`ClaimBenchmarkRows`).

@@ -1,7 +1,8 @@
 import Foundation
 import GatewayCore
 import GatewayDomain
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 
 /// Claims through ``OwnershipStore`` (or its batcher) from `clients` concurrent tasks for a fixed time.
 ///

@@ -1,10 +1,11 @@
-import BenchmarkSupport
 // ownership-bench: claims per second and latency of OwnershipStore.claim beside pgbench running
 // the same one-statement claim against the same server, at the same client counts, in one run.
+import BenchmarkSupport
 import Foundation
 import GatewayCore
 import GatewayDomain
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 
 let parser = OptionsParser(
     program: "ownership-bench",

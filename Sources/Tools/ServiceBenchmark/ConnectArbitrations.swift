@@ -1,7 +1,8 @@
 import BenchmarkSupport
 import Foundation
 import GatewayClient
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import Synchronization
 
 /// Connect arbitrations through the whole service: per reader, two lanes take it over

@@ -5,7 +5,7 @@
 //   make bench-store      (or: swift run -c release StoreBenchmark --seconds 5)
 import Foundation
 import GatewayCore
-import GatewayStore
+import GatewayPostgres
 import Synchronization
 
 let parser = OptionsParser(

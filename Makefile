@@ -33,7 +33,7 @@ help:
 	@echo "make test-repeat RUNS=10 [LOAD=1]   the Swift suite N times (under CPU load), failures per test"
 	@echo "make bench  benchmarks, each beside a peer measured in the same run"
 	@echo "make fuzz   fuzz the decoders for a bounded time"
-	@echo "make lint   strict compile (warnings are errors)"
+	@echo "make lint   strict compile (warnings are errors), module lines"
 
 # --- installation -----------------------------------------------------------
 
@@ -97,8 +97,10 @@ bench: test-deps
 	@mkdir -p bench-results
 	@for suite in $(BENCH_SUITES); do $(MAKE) --no-print-directory "$$suite" || exit 1; done
 
+# Strict compile, then the module lines: each layer of docs/architecture.md imports only those above it.
 lint: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors $(SWIFT_FLAGS)
+	@Tests/Harness/check-layers.sh
 
 clean:
 	rm -rf .build .build-* $(VENV)

@@ -2,17 +2,22 @@
 //
 // ReaderGateway: a self-hosted gateway for fleets of smart card readers.
 //
-// Layers, bottom to top (each imports only the ones below it):
-//   C shims      CGatewayOpenSSL, CGatewayPostgres, CGatewayLinux
-//   core         GatewayCore         logging, options parsing
-//   wire         GatewayWire         frames, protobuf codec, messages, call state machines
-//   transport    GatewayTransport    epoll event loops, sockets, TLS on OpenSSL
-//   domain       GatewayDomain       ownership arbitration, registration, discovery (pure)
-//   store        GatewayStore        libpq client, embedded PostgreSQL, migrations, queries
-//   operations   GatewayOperations   metrics registry, ops HTTP endpoint
-//   services     GatewayService      the gateway: SDK, reader link and admin surfaces wired together
-//   client       GatewayClient       the Swift client library (point of sale, admin, reader link)
-//   executables  reader-gateway, gatewayctl, reader-sim
+// Layers, bottom to top (each imports only the ones below it; `make lint` checks):
+//   C shims       CGatewayOpenSSL, CGatewayPostgres, CGatewayLinux
+//   core          GatewayCore           logging, options parsing
+//   wire          GatewayWire           frames, protobuf codec, messages, call state machines
+//   transport     GatewayTransport      epoll event loops, sockets, TLS on OpenSSL
+//   calls         GatewayRPC            client channels and calls over FrameConnection, RPCError
+//   domain        GatewayDomain         ownership arbitration, registration, discovery (pure)
+//   postgres      GatewayPostgres       libpq client and pool, rows, notifications, embedded server, migrations runner
+//   repositories  GatewayRepositories   the schema, ownership and cluster stores, readers, sessions, registration codes
+//   operations    GatewayOperations     metrics registry, ops HTTP endpoint
+//   services      GatewayService        the gateway: SDK, reader link and admin surfaces wired together
+//   client        GatewayClient         the Swift client library (point of sale, admin, reader link)
+//                 GatewayCommandLine    the pure parts of the programs
+//   executables   reader-gateway, gatewayctl, reader-sim, pos-lane
+//
+// Sources/Tools holds what is not shipped: benchmarks, fuzzing, interop, load and flood tools.
 //
 // No package dependencies: the toolchain and system C libraries only.
 import PackageDescription
@@ -27,8 +32,6 @@ let package = Package(
         .executable(name: "reader-sim", targets: ["ReaderSimulator"]),
         .executable(name: "pos-lane", targets: ["PosLane"]),
         .library(name: "GatewayClient", targets: ["GatewayClient"]),
-        .executable(name: "transport-echo", targets: ["TransportEchoServer"]),
-        .executable(name: "transport-load", targets: ["TransportLoadGenerator"]),
     ],
     targets: [
         // MARK: C shims
@@ -47,80 +50,97 @@ let package = Package(
         ),
         .target(name: "GatewayDomain", dependencies: ["GatewayCore"], swiftSettings: swift6),
         .target(
-            name: "GatewayStore",
-            dependencies: ["GatewayCore", "GatewayDomain", "CGatewayPostgres", "CGatewayLinux"],
+            name: "GatewayPostgres",
+            dependencies: ["GatewayCore", "CGatewayPostgres", "CGatewayLinux"],
             swiftSettings: swift6
         ),
+        .target(
+            name: "GatewayRepositories",
+            dependencies: ["GatewayCore", "GatewayWire", "GatewayDomain", "GatewayPostgres"],
+            swiftSettings: swift6
+        ),
+        // calls: client channels and calls over FrameConnection, RPCError; below the service and the client library.
+        .target(name: "GatewayRPC", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport"], swiftSettings: swift6),
         .target(name: "GatewayOperations", dependencies: ["GatewayCore", "CGatewayLinux"], swiftSettings: swift6),
 
         .target(
             name: "GatewayService",
-            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayDomain", "GatewayStore", "GatewayOperations", "GatewayClient"],
+            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayRPC", "GatewayDomain", "GatewayPostgres", "GatewayRepositories", "GatewayOperations"],
             swiftSettings: swift6
         ),
-        .target(name: "GatewayClient", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport"], swiftSettings: swift6),
+        .target(name: "GatewayClient", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayRPC"], swiftSettings: swift6),
         // client: the pure parts of gatewayctl and reader-sim (command lines, stdin commands, tables, JSON, exit codes).
         .target(name: "GatewayCommandLine", dependencies: ["GatewayCore", "GatewayWire", "GatewayClient"], swiftSettings: swift6),
 
         // MARK: test support
         // Dependency-free helpers for every test target: blocking work off the cooperative pool, a seeded generator.
         .target(name: "GatewayTestKit", swiftSettings: swift6),
-        .target(name: "GatewayTestSupport", dependencies: ["GatewayCore", "GatewayStore", "GatewayTestKit"], swiftSettings: swift6),
-        // wire: conformance messages (proto/readergateway/testing), the interop driver and the fuzz target.
-        .target(name: "GatewayWireConformance", dependencies: ["GatewayWire"], swiftSettings: swift6),
-        .executableTarget(name: "wire-interop", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/WireInterop", swiftSettings: swift6),
-        .executableTarget(name: "wire-fuzz", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/WireFuzz", swiftSettings: swift6),
+        // PostgreSQL for tests, the package's executables, and a fake call server over real TLS (EchoServer).
+        .target(
+            name: "GatewayTestSupport",
+            dependencies: ["GatewayCore", "GatewayPostgres", "GatewayRepositories", "GatewayTestKit", "GatewayTransport", "GatewayWire"],
+            swiftSettings: swift6
+        ),
 
         // MARK: executables
         .executableTarget(
             name: "ReaderGatewayServer",
-            dependencies: ["GatewayCore", "GatewayStore", "GatewayOperations", "GatewayService"],
+            dependencies: ["GatewayCore", "GatewayPostgres", "GatewayRepositories", "GatewayOperations", "GatewayService"],
             swiftSettings: swift6
         ),
-        .executableTarget(name: "GatewayCtl", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine", "GatewayStore"], swiftSettings: swift6),
+        .executableTarget(name: "GatewayCtl", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine", "GatewayPostgres", "GatewayRepositories"], swiftSettings: swift6),
         .executableTarget(name: "ReaderSimulator", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine"], swiftSettings: swift6),
         .executableTarget(name: "PosLane", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine"], swiftSettings: swift6),
 
-        // MARK: benchmarks
+        // MARK: tools (Sources/Tools): benchmarks, fuzzing, interop and load, none of them shipped.
+        // Executable targets of the root package build by name (`swift build --product NAME`)
+        // without being listed in `products`.
+        // wire: conformance messages (proto/readergateway/testing), shared by the wire tests,
+        // the interop driver and the fuzz target.
+        .target(name: "GatewayWireConformance", dependencies: ["GatewayWire"], path: "Sources/Tools/GatewayWireConformance", swiftSettings: swift6),
+        .executableTarget(name: "wire-interop", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/Tools/WireInterop", swiftSettings: swift6),
+        .executableTarget(name: "wire-fuzz", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/Tools/WireFuzz", swiftSettings: swift6),
+        .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/Tools/WireBench", swiftSettings: swift6),
         // Shared by the benchmarks that drive pgbench: spawning a child with a clean signal mask.
-        .target(name: "BenchmarkSupport", dependencies: ["GatewayStore"], swiftSettings: swift6),
-        .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/WireBench", swiftSettings: swift6),
-        // ownership: OwnershipStore.claim beside pgbench (Tests/OwnershipBenchmark/ownership.mk)
+        .target(name: "BenchmarkSupport", dependencies: ["GatewayPostgres", "GatewayRepositories"], path: "Sources/Tools/BenchmarkSupport", swiftSettings: swift6),
+        // ownership: OwnershipStore.claim beside pgbench (Tests/GatewayRepositoriesTests/ownership.mk)
         .executableTarget(
             name: "OwnershipBenchmark",
-            dependencies: ["GatewayCore", "GatewayDomain", "GatewayStore", "BenchmarkSupport"],
+            dependencies: ["GatewayCore", "GatewayDomain", "GatewayPostgres", "GatewayRepositories", "BenchmarkSupport"],
+            path: "Sources/Tools/OwnershipBenchmark",
             swiftSettings: swift6
         ),
-
         // The libpq client beside pgbench, same statement and client counts (make bench-store).
-        .executableTarget(name: "StoreBenchmark", dependencies: ["GatewayCore", "GatewayStore"], swiftSettings: swift6),
+        .executableTarget(name: "StoreBenchmark", dependencies: ["GatewayCore", "GatewayPostgres"], path: "Sources/Tools/StoreBenchmark", swiftSettings: swift6),
         // Transport: a TLS echo server on GatewayTransport (bench subject, TLS scan target) and
         // a closed-loop TLS load generator (make bench; Tests/GatewayTransportTests/transport.mk).
         .executableTarget(
-            name: "TransportEchoServer",
+            name: "transport-echo",
             dependencies: ["GatewayCore", "GatewayTransport"],
+            path: "Sources/Tools/TransportEchoServer",
             swiftSettings: swift6
         ),
         .executableTarget(
-            name: "TransportLoadGenerator",
+            name: "transport-load",
             dependencies: ["GatewayCore", "GatewayTransport"],
+            path: "Sources/Tools/TransportLoadGenerator",
             swiftSettings: swift6
         ),
         // The attacker of the flood test and of `make bench-flood`: silent and half-hello sockets
         // from several loopback sources, re-opened as the server closes them.
-        .executableTarget(name: "transport-flood", dependencies: ["CGatewayLinux"], path: "Sources/TransportFlood", swiftSettings: swift6),
+        .executableTarget(name: "transport-flood", dependencies: ["CGatewayLinux"], path: "Sources/Tools/TransportFlood", swiftSettings: swift6),
         // make bench-flood: new and existing clients during a flood, the gateway beside nginx.
         .executableTarget(
             name: "flood-bench",
             dependencies: ["GatewayCore", "GatewayClient", "GatewayTransport", "GatewayWire"],
-            path: "Sources/FloodBenchmark",
+            path: "Sources/Tools/FloodBenchmark",
             swiftSettings: swift6
         ),
         // service: relayed command round trips through the whole gateway (Tests/GatewayServiceTests/service.mk).
         .executableTarget(
             name: "service-bench",
-            dependencies: ["GatewayCore", "GatewayClient", "GatewayOperations", "GatewayService", "GatewayTestSupport", "GatewayTransport", "GatewayWire", "BenchmarkSupport"],
-            path: "Sources/ServiceBenchmark",
+            dependencies: ["GatewayCore", "GatewayClient", "GatewayOperations", "GatewayService", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTransport", "GatewayWire", "BenchmarkSupport"],
+            path: "Sources/Tools/ServiceBenchmark",
             swiftSettings: swift6
         ),
 
@@ -140,35 +160,51 @@ let package = Package(
         ),
         .testTarget(name: "GatewayDomainTests", dependencies: ["GatewayDomain", "GatewayTestKit"], swiftSettings: swift6),
         .testTarget(
-            name: "GatewayStoreTests",
-            dependencies: ["GatewayStore", "GatewayTestSupport", "GatewayTestKit"],
+            name: "GatewayPostgresTests",
+            dependencies: ["GatewayPostgres", "CGatewayPostgres", "GatewayTestSupport", "GatewayTestKit"],
             exclude: ["store.mk"],
+            swiftSettings: swift6
+        ),
+        .testTarget(
+            name: "GatewayRepositoriesTests",
+            dependencies: ["GatewayRepositories", "GatewayPostgres", "GatewayTestSupport", "GatewayTestKit"],
+            exclude: ["ownership.mk"],
             swiftSettings: swift6
         ),
         .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations", "GatewayTestKit", "GatewayTestSupport"], swiftSettings: swift6),
         .testTarget(
+            name: "GatewayRPCTests",
+            dependencies: ["GatewayRPC", "GatewayTransport", "GatewayWire", "GatewayTestSupport"],
+            swiftSettings: swift6
+        ),
+        .testTarget(
             name: "GatewayServiceTests",
             // OpenSSL and the Linux shims for the raw TLS peer that checks the wire contract as another implementation sees it.
-            dependencies: ["GatewayService", "GatewayClient", "GatewayTestSupport", "GatewayTestKit", "GatewayTransport", "CGatewayOpenSSL", "CGatewayLinux"],
+            dependencies: ["GatewayService", "GatewayClient", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTestKit", "GatewayTransport", "CGatewayOpenSSL", "CGatewayLinux"],
             exclude: ["service.mk", "bench"],
             swiftSettings: swift6
         ),
         .testTarget(
+            name: "GatewayCommandLineTests",
+            dependencies: ["GatewayCommandLine", "GatewayClient", "GatewayCore", "GatewayWire"],
+            swiftSettings: swift6
+        ),
+        .testTarget(
             name: "GatewayClientTests",
-            dependencies: ["GatewayClient", "GatewayCommandLine", "GatewayTransport", "GatewayStore", "GatewayTestSupport", "GatewayTestKit"],
+            dependencies: ["GatewayClient", "GatewayCommandLine", "GatewayTransport", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTestKit"],
             swiftSettings: swift6
         ),
         // The reader-gateway executable, run as a real child process.
         .testTarget(
             name: "ReaderGatewayServerTests",
-            dependencies: ["GatewayStore", "GatewayTestSupport"],
+            dependencies: ["GatewayPostgres", "GatewayRepositories", "GatewayTestSupport"],
             swiftSettings: swift6
         ),
         // Three reader-gateway replicas behind nginx stream, faults and PostgreSQL restarts
         // (Tests/GatewayClusterTests/cluster.mk; `make chaos` for the long randomized run).
         .testTarget(
             name: "GatewayClusterTests",
-            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayStore", "GatewayClient", "GatewayTestSupport", "GatewayTestKit"],
+            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayPostgres", "GatewayRepositories", "GatewayClient", "GatewayTestSupport", "GatewayTestKit"],
             exclude: ["cluster.mk"],
             swiftSettings: swift6
         ),

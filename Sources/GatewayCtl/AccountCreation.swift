@@ -1,6 +1,7 @@
 import GatewayCommandLine
 import GatewayCore
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 
 /// `gatewayctl accounts create`: inserts an account straight into PostgreSQL (production
 /// bootstrap, before any secret key exists) and prints its secret key once. It uses the

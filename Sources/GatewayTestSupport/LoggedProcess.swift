@@ -1,5 +1,6 @@
 import Foundation
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 
 /// A child process for tests (reader-gateway, reader-sim, nginx) whose output goes to a log
 /// file the test reads: wait for a line, pick a `key=value` field, stop it, or run it to

@@ -1,6 +1,7 @@
 import Foundation
 import GatewayCore
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import Synchronization
 
 /// One throwaway PostgreSQL server per test process, and a fresh database

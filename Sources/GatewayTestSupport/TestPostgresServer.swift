@@ -1,6 +1,7 @@
 import Foundation
 import GatewayCore
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import Synchronization
 
 /// The state behind ``TestPostgres``: the server, its template databases and

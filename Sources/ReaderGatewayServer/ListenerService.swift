@@ -1,8 +1,9 @@
 import Foundation
 import GatewayCore
 import GatewayOperations
+import GatewayPostgres
+import GatewayRepositories
 import GatewayService
-import GatewayStore
 import GatewayTransport
 import Synchronization
 

@@ -1,5 +1,6 @@
 import GatewayCore
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import Synchronization
 
 /// The database: the embedded PostgreSQL when no URL is configured, the

@@ -1,5 +1,6 @@
 import Foundation
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import GatewayTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import GatewayCommandLine
+import GatewayTestSupport
 import GatewayWire
 import Testing
 

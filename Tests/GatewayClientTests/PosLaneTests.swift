@@ -1,37 +1,9 @@
 import GatewayCommandLine
-import GatewayCore
+import GatewayTestSupport
 import Testing
 
-@Suite("pos-lane: stdin commands, options, and the process against a fake gateway")
+@Suite("pos-lane: the process against a fake gateway")
 struct PosLaneTests {
-    @Test("commands parse", arguments: [
-        ("discover", LaneCommand.discover),
-        ("connect tmr_1", .connect(readerID: "tmr_1", failIfInUse: false)),
-        ("connect tmr_1 --fail-if-in-use", .connect(readerID: "tmr_1", failIfInUse: true)),
-        ("collect 1999", .collect(amount: 1_999)),
-        ("collect 19.99", .collect(amount: 1_999)),
-        ("display \"Large coffee\" 450", .display(item: "Large coffee", amount: 450)),
-        ("confirm", .confirm), ("cancel", .cancel), ("clear", .clear), ("reboot", .reboot), ("disconnect", .disconnect), ("quit", .quit),
-    ])
-    func parses(line: String, expected: LaneCommand) throws {
-        #expect(try LaneCommand.parse(line) == expected)
-    }
-
-    @Test("bad commands say what was expected", arguments: ["connect", "connect a b", "connect a --force", "collect", "collect 1.5", "collect -3", "display coffee", "fly"])
-    func rejects(line: String) {
-        #expect(throws: LaneCommand.ParseError.self) { try LaneCommand.parse(line) }
-    }
-
-    @Test("options: a token or a secret key is required")
-    func options() throws {
-        let lane = try #require(try LaneConfiguration.parse(arguments: ["--connection-token", "pst_1", "--lane", "Lane 3", "--location", "tml_1"], environment: [:]))
-        #expect(lane.connectionToken == "pst_1")
-        #expect(lane.laneLabel == "Lane 3")
-        #expect(lane.locationID == "tml_1")
-        #expect(try LaneConfiguration.parse(arguments: [], environment: ["POS_LANE_SECRET_KEY": "sk_1"])?.secretKey == "sk_1")
-        #expect(throws: OptionsError.self) { try LaneConfiguration.parse(arguments: [], environment: [:]) }
-    }
-
     @Test("the process: discover, busy with failIfInUse, connect, then the takeover event before the failed command")
     func process() async throws {
         let server = try EchoServer()

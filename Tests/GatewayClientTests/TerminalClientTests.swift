@@ -1,5 +1,6 @@
 import GatewayClient
 import GatewayCommandLine
+import GatewayTestSupport
 import GatewayWire
 import Synchronization
 import Testing
@@ -22,7 +23,7 @@ struct TerminalClientTests {
     func adminSecretKey() async throws {
         let server = try EchoServer()
         let connection = GatewayConnection(configuration(server), group: server.group)
-        let ownerships = try await AdminClient(connection: connection, secretKey: EchoConnection.secretKey).listOwnership()
+        let ownerships = try await AdminClient(connection: connection, secretKey: EchoServer.secretKey).listOwnership()
         #expect(ownerships.map(\.generation) == [4])
         do {
             _ = try await AdminClient(connection: connection, secretKey: "sk_wrong").listOwnership()
@@ -157,7 +158,7 @@ struct TerminalClientTests {
     func reconnects() async throws {
         let server = try EchoServer()
         let connection = GatewayConnection(configuration(server), group: server.group)
-        let admin = AdminClient(connection: connection, secretKey: EchoConnection.secretKey)
+        let admin = AdminClient(connection: connection, secretKey: EchoServer.secretKey)
         _ = try await admin.listOwnership()
         let first = try #require(connection.currentChannel)
         server.goAway()

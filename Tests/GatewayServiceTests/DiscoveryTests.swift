@@ -1,5 +1,6 @@
 import GatewayCore
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import GatewayTestSupport
 import GatewayWire
 import Synchronization

@@ -1,7 +1,8 @@
-import GatewayTestKit
 import Foundation
+import GatewayPostgres
+import GatewayRepositories
 import GatewayService
-import GatewayStore
+import GatewayTestKit
 import GatewayTestSupport
 import GatewayTransport
 import GatewayWire

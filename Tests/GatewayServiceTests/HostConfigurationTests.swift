@@ -1,7 +1,8 @@
 import Foundation
 import GatewayOperations
+import GatewayPostgres
+import GatewayRepositories
 import GatewayService
-import GatewayStore
 import GatewayTestSupport
 import GatewayTransport
 import Testing

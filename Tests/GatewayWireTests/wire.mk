@@ -27,13 +27,13 @@ endef
 
 generate-proto: test-deps
 	$(call wire_generate,$(WIRE_PROTOS),Sources/GatewayWire/Generated,)
-	$(call wire_generate,$(WIRE_TEST_PROTOS),Sources/GatewayWireConformance/Generated,--import GatewayWire)
+	$(call wire_generate,$(WIRE_TEST_PROTOS),Sources/Tools/GatewayWireConformance/Generated,--import GatewayWire)
 
 wire-drift: test-deps
 	@tmp=$$(mktemp -d); \
 	$(WIRE_PYTHON) proto/tools/generate_swift.py --proto-root proto --out $$tmp/product $(WIRE_PROTOS) && \
 	$(WIRE_PYTHON) proto/tools/generate_swift.py --proto-root proto --out $$tmp/testing --import GatewayWire $(WIRE_TEST_PROTOS) && \
-	if diff -r $$tmp/product Sources/GatewayWire/Generated && diff -r $$tmp/testing Sources/GatewayWireConformance/Generated; then \
+	if diff -r $$tmp/product Sources/GatewayWire/Generated && diff -r $$tmp/testing Sources/Tools/GatewayWireConformance/Generated; then \
 	  echo "wire-drift: generated Swift matches proto/"; rm -rf $$tmp; \
 	else \
 	  echo "wire-drift: the generated Swift differs from proto/. Run 'make generate-proto' and commit the result."; rm -rf $$tmp; exit 1; \

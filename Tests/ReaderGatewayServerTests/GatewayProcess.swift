@@ -1,5 +1,6 @@
 import Foundation
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import GatewayTestSupport
 
 /// A `reader-gateway` child process whose output goes to a file.

@@ -1,3 +1,4 @@
+import GatewayRPC
 import GatewayWire
 
 /// The fleet admin surface (`FleetAdmin` in admin.proto), authenticated by the account's

@@ -1,3 +1,4 @@
+import GatewayRPC
 import GatewayTransport
 import GatewayWire
 import Synchronization

@@ -1,3 +1,4 @@
+import GatewayRPC
 import GatewayWire
 
 /// A smart reader's side of `ReaderLink.Attach`: hello and heartbeats up, registration

@@ -1,4 +1,5 @@
 import GatewayCore
+import GatewayRPC
 import GatewayWire
 
 extension TerminalClient {

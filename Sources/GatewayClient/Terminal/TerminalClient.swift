@@ -1,3 +1,4 @@
+import GatewayRPC
 import GatewayWire
 import Synchronization
 

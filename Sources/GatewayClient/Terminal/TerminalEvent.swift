@@ -1,3 +1,4 @@
+import GatewayRPC
 import GatewayWire
 
 /// A reader as the latest discovery returned it, tagged with that discovery.

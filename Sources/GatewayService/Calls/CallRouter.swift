@@ -4,7 +4,7 @@ import GatewayTransport
 import GatewayWire
 import Synchronization
 
-/// Routes calls by method path and creates a ``GatewayConnection`` per
+/// Routes calls by method path and creates a ``ServerConnection`` per
 /// accepted TLS connection.
 final class CallRouter: Sendable {
     /// One routed method: its handler and its metric children, looked up once.
@@ -40,16 +40,16 @@ final class CallRouter: Sendable {
     }
 
     /// The handler factory for `TLSServer`.
-    func makeConnection(_ connection: TLSConnection) -> GatewayConnection {
+    func makeConnection(_ connection: TLSConnection) -> ServerConnection {
         let id = nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
-        return GatewayConnection(id: id, loop: connection.eventLoop, router: self)
+        return ServerConnection(id: id, loop: connection.eventLoop, router: self)
     }
 
     func route(for path: String) -> Route? { routes[path] }
 
-    func connectionOpened(_ connection: GatewayConnection) {}
+    func connectionOpened(_ connection: ServerConnection) {}
 
-    func connectionClosed(_ connection: GatewayConnection) { closedHandler(connection.id) }
+    func connectionClosed(_ connection: ServerConnection) { closedHandler(connection.id) }
 
     /// Counts a finished call of a routed method by status.
     func callEnded(_ route: Route, status: ReaderGatewayV1.StatusCode) {

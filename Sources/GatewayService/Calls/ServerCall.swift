@@ -5,7 +5,7 @@ import Synchronization
 /// The server side of one call, usable from any thread or task.
 ///
 /// Every method hands a request to the connection's mailbox, applied on its event
-/// loop, where the ``GatewayConnection`` owns the `FrameConnection`; sends are
+/// loop, where the ``ServerConnection`` owns the `FrameConnection`; sends are
 /// ordered as they were made, even across a move of the connection to another
 /// loop. After the call ended (by us, by the peer's cancel or by the
 /// connection closing), sends are dropped and ``isFinished`` is true.
@@ -13,12 +13,12 @@ import Synchronization
 /// `@unchecked Sendable`: the `let`s are immutable, ``finished`` is atomic,
 /// ``cancelHandler`` is behind its `Mutex`, and the connection's bookkeeping
 /// (``requests``, ``interceptor``, ``started``) is read and written only on
-/// the connection's loop, by ``GatewayConnection``. Keeping that bookkeeping
+/// the connection's loop, by ``ServerConnection``. Keeping that bookkeeping
 /// here, in the one object a call has anyway, spares the connection a second
 /// per-call allocation and the copies of a per-call struct in its table.
 final class ServerCall: @unchecked Sendable {
     let streamID: UInt32
-    let connection: GatewayConnection
+    let connection: ServerConnection
     /// What the handler knows about the call.
     let context: CallContext
     /// How the call is served and counted.
@@ -34,7 +34,7 @@ final class ServerCall: @unchecked Sendable {
     /// Unary and server-streaming calls: whether the request arrived.
     var started = false
 
-    init(streamID: UInt32, connection: GatewayConnection, context: CallContext, route: CallRouter.Route) {
+    init(streamID: UInt32, connection: ServerConnection, context: CallContext, route: CallRouter.Route) {
         self.streamID = streamID
         self.connection = connection
         self.context = context

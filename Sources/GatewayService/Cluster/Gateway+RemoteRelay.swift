@@ -1,6 +1,7 @@
-import GatewayClient
 import GatewayDomain
-import GatewayStore
+import GatewayPostgres
+import GatewayRPC
+import GatewayRepositories
 import GatewayWire
 
 extension Gateway {

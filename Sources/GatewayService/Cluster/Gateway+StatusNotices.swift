@@ -1,5 +1,6 @@
 import GatewayDomain
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import GatewayWire
 
 /// A reader's live status, announced by its home replica when its owner is

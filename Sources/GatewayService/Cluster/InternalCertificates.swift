@@ -1,5 +1,6 @@
 import Foundation
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import GatewayTransport
 
 /// The certificates of the replica link (mutual TLS between replicas).

@@ -1,4 +1,5 @@
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import Synchronization
 
 /// This replica's identity in the node registry: `<name>-<6 random characters>`,

@@ -1,5 +1,5 @@
-import GatewayClient
 import GatewayCore
+import GatewayRPC
 import GatewayTransport
 import Synchronization
 

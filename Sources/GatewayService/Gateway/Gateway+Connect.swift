@@ -1,6 +1,7 @@
 import GatewayDomain
 import GatewayOperations
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import GatewayWire
 
 extension Gateway {

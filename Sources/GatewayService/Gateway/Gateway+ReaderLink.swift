@@ -1,6 +1,7 @@
 import Foundation
 import GatewayDomain
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import GatewayWire
 
 extension Gateway {

@@ -43,7 +43,7 @@ extension Gateway {
     /// the command goes to the reader's connection; the reader's result is matched
     /// on the reader's loop (see ``commandResultReceived(_:reader:linkID:)``) and
     /// the answer goes to the lane's connection. The first relay brings the reader's
-    /// connection to the lane's loop (``GatewayConnection/follow(_:)``), so from then
+    /// connection to the lane's loop (``ServerConnection/follow(_:)``), so from then
     /// on both hand-overs stay on one thread. The fence is the same as the task
     /// path's: the session owns the reader in this replica's memory, checked under
     /// the same lock that a takeover clears it under, and a displaced session's

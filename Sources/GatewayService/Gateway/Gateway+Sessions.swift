@@ -1,5 +1,6 @@
 import GatewayDomain
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import GatewayWire
 
 extension Gateway {

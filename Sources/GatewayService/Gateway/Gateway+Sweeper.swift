@@ -1,5 +1,6 @@
 import GatewayDomain
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 
 extension Gateway {
     /// Checks reader heartbeats every sweep interval and session leases every

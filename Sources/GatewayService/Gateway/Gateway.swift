@@ -2,7 +2,8 @@ import Foundation
 import GatewayCore
 import GatewayDomain
 import GatewayOperations
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import GatewayWire
 import Synchronization
 

@@ -1,5 +1,6 @@
-import GatewayStore
 import GatewayDomain
+import GatewayPostgres
+import GatewayRepositories
 import GatewayWire
 
 /// What a command relayed to a reader ended with.

@@ -1,4 +1,5 @@
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import GatewayWire
 import Synchronization
 

@@ -1,5 +1,6 @@
 import GatewayCore
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 
 /// The development account a fresh embedded gateway creates on its first run.
 public struct DevelopmentAccount: Sendable {

@@ -1,5 +1,6 @@
 import GatewayCore
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import Synchronization
 
 /// The service's part of a drain (see `DrainHooks` in GatewayOperations):

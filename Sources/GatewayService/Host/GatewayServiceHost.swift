@@ -1,7 +1,8 @@
 import Foundation
 import GatewayCore
 import GatewayOperations
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import GatewayTransport
 import GatewayWire
 import Synchronization

@@ -1,6 +1,7 @@
 import Foundation
 import GatewayClient
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import GatewayTestSupport
 import GatewayTransport
 import GatewayWire

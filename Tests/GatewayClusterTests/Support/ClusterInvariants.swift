@@ -1,4 +1,5 @@
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 
 /// One row of `reader_ownership`, as the checks read it.
 struct OwnershipRow: Sendable, Equatable, CustomStringConvertible {

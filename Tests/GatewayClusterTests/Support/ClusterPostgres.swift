@@ -1,6 +1,7 @@
 import Foundation
 import GatewayCore
-import GatewayStore
+import GatewayPostgres
+import GatewayRepositories
 import Synchronization
 
 /// The cluster's PostgreSQL: its own server on its own data directory (Unix socket only),

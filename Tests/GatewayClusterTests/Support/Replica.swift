@@ -1,6 +1,7 @@
 import Foundation
+import GatewayPostgres
+import GatewayRepositories
 import GatewayTestSupport
-import GatewayStore
 import Synchronization
 
 /// One `reader-gateway` replica: fixed ports (so the load balancer's configuration and the

@@ -1,0 +1,95 @@
+import GatewayPostgres
+
+/// The SQL of the ownership store: each operation is one statement, one round trip.
+///
+/// Every statement encodes the same rule, in the same order, as `ReaderOwnershipStateMachine`;
+/// the store tests run every event in every state through both and compare. Identifiers are
+/// bound as parameters, never interpolated.
+enum OwnershipStatements {
+    /// The claim, in one statement and one round trip: the `ownership_claim` function of
+    /// migration 0002 (one data-modifying CTE). Parameters: reader, session, lane,
+    /// failIfInUse, the reader object's discovery, the session's latest discovery.
+    ///
+    /// The CTE locks the reader's row (`FOR UPDATE`: under READ COMMITTED a claimant that
+    /// waited re-reads the row as the previous claimant committed it) and decides by the state
+    /// machine's rules in its order; it bumps the generation only for connected / replaced and
+    /// appends connected, replaced and refused_busy to the history in the same statement.
+    /// Claims on one reader are thereby serialised by the row lock: each sees its predecessor's
+    /// result, so generations are consecutive and history ids follow them. Wrapping it in a
+    /// PL/pgSQL function lets the server keep its plan per connection, where sending the CTE
+    /// as an unnamed statement re-parses and re-plans it on every claim (about a third slower).
+    /// Returns one row: the outcome, the generation after it, and the row as the claim found
+    /// it (generation, owner, transaction command in progress).
+    static let claim = """
+        SELECT * FROM ownership_claim($1::text, $2::text, $3::text, $4::boolean, $5::bigint, $6::bigint)
+        """
+
+    /// Starts a transaction command, fenced by the owner's generation. Parameters: reader,
+    /// session, generation, command. Returns `proceed` or the refusal, decided like
+    /// `ReaderOwnershipStateMachine.fence` (an update that lost a race reports
+    /// connected_to_another_session).
+    static let commandStart = """
+        WITH started AS (
+            UPDATE reader_ownership o
+            SET command = $4::text, command_session_id = $2::text
+            WHERE o.reader_id = $1::text AND o.session_id = $2::text AND o.generation = $3::bigint AND o.command IS NULL
+            RETURNING o.reader_id
+        )
+        SELECT CASE
+                   WHEN EXISTS (SELECT 1 FROM started) THEN 'proceed'
+                   WHEN o.reader_id IS NULL AND NOT EXISTS (SELECT 1 FROM readers r WHERE r.id = $1::text) THEN 'unknown_reader'
+                   WHEN o.reader_id IS NULL THEN 'reader_offline'
+                   WHEN o.session_id = $2::text AND o.generation = $3::bigint AND o.command IS NOT NULL THEN 'reader_busy'
+                   WHEN o.generation > $3::bigint OR (o.session_id = $2::text AND o.generation = $3::bigint) THEN 'connected_to_another_session'
+                   WHEN NOT o.online THEN 'reader_offline'
+                   ELSE 'not_connected'
+               END AS outcome
+        FROM (VALUES (1)) AS one (x)
+        LEFT JOIN reader_ownership o ON o.reader_id = $1::text
+        """
+
+    /// Ends the transaction command in progress, fenced like ``commandStart``. Returns
+    /// `finished`, `ignored` (not the command in progress) or the refusal.
+    static let commandFinish = """
+        WITH finished AS (
+            UPDATE reader_ownership o
+            SET command = NULL, command_session_id = NULL
+            WHERE o.reader_id = $1::text AND o.session_id = $2::text AND o.generation = $3::bigint AND o.command = $4::text
+            RETURNING o.reader_id
+        )
+        SELECT CASE
+                   WHEN EXISTS (SELECT 1 FROM finished) THEN 'finished'
+                   WHEN o.reader_id IS NULL AND NOT EXISTS (SELECT 1 FROM readers r WHERE r.id = $1::text) THEN 'unknown_reader'
+                   WHEN o.reader_id IS NULL THEN 'reader_offline'
+                   WHEN o.session_id = $2::text AND o.generation = $3::bigint AND o.command IS DISTINCT FROM $4::text THEN 'ignored'
+                   WHEN o.generation > $3::bigint OR (o.session_id = $2::text AND o.generation = $3::bigint) THEN 'connected_to_another_session'
+                   WHEN NOT o.online THEN 'reader_offline'
+                   ELSE 'not_connected'
+               END AS outcome
+        FROM (VALUES (1)) AS one (x)
+        LEFT JOIN reader_ownership o ON o.reader_id = $1::text
+        """
+
+    /// Checks that a session still owns the reader at its generation, without writing
+    /// (for commands that do not put the reader in use). Returns `proceed` or the refusal.
+    static let fence = """
+        SELECT CASE
+                   WHEN o.reader_id IS NULL AND NOT EXISTS (SELECT 1 FROM readers r WHERE r.id = $1::text) THEN 'unknown_reader'
+                   WHEN o.reader_id IS NULL THEN 'reader_offline'
+                   WHEN o.session_id = $2::text AND o.generation = $3::bigint THEN 'proceed'
+                   WHEN o.generation > $3::bigint THEN 'connected_to_another_session'
+                   WHEN NOT o.online THEN 'reader_offline'
+                   ELSE 'not_connected'
+               END AS outcome
+        FROM (VALUES (1)) AS one (x)
+        LEFT JOIN reader_ownership o ON o.reader_id = $1::text
+        """
+
+    /// Several claims in one statement, one transaction and one commit: the
+    /// `ownership_claim_batch` function of migration 0002 runs `ownership_claim` for each, in
+    /// reader order. Parameters: six arrays of equal length (the claim's parameters). Returns
+    /// one row per claim with its 1-based `claim_index`.
+    static let claimBatch = """
+        SELECT * FROM ownership_claim_batch($1::text[], $2::text[], $3::text[], $4::boolean[], $5::bigint[], $6::bigint[])
+        """
+}

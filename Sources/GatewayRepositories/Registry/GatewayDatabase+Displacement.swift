@@ -1,0 +1,44 @@
+import GatewayPostgres
+import GatewayWire
+
+/// How a session lost its reader, as the ownership history recorded it.
+public struct Displacement: Sendable {
+    public var reason: ReaderGatewayV1.DisconnectReason
+    public var takenByLane: String?
+    public var takenByPosDeviceID: String?
+
+    public init(reason: ReaderGatewayV1.DisconnectReason, takenByLane: String?, takenByPosDeviceID: String?) {
+        self.reason = reason
+        self.takenByLane = takenByLane
+        self.takenByPosDeviceID = takenByPosDeviceID
+    }
+}
+
+extension GatewayDatabase {
+    /// The first change of owner after `generation` that took `reader` from `session`.
+    public func displacement(of session: String, from reader: String, after generation: Int64) async throws(StoreError) -> Displacement? {
+        let rows = try await client.query(
+            """
+            SELECT h.reason::text AS reason, h.to_lane_label, s.pos_device_id
+            FROM ownership_history h LEFT JOIN sdk_sessions s ON s.id = h.to_session_id
+            WHERE h.reader_id = $1 AND h.from_session_id = $2 AND h.generation > $3 AND h.reason <> 'refused_busy'
+            ORDER BY h.generation LIMIT 1
+            """,
+            [PostgresValue(reader), PostgresValue(session), PostgresValue(generation)]
+        )
+        guard let row = rows.first else { return nil }
+        let reason: ReaderGatewayV1.DisconnectReason = switch try row.decode(String.self, "reason") {
+        case "replaced": .replaced
+        case "reader_lost": .readerLost
+        case "admin_released": .adminReleased
+        case "session_expired": .sessionExpired
+        case "released": .requested
+        default: .readerLost
+        }
+        return Displacement(
+            reason: reason,
+            takenByLane: try row.decode(String?.self, "to_lane_label"),
+            takenByPosDeviceID: try row.decode(String?.self, "pos_device_id")
+        )
+    }
+}

@@ -1,0 +1,19 @@
+import GatewayPostgres
+
+/// Every migration this binary knows, oldest first.
+///
+/// To add one: create `Migration+NNNNName.swift` defining a static
+/// `Migration` and append it here. Never edit a migration that has shipped.
+public enum Migrations {
+    public static let all: [Migration] = [
+        .v0001AccountsReadersSessions,
+        .v0002Ownership,
+        .v0003ReaderCredentials,
+        .v0004Cluster,
+        .v0005RegistrationCodes,
+        .v0006LocalClaimsNotifyNobody,
+    ]
+
+    /// The newest version this binary knows.
+    public static var latestVersion: Int { all.map(\.version).max() ?? 0 }
+}

@@ -1,0 +1,246 @@
+import GatewayCore
+import GatewayTransport
+import GatewayWire
+import Synchronization
+
+/// One TLS connection of the gateway: a server-role `FrameConnection` driven by
+/// the transport, with calls routed by method path.
+///
+/// `@unchecked Sendable`: every stored `var` is read and written only on
+/// ``loop``'s thread (transport callbacks arrive there, and ``ServerCall``'s
+/// requests are applied there from the ``mailbox``), except the mailbox, which is
+/// behind its `Mutex`. Method handlers run in tasks and never touch this object's
+/// state directly. The connection may move to another loop (see
+/// `ServerConnection+Mailbox.swift`); ``loop`` is then the new one.
+final class ServerConnection: ConnectionHandler, @unchecked Sendable {
+    let id: UInt64
+    /// The loop the connection lives on (loop-confined; changes when it moves).
+    var loop: EventLoop
+    let router: CallRouter
+    /// Requests from other threads, applied on ``loop`` in order.
+    let mailbox: Mutex<ConnectionMailbox>
+    /// The mailbox's previous batch, kept for its capacity (loop-confined).
+    var spareBatch: [ConnectionRequest] = []
+    private var frames: FrameConnection
+    var transport: TLSConnection?
+    private var info: ConnectionInfo?
+    /// Open calls by stream id; each ``ServerCall`` carries its own loop-confined bookkeeping.
+    private var calls: [UInt32: ServerCall] = [:]
+    var timer: ScheduledTask?
+    var timerDeadline: WireTime?
+    var closed = false
+    /// Reused for the events of each read (see ``bytesReceived(_:on:)``).
+    private var eventBuffer: [ConnectionEvent] = []
+    /// Reused for the bytes of each write (see ``flush()``).
+    private var writeBuffer: [UInt8] = []
+
+    init(id: UInt64, loop: EventLoop, router: CallRouter) {
+        self.id = id
+        self.loop = loop
+        self.mailbox = Mutex(ConnectionMailbox(loop: loop))
+        self.router = router
+        self.frames = FrameConnection(configuration: router.connectionConfiguration, now: WireTime.now)
+    }
+
+    // MARK: transport callbacks
+
+    func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {
+        transport = connection
+        self.info = info
+        router.connectionOpened(self)
+        flush()
+    }
+
+    func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
+        // The event buffer is reused from read to read (taken out while in use, so a
+        // nested use cannot see it half-processed).
+        var events = eventBuffer
+        eventBuffer = []
+        frames.receive(bytes, now: WireTime.now, into: &events)
+        handle(events)
+        events.removeAll(keepingCapacity: true)
+        eventBuffer = events
+        flush()
+    }
+
+    func shutdownRequested(on connection: TLSConnection) {
+        handle(frames.initiateGracefulShutdown())
+        flush()
+    }
+
+    func connectionClosed(_ reason: CloseReason, on connection: TLSConnection) {
+        handle(frames.connectionLost(reason: "\(reason)"))
+        closed = true
+        timer?.cancel()
+        timer = nil
+        let carriedCalls = transport != nil
+        transport = nil
+        // A connection that never finished its handshake carried no call and no session: the
+        // gateway is not told (a flood closes thousands of them a second).
+        if carriedCalls { router.connectionClosed(self) }
+    }
+
+    // MARK: events
+
+    private func handle(_ events: [ConnectionEvent]) {
+        for event in events {
+            switch event {
+            case .callStarted(let streamID, let start, _):
+                callStarted(streamID, start)
+            case .message(let streamID, let bytes):
+                frames.messageConsumed(streamID, byteCount: bytes.count)
+                messageReceived(bytes, on: streamID)
+            case .halfClosed(let streamID):
+                guard let call = calls[streamID] else { break }
+                call.requests?.finish()
+                if !call.started, call.requests == nil {
+                    // A unary or server-streaming call closed without its request.
+                    endCall(streamID, status: ReaderGatewayV1.Status(.invalidRequest, "the call half-closed before sending its request message"))
+                }
+            case .callCancelled(let streamID, _):
+                if let call = calls.removeValue(forKey: streamID) {
+                    call.requests?.finish()
+                    call.cancelledByPeer()
+                    router.callEnded(call.route, status: .cancelled)
+                }
+            case .closed:
+                // Not closed here: the frames queued with this event (the GOAWAY of a
+                // connection error, a drained connection's last END_OF_CALL) are not
+                // written yet. ``flush()`` writes them, then closes (close_notify after them).
+                break
+            case .callEnded, .writable, .pingAcknowledged, .goAwayReceived:
+                break
+            }
+        }
+    }
+
+    private func callStarted(_ streamID: UInt32, _ start: ReaderGatewayV1.CallStart) {
+        let context = CallContext(
+            method: start.method, metadata: start.metadata, connectionID: id,
+            peer: info?.peer ?? "", verifiedClientIdentity: info?.verifiedClientIdentity
+        )
+        guard let route = router.route(for: start.method) else {
+            _ = try? frames.endCall(streamID, status: ReaderGatewayV1.Status(.methodNotFound, "no method \(start.method) on this server; check the method path against the .proto files"))
+            router.unroutedCallEnded(status: .unimplemented)
+            return
+        }
+        if router.logger.isEnabled(.trace) { router.logger.trace("call started", ["connection": id, "stream": streamID, "method": start.method]) }
+        let call = ServerCall(streamID: streamID, connection: self, context: context, route: route)
+        if case .bidirectional(let body) = route.handler {
+            let (requests, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(256))
+            call.requests = continuation
+            call.started = true
+            Task { await body(requests, call, context) }
+        }
+        calls[streamID] = call
+    }
+
+    private func messageReceived(_ bytes: [UInt8], on streamID: UInt32) {
+        guard let call = calls[streamID] else { return }
+        if let requests = call.requests {
+            if let interceptor = call.interceptor, interceptor(bytes) { return }
+            requests.yield(bytes)
+            return
+        }
+        guard !call.started else {
+            endCall(streamID, status: ReaderGatewayV1.Status(.invalidRequest, "this method takes one request message; a second one arrived"))
+            return
+        }
+        call.started = true
+        let context = call.context
+        switch call.route.handler {
+        case .unary(let body):
+            Task {
+                do throws(ServiceError) {
+                    let response = try await body(bytes, context)
+                    call.respond(response)
+                } catch {
+                    call.end(error.status)
+                }
+            }
+        case .serverStreaming(let body):
+            Task { await body(bytes, call, context) }
+        case .immediate(let body):
+            body(bytes, call, context)
+        case .bidirectional:
+            break
+        }
+    }
+
+    // MARK: output (on the loop, from ServerCall through the mailbox)
+
+    /// Yields an empty message into a bidirectional call's request stream: the
+    /// handler's own wake-up (it then looks at what changed, see ``ServerCall/wake()``).
+    func wake(_ streamID: UInt32) {
+        calls[streamID]?.requests?.yield([])
+    }
+
+    func sendMessage(_ bytes: [UInt8], on streamID: UInt32) {
+        guard !closed, calls[streamID] != nil else { return }
+        do {
+            try frames.send(serialized: bytes, on: streamID)
+        } catch {
+            endCall(streamID, status: ReaderGatewayV1.Status(.messageTooLarge, "the gateway could not queue a message for this call: \(error)"))
+        }
+        flush()
+    }
+
+    /// Sends the response then ends the call with OK, written in one flush.
+    func respond(_ bytes: [UInt8], on streamID: UInt32) {
+        guard !closed, calls[streamID] != nil else { return }
+        do {
+            try frames.send(serialized: bytes, on: streamID)
+        } catch {
+            endCall(streamID, status: ReaderGatewayV1.Status(.messageTooLarge, "the gateway could not queue a message for this call: \(error)"))
+            return
+        }
+        endCall(streamID, status: .ok)
+    }
+
+    func setInterceptor(_ interceptor: @escaping @Sendable ([UInt8]) -> Bool, on streamID: UInt32) {
+        calls[streamID]?.interceptor = interceptor
+    }
+
+    func endCall(_ streamID: UInt32, status: ReaderGatewayV1.Status) {
+        guard !closed, let call = calls.removeValue(forKey: streamID) else { return }
+        call.requests?.finish()
+        call.cancelledByPeer()
+        if router.logger.isEnabled(.trace) { router.logger.trace("call ended", ["connection": id, "stream": streamID, "method": call.context.method, "reason": status.reason]) }
+        handle((try? frames.endCall(streamID, status: status)) ?? [])
+        router.callEnded(call.route, status: status.code)
+        flush()
+    }
+
+    /// Writes what the frame connection queued, then closes the transport if the frame
+    /// connection finished (so a GOAWAY or a last END_OF_CALL leaves before close_notify),
+    /// else re-arms its timer.
+    private func flush() {
+        guard let transport, !closed else { return }
+        if frames.hasOutbound {
+            frames.takeOutbound(into: &writeBuffer)
+            _ = transport.write(writeBuffer)
+            if writeBuffer.capacity > 1 << 16 { writeBuffer = [] }
+        }
+        if frames.state == .closed {
+            transport.close(graceful: true)
+            return
+        }
+        armTimer()
+    }
+
+    func armTimer() {
+        guard let deadline = frames.currentTimerDeadline() else { return }
+        if let current = timerDeadline, current <= deadline, timer != nil { return }
+        timer?.cancel()
+        timerDeadline = deadline
+        let delay = deadline.since(WireTime.now)
+        timer = loop.schedule(after: delay) { [self] in
+            timer = nil
+            timerDeadline = nil
+            guard !closed else { return }
+            handle(frames.tick(now: WireTime.now))
+            flush()
+        }
+    }
+}
+

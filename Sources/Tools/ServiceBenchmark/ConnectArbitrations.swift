@@ -1,0 +1,87 @@
+import BenchmarkSupport
+import Foundation
+import GatewayClient
+import GatewayPostgres
+import GatewayRepositories
+import Synchronization
+
+/// Connect arbitrations through the whole service: per reader, two lanes take it over
+/// from each other in a closed loop (`ConnectReader`, failIfInUse false), so every
+/// claim is a real ownership change (the displaced lane's event, the store's claim,
+/// the reader told its new owner).
+struct ConnectArbitrations {
+    struct Contender: Sendable {
+        let lane: TerminalClient
+        let reader: DiscoveredReader
+    }
+
+    /// Each group: the two lanes that alternate on one reader.
+    var groups: [(Contender, Contender)]
+
+    /// Connects per second over `duration` after `warmup`, and the failures seen.
+    func run(warmup: Duration, duration: Duration) async -> (connects: Int, seconds: Double, failures: Int) {
+        let counter = RoundTripCounter()
+        let groups = self.groups.map { [$0.0, $0.1] }
+        return await withTaskGroup(of: Void.self) { tasks in
+            for pair in groups {
+                tasks.addTask {
+                    var turn = 0
+                    while !counter.stop.load(ordering: .relaxed) {
+                        let contender = pair[turn & 1]
+                        turn += 1
+                        do {
+                            try await contender.lane.connectReader(contender.reader, failIfInUse: false)
+                            if counter.measuring.load(ordering: .relaxed) { counter.count.wrappingAdd(1, ordering: .relaxed) }
+                        } catch {
+                            counter.failures.wrappingAdd(1, ordering: .relaxed)
+                            if counter.failures.load(ordering: .relaxed) > 100 { return }
+                        }
+                    }
+                }
+            }
+            try? await Task.sleep(for: warmup)
+            counter.measuring.store(true, ordering: .relaxed)
+            let start = ContinuousClock.now
+            try? await Task.sleep(for: duration)
+            counter.measuring.store(false, ordering: .relaxed)
+            let elapsed = ContinuousClock.now - start
+            counter.stop.store(true, ordering: .relaxed)
+            await tasks.waitForAll()
+            return (counter.count.load(ordering: .relaxed), elapsed.seconds, counter.failures.load(ordering: .relaxed))
+        }
+    }
+}
+
+/// The ownership benchmark's peer on the service's own PostgreSQL server: pgbench running
+/// the same one-statement claim (`OwnershipStore.claimStatement`, extended protocol), with
+/// `clients` claimants over `readers` readers picked at random, so most claims take a reader
+/// over, like the alternating lanes.
+enum PgbenchClaims {
+    static func prepare(_ client: PostgresClient, readers: Int, sessions: Int) async throws {
+        try await ClaimBenchmarkRows.seed(client, name: "pgbench", readers: readers, sessions: sessions)
+    }
+
+
+    /// pgbench's tps (excluding connection time).
+    static func run(executable: String, connectionString: String, clients: Int, readers: Int, seconds: Int, directory: String) throws -> Double {
+        let scriptPath = directory + "/claim.pgbench"
+        try PgbenchClaimScript.make(claimSQL: OwnershipStore.claimStatement, readers: readers).write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        let outputPath = directory + "/pgbench.out"
+        let status = try ChildProcessRunner.run(
+            executable,
+            ["-n", "-c", String(clients), "-j", String(min(2, clients)), "-T", String(seconds), "-M", "extended", "-f", scriptPath, connectionString],
+            outputPath: outputPath
+        )
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard status == 0,
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") }),
+              let tps = Double(line.dropFirst("tps = ".count).split(separator: " ").first ?? "")
+        else { throw PgbenchFailed(output: text) }
+        return tps
+    }
+
+    struct PgbenchFailed: Error, CustomStringConvertible {
+        var output: String
+        var description: String { "pgbench failed: \(output)" }
+    }
+}

@@ -1,0 +1,69 @@
+import GatewayDomain
+import GatewayPostgres
+@testable import GatewayRepositories
+import Testing
+
+@Suite("Ownership store: claim batches")
+struct OwnershipClaimBatcherTests {
+    @Test("array parameters keep quotes, backslashes, braces, commas and NULL")
+    func arrayLiteral() async throws {
+        try await withOwnershipDatabase { client in
+            let elements: [String?] = ["plain", "with \"quotes\"", "back\\slash", "{braces}, comma", "", nil, "NULL"]
+            let rows = try await client.query(
+                "SELECT element FROM unnest($1::text[]) WITH ORDINALITY AS u (element, position) ORDER BY position",
+                [PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(elements))]
+            )
+            #expect(try rows.map { try $0.decode(String?.self, "element") } == elements)
+        }
+    }
+
+    @Test("a bad claim in a batch fails alone; the others are decided")
+    func badClaimFailsAlone() async throws {
+        try await withOwnershipDatabase { client in
+            let fixtures = OwnershipFixtures(client: client)
+            try await fixtures.seedAccount()
+            let store = OwnershipStore(client: client)
+            // One batch at a time, so claims arriving together leave together.
+            let batcher = OwnershipClaimBatcher(store: store, maximumBatch: 32, maximumInFlight: 1)
+            let readers = (0..<12).map { ReaderID("tmr_b\($0)") }
+            for reader in readers {
+                try await fixtures.registerReader(reader)
+                _ = try await store.readerAttached(reader)
+            }
+            let good = ReaderOwner(session: SessionID("sess_good"), lane: LaneLabel("Till 1"))
+            try await fixtures.openSession(good.session, lane: good.lane)
+            // No such session: the ownership row's foreign key refuses it.
+            let ghost = ConnectRequest(session: SessionID("sess_ghost"), lane: LaneLabel("Till 9"))
+
+            let outcomes = await withTaskGroup(of: (ReaderID, Bool, Result<ConnectResult, StoreError>).self) { group in
+                for (index, reader) in readers.enumerated() {
+                    let isGhost = index == 5
+                    group.addTask {
+                        let request = isGhost ? ghost : ConnectRequest(session: good.session, lane: good.lane)
+                        do throws(StoreError) {
+                            return (reader, isGhost, .success(try await batcher.claim(reader, request)))
+                        } catch {
+                            return (reader, isGhost, .failure(error))
+                        }
+                    }
+                }
+                var outcomes: [(ReaderID, Bool, Result<ConnectResult, StoreError>)] = []
+                for await outcome in group { outcomes.append(outcome) }
+                return outcomes
+            }
+            #expect(outcomes.count == readers.count)
+            for (reader, isGhost, result) in outcomes {
+                switch result {
+                case .success(let decision):
+                    #expect(!isGhost, "the ghost session's claim must fail")
+                    #expect(decision == .granted(.connected, generation: OwnershipGeneration(1), actions: []))
+                    #expect(try await store.ownership(of: reader)?.owner == good)
+                case .failure(let error):
+                    #expect(isGhost, "only the ghost's claim fails: \(error)")
+                    #expect(try await store.ownership(of: reader)?.owner == nil)
+                    #expect(try await fixtures.history(reader).isEmpty)
+                }
+            }
+        }
+    }
+}

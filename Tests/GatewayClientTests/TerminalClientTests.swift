@@ -80,7 +80,7 @@ struct TerminalClientTests {
         terminal.setDelegate(delegate)
         try await openAndConnect(server, terminal)
         server.dropConnections()
-        #expect(await eventually(timeout: .seconds(5)) { !delegate.disconnects.withLock { $0.isEmpty } })
+        #expect(await eventually { !delegate.disconnects.withLock { $0.isEmpty } })
         try await Task.sleep(for: TerminalClient.lostEventGrace)
         let heard = delegate.disconnects.withLock { $0 }
         #expect(heard.count == 1)

@@ -47,7 +47,7 @@ extension ClusterTests {
                     inFlight.set(.failure(error))
                 }
             }
-            try cluster.require(await eventually { reader.isHoldingCollect }, "the collect never reached the reader")
+            try cluster.require(await eventuallyIgnoringErrors { reader.isHoldingCollect }, "the collect never reached the reader")
 
             let victim = dying == .readersReplica ? readerReplica : laneReplica
             let attachments = reader.attachments
@@ -58,7 +58,7 @@ extension ClusterTests {
             reader.setHoldCollects(false)
             reader.finishCollect()
 
-            let ended = await eventually(timeout: .seconds(20)) { inFlight.result != nil }
+            let ended = await eventuallyIgnoringErrors(timeout: .seconds(20)) { inFlight.result != nil }
             try cluster.require(ended, "the collect in flight neither completed nor failed within 20 s of the kill")
             var outcome = "completed"
             if case .failure(let error) = inFlight.result {
@@ -106,10 +106,10 @@ extension ClusterTests {
                     inFlight.set(.failure(error))
                 }
             }
-            try cluster.require(await eventually { reader.isHoldingCollect }, "the collect never reached the reader")
+            try cluster.require(await eventuallyIgnoringErrors { reader.isHoldingCollect }, "the collect never reached the reader")
             await cluster.postgres.stop()
             reader.finishCollect()
-            let ended = await eventually(timeout: .seconds(15)) { inFlight.result != nil }
+            let ended = await eventuallyIgnoringErrors(timeout: .seconds(15)) { inFlight.result != nil }
             try await cluster.postgres.start()
             try cluster.require(ended, "the collect neither completed nor failed within 15 s while PostgreSQL was down")
             var outcome = "completed"

@@ -30,10 +30,10 @@ extension ClusterTests {
             var collect: Task<ReaderGatewayV1.CollectPaymentMethodResponse, any Error>?
             if cell.busy {
                 collect = Task { try await laneA.collect() }
-                try cluster.require(await eventually { reader.isHoldingCollect }, "the collect never reached the reader on r3")
+                try cluster.require(await eventuallyIgnoringErrors { reader.isHoldingCollect }, "the collect never reached the reader on r3")
                 // The busy state must be visible to r2's arbitration: it is in PostgreSQL.
                 try cluster.require(
-                    await eventually { try await cluster.withAdmin(port: r2.port) { try await $0.getReader(readerID).ownership?.inTransaction == true } },
+                    await eventuallyIgnoringErrors { try await cluster.withAdmin(port: r2.port) { try await $0.getReader(readerID).ownership?.inTransaction == true } },
                     "r2 never saw the reader in a transaction"
                 )
             }
@@ -67,7 +67,7 @@ extension ClusterTests {
                     } catch let error as RPCError {
                         cluster.expect(error.reason == .readerConnectedToAnotherSession, "lane A's collect: \(error)")
                     }
-                    cluster.expect(await eventually { !reader.isHoldingCollect }, "the reader on r3 was not told to cancel the collect")
+                    cluster.expect(await eventuallyIgnoringErrors { !reader.isHoldingCollect }, "the reader on r3 was not told to cancel the collect")
                 }
                 let told = await laneA.waitForDisconnect(timeout: .seconds(5))
                 cluster.expect(told?.reason == .replaced, "lane A on r1 was not told: \(String(describing: told))")

@@ -12,7 +12,7 @@ extension ClusterTests {
         try await ClusterFixture.run { cluster in
             let scene = try await cluster.scene(6, prefix: "KILL")
             scene.startLoad()
-            let going = await eventually(timeout: .seconds(10)) { scene.loads.allSatisfy { $0.snapshot.completed.count >= 2 } }
+            let going = await eventuallyIgnoringErrors(timeout: .seconds(10)) { scene.loads.allSatisfy { $0.snapshot.completed.count >= 2 } }
             try await cluster.require(going, "the load did not get going", showing: scene)
             let generations = try await cluster.database.ownership().mapValues(\.generation)
             var recoveries: [Duration] = []
@@ -25,7 +25,7 @@ extension ClusterTests {
                 let onVictim = scene.readers.filter { cluster.replica(ofNode: rows[$0.readerID ?? ""]?.node) === victim }
                 let attachmentsBefore = Dictionary(uniqueKeysWithValues: onVictim.map { ($0, $0.attachments) })
                 // Mid-command: wait until some lane has a command in flight.
-                _ = await eventually(timeout: .seconds(2), interval: .milliseconds(5)) { scene.loads.contains { $0.snapshot.inFlight != nil } }
+                _ = await eventuallyIgnoringErrors(timeout: .seconds(2), interval: .milliseconds(5)) { scene.loads.contains { $0.snapshot.inFlight != nil } }
                 let inFlight = scene.loads.filter { $0.snapshot.inFlight != nil }.count
                 let killed = ContinuousClock.now
                 await victim.kill9()
@@ -38,7 +38,7 @@ extension ClusterTests {
                 print("cluster: kill -9 #\(round) \(victim.name) → full recovery (its readers re-attached elsewhere, every lane commanding its reader) in \(seconds(recovery))")
                 // Keep working a little on the two survivors, then bring the victim back.
                 let settled = ContinuousClock.now
-                _ = await eventually(timeout: .seconds(5)) { scene.loads.allSatisfy { $0.snapshot.completed.contains { $0.started >= settled } } }
+                _ = await eventuallyIgnoringErrors(timeout: .seconds(5)) { scene.loads.allSatisfy { $0.snapshot.completed.contains { $0.started >= settled } } }
                 try await victim.start()
             }
             if !recoveries.isEmpty {
@@ -75,12 +75,12 @@ extension ClusterTests {
 
             // Under load: the lanes on the paused replica have commands stuck in it.
             scene.startLoad()
-            let going = await eventually(timeout: .seconds(10)) { scene.loads.allSatisfy { $0.snapshot.completed.count >= 2 } }
+            let going = await eventuallyIgnoringErrors(timeout: .seconds(10)) { scene.loads.allSatisfy { $0.snapshot.completed.count >= 2 } }
             try await cluster.require(going, "the load did not get going", showing: scene)
             victim.pause()
             let paused = ContinuousClock.now
             // Past the lease: another replica reaps the paused one.
-            let reaped = await eventually(timeout: cluster.options.nodeLease * 4 + .seconds(3), interval: .milliseconds(100)) {
+            let reaped = await eventuallyIgnoringErrors(timeout: cluster.options.nodeLease * 4 + .seconds(3), interval: .milliseconds(100)) {
                 guard let oldNode, ContinuousClock.now - paused > cluster.options.nodeLease + .milliseconds(500) else { return false }
                 return try await !cluster.database.nodes().contains(oldNode)
             }
@@ -92,7 +92,7 @@ extension ClusterTests {
             print("cluster: SIGSTOP \(victim.name) for \(seconds(pausedFor)) (node lease \(seconds(cluster.options.nodeLease))), reaped: \(reaped), then SIGCONT")
 
             // It fences itself: every old link closed, the readers come back, owners kept.
-            let recovered = await eventually(timeout: .seconds(20), interval: .milliseconds(100)) {
+            let recovered = await eventuallyIgnoringErrors(timeout: .seconds(20), interval: .milliseconds(100)) {
                 guard scene.readers.allSatisfy(\.isAttached), attachmentsBefore.allSatisfy({ $0.key.attachments > $0.value }) else { return false }
                 return try await cluster.ownerProblems(scene).isEmpty
             }
@@ -101,7 +101,7 @@ extension ClusterTests {
             // Every lane commands its reader again (those on the victim resume elsewhere or on its
             // new incarnation); the commands stuck in the paused replica completed or failed retryably.
             let since = ContinuousClock.now
-            let working = await eventually(timeout: .seconds(20)) { scene.loads.allSatisfy { $0.firstCompletion(startedAfter: since) != nil } }
+            let working = await eventuallyIgnoringErrors(timeout: .seconds(20)) { scene.loads.allSatisfy { $0.firstCompletion(startedAfter: since) != nil } }
             await scene.stopLoad()
             await cluster.expect(working, "lanes cannot command their readers after the SIGCONT", showing: scene)
             cluster.expect(scene.lost.isEmpty, "commands lost: \(scene.lost)")

@@ -15,7 +15,7 @@ extension ClusterTests {
             let newcomer = try await cluster.lane("Newcomer", port: cluster.balancerPort)
             let generations = try await cluster.database.ownership().mapValues(\.generation)
             scene.startLoad()
-            _ = await eventually(timeout: .seconds(10)) { scene.loads.allSatisfy { $0.snapshot.completed.count >= 2 } }
+            _ = await eventuallyIgnoringErrors(timeout: .seconds(10)) { scene.loads.allSatisfy { $0.snapshot.completed.count >= 2 } }
 
             let stopped = ContinuousClock.now
             await cluster.postgres.stop()
@@ -37,7 +37,7 @@ extension ClusterTests {
             print("cluster: PostgreSQL down for \(seconds(restarted - stopped)); connect refused in \(seconds(refusedIn)); \(duringOutage) commands completed between owners and their readers during the outage")
 
             // Every replica reconnects by itself.
-            let ready = await eventually(timeout: .seconds(30), interval: .milliseconds(200)) {
+            let ready = await eventuallyIgnoringErrors(timeout: .seconds(30), interval: .milliseconds(200)) {
                 for replica in cluster.replicas where !(await replica.isReady()) { return false }
                 return true
             }
@@ -46,7 +46,7 @@ extension ClusterTests {
             await cluster.expect(recovery != nil, "no full recovery after the PostgreSQL restart", showing: scene)
             if let recovery { print("cluster: PostgreSQL back → full recovery in \(seconds(recovery))") }
             // New connects work again.
-            let connected = await eventually(timeout: .seconds(15), interval: .milliseconds(300)) {
+            let connected = await eventuallyIgnoringErrors(timeout: .seconds(15), interval: .milliseconds(300)) {
                 try await newcomer.connect(spareID, location: cluster.location, failIfInUse: true)
                 return true
             }
@@ -106,7 +106,7 @@ extension ClusterTests {
             cluster.expect(worked["Same replica", default: 0] == 10, "the owner on the reader's replica could not command it during the outage: \(failures.prefix(4))")
             cluster.expect(worked["Across replicas", default: 0] == 10, "the owner on another replica could not command its reader during the outage: \(failures.prefix(4))")
 
-            let ready = await eventually(timeout: .seconds(30), interval: .milliseconds(200)) {
+            let ready = await eventuallyIgnoringErrors(timeout: .seconds(30), interval: .milliseconds(200)) {
                 for replica in cluster.replicas where !(await replica.isReady()) { return false }
                 return true
             }
@@ -129,7 +129,7 @@ extension ClusterTests {
             let scene = try await cluster.scene(6, prefix: "ROLL")
             let generations = try await cluster.database.ownership().mapValues(\.generation)
             scene.startLoad()
-            _ = await eventually(timeout: .seconds(10)) { scene.loads.allSatisfy { $0.snapshot.completed.count >= 2 } }
+            _ = await eventuallyIgnoringErrors(timeout: .seconds(10)) { scene.loads.allSatisfy { $0.snapshot.completed.count >= 2 } }
             for replica in cluster.replicas {
                 let began = ContinuousClock.now
                 let status = await replica.terminate()

@@ -181,10 +181,12 @@ struct OpsServerTests {
 
     @Test("stop closes the listener; a second start is refused")
     func stop() throws {
-        let harness = try OpsServerHarness()
+        // An address no other test listens on, so the freed port cannot be taken by another
+        // test's listener between the stop and the connection attempt.
+        let harness = try OpsServerHarness { $0.host = "127.0.0.231" }
         let port = harness.port
         harness.server.stop()
-        #expect(throws: OpsTestClient.Failure.self) { try OpsTestClient(port: port) }
+        #expect(throws: OpsTestClient.Failure.self) { try OpsTestClient(port: port, host: 0x7F00_00E7) }
         #expect(throws: OpsServerError.self) { try harness.server.start() }
     }
 

@@ -1,3 +1,4 @@
+import GatewayTestKit
 import GatewayClient
 import GatewayWire
 import Testing

@@ -1,3 +1,4 @@
+import GatewayTestKit
 import GatewayOperations
 import GatewayWire
 import Testing

@@ -1,3 +1,4 @@
+import GatewayTestKit
 import GatewayService
 import GatewayWire
 import Testing

@@ -1,3 +1,4 @@
+import GatewayTestKit
 import GatewayTransport
 import Testing
 

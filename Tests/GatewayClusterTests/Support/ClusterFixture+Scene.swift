@@ -129,7 +129,7 @@ extension ClusterFixture {
     /// lane completed a command started after `since`, and lane i owns reader i again.
     /// Returns the time from `since` (nil: not within `timeout`).
     func waitForRecovery(_ scene: ClusterScene, since: ContinuousClock.Instant, reattaching: [ClusterReader: Int] = [:], timeout: Duration) async -> Duration? {
-        let recovered = await eventually(timeout: timeout, interval: .milliseconds(100)) {
+        let recovered = await eventuallyIgnoringErrors(timeout: timeout, interval: .milliseconds(100)) {
             guard scene.readers.allSatisfy(\.isAttached) else { return false }
             guard reattaching.allSatisfy({ $0.key.attachments > $0.value }) else { return false }
             guard scene.loads.allSatisfy({ $0.firstCompletion(startedAfter: since) != nil }) else { return false }

@@ -52,7 +52,7 @@ final class ClusterLane: Sendable {
 
     /// Waits for a `disconnected` event (nil: none within `timeout`).
     func waitForDisconnect(timeout: Duration = .seconds(5)) async -> DisconnectInfo? {
-        _ = await eventually(timeout: timeout) { !disconnects.isEmpty }
+        _ = await eventuallyIgnoringErrors(timeout: timeout) { !disconnects.isEmpty }
         return disconnects.first
     }
 

@@ -85,7 +85,7 @@ final class ClusterReader: Sendable {
 
     /// Waits until the gateway has accepted a link with number above `attachments`.
     func waitForAttachment(after attachments: Int, timeout: Duration) async -> Bool {
-        await eventually(timeout: timeout) { state.withLock { $0.attached && $0.attachments > attachments } }
+        await eventuallyIgnoringErrors(timeout: timeout) { state.withLock { $0.attached && $0.attachments > attachments } }
     }
 
     /// Presents a test card to the held collect.

@@ -62,14 +62,14 @@ final class LaneLoad: Sendable {
     func stop(grace: Duration = .seconds(20)) async {
         stopping.store(true, ordering: .relaxed)
         guard let task = task.withLock({ $0 }) else { return }
-        let done = await eventually(timeout: grace, interval: .milliseconds(50)) { stats.withLock { $0.inFlight == nil } }
+        let done = await eventuallyIgnoringErrors(timeout: grace, interval: .milliseconds(50)) { stats.withLock { $0.inFlight == nil } }
         if !done {
             let label = lane.label
             stats.withLock { $0.lost.append("\(wallClock()) \(label): \($0.inFlightCommand ?? "a command") still unfinished \(grace) after the load was told to stop") }
             task.cancel()
         }
         // A call that ignores its deadline and the cancellation is left behind.
-        if await !eventually(timeout: .seconds(5), { self.finished.load(ordering: .relaxed) }) {
+        if await !eventuallyIgnoringErrors(timeout: .seconds(5), { self.finished.load(ordering: .relaxed) }) {
             let label = lane.label
             stats.withLock { $0.lost.append("\(wallClock()) \(label): \($0.inFlightCommand ?? "a command") did not return even when cancelled") }
         }

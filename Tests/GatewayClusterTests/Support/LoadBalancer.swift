@@ -44,7 +44,7 @@ struct LoadBalancer: Sendable {
             nginx, ["-p", directory, "-c", path, "-e", directory + "/logs/error.log"], logPath: directory + "/nginx.out"
         )
         let balancer = LoadBalancer(port: port, process: process)
-        let listening = await eventually(timeout: .seconds(10), interval: .milliseconds(20)) {
+        let listening = await eventuallyIgnoringErrors(timeout: .seconds(10), interval: .milliseconds(20)) {
             guard process.process.poll() == nil else { throw ClusterError("nginx exited") }
             return balancer.accepts()
         }

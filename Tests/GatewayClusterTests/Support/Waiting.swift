@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Waits until `condition` holds or `timeout` passes; polls every `interval`.
-func eventually(
+func eventuallyIgnoringErrors(
     timeout: Duration = .seconds(10), interval: Duration = .milliseconds(50), _ condition: () async throws -> Bool
 ) async -> Bool {
     let deadline = ContinuousClock.now + timeout

@@ -18,7 +18,8 @@ final class OpsTestClient: @unchecked Sendable {
 
     let fd: Int32
 
-    init(port: Int, receiveTimeoutSeconds: Int = 10) throws {
+    /// Connects to `host` (a 127.0.0.0/8 address, 127.0.0.1 by default) at `port`.
+    init(port: Int, host: UInt32 = 0x7F00_0001, receiveTimeoutSeconds: Int = 10) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
@@ -26,7 +27,7 @@ final class OpsTestClient: @unchecked Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        address.sin_addr.s_addr = in_addr_t(host).bigEndian
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }

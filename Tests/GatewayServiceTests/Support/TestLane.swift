@@ -1,3 +1,4 @@
+import GatewayTestKit
 import Foundation
 import GatewayTransport
 import GatewayWire
@@ -86,7 +87,7 @@ final class TestLane: Sendable {
     var observed: [String] { timeline.withLock { $0 } }
 
     /// The first disconnect event, waiting for it.
-    func waitForDisconnect(timeout: Duration = .seconds(5)) async -> ReaderGatewayV1.ReaderDisconnected? {
+    func waitForDisconnect(timeout: Duration = outcomeDeadline) async -> ReaderGatewayV1.ReaderDisconnected? {
         _ = await eventually(timeout: timeout) { disconnects.count > 0 }
         return disconnects.first
     }

@@ -1,3 +1,4 @@
+import GatewayTestKit
 import Foundation
 import GatewayTransport
 import GatewayWire

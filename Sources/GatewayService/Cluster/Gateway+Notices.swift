@@ -93,7 +93,9 @@ extension Gateway {
         var cancelOn: ServerCall?
         var tellLane: String?
         var displaced: [(SessionID, OwnershipGeneration)] = []
+        var rebooting = false
         state.withLock { state in
+            rebooting = state.rebootingReaders.contains(row.reader)
             if let index = state.links.index(forKey: row.reader) {
                 let link = state.links.values[index]
                 if Gateway.isSuperseded(link.epoch, here: me, by: row.epoch, on: row.node) {
@@ -122,7 +124,9 @@ extension Gateway {
         if let tellLane { tellOwner(row.reader, lane: tellLane, generation: row.generation) }
         for (session, generation) in displaced {
             let found = try? await database.displacement(of: session.rawValue, from: row.reader.rawValue, after: generation.rawValue)
-            let displacement = found ?? Displacement(reason: row.session == nil ? .readerLost : .replaced)
+            var displacement = found ?? Displacement(reason: row.session == nil ? .readerLost : .replaced)
+            // The reader went away because it was told to reboot: the history only says it was lost.
+            if rebooting, displacement.reason == .readerLost { displacement = Displacement(reason: .rebootRequested) }
             displace(session, from: row.reader, had: generation, displacement)
         }
     }

@@ -286,9 +286,11 @@ extension Gateway {
         let ended = state.withLock { state -> ReaderLinkState? in
             guard let link = state.links[reader], link.linkID == linkID else { return nil }
             state.links[reader] = nil
+            if link.rebootRequested { state.rebootingReaders.insert(reader) }
             return link
         }
         guard let ended else { return }
+        defer { if ended.rebootRequested { state.withLock { _ = $0.rebootingReaders.remove(reader) } } }
         metrics.readersOnline.unlabeled.decrement()
         ended.call.end(ServiceError(.readerOffline, "the reader link ended").status)
         for pending in ended.pending.values {

@@ -92,6 +92,10 @@ struct DiscoveryWaiter: Sendable {
 /// Everything the gateway keeps in memory, behind one lock.
 struct GatewayState: Sendable {
     var links: [ReaderID: ReaderLinkState] = [:]
+    /// Readers whose link ended after a reboot command, while the loss is being recorded: the
+    /// history row says `reader_lost`, so a notice that races the link's own report reads the
+    /// reason here (`Gateway+Notices.swift`).
+    var rebootingReaders: Set<ReaderID> = []
     var registrations: [String: PendingRegistration] = [:]
     var sessions: [String: SessionState] = [:]
     var sessionTokens: [SessionID: String] = [:]

@@ -1,3 +1,4 @@
+import GatewayTestKit
 import Foundation
 import GatewayCore
 import GatewayPostgres
@@ -201,6 +202,15 @@ struct PostgresClientTests {
             configuration.maximumConnections = 1
             configuration.connectionWaitTimeout = .milliseconds(200)
             let client = try PostgresClient(configuration: configuration, logger: Logger(component: "store"))
+            // Open the pool's one connection first: on a loaded machine opening it can take longer
+            // than the 200 ms a waiter may wait, and the test is about a busy connection, not a
+            // slow connect.
+            var opened = false
+            let openBy = ContinuousClock.now + outcomeDeadline
+            while !opened, ContinuousClock.now < openBy {
+                do { _ = try await client.query("SELECT 1"); opened = true } catch let error as StoreError where error.code == .timeout {}
+            }
+            #expect(opened)
             let started = ContinuousClock.now
             let outcome = try await client.withTransaction { _ in
                 // The only connection is pinned here: a pool statement must wait, then give up.

@@ -169,17 +169,6 @@ pid_t rg_spawn(const char *path, char *const argv[], char *const envp[], int out
     _exit(127);
 }
 
-pid_t rg_waitpid_nohang(pid_t pid, int *status) {
-    int raw = 0;
-    pid_t result = waitpid(pid, &raw, WNOHANG);
-    if (result == pid && status != NULL) {
-        if (WIFEXITED(raw)) *status = WEXITSTATUS(raw);
-        else if (WIFSIGNALED(raw)) *status = 128 + WTERMSIG(raw);
-        else *status = -1;
-    }
-    return result;
-}
-
 pid_t rg_waitpid_blocking(pid_t pid, int *status) {
     int raw = 0;
     pid_t result;

@@ -91,11 +91,8 @@ int rg_gettid(void);
 /// NULL-terminated. Returns the child's pid, or -1 with errno set.
 pid_t rg_spawn(const char *path, char *const argv[], char *const envp[], int output_fd,
                int uid, int gid, int parent_death_signal);
-/// Reaps `pid` without blocking. Returns 0 while it runs, `pid` once it has
-/// exited (with `*status` = exit code, or 128 + signal number), -1 on error.
-pid_t rg_waitpid_nohang(pid_t pid, int *status);
-/// Blocks until child `pid` exits (retrying on EINTR); its status as rg_waitpid_nohang
-/// reports it. Returns pid, or -1 with errno set.
+/// Blocks until child `pid` exits (retrying on EINTR) and reaps it: `*status` = exit
+/// code, or 128 + signal number. Returns `pid`, or -1 with errno set.
 pid_t rg_waitpid_blocking(pid_t pid, int *status);
 /// Whether a process with this pid exists (signal 0 succeeds or fails with EPERM).
 int rg_process_exists(pid_t pid);

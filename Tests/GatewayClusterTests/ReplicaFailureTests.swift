@@ -60,10 +60,7 @@ extension ClusterTests {
     /// remembered: its old links are closed (the readers re-attach, owners kept), no row is
     /// linked to its old incarnation, no ownership changes, the history gets nothing new.
     @Test func pausedReplicaActsOnNothingStaleWhenItWakes() async throws {
-        var options = ClusterOptions()
-        // Readers detached by the reap wait for their re-attach this long before losing their owner.
-        options.readerOfflineBound = .seconds(20)
-        try await ClusterFixture.run(options) { cluster in
+        try await ClusterFixture.run { cluster in
             let scene = try await cluster.scene(6, prefix: "STOP")
             let victim = try await cluster.busiestReplica(scene)
             let rowsBefore = try await cluster.database.ownership()

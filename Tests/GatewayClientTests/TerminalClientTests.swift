@@ -1,4 +1,4 @@
-import GatewayClient
+@testable import GatewayClient
 import GatewayCommandLine
 import GatewayTestSupport
 import GatewayWire
@@ -64,6 +64,16 @@ struct TerminalClientTests {
         await server.stop()
     }
 
+    /// A client whose ``TerminalClient/lostEventGrace`` ends when the test opens the gate.
+    private func terminalWithLossReportGate(_ server: EchoServer) -> (TerminalClient, Gate) {
+        let gate = Gate()
+        let terminal = TerminalClient(
+            connection: GatewayConnection(configuration(server), group: server.group), callTimeout: .seconds(15), paymentTimeout: .seconds(300),
+            lossReportWait: { await gate.wait() }
+        )
+        return (terminal, gate)
+    }
+
     /// Opens a session and connects tmr_1 (generation 1), with the event stream subscribed.
     /// The fake gateway resumes every session without its reader.
     private func openAndConnect(_ server: EchoServer, _ terminal: TerminalClient) async throws {
@@ -75,13 +85,15 @@ struct TerminalClientTests {
     @Test("resumed without its reader and no event kept: the client reports the loss once, with the generation that ended")
     func resumedWithoutReaderReportsTheLoss() async throws {
         let server = try EchoServer()
-        let terminal = TerminalClient(connection: GatewayConnection(configuration(server), group: server.group))
+        let (terminal, grace) = terminalWithLossReportGate(server)
         let delegate = RecordingDelegate()
         terminal.setDelegate(delegate)
         try await openAndConnect(server, terminal)
         server.dropConnections()
-        #expect(await eventually { !delegate.disconnects.withLock { $0.isEmpty } })
-        try await Task.sleep(for: TerminalClient.lostEventGrace)
+        // Resumed, re-subscribed, and no event came: the grace ends and the client reports.
+        #expect(await eventually { server.snapshot.subscribers == 2 })
+        grace.open()
+        await terminal.lossReportHasRun()
         let heard = delegate.disconnects.withLock { $0 }
         #expect(heard.count == 1)
         #expect(heard.first?.readerID == "tmr_1")
@@ -103,15 +115,18 @@ struct TerminalClientTests {
         var kept = ReaderGatewayV1.SessionEvent()
         kept.sequence = 1
         kept.event = .disconnected(disconnected)
-        let terminal = TerminalClient(connection: GatewayConnection(configuration(server), group: server.group))
+        let (terminal, grace) = terminalWithLossReportGate(server)
         let delegate = RecordingDelegate()
         terminal.setDelegate(delegate)
         try await openAndConnect(server, terminal)
         let keptEvents = [kept]
         server.configure { $0.eventsOnNextSubscribe = keptEvents }
         server.dropConnections()
-        #expect(await eventually { server.snapshot.subscribers == 2 })
-        try await Task.sleep(for: TerminalClient.lostEventGrace + .milliseconds(500))
+        // The kept event arrives within the grace; when the grace then ends, the client
+        // finds the loss heard and reports nothing more.
+        #expect(await eventually { !delegate.disconnects.withLock { $0.isEmpty } })
+        grace.open()
+        await terminal.lossReportHasRun()
         let heard = delegate.disconnects.withLock { $0 }
         #expect(heard.count == 1, "heard \(heard.map(\.reason))")
         #expect(heard.first?.reason == .replaced)
@@ -179,5 +194,19 @@ struct TerminalClientTests {
         let terminal = TerminalClient(connection: GatewayConnection(configuration(server), group: server.group))
         await #expect(throws: RPCError.self) { try await terminal.discoverReaders(locationID: "tml_1") }
         await server.stop()
+    }
+}
+
+/// Opened once by the test; `wait()` returns when it is open (or the waiting task is cancelled).
+final class Gate: Sendable {
+    private let stream: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+
+    init() { (stream, continuation) = AsyncStream.makeStream(of: Void.self) }
+
+    func open() { continuation.finish() }
+
+    func wait() async {
+        for await _ in stream {}
     }
 }

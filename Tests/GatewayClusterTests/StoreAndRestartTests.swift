@@ -93,14 +93,15 @@ extension ClusterTests {
                 }
                 try? await Task.sleep(for: .milliseconds(100))
             }
-            let attempt = ContinuousClock.now
+            // Fails fast: the gateway answers UNAVAILABLE. Had it queued the claim for PostgreSQL
+            // (the pool waits up to 30 s for a connection), the lane's 10 s call deadline would
+            // have ended the call first with DEADLINE_EXCEEDED, which is not a retryable status here.
             do {
                 try await intruder.terminal.connectReader(target, failIfInUse: false)
                 cluster.expect(false, "a takeover succeeded while PostgreSQL was down")
             } catch let error as RPCError {
-                cluster.expect(error.isRetryableInCluster, "the takeover during the outage failed with \(error), not a retryable status")
+                cluster.expect(error.isRetryableInCluster, "the takeover during the outage failed with \(error), not a retryable status (DEADLINE_EXCEEDED: it waited for PostgreSQL instead of failing fast)")
             }
-            cluster.expect(ContinuousClock.now - attempt < .seconds(6), "the takeover during the outage took \(seconds(ContinuousClock.now - attempt))")
             try await cluster.postgres.start()
             print("cluster: store outage: commands that worked while PostgreSQL was down: \(worked) of 10 each; failures: \(failures.prefix(4))")
             cluster.expect(worked["Same replica", default: 0] == 10, "the owner on the reader's replica could not command it during the outage: \(failures.prefix(4))")

@@ -102,8 +102,9 @@ extension TerminalClient {
     /// Either way the lane hears of the loss once.
     func awaitLossEvent(_ reader: ReaderGatewayV1.Reader, generation: UInt64) {
         state.withLock { $0.awaitedLoss = (reader, generation) }
+        let wait = lossReportWait
         let report = Task { [weak self] () async -> Void in
-            try? await Task.sleep(for: Self.lostEventGrace)
+            await wait()
             guard let self, let lost = self.state.withLock({ state -> (reader: ReaderGatewayV1.Reader, generation: UInt64)? in
                 defer { state.awaitedLoss = nil }
                 return state.closed || state.awaitedLoss?.reader.id != reader.id ? nil : state.awaitedLoss
@@ -117,7 +118,10 @@ extension TerminalClient {
             event.event = .disconnected(disconnected)
             self.deliver(event)
         }
-        state.withLock { $0.background.append(report) }
+        state.withLock { state in
+            state.background.append(report)
+            state.lossReport = report
+        }
     }
 
     /// Heartbeats every third of the lease (at most every 5 s) while the session is open.

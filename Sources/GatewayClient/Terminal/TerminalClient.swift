@@ -51,14 +51,37 @@ public final class TerminalClient: Sendable {
         /// A `disconnected` event is being handed to the stream and the delegate.
         var deliveringDisconnect = false
         var background: [Task<Void, Never>] = []
+        /// The task that reports `awaitedLoss` itself once the grace has passed.
+        var lossReport: Task<Void, Never>?
         var delegate = WeakDelegate()
     }
 
-    public init(connection: GatewayConnection, callTimeout: Duration = .seconds(15), paymentTimeout: Duration = .seconds(300)) {
+    /// Waits out ``lostEventGrace`` before the client reports a loss itself (a test passes
+    /// a gate it opens when it chooses, so that which report comes first is not a race).
+    let lossReportWait: @Sendable () async -> Void
+
+    public convenience init(connection: GatewayConnection, callTimeout: Duration = .seconds(15), paymentTimeout: Duration = .seconds(300)) {
+        self.init(connection: connection, callTimeout: callTimeout, paymentTimeout: paymentTimeout) {
+            try? await Task.sleep(for: TerminalClient.lostEventGrace)
+        }
+    }
+
+    /// - Parameter lossReportWait: returns when the client may report a loss the gateway
+    ///   did not (see ``lostEventGrace``).
+    init(
+        connection: GatewayConnection, callTimeout: Duration, paymentTimeout: Duration,
+        lossReportWait: @escaping @Sendable () async -> Void
+    ) {
         self.connection = connection
         self.callTimeout = callTimeout
         self.paymentTimeout = paymentTimeout
+        self.lossReportWait = lossReportWait
         (events, eventSink) = AsyncStream.makeStream(of: TerminalEvent.self)
+    }
+
+    /// Returns once the client's own report of a loss (if one was scheduled) has run.
+    func lossReportHasRun() async {
+        await state.withLock { $0.lossReport }?.value
     }
 
     deinit {

@@ -41,36 +41,36 @@ final class OpsServerHarness {
 @Suite("Ops HTTP server over real sockets")
 struct OpsServerTests {
     @Test("/healthz answers 200 alive")
-    func healthz() throws {
+    func healthz() async throws {
         let harness = try OpsServerHarness()
-        let response = try OpsTestClient.get(port: harness.port, "/healthz")
+        let response = try await OpsTestClient.fetch(port: harness.port, "/healthz")
         #expect(response.status == 200)
         #expect(response.body == "alive\n")
         #expect(response.headers["connection"] == "close")
     }
 
     @Test("/readyz follows its checks: 200, 503 listing the failing check, 200 again")
-    func readyz() throws {
+    func readyz() async throws {
         let harness = try OpsServerHarness()
-        let ready = try OpsTestClient.get(port: harness.port, "/readyz")
+        let ready = try await OpsTestClient.fetch(port: harness.port, "/readyz")
         #expect(ready.status == 200)
         #expect(ready.body == "ready\nok store\nok migrations\n")
 
         harness.storeReachable.set(false)
-        let notReady = try OpsTestClient.get(port: harness.port, "/readyz")
+        let notReady = try await OpsTestClient.fetch(port: harness.port, "/readyz")
         #expect(notReady.status == 503)
         #expect(notReady.body == "not ready\nfailing store: cannot connect to PostgreSQL\nok migrations\n")
 
         harness.storeReachable.set(true)
-        #expect(try OpsTestClient.get(port: harness.port, "/readyz").status == 200)
+        #expect(try await OpsTestClient.fetch(port: harness.port, "/readyz").status == 200)
     }
 
     @Test("/metrics serves the Prometheus text format that parses back")
-    func metrics() throws {
+    func metrics() async throws {
         let harness = try OpsServerHarness()
         harness.metrics.claims.labels(ClaimOutcome.replaced).increment(by: 3)
         harness.metrics.relayedCommandDuration.unlabeled.observe(Duration.seconds(2))
-        let response = try OpsTestClient.get(port: harness.port, "/metrics")
+        let response = try await OpsTestClient.fetch(port: harness.port, "/metrics")
         #expect(response.status == 200)
         #expect(response.headers["content-type"] == PrometheusText.contentType)
         let parsed = try PrometheusTextReader(response.body)
@@ -80,29 +80,36 @@ struct OpsServerTests {
     }
 
     @Test("a client that half-closes after its request still gets the response")
-    func halfClose() throws {
+    func halfClose() async throws {
         let harness = try OpsServerHarness()
-        let client = try OpsTestClient(port: harness.port)
-        client.send("GET /healthz HTTP/1.0\r\n\r\n")
-        client.finishSending()
-        let response = try OpsTestClient.parse(client.readToEnd())
+        let port = harness.port
+        let response = try await onOwnThread {
+            let client = try OpsTestClient(port: port)
+            client.send("GET /healthz HTTP/1.0\r\n\r\n")
+            client.finishSending()
+            return try OpsTestClient.parse(client.readToEnd())
+        }
         #expect(response.status == 200)
     }
 
     @Test("a client that closes mid-request is dropped quietly and the server keeps serving")
-    func abandonedRequest() throws {
+    func abandonedRequest() async throws {
         let harness = try OpsServerHarness()
-        let client = try OpsTestClient(port: harness.port)
-        client.send("GET /heal")
-        client.finishSending()
-        #expect(try client.readToEnd().isEmpty)
-        #expect(try OpsTestClient.get(port: harness.port, "/healthz").status == 200)
+        let port = harness.port
+        let answer = try await onOwnThread {
+            let client = try OpsTestClient(port: port)
+            client.send("GET /heal")
+            client.finishSending()
+            return try client.readToEnd()
+        }
+        #expect(answer.isEmpty)
+        #expect(try await OpsTestClient.fetch(port: port, "/healthz").status == 200)
     }
 
     @Test("HEAD gets the headers of GET and no body")
-    func head() throws {
+    func head() async throws {
         let harness = try OpsServerHarness()
-        let response = try OpsTestClient.get(port: harness.port, "/healthz", method: "HEAD")
+        let response = try await OpsTestClient.fetch(port: harness.port, "/healthz", method: "HEAD")
         #expect(response.status == 200)
         #expect(response.headers["content-length"] == "6")
         #expect(response.body.isEmpty)
@@ -118,9 +125,9 @@ struct OpsServerTests {
         ("GET /metrics HTTP/3.0\r\n\r\n", 505),
         ("GET /metrics HTTP/1.1\r\nHost: a\r\nX-Pad: " + String(repeating: "p", count: 20_000) + "\r\n\r\n", 431),
     ])
-    func badInput(request: String, expected: Int) throws {
+    func badInput(request: String, expected: Int) async throws {
         let harness = try OpsServerHarness()
-        let response = try OpsTestClient.request(port: harness.port, request)
+        let response = try await OpsTestClient.exchange(port: harness.port, request)
         #expect(response.status == expected)
         #expect(response.headers["connection"] == "close")
         if expected == 405 { #expect(response.headers["allow"] == "GET, HEAD") }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import GatewayTestSupport
 
 /// A blocking loopback TCP client for the ops endpoint tests. Every receive
 /// has a timeout, so a test that waits for something that never comes fails
@@ -113,6 +114,16 @@ final class OpsTestClient: @unchecked Sendable {
 
     static func get(port: Int, _ path: String, method: String = "GET") throws -> Response {
         try request(port: port, "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: test\r\n\r\n")
+    }
+
+    /// ``request(port:_:)`` on a thread of its own, for async tests.
+    static func exchange(port: Int, _ raw: String) async throws -> Response {
+        try await onOwnThread { try request(port: port, raw) }
+    }
+
+    /// ``get(port:_:method:)`` on a thread of its own, for async tests.
+    static func fetch(port: Int, _ path: String, method: String = "GET") async throws -> Response {
+        try await onOwnThread { try get(port: port, path, method: method) }
     }
 }
 

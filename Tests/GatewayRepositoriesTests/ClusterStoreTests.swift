@@ -10,6 +10,12 @@ import Testing
 /// reader's link lives, cluster settings.
 @Suite("Cluster store")
 struct ClusterStoreTests {
+    /// The node lease the reaps use, and how long ago a dead node last heartbeated. A node
+    /// registered during the test must stay inside the lease however slowly a loaded machine
+    /// runs the test's set-up, so the lease is a day and the dead are two days silent.
+    static let lease = Duration.seconds(86_400)
+    static let longDead = 2 * 86_400
+
     typealias Link = OwnershipFixtures.StoredLink
 
     @Test("migration 0004 adds the node registry, the link columns, the settings and the trigger")
@@ -108,14 +114,14 @@ struct ClusterStoreTests {
                 _ = try await store.readerAttached(free, node: node)
                 readersOf[node] = [owned, free]
             }
-            for node in dead { try await fixtures.ageHeartbeat(node, seconds: 30) }
+            for node in dead { try await fixtures.ageHeartbeat(node, seconds: Self.longDead) }
 
-            async let first = cluster.reapDeadNodes(lease: .seconds(10))
-            async let second = otherCluster.reapDeadNodes(lease: .seconds(10))
+            async let first = cluster.reapDeadNodes(lease: Self.lease)
+            async let second = otherCluster.reapDeadNodes(lease: Self.lease)
             let (a, b) = try await (first, second)
             #expect(Set(a).isDisjoint(with: b), "no node reaped twice")
             #expect((a + b).sorted() == dead.sorted())
-            #expect(try await cluster.reapDeadNodes(lease: .seconds(10)).isEmpty)
+            #expect(try await cluster.reapDeadNodes(lease: Self.lease).isEmpty)
             #expect(try await cluster.nodes().map(\.id) == [live])
 
             for node in dead {
@@ -141,9 +147,9 @@ struct ClusterStoreTests {
             for round in 0..<20 {
                 let node = "node-\(round)"
                 try await cluster.register(node: node, internalAddress: "127.0.0.1:7000")
-                try await OwnershipFixtures(client: client).ageHeartbeat(node, seconds: 30)
+                try await OwnershipFixtures(client: client).ageHeartbeat(node, seconds: Self.longDead)
                 async let beat = cluster.heartbeat(node: node)
-                async let reaped = otherCluster.reapDeadNodes(lease: .seconds(10))
+                async let reaped = otherCluster.reapDeadNodes(lease: Self.lease)
                 let (alive, removed) = try await (beat, reaped)
                 let registered = try await cluster.nodes().map(\.id).contains(node)
                 // The heartbeat won (the reap re-checked it and left the node), or the reap won.
@@ -167,7 +173,7 @@ struct ClusterStoreTests {
                 let reader = ReaderID("tmr_race_\(round)")
                 try await fixtures.registerReader(reader)
                 try await cluster.register(node: node, internalAddress: "127.0.0.1:7000")
-                try await fixtures.ageHeartbeat(node, seconds: 30)
+                try await fixtures.ageHeartbeat(node, seconds: Self.longDead)
                 async let attach = { () async -> Bool in
                     do throws(StoreError) {
                         _ = try await store.readerAttached(reader, node: node)
@@ -176,7 +182,7 @@ struct ClusterStoreTests {
                         return false
                     }
                 }()
-                async let reaped = otherCluster.reapDeadNodes(lease: .seconds(10))
+                async let reaped = otherCluster.reapDeadNodes(lease: Self.lease)
                 let (attached, removed) = try await (attach, reaped)
                 #expect(removed == [node])
                 let link = try #require(try await fixtures.link(reader))
@@ -204,7 +210,7 @@ struct ClusterStoreTests {
         let reader = ReaderID("tmr_in_flight")
         try await fixtures.registerReader(reader)
         _ = try await store.readerAttached(reader, node: "node-old")
-        try await fixtures.ageHeartbeat("node-x", seconds: 30)
+        try await fixtures.ageHeartbeat("node-x", seconds: Self.longDead)
         var reap: Task<[String], any Error>?
         var reapWaited = false
         try await client.withTransaction { transaction in
@@ -234,7 +240,7 @@ struct ClusterStoreTests {
     }
 
     static func startReap(_ cluster: ClusterStore) -> Task<[String], any Error> {
-        Task { try await cluster.reapDeadNodes(lease: .seconds(10)) }
+        Task { try await cluster.reapDeadNodes(lease: Self.lease) }
     }
 
     @Test("a setting is created once, whatever number of replicas ask at once")

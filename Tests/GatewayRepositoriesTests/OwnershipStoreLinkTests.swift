@@ -7,6 +7,12 @@ import Testing
 /// released after the offline bound.
 @Suite("Ownership store: reader links across replicas")
 struct OwnershipStoreLinkTests {
+    /// The offline bound the releases use, and how long ago the expired readers were
+    /// detached. A reader detached during the test must stay inside the bound however slowly
+    /// a loaded machine runs the test's set-up, so the bound is a day.
+    static let offlineBound = Duration.seconds(86_400)
+    static let longDetached = 2 * 86_400
+
     typealias Link = OwnershipFixtures.StoredLink
     static let ownerA = ReaderOwner(session: SessionID("sess_A"), lane: LaneLabel("Till 1"))
 
@@ -88,7 +94,7 @@ struct OwnershipStoreLinkTests {
             // The draining replica's link then ends: that is not a loss.
             #expect(try await store.readerLost(reader, epoch: LinkEpoch(1)) == .ignoredStale)
             // Within the bound nothing is released.
-            #expect(try await store.releaseDetachedReaders(offlineBound: .seconds(60)).isEmpty)
+            #expect(try await store.releaseDetachedReaders(offlineBound: Self.offlineBound).isEmpty)
 
             let back = try await store.readerAttached(reader, node: "node-b")
             #expect(back.0 == .updated && back.1 == LinkEpoch(2))
@@ -123,7 +129,7 @@ struct OwnershipStoreLinkTests {
                 }
                 #expect(try await store.readerDetached(reader, epoch: LinkEpoch(1)))
                 if index < 40 {
-                    try await fixtures.ageDetach(reader, seconds: 120)
+                    try await fixtures.ageDetach(reader, seconds: Self.longDetached)
                     expired.insert(reader)
                 }
             }
@@ -131,7 +137,7 @@ struct OwnershipStoreLinkTests {
             func drain(_ store: OwnershipStore) async throws -> [OwnershipStore.ExpiredOwnership] {
                 var released: [OwnershipStore.ExpiredOwnership] = []
                 for _ in 0..<100 {
-                    let batch = try await store.releaseDetachedReaders(offlineBound: .seconds(60), limit: 3)
+                    let batch = try await store.releaseDetachedReaders(offlineBound: Self.offlineBound, limit: 3)
                     released += batch
                     if batch.isEmpty { break }
                 }

@@ -104,6 +104,49 @@ int rg_signalfd_read(int fd) {
     return -1;
 }
 
+static int signal_pipe_write_end = -1;
+
+static void signal_pipe_handler(int signal) {
+    int saved = errno;
+    unsigned char number = (unsigned char)signal;
+    ssize_t written = write(signal_pipe_write_end, &number, 1);
+    (void)written; // a full pipe already holds a signal the reader has yet to see
+    errno = saved;
+}
+
+int rg_signal_pipe(const int *signals, int count) {
+    int ends[2];
+    if (pipe2(ends, O_CLOEXEC) != 0) return -1;
+    if (fcntl(ends[1], F_SETFL, O_NONBLOCK) != 0) {
+        close(ends[0]);
+        close(ends[1]);
+        return -1;
+    }
+    signal_pipe_write_end = ends[1];
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = signal_pipe_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigset_t set;
+    if (fill_set(&set, signals, count) != 0) return -1;
+    for (int i = 0; i < count; i++) {
+        if (sigaction(signals[i], &action, NULL) != 0) return -1;
+    }
+    if (pthread_sigmask(SIG_UNBLOCK, &set, NULL) != 0) return -1;
+    return ends[0];
+}
+
+int rg_signal_pipe_read(int fd) {
+    for (;;) {
+        unsigned char number;
+        ssize_t n = read(fd, &number, 1);
+        if (n == 1) return (int)number;
+        if (n < 0 && errno == EINTR) continue;
+        return -1;
+    }
+}
+
 int rg_accept4_nonblocking(int fd, struct sockaddr *addr, socklen_t *len) {
     return accept4(fd, addr, len, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }

@@ -3,10 +3,9 @@ import GatewayCore
 import GatewayOperations
 import GatewayService
 
-/// The gateway's start-up and shut-down sequence.
-///
-/// Services start in the order they are listed and stop in reverse order.
-/// Later layers insert their own ``GatewayService`` after the store.
+/// The gateway's services, run side by side by a ``ServiceGroup``: the ops endpoint, the
+/// store, the TLS listener. The first SIGINT or SIGTERM starts a graceful shutdown (the
+/// listener drains first, the ops endpoint stops last); a second one exits at once.
 final class GatewayServer: Sendable {
     let options: ServerOptions
     let store: StoreService
@@ -14,68 +13,69 @@ final class GatewayServer: Sendable {
     let ops: OpsService?
     /// The TLS port with the gateway's services.
     let listener: ListenerService
-    let services: [any GatewayService]
+    let services: [any LifecycleService]
     private let logger = Logger(component: "main")
 
     init(options: ServerOptions) {
         self.options = options
         store = StoreService(options: options)
         let metrics = GatewayMetrics(callMethods: GatewayServiceHost.methodNames)
-        let listener = ListenerService(options: options, store: store, metrics: metrics)
-        self.listener = listener
-        if options.opsPort != nil {
-            let ops = OpsService(options: options, store: store, metrics: metrics, startedServices: ["store", "gateway"])
-            ops.drainHooks.withLock { $0 = listener.drainHooks() }
-            self.ops = ops
-            services = [ops, store, listener]
+        let ops = options.opsPort == nil ? nil : OpsService(options: options, store: store, metrics: metrics, startedServices: ["store", "gateway"])
+        let drain: @Sendable (DrainHooks) async -> Void
+        if let ops {
+            drain = { hooks in await ops.drain(hooks) }
         } else {
-            ops = nil
-            services = [store, listener]
+            let configuration = options.drain
+            drain = { hooks in _ = await DrainCoordinator(configuration: configuration).drain(hooks: hooks) }
         }
+        listener = ListenerService(options: options, store: store, metrics: metrics, drain: drain)
+        self.ops = ops
+        services = (ops.map { [$0] } ?? []) + [store, listener]
     }
 
-    /// Starts every service, logs "ready", waits for SIGINT or SIGTERM, stops
-    /// every service. Returns the process exit status.
+    /// Runs until a signal's graceful shutdown has finished or a service failed. Returns
+    /// the process exit status.
     func run(signals: SignalWaiter) async -> Int32 {
         logger.info("reader-gateway starting", ["node_name": options.nodeName, "pid": getpid()])
-        var started: [any GatewayService] = []
-        for service in services {
-            do {
-                try await service.start()
-                started.append(service)
-                ops?.serviceStarted(service.name)
-            } catch {
-                logger.critical("cannot start \(service.name): \(error)")
-                // A service that failed half-way releases what it did start.
-                await service.stop()
-                await stop(started)
-                return 1
+        let group = ServiceGroup(services) { [self] event in observe(event) }
+        return await withTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { [self] in
+                var first = true
+                for await signal in signals.signals {
+                    if first {
+                        first = false
+                        logger.info("stopping", ["signal": SignalWaiter.name(signal)])
+                        ops?.beginDraining()
+                        group.requestShutdown()
+                    } else {
+                        logger.warning("second signal during shutdown; exiting now", ["signal": SignalWaiter.name(signal)])
+                        exit(1)
+                    }
+                }
             }
+            let failures = await group.run()
+            tasks.cancelAll()
+            // The first failure was logged when it started the shutdown.
+            for failure in failures.dropFirst() { logger.critical("\(failure)") }
+            logger.info("stopped")
+            return failures.isEmpty ? 0 : 1
         }
-        var readyLogger = logger
-        for (key, value) in store.readyMetadata { readyLogger = readyLogger.with(key, value) }
-        readyLogger.with("node_name", options.nodeName).info("ready")
-        let signal = await signals.next()
-        logger.info("stopping", ["signal": signal == SIGINT ? "SIGINT" : "SIGTERM"])
-        ops?.beginDraining()
-        Task {
-            let again = await signals.next()
-            Logger(component: "main").warning("second signal during shutdown; exiting now", ["signal": again])
-            exit(1)
-        }
-        let drainStarted = ContinuousClock.now
-        if let ops {
-            await ops.drain()
-        } else {
-            _ = await DrainCoordinator(configuration: options.drain).drain(hooks: listener.drainHooks())
-        }
-        logger.info("drain finished", ["seconds": ContinuousClock.now - drainStarted])
-        await stop(started)
-        logger.info("stopped")
-        return 0
     }
 
-    private func stop(_ started: [any GatewayService]) async {
-        for service in started.reversed() { await service.stop() }
+    private func observe(_ event: ServiceGroup.Event) {
+        switch event {
+        case .started(let service):
+            ops?.serviceStarted(service)
+        case .allStarted:
+            var readyLogger = logger
+            for (key, value) in store.readyMetadata { readyLogger = readyLogger.with(key, value) }
+            readyLogger.with("node_name", options.nodeName).info("ready")
+        case .shuttingDown(let cause?):
+            logger.critical("\(cause); stopping the other services")
+        case .shuttingDown(nil):
+            break
+        case .stopped(let service):
+            logger.debug("\(service) stopped")
+        }
     }
 }

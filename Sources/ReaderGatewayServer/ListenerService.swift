@@ -8,25 +8,51 @@ import GatewayTransport
 import Synchronization
 
 /// The gateway's TLS port: event loops, the listener and the services
-/// (reader link, SDK, fleet admin). Starts after the store; on the first run
+/// (reader link, SDK, fleet admin). Starts once the store is up; on the first run
 /// of a fresh embedded database it creates the development account and prints
-/// its secret key and the CA path once.
-final class ListenerService: GatewayService {
+/// its secret key and the CA path once. Its shutdown is the drain, then the close.
+final class ListenerService: LifecycleService {
     let name = "gateway"
     private let options: ServerOptions
     private let store: StoreService
     private let metrics: GatewayMetrics
     private let host = SynchronizedBox<GatewayServiceHost?>(nil)
+    /// Runs the drain with this listener's hooks (with the ops endpoint's readiness when there is one).
+    private let drain: @Sendable (DrainHooks) async -> Void
     private let logger = Logger(component: "main")
 
-    init(options: ServerOptions, store: StoreService, metrics: GatewayMetrics) {
+    init(options: ServerOptions, store: StoreService, metrics: GatewayMetrics, drain: @escaping @Sendable (DrainHooks) async -> Void) {
         self.options = options
         self.store = store
         self.metrics = metrics
+        self.drain = drain
     }
 
-    func start() async throws {
-        guard let client = store.client else { throw OptionsError("reader-gateway: the store is not running") }
+    func run(_ context: ServiceContext) async throws {
+        let client: PostgresClient
+        do {
+            client = try await store.started()
+        } catch is CancellationError {
+            return
+        } catch {
+            throw ListenerNotStarted(reason: "the store did not start (\(error))")
+        }
+        guard !context.shutdown.isSet else { return }
+        do {
+            try await start(client: client)
+        } catch {
+            await close()
+            throw error
+        }
+        context.started()
+        _ = await context.shutdown.wait()
+        let drainStarted = ContinuousClock.now
+        await drain(drainHooks())
+        logger.info("drain finished", ["seconds": ContinuousClock.now - drainStarted])
+        await close()
+    }
+
+    private func start(client: PostgresClient) async throws {
         let certificate: CertificateKeyPair
         var readerCA = options.readerCAPath
         var developmentCA: String?
@@ -78,7 +104,7 @@ final class ListenerService: GatewayService {
         }
     }
 
-    func stop() async {
+    private func close() async {
         await host.value?.shutdown(gracePeriod: .seconds(5))
         host.value = nil
     }
@@ -96,6 +122,12 @@ final class ListenerService: GatewayService {
             }
         )
     }
+}
+
+/// The listener did not start because something it needs did not.
+struct ListenerNotStarted: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { reason }
 }
 
 /// A value behind a lock.

@@ -8,14 +8,13 @@ import Synchronization
 /// It starts first, so `/healthz` answers while the store starts (the
 /// startup probe) and `/readyz` stays 503 until every service is up. It
 /// stops last, so `/readyz` reports the drain to the end.
-final class OpsService: GatewayService {
+final class OpsService: LifecycleService {
     let name = "ops"
     /// The gateway's metrics; later layers record into them.
     let metrics: GatewayMetrics
     private let server: OpsServer
     private let state: OpsState
     private let store: StoreService
-    private let healthLoop = Mutex<Task<Void, Never>?>(nil)
     private let logger = Logger(component: "ops")
 
     /// How often the store is pinged, and how old the last good ping may be.
@@ -36,31 +35,36 @@ final class OpsService: GatewayService {
         )
     }
 
-    func start() async throws {
+    func run(_ context: ServiceContext) async throws {
         try server.start()
-        let task = Task { [store, state, logger] in
-            var wasReachable = true
-            while !Task.isCancelled {
-                if let client = store.client {
-                    do {
-                        try await client.ping()
-                        state.recordPing()
-                        if !wasReachable { logger.notice("PostgreSQL reachable again") }
-                        wasReachable = true
-                    } catch {
-                        if wasReachable { logger.warning("PostgreSQL ping failed: \(error)") }
-                        wasReachable = false
-                    }
-                }
-                try? await Task.sleep(for: OpsService.pingInterval)
-            }
+        context.started()
+        // The store's health is pinged until the shutdown (the ops endpoint stops last:
+        // /readyz reports the drain to the end).
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in await pingStore() }
+            _ = await context.shutdown.wait()
+            group.cancelAll()
         }
-        healthLoop.withLock { $0 = task }
+        server.stop()
     }
 
-    func stop() async {
-        healthLoop.withLock { $0 }?.cancel()
-        server.stop()
+    /// Pings the store every ``pingInterval`` until cancelled; `/readyz` reads the last success.
+    private func pingStore() async {
+        var wasReachable = true
+        while !Task.isCancelled {
+            if let client = store.client {
+                do {
+                    try await client.ping()
+                    state.recordPing()
+                    if !wasReachable { logger.notice("PostgreSQL reachable again") }
+                    wasReachable = true
+                } catch {
+                    if wasReachable { logger.warning("PostgreSQL ping failed: \(error)") }
+                    wasReachable = false
+                }
+            }
+            try? await Task.sleep(for: OpsService.pingInterval)
+        }
     }
 
     /// Records that `service` finished starting (the store: migrations applied).
@@ -74,15 +78,15 @@ final class OpsService: GatewayService {
 
     /// The graceful part of a shutdown: not ready, the load balancer window,
     /// goaway, in-flight commands up to the deadline (see docs/operations.md).
-    /// Goaway, the in-flight count and releasing claims come from the layers
-    /// that own connections and ownership, through ``drainHooks``.
-    func drain() async {
+    /// Goaway, the in-flight count and releasing claims come from the layer that owns
+    /// connections and ownership, through `hooks`.
+    func drain(_ hooks: DrainHooks) async {
         let configuration = drainConfiguration
         logger.info("draining", [
             "load_balancer_window_seconds": configuration.loadBalancerWindow,
             "in_flight_deadline_seconds": configuration.inFlightDeadline,
         ])
-        var hooks = drainHooks.withLock { $0 }
+        var hooks = hooks
         let stopBeingReady = hooks.stopBeingReady
         hooks.stopBeingReady = { [self] in
             beginDraining()
@@ -94,10 +98,6 @@ final class OpsService: GatewayService {
         }
         logger.info("drained")
     }
-
-    /// What the drain does beyond readiness; later layers set goaway,
-    /// the in-flight count and the release of claims here.
-    let drainHooks = Mutex(DrainHooks())
 }
 
 /// What `/readyz` reads: plain atomics and a small lock, written by the

@@ -1,39 +1,40 @@
 import CGatewayLinux
 import Foundation
 
-/// Waits for SIGINT or SIGTERM through a signalfd.
+/// SIGINT and SIGTERM as an async sequence.
 ///
-/// ``install()`` must run before any thread starts, so that every thread
-/// inherits the blocked mask and the signals queue on the descriptor instead
-/// of killing the process. (Children get a clean mask from `rg_spawn`.)
+/// A handler writes each signal's number to a pipe that a thread of its own reads, so no
+/// thread needs the signals blocked (the main thread's mask does not survive the runtime's
+/// main loop). Children start with default handlers: `exec` resets handled signals.
 final class SignalWaiter: Sendable {
-    private let descriptor: Int32
+    /// Each signal, in the order they arrived.
+    let signals: AsyncStream<Int32>
 
-    private init(descriptor: Int32) { self.descriptor = descriptor }
+    private init(signals: AsyncStream<Int32>) { self.signals = signals }
 
     static func install() -> SignalWaiter? {
-        let signals: [Int32] = [SIGINT, SIGTERM]
-        let descriptor = signals.withUnsafeBufferPointer { rg_signalfd($0.baseAddress, Int32($0.count)) }
-        return descriptor >= 0 ? SignalWaiter(descriptor: descriptor) : nil
+        let numbers: [Int32] = [SIGINT, SIGTERM]
+        let descriptor = numbers.withUnsafeBufferPointer { rg_signal_pipe($0.baseAddress, Int32($0.count)) }
+        guard descriptor >= 0 else { return nil }
+        let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
+        let reader = Thread {
+            while true {
+                let signal = rg_signal_pipe_read(descriptor)
+                guard signal > 0 else { break }
+                continuation.yield(signal)
+            }
+            continuation.finish()
+        }
+        reader.name = "signals"
+        reader.start()
+        return SignalWaiter(signals: signals)
     }
 
-    /// Returns the next signal's number, waiting on a thread of its own.
-    func next() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            let descriptor = self.descriptor
-            let thread = Thread {
-                while true {
-                    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                    _ = poll(&poller, 1, -1)
-                    let signal = rg_signalfd_read(descriptor)
-                    if signal > 0 {
-                        continuation.resume(returning: signal)
-                        return
-                    }
-                }
-            }
-            thread.name = "signals"
-            thread.start()
+    static func name(_ signal: Int32) -> String {
+        switch signal {
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        default: "signal \(signal)"
         }
     }
 }

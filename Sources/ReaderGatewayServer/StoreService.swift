@@ -4,21 +4,34 @@ import GatewayRepositories
 import Synchronization
 
 /// The database: the embedded PostgreSQL when no URL is configured, the
-/// client pool, and the schema migrations.
-final class StoreService: GatewayService {
+/// client pool, and the schema migrations. Up once migrated; stopped last but one (after
+/// the listener that uses it, before the ops endpoint).
+final class StoreService: LifecycleService {
     let name = "store"
     private let options: ServerOptions
     private let logger = Logger(component: "store")
     private struct Running {
         var embedded: EmbeddedPostgres?
         var client: PostgresClient?
+        /// How the start ended; nil while it runs.
+        var outcome: Result<PostgresClient, any Error>?
     }
     private let running = Mutex(Running())
+    /// Set when the start has ended, either way.
+    private let startEnded = Latch()
 
     init(options: ServerOptions) { self.options = options }
 
-    /// The client, once started.
+    /// The client, once the store is up (nil before, and after it stopped).
     var client: PostgresClient? { running.withLock { $0.client } }
+
+    /// Waits until the store is up and returns its client; throws the store's own error when
+    /// it could not start (or `CancellationError` when the waiting task is cancelled).
+    func started() async throws -> PostgresClient {
+        guard await startEnded.wait() else { throw CancellationError() }
+        guard let outcome = running.withLock({ $0.outcome }) else { throw CancellationError() }
+        return try outcome.get()
+    }
 
     /// Where the data lives and how to reach the database, for the "ready" line (never a password).
     private(set) var readyMetadata: [(String, String)] {
@@ -27,7 +40,23 @@ final class StoreService: GatewayService {
     }
     private let readyFields = Mutex<[(String, String)]>([])
 
-    func start() async throws {
+    func run(_ context: ServiceContext) async throws {
+        do {
+            let client = try await start()
+            running.withLock { $0.outcome = .success(client) }
+            startEnded.set()
+        } catch {
+            running.withLock { $0.outcome = .failure(error) }
+            startEnded.set()
+            await stop()
+            throw error
+        }
+        context.started()
+        _ = await context.shutdown.wait()
+        await stop()
+    }
+
+    private func start() async throws -> PostgresClient {
         let connectionString: String
         if let url = options.databaseURL {
             connectionString = url
@@ -51,12 +80,15 @@ final class StoreService: GatewayService {
         running.withLock { $0.client = client }
         try await client.ping()
         try await Migrator(client: client, logger: logger).migrate()
+        return client
     }
 
-    func stop() async {
+    /// Stops what the start got to: the pool, then the embedded server.
+    private func stop() async {
         let (client, embedded) = running.withLock { running in
             let taken = (running.client, running.embedded)
-            running = Running()
+            running.client = nil
+            running.embedded = nil
             return taken
         }
         await client?.shutdown()

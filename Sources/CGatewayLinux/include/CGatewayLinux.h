@@ -53,6 +53,13 @@ int rg_signalfd_read(int fd);
 /// Blocks the given signals in the calling thread (threads created later inherit it).
 int rg_block_signals(const int *signals, int count);
 
+/// Installs a handler for `signals` that writes each one's number to a pipe, and returns
+/// the pipe's read end (blocking, close-on-exec). Unlike a signalfd it needs no mask in any
+/// thread, so it survives runtimes that reset the main thread's mask. Call once per process.
+int rg_signal_pipe(const int *signals, int count);
+/// Blocks until a signal arrives on a pipe from `rg_signal_pipe`; its number, or -1.
+int rg_signal_pipe_read(int fd);
+
 // Sockets
 /// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC.
 int rg_accept4_nonblocking(int fd, struct sockaddr *addr, socklen_t *len);

@@ -32,17 +32,28 @@ public final class Latch: Sendable {
     /// Waits until the latch is set (true) or `limit` passes (false). A cancelled task stops
     /// waiting at once (false).
     public func wait(atMost limit: Duration) async -> Bool {
+        await wait(limit: limit)
+    }
+
+    /// Waits until the latch is set (true). A cancelled task stops waiting at once (false).
+    public func wait() async -> Bool {
+        await wait(limit: nil)
+    }
+
+    private func wait(limit: Duration?) async -> Bool {
         if isSet { return true }
         let id = state.withLock { state -> UInt64 in
             state.nextWaiter += 1
             return state.nextWaiter
         }
-        let timer = Task { [self] in
-            try? await Task.sleep(for: limit)
-            resume(id, with: false)
+        let timer = limit.map { limit in
+            Task { [self] in
+                try? await Task.sleep(for: limit)
+                resume(id, with: false)
+            }
         }
         defer {
-            timer.cancel()
+            timer?.cancel()
             state.withLock { _ = $0.expired.remove(id) }
         }
         return await withTaskCancellationHandler {

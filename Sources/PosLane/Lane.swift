@@ -91,8 +91,13 @@ actor Lane {
                 LineWriter.line("disconnected_reader", [:])
             case .quit:
                 collectTask?.cancel()
-                try? await terminal.closeSession()
-                LineWriter.line("closed", [:])
+                do {
+                    try await terminal.closeSession()
+                    LineWriter.line("closed", [:])
+                } catch {
+                    // The gateway releases the reader when the session's lease runs out.
+                    LineWriter.line("closed", ["warning": "the gateway did not confirm the close: \(error)"])
+                }
             }
         } catch let error as RPCError {
             LineWriter.line("error", ["command": "\(command)", "code": error.codeName, "reason": error.reasonName, "message": error.message])

@@ -38,7 +38,7 @@ extension SimulatedReader {
             var result = ReaderGatewayV1.CommandResult()
             result.commandID = id
             result.status = ReaderGatewayV1.Status(.readerNotReady, "this reader does not know the command")
-            Task { try? await link.sendResult(result) }
+            Task { await self.deliver(result, on: link) }
         }
     }
 
@@ -71,7 +71,7 @@ extension SimulatedReader {
         }
         activity = .idle
         Output.line("result", ["serial": serial, "kind": "collect", "id": "\(id)", "status": statusName(result.status)])
-        try? await link.sendResult(result)
+        await deliver(result, on: link)
         await sendHeartbeat()
     }
 
@@ -89,7 +89,7 @@ extension SimulatedReader {
         result.result = .paymentIntent(intent)
         activity = .idle
         Output.line("result", ["serial": serial, "kind": "confirm", "id": "\(id)", "status": "OK"])
-        try? await link.sendResult(result)
+        await deliver(result, on: link)
         await sendHeartbeat()
     }
 
@@ -100,10 +100,14 @@ extension SimulatedReader {
         result.status = .ok
         result.result = .updateVersion(version)
         try? await Task.sleep(for: slowDelay)
-        try? await link.sendResult(result)
+        await deliver(result, on: link)
         activity = .updating
         for progress: Float in [0.5, 1.0] {
-            try? await link.sendUpdateProgress(version: version, progress: progress)
+            do {
+                try await link.sendUpdateProgress(version: version, progress: progress)
+            } catch {
+                Output.line("send_failed", ["serial": serial, "what": "update_progress", "error": "\(error)"])
+            }
         }
         softwareVersion = version
         activity = .idle
@@ -116,11 +120,23 @@ extension SimulatedReader {
         var result = ReaderGatewayV1.CommandResult()
         result.commandID = id
         result.status = .ok
-        try? await link.sendResult(result)
+        await deliver(result, on: link)
     }
 
     private func statusName(_ status: ReaderGatewayV1.Status?) -> String {
         guard let status, status.code != .ok else { return "OK" }
         return status.reason.protoName.map { String($0.dropFirst("ERROR_REASON_".count)) } ?? "\(status.reason.rawValue)"
+    }
+}
+
+extension SimulatedReader {
+    /// Sends a command's result; when the link ended first the result is lost with it (the
+    /// gateway failed the command when the link went) and the output says so.
+    func deliver(_ result: ReaderGatewayV1.CommandResult, on link: ReaderLinkClient) async {
+        do {
+            try await link.sendResult(result)
+        } catch {
+            Output.line("send_failed", ["serial": serial, "what": "result", "id": "\(result.commandID)", "error": "\(error)"])
+        }
     }
 }

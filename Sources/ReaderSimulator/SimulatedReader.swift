@@ -140,7 +140,12 @@ actor SimulatedReader {
         heartbeat.ipAddress = ipAddress
         heartbeat.batteryLevel = 0.87
         heartbeat.charging = true
-        try? await link.heartbeat(heartbeat)
+        do {
+            try await link.heartbeat(heartbeat)
+        } catch {
+            // The link's own loop sees the end and reconnects; the heartbeat is just noted.
+            Output.line("send_failed", ["serial": serial, "what": "heartbeat", "error": "\(error)"])
+        }
     }
 
     private func handle(_ downlink: ReaderGatewayV1.ReaderDownlink, link: ReaderLinkClient) {

@@ -138,7 +138,11 @@ extension TerminalClient {
             var request = ReaderGatewayV1.HeartbeatRequest()
             request.sessionToken = session.resumeToken
             // A lost connection is the event pump's to repair; a heartbeat only keeps the lease.
-            _ = try? await connection.unary(ReaderGatewayV1.Sdk.heartbeat, request, timeout: callTimeout, attempts: 1)
+            do {
+                _ = try await connection.unary(ReaderGatewayV1.Sdk.heartbeat, request, timeout: callTimeout, attempts: 1)
+            } catch {
+                Logger(component: "terminal").debug("session heartbeat failed", ["error": "\(error)"])
+            }
         }
     }
 

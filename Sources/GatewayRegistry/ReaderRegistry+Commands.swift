@@ -18,6 +18,13 @@ extension ReaderRegistry {
         public var reader: ReaderID
         public var generation: OwnershipGeneration
         public var home: ReaderHomeCache?
+
+        public init(session: SessionID, reader: ReaderID, generation: OwnershipGeneration, home: ReaderHomeCache?) {
+            self.session = session
+            self.reader = reader
+            self.generation = generation
+            self.home = home
+        }
     }
 
     /// Where a relay goes.

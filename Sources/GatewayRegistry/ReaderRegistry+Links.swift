@@ -16,6 +16,12 @@ extension ReaderRegistry {
         public var epoch: LinkEpoch
         /// Commands that were running on the replaced link.
         public var failed: [CommandKey]
+
+        public init(replaced: LinkID, epoch: LinkEpoch, failed: [CommandKey]) {
+            self.replaced = replaced
+            self.epoch = epoch
+            self.failed = failed
+        }
     }
 
     /// A second link of a reader whose link is live here: the new one takes its place at
@@ -122,6 +128,12 @@ extension ReaderRegistry {
         public var rebootRequested: Bool
         /// Commands that were running (fail them: the reader is offline).
         public var failed: [CommandKey]
+
+        public init(epoch: LinkEpoch, rebootRequested: Bool, failed: [CommandKey]) {
+            self.epoch = epoch
+            self.rebootRequested = rebootRequested
+            self.failed = failed
+        }
     }
 
     /// The link's Attach call ended (closed, lost, timed out). Nil when a newer link took

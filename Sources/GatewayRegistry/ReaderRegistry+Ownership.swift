@@ -131,6 +131,14 @@ extension ReaderRegistry {
         /// The row names a new owner (without a history row, the session was replaced;
         /// otherwise the reader was lost).
         public var taken: Bool
+
+        public init(session: SessionID, reader: ReaderID, generation: OwnershipGeneration, rebooting: Bool, taken: Bool) {
+            self.session = session
+            self.reader = reader
+            self.generation = generation
+            self.rebooting = rebooting
+            self.taken = taken
+        }
     }
 
     /// Brings memory in line with one reader's row: a link here that a newer link (or a

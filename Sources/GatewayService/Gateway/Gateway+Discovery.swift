@@ -1,5 +1,6 @@
 import GatewayDomain
 import GatewayPostgres
+import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
@@ -21,31 +22,20 @@ extension Gateway {
             location = nil
         }
         let token = session.token
-        let started = state.withLock { state -> (DiscoveryStateMachine.StartResult, superseded: DiscoveryWaiter?)? in
-            guard state.sessions[token] != nil else { return nil }
-            let result = state.sessions[token]!.discovery.startDiscovery(at: .now)
-            guard case .start(_, let previous?) = result else { return (result, nil) }
-            return (result, state.takeDiscoveryWaiter(token, previous))
-        }
         let discovery: DiscoveryStateMachine.DiscoveryID
-        switch started {
+        switch registry.discoveryStarted(token) {
         case nil:
             throw ServiceError.sessionUnknown
-        case (.refuseRateLimited(let retryAfter), _)?:
+        case .refuseRateLimited(let retryAfter)?:
             throw ServiceError(.rateLimited, "too many discoveries from this session; retry in \(Int((retryAfter.seconds * 1000).rounded(.up))) ms")
-        case (.start(let id, _), let superseded)?:
+        case .start(let id, _)?:
             discovery = id
-            if let superseded {
-                superseded.answer.resume(returning: .failure(.discoveryCanceled(superseded.discovery, supersededBy: id)))
-            }
         }
         let records = try await readers(for: discovery, of: token, account: session.accountID, location: location).get()
-        let answered = state.withLock { state -> (DiscoveryStateMachine.AnswerResult, [ReaderGatewayV1.Reader])? in
-            guard state.sessions[token] != nil else { return nil }
-            let result = state.sessions[token]!.discovery.answerReady(discovery)
+        let answered = registry.update { registry -> (DiscoveryStateMachine.AnswerResult, [ReaderGatewayV1.Reader])? in
+            guard let result = registry.discoveryAnswered(token, discovery, readers: records.map { ReaderID($0.id) }) else { return nil }
             guard result == .answer else { return (result, []) }
-            state.sessions[token]!.discovered = Set(records.map(\.id))
-            return (result, records.map { Gateway.readerMessage($0, link: state.links[ReaderID($0.id)]) })
+            return (result, records.map { Gateway.readerMessage($0, link: registry.linkStatus(of: ReaderID($0.id))) })
         }
         switch answered {
         case nil:
@@ -69,13 +59,8 @@ extension Gateway {
         for discovery: DiscoveryStateMachine.DiscoveryID, of token: String, account: String, location: String?
     ) async -> Result<[ReaderRecord], ServiceError> {
         await withCheckedContinuation { answer in
-            let registered = state.withLock { state -> Bool in
-                // Superseded or cancelled before it could wait: nothing to wait for.
-                guard state.sessions[token]?.discovery.state == .running(discovery) else { return false }
-                state.discoveryWaiters[token] = DiscoveryWaiter(discovery: discovery, answer: answer)
-                return true
-            }
-            guard registered else {
+            // Superseded or cancelled before it could wait: nothing to wait for.
+            guard registry.discoveryWaiting(token, discovery, answer: answer) else {
                 // The answer check that follows says superseded or cancelled.
                 answer.resume(returning: .success([]))
                 return
@@ -86,9 +71,8 @@ extension Gateway {
                     result = .success(try await database.readers(account: account, location: location))
                 } catch {
                     result = .failure(.store(error))
-                    state.withLock { $0.sessions[token]?.discovery.abandon(discovery) }
                 }
-                state.withLock { $0.takeDiscoveryWaiter(token, discovery) }?.answer.resume(returning: result)
+                registry.discoveryListed(token, discovery, result)
             }
         }
     }
@@ -105,13 +89,7 @@ extension Gateway {
             named = id
         }
         let token = session.token
-        let cancelled = state.withLock { state -> DiscoveryWaiter? in
-            guard case .cancelled(let id)? = state.sessions[token]?.discovery.cancelDiscovery(named) else { return nil }
-            return state.takeDiscoveryWaiter(token, id)
-        }
-        if let cancelled {
-            cancelled.answer.resume(returning: .failure(.discoveryCanceled(cancelled.discovery, supersededBy: nil)))
-        }
+        registry.discoveryCancelled(token, named: named)
         return ReaderGatewayV1.CancelDiscoveryResponse()
     }
 
@@ -124,8 +102,8 @@ extension Gateway {
         return DiscoveryStateMachine.DiscoveryID(value)
     }
 
-    /// A reader as discovery and the admin surface show it, live status from its link.
-    static func readerMessage(_ record: ReaderRecord, link: ReaderLinkState?) -> ReaderGatewayV1.Reader {
+    /// A reader as the store describes it, without its live status.
+    static func describedReader(_ record: ReaderRecord) -> ReaderGatewayV1.Reader {
         var reader = ReaderGatewayV1.Reader()
         reader.id = record.id
         reader.serialNumber = record.serial
@@ -135,25 +113,23 @@ extension Gateway {
         reader.locationID = record.locationID ?? ""
         reader.simulated = record.deviceType == .simulatedWiseposE
         if let lastSeen = record.lastSeen { reader.lastSeenUnixMs = Int64(lastSeen.timeIntervalSince1970 * 1000) }
-        if let link {
-            reader.networkStatus = .online
-            reader.activity = link.activity
-            reader.ipAddress = link.ipAddress
-            reader.batteryLevel = link.batteryLevel
-            reader.softwareVersion = link.record.softwareVersion
-            reader.lastSeenUnixMs = Gateway.nowUnixMs()
-        } else {
-            // No link here: online when another replica holds its link.
-            reader.networkStatus = record.online ? .online : .offline
-        }
         return reader
+    }
+
+    /// A reader as discovery and the admin surface show it, live status from its link here.
+    static func readerMessage(_ record: ReaderRecord, link: LinkStatus?) -> ReaderGatewayV1.Reader {
+        let reader = describedReader(record)
+        if let link { return link.render(reader, nowUnixMs: Gateway.nowUnixMs()) }
+        var offline = reader
+        // No link here: online when another replica holds its link.
+        offline.networkStatus = record.online ? .online : .offline
+        return offline
     }
 
     func readerMessage(_ id: String, account: String) async throws(ServiceError) -> ReaderGatewayV1.Reader {
         let record: ReaderRecord?
         do { record = try await database.reader(id, account: account) } catch { throw ServiceError.store(error) }
         guard let record else { throw ServiceError.readerNotFound }
-        let link = state.withLock { $0.links[ReaderID(id)] }
-        return Gateway.readerMessage(record, link: link)
+        return Gateway.readerMessage(record, link: registry.linkStatus(of: ReaderID(id)))
     }
 }

@@ -1,5 +1,6 @@
 import GatewayDomain
 import GatewayPostgres
+import GatewayRegistry
 import GatewayRepositories
 
 extension Gateway {
@@ -18,8 +19,7 @@ extension Gateway {
                 forgiveReaderSilence()
             }
             lastTick = .now
-            expireSilentReaders()
-            expireCommands()
+            sweepLinks()
             if ContinuousClock.now >= nextLeaseSweep {
                 nextLeaseSweep = .now + leaseEvery
                 await sweepSessions()
@@ -32,31 +32,20 @@ extension Gateway {
     /// lease ran out, and releases the readers of expired sessions.
     func sweepSessions() async {
         let lease = configuration.sessionLease
-        let (attached, expired) = state.withLock { state -> ([String], [String]) in
-            var attached: [String] = []
-            var expired: [String] = []
-            for session in state.sessions.values {
-                if let since = session.detachedSince {
-                    if ContinuousClock.now - since >= lease { expired.append(session.token) }
-                } else {
-                    attached.append(session.id.rawValue)
-                }
-            }
-            return (attached, expired)
-        }
-        do { try await database.renewLeases(attached, node: node.id, lease: lease) } catch {
+        let (attached, expired) = registry.read { $0.leaseSweep(now: .now, lease: lease) }
+        do { try await database.renewLeases(attached.map(\.rawValue), node: node.id, lease: lease) } catch {
             logger.warning("could not renew session leases", ["error": error])
         }
         for token in expired {
-            if let id = state.withLock({ $0.sessions[token]?.id }) { try? await database.closeSession(id.rawValue, node: node.id) }
+            if let id = registry.read({ $0.sessions[token]?.id }) { try? await database.closeSession(id.rawValue, node: node.id) }
         }
         do {
             for expiry in try await ownership.expireSessions() {
                 if case .released(let owner, let generation, let actions) = expiry.result {
-                    run(actions, reader: expiry.reader, generation: generation, reason: .sessionExpired)
-                    tellOwner(expiry.reader, lane: "", generation: generation)
+                    let nowUnixMs = Gateway.nowUnixMs()
+                    registry.act { ((), $0.readerReleased(expiry.reader, generation: generation, actions: actions, reason: .sessionExpired, nowUnixMs: nowUnixMs)) }
                     // Its lease ran out in the store: the session is over here too.
-                    if let token = state.withLock({ $0.sessionTokens[owner.session] }), !expired.contains(token) {
+                    if let token = registry.read({ $0.token(of: owner.session) }), !expired.contains(token) {
                         await endSession(token)
                     }
                 }

@@ -72,7 +72,7 @@ extension Gateway {
             for expiry in try await ownership.releaseDetachedReaders(offlineBound: configuration.readerOfflineBound) {
                 if case .released(_, let generation, let actions) = expiry.result {
                     let nowUnixMs = Gateway.nowUnixMs()
-                    registry.act { ((), $0.ownershipDecided(expiry.reader, generation: generation, actions: actions, reason: .readerLost, nowUnixMs: nowUnixMs)) }
+                    registry.apply { $0.ownershipDecided(expiry.reader, generation: generation, actions: actions, reason: .readerLost, nowUnixMs: nowUnixMs) }
                 }
             }
         } catch {

@@ -88,12 +88,11 @@ extension Gateway {
         for session in displaced {
             let found = try? await database.displacement(of: session.session.rawValue, from: row.reader.rawValue, after: session.generation.rawValue)
             let nowUnixMs = Gateway.nowUnixMs()
-            registry.act { registry in
-                let send = registry.sessionDisplaced(
+            registry.apply(one: {
+                $0.sessionDisplaced(
                     session, reason: found?.reason, takenByLane: found?.takenByLane, takenByPosDeviceID: found?.takenByPosDeviceID, nowUnixMs: nowUnixMs
                 )
-                return ((), send.map { [$0] } ?? [])
-            }
+            })
         }
     }
 }

@@ -69,6 +69,6 @@ extension Gateway {
         var status = ReaderGatewayV1.ReaderStatusChanged()
         status.reader = reader
         let nowUnixMs = Gateway.nowUnixMs()
-        registry.act { ((), $0.remoteStatusReceived(status, reader: notice.reader, session: owner.id, nowUnixMs: nowUnixMs).map { [$0] } ?? []) }
+        registry.apply(one: { $0.remoteStatusReceived(status, reader: notice.reader, session: owner.id, nowUnixMs: nowUnixMs) })
     }
 }

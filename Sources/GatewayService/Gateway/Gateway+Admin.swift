@@ -187,7 +187,7 @@ extension Gateway {
         guard case .released(let owner, let generation, let actions) = result else { return nil }
         let session = registry.read { $0.session(id: owner.session) }
         let nowUnixMs = Gateway.nowUnixMs()
-        registry.act { ((), $0.readerReleased(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs)) }
+        registry.apply { $0.readerReleased(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs) }
         var released = ReaderGatewayV1.ReaderOwner()
         released.sessionID = owner.session.rawValue
         released.laneLabel = owner.lane.rawValue

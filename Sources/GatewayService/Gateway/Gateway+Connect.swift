@@ -116,7 +116,7 @@ extension Gateway {
         switch result {
         case .released(_, let generation, let actions):
             let nowUnixMs = Gateway.nowUnixMs()
-            registry.act { ((), $0.readerReleased(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs)) }
+            registry.apply { $0.readerReleased(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs) }
         case .unchanged, .refused:
             break
         }

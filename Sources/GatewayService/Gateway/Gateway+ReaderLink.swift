@@ -78,7 +78,7 @@ extension Gateway {
             registry.commandAnswered(result, reader: reader, link: linkID)
             return true
         }
-        registry.act { ((), $0.ownerAnnouncement(for: reader).map { [$0] } ?? []) }
+        registry.apply(one: { $0.ownerAnnouncement(for: reader) })
         while let bytes = await iterator.next() {
             guard !bytes.isEmpty else { continue }
             guard let message = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else {
@@ -218,16 +218,16 @@ extension Gateway {
         case .heartbeat(let heartbeat):
             let now = ContinuousClock.now
             let nowUnixMs = Gateway.nowUnixMs()
-            let announced = registry.act { registry -> (LinkStatus?, [RegistryAction]) in
+            let announced = registry.act(one: { registry -> (LinkStatus?, RegistryAction?) in
                 switch registry.heartbeat(
                     reader, link: linkID, activity: heartbeat.activity, batteryLevel: heartbeat.batteryLevel, ipAddress: heartbeat.ipAddress,
                     now: now, nowUnixMs: nowUnixMs
                 ) {
-                case .none: return (nil, [])
-                case .tellOwner(let send): return (nil, send.map { [$0] } ?? [])
-                case .announce(let status): return (status, [])
+                case .none: return (nil, nil)
+                case .tellOwner(let send): return (nil, send)
+                case .announce(let status): return (status, nil)
                 }
-            }
+            })
             if let status = announced {
                 let notice = ReaderStatusNotice(reader: reader, activity: status.activity, batteryLevel: status.batteryLevel, ipAddress: status.ipAddress)
                 Task { await announce(notice) }
@@ -236,7 +236,7 @@ extension Gateway {
             registry.commandAnswered(result, reader: reader, link: linkID)
         case .updateProgress(let progress):
             let nowUnixMs = Gateway.nowUnixMs()
-            registry.act { ((), $0.updateProgress(reader, progress: progress.progress, nowUnixMs: nowUnixMs).map { [$0] } ?? []) }
+            registry.apply(one: { $0.updateProgress(reader, progress: progress.progress, nowUnixMs: nowUnixMs) })
         case .hello, nil:
             break
         }
@@ -264,7 +264,7 @@ extension Gateway {
         if case .ownerLost(_, let generation, let actions) = result {
             let reason: ReaderGatewayV1.DisconnectReason = ended.rebootRequested ? .rebootRequested : .readerLost
             let nowUnixMs = Gateway.nowUnixMs()
-            registry.act { ((), $0.ownershipDecided(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs)) }
+            registry.apply { $0.ownershipDecided(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs) }
         }
     }
 

@@ -43,7 +43,7 @@ extension Gateway {
             for expiry in try await ownership.expireSessions() {
                 if case .released(let owner, let generation, let actions) = expiry.result {
                     let nowUnixMs = Gateway.nowUnixMs()
-                    registry.act { ((), $0.readerReleased(expiry.reader, generation: generation, actions: actions, reason: .sessionExpired, nowUnixMs: nowUnixMs)) }
+                    registry.apply { $0.readerReleased(expiry.reader, generation: generation, actions: actions, reason: .sessionExpired, nowUnixMs: nowUnixMs) }
                     // Its lease ran out in the store: the session is over here too.
                     if let token = registry.read({ $0.token(of: owner.session) }), !expired.contains(token) {
                         await endSession(token)

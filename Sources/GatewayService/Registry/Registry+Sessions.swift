@@ -34,9 +34,4 @@ extension Registry {
             return (session, actions)
         }
     }
-
-    /// Delivers events and runs the actions of an ownership decision.
-    func perform(_ actions: [RegistryAction]) {
-        act { _ in ((), actions) }
-    }
 }

@@ -56,6 +56,28 @@ final class Registry: Sendable {
         return result
     }
 
+    /// Feeds one event that answers with at most one action (an event to deliver, on the
+    /// heartbeat and progress paths): no array is built.
+    @discardableResult
+    func act<T>(one event: (inout ReaderRegistry) -> (T, RegistryAction?)) -> T {
+        let (result, work) = state.withLock { state -> (T, Work?) in
+            let (result, action) = event(&state.machine)
+            return (result, action.flatMap { Self.resolve($0, in: &state, timeout: commandTimeout) })
+        }
+        if let work { Self.perform(work) }
+        return result
+    }
+
+    /// Feeds one event whose only result is its actions.
+    func apply(_ event: (inout ReaderRegistry) -> [RegistryAction]) {
+        act { ((), event(&$0)) }
+    }
+
+    /// Feeds one event whose only result is at most one action.
+    func apply(one event: (inout ReaderRegistry) -> RegistryAction?) {
+        act(one: { ((), event(&$0)) })
+    }
+
     /// Feeds one event that answers with no action.
     @discardableResult
     func update<T>(_ event: (inout ReaderRegistry) -> T) -> T {
@@ -72,44 +94,48 @@ final class Registry: Sendable {
     static func resolve(_ actions: [RegistryAction], in state: inout State, timeout: Duration) -> [Work] {
         var work: [Work] = []
         work.reserveCapacity(actions.count)
-        for action in actions { resolve(action, in: &state, timeout: timeout, into: &work) }
+        for action in actions {
+            if let item = resolve(action, in: &state, timeout: timeout) { work.append(item) }
+        }
         return work
     }
 
-    static func resolve(_ action: RegistryAction, in state: inout State, timeout: Duration, into work: inout [Work]) {
+    /// What one action comes to: at most one piece of work (nil: its call or completion is
+    /// already gone, or an event waits in the buffer).
+    static func resolve(_ action: RegistryAction, in state: inout State, timeout: Duration) -> Work? {
         switch action {
         case .sendEvent(let event, let id):
-            guard let stream = state.streams[id] else { return }
+            guard let stream = state.streams[id] else { return nil }
             if stream.call.isFinished {
                 // The peer ended the stream a moment ago: the event waits for the next one.
                 state.streams[id] = nil
                 state.machine.eventUndelivered(event, stream: id, session: stream.session)
-                return
+                return nil
             }
-            work.append(.send(stream, event))
+            return .send(stream, event)
         case .failCommand(let key, let failure):
-            guard let completion = state.completions.removeValue(forKey: key) else { return }
-            work.append(.complete(completion, .failed(.command(failure, timeout: timeout))))
+            guard let completion = state.completions.removeValue(forKey: key) else { return nil }
+            return .complete(completion, .failed(.command(failure, timeout: timeout)))
         case .cancelOnReader(let link):
-            guard let call = state.linkCalls[link] else { return }
-            work.append(.downlink(call, Gateway.downlink(.cancelCollect(.init()), id: 0, session: SessionID(""), timeout: .zero)))
+            guard let call = state.linkCalls[link] else { return nil }
+            return .downlink(call, Gateway.downlink(.cancelCollect(.init()), id: 0, session: SessionID(""), timeout: .zero))
         case .tellOwner(let link, let lane, let generation):
-            guard let call = state.linkCalls[link] else { return }
+            guard let call = state.linkCalls[link] else { return nil }
             var owner = ReaderGatewayV1.OwnerChanged()
             owner.laneLabel = lane
             owner.generation = UInt64(generation.rawValue)
             var downlink = ReaderGatewayV1.ReaderDownlink()
             downlink.message = .ownerChanged(owner)
-            work.append(.downlink(call, downlink))
+            return .downlink(call, downlink)
         case .closeLink(let link, let closure):
-            guard let call = state.linkCalls.removeValue(forKey: link) else { return }
-            work.append(.end(call, ServiceError.linkClosed(closure).status))
+            guard let call = state.linkCalls.removeValue(forKey: link) else { return nil }
+            return .end(call, ServiceError.linkClosed(closure).status)
         case .endStream(let id, let fenced):
-            guard let stream = state.streams.removeValue(forKey: id) else { return }
+            guard let stream = state.streams.removeValue(forKey: id) else { return nil }
             let status = fenced
                 ? ServiceError(.readerLinkMoved, "this replica was fenced off; resume the session with its resume token").status
                 : ReaderGatewayV1.Status.ok
-            work.append(.end(stream.call, status))
+            return .end(stream.call, status)
         }
     }
 

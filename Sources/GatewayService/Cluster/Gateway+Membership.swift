@@ -53,7 +53,7 @@ extension Gateway {
             }
             if healthySince != nil, ContinuousClock.now >= nextReconcile {
                 nextReconcile = .now + configuration.reconcileInterval
-                await reconcile()
+                await follower.reconcile()
             }
             if healthySince != nil, ContinuousClock.now >= nextCodeSweep {
                 nextCodeSweep = .now + .seconds(60)

@@ -8,13 +8,15 @@ import GatewayRepositories
 import GatewayWire
 import Synchronization
 
-/// The gateway's services: the reader link, the SDK surface and the fleet admin
-/// surface, over one registry of live readers and sessions.
+/// The gateway: one surface per service, wired over what they share, and the
+/// replica's background work (sweeper, node membership, cluster notices).
 ///
-/// What this replica knows of live readers and sessions is the ``Registry``: the pure
-/// `ReaderRegistry` machine behind one lock, whose actions (sends, call ends,
-/// completions) are performed after the lock is released. Sends go through
-/// ``ServerCall``, which hops to the connection's event loop, so no loop ever
+/// Each surface is a type that registers its own methods (``RegistrableService``):
+/// ``ReaderLinkService``, ``SdkService``, ``FleetAdminService`` on the public port,
+/// ``ReplicaLinkService`` on the internal one. They share the store and the
+/// ``Registry``: the pure `ReaderRegistry` machine behind one lock, whose actions
+/// (sends, call ends, completions) are performed after the lock is released. Sends go
+/// through ``ServerCall``, which hops to the connection's event loop, so no loop ever
 /// waits for the store.
 final class Gateway: Sendable {
     let configuration: ServiceConfiguration
@@ -28,34 +30,65 @@ final class Gateway: Sendable {
     let cluster: ClusterStore
     /// Connections to the other replicas' internal listeners.
     let replicas: ReplicaChannels
-    let loops = EventLoopGroupBox()
-    /// Set while draining or fenced: links that end now are handed over
-    /// (detached, the owner keeps the reader), never reported lost.
-    let handingOver = Atomic<Bool>(false)
+    let loops: EventLoopGroupBox
+    let follower: ClusterFollower
+    let readerLink: ReaderLinkService
+    let sdk: SdkService
+    let admin: FleetAdminService
+    let replicaLink: ReplicaLinkService
 
     init(client: PostgresClient, configuration: ServiceConfiguration, metrics: GatewayMetrics) {
+        let database = GatewayDatabase(client: client)
+        let ownership = OwnershipStore(client: client)
+        let cluster = ClusterStore(client: client)
+        let node = NodeIdentity(name: configuration.nodeName)
+        let loops = EventLoopGroupBox()
+        let replicas = ReplicaChannels(group: loops)
+        let registry = Registry(commandTimeout: configuration.commandTimeout)
+        let follower = ClusterFollower(database: database, cluster: cluster, registry: registry, metrics: metrics, node: node)
         self.configuration = configuration
-        self.database = GatewayDatabase(client: client)
-        self.ownership = OwnershipStore(client: client)
-        self.cluster = ClusterStore(client: client)
-        self.node = NodeIdentity(name: configuration.nodeName)
-        self.replicas = ReplicaChannels(group: loops)
+        self.database = database
+        self.ownership = ownership
+        self.cluster = cluster
+        self.node = node
+        self.loops = loops
+        self.replicas = replicas
         self.metrics = metrics
-        self.registry = Registry(commandTimeout: configuration.commandTimeout)
+        self.registry = registry
+        self.follower = follower
+        self.readerLink = ReaderLinkService(
+            configuration: configuration, database: database, ownership: ownership, registry: registry, metrics: metrics, node: node,
+            follower: follower
+        )
+        self.sdk = SdkService(
+            configuration: configuration, database: database, ownership: ownership, cluster: cluster, registry: registry, metrics: metrics,
+            node: node, replicas: replicas, follower: follower
+        )
+        self.admin = FleetAdminService(
+            configuration: configuration, database: database, ownership: ownership, cluster: cluster, registry: registry, node: node,
+            replicas: replicas
+        )
+        self.replicaLink = ReplicaLinkService(database: database, registry: registry)
     }
 
-    /// Every method path the gateway serves.
+    /// Every method path of the public port: the reader link, SDK and fleet admin surfaces.
     var routes: [String: MethodHandler] {
-        var routes: [String: MethodHandler] = [:]
-        for (path, handler) in sdkRoutes + adminRoutes { routes[path] = handler }
-        routes[ReaderGatewayV1.ReaderLink.attach.path] = .bidirectional { [self] requests, call, context in
-            await attach(requests: requests, call: call, context: context)
-        }
-        routes[ReaderGatewayV1.Sdk.subscribeEvents.path] = .serverStreaming { [self] request, call, context in
-            await subscribeEvents(request, call: call, context: context)
-        }
-        return routes
+        var router = MethodRouter()
+        readerLink.registerMethods(with: &router)
+        sdk.registerMethods(with: &router)
+        admin.registerMethods(with: &router)
+        return router.handlers
     }
 
-    static func nowUnixMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+    /// The methods of the internal listener (replica-to-replica, mutual TLS).
+    var replicaRoutes: [String: MethodHandler] {
+        var router = MethodRouter()
+        replicaLink.registerMethods(with: &router)
+        return router.handlers
+    }
+
+    /// A connection closed: sessions it carried may now be detached (their lease starts running).
+    func connectionClosed(_ connectionID: UInt64) {
+        registry.update { $0.connectionClosed(connectionID, now: .now) }
+    }
 }

@@ -15,7 +15,7 @@ extension GatewayServiceHost {
     public func goAwayAll(gracePeriod: Duration) {
         guard let server = running.withLock({ $0?.server }) else { return }
         // From now on links that end are handed over (detached), not lost.
-        gateway.handingOver.store(true, ordering: .relaxed)
+        gateway.readerLink.handingOver.store(true, ordering: .relaxed)
         Logger(component: "drain").notice("drain: goaway to every connection", ["connections": server.connectionCount])
         Task { await server.shutdown(gracePeriod: gracePeriod) }
     }

@@ -4,7 +4,7 @@ import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension FleetAdminService {
     /// Registers the reader showing `request.registrationCode`; the reader is told
     /// at once on its link and receives its credential there.
     func registerByCode(_ request: ReaderGatewayV1.RegisterReaderRequest, account: String) async throws(ServiceError) -> ReaderGatewayV1.Reader {

@@ -4,7 +4,7 @@ import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension SdkService {
     var commandRoutes: [(String, MethodHandler)] {
         typealias Sdk = ReaderGatewayV1.Sdk
         return [
@@ -55,7 +55,7 @@ extension Gateway {
                 // The store saw the takeover before this replica's memory did: the
                 // session hears of it (event first), then the command fails.
                 if refusal == .connectedToAnotherSession {
-                    await refresh(reader)
+                    await follower.refresh(reader)
                     _ = takePendingRefusal(session)
                 }
                 throw ServiceError.refusal(refusal)
@@ -102,49 +102,5 @@ extension Gateway {
         logger.notice("a session's new transaction superseded its own unfinished one", ["reader": reader, "session": session.id, "command": name])
         _ = try await ownership.commandFinished(stale, reader: reader, session: session.id, generation: session.generation)
         return true
-    }
-
-    /// Sends a command down the reader's link and waits for its result (bounded by the command timeout).
-    func send(
-        _ command: ReaderGatewayV1.ReaderCommand.Command,
-        to reader: ReaderID,
-        session: SessionID,
-        isCollect: Bool,
-        reboot: Bool
-    ) async -> CommandOutcome {
-        await withCheckedContinuation { (continuation: CheckedContinuation<CommandOutcome, Never>) in
-            let sent = dispatch(command, to: reader, session: session, isCollect: isCollect, reboot: reboot) { outcome in
-                continuation.resume(returning: outcome)
-            }
-            if !sent { continuation.resume(returning: .failed(ServiceError.refusal(.readerOffline))) }
-        }
-    }
-
-    /// Registers a command on the reader's link (its outcome goes to `complete`) and
-    /// sends it down the link. False when the reader has no link (`complete` is not called).
-    func dispatch(
-        _ command: ReaderGatewayV1.ReaderCommand.Command,
-        to reader: ReaderID,
-        session: SessionID,
-        isCollect: Bool,
-        reboot: Bool,
-        complete: @escaping CommandCompletion
-    ) -> Bool {
-        let timeout = configuration.commandTimeout
-        guard let (call, commandID) = registry.dispatch(session, to: reader, isCollect: isCollect, reboot: reboot, deadline: .now + timeout, complete: complete) else {
-            return false
-        }
-        call.send(Gateway.downlink(command, id: commandID, session: session, timeout: timeout))
-        return true
-    }
-
-    static func downlink(
-        _ command: ReaderGatewayV1.ReaderCommand.Command, id: UInt64, session: SessionID, timeout: Duration
-    ) -> ReaderGatewayV1.ReaderDownlink {
-        var message = downlinkCommand(command, session: session, timeout: timeout)
-        message.commandID = id
-        var downlink = ReaderGatewayV1.ReaderDownlink()
-        downlink.message = .command(message)
-        return downlink
     }
 }

@@ -4,7 +4,7 @@ import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension ClusterFollower {
     /// Follows ownership changes made anywhere in the cluster (NOTIFY on
     /// `reader_gateway_ownership`), until cancelled. A notice is only a hint:
     /// what it concerns here is re-read from the rows and applied, and the

@@ -4,7 +4,7 @@ import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension SdkService {
     /// A resume token this replica does not hold in memory: the session may
     /// have lived on a replica that drained (its lease then runs in
     /// PostgreSQL). When the token names an open session whose lease has not

@@ -4,7 +4,7 @@ import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension SdkService {
     /// Lists the location's readers. A new discovery supersedes the session's previous
     /// one: a discovery still waiting for its answer ends with DISCOVERY_CANCELED, and
     /// readers from any older discovery are stale for ConnectReader.
@@ -91,45 +91,5 @@ extension Gateway {
         let token = session.token
         registry.discoveryCancelled(token, named: named)
         return ReaderGatewayV1.CancelDiscoveryResponse()
-    }
-
-    /// A discovery id as the wire carries it (`disc_7`).
-    static func wireDiscoveryID(_ id: DiscoveryStateMachine.DiscoveryID) -> String { "disc_\(id.value)" }
-
-    /// The discovery a wire id names; nil when this gateway never issues such an id.
-    static func discoveryID(_ text: String) -> DiscoveryStateMachine.DiscoveryID? {
-        guard text.hasPrefix("disc_"), let value = UInt64(text.dropFirst(5)) else { return nil }
-        return DiscoveryStateMachine.DiscoveryID(value)
-    }
-
-    /// A reader as the store describes it, without its live status.
-    static func describedReader(_ record: ReaderRecord) -> ReaderGatewayV1.Reader {
-        var reader = ReaderGatewayV1.Reader()
-        reader.id = record.id
-        reader.serialNumber = record.serial
-        reader.label = record.label
-        reader.deviceType = record.deviceType
-        reader.softwareVersion = record.softwareVersion
-        reader.locationID = record.locationID ?? ""
-        reader.simulated = record.deviceType == .simulatedWiseposE
-        if let lastSeen = record.lastSeen { reader.lastSeenUnixMs = Int64(lastSeen.timeIntervalSince1970 * 1000) }
-        return reader
-    }
-
-    /// A reader as discovery and the admin surface show it, live status from its link here.
-    static func readerMessage(_ record: ReaderRecord, link: LinkStatus?) -> ReaderGatewayV1.Reader {
-        let reader = describedReader(record)
-        if let link { return link.render(reader, nowUnixMs: Gateway.nowUnixMs()) }
-        var offline = reader
-        // No link here: online when another replica holds its link.
-        offline.networkStatus = record.online ? .online : .offline
-        return offline
-    }
-
-    func readerMessage(_ id: String, account: String) async throws(ServiceError) -> ReaderGatewayV1.Reader {
-        let record: ReaderRecord?
-        do { record = try await database.reader(id, account: account) } catch { throw ServiceError.store(error) }
-        guard let record else { throw ServiceError.readerNotFound }
-        return Gateway.readerMessage(record, link: registry.linkStatus(of: ReaderID(id)))
     }
 }

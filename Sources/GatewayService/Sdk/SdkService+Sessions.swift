@@ -4,7 +4,7 @@ import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension SdkService {
     var sdkRoutes: [(String, MethodHandler)] {
         typealias Sdk = ReaderGatewayV1.Sdk
         return [
@@ -117,11 +117,5 @@ extension Gateway {
             call.end(ServiceError.sessionUnknown.status)
             return
         }
-    }
-
-    /// A connection closed: sessions it carried may now be detached (their
-    /// lease starts running).
-    func connectionClosed(_ connectionID: UInt64) {
-        registry.update { $0.connectionClosed(connectionID, now: .now) }
     }
 }

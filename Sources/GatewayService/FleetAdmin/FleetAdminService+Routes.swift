@@ -5,7 +5,7 @@ import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension FleetAdminService {
     var adminRoutes: [(String, MethodHandler)] {
         typealias Admin = ReaderGatewayV1.FleetAdmin
         return [
@@ -193,13 +193,5 @@ extension Gateway {
         released.laneLabel = owner.lane.rawValue
         released.posDeviceID = session?.posDeviceID ?? ""
         return released
-    }
-
-    static func locationMessage(_ record: LocationRecord) -> ReaderGatewayV1.Location {
-        var location = ReaderGatewayV1.Location()
-        location.id = record.id
-        location.displayName = record.displayName
-        location.address = record.address
-        return location
     }
 }

@@ -4,7 +4,7 @@ import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension FleetAdminService {
     /// The ownership of each reader, with the owner's lane and pos device from the live sessions.
     func ownershipMessages(_ readers: [ReaderRecord]) async throws(ServiceError) -> [ReaderGatewayV1.ReaderOwnership] {
         var messages: [ReaderGatewayV1.ReaderOwnership] = []

@@ -5,7 +5,7 @@ import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension ReaderLinkService {
     /// Serves one `ReaderLink.Attach` call from hello to the end of the link.
     func attach(requests: AsyncStream<[UInt8]>, call: ServerCall, context: CallContext) async {
         var iterator = requests.makeAsyncIterator()
@@ -230,7 +230,7 @@ extension Gateway {
             })
             if let status = announced {
                 let notice = ReaderStatusNotice(reader: reader, activity: status.activity, batteryLevel: status.batteryLevel, ipAddress: status.ipAddress)
-                Task { await announce(notice) }
+                Task { await follower.announce(notice) }
             }
         case .commandResult(let result):
             registry.commandAnswered(result, reader: reader, link: linkID)
@@ -266,16 +266,5 @@ extension Gateway {
             let nowUnixMs = Gateway.nowUnixMs()
             registry.apply { $0.ownershipDecided(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs) }
         }
-    }
-
-    /// Restarts every link's offline bound from now (after this process was paused).
-    func forgiveReaderSilence() {
-        registry.update { $0.silenceForgiven(now: .now) }
-    }
-
-    /// Ends links whose reader stopped heartbeating and fails commands the reader did not
-    /// answer in time (the sweeper calls it).
-    func sweepLinks() {
-        registry.tick(heartbeatBound: configuration.readerOfflineBound - configuration.sweepInterval)
     }
 }

@@ -4,20 +4,18 @@ import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension ReplicaLinkService {
     /// The methods of the internal listener (replica-to-replica, mutual TLS).
-    var replicaRoutes: [String: MethodHandler] {
+    var replicaRoutes: [(String, MethodHandler)] {
         typealias Link = ReaderGatewayV1.ReplicaLink
-        var routes: [String: MethodHandler] = [:]
-        for (path, handler) in [
+        return [
             MethodHandler.unary(Link.relayCommand) { [self] request, context throws(ServiceError) in
                 try await relayFromReplica(request, context)
             },
             MethodHandler.unary(Link.completeRegistration) { [self] request, context throws(ServiceError) in
                 try await completeRegistrationFromReplica(request, context)
             },
-        ] { routes[path] = handler }
-        return routes
+        ]
     }
 
     /// Every replica call carries the internal CA's client certificate (the
@@ -41,7 +39,7 @@ extension Gateway {
         case .accepted: break
         }
         let isCollect = if case .collectPaymentMethod = command { true } else { false }
-        let outcome = await send(command, to: reader, session: SessionID(request.sessionID), isCollect: isCollect, reboot: request.reboot)
+        let outcome = await registry.relay(command, to: reader, session: SessionID(request.sessionID), isCollect: isCollect, reboot: request.reboot)
         switch outcome {
         case .answered(let result):
             var response = ReaderGatewayV1.RelayCommandResponse()

@@ -2,7 +2,7 @@ import GatewayDomain
 import GatewayRegistry
 import GatewayWire
 
-extension Gateway {
+extension SdkService {
     /// The commands relayed without a task: the non-transactional ones, which the
     /// store does not fence (collect and confirm go through ``relay(_:_:_:_:reboot:)``).
     var loopRelayRoutes: [(String, MethodHandler)] {
@@ -93,7 +93,7 @@ extension Gateway {
             // The link has seen a newer owner (a change made on another replica whose
             // notice this session has not heard yet): tell the session first.
             Task {
-                await refresh(owned.reader)
+                await follower.refresh(owned.reader)
                 let refusal = takePendingRefusal(of: owned.session)
                 call.end(ServiceError.refusal(refusal ?? .connectedToAnotherSession).status)
             }

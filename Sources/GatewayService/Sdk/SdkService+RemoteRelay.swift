@@ -5,7 +5,7 @@ import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension SdkService {
     /// Sends a command to the reader the session owns, wherever its link lives:
     /// down the local link, or over the replica link to the reader's home.
     func route(
@@ -15,7 +15,7 @@ extension Gateway {
         reboot: Bool
     ) async -> CommandOutcome {
         if registry.linkStatus(of: owned.reader) != nil {
-            return await send(command, to: owned.reader, session: owned.session, isCollect: isCollect, reboot: reboot)
+            return await registry.relay(command, to: owned.reader, session: owned.session, isCollect: isCollect, reboot: reboot)
         }
         return await relayRemote(command, to: owned, isCollect: isCollect, reboot: reboot)
     }
@@ -43,7 +43,7 @@ extension Gateway {
             if target.node == node.id {
                 // PostgreSQL says the link is here: it ended or is being replaced right now.
                 guard registry.linkStatus(of: reader) != nil else { return .failed(.refusal(.readerOffline)) }
-                return await send(command, to: reader, session: session, isCollect: isCollect, reboot: reboot)
+                return await registry.relay(command, to: reader, session: session, isCollect: isCollect, reboot: reboot)
             }
             var request = ReaderGatewayV1.RelayCommandRequest()
             request.readerID = reader.rawValue
@@ -79,7 +79,7 @@ extension Gateway {
                 if error.reason == .readerConnectedToAnotherSession {
                     // The reader's home knows a newer owner than this replica did: tell the
                     // session (event first), then fail the command with that refusal.
-                    await refresh(reader)
+                    await follower.refresh(reader)
                     _ = takePendingRefusal(of: session)
                 }
                 return .failed(ServiceError(error.reason, error.message))
@@ -90,16 +90,5 @@ extension Gateway {
             }
         }
         return .failed(ServiceError(.readerLinkMoved, "the reader's link is moving between replicas; retry the command"))
-    }
-
-    /// The command as the reader link carries it (its id is set by the link's replica).
-    static func downlinkCommand(
-        _ command: ReaderGatewayV1.ReaderCommand.Command, session: SessionID, timeout: Duration
-    ) -> ReaderGatewayV1.ReaderCommand {
-        var message = ReaderGatewayV1.ReaderCommand()
-        message.timeoutMs = Int64(timeout.seconds * 1000)
-        message.sessionID = session.rawValue
-        message.command = command
-        return message
     }
 }

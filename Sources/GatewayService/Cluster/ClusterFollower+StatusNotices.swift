@@ -39,7 +39,7 @@ struct ReaderStatusNotice: Sendable, Equatable {
     }
 }
 
-extension Gateway {
+extension ClusterFollower {
     func announce(_ notice: ReaderStatusNotice) async {
         do {
             _ = try await database.client.execute("SELECT pg_notify($1, $2)", [PostgresValue(ReaderStatusNotice.channel), PostgresValue(notice.payload)])

@@ -108,12 +108,14 @@ public struct ReaderRegistry: Sendable {
     }
 
     /// Records that a call of the session arrived on `connection`.
+    /// The session is reached through its index, in place (one hash of the token on the relay path).
     mutating func attach(_ token: String, connection: UInt64, nowUnixMs: Int64?) {
-        if sessions[token]!.connections.insert(connection).inserted {
+        guard let index = sessions.index(forKey: token) else { return }
+        if sessions.values[index].connections.insert(connection).inserted {
             sessionsByConnection[connection, default: []].insert(token)
         }
-        sessions[token]!.detachedSince = nil
-        if let nowUnixMs { sessions[token]!.lastSeenUnixMs = nowUnixMs }
+        sessions.values[index].detachedSince = nil
+        if let nowUnixMs { sessions.values[index].lastSeenUnixMs = nowUnixMs }
     }
 
     /// Forgets the session's connections in the index (the session leaves or is detached).
@@ -129,19 +131,15 @@ public struct ReaderRegistry: Sendable {
     /// stream) buffered, the oldest dropped past ``bufferedEventLimit``. Every event gets
     /// the session's next sequence number.
     mutating func deliver(_ event: ReaderGatewayV1.SessionEvent.Event, toSessionAt token: String, nowUnixMs: Int64) -> RegistryAction? {
-        guard sessions[token] != nil else { return nil }
+        guard let index = sessions.index(forKey: token) else { return nil }
         var message = ReaderGatewayV1.SessionEvent()
-        message.sequence = sessions[token]!.nextSequence
-        sessions[token]!.nextSequence += 1
+        message.sequence = sessions.values[index].nextSequence
+        sessions.values[index].nextSequence += 1
         message.atUnixMs = nowUnixMs
         message.event = event
-        if let stream = sessions[token]!.stream { return .sendEvent(message, to: stream) }
-        buffer(message, atSession: token)
+        if let stream = sessions.values[index].stream { return .sendEvent(message, to: stream) }
+        sessions.values[index].bufferedEvents.append(message)
+        if sessions.values[index].bufferedEvents.count > Self.bufferedEventLimit { sessions.values[index].bufferedEvents.removeFirst() }
         return nil
-    }
-
-    mutating func buffer(_ message: ReaderGatewayV1.SessionEvent, atSession token: String) {
-        sessions[token]!.bufferedEvents.append(message)
-        if sessions[token]!.bufferedEvents.count > Self.bufferedEventLimit { sessions[token]!.bufferedEvents.removeFirst() }
     }
 }

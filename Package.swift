@@ -9,6 +9,7 @@
 //   transport     GatewayTransport      epoll event loops, sockets, TLS on OpenSSL
 //   calls         GatewayRPC            client channels and calls over FrameConnection, RPCError
 //   domain        GatewayDomain         ownership arbitration, registration, discovery (pure)
+//   registry      GatewayRegistry       live links, sessions, pending commands of one replica (pure state machine)
 //   postgres      GatewayPostgres       libpq client and pool, rows, notifications, embedded server, migrations runner
 //   repositories  GatewayRepositories   the schema, ownership and cluster stores, readers, sessions, registration codes
 //   operations    GatewayOperations     metrics registry, ops HTTP endpoint
@@ -49,6 +50,8 @@ let package = Package(
             swiftSettings: swift6
         ),
         .target(name: "GatewayDomain", dependencies: ["GatewayCore"], swiftSettings: swift6),
+        // registry: what one replica knows of live readers and sessions, as a pure state machine.
+        .target(name: "GatewayRegistry", dependencies: ["GatewayDomain", "GatewayWire"], swiftSettings: swift6),
         .target(
             name: "GatewayPostgres",
             dependencies: ["GatewayCore", "CGatewayPostgres", "CGatewayLinux"],
@@ -65,7 +68,7 @@ let package = Package(
 
         .target(
             name: "GatewayService",
-            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayRPC", "GatewayDomain", "GatewayPostgres", "GatewayRepositories", "GatewayOperations"],
+            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayRPC", "GatewayDomain", "GatewayRegistry", "GatewayPostgres", "GatewayRepositories", "GatewayOperations"],
             swiftSettings: swift6
         ),
         .target(name: "GatewayClient", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayRPC"], swiftSettings: swift6),
@@ -159,6 +162,8 @@ let package = Package(
             swiftSettings: swift6
         ),
         .testTarget(name: "GatewayDomainTests", dependencies: ["GatewayDomain", "GatewayTestKit"], swiftSettings: swift6),
+        // The registry machine driven with plain values: no PostgreSQL, no sockets, no sleeps.
+        .testTarget(name: "GatewayRegistryTests", dependencies: ["GatewayRegistry", "GatewayDomain", "GatewayWire"], swiftSettings: swift6),
         .testTarget(
             name: "GatewayPostgresTests",
             dependencies: ["GatewayPostgres", "CGatewayPostgres", "GatewayTestSupport", "GatewayTestKit"],

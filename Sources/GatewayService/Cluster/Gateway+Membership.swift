@@ -1,6 +1,7 @@
 import GatewayCore
 import GatewayDomain
 import GatewayPostgres
+import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
@@ -52,7 +53,7 @@ extension Gateway {
             }
             if healthySince != nil, ContinuousClock.now >= nextReconcile {
                 nextReconcile = .now + configuration.reconcileInterval
-                await reconcile()
+                await follower.reconcile()
             }
             if healthySince != nil, ContinuousClock.now >= nextCodeSweep {
                 nextCodeSweep = .now + .seconds(60)
@@ -70,7 +71,8 @@ extension Gateway {
             if !reaped.isEmpty { logger.notice("reaped replicas that stopped heartbeating", ["nodes": reaped.joined(separator: ",")]) }
             for expiry in try await ownership.releaseDetachedReaders(offlineBound: configuration.readerOfflineBound) {
                 if case .released(_, let generation, let actions) = expiry.result {
-                    run(actions, reader: expiry.reader, generation: generation, reason: .readerLost)
+                    let nowUnixMs = Gateway.nowUnixMs()
+                    registry.apply { $0.ownershipDecided(expiry.reader, generation: generation, actions: actions, reason: .readerLost, nowUnixMs: nowUnixMs) }
                 }
             }
         } catch {
@@ -85,32 +87,22 @@ extension Gateway {
     /// their owners, lanes resume their sessions, here or elsewhere), then it
     /// rejoins as a new incarnation.
     func fence() async {
-        let (links, sessions) = state.withLock { state -> ([ReaderLinkState], [SessionState]) in
-            let links = Array(state.links.values)
-            let sessions = Array(state.sessions.values)
-            state.links.removeAll()
-            state.sessions.removeAll()
-            state.sessionTokens.removeAll()
-            return (links, sessions)
+        let fenced = registry.act { registry -> (ReaderRegistry.Fenced, [RegistryAction]) in
+            let fenced = registry.fenced()
+            return (fenced, fenced.actions)
         }
+        let links = fenced.links
         let old = node.id
         let fresh = node.renew()
         logger.error("this replica was reaped by the others; dropped its links and sessions and rejoins as a new node", [
-            "old_node": old, "node": fresh, "links": links.count, "sessions": sessions.count,
+            "old_node": old, "node": fresh, "links": links.count, "sessions": fenced.sessionCount,
         ])
-        let moved = ServiceError(.readerLinkMoved, "this replica was fenced off; reattach (the owner keeps the reader)")
-        for link in links {
-            for pending in link.pending.values { pending.complete(.failed(moved)) }
-            link.call.end(moved.status)
-        }
         metrics.readersOnline.unlabeled.decrement(by: Int64(links.count))
-        metrics.sessions.unlabeled.decrement(by: Int64(sessions.count))
-        let gone = ServiceError(.readerLinkMoved, "this replica was fenced off; resume the session with its resume token")
-        for session in sessions { session.eventCall?.end(gone.status) }
+        metrics.sessions.unlabeled.decrement(by: Int64(fenced.sessionCount))
         // The reaper detached these links already; if this replica was removed some
         // other way, detach them now (fenced by epoch: a newer link is never touched).
         for link in links {
-            _ = try? await ownership.readerDetached(ReaderID(link.record.id), epoch: link.epoch)
+            _ = try? await ownership.readerDetached(link.reader, epoch: link.epoch)
         }
     }
 }

@@ -1,5 +1,6 @@
 import GatewayDomain
 import GatewayPostgres
+import GatewayRegistry
 import GatewayRepositories
 
 extension Gateway {
@@ -18,52 +19,23 @@ extension Gateway {
                 forgiveReaderSilence()
             }
             lastTick = .now
-            expireSilentReaders()
-            expireCommands()
+            sweepLinks()
             if ContinuousClock.now >= nextLeaseSweep {
                 nextLeaseSweep = .now + leaseEvery
-                await sweepSessions()
+                await sdk.sweepSessions()
             }
             try? await Task.sleep(for: interval)
         }
     }
 
-    /// Renews the leases of attached sessions, ends detached sessions whose
-    /// lease ran out, and releases the readers of expired sessions.
-    func sweepSessions() async {
-        let lease = configuration.sessionLease
-        let (attached, expired) = state.withLock { state -> ([String], [String]) in
-            var attached: [String] = []
-            var expired: [String] = []
-            for session in state.sessions.values {
-                if let since = session.detachedSince {
-                    if ContinuousClock.now - since >= lease { expired.append(session.token) }
-                } else {
-                    attached.append(session.id.rawValue)
-                }
-            }
-            return (attached, expired)
-        }
-        do { try await database.renewLeases(attached, node: node.id, lease: lease) } catch {
-            logger.warning("could not renew session leases", ["error": error])
-        }
-        for token in expired {
-            if let id = state.withLock({ $0.sessions[token]?.id }) { try? await database.closeSession(id.rawValue, node: node.id) }
-        }
-        do {
-            for expiry in try await ownership.expireSessions() {
-                if case .released(let owner, let generation, let actions) = expiry.result {
-                    run(actions, reader: expiry.reader, generation: generation, reason: .sessionExpired)
-                    tellOwner(expiry.reader, lane: "", generation: generation)
-                    // Its lease ran out in the store: the session is over here too.
-                    if let token = state.withLock({ $0.sessionTokens[owner.session] }), !expired.contains(token) {
-                        await endSession(token)
-                    }
-                }
-            }
-        } catch {
-            logger.warning("could not expire sessions", ["error": error])
-        }
-        for token in expired { await endSession(token) }
+    /// Restarts every link's offline bound from now (after this process was paused).
+    func forgiveReaderSilence() {
+        registry.update { $0.silenceForgiven(now: .now) }
+    }
+
+    /// Ends links whose reader stopped heartbeating and fails commands the reader did not
+    /// answer in time (the sweeper calls it).
+    func sweepLinks() {
+        registry.tick(heartbeatBound: configuration.readerOfflineBound - configuration.sweepInterval)
     }
 }

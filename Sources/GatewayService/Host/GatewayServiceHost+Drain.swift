@@ -1,5 +1,6 @@
 import GatewayCore
 import GatewayPostgres
+import GatewayRegistry
 import GatewayRepositories
 import Synchronization
 
@@ -14,7 +15,7 @@ extension GatewayServiceHost {
     public func goAwayAll(gracePeriod: Duration) {
         guard let server = running.withLock({ $0?.server }) else { return }
         // From now on links that end are handed over (detached), not lost.
-        gateway.handingOver.store(true, ordering: .relaxed)
+        gateway.readerLink.handingOver.store(true, ordering: .relaxed)
         Logger(component: "drain").notice("drain: goaway to every connection", ["connections": server.connectionCount])
         Task { await server.shutdown(gracePeriod: gracePeriod) }
     }
@@ -30,7 +31,7 @@ extension GatewayServiceHost {
 
     /// Commands (collect, confirm, …) relayed to a reader and not answered yet.
     public var inFlightCommands: Int {
-        gateway.state.withLock { state in state.links.values.reduce(0) { $0 + $1.pending.count } }
+        gateway.registry.read { $0.pendingCommandCount }
     }
 
     /// Detaches every session this replica holds: in memory (so the sweeper
@@ -41,13 +42,7 @@ extension GatewayServiceHost {
     @discardableResult
     public func detachSessions() async -> Int {
         let now = ContinuousClock.now
-        let ids = gateway.state.withLock { state -> [String] in
-            for token in state.sessions.keys {
-                state.sessions[token]!.connections.removeAll()
-                if state.sessions[token]!.detachedSince == nil { state.sessions[token]!.detachedSince = now }
-            }
-            return state.sessions.values.map(\.id.rawValue)
-        }
+        let ids = gateway.registry.update { $0.allSessionsDetached(now: now) }
         do {
             try await gateway.database.detachSessions(node: gateway.node.id, lease: gateway.configuration.sessionLease)
         } catch {

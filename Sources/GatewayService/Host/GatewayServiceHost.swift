@@ -115,8 +115,8 @@ public final class GatewayServiceHost: Sendable {
             let background = [
                 Task { await gateway.runSweeper() },
                 Task { await gateway.runMembership(advertisedAddress: advertised) },
-                Task { await gateway.runNotices() },
-                Task { await gateway.runStatusNotices() },
+                Task { await gateway.follower.runNotices() },
+                Task { await gateway.follower.runStatusNotices() },
             ]
             running.withLock { $0 = Running(group: group, server: server, internalServer: internalServer, background: background) }
             logger.info("gateway listening", [
@@ -210,7 +210,7 @@ public final class GatewayServiceHost: Sendable {
             state = nil
             return taken
         }) else { return }
-        gateway.handingOver.store(true, ordering: .relaxed)
+        gateway.readerLink.handingOver.store(true, ordering: .relaxed)
         await running.server.shutdown(gracePeriod: gracePeriod)
         for task in running.background { task.cancel() }
         await gateway.replicas.closeAll()

@@ -1,9 +1,10 @@
 import GatewayDomain
 import GatewayPostgres
+import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension FleetAdminService {
     /// Registers the reader showing `request.registrationCode`; the reader is told
     /// at once on its link and receives its credential there.
     func registerByCode(_ request: ReaderGatewayV1.RegisterReaderRequest, account: String) async throws(ServiceError) -> ReaderGatewayV1.Reader {
@@ -46,8 +47,8 @@ extension Gateway {
     /// link took it.
     func tellRegistered(_ record: ReaderRecord, code: String, credential: String, node owner: String) async -> ReaderGatewayV1.Reader? {
         if owner == node.id {
-            guard let local = state.withLock({ $0.registrations.removeValue(forKey: code) }) else { return nil }
-            return await local.registered(record, credential)
+            guard let local = registry.registrationTaken(code) else { return nil }
+            return await local.handler(record, credential)
         }
         var request = ReaderGatewayV1.CompleteRegistrationRequest()
         request.registrationCode = code

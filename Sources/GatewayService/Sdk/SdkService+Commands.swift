@@ -1,9 +1,10 @@
 import GatewayDomain
 import GatewayPostgres
+import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension SdkService {
     var commandRoutes: [(String, MethodHandler)] {
         typealias Sdk = ReaderGatewayV1.Sdk
         return [
@@ -54,7 +55,7 @@ extension Gateway {
                 // The store saw the takeover before this replica's memory did: the
                 // session hears of it (event first), then the command fails.
                 if refusal == .connectedToAnotherSession {
-                    await refresh(reader)
+                    await follower.refresh(reader)
                     _ = takePendingRefusal(session)
                 }
                 throw ServiceError.refusal(refusal)
@@ -62,14 +63,13 @@ extension Gateway {
         }
         // Other commands are fenced by this replica's memory: the session still owns the
         // reader at its generation (a takeover clears it under the same lock first).
-        let stillOwner = fenceKind.marksReaderInUse || state.withLock { state in
-            state.session(id: session.id).map { $0.reader == reader && $0.generation == session.generation } ?? false
-        }
+        let stillOwner = fenceKind.marksReaderInUse || registry.read { $0.holds(reader, session: session.id, at: session.generation) }
         guard stillOwner else {
             if let refusal = takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
             throw ServiceError.notConnected
         }
-        let outcome = await route(command, to: reader, session: session, isCollect: kind == .collectPaymentMethod, reboot: reboot)
+        let owned = ReaderRegistry.OwnedReader(session: session.id, reader: reader, generation: session.generation, home: session.home)
+        let outcome = await route(command, to: owned, isCollect: kind == .collectPaymentMethod, reboot: reboot)
         if fenceKind.marksReaderInUse {
             _ = try? await ownership.commandFinished(fenceKind, reader: reader, session: session.id, generation: session.generation)
         }
@@ -93,7 +93,7 @@ extension Gateway {
     /// on it). A session runs one transaction at a time, so its new command
     /// supersedes the old one: the mark is cleared and the caller marks the
     /// reader again. True when it did.
-    func clearStaleMark(_ reader: ReaderID, session: SessionState) async throws(StoreError) -> Bool {
+    func clearStaleMark(_ reader: ReaderID, session: RegistrySession) async throws(StoreError) -> Bool {
         let rows = try await database.client.query(
             "SELECT command FROM reader_ownership WHERE reader_id = $1 AND command_session_id = $2",
             [PostgresValue(reader.rawValue), PostgresValue(session.id.rawValue)]
@@ -102,78 +102,5 @@ extension Gateway {
         logger.notice("a session's new transaction superseded its own unfinished one", ["reader": reader, "session": session.id, "command": name])
         _ = try await ownership.commandFinished(stale, reader: reader, session: session.id, generation: session.generation)
         return true
-    }
-
-    /// Sends a command down the reader's link and waits for its result (bounded by the command timeout).
-    func send(
-        _ command: ReaderGatewayV1.ReaderCommand.Command,
-        to reader: ReaderID,
-        session: SessionID,
-        isCollect: Bool,
-        reboot: Bool
-    ) async -> CommandOutcome {
-        await withCheckedContinuation { (continuation: CheckedContinuation<CommandOutcome, Never>) in
-            let sent = dispatch(command, to: reader, session: session, isCollect: isCollect, reboot: reboot) { outcome in
-                continuation.resume(returning: outcome)
-            }
-            if !sent { continuation.resume(returning: .failed(ServiceError.refusal(.readerOffline))) }
-        }
-    }
-
-    /// Registers a command on the reader's link (its outcome goes to `complete`) and
-    /// sends it down the link. False when the reader has no link (`complete` is not called).
-    func dispatch(
-        _ command: ReaderGatewayV1.ReaderCommand.Command,
-        to reader: ReaderID,
-        session: SessionID,
-        isCollect: Bool,
-        reboot: Bool,
-        complete: @escaping @Sendable (CommandOutcome) -> Void
-    ) -> Bool {
-        let timeout = configuration.commandTimeout
-        let registered = state.withLock { state -> (ServerCall, UInt64)? in
-            guard let index = state.links.index(forKey: reader) else { return nil }
-            return state.registerCommand(at: index, session: session, isCollect: isCollect, reboot: reboot, deadline: .now + timeout, complete: complete)
-        }
-        guard let (call, commandID) = registered else { return false }
-        call.send(Gateway.downlink(command, id: commandID, session: session, timeout: timeout))
-        return true
-    }
-
-    static func downlink(
-        _ command: ReaderGatewayV1.ReaderCommand.Command, id: UInt64, session: SessionID, timeout: Duration
-    ) -> ReaderGatewayV1.ReaderDownlink {
-        var message = downlinkCommand(command, session: session, timeout: timeout)
-        message.commandID = id
-        var downlink = ReaderGatewayV1.ReaderDownlink()
-        downlink.message = .command(message)
-        return downlink
-    }
-
-    /// Fails the commands whose reader did not answer in time (the sweeper calls it).
-    func expireCommands() {
-        let now = ContinuousClock.now
-        let expired = state.withLock { state -> [PendingCommand] in
-            var expired: [PendingCommand] = []
-            for (reader, link) in state.links where link.pending.values.contains(where: { $0.deadline <= now }) {
-                for (id, pending) in link.pending where pending.deadline <= now {
-                    expired.append(pending)
-                    state.links[reader]?.pending[id] = nil
-                }
-            }
-            return expired
-        }
-        let seconds = Int(configuration.commandTimeout.seconds)
-        for pending in expired {
-            pending.complete(.failed(ServiceError(.readerTimeout, "the reader did not answer within \(seconds) s")))
-        }
-    }
-
-    /// Hands a command its outcome, once.
-    func resolve(reader: ReaderID, commandID: UInt64, with outcome: CommandOutcome) {
-        let pending = state.withLock { state -> PendingCommand? in
-            state.links[reader]?.pending.removeValue(forKey: commandID)
-        }
-        pending?.complete(outcome)
     }
 }

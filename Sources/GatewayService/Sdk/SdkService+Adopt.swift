@@ -1,16 +1,17 @@
 import GatewayDomain
 import GatewayPostgres
+import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension SdkService {
     /// A resume token this replica does not hold in memory: the session may
     /// have lived on a replica that drained (its lease then runs in
     /// PostgreSQL). When the token names an open session whose lease has not
     /// run out, this replica takes it over: the row is recorded with this
     /// node, the reader it owns (per `reader_ownership`) stays its own.
     /// Returns nil when there is no such session.
-    func adoptSession(_ token: String, _ context: CallContext) async throws(ServiceError) -> SessionState? {
+    func adoptSession(_ token: String, _ context: CallContext) async throws(ServiceError) -> RegistrySession? {
         let found: PostgresRows
         do {
             found = try await database.client.query(
@@ -39,25 +40,21 @@ extension Gateway {
                 "SELECT reader_id, generation FROM reader_ownership WHERE session_id = $1 LIMIT 1", [PostgresValue(id)]
             )
         } catch { throw ServiceError.store(error) }
-        let now = Gateway.nowUnixMs()
-        var session = SessionState(
+        var reader: ReaderID?
+        var generation = OwnershipGeneration.initial
+        if let ownership = owned.first {
+            do {
+                reader = ReaderID(try ownership.decode(String.self, "reader_id"))
+                generation = OwnershipGeneration(try ownership.decode(Int64.self, "generation"))
+            } catch { throw ServiceError.store(error) }
+        }
+        let session = RegistrySession(
             id: SessionID(id), token: token, accountID: account, locationScope: scope,
             posDeviceID: posDeviceID, lane: LaneLabel(lane),
             discovery: DiscoveryStateMachine(burst: configuration.discoveryBurst, perSecond: configuration.discoveriesPerSecond),
-            connections: [context.connectionID], openedAtUnixMs: now, lastSeenUnixMs: now
+            connection: context.connectionID, nowUnixMs: Gateway.nowUnixMs(), reader: reader, generation: generation
         )
-        if let ownership = owned.first {
-            do {
-                session.reader = ReaderID(try ownership.decode(String.self, "reader_id"))
-                session.generation = OwnershipGeneration(try ownership.decode(Int64.self, "generation"))
-            } catch { throw ServiceError.store(error) }
-        }
-        let (adopted, isNew) = state.withLock { state -> (SessionState, Bool) in
-            if let existing = state.sessions[token] { return (existing, false) }
-            state.sessions[token] = session
-            state.sessionTokens[session.id] = token
-            return (session, true)
-        }
+        let (adopted, isNew) = registry.update { $0.sessionAdopted(session) }
         if isNew { metrics.sessions.unlabeled.increment() }
         logger.notice("session resumed from another replica", ["session": id, "reader": session.reader?.rawValue ?? ""])
         return adopted

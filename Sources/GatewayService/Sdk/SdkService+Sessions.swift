@@ -1,9 +1,10 @@
 import GatewayDomain
 import GatewayPostgres
+import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension SdkService {
     var sdkRoutes: [(String, MethodHandler)] {
         typealias Sdk = ReaderGatewayV1.Sdk
         return [
@@ -21,24 +22,17 @@ extension Gateway {
     /// memory, or adopted from PostgreSQL when this replica does not hold it (the
     /// lane's connection landed here after its replica died, drained, or the load
     /// balancer chose another replica).
-    func session(_ token: String, _ context: CallContext) async throws(ServiceError) -> SessionState {
+    func session(_ token: String, _ context: CallContext) async throws(ServiceError) -> RegistrySession {
         if let found = localSession(token, context) { return found }
         if let adopted = try await adoptSession(token, context) { return adopted }
         throw ServiceError.sessionUnknown
     }
 
     /// The session named by `token` if this replica holds it (and its lease runs).
-    func localSession(_ token: String, _ context: CallContext) -> SessionState? {
+    func localSession(_ token: String, _ context: CallContext) -> RegistrySession? {
         let lease = configuration.sessionLease
-        let found = state.withLock { state -> SessionState? in
-            guard let session = state.sessions[token] else { return nil }
-            if let since = session.detachedSince, ContinuousClock.now - since >= lease { return nil }
-            state.sessions[token]!.connections.insert(context.connectionID)
-            state.sessions[token]!.detachedSince = nil
-            state.sessions[token]!.lastSeenUnixMs = Gateway.nowUnixMs()
-            return state.sessions[token]
-        }
-        return found
+        let nowUnixMs = Gateway.nowUnixMs()
+        return registry.update { $0.sessionUsed(token, connection: context.connectionID, now: .now, nowUnixMs: nowUnixMs, lease: lease) }
     }
 
     func openSession(_ request: ReaderGatewayV1.OpenSessionRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.OpenSessionResponse {
@@ -75,17 +69,13 @@ extension Gateway {
                 locationScope: token.locationID, nodeID: node.id, lease: configuration.sessionLease, token: secret
             )
         } catch { throw ServiceError.store(error) }
-        let now = Gateway.nowUnixMs()
-        let session = SessionState(
+        let session = RegistrySession(
             id: id, token: secret, accountID: token.accountID, locationScope: token.locationID,
             posDeviceID: request.posDeviceID, lane: LaneLabel(lane),
             discovery: DiscoveryStateMachine(burst: configuration.discoveryBurst, perSecond: configuration.discoveriesPerSecond),
-            connections: [context.connectionID], openedAtUnixMs: now, lastSeenUnixMs: now
+            connection: context.connectionID, nowUnixMs: Gateway.nowUnixMs()
         )
-        state.withLock { state in
-            state.sessions[secret] = session
-            state.sessionTokens[id] = secret
-        }
+        registry.update { $0.sessionOpened(session) }
         metrics.sessions.unlabeled.increment()
         response.sessionID = id.rawValue
         response.sessionToken = secret
@@ -111,14 +101,8 @@ extension Gateway {
 
     /// Forgets a session: its event stream ends, its row is closed.
     func endSession(_ token: String) async {
-        let removed = state.withLock { state -> SessionState? in
-            guard let session = state.sessions.removeValue(forKey: token) else { return nil }
-            state.sessionTokens[session.id] = nil
-            return session
-        }
-        guard let removed else { return }
+        guard let removed = registry.sessionEnded(token) else { return }
         metrics.sessions.unlabeled.decrement()
-        removed.eventCall?.end()
         try? await database.closeSession(removed.id.rawValue, node: node.id)
     }
 
@@ -129,38 +113,9 @@ extension Gateway {
         }
         let token = request.sessionToken
         if localSession(token, context) == nil { _ = try? await adoptSession(token, context) }
-        let previous = state.withLock { state -> (ServerCall?, Bool) in
-            guard state.sessions[token] != nil else { return (nil, false) }
-            let previous = state.sessions[token]!.eventCall
-            state.sessions[token]!.eventCall = call
-            state.sessions[token]!.connections.insert(context.connectionID)
-            state.sessions[token]!.detachedSince = nil
-            for event in state.sessions[token]!.bufferedEvents { call.send(event) }
-            state.sessions[token]!.bufferedEvents.removeAll()
-            return (previous, true)
-        }
-        guard previous.1 else {
+        guard registry.subscribe(token, call: call, connection: context.connectionID) else {
             call.end(ServiceError.sessionUnknown.status)
             return
-        }
-        if let old = previous.0, old !== call { old.end() }
-        call.onCancel { [self] in
-            state.withLock { state in
-                if state.sessions[token]?.eventCall === call { state.sessions[token]!.eventCall = nil }
-            }
-        }
-    }
-
-    /// A connection closed: sessions it carried may now be detached (their
-    /// lease starts running).
-    func connectionClosed(_ connectionID: UInt64) {
-        state.withLock { state in
-            for (token, session) in state.sessions where session.connections.contains(connectionID) {
-                state.sessions[token]!.connections.remove(connectionID)
-                if state.sessions[token]!.connections.isEmpty {
-                    state.sessions[token]!.detachedSince = .now
-                }
-            }
         }
     }
 }

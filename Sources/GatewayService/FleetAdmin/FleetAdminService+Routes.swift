@@ -1,10 +1,11 @@
 import Foundation
 import GatewayDomain
 import GatewayPostgres
+import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension FleetAdminService {
     var adminRoutes: [(String, MethodHandler)] {
         typealias Admin = ReaderGatewayV1.FleetAdmin
         return [
@@ -59,8 +60,7 @@ extension Gateway {
                 let account = try await authenticateAdmin(context)
                 _ = try await ownedReader(request.readerID, account: account)
                 try await adminRelease(ReaderID(request.readerID), reason: .readerUnregistered)
-                let link = state.withLock { $0.links[ReaderID(request.readerID)]?.call }
-                link?.end(ServiceError(.readerCredentialInvalid, "the reader was unregistered").status)
+                registry.endLink(of: ReaderID(request.readerID), ServiceError(.readerCredentialInvalid, "the reader was unregistered").status)
                 do { _ = try await database.deleteReader(request.readerID, account: account) } catch { throw ServiceError.store(error) }
                 return ReaderGatewayV1.DeleteReaderResponse()
             },
@@ -69,7 +69,7 @@ extension Gateway {
                 let location = try await checkedLocation(request.locationID, account: account)
                 let records: [ReaderRecord]
                 do { records = try await database.readers(account: account, location: location) } catch { throw ServiceError.store(error) }
-                let readers = state.withLock { state in records.map { Gateway.readerMessage($0, link: state.links[ReaderID($0.id)]) } }
+                let readers = registry.read { registry in records.map { Gateway.readerMessage($0, link: registry.linkStatus(of: ReaderID($0.id))) } }
                 var response = ReaderGatewayV1.ListReadersResponse()
                 response.readers = readers.filter { request.networkStatus == .unspecified || $0.networkStatus == request.networkStatus }
                 return response
@@ -78,7 +78,7 @@ extension Gateway {
                 let account = try await authenticateAdmin(context)
                 let record = try await ownedReader(request.readerID, account: account)
                 var response = ReaderGatewayV1.GetReaderResponse()
-                response.reader = state.withLock { Gateway.readerMessage(record, link: $0.links[ReaderID(record.id)]) }
+                response.reader = Gateway.readerMessage(record, link: registry.linkStatus(of: ReaderID(record.id)))
                 response.ownership = try await ownershipMessages([record]).first
                 return response
             },
@@ -130,9 +130,7 @@ extension Gateway {
                 let account = try await authenticateAdmin(context)
                 let location = try await checkedLocation(request.locationID, account: account)
                 let lease = Int64(configuration.sessionLease.seconds * 1000)
-                let sessions = state.withLock { state in
-                    state.sessions.values.filter { $0.accountID == account && (location == nil || $0.locationScope == location) }
-                        .sorted { $0.openedAtUnixMs < $1.openedAtUnixMs }
+                let sessions = registry.read { $0.sessions(of: account, location: location) }
                         .map { session in
                             var info = ReaderGatewayV1.SessionInfo()
                             info.sessionID = session.id.rawValue
@@ -145,7 +143,6 @@ extension Gateway {
                             info.connected = !session.connections.isEmpty
                             return info
                         }
-                }
                 var response = ReaderGatewayV1.ListSessionsResponse()
                 response.sessions = sessions
                 return response
@@ -188,21 +185,13 @@ extension Gateway {
         let result: ReleaseResult
         do { result = try await ownership.adminRelease(reader: reader) } catch { throw ServiceError.store(error) }
         guard case .released(let owner, let generation, let actions) = result else { return nil }
-        let session = state.withLock { $0.session(id: owner.session) }
-        run(actions, reader: reader, generation: generation, reason: reason)
-        tellOwner(reader, lane: "", generation: generation)
+        let session = registry.read { $0.session(id: owner.session) }
+        let nowUnixMs = Gateway.nowUnixMs()
+        registry.apply { $0.readerReleased(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs) }
         var released = ReaderGatewayV1.ReaderOwner()
         released.sessionID = owner.session.rawValue
         released.laneLabel = owner.lane.rawValue
         released.posDeviceID = session?.posDeviceID ?? ""
         return released
-    }
-
-    static func locationMessage(_ record: LocationRecord) -> ReaderGatewayV1.Location {
-        var location = ReaderGatewayV1.Location()
-        location.id = record.id
-        location.displayName = record.displayName
-        location.address = record.address
-        return location
     }
 }

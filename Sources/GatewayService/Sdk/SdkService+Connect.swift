@@ -1,10 +1,11 @@
 import GatewayDomain
 import GatewayOperations
 import GatewayPostgres
+import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension SdkService {
     func connectReader(_ request: ReaderGatewayV1.ConnectReaderRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.ConnectReaderResponse {
         var session = try await session(request.sessionToken, context)
         guard !request.readerID.isEmpty else { throw ServiceError.invalid("reader_id is empty; pass a reader from the latest DiscoverReaders") }
@@ -69,18 +70,15 @@ extension Gateway {
             if refusal == .readerBusy { metrics.claims.labels(ClaimOutcome.refusedBusy).increment() }
             throw ServiceError.refusal(refusal)
         case .granted(let grant, let generation, let actions):
-            let updated = state.withLock { state -> SessionState? in
-                state.withSession(id: session.id) { live in
-                    live.reader = reader
-                    live.generation = generation
-                    live.home = nil
-                    live.pendingRefusal = nil
-                    live.lane = lane
-                    live.posDeviceID = session.posDeviceID
-                    return live
-                }
+            let nowUnixMs = Gateway.nowUnixMs()
+            let posDeviceID = session.posDeviceID
+            let claimed = registry.act { registry -> (Bool, [RegistryAction]) in
+                guard let actions = registry.readerClaimed(
+                    reader, by: session.id, generation: generation, lane: lane, posDeviceID: posDeviceID, actions: actions, nowUnixMs: nowUnixMs
+                ) else { return (false, []) }
+                return (true, actions)
             }
-            guard let updated else { throw ServiceError.sessionUnknown }
+            guard claimed else { throw ServiceError.sessionUnknown }
             var replaced = false
             switch grant {
             case .connected: metrics.claims.labels(ClaimOutcome.connected).increment()
@@ -89,13 +87,11 @@ extension Gateway {
                 metrics.claims.labels(ClaimOutcome.replaced).increment()
             case .alreadyOwner: break
             }
-            run(actions, reader: reader, generation: generation, reason: .replaced, takenBy: updated)
-            tellOwner(reader, lane: lane.rawValue, generation: generation)
             var response = ReaderGatewayV1.ConnectReaderResponse()
             let row: ReaderRecord?
             do { row = try await record } catch { throw ServiceError.store(error) }
             guard let row else { throw ServiceError.readerNotFound }
-            response.reader = Gateway.readerMessage(row, link: state.withLock { $0.links[reader] })
+            response.reader = Gateway.readerMessage(row, link: registry.linkStatus(of: reader))
             response.generation = UInt64(generation.rawValue)
             response.replacedOtherSession = replaced
             return response
@@ -111,37 +107,27 @@ extension Gateway {
     }
 
     /// Ends the session's ownership of `reader` (disconnect, close).
-    func release(_ reader: ReaderID, session: SessionState, reason: ReaderGatewayV1.DisconnectReason) async throws(ServiceError) {
+    func release(_ reader: ReaderID, session: RegistrySession, reason: ReaderGatewayV1.DisconnectReason) async throws(ServiceError) {
         let result: ReleaseResult
         do { result = try await ownership.disconnect(reader: reader, session: session.id, generation: session.generation) } catch {
             throw ServiceError.store(error)
         }
-        _ = state.withLock { state in
-            state.withSession(id: session.id) { live in
-                if live.reader == reader { live.reader = nil }
-            }
-        }
+        registry.update { $0.readerLetGo(reader, by: session.id) }
         switch result {
         case .released(_, let generation, let actions):
-            run(actions, reader: reader, generation: generation, reason: reason)
-            tellOwner(reader, lane: "", generation: generation)
+            let nowUnixMs = Gateway.nowUnixMs()
+            registry.apply { $0.readerReleased(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs) }
         case .unchanged, .refused:
             break
         }
     }
 
     /// The refusal a displaced session's next command fails with, consumed.
-    func takePendingRefusal(_ session: SessionState) -> OwnershipRefusal? {
+    func takePendingRefusal(_ session: RegistrySession) -> OwnershipRefusal? {
         takePendingRefusal(of: session.id)
     }
 
     func takePendingRefusal(of session: SessionID) -> OwnershipRefusal? {
-        state.withLock { state in
-            state.withSession(id: session) { live -> OwnershipRefusal? in
-                let refusal = live.pendingRefusal
-                live.pendingRefusal = nil
-                return refusal
-            } ?? nil
-        }
+        registry.update { $0.takePendingRefusal(of: session) }
     }
 }

@@ -1,9 +1,10 @@
 import GatewayDomain
 import GatewayPostgres
+import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension FleetAdminService {
     /// The ownership of each reader, with the owner's lane and pos device from the live sessions.
     func ownershipMessages(_ readers: [ReaderRecord]) async throws(ServiceError) -> [ReaderGatewayV1.ReaderOwnership] {
         var messages: [ReaderGatewayV1.ReaderOwnership] = []
@@ -13,7 +14,7 @@ extension Gateway {
             var message = ReaderGatewayV1.ReaderOwnership()
             message.readerID = record.id
             message.readerLabel = record.label
-            let online = state.withLock { $0.links[ReaderID(record.id)] != nil }
+            let online = registry.linkStatus(of: ReaderID(record.id)) != nil
             message.networkStatus = online ? .online : .offline
             if let stored {
                 message.generation = UInt64(stored.generation.rawValue)
@@ -30,7 +31,7 @@ extension Gateway {
         var message = ReaderGatewayV1.ReaderOwner()
         message.sessionID = owner.session.rawValue
         message.laneLabel = owner.lane.rawValue
-        message.posDeviceID = state.withLock { $0.session(id: owner.session)?.posDeviceID } ?? ""
+        message.posDeviceID = registry.read { $0.session(id: owner.session)?.posDeviceID } ?? ""
         return message
     }
 

@@ -1,10 +1,11 @@
 import Foundation
 import GatewayDomain
 import GatewayPostgres
+import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension ReaderLinkService {
     /// Serves one `ReaderLink.Attach` call from hello to the end of the link.
     func attach(requests: AsyncStream<[UInt8]>, call: ServerCall, context: CallContext) async {
         var iterator = requests.makeAsyncIterator()
@@ -22,10 +23,7 @@ extension Gateway {
             call.end(ServiceError.invalid(error.message).status)
             return
         }
-        let linkID = state.withLock { state -> UInt64 in
-            defer { state.nextLinkID += 1 }
-            return state.nextLinkID
-        }
+        let linkID = registry.linkStarted()
         var record: ReaderRecord
         var issuedCredential: String?
         // Registration by code: the admin's call waits here until the link is online (or gone).
@@ -71,18 +69,16 @@ extension Gateway {
         downlink.message = .registration(registration)
         call.send(downlink)
         // The admin who registered the code hears the reader as it is now: online.
-        registrationMailbox.finish(state.withLock { Gateway.readerMessage(record, link: $0.links[reader]) })
+        registrationMailbox.finish(Gateway.readerMessage(record, link: registry.linkStatus(of: reader)))
         // Command results are matched on the link's loop, without waking this task.
         call.interceptMessages { [self] bytes in
             guard let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes),
                   case .commandResult(let result)? = uplink.message
             else { return false }
-            commandResultReceived(result, reader: reader, linkID: linkID)
+            registry.commandAnswered(result, reader: reader, link: linkID)
             return true
         }
-        if let owner = state.withLock({ $0.owner(of: reader) }) {
-            tellOwner(reader, lane: owner.lane.rawValue, generation: owner.generation)
-        }
+        registry.apply(one: { $0.ownerAnnouncement(for: reader) })
         while let bytes = await iterator.next() {
             guard !bytes.isEmpty else { continue }
             guard let message = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else {
@@ -134,7 +130,7 @@ extension Gateway {
     func waitForRegistration(
         _ hello: ReaderGatewayV1.ReaderHello,
         serial: String,
-        linkID: UInt64,
+        linkID: LinkID,
         call: ServerCall,
         mailbox: RegistrationMailbox,
         requests: inout AsyncStream<[UInt8]>.Iterator
@@ -144,14 +140,10 @@ extension Gateway {
             let fresh = RegistrationCode.generate().canonical
             let lifetime = configuration.registrationCodeLifetime
             let previous = code
-            state.withLock { state in
-                if !previous.isEmpty { state.registrations[previous] = nil }
-                state.registrations[fresh] = PendingRegistration(
-                    linkID: linkID, serial: serial, deviceType: hello.deviceType, softwareVersion: hello.softwareVersion,
-                    expires: .now + lifetime, registered: { record, credential in
-                        await mailbox.deliver(record, credential: credential, wake: { call.wake() })
-                    }
-                )
+            registry.registrationCodeIssued(
+                fresh, replacing: previous.isEmpty ? nil : previous, link: linkID, serial: serial, expires: .now + lifetime
+            ) { record, credential in
+                await mailbox.deliver(record, credential: credential, wake: { call.wake() })
             }
             code = fresh
             // Shared with every replica: an admin may type the code on any of them.
@@ -187,11 +179,11 @@ extension Gateway {
                 registered = CodeRegistration(record: record, credential: credential, lastHeartbeat: lastHeartbeat)
                 break
             }
-            let expired = state.withLock { $0.registrations[code].map { $0.expires <= .now } ?? false }
+            let expired = registry.read { $0.registrationExpired(code, now: .now) }
             if expired { await issueCode() }
         }
         let last = code
-        state.withLock { _ = $0.registrations.removeValue(forKey: last) }
+        registry.registrationWithdrawn(last, link: linkID)
         if registered == nil { try? await database.deleteRegistrationCode(last) }
         return registered
     }
@@ -199,26 +191,12 @@ extension Gateway {
     /// Puts the reader's link in the registry. A second link from the same
     /// reader replaces the first (which ends with READER_LINK_REPLACED) and the
     /// owner keeps the reader; otherwise the store records the attach.
-    func goOnline(_ record: ReaderRecord, linkID: UInt64, call: ServerCall, ipAddress: String) async -> LinkEpoch? {
+    func goOnline(_ record: ReaderRecord, linkID: LinkID, call: ServerCall, ipAddress: String) async -> LinkEpoch? {
         let reader = ReaderID(record.id)
-        let replaced = state.withLock { state -> ReaderLinkState? in
-            guard var existing = state.links[reader] else { return nil }
-            let old = existing
-            existing.linkID = linkID
-            existing.call = call
-            existing.record = record
-            existing.ipAddress = ipAddress
-            existing.lastHeartbeat = .now
-            existing.pending = [:]
-            state.links[reader] = existing
-            return old
-        }
-        if let replaced {
-            for pending in replaced.pending.values {
-                pending.complete(.failed(ServiceError(.readerOffline, "the reader re-attached while the command ran; retry it")))
-            }
-            replaced.call.end(ServiceError(.readerLinkReplaced, "a newer link from the same reader replaced this one").status)
-            return replaced.epoch
+        let described = Gateway.describedReader(record)
+        let status = LinkStatus(ipAddress: ipAddress, softwareVersion: record.softwareVersion)
+        if let epoch = registry.linkReattached(reader, link: linkID, call: call, described: described, status: status) {
+            return epoch
         }
         // An attach keeps the owner: only the new epoch matters here.
         let attachedEpoch: LinkEpoch?
@@ -230,51 +208,35 @@ extension Gateway {
             call.end(ServiceError(.readerNotFound, "the reader is no longer registered").status)
             return nil
         }
-        let link = ReaderLinkState(linkID: linkID, call: call, epoch: epoch, record: record, ipAddress: ipAddress, lastHeartbeat: .now)
-        let displaced = state.withLock { state -> ReaderLinkState? in
-            let previous = state.links[reader]
-            state.links[reader] = link
-            return previous
-        }
-        if let displaced { displaced.call.end(ServiceError(.readerLinkReplaced, "a newer link from the same reader replaced this one").status) }
+        registry.linkAttached(reader, link: linkID, call: call, epoch: epoch, described: described, status: status)
         metrics.readersOnline.unlabeled.increment()
         return epoch
     }
 
-    func uplinkReceived(_ message: ReaderGatewayV1.ReaderUplink, reader: ReaderID, linkID: UInt64) {
+    func uplinkReceived(_ message: ReaderGatewayV1.ReaderUplink, reader: ReaderID, linkID: LinkID) {
         switch message.message {
         case .heartbeat(let heartbeat):
-            let remote = state.withLock { state -> ReaderStatusNotice? in
-                guard var link = state.links[reader], link.linkID == linkID else { return nil }
-                let changed = link.activity != heartbeat.activity || link.batteryLevel != heartbeat.batteryLevel || link.ipAddress != heartbeat.ipAddress
-                link.lastHeartbeat = .now
-                if heartbeat.activity != .unspecified { link.activity = heartbeat.activity }
-                link.batteryLevel = heartbeat.batteryLevel
-                if !heartbeat.ipAddress.isEmpty { link.ipAddress = heartbeat.ipAddress }
-                state.links[reader] = link
-                guard changed else { return nil }
-                guard let owner = state.owner(of: reader) else {
-                    // The owner, if the reader has ever had one (its generation moved on), is
-                    // on another replica: announce it.
-                    guard link.knownGeneration > .initial else { return nil }
-                    return ReaderStatusNotice(reader: reader, activity: link.activity, batteryLevel: link.batteryLevel, ipAddress: link.ipAddress)
+            let now = ContinuousClock.now
+            let nowUnixMs = Gateway.nowUnixMs()
+            let announced = registry.act(one: { registry -> (LinkStatus?, RegistryAction?) in
+                switch registry.heartbeat(
+                    reader, link: linkID, activity: heartbeat.activity, batteryLevel: heartbeat.batteryLevel, ipAddress: heartbeat.ipAddress,
+                    now: now, nowUnixMs: nowUnixMs
+                ) {
+                case .none: return (nil, nil)
+                case .tellOwner(let send): return (nil, send)
+                case .announce(let status): return (status, nil)
                 }
-                var status = ReaderGatewayV1.ReaderStatusChanged()
-                status.reader = Gateway.readerMessage(link.record, link: link)
-                _ = state.withSession(id: owner.id) { Gateway.deliver(.readerStatusChanged(status), to: &$0) }
-                return nil
+            })
+            if let status = announced {
+                let notice = ReaderStatusNotice(reader: reader, activity: status.activity, batteryLevel: status.batteryLevel, ipAddress: status.ipAddress)
+                Task { await follower.announce(notice) }
             }
-            if let remote { Task { await announce(remote) } }
         case .commandResult(let result):
-            commandResultReceived(result, reader: reader, linkID: linkID)
+            registry.commandAnswered(result, reader: reader, link: linkID)
         case .updateProgress(let progress):
-            state.withLock { state in
-                guard let owner = state.owner(of: reader) else { return }
-                var update = ReaderGatewayV1.UpdateProgress()
-                update.readerID = reader.rawValue
-                update.progress = progress.progress
-                _ = state.withSession(id: owner.id) { Gateway.deliver(.updateProgress(update), to: &$0) }
-            }
+            let nowUnixMs = Gateway.nowUnixMs()
+            registry.apply(one: { $0.updateProgress(reader, progress: progress.progress, nowUnixMs: nowUnixMs) })
         case .hello, nil:
             break
         }
@@ -282,20 +244,10 @@ extension Gateway {
 
     /// The link ended (reader closed it, connection lost, heartbeat timeout):
     /// unless a newer link took over, the reader is offline and its owner is told.
-    func linkEnded(_ reader: ReaderID, linkID: UInt64, epoch: LinkEpoch) async {
-        let ended = state.withLock { state -> ReaderLinkState? in
-            guard let link = state.links[reader], link.linkID == linkID else { return nil }
-            state.links[reader] = nil
-            if link.rebootRequested { state.rebootingReaders.insert(reader) }
-            return link
-        }
-        guard let ended else { return }
-        defer { if ended.rebootRequested { state.withLock { _ = $0.rebootingReaders.remove(reader) } } }
+    func linkEnded(_ reader: ReaderID, linkID: LinkID, epoch: LinkEpoch) async {
+        guard let ended = registry.linkEnded(reader, link: linkID) else { return }
+        defer { if ended.rebootRequested { registry.update { $0.rebootReported(reader) } } }
         metrics.readersOnline.unlabeled.decrement()
-        ended.call.end(ServiceError(.readerOffline, "the reader link ended").status)
-        for pending in ended.pending.values {
-            pending.complete(.failed(ServiceError.refusal(.readerOffline)))
-        }
         if handingOver.load(ordering: .relaxed) {
             // Draining: the reader re-attaches to another replica and its owner keeps it,
             // unless it does not come back within the offline bound.
@@ -310,25 +262,9 @@ extension Gateway {
             return
         }
         if case .ownerLost(_, let generation, let actions) = result {
-            run(actions, reader: reader, generation: generation, reason: ended.rebootRequested ? .rebootRequested : .readerLost)
-        }
-    }
-
-    /// Restarts every link's offline bound from now (after this process was paused).
-    func forgiveReaderSilence() {
-        state.withLock { state in
-            for reader in state.links.keys { state.links[reader]?.lastHeartbeat = .now }
-        }
-    }
-
-    /// Ends links whose reader stopped heartbeating (the sweeper calls it).
-    func expireSilentReaders() {
-        let bound = configuration.readerOfflineBound - configuration.sweepInterval
-        let silent = state.withLock { state in
-            state.links.values.filter { ContinuousClock.now - $0.lastHeartbeat > bound }.map(\.call)
-        }
-        for call in silent {
-            call.end(ServiceError(.readerOffline, "no heartbeat within the offline bound; reattach").status)
+            let reason: ReaderGatewayV1.DisconnectReason = ended.rebootRequested ? .rebootRequested : .readerLost
+            let nowUnixMs = Gateway.nowUnixMs()
+            registry.apply { $0.ownershipDecided(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs) }
         }
     }
 }

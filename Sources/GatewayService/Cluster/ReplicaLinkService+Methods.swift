@@ -1,22 +1,21 @@
 import GatewayDomain
 import GatewayPostgres
+import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension ReplicaLinkService {
     /// The methods of the internal listener (replica-to-replica, mutual TLS).
-    var replicaRoutes: [String: MethodHandler] {
+    var replicaRoutes: [(String, MethodHandler)] {
         typealias Link = ReaderGatewayV1.ReplicaLink
-        var routes: [String: MethodHandler] = [:]
-        for (path, handler) in [
+        return [
             MethodHandler.unary(Link.relayCommand) { [self] request, context throws(ServiceError) in
                 try await relayFromReplica(request, context)
             },
             MethodHandler.unary(Link.completeRegistration) { [self] request, context throws(ServiceError) in
                 try await completeRegistrationFromReplica(request, context)
             },
-        ] { routes[path] = handler }
-        return routes
+        ]
     }
 
     /// Every replica call carries the internal CA's client certificate (the
@@ -34,19 +33,13 @@ extension Gateway {
         guard let command = request.command?.command else { throw ServiceError.invalid("RelayCommand carries no command") }
         let reader = ReaderID(request.readerID)
         let generation = OwnershipGeneration(Int64(clamping: request.generation))
-        let refusal = state.withLock { state -> ServiceError? in
-            guard let index = state.links.index(forKey: reader),
-                  state.links.values[index].epoch.rawValue == Int64(clamping: request.linkEpoch)
-            else {
-                return ServiceError(.readerLinkMoved, "this replica does not hold the reader's link of epoch \(request.linkEpoch)")
-            }
-            if generation < state.links.values[index].knownGeneration { return .refusal(.connectedToAnotherSession) }
-            state.links.values[index].knownGeneration = generation
-            return nil
+        switch registry.update({ $0.replicaRelayRequested(reader, epoch: LinkEpoch(Int64(clamping: request.linkEpoch)), generation: generation) }) {
+        case .linkMoved: throw ServiceError(.readerLinkMoved, "this replica does not hold the reader's link of epoch \(request.linkEpoch)")
+        case .staleGeneration: throw ServiceError.refusal(.connectedToAnotherSession)
+        case .accepted: break
         }
-        if let refusal { throw refusal }
         let isCollect = if case .collectPaymentMethod = command { true } else { false }
-        let outcome = await send(command, to: reader, session: SessionID(request.sessionID), isCollect: isCollect, reboot: request.reboot)
+        let outcome = await registry.relay(command, to: reader, session: SessionID(request.sessionID), isCollect: isCollect, reboot: request.reboot)
         switch outcome {
         case .answered(let result):
             var response = ReaderGatewayV1.RelayCommandResponse()
@@ -68,10 +61,9 @@ extension Gateway {
         guard let record, record.id == request.readerID else {
             throw ServiceError(.registrationCodeInvalid, "no reader was registered with this credential")
         }
-        let pending = state.withLock { $0.registrations.removeValue(forKey: request.registrationCode) }
-        guard let pending, pending.serial == record.serial else { return response }
+        guard let pending = registry.registrationTaken(request.registrationCode), pending.serial == record.serial else { return response }
         // Answered once the link is online here, with the reader's live status.
-        guard let online = await pending.registered(record, request.readerCredential) else { return response }
+        guard let online = await pending.handler(record, request.readerCredential) else { return response }
         response.delivered = true
         response.reader = online
         return response

@@ -1,22 +1,23 @@
 import GatewayDomain
 import GatewayPostgres
 import GatewayRPC
+import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension Gateway {
+extension SdkService {
     /// Sends a command to the reader the session owns, wherever its link lives:
     /// down the local link, or over the replica link to the reader's home.
     func route(
         _ command: ReaderGatewayV1.ReaderCommand.Command,
-        to reader: ReaderID,
-        session: SessionState,
+        to owned: ReaderRegistry.OwnedReader,
         isCollect: Bool,
         reboot: Bool
     ) async -> CommandOutcome {
-        let local = state.withLock { $0.links[reader] != nil }
-        if local { return await send(command, to: reader, session: session.id, isCollect: isCollect, reboot: reboot) }
-        return await relayRemote(command, to: reader, session: session, isCollect: isCollect, reboot: reboot)
+        if registry.linkStatus(of: owned.reader) != nil {
+            return await registry.relay(command, to: owned.reader, session: owned.session, isCollect: isCollect, reboot: reboot)
+        }
+        return await relayRemote(command, to: owned, isCollect: isCollect, reboot: reboot)
     }
 
     /// Relays a command to the replica holding the reader's link.
@@ -28,12 +29,12 @@ extension Gateway {
     /// READER_LINK_MOVED, and the client decides.
     func relayRemote(
         _ command: ReaderGatewayV1.ReaderCommand.Command,
-        to reader: ReaderID,
-        session: SessionState,
+        to owned: ReaderRegistry.OwnedReader,
         isCollect: Bool,
         reboot: Bool
     ) async -> CommandOutcome {
-        var home = state.withLock { $0.session(id: session.id)?.home }
+        let (reader, session) = (owned.reader, owned.session)
+        var home = registry.read { $0.home(of: session) }.map { ReaderHome(epoch: $0.epoch, node: $0.node, internalAddress: $0.internalAddress) }
         for attempt in 0..<2 {
             if home == nil || attempt > 0 {
                 do { home = try await cluster.readerHome(reader) } catch { return .failed(.store(error)) }
@@ -41,16 +42,15 @@ extension Gateway {
             guard let target = home else { return .failed(.refusal(.readerOffline)) }
             if target.node == node.id {
                 // PostgreSQL says the link is here: it ended or is being replaced right now.
-                let local = state.withLock { $0.links[reader] != nil }
-                guard local else { return .failed(.refusal(.readerOffline)) }
-                return await send(command, to: reader, session: session.id, isCollect: isCollect, reboot: reboot)
+                guard registry.linkStatus(of: reader) != nil else { return .failed(.refusal(.readerOffline)) }
+                return await registry.relay(command, to: reader, session: session, isCollect: isCollect, reboot: reboot)
             }
             var request = ReaderGatewayV1.RelayCommandRequest()
             request.readerID = reader.rawValue
             request.linkEpoch = UInt64(max(0, target.epoch.rawValue))
-            request.sessionID = session.id.rawValue
-            request.generation = UInt64(max(0, session.generation.rawValue))
-            request.command = Gateway.downlinkCommand(command, session: session.id, timeout: configuration.commandTimeout)
+            request.sessionID = session.rawValue
+            request.generation = UInt64(max(0, owned.generation.rawValue))
+            request.command = Gateway.downlinkCommand(command, session: session, timeout: configuration.commandTimeout)
             request.reboot = reboot
             request.fromNode = node.id
             do {
@@ -58,17 +58,18 @@ extension Gateway {
                 let response = try await channel.unary(
                     ReaderGatewayV1.ReplicaLink.relayCommand, request, timeout: configuration.commandTimeout + .seconds(5)
                 )
-                _ = state.withLock { state in state.withSession(id: session.id) { live in if live.reader == reader { live.home = target } } }
+                let cached = ReaderHomeCache(epoch: target.epoch, node: target.node, internalAddress: target.internalAddress)
+                registry.update { $0.homeLearned(cached, session: session, reader: reader) }
                 return .answered(response.result ?? ReaderGatewayV1.CommandResult())
             } catch let error as RPCError {
                 // Refused before it was processed: the peer no longer holds the link, or the
                 // call never started there (too many streams, goaway before it began).
                 if error.reason == .readerLinkMoved || error.reason == .tooManyStreams || error.reason == .goingAway {
-                    _ = state.withLock { state in state.withSession(id: session.id) { $0.home = nil } }
+                    registry.update { $0.homeForgotten(session: session) }
                     continue
                 }
                 if error.code == .unavailable || error.code == .deadlineExceeded {
-                    _ = state.withLock { state in state.withSession(id: session.id) { $0.home = nil } }
+                    registry.update { $0.homeForgotten(session: session) }
                     return .failed(ServiceError(
                         .readerLinkMoved,
                         "the replica holding the reader's link went away while the command ran; retry it (it may have reached the reader)",
@@ -78,8 +79,8 @@ extension Gateway {
                 if error.reason == .readerConnectedToAnotherSession {
                     // The reader's home knows a newer owner than this replica did: tell the
                     // session (event first), then fail the command with that refusal.
-                    await refresh(reader)
-                    _ = takePendingRefusal(session)
+                    await follower.refresh(reader)
+                    _ = takePendingRefusal(of: session)
                 }
                 return .failed(ServiceError(error.reason, error.message))
             } catch {
@@ -89,16 +90,5 @@ extension Gateway {
             }
         }
         return .failed(ServiceError(.readerLinkMoved, "the reader's link is moving between replicas; retry the command"))
-    }
-
-    /// The command as the reader link carries it (its id is set by the link's replica).
-    static func downlinkCommand(
-        _ command: ReaderGatewayV1.ReaderCommand.Command, session: SessionID, timeout: Duration
-    ) -> ReaderGatewayV1.ReaderCommand {
-        var message = ReaderGatewayV1.ReaderCommand()
-        message.timeoutMs = Int64(timeout.seconds * 1000)
-        message.sessionID = session.rawValue
-        message.command = command
-        return message
     }
 }

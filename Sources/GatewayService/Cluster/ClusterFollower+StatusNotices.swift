@@ -1,5 +1,6 @@
 import GatewayDomain
 import GatewayPostgres
+import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
@@ -38,7 +39,7 @@ struct ReaderStatusNotice: Sendable, Equatable {
     }
 }
 
-extension Gateway {
+extension ClusterFollower {
     func announce(_ notice: ReaderStatusNotice) async {
         do {
             _ = try await database.client.execute("SELECT pg_notify($1, $2)", [PostgresValue(ReaderStatusNotice.channel), PostgresValue(notice.payload)])
@@ -58,7 +59,7 @@ extension Gateway {
 
     func deliverStatus(_ notice: ReaderStatusNotice) async {
         // For an owner here of a reader whose link is elsewhere (a link here delivers its own).
-        guard let owner = state.withLock({ $0.links.index(forKey: notice.reader) == nil ? $0.owner(of: notice.reader) : nil }) else { return }
+        guard let owner = registry.read({ $0.remoteStatusRecipient(notice.reader) }) else { return }
         guard let record = try? await database.reader(notice.reader.rawValue, account: owner.accountID) else { return }
         var reader = Gateway.readerMessage(record, link: nil)
         reader.networkStatus = .online
@@ -67,10 +68,7 @@ extension Gateway {
         reader.ipAddress = notice.ipAddress
         var status = ReaderGatewayV1.ReaderStatusChanged()
         status.reader = reader
-        state.withLock { state in
-            _ = state.withSession(id: owner.id) { live in
-                if live.reader == notice.reader { Gateway.deliver(.readerStatusChanged(status), to: &live) }
-            }
-        }
+        let nowUnixMs = Gateway.nowUnixMs()
+        registry.apply(one: { $0.remoteStatusReceived(status, reader: notice.reader, session: owner.id, nowUnixMs: nowUnixMs) })
     }
 }

@@ -1,0 +1,162 @@
+import GatewayDomain
+import GatewayWire
+
+extension ReaderRegistry {
+    /// A session opened here (OpenSession).
+    public mutating func sessionOpened(_ session: RegistrySession) {
+        insert(session)
+    }
+
+    /// A session adopted from the store (its replica died or drained): the one already held
+    /// here wins. Returns the session now held and whether it is new.
+    public mutating func sessionAdopted(_ session: RegistrySession) -> (session: RegistrySession, isNew: Bool) {
+        if let existing = sessions[session.token] { return (existing, false) }
+        insert(session)
+        return (session, true)
+    }
+
+    private mutating func insert(_ session: RegistrySession) {
+        let token = session.token
+        sessions[token] = session
+        sessions[token]!.reader = nil
+        tokens[session.id] = token
+        for connection in session.connections { sessionsByConnection[connection, default: []].insert(token) }
+        setReader(session.reader, ofSessionAt: token)
+    }
+
+    /// A call of the session arrived on `connection`: the session, marked as used, or nil
+    /// when it is not held here or its lease ran out while detached.
+    public mutating func sessionUsed(
+        _ token: String, connection: UInt64, now: ContinuousClock.Instant, nowUnixMs: Int64, lease: Duration
+    ) -> RegistrySession? {
+        guard let session = sessions[token], !session.leaseExpired(at: now, lease: lease) else { return nil }
+        attach(token, connection: connection, nowUnixMs: nowUnixMs)
+        return sessions[token]
+    }
+
+    /// What a new event stream of a session starts with.
+    public struct Subscription: Equatable, Sendable {
+        /// The new stream's id (the shell files its call under it).
+        public var stream: EventStreamID
+        /// The stream the new one replaces: end it.
+        public var replaced: EventStreamID?
+        /// Events buffered while no stream was live, oldest first: send them first.
+        public var buffered: [ReaderGatewayV1.SessionEvent]
+        /// The sequence number the new stream delivers first.
+        public var firstSequence: UInt64
+    }
+
+    /// A `SubscribeEvents` call of the session arrived on `connection`. Nil: no such session.
+    public mutating func sessionSubscribed(_ token: String, connection: UInt64) -> Subscription? {
+        guard sessions[token] != nil else { return nil }
+        let stream = EventStreamID(nextStreamID)
+        nextStreamID += 1
+        attach(token, connection: connection, nowUnixMs: nil)
+        let replaced = sessions[token]!.stream
+        sessions[token]!.stream = stream
+        let buffered = sessions[token]!.bufferedEvents
+        sessions[token]!.bufferedEvents.removeAll()
+        let first = buffered.first?.sequence ?? sessions[token]!.nextSequence
+        return Subscription(stream: stream, replaced: replaced, buffered: buffered, firstSequence: first)
+    }
+
+    /// The stream ended from the peer's side (cancel, connection lost): events buffer again.
+    public mutating func subscriptionEnded(_ token: String, stream: EventStreamID) {
+        if sessions[token]?.stream == stream { sessions[token]!.stream = nil }
+    }
+
+    /// The shell found the stream an event was queued for already finished: the stream is
+    /// forgotten and the event buffered (in sequence order) for the next subscription.
+    public mutating func eventUndelivered(_ event: ReaderGatewayV1.SessionEvent, stream: EventStreamID, session: SessionID) {
+        guard let token = tokens[session] else { return }
+        subscriptionEnded(token, stream: stream)
+        var buffered = sessions[token]!.bufferedEvents
+        let index = buffered.firstIndex { $0.sequence > event.sequence } ?? buffered.endIndex
+        buffered.insert(event, at: index)
+        if buffered.count > Self.bufferedEventLimit { buffered.removeFirst() }
+        sessions[token]!.bufferedEvents = buffered
+    }
+
+    /// A connection closed: sessions whose last connection it was are detached now
+    /// (their lease starts running). Costs the sessions of that connection only.
+    public mutating func connectionClosed(_ connection: UInt64, now: ContinuousClock.Instant) {
+        guard let carried = sessionsByConnection.removeValue(forKey: connection) else { return }
+        for token in carried where sessions[token] != nil {
+            sessions[token]!.connections.remove(connection)
+            if sessions[token]!.connections.isEmpty { sessions[token]!.detachedSince = now }
+        }
+    }
+
+    /// Every session is detached at `now` (the replica drains: their leases run in the
+    /// store). Returns the ids of the sessions handed back.
+    public mutating func allSessionsDetached(now: ContinuousClock.Instant) -> [SessionID] {
+        sessionsByConnection.removeAll()
+        var ids: [SessionID] = []
+        for token in sessions.keys {
+            sessions[token]!.connections.removeAll()
+            if sessions[token]!.detachedSince == nil { sessions[token]!.detachedSince = now }
+            ids.append(sessions[token]!.id)
+        }
+        return ids
+    }
+
+    /// The session is over here (closed, or its lease ran out): forgotten, its stream ends.
+    /// Nil when it was not held.
+    public mutating func sessionEnded(_ token: String) -> (session: RegistrySession, actions: [RegistryAction])? {
+        guard sessions[token] != nil else { return nil }
+        setReader(nil, ofSessionAt: token)
+        unindexConnections(of: token)
+        let session = sessions.removeValue(forKey: token)!
+        tokens[session.id] = nil
+        return (session, session.stream.map { [.endStream($0, fenced: false)] } ?? [])
+    }
+
+    /// The sessions to renew (attached) and to end (detached past `lease`) at `now`.
+    /// The periodic sweep walks every session: the renewal names them all.
+    public func leaseSweep(now: ContinuousClock.Instant, lease: Duration) -> (attached: [SessionID], expired: [String]) {
+        var attached: [SessionID] = []
+        var expired: [String] = []
+        for session in sessions.values {
+            if session.detachedSince != nil {
+                if session.leaseExpired(at: now, lease: lease) { expired.append(session.token) }
+            } else {
+                attached.append(session.id)
+            }
+        }
+        return (attached, expired)
+    }
+
+    /// The sessions of `account` (in `location`'s scope when given), oldest first.
+    public func sessions(of account: String, location: String?) -> [RegistrySession] {
+        sessions.values.filter { $0.accountID == account && (location == nil || $0.locationScope == location) }
+            .sorted { $0.openedAtUnixMs < $1.openedAtUnixMs }
+    }
+
+    /// The refusal a displaced session's next command fails with, consumed.
+    public mutating func takePendingRefusal(of session: SessionID) -> OwnershipRefusal? {
+        guard let token = tokens[session], let refusal = sessions[token]?.pendingRefusal else { return nil }
+        sessions[token]!.pendingRefusal = nil
+        return refusal
+    }
+
+    /// Whether the session still owns `reader` at `generation` in memory.
+    public func holds(_ reader: ReaderID, session: SessionID, at generation: OwnershipGeneration) -> Bool {
+        guard let live = self.session(id: session) else { return false }
+        return live.reader == reader && live.generation == generation
+    }
+
+    /// The home the session last relayed to (nil: look it up).
+    public func home(of session: SessionID) -> ReaderHomeCache? { self.session(id: session)?.home }
+
+    /// A relay over the replica link reached `home`: cached while the session still holds `reader`.
+    public mutating func homeLearned(_ home: ReaderHomeCache, session: SessionID, reader: ReaderID) {
+        guard let token = tokens[session], sessions[token]?.reader == reader else { return }
+        sessions[token]!.home = home
+    }
+
+    /// The cached home turned out wrong (moved, unreachable): look it up next time.
+    public mutating func homeForgotten(session: SessionID) {
+        guard let token = tokens[session], sessions[token] != nil else { return }
+        sessions[token]!.home = nil
+    }
+}

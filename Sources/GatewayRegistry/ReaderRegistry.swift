@@ -1,0 +1,145 @@
+import GatewayDomain
+import GatewayWire
+
+/// What one replica knows about live readers and sessions, as a pure state machine.
+///
+/// A value type with no locks, no I/O and no clock of its own: every event is a
+/// `mutating` method that takes the time it needs and returns what the shell must
+/// do — a small result, or ``RegistryAction``s. It refers to links, event streams,
+/// connections, sessions and commands by id; the shell keeps the tables from those
+/// ids to its calls and completions, takes its lock to feed an event, and performs
+/// the actions after releasing it (no send happens under the lock).
+///
+/// Who owns a reader is not decided here: the store's one-statement claim decides it
+/// across replicas by the rules of ``ReaderOwnershipStateMachine`` (a parity test keeps
+/// the two in agreement), and the registry applies each decision's
+/// ``OwnershipAction``s to this replica's memory: the displaced session hears why and
+/// who took the reader before its next command fails, an interrupted collect is
+/// cancelled on the reader, a superseded link is closed.
+///
+/// Indexes keep every event off the list of all sessions: sessions by token and by id,
+/// by the reader they own, and by the connections that carry their calls. Only the
+/// periodic lease sweep and the admin listing walk every session.
+///
+/// ```
+///            linkAttached                linkEnded / closeLink
+///  (none) ──────────────────▶ online ─────────────────────────▶ (none)
+///                 ▲  │ linkReattached: same reader, new link id, commands failed
+///                 └──┘
+///  session: opened/adopted ─▶ attached ◀──── sessionUsed ────┐
+///                               │ connectionClosed (last)    │
+///                               ▼                            │
+///                            detached ───────────────────────┘
+///                               │ lease runs out (leaseSweep) / sessionEnded
+///                               ▼
+///                             (none)
+/// ```
+public struct ReaderRegistry: Sendable {
+    /// The most events a session without a live stream keeps (the oldest are dropped).
+    public static let bufferedEventLimit = 256
+
+    public internal(set) var links: [ReaderID: RegistryLink] = [:]
+    /// Readers whose link ended after a reboot command, while the loss is being recorded:
+    /// the history row says `reader_lost`, so a notice that races the link's own report
+    /// reads the reason here.
+    public internal(set) var rebootingReaders: Set<ReaderID> = []
+    public internal(set) var registrations: [String: PendingRegistration] = [:]
+    /// Sessions by token (the relay path finds them in one lookup).
+    public internal(set) var sessions: [String: RegistrySession] = [:]
+    var tokens: [SessionID: String] = [:]
+    /// Sessions (tokens) holding each reader in memory: normally one, more while a change
+    /// made on another replica has not been heard here yet.
+    var holders: [ReaderID: Set<String>] = [:]
+    /// Sessions (tokens) carrying calls on each open connection.
+    var sessionsByConnection: [UInt64: Set<String>] = [:]
+    /// The discovery waiting for its readers, by session token (at most one per session).
+    /// Kept apart from the sessions: whatever happens to a session, the store's answer
+    /// still finds and resumes its waiter.
+    public internal(set) var discoveryWaiters: [String: DiscoveryStateMachine.DiscoveryID] = [:]
+    var nextLinkID: UInt64 = 1
+    var nextStreamID: UInt64 = 1
+
+    public init() {}
+
+    // MARK: lookups
+
+    public func session(id: SessionID) -> RegistrySession? {
+        tokens[id].flatMap { sessions[$0] }
+    }
+
+    public func token(of id: SessionID) -> String? { tokens[id] }
+
+    /// The session that owns `reader` per this replica's memory: of the sessions holding
+    /// it, the one at the newest generation.
+    public func owner(of reader: ReaderID) -> RegistrySession? {
+        guard let holding = holders[reader] else { return nil }
+        var best: RegistrySession?
+        for token in holding {
+            guard let session = sessions[token] else { continue }
+            if best == nil || session.generation > best!.generation { best = session }
+        }
+        return best
+    }
+
+    /// The live status of the reader's link here, if it has one.
+    public func linkStatus(of reader: ReaderID) -> LinkStatus? { links[reader]?.status }
+
+    /// Commands relayed to readers here and not answered yet.
+    public var pendingCommandCount: Int { links.values.reduce(0) { $0 + $1.pending.count } }
+
+    /// Every reader this replica cares about: links here, readers its sessions own.
+    public var readersOfInterest: [ReaderID] { Array(Set(links.keys).union(holders.keys)) }
+
+    // MARK: shared transitions
+
+    /// Sets the reader a session holds, keeping the index by reader.
+    mutating func setReader(_ reader: ReaderID?, ofSessionAt token: String) {
+        guard let old = sessions[token]?.reader, old != reader else {
+            if let reader, sessions[token] != nil {
+                sessions[token]!.reader = reader
+                holders[reader, default: []].insert(token)
+            }
+            return
+        }
+        holders[old]?.remove(token)
+        if holders[old]?.isEmpty == true { holders[old] = nil }
+        sessions[token]!.reader = reader
+        if let reader { holders[reader, default: []].insert(token) }
+    }
+
+    /// Records that a call of the session arrived on `connection`.
+    /// The session is reached through its index, in place (one hash of the token on the relay path).
+    mutating func attach(_ token: String, connection: UInt64, nowUnixMs: Int64?) {
+        guard let index = sessions.index(forKey: token) else { return }
+        if sessions.values[index].connections.insert(connection).inserted {
+            sessionsByConnection[connection, default: []].insert(token)
+        }
+        sessions.values[index].detachedSince = nil
+        if let nowUnixMs { sessions.values[index].lastSeenUnixMs = nowUnixMs }
+    }
+
+    /// Forgets the session's connections in the index (the session leaves or is detached).
+    mutating func unindexConnections(of token: String) {
+        guard let connections = sessions[token]?.connections else { return }
+        for connection in connections {
+            sessionsByConnection[connection]?.remove(token)
+            if sessionsByConnection[connection]?.isEmpty == true { sessionsByConnection[connection] = nil }
+        }
+    }
+
+    /// Queues `event` for the session: an action to send it on its stream, or (no live
+    /// stream) buffered, the oldest dropped past ``bufferedEventLimit``. Every event gets
+    /// the session's next sequence number.
+    mutating func deliver(_ event: ReaderGatewayV1.SessionEvent.Event, toSessionAt token: String, nowUnixMs: Int64) -> RegistryAction? {
+        guard let index = sessions.index(forKey: token) else { return nil }
+        var message = ReaderGatewayV1.SessionEvent()
+        message.sequence = sessions.values[index].nextSequence
+        sessions.values[index].nextSequence += 1
+        message.atUnixMs = nowUnixMs
+        message.event = event
+        if let stream = sessions.values[index].stream { return .sendEvent(message, to: stream) }
+        sessions.values[index].bufferedEvents.append(message)
+        if sessions.values[index].bufferedEvents.count > Self.bufferedEventLimit { sessions.values[index].bufferedEvents.removeFirst() }
+        return nil
+    }
+}

@@ -1,0 +1,98 @@
+import GatewayDomain
+import GatewayPostgres
+import GatewayRegistry
+import GatewayRepositories
+import GatewayWire
+
+extension ClusterFollower {
+    /// Follows ownership changes made anywhere in the cluster (NOTIFY on
+    /// `reader_gateway_ownership`), until cancelled. A notice is only a hint:
+    /// what it concerns here is re-read from the rows and applied, and the
+    /// rows are re-read whole after the listener reconnects.
+    func runNotices() async {
+        await follow(OwnershipNotice.channel, listening: { await self.reconcile() }) { notification in
+            if notification.isResubscription {
+                await self.reconcile()
+            } else if let notice = OwnershipNotice(payload: notification.payload) {
+                await self.handle(notice)
+            }
+        }
+    }
+
+    /// LISTENs on `channel` until cancelled, listening again (after a second) whenever
+    /// the store could not subscribe; `listening` runs each time the subscription is
+    /// confirmed, `body` for every notification (resubscription markers included).
+    func follow(
+        _ channel: String,
+        listening: () async -> Void = {},
+        _ body: (PostgresNotification) async -> Void
+    ) async {
+        while !Task.isCancelled {
+            let notifications: AsyncStream<PostgresNotification>
+            do { notifications = try await database.client.listen(channel) } catch {
+                try? await Task.sleep(for: .seconds(1))
+                continue
+            }
+            await listening()
+            for await notification in notifications { await body(notification) }
+        }
+    }
+
+    /// Applies a notice that concerns this replica (a link here, or a session
+    /// here that owns the reader); others are dropped without a query.
+    func handle(_ notice: OwnershipNotice) async {
+        let me = node.id
+        let concerned = registry.update {
+            $0.noticeReceived(notice.reader, generation: notice.generation, session: notice.session, epoch: notice.epoch, node: notice.node, me: me)
+        }
+        guard concerned else { return }
+        await refresh(notice.reader)
+    }
+
+    /// Re-reads one reader's row and applies it (after a notice, or when a peer
+    /// refused a command of a session here as stale: its event must come first).
+    func refresh(_ reader: ReaderID) async {
+        do {
+            for row in try await cluster.ownershipSnapshot([reader]) { await apply(row) }
+        } catch {
+            logger.warning("could not read an ownership change; the next reconcile will", ["reader": reader, "error": error])
+        }
+    }
+
+    /// Compares every reader this replica cares about (links here, readers its
+    /// sessions own) with the rows, and applies what changed.
+    func reconcile() async {
+        let readers = registry.read { $0.readersOfInterest }
+        guard !readers.isEmpty else { return }
+        do {
+            for snapshot in try await cluster.ownershipSnapshot(readers) { await apply(snapshot) }
+        } catch {
+            logger.warning("could not reconcile ownership with the store", ["error": error])
+        }
+    }
+
+    /// Brings memory in line with one reader's row (see
+    /// `ReaderRegistry.ownershipChanged(_:me:)`), then tells each session here that lost
+    /// the reader why, as the history says.
+    func apply(_ snapshot: OwnershipSnapshot) async {
+        let me = node.id
+        let row = OwnershipRow(
+            reader: snapshot.reader, generation: snapshot.generation, session: snapshot.session, laneLabel: snapshot.laneLabel,
+            epoch: snapshot.epoch, node: snapshot.node
+        )
+        let (displaced, linkDropped) = registry.act { registry -> (([ReaderRegistry.Displaced], Bool), [RegistryAction]) in
+            let changed = registry.ownershipChanged(row, me: me)
+            return ((changed.displaced, changed.linkDropped), changed.actions)
+        }
+        if linkDropped { metrics.readersOnline.unlabeled.decrement() }
+        for session in displaced {
+            let found = try? await database.displacement(of: session.session.rawValue, from: row.reader.rawValue, after: session.generation.rawValue)
+            let nowUnixMs = Gateway.nowUnixMs()
+            registry.apply(one: {
+                $0.sessionDisplaced(
+                    session, reason: found?.reason, takenByLane: found?.takenByLane, takenByPosDeviceID: found?.takenByPosDeviceID, nowUnixMs: nowUnixMs
+                )
+            })
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import GatewayCore
+import GatewayRepositories
+import GatewayWire
+
+/// The fleet admin surface (`FleetAdmin/*`): locations, reader registration (by code or
+/// serial), ownership and its history, forced releases, connection tokens, sessions. It
+/// shares the registry and the store with the other surfaces.
+struct FleetAdminService: RegistrableService, ShowsReaders {
+    let configuration: ServiceConfiguration
+    let database: GatewayDatabase
+    let ownership: OwnershipStore
+    let cluster: ClusterStore
+    let registry: Registry
+    let node: NodeIdentity
+    /// Connections to the other replicas' internal listeners (a code shown by a reader homed there).
+    let replicas: ReplicaChannels
+    let logger = Logger(component: "service")
+
+    func registerMethods(with router: inout MethodRouter) {
+        router.register(adminRoutes)
+    }
+}

@@ -1,0 +1,42 @@
+import GatewayCore
+import GatewayOperations
+import GatewayRepositories
+import GatewayWire
+import Synchronization
+
+/// The reader link surface (`ReaderLink/Attach`): readers authenticate or show
+/// registration codes, go online in the registry, heartbeat, answer commands, and go
+/// offline. It shares the registry and the store with the other surfaces.
+final class ReaderLinkService: RegistrableService {
+    let configuration: ServiceConfiguration
+    let database: GatewayDatabase
+    let ownership: OwnershipStore
+    let registry: Registry
+    let metrics: GatewayMetrics
+    let node: NodeIdentity
+    /// Where a reader's status is announced when its owner is on another replica.
+    let follower: ClusterFollower
+    let logger = Logger(component: "service")
+    /// Set while draining or fenced: links that end now are handed over
+    /// (detached, the owner keeps the reader), never reported lost.
+    let handingOver = Atomic<Bool>(false)
+
+    init(
+        configuration: ServiceConfiguration, database: GatewayDatabase, ownership: OwnershipStore, registry: Registry,
+        metrics: GatewayMetrics, node: NodeIdentity, follower: ClusterFollower
+    ) {
+        self.configuration = configuration
+        self.database = database
+        self.ownership = ownership
+        self.registry = registry
+        self.metrics = metrics
+        self.node = node
+        self.follower = follower
+    }
+
+    func registerMethods(with router: inout MethodRouter) {
+        router.register(ReaderGatewayV1.ReaderLink.attach.path, .bidirectional { [self] requests, call, context in
+            await attach(requests: requests, call: call, context: context)
+        })
+    }
+}

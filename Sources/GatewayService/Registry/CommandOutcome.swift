@@ -1,0 +1,36 @@
+import GatewayCore
+import GatewayRegistry
+import GatewayWire
+
+/// What a command relayed to a reader ended with.
+enum CommandOutcome: Sendable {
+    /// The reader answered.
+    case answered(ReaderGatewayV1.CommandResult)
+    /// The gateway ended it (link lost, takeover, timeout).
+    case failed(ServiceError)
+}
+
+/// Hands a relayed command its outcome (called once, outside the registry's lock, on any thread).
+typealias CommandCompletion = @Sendable (CommandOutcome) -> Void
+
+extension ServiceError {
+    /// The error a command the registry ended fails with.
+    static func command(_ failure: CommandFailure, timeout: Duration) -> ServiceError {
+        switch failure {
+        case .refusal(let refusal): .refusal(refusal)
+        case .readerReattached: ServiceError(.readerOffline, "the reader re-attached while the command ran; retry it")
+        case .linkMovedAway: ServiceError(.readerLinkMoved, "the reader attached again elsewhere while the command ran; retry it")
+        case .replicaFenced: ServiceError(.readerLinkMoved, "this replica was fenced off; reattach (the owner keeps the reader)")
+        case .timedOut: ServiceError(.readerTimeout, "the reader did not answer within \(Int(timeout.seconds)) s")
+        }
+    }
+
+    /// The status a link the registry closed ends with.
+    static func linkClosed(_ closure: LinkClosure) -> ServiceError {
+        switch closure {
+        case .replaced: ServiceError(.readerLinkReplaced, "a newer link from the same reader replaced this one")
+        case .silent: ServiceError(.readerOffline, "no heartbeat within the offline bound; reattach")
+        case .replicaFenced: ServiceError(.readerLinkMoved, "this replica was fenced off; reattach (the owner keeps the reader)")
+        }
+    }
+}

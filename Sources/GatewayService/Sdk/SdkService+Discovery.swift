@@ -1,0 +1,95 @@
+import GatewayDomain
+import GatewayPostgres
+import GatewayRegistry
+import GatewayRepositories
+import GatewayWire
+
+extension SdkService {
+    /// Lists the location's readers. A new discovery supersedes the session's previous
+    /// one: a discovery still waiting for its answer ends with DISCOVERY_CANCELED, and
+    /// readers from any older discovery are stale for ConnectReader.
+    func discoverReaders(_ request: ReaderGatewayV1.DiscoverReadersRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.DiscoverReadersResponse {
+        let session = try await session(request.sessionToken, context)
+        var location: String? = request.locationID.isEmpty ? session.locationScope : request.locationID
+        if let scope = session.locationScope, let wanted = location, wanted != scope {
+            throw ServiceError(.permissionDenied, "this session's connection token is limited to another location; mint a token for this location")
+        }
+        if let wanted = location {
+            let found: LocationRecord?
+            do { found = try await database.location(wanted, account: session.accountID) } catch { throw ServiceError.store(error) }
+            guard found != nil else { throw ServiceError.locationNotFound }
+        } else {
+            location = nil
+        }
+        let token = session.token
+        let discovery: DiscoveryStateMachine.DiscoveryID
+        switch registry.discoveryStarted(token) {
+        case nil:
+            throw ServiceError.sessionUnknown
+        case .refuseRateLimited(let retryAfter)?:
+            throw ServiceError(.rateLimited, "too many discoveries from this session; retry in \(Int((retryAfter.seconds * 1000).rounded(.up))) ms")
+        case .start(let id, _)?:
+            discovery = id
+        }
+        let records = try await readers(for: discovery, of: token, account: session.accountID, location: location).get()
+        let answered = registry.update { registry -> (DiscoveryStateMachine.AnswerResult, [ReaderGatewayV1.Reader])? in
+            guard let result = registry.discoveryAnswered(token, discovery, readers: records.map { ReaderID($0.id) }) else { return nil }
+            guard result == .answer else { return (result, []) }
+            return (result, records.map { Gateway.readerMessage($0, link: registry.linkStatus(of: ReaderID($0.id))) })
+        }
+        switch answered {
+        case nil:
+            throw ServiceError.sessionUnknown
+        case (.superseded(let newer), _)?:
+            throw ServiceError.discoveryCanceled(discovery, supersededBy: newer)
+        case (.cancelled, _)?:
+            throw ServiceError.discoveryCanceled(discovery, supersededBy: nil)
+        case (.answer, let readers)?:
+            var response = ReaderGatewayV1.DiscoverReadersResponse()
+            response.discoveryID = Gateway.wireDiscoveryID(discovery)
+            response.readers = readers
+            return response
+        }
+    }
+
+    /// The readers for `discovery` from the store, or DISCOVERY_CANCELED as soon as the
+    /// discovery is cancelled or superseded while it waits (the store's late answer is
+    /// then dropped).
+    private func readers(
+        for discovery: DiscoveryStateMachine.DiscoveryID, of token: String, account: String, location: String?
+    ) async -> Result<[ReaderRecord], ServiceError> {
+        await withCheckedContinuation { answer in
+            // Superseded or cancelled before it could wait: nothing to wait for.
+            guard registry.discoveryWaiting(token, discovery, answer: answer) else {
+                // The answer check that follows says superseded or cancelled.
+                answer.resume(returning: .success([]))
+                return
+            }
+            Task {
+                let result: Result<[ReaderRecord], ServiceError>
+                do {
+                    result = .success(try await database.readers(account: account, location: location))
+                } catch {
+                    result = .failure(.store(error))
+                }
+                registry.discoveryListed(token, discovery, result)
+            }
+        }
+    }
+
+    /// Cancels the session's discovery still waiting for its answer (its call ends with
+    /// DISCOVERY_CANCELED). A discovery that answered is complete: nothing to cancel.
+    func cancelDiscovery(_ request: ReaderGatewayV1.CancelDiscoveryRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.CancelDiscoveryResponse {
+        let session = try await session(request.sessionToken, context)
+        var named: DiscoveryStateMachine.DiscoveryID?
+        if !request.discoveryID.isEmpty {
+            guard let id = Gateway.discoveryID(request.discoveryID) else {
+                throw ServiceError.invalid("discovery_id \(request.discoveryID.debugDescription) is not one this gateway issued; leave it empty to cancel the running discovery")
+            }
+            named = id
+        }
+        let token = session.token
+        registry.discoveryCancelled(token, named: named)
+        return ReaderGatewayV1.CancelDiscoveryResponse()
+    }
+}

@@ -1,0 +1,34 @@
+import GatewayDomain
+import GatewayPostgres
+import GatewayRegistry
+import GatewayRepositories
+
+extension SdkService {
+    /// Renews the leases of attached sessions, ends detached sessions whose
+    /// lease ran out, and releases the readers of expired sessions.
+    func sweepSessions() async {
+        let lease = configuration.sessionLease
+        let (attached, expired) = registry.read { $0.leaseSweep(now: .now, lease: lease) }
+        do { try await database.renewLeases(attached.map(\.rawValue), node: node.id, lease: lease) } catch {
+            logger.warning("could not renew session leases", ["error": error])
+        }
+        for token in expired {
+            if let id = registry.read({ $0.sessions[token]?.id }) { try? await database.closeSession(id.rawValue, node: node.id) }
+        }
+        do {
+            for expiry in try await ownership.expireSessions() {
+                if case .released(let owner, let generation, let actions) = expiry.result {
+                    let nowUnixMs = Gateway.nowUnixMs()
+                    registry.apply { $0.readerReleased(expiry.reader, generation: generation, actions: actions, reason: .sessionExpired, nowUnixMs: nowUnixMs) }
+                    // Its lease ran out in the store: the session is over here too.
+                    if let token = registry.read({ $0.token(of: owner.session) }), !expired.contains(token) {
+                        await endSession(token)
+                    }
+                }
+            }
+        } catch {
+            logger.warning("could not expire sessions", ["error": error])
+        }
+        for token in expired { await endSession(token) }
+    }
+}

@@ -1,0 +1,30 @@
+import GatewayCore
+import GatewayOperations
+import GatewayRepositories
+import GatewayWire
+
+/// The SDK surface (`Sdk/*`) for point-of-sale lanes: sessions and their events,
+/// discovery, connecting readers, and the commands relayed to them (here, or over the
+/// replica link to the reader's home). It shares the registry and the store with the
+/// other surfaces.
+struct SdkService: RegistrableService, ShowsReaders {
+    let configuration: ServiceConfiguration
+    let database: GatewayDatabase
+    let ownership: OwnershipStore
+    let cluster: ClusterStore
+    let registry: Registry
+    let metrics: GatewayMetrics
+    let node: NodeIdentity
+    /// Connections to the other replicas' internal listeners (commands for readers homed there).
+    let replicas: ReplicaChannels
+    /// Re-reads an ownership row when a command finds the session's view stale.
+    let follower: ClusterFollower
+    let logger = Logger(component: "service")
+
+    func registerMethods(with router: inout MethodRouter) {
+        router.register(sdkRoutes)
+        router.register(ReaderGatewayV1.Sdk.subscribeEvents.path, .serverStreaming { [self] request, call, context in
+            await subscribeEvents(request, call: call, context: context)
+        })
+    }
+}

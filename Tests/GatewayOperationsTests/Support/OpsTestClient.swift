@@ -33,12 +33,14 @@ final class OpsTestClient: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else {
-            close(fd)
+            // Not closed here: every stored property is set, so a throw from here on runs
+            // deinit, which closes it. Closing twice would close whatever descriptor another
+            // thread opened under the same number in between (another test's listener).
             throw Failure(description: "connect to 127.0.0.1:\(port): errno \(errno)")
         }
     }
 
-    deinit { close(fd) }
+    deinit { if fd >= 0 { close(fd) } }
 
     /// Sends all of `text`. Returns false if the peer already closed.
     @discardableResult

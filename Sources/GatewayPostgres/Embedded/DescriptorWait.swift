@@ -9,8 +9,9 @@ import Foundation
 enum DescriptorWait {
     /// The index in `descriptors` of the first one that became readable, or nil when
     /// `deadline` passed first (or `poll` failed: the caller checks its condition and its
-    /// deadline again either way).
+    /// deadline again either way). `descriptors` holds one to eight descriptors.
     static func firstReadable(_ descriptors: [Int32], until deadline: ContinuousClock.Instant) async -> Int? {
+        precondition((1...8).contains(descriptors.count), "DescriptorWait waits on one to eight descriptors")
         let remaining = ContinuousClock.now.duration(to: deadline)
         guard remaining > .zero else { return nil }
         let (seconds, attoseconds) = remaining.components

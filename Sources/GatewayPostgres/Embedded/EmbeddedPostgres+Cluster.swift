@@ -109,7 +109,14 @@ extension EmbeddedPostgres {
         logger.warning("an orphaned PostgreSQL from an earlier gateway is still running on this data directory; stopping it", ["pid": pid])
         // Not our child: its exit is heard through a pidfd, which turns readable when it exits.
         let exit = rg_pidfd_open(pid)
-        guard exit >= 0 else { return }  // ESRCH: it is gone already.
+        guard exit >= 0 else {
+            let reason = errno
+            if reason == ESRCH || !isAlive(pid) { return }  // It is gone already.
+            throw StoreError(
+                .embeddedServerFailed, "cannot watch the orphaned PostgreSQL pid \(pid) on \(cluster) for its exit; stop it by hand",
+                underlying: String(cString: strerror(reason))
+            )
+        }
         defer { close(exit) }
         let steps: [(Int32, Duration)] = [(SIGINT, .seconds(30)), (SIGQUIT, .seconds(10)), (SIGKILL, .seconds(10))]
         for (signal, timeout) in steps {

@@ -150,7 +150,11 @@ public final class EmbeddedPostgres: Sendable {
                     underlying: Self.tail(of: dataDirectory + "/postgres.log")
                 )
             }
-            _ = await DescriptorWait.firstReadable(events, until: deadline)
+            if events.isEmpty {
+                _ = await server.wait(timeout: ContinuousClock.now.duration(to: deadline))
+            } else {
+                _ = await DescriptorWait.firstReadable(events, until: deadline)
+            }
         }
     }
 

@@ -5,8 +5,9 @@
 // Layers, bottom to top (each imports only the ones below it; `make lint` checks):
 //   C shims       CGatewayOpenSSL, CGatewayPostgres, CGatewayLinux
 //   core          GatewayCore           logging, options parsing
+//   event loop    GatewayEventLoop      the one epoll loop: readiness of any descriptor, timers, tasks from other threads
 //   wire          GatewayWire           frames, protobuf codec, messages, call state machines
-//   transport     GatewayTransport      epoll event loops, sockets, TLS on OpenSSL
+//   transport     GatewayTransport      sockets, TLS on OpenSSL, over the event loops
 //   calls         GatewayRPC            client channels and calls over FrameConnection, RPCError
 //   domain        GatewayDomain         ownership arbitration, registration, discovery (pure)
 //   registry      GatewayRegistry       live links, sessions, pending commands of one replica (pure state machine)
@@ -42,10 +43,11 @@ let package = Package(
 
         // MARK: layers
         .target(name: "GatewayCore", swiftSettings: swift6),
+        .target(name: "GatewayEventLoop", dependencies: ["GatewayCore", "CGatewayLinux"], swiftSettings: swift6),
         .target(name: "GatewayWire", dependencies: ["GatewayCore"], swiftSettings: swift6),
         .target(
             name: "GatewayTransport",
-            dependencies: ["GatewayCore", "CGatewayOpenSSL", "CGatewayLinux"],
+            dependencies: ["GatewayCore", "GatewayEventLoop", "CGatewayOpenSSL", "CGatewayLinux"],
             exclude: ["README.md"],
             swiftSettings: swift6
         ),
@@ -54,7 +56,7 @@ let package = Package(
         .target(name: "GatewayRegistry", dependencies: ["GatewayDomain", "GatewayWire"], swiftSettings: swift6),
         .target(
             name: "GatewayPostgres",
-            dependencies: ["GatewayCore", "CGatewayPostgres", "CGatewayLinux"],
+            dependencies: ["GatewayCore", "GatewayEventLoop", "CGatewayPostgres", "CGatewayLinux"],
             swiftSettings: swift6
         ),
         .target(
@@ -64,7 +66,7 @@ let package = Package(
         ),
         // calls: client channels and calls over FrameConnection, RPCError; below the service and the client library.
         .target(name: "GatewayRPC", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport"], swiftSettings: swift6),
-        .target(name: "GatewayOperations", dependencies: ["GatewayCore", "CGatewayLinux"], swiftSettings: swift6),
+        .target(name: "GatewayOperations", dependencies: ["GatewayCore", "GatewayEventLoop", "CGatewayLinux"], swiftSettings: swift6),
 
         .target(
             name: "GatewayService",
@@ -149,6 +151,7 @@ let package = Package(
 
         // MARK: tests
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore", "GatewayTestKit"], swiftSettings: swift6),
+        .testTarget(name: "GatewayEventLoopTests", dependencies: ["GatewayEventLoop", "CGatewayLinux", "GatewayTestKit"], swiftSettings: swift6),
         .testTarget(
             name: "GatewayWireTests",
             dependencies: ["GatewayWire", "GatewayWireConformance", "GatewayTestKit"],

@@ -23,6 +23,8 @@
 #include <netinet/tcp.h>
 #include <sys/ioctl.h>
 #include <malloc.h>
+#include <poll.h>
+#include <sys/inotify.h>
 
 const int RG_EPOLL_CTL_ADD = EPOLL_CTL_ADD;
 const int RG_EPOLL_CTL_MOD = EPOLL_CTL_MOD;
@@ -370,3 +372,47 @@ long rg_socket_peek(int fd, void *buffer, unsigned long capacity) {
 }
 
 int rg_malloc_trim(void) { return malloc_trim(0); }
+
+int rg_pidfd_open(pid_t pid) {
+    int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (fd >= 0) (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+    return fd;
+}
+
+int rg_inotify_init(void) { return inotify_init1(IN_NONBLOCK | IN_CLOEXEC); }
+
+int rg_inotify_watch_directory(int fd, const char *path) {
+    return inotify_add_watch(fd, path, IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_ATTRIB);
+}
+
+int rg_inotify_drain(int fd) {
+    char buffer[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+    int drained = -1;
+    for (;;) {
+        ssize_t count = read(fd, buffer, sizeof buffer);
+        if (count > 0) { drained = 0; continue; }
+        if (count < 0 && errno == EINTR) continue;
+        return drained;
+    }
+}
+
+int rg_wait_readable(const int *fds, int count, int timeout_ms) {
+    struct pollfd polled[8];
+    if (count < 1 || count > 8) { errno = EINVAL; return -2; }
+    for (int i = 0; i < count; i++) { polled[i].fd = fds[i]; polled[i].events = POLLIN; polled[i].revents = 0; }
+    uint64_t deadline = timeout_ms < 0 ? 0 : rg_monotonic_nanoseconds() + (uint64_t)timeout_ms * 1000000ULL;
+    int remaining = timeout_ms;
+    for (;;) {
+        int ready = poll(polled, (nfds_t)count, remaining);
+        if (ready > 0) {
+            for (int i = 0; i < count; i++) if (polled[i].revents != 0) return i;
+        }
+        if (ready == 0) return -1;
+        if (ready < 0 && errno != EINTR) return -2;
+        if (timeout_ms >= 0) {
+            uint64_t now = rg_monotonic_nanoseconds();
+            if (now >= deadline) return -1;
+            remaining = (int)((deadline - now + 999999ULL) / 1000000ULL);
+        }
+    }
+}

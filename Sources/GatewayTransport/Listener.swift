@@ -41,7 +41,7 @@ final class Listener: @unchecked Sendable {
     func startFromAnyThread() {
         loop.execute { [self] in
             guard !closed else { return }
-            registered = loop.register(fd: fd, events: RG_EPOLLIN, self)
+            registered = loop.register(fd: fd, events: RG_EPOLLIN, self) != nil
         }
     }
 

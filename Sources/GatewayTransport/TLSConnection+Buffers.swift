@@ -9,7 +9,7 @@ import CGatewayOpenSSL
 /// malloc/free pairs per message each way, which the profile put at about 7% of a relaying
 /// loop's time (glibc's large-chunk paths: consolidation, unlinking). Instead the
 /// connection keeps them, and its loop's buffer sweep frees them with `SSL_free_buffers`
-/// once the connection has seen no traffic for ``EventLoop/bufferIdleNanoseconds``. An
+/// once the connection has seen no traffic for ``TLSLoopState/bufferIdleNanoseconds``. An
 /// idle connection still holds no record buffers, a few tens of milliseconds after its
 /// last read or write instead of at once.
 extension TLSConnection {
@@ -19,7 +19,7 @@ extension TLSConnection {
     func noteBuffersInUse() {
         guard !buffersTracked else { return }
         buffersTracked = true
-        loop.trackBuffers(of: self)
+        loopState.trackBuffers(of: self)
     }
 
     /// Frees OpenSSL's buffers if the connection has been quiet long enough and they hold
@@ -39,17 +39,17 @@ extension TLSConnection {
     }
 }
 
-extension EventLoop {
+extension TLSLoopState {
     /// How long a connection must be quiet before the sweep frees its OpenSSL buffers.
     static let bufferIdleNanoseconds: UInt64 = 20_000_000
 
     /// Adds a connection to the buffer sweep, arming the sweep if it was idle. Loop thread only.
     func trackBuffers(of connection: TLSConnection) {
-        assert(inEventLoop)
+        assert(loop.inEventLoop)
         buffersHeld.append(connection)
         guard !bufferSweepArmed else { return }
         bufferSweepArmed = true
-        schedule(after: .nanoseconds(Int64(Self.bufferIdleNanoseconds))) { [self] in sweepBuffers() }
+        loop.schedule(after: .nanoseconds(Int64(Self.bufferIdleNanoseconds))) { [self] in sweepBuffers() }
     }
 
     /// Frees the buffers of quiet connections; re-arms while some are still busy.
@@ -67,7 +67,7 @@ extension EventLoop {
         if buffersHeld.isEmpty {
             bufferSweepArmed = false
         } else {
-            schedule(after: .nanoseconds(Int64(Self.bufferIdleNanoseconds))) { [self] in sweepBuffers() }
+            loop.schedule(after: .nanoseconds(Int64(Self.bufferIdleNanoseconds))) { [self] in sweepBuffers() }
         }
     }
 }

@@ -99,7 +99,7 @@ extension TLSConnection {
             self.sslHandle = nil
         }
         helloContext = nil
-        if isServer { loop.noteServerConnectionClosed() }
+        if isServer { loopState.noteServerConnectionClosed() }
         pending = []
         pendingStart = 0
         let handler = self.handler

@@ -65,7 +65,7 @@ extension TLSConnection {
     func scheduleContinueReading() {
         guard !continueReadingScheduled else { return }
         continueReadingScheduled = true
-        loop.continueReading.append(self)
+        loopState.continueReading.append(self)
     }
 
     // MARK: writing
@@ -86,7 +86,7 @@ extension TLSConnection {
         pending.append(contentsOf: bytes)
         if !flushScheduled {
             flushScheduled = true
-            loop.flushList.append(self)
+            loopState.flushList.append(self)
         }
         checkHighWater()
         return state == .active

@@ -33,7 +33,7 @@ extension TLSConnection {
         guard state == .active, target !== loop else { return false }
         flush()
         guard state == .active else { return false }
-        loop.forget(self)
+        loopState.forget(self)
         continueReadingScheduled = false
         flushScheduled = false
         buffersTracked = false
@@ -46,8 +46,9 @@ extension TLSConnection {
     /// The new loop's half of ``move(to:then:)``.
     private func arrive(on target: EventLoop, then: @Sendable () -> Void) {
         loop = target
+        loopState = TLSLoopState.of(target)
         let events = RG_EPOLLIN | RG_EPOLLOUT | RG_EPOLLRDHUP | RG_EPOLLET
-        guard loop.register(fd: fd, events: events, self) else {
+        guard loop.register(fd: fd, events: events, self) != nil else {
             let cause = OpenSSLErrors.errnoText(rg_errno())
             then()
             finish(.ioError(TransportError(.socket, "could not register the connection to \(peerDescription) with its new event loop", cause: cause)))
@@ -60,20 +61,8 @@ extension TLSConnection {
         guard loop === target, home.withLock({ $0 === target }) else { return }
         if bufferedBytes > 0 && !flushScheduled {
             flushScheduled = true
-            loop.flushList.append(self)
+            loopState.flushList.append(self)
         }
         if state == .active { readAvailable() }
-    }
-}
-
-extension EventLoop {
-    /// Drops `connection` from this loop: its epoll registration and the loop's lists.
-    /// Loop thread only.
-    func forget(_ connection: TLSConnection) {
-        assert(inEventLoop)
-        deregister(fd: connection.fd)
-        continueReading.removeAll { $0 === connection }
-        flushList.removeAll { $0 === connection }
-        buffersHeld.removeAll { $0 === connection }
     }
 }

@@ -68,6 +68,9 @@ public final class TLSConnection: @unchecked Sendable {
 
     /// The loop that owns this connection (loop-confined; see ``eventLoop`` for other threads).
     var loop: EventLoop
+    /// The TLS bookkeeping of ``loop``; set when the connection registers with it (``start(handler:)``,
+    /// or its arrival after a move). Loop-confined.
+    var loopState: TLSLoopState!
     /// ``loop`` for other threads: changed only by ``move(to:then:)``.
     let home: Mutex<EventLoop>
     /// The loop that owns this connection. Callable from any thread.
@@ -170,7 +173,8 @@ public final class TLSConnection: @unchecked Sendable {
     func start(handler: any ConnectionHandler) -> Bool {
         self.handler = handler
         let events = RG_EPOLLIN | RG_EPOLLOUT | RG_EPOLLRDHUP | RG_EPOLLET
-        guard loop.register(fd: fd, events: events, self) else { return false }
+        loopState = TLSLoopState.of(loop)
+        guard loop.register(fd: fd, events: events, self) != nil else { return false }
         setDeadline(rg_monotonic_nanoseconds() &+ limits.handshakeTimeout.nanoseconds)
         return true
     }
@@ -317,11 +321,13 @@ public final class TLSConnection: @unchecked Sendable {
 }
 
 extension TLSConnection: EventLoopSelectable {
-    func handleEvents(_ events: UInt32) { handleReadiness(events) }
+    /// Readiness of the socket; called by the connection's event loop only.
+    public func handleEvents(_ events: UInt32) { handleReadiness(events) }
 }
 
 extension TLSConnection: EventLoopDeadlineTarget {
-    func deadlineReached(_ deadline: UInt64, now: UInt64) {
+    /// A deadline the connection armed came; called by the connection's event loop only.
+    public func deadlineReached(_ deadline: UInt64, now: UInt64) {
         // Only the entry that is armed frees the slot; an older entry (say the handshake
         // deadline after a shorter idle deadline was armed) just re-checks below.
         if deadline == armedDeadline { armedDeadline = UInt64.max }

@@ -103,6 +103,21 @@ pid_t rg_spawn(const char *path, char *const argv[], char *const envp[], int out
 pid_t rg_waitpid_blocking(pid_t pid, int *status);
 /// Whether a process with this pid exists (signal 0 succeeds or fails with EPERM).
 int rg_process_exists(pid_t pid);
+/// A descriptor that becomes readable when process `pid` exits (pidfd_open, close-on-exec),
+/// or -1 with errno set (ESRCH: no such process).
+int rg_pidfd_open(pid_t pid);
+
+// inotify: non-blocking, close-on-exec.
+int rg_inotify_init(void);
+/// Watches directory `path` for entries created, written, renamed in or changed in their
+/// attributes; the watch descriptor, or -1 with errno set.
+int rg_inotify_watch_directory(int fd, const char *path);
+/// Reads and discards every queued event; 0, or -1 with errno set (EAGAIN: none were queued).
+int rg_inotify_drain(int fd);
+/// Waits until one of `fds` is readable or `timeout_ms` passes (-1: no limit), retrying on
+/// EINTR with the time left. Returns the index of the first readable descriptor, -1 on timeout,
+/// -2 with errno set on failure.
+int rg_wait_readable(const int *fds, int count, int timeout_ms);
 // Transport helpers (GatewayTransport).
 /// CLOCK_MONOTONIC in nanoseconds.
 uint64_t rg_monotonic_nanoseconds(void);

@@ -1,3 +1,5 @@
+import GatewayEventLoop
+
 /// One client of the ops endpoint, from accept to close.
 ///
 /// Every connection carries one request: read the head, write the response,
@@ -22,4 +24,6 @@ struct OpsConnection {
     /// When the current phase gives up: the request deadline while reading
     /// and writing, the linger time after.
     var deadline: ContinuousClock.Instant
+    /// The loop timer armed for ``deadline``.
+    var deadlineTimer: ScheduledTask?
 }

@@ -1,10 +1,10 @@
 import Dispatch
-import Foundation
 import GatewayCore
+import GatewayEventLoop
 import Synchronization
 
 /// The ops HTTP/1.1 endpoint: `/healthz`, `/readyz` and `/metrics` on a port
-/// of its own, served by one thread of its own with epoll, so a slow scrape
+/// of its own, served by an event loop of its own (one thread), so a slow scrape
 /// or a misbehaving client never touches the data-path event loops.
 ///
 ///     let server = OpsServer(configuration: .init(host: "0.0.0.0", port: 9090), router: router)
@@ -19,7 +19,7 @@ public final class OpsServer: Sendable {
 
     private enum State {
         case idle
-        case running(wake: Int32, finished: DispatchSemaphore, port: Int)
+        case running(group: EventLoopGroup, endpoint: OpsEndpoint, port: Int)
         case stopped
     }
 
@@ -47,21 +47,32 @@ public final class OpsServer: Sendable {
         if alreadyStarted { throw OpsServerError(.alreadyStarted, "start() was already called on this server") }
 
         let listener = try OpsSocket.listen(host: configuration.host, port: configuration.port)
-        let loop: OpsEventLoop
-        do throws(OpsServerError) {
-            loop = try OpsEventLoop(listener: listener.fd, configuration: configuration, router: router, logger: logger)
+        let group: EventLoopGroup
+        do throws(EventLoopError) {
+            group = try EventLoopGroup(loopCount: 1, readBufferSize: 4096, threadNamePrefix: "ops-http", logComponent: "ops")
         } catch {
             OpsSocket.close(listener.fd)
+            throw OpsServerError(.socketFailed, "cannot start the ops endpoint's event loop: \(error)")
+        }
+        let endpoint = OpsEndpoint(listener: listener.fd, loop: group.loops[0], configuration: configuration, router: router, logger: logger)
+        let started = Mutex<Result<Void, OpsServerError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        endpoint.loop.execute {
+            do throws(OpsServerError) {
+                try endpoint.start()
+                started.withLock { $0 = .success(()) }
+            } catch {
+                endpoint.closeAll()
+                started.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        if case .failure(let error)? = started.withLock({ $0 }) {
+            group.syncShutdown()
             throw error
         }
-        let finished = DispatchSemaphore(value: 0)
-        state.withLock { $0 = .running(wake: loop.wakeFD, finished: finished, port: listener.port) }
-        let thread = Thread {
-            loop.run()
-            finished.signal()
-        }
-        thread.name = "ops-http"
-        thread.start()
+        state.withLock { $0 = .running(group: group, endpoint: endpoint, port: listener.port) }
         logger.info("ops endpoint listening", ["address": configuration.host, "port": listener.port])
         return listener.port
     }
@@ -69,14 +80,14 @@ public final class OpsServer: Sendable {
     /// Stops accepting, closes every ops connection and waits for the ops
     /// thread to end. Safe to call more than once.
     public func stop() {
-        let running = state.withLock { state -> (Int32, DispatchSemaphore)? in
+        let running = state.withLock { state -> (EventLoopGroup, OpsEndpoint)? in
             defer { state = .stopped }
-            if case .running(let wake, let finished, _) = state { return (wake, finished) }
+            if case .running(let group, let endpoint, _) = state { return (group, endpoint) }
             return nil
         }
-        guard let (wake, finished) = running else { return }
-        OpsEventLoop.wake(wake)
-        finished.wait()
+        guard let (group, endpoint) = running else { return }
+        endpoint.loop.execute { endpoint.closeAll() }
+        group.syncShutdown()
     }
 
     /// Starts the server and serves until the calling task is cancelled.

@@ -25,7 +25,6 @@ public final class PostgresClient: Sendable {
     public init(configuration: PostgresConfiguration, logger: Logger) throws(StoreError) {
         self.configuration = configuration
         loop = try PostgresStoreLoop(configuration: configuration, logger: logger)
-        loop.start()
     }
 
     deinit { loop.requestShutdown() }

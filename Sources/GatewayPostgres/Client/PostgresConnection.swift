@@ -1,6 +1,7 @@
 import CGatewayPostgres
 import Glibc
 import GatewayCore
+import GatewayEventLoop
 
 /// Identifies one connection of a ``PostgresClient``'s pool.
 struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
@@ -74,8 +75,8 @@ final class PostgresConnection {
     private var pg: OpaquePointer?
     private var inflight: [InFlight] = []
     private var noticeContext: Unmanaged<NoticeContext>?
-    /// The socket and interest currently registered with epoll (-1: none).
-    var registeredSocket: Int32 = -1
+    /// The socket's registration with the store thread's loop, and the interest registered.
+    var registration: EventLoopRegistration?
     var registeredEvents: UInt32 = 0
     /// Connecting wants the socket writable rather than readable.
     var connectWantsWrite = true

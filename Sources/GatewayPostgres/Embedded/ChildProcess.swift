@@ -11,8 +11,9 @@ import Synchronization
 /// forked the child exits, and Swift's cooperative threads may come and go.
 ///
 /// Each child has a reaper: a thread of its own blocked in `waitpid` until the
-/// child exits, which then records the status and sets ``exited``. Waiting for
-/// a child is waiting on that latch; nothing polls.
+/// child exits, which then records the status, sets ``exited`` and makes
+/// ``exitDescriptor`` readable. Waiting for a child is waiting on that latch,
+/// or on that descriptor beside others; nothing polls.
 public final class ChildProcess: Sendable {
     /// The child's process id.
     public let pid: pid_t
@@ -23,10 +24,15 @@ public final class ChildProcess: Sendable {
     private let exited = Latch()
     /// The same, for threads that must block (exit handlers).
     private let exitedBlocking = DispatchSemaphore(value: 0)
+    /// An eventfd that turns readable (and stays so) once the child has exited and ``poll()``
+    /// has its status: wait on it beside other descriptors (`poll(2)`); never read it. -1 if
+    /// no eventfd could be created (then wait on ``wait(timeout:)``).
+    let exitDescriptor: Int32
 
     private init(pid: pid_t, name: String) {
         self.pid = pid
         self.name = name
+        self.exitDescriptor = rg_eventfd(0)
         // The reaper holds the object until the child exits (then the status is in place).
         let reaper = Thread { [self] in
             var code: Int32 = 0
@@ -34,9 +40,14 @@ public final class ChildProcess: Sendable {
             exitStatus.withLock { $0 = reaped == pid ? code : -1 }
             exited.set()
             exitedBlocking.signal()
+            if exitDescriptor >= 0 { _ = rg_eventfd_write(exitDescriptor, 1) }
         }
         reaper.name = "reap-\(name)"
         reaper.start()
+    }
+
+    deinit {
+        if exitDescriptor >= 0 { close(exitDescriptor) }
     }
 
     /// An unprivileged account to run a child as.

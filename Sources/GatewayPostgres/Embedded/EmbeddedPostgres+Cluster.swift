@@ -107,14 +107,21 @@ extension EmbeddedPostgres {
             return
         }
         logger.warning("an orphaned PostgreSQL from an earlier gateway is still running on this data directory; stopping it", ["pid": pid])
+        // Not our child: its exit is heard through a pidfd, which turns readable when it exits.
+        let exit = rg_pidfd_open(pid)
+        guard exit >= 0 else {
+            let reason = errno
+            if reason == ESRCH || !isAlive(pid) { return }  // It is gone already.
+            throw StoreError(
+                .embeddedServerFailed, "cannot watch the orphaned PostgreSQL pid \(pid) on \(cluster) for its exit; stop it by hand",
+                underlying: String(cString: strerror(reason))
+            )
+        }
+        defer { close(exit) }
         let steps: [(Int32, Duration)] = [(SIGINT, .seconds(30)), (SIGQUIT, .seconds(10)), (SIGKILL, .seconds(10))]
         for (signal, timeout) in steps {
             kill(pid, signal)
-            let deadline = ContinuousClock.now + timeout
-            while isAlive(pid), ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-            if !isAlive(pid) { return }
+            if await DescriptorWait.firstReadable([exit], until: .now + timeout) != nil || !isAlive(pid) { return }
         }
         throw StoreError(.embeddedServerFailed, "cannot stop the orphaned PostgreSQL pid \(pid) on \(cluster); stop it by hand")
     }

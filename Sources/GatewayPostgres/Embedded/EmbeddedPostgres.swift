@@ -120,10 +120,21 @@ public final class EmbeddedPostgres: Sendable {
 
     // MARK: start-up steps
 
+    /// Waits until the server accepts connections, it exits, or the start timeout passes.
+    ///
+    /// The postmaster writes its state into `postmaster.pid` (in the cluster directory) and
+    /// creates its socket in the socket directory; it marks the file `ready` once it accepts
+    /// connections. So the check (a `PQping`) runs again whenever either directory changes
+    /// (inotify) or the server exits (its reaper's descriptor), and never on a timer.
     private func waitUntilReady() async throws(StoreError) {
         let deadline = ContinuousClock.now + configuration.startTimeout
         let conninfo = connectionString(database: "postgres")
+        // Watch before the first check, so a change right after it is not missed.
+        let changes = DirectoryChanges([clusterDirectory, socketDirectory])
+        if changes == nil { logger.warning("inotify is unavailable; waiting for PostgreSQL to start by its exit and the start timeout only") }
+        let events = [changes?.descriptor, server.exitDescriptor >= 0 ? server.exitDescriptor : nil].compactMap { $0 }
         while true {
+            changes?.drain()
             if PQping(conninfo) == PQPING_OK { return }
             if let status = server.poll() {
                 throw StoreError(
@@ -139,7 +150,11 @@ public final class EmbeddedPostgres: Sendable {
                     underlying: Self.tail(of: dataDirectory + "/postgres.log")
                 )
             }
-            try? await Task.sleep(for: .milliseconds(10))
+            if events.isEmpty {
+                _ = await server.wait(timeout: ContinuousClock.now.duration(to: deadline))
+            } else {
+                _ = await DescriptorWait.firstReadable(events, until: deadline)
+            }
         }
     }
 

@@ -82,9 +82,7 @@ extension PostgresStoreLoop {
             if connection.role == .listener { listenerBecameReady(connection) }
         case .failed(let error):
             connections[connection.id.raw] = nil
-            if connection.registeredSocket >= 0 {
-                unregister(connection)
-            }
+            unregister(connection)
             connection.close()
             connectFailed(connection.id, error: error, role: connection.role)
         }

@@ -1,6 +1,7 @@
 import CGatewayLinux
 import Foundation
 import GatewayCore
+import GatewayEventLoop
 import Synchronization
 
 /// Work a caller hands to the store thread.
@@ -34,35 +35,37 @@ enum StoreCommand: Sendable {
     }
 }
 
-/// The store thread: one epoll loop that drives every libpq connection of a
-/// ``PostgresClient`` without ever blocking a caller's thread.
+/// The store thread: an event loop (``GatewayEventLoop/EventLoop``, a group of one, thread
+/// `store-0`) that drives every libpq connection of a ``PostgresClient`` without ever blocking
+/// a caller's thread.
 ///
 /// Why this design: libpq is a C library with blocking defaults; its
 /// non-blocking API (`PQconnectPoll`, `PQsendQueryParams`, `PQconsumeInput`,
 /// `PQisBusy`, `PQgetResult`) is driven by socket readiness. One dedicated
-/// thread waiting in `epoll_wait` over all the pool's sockets does that for
-/// every caller. A caller runs its ``StoreCommand`` itself when the engine
-/// is free (a non-blocking write to the socket: no thread hop on the way
-/// out); otherwise it appends the command to a `Mutex`-protected inbox and,
-/// only when the thread is not already due to look, writes to an eventfd.
-/// Results come back through the completion closures, which resume the
-/// callers' continuations. Pipeline mode lets many statements share one
-/// connection's round trips, so a small pool serves many concurrent callers.
-/// Which connection runs what is decided by ``PoolStateMachine`` (pure);
-/// this type only carries its actions out.
+/// loop watching all the pool's sockets does that for every caller. A caller
+/// runs its ``StoreCommand`` itself when the engine is free (a non-blocking
+/// write to the socket: no thread hop on the way out); otherwise it appends
+/// the command to a `Mutex`-protected inbox and, only when the thread is not
+/// already due to look, hands the loop a task. Results come back through the
+/// completion closures, which resume the callers' continuations. Pipeline
+/// mode lets many statements share one connection's round trips, so a small
+/// pool serves many concurrent callers. Which connection runs what is decided
+/// by ``PoolStateMachine`` (pure); this type only carries its actions out.
+/// Deadlines (waiting work, the listener's retry, the close) are one loop
+/// timer, armed for the earliest.
 ///
 /// `@unchecked Sendable`: `inbox` is guarded by its `Mutex`; every other
 /// mutable property (and every ``PostgresConnection``) is touched only while
 /// holding `engine`, by the store thread or by a caller on the fast path of
 /// ``submit(_:)``. Completions run with `engine` held: they only resume a
 /// continuation (which just enqueues the caller's task) or touch engine
-/// state. Lock order: `engine`, then `inbox`. The descriptors are created in
-/// `init` and closed in `deinit`, so they stay valid for as long as any
-/// caller can still write to the eventfd.
+/// state. Lock order: `engine`, then `inbox`. Sockets are registered with the
+/// loop on the store thread only; a caller may change a registered socket's
+/// interest or remove it (one `epoll_ctl` each, see `EventLoop+Registration.swift`).
 final class PostgresStoreLoop: @unchecked Sendable {
     struct Inbox {
         var commands: [StoreCommand] = []
-        /// The eventfd was written and the thread has not taken the commands yet.
+        /// A task that takes the commands was handed to the loop and has not run yet.
         var wakePending = false
         var closing = false
         var finished = false
@@ -72,13 +75,13 @@ final class PostgresStoreLoop: @unchecked Sendable {
     let configuration: PostgresConfiguration
     let logger: Logger
     private let inbox = Mutex(Inbox())
-    /// Held by whichever thread runs the engine: the store thread after each
-    /// `epoll_wait`, or a caller on the fast path of ``submit(_:)``. Guards
-    /// every property under "engine state".
+    /// Held by whichever thread runs the engine: the store thread on each
+    /// readiness, task or timer, or a caller on the fast path of ``submit(_:)``.
+    /// Guards every property under "engine state".
     private let engine = Mutex(())
-    private let epollFD: Int32
-    private let wakeFD: Int32
-    static let wakeToken: UInt64 = 0
+    /// The store thread's loop, alone in its group.
+    private let group: EventLoopGroup
+    let eventLoop: EventLoop
 
     // MARK: engine state (guarded by `engine`)
     var connections: [Int: PostgresConnection] = [:]
@@ -86,39 +89,25 @@ final class PostgresStoreLoop: @unchecked Sendable {
     var closeDeadline: ContinuousClock.Instant?
     /// The store thread (not a caller on the fast path) is running the engine.
     var runningOnStoreThread = false
-    /// A caller found work only the store thread does (opening connections).
+    /// A caller found work only the store thread does (opening connections, registering sockets).
     var needsStoreThread = false
+    /// Connections whose socket a caller could not (re-)register: the store thread does it.
+    var interestPending: [ConnectionID] = []
     var listener = ListenerState()
+    /// The loop timer for the earliest deadline, and the deadline it was armed for.
+    var deadlineTimer: (task: ScheduledTask, at: ContinuousClock.Instant)?
 
     init(configuration: PostgresConfiguration, logger: Logger) throws(StoreError) {
         try configuration.validate()
         self.configuration = configuration
         self.logger = logger
         pool = PoolStateMachine(maximumConnections: configuration.maximumConnections, pipelineDepth: configuration.pipelineDepth)
-        let epollFD = rg_epoll_create()
-        let wakeFD = rg_eventfd(0)
-        guard epollFD >= 0, wakeFD >= 0,
-              rg_epoll_ctl(epollFD, RG_EPOLL_CTL_ADD, wakeFD, RG_EPOLLIN, Self.wakeToken) == 0
-        else {
-            let reason = String(cString: strerror(errno))
-            if epollFD >= 0 { close(epollFD) }
-            if wakeFD >= 0 { close(wakeFD) }
-            throw StoreError(.connectionFailed, "cannot create the store thread's epoll and eventfd descriptors; raise the open-files limit", underlying: reason)
+        do throws(EventLoopError) {
+            group = try EventLoopGroup(loopCount: 1, readBufferSize: 0, threadNamePrefix: "store", logComponent: logger.component)
+        } catch {
+            throw StoreError(.connectionFailed, "cannot start the store thread's event loop; raise the open-files limit", underlying: error.description)
         }
-        self.epollFD = epollFD
-        self.wakeFD = wakeFD
-    }
-
-    deinit {
-        close(epollFD)
-        close(wakeFD)
-    }
-
-    /// Starts the store thread.
-    func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "store"
-        thread.start()
+        eventLoop = group.loops[0]
     }
 
     /// Hands a command to the store thread, or fails it when the client is shut down.
@@ -127,7 +116,7 @@ final class PostgresStoreLoop: @unchecked Sendable {
     /// the command itself (for a statement: picks a connection and writes it
     /// to the socket without blocking), which saves waking the store thread
     /// for every statement; only the result then comes back through the store
-    /// thread's epoll. Otherwise the command waits in the inbox.
+    /// thread's loop. Otherwise the command waits in the inbox.
     func submit(_ command: StoreCommand) {
         let ranDirectly = engine.withLockIfAvailable { _ -> Bool in
             let pending: [StoreCommand]? = inbox.withLock { inbox in
@@ -140,10 +129,12 @@ final class PostgresStoreLoop: @unchecked Sendable {
             for earlier in pending { handle(earlier) }
             handle(command)
             dispatch()
-            // The store thread must open connections, and time work left waiting.
-            if needsStoreThread || pool.waitingRequests > 0 || pool.waitingAcquirers > 0 || listener.retryAt != nil {
+            if needsStoreThread {
+                // The store thread must open connections or register sockets.
                 needsStoreThread = false
-                _ = rg_eventfd_write(wakeFD, 1)
+                eventLoop.execute { [self] in runEngine {} }
+            } else {
+                armDeadlineTimer()
             }
             return true
         }
@@ -157,7 +148,7 @@ final class PostgresStoreLoop: @unchecked Sendable {
         }
         switch wake {
         case nil: command.fail(StoreError(.closed, "the database client was shut down; no more statements can run"))
-        case true?: _ = rg_eventfd_write(wakeFD, 1)
+        case true?: wakeForCommands()
         case false?: break
         }
     }
@@ -175,50 +166,47 @@ final class PostgresStoreLoop: @unchecked Sendable {
             if alreadyFinished {
                 continuation.resume()
             } else {
-                _ = rg_eventfd_write(wakeFD, 1)
+                wakeForCommands()
             }
         }
+        await group.shutdown()
     }
 
     /// Asks the thread to stop without waiting (from the client's deinit).
     func requestShutdown() {
         inbox.withLock { $0.closing = true }
-        _ = rg_eventfd_write(wakeFD, 1)
+        wakeForCommands()
     }
 
-    // MARK: the loop
+    // MARK: the engine on the store thread
 
-    private func run() {
-        var events = [rg_epoll_event](repeating: rg_epoll_event(), count: 64)
-        var timeout = engine.withLock { _ in timeoutMilliseconds() }
-        while true {
-            let count = rg_epoll_wait(epollFD, &events, Int32(events.count), timeout)
-            if count < 0 {
-                if errno == EINTR { continue }
-                logger.critical("epoll_wait failed; the store thread stops", ["error": String(cString: strerror(errno))])
-                break
+    /// Has the store thread take the inbox's commands.
+    private func wakeForCommands() {
+        eventLoop.execute { [self] in runEngine { takeCommands() } }
+    }
+
+    /// Runs the engine on the store thread: `body`, then what every wake-up ends with (expire
+    /// waiting work, open what is needed, hand out work, finish a close, re-arm the timer).
+    func runEngine(_ body: () -> Void) {
+        engine.withLock { _ in
+            runningOnStoreThread = true
+            defer { runningOnStoreThread = false }
+            body()
+            if !interestPending.isEmpty {
+                let pending = interestPending
+                interestPending.removeAll()
+                for id in pending { if let connection = connections[id.raw] { updateInterest(connection) } }
             }
-            let done = engine.withLock { _ -> Bool in
-                runningOnStoreThread = true
-                defer { runningOnStoreThread = false }
-                for index in 0..<Int(count) {
-                    let event = events[index]
-                    if event.data == Self.wakeToken {
-                        var value: UInt64 = 0
-                        _ = rg_eventfd_read(wakeFD, &value)
-                        takeCommands()
-                    } else {
-                        handleEvent(connectionID: Int(event.data), events: event.events)
-                    }
-                }
-                expireWaiting(now: .now)
-                ensureListener()
-                dispatch()
-                if closeDeadline != nil, finishCloseIfDone() { return true }
-                timeout = timeoutMilliseconds()
-                return false
+            expireWaiting(now: .now)
+            ensureListener()
+            dispatch()
+            if closeDeadline != nil, finishCloseIfDone() {
+                deadlineTimer?.task.cancel()
+                deadlineTimer = nil
+                group.requestShutdown()
+                return
             }
-            if done { break }
+            armDeadlineTimer()
         }
     }
 
@@ -234,21 +222,21 @@ final class PostgresStoreLoop: @unchecked Sendable {
         if closing, closeDeadline == nil { beginClose() }
     }
 
-    private func timeoutMilliseconds() -> Int32 {
+    /// Arms the loop timer for the earliest deadline, unless one at or before it is armed
+    /// already (a timer that fires early finds nothing due and re-arms). Engine state.
+    private func armDeadlineTimer() {
         var earliest: ContinuousClock.Instant?
-        func consider(_ instant: ContinuousClock.Instant?) {
-            guard let instant else { return }
+        for instant in [pool.earliestDeadline, listener.retryAt, closeDeadline] {
+            guard let instant else { continue }
             if earliest == nil || instant < earliest! { earliest = instant }
         }
-        consider(pool.earliestDeadline)
-        consider(listener.retryAt)
-        consider(closeDeadline)
-        guard let earliest else { return -1 }
-        let remaining = ContinuousClock.now.duration(to: earliest)
-        if remaining <= .zero { return 0 }
-        let (seconds, attoseconds) = remaining.components
-        let millis = seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1
-        return Int32(clamping: millis)
+        guard let earliest else { return }
+        if let armed = deadlineTimer, armed.at <= earliest { return }
+        deadlineTimer?.task.cancel()
+        let task = eventLoop.schedule(after: ContinuousClock.now.duration(to: earliest)) { [self] in
+            runEngine { deadlineTimer = nil }
+        }
+        deadlineTimer = (task, earliest)
     }
 
     private func handle(_ command: StoreCommand) {
@@ -278,86 +266,6 @@ final class PostgresStoreLoop: @unchecked Sendable {
             addSubscription(channel: channel, subscriber: subscriber, stream: stream, registered: registered)
         case .unlisten(let subscriber):
             removeSubscription(subscriber)
-        }
-    }
-
-    private func handleEvent(connectionID: Int, events: UInt32) {
-        guard let connection = connections[connectionID] else { return }
-        switch connection.state {
-        case .connecting:
-            advanceConnect(connection)
-        case .ready:
-            if events & RG_EPOLLOUT != 0, !connection.flush() {
-                connectionBroke(connection, input: connection.breakConnection(ConnectionInput()))
-                return
-            }
-            if events & (RG_EPOLLIN | RG_EPOLLERR | RG_EPOLLHUP) != 0 {
-                let input = connection.readInput()
-                if input.failure != nil {
-                    connectionBroke(connection, input: input)
-                    return
-                }
-                deliver(input, from: connection)
-            }
-            updateInterest(connection)
-        case .closed:
-            removeConnection(connection)
-        }
-    }
-
-    /// Runs completions and hands notifications to subscribers.
-    func deliver(_ input: ConnectionInput, from connection: PostgresConnection) {
-        if !input.finished.isEmpty { pool.finished(input.finished.count, on: connection.id) }
-        for (completion, result) in input.finished { completion(result) }
-        if !input.notifications.isEmpty { deliverNotifications(input.notifications) }
-    }
-
-    /// Registers (or re-registers) the connection's socket for what it waits on.
-    func updateInterest(_ connection: PostgresConnection) {
-        let socket = connection.socket
-        let wanted: UInt32
-        switch connection.state {
-        case .connecting: wanted = connection.connectWantsWrite ? RG_EPOLLOUT : RG_EPOLLIN
-        case .ready: wanted = RG_EPOLLIN | (connection.wantsWrite ? RG_EPOLLOUT : 0)
-        case .closed: return
-        }
-        guard socket >= 0 else { return }
-        let token = UInt64(connection.id.raw)
-        if socket != connection.registeredSocket {
-            if connection.registeredSocket >= 0 {
-                _ = rg_epoll_ctl(epollFD, RG_EPOLL_CTL_DEL, connection.registeredSocket, 0, token)
-            }
-            if rg_epoll_ctl(epollFD, RG_EPOLL_CTL_ADD, socket, wanted, token) != 0 {
-                _ = rg_epoll_ctl(epollFD, RG_EPOLL_CTL_MOD, socket, wanted, token)
-            }
-        } else if wanted != connection.registeredEvents {
-            if rg_epoll_ctl(epollFD, RG_EPOLL_CTL_MOD, socket, wanted, token) != 0 {
-                _ = rg_epoll_ctl(epollFD, RG_EPOLL_CTL_ADD, socket, wanted, token)
-            }
-        } else {
-            return
-        }
-        connection.registeredSocket = socket
-        connection.registeredEvents = wanted
-    }
-
-    /// Forgets a connection and closes it; statements still in flight on it fail.
-    func removeConnection(_ connection: PostgresConnection) {
-        unregister(connection)
-        connections[connection.id.raw] = nil
-        if connection.role == .pool { pool.connectionClosed(connection.id) }
-        if connection.inflightCount > 0 {
-            deliver(connection.breakConnection(ConnectionInput(), reason: "the connection was closed before the statement finished; run it again"), from: connection)
-        } else {
-            connection.close()
-        }
-    }
-
-    /// Removes the connection's socket from epoll.
-    func unregister(_ connection: PostgresConnection) {
-        if connection.registeredSocket >= 0 {
-            _ = rg_epoll_ctl(epollFD, RG_EPOLL_CTL_DEL, connection.registeredSocket, 0, 0)
-            connection.registeredSocket = -1
         }
     }
 

@@ -9,7 +9,7 @@ import CGatewayLinux
 /// free memory in the middle of every arena, not only at the top) a second later, and again every
 /// second for as long as connections keep closing, so the memory freed by the wave's last closes
 /// goes back too. A steady churn pays a few milliseconds a second at most; an idle gateway, nothing.
-extension EventLoop {
+extension TLSLoopState {
     /// Server connections a loop closes before it starts giving memory back.
     static let closesBeforeTrim = 1_024
     /// Time between two trims on one loop.
@@ -20,7 +20,7 @@ extension EventLoop {
         closedSinceTrim += 1
         guard closedSinceTrim >= Self.closesBeforeTrim, !trimScheduled else { return }
         trimScheduled = true
-        schedule(after: Self.trimInterval) { [self] in trimAfterCloses() }
+        loop.schedule(after: Self.trimInterval) { [self] in trimAfterCloses() }
     }
 
     /// Returns free memory to the kernel; runs again a second later while connections still close.
@@ -32,6 +32,6 @@ extension EventLoop {
             return
         }
         _ = rg_malloc_trim()
-        schedule(after: Self.trimInterval) { [self] in trimAfterCloses() }
+        loop.schedule(after: Self.trimInterval) { [self] in trimAfterCloses() }
     }
 }

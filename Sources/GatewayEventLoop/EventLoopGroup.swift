@@ -4,13 +4,14 @@ import Synchronization
 
 /// A fixed set of event loops, one thread each; connections are spread over them.
 ///
-/// Create one per process (one loop per core by default), share it between the
-/// server and the clients, and shut it down last.
+/// The transport's group has one loop per core by default, shared between the server and the
+/// clients, and is shut down last. The ops endpoint and the store client each run a group of
+/// one loop of their own, so a slow scrape or a busy database never holds up the data path.
 public final class EventLoopGroup: Sendable {
     /// The loops, in index order.
     public let loops: [EventLoop]
     private let nextIndex = Atomic<Int>(0)
-    private let stopped = Atomic<Bool>(false)
+    private let stopRequested = Atomic<Bool>(false)
 
     /// Starts `loopCount` loops (default: one per online core).
     ///
@@ -18,17 +19,19 @@ public final class EventLoopGroup: Sendable {
     /// EPIPE on that connection, not kill the server.
     ///
     /// - Parameters:
-    ///   - readBufferSize: the per-loop buffer every TLS read decrypts into.
+    ///   - readBufferSize: the per-loop buffer reads go into (every TLS read decrypts into it).
     ///   - threadNamePrefix: loop threads are named `<prefix>-<index>` (Linux keeps 15 bytes),
     ///     so that tools like `top -H` or `/proc/<pid>/task/*/comm` tell groups apart.
+    ///   - logComponent: the `component` field of what the loops log.
     public init(
-        loopCount: Int = ProcessInfo.processInfo.activeProcessorCount, readBufferSize: Int = 64 * 1024, threadNamePrefix: String = "rg-loop"
-    ) throws {
+        loopCount: Int = ProcessInfo.processInfo.activeProcessorCount, readBufferSize: Int = 64 * 1024, threadNamePrefix: String = "rg-loop",
+        logComponent: String = "event-loop"
+    ) throws(EventLoopError) {
         precondition(loopCount > 0, "an event loop group needs at least one loop")
         rg_ignore_sigpipe()
         var loops: [EventLoop] = []
         for index in 0..<loopCount {
-            loops.append(try EventLoop(index: index, readBufferSize: readBufferSize, threadNamePrefix: threadNamePrefix))
+            loops.append(try EventLoop(index: index, readBufferSize: readBufferSize, threadNamePrefix: threadNamePrefix, logComponent: logComponent))
         }
         self.loops = loops
         for loop in loops {
@@ -44,14 +47,20 @@ public final class EventLoopGroup: Sendable {
         return loops[index % loops.count]
     }
 
+    /// Asks every loop to stop after its current tick, without waiting. Callable from any
+    /// thread, a loop's own included (a component that finishes on its loop stops it this way).
+    public func requestShutdown() {
+        guard !stopRequested.exchange(true, ordering: .relaxed) else { return }
+        for loop in loops { loop.requestStop() }
+    }
+
     /// Stops every loop and waits for the threads to finish. Close servers first.
     public func shutdown() async {
-        guard !stopped.exchange(true, ordering: .relaxed) else { return }
-        for loop in loops { loop.requestStop() }
+        requestShutdown()
         for loop in loops {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().async {
-                    loop.exited.wait()
+                    loop.waitUntilExited()
                     continuation.resume()
                 }
             }
@@ -60,8 +69,15 @@ public final class EventLoopGroup: Sendable {
 
     /// Blocking form of ``shutdown()`` for synchronous contexts (never call it on a loop thread).
     public func syncShutdown() {
-        guard !stopped.exchange(true, ordering: .relaxed) else { return }
-        for loop in loops { loop.requestStop() }
-        for loop in loops { loop.exited.wait() }
+        requestShutdown()
+        for loop in loops { loop.waitUntilExited() }
+    }
+}
+
+extension EventLoop {
+    /// Blocks until the loop's thread has left ``run()``; any number of callers may wait.
+    func waitUntilExited() {
+        exited.wait()
+        exited.signal()
     }
 }

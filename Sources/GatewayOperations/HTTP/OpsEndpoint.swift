@@ -3,16 +3,15 @@ import Glibc
 #endif
 import CGatewayLinux
 import GatewayCore
+import GatewayEventLoop
 
-/// The ops thread's epoll loop: the listener, a wake-up eventfd and the
-/// open connections.
+/// The ops endpoint on its event loop: the listening socket and the open connections, each
+/// registered with the loop, and one timer per connection for the deadline of its phase.
 ///
-/// `@unchecked Sendable`: created by ``OpsServer/start()`` and then used only
-/// by the ops thread (``run()``), apart from ``wakeFD``, an immutable
-/// descriptor any thread may write to through ``wake(_:)``.
-final class OpsEventLoop: @unchecked Sendable {
-    let wakeFD: Int32
-    private let epollFD: Int32
+/// `@unchecked Sendable`: created by ``OpsServer/start()``, then touched only on ``loop``'s
+/// thread (``start()``, the readiness handlers, the timers, ``closeAll()`` are all run there).
+final class OpsEndpoint: @unchecked Sendable {
+    let loop: EventLoop
     private let listenFD: Int32
     private let configuration: OpsServerConfiguration
     private let parser: OpsHTTPRequestParser
@@ -24,25 +23,12 @@ final class OpsEventLoop: @unchecked Sendable {
     /// The descriptor of each admitted connection, by its id.
     private var descriptors: [UInt64: Int32] = [:]
     private var nextID: UInt64 = 0
+    private var closed = false
     /// Connections closed to make room for newer ones since start.
     private(set) var evicted = 0
 
-    private static let listenerToken = UInt64.max
-    private static let wakeToken = UInt64.max - 1
-
-    init(listener: Int32, configuration: OpsServerConfiguration, router: OpsRouter, logger: Logger) throws(OpsServerError) {
-        let epollFD = rg_epoll_create()
-        guard epollFD >= 0 else { throw OpsServerError(.socketFailed, "cannot create an epoll instance", systemError: errno) }
-        let wakeFD = rg_eventfd(0)
-        guard wakeFD >= 0 else {
-            let code = errno
-            close(epollFD)
-            throw OpsServerError(.socketFailed, "cannot create an eventfd", systemError: code)
-        }
-        _ = rg_epoll_ctl(epollFD, RG_EPOLL_CTL_ADD, listener, RG_EPOLLIN, Self.listenerToken)
-        _ = rg_epoll_ctl(epollFD, RG_EPOLL_CTL_ADD, wakeFD, RG_EPOLLIN, Self.wakeToken)
-        self.epollFD = epollFD
-        self.wakeFD = wakeFD
+    init(listener: Int32, loop: EventLoop, configuration: OpsServerConfiguration, router: OpsRouter, logger: Logger) {
+        self.loop = loop
         self.listenFD = listener
         self.configuration = configuration
         self.parser = OpsHTTPRequestParser(maxHeadBytes: configuration.maxHeadBytes)
@@ -53,49 +39,33 @@ final class OpsEventLoop: @unchecked Sendable {
         )
     }
 
-    /// Asks the loop on the ops thread to stop.
-    static func wake(_ fd: Int32) { _ = rg_eventfd_write(fd, 1) }
-
-    /// Serves until woken, then closes everything it owns.
-    func run() {
-        var events = [rg_epoll_event](repeating: rg_epoll_event(), count: 64)
-        var running = true
-        while running {
-            let count = events.withUnsafeMutableBufferPointer {
-                rg_epoll_wait(epollFD, $0.baseAddress, Int32($0.count), timeoutMilliseconds())
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                logger.error("ops endpoint stops: epoll_wait failed", ["errno": errno])
-                break
-            }
-            for event in events[0..<Int(count)] {
-                switch event.data {
-                case Self.wakeToken: running = false
-                case Self.listenerToken: acceptAll()
-                default: service(fd: Int32(truncatingIfNeeded: event.data), events: event.events)
-                }
-            }
-            expire(now: .now)
+    /// Starts accepting. Loop thread only.
+    func start() throws(OpsServerError) {
+        guard loop.register(fd: listenFD, events: RG_EPOLLIN, OpsSocketWatch(self, fd: listenFD)) != nil else {
+            throw OpsServerError(.socketFailed, "cannot watch the listening socket with epoll", systemError: errno)
         }
-        for fd in connections.keys { close(fd) }
-        connections.removeAll()
-        close(listenFD)
-        close(wakeFD)
-        close(epollFD)
     }
 
-    /// Wait no longer than the nearest deadline (and at most a second).
-    private func timeoutMilliseconds() -> Int32 {
-        guard let nearest = connections.values.map(\.deadline).min() else { return 1000 }
-        let remaining = ContinuousClock.now.duration(to: nearest)
-        if remaining <= .zero { return 0 }
-        let (seconds, attoseconds) = remaining.components
-        return Int32(min(1000, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+    /// Closes the listener and every connection. Loop thread only; idempotent.
+    func closeAll() {
+        guard !closed else { return }
+        closed = true
+        for fd in Array(connections.keys) { finish(fd) }
+        loop.deregister(fd: listenFD)
+        close(listenFD)
+    }
+
+    /// Readiness of `fd` (the listener or a connection).
+    fileprivate func handle(fd: Int32, events: UInt32) {
+        if fd == listenFD {
+            acceptAll()
+        } else {
+            service(fd: fd, events: events)
+        }
     }
 
     private func acceptAll() {
-        while true {
+        while !closed {
             var address = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
             let fd = withUnsafeMutablePointer(to: &address) { pointer in
@@ -114,9 +84,16 @@ final class OpsEventLoop: @unchecked Sendable {
                 evicted += 1
                 finish(victimFD)
             }
+            guard loop.register(fd: fd, events: RG_EPOLLIN | RG_EPOLLRDHUP, OpsSocketWatch(self, fd: fd)) != nil else {
+                logger.warning("ops endpoint cannot watch a new connection; closed it", ["errno": errno])
+                admission.finished(nextID)
+                close(fd)
+                continue
+            }
             descriptors[nextID] = fd
-            connections[fd] = OpsConnection(fd: fd, id: nextID, deadline: .now + configuration.requestDeadline)
-            _ = rg_epoll_ctl(epollFD, RG_EPOLL_CTL_ADD, fd, RG_EPOLLIN | RG_EPOLLRDHUP, UInt64(fd))
+            var connection = OpsConnection(fd: fd, id: nextID, deadline: .now + configuration.requestDeadline)
+            armDeadline(&connection)
+            connections[fd] = connection
         }
     }
 
@@ -146,13 +123,13 @@ final class OpsEventLoop: @unchecked Sendable {
 
     /// Reads until the socket would block. Returns false on EOF or error.
     private func readAvailable(_ connection: inout OpsConnection, keep: Bool) -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 4096)
+        let chunk = loop.readBuffer
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(connection.fd, $0.baseAddress, $0.count) }
+            let count = read(connection.fd, chunk.baseAddress, chunk.count)
             if count > 0 {
                 // Keep at most one byte past the cap: enough for the parser to refuse.
                 if keep, connection.inbound.count <= configuration.maxHeadBytes {
-                    connection.inbound.append(contentsOf: chunk[0..<count])
+                    connection.inbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
                 }
                 continue
             }
@@ -181,7 +158,7 @@ final class OpsEventLoop: @unchecked Sendable {
             if count < 0, errno == EINTR { continue }
             if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
                 connection.phase = .writing(outbound: outbound, written: written)
-                _ = rg_epoll_ctl(epollFD, RG_EPOLL_CTL_MOD, connection.fd, RG_EPOLLOUT, UInt64(connection.fd))
+                loop.modify(fd: connection.fd, events: RG_EPOLLOUT)
                 connections[connection.fd] = connection
                 return
             }
@@ -190,36 +167,61 @@ final class OpsEventLoop: @unchecked Sendable {
         shutdown(connection.fd, Int32(SHUT_WR))
         connection.phase = .lingering
         connection.deadline = .now + configuration.lingerDuration
-        _ = rg_epoll_ctl(epollFD, RG_EPOLL_CTL_MOD, connection.fd, RG_EPOLLIN | RG_EPOLLRDHUP, UInt64(connection.fd))
+        armDeadline(&connection)
+        loop.modify(fd: connection.fd, events: RG_EPOLLIN | RG_EPOLLRDHUP)
         connections[connection.fd] = connection
     }
 
-    /// Closes connections whose deadline passed: a client still sending its
-    /// request gets 408 first.
-    private func expire(now: ContinuousClock.Instant) {
-        for (fd, connection) in connections where connection.deadline <= now {
-            switch connection.phase {
-            case .reading:
-                var late = connection
-                logger.debug("ops request timed out", ["received": connection.inbound.count])
-                late.deadline = now + configuration.lingerDuration
-                respond(&late, with: OpsHTTPResponse.error(.requestTimeout, reason: "request not received in time").serialized())
-                if case .writing = connections[fd]?.phase {
-                    // Could not flush a 408 at once: the client is not reading either.
-                    finish(fd)
-                }
-            case .writing, .lingering:
+    /// Arms the loop timer for the connection's current deadline (replacing the previous one).
+    private func armDeadline(_ connection: inout OpsConnection) {
+        connection.deadlineTimer?.cancel()
+        let fd = connection.fd
+        let id = connection.id
+        connection.deadlineTimer = loop.schedule(after: ContinuousClock.now.duration(to: connection.deadline)) { [self] in
+            deadlineReached(fd: fd, id: id)
+        }
+    }
+
+    /// A connection's deadline came: a client still sending its request gets 408 first.
+    private func deadlineReached(fd: Int32, id: UInt64) {
+        guard let connection = connections[fd], connection.id == id else { return }
+        switch connection.phase {
+        case .reading:
+            var late = connection
+            logger.debug("ops request timed out", ["received": connection.inbound.count])
+            respond(&late, with: OpsHTTPResponse.error(.requestTimeout, reason: "request not received in time").serialized())
+            if case .writing = connections[fd]?.phase {
+                // Could not flush a 408 at once: the client is not reading either.
                 finish(fd)
             }
+        case .writing, .lingering:
+            finish(fd)
         }
     }
 
     private func finish(_ fd: Int32) {
-        _ = rg_epoll_ctl(epollFD, RG_EPOLL_CTL_DEL, fd, 0, 0)
+        loop.deregister(fd: fd)
         close(fd)
         if let connection = connections.removeValue(forKey: fd) {
+            connection.deadlineTimer?.cancel()
             admission.finished(connection.id)
             descriptors[connection.id] = nil
         }
     }
+}
+
+/// The loop's handler for one descriptor of the ops endpoint.
+///
+/// `unowned`: the endpoint outlives its registrations (``OpsEndpoint/closeAll()`` removes them
+/// all before the server lets go of the endpoint).
+private final class OpsSocketWatch: EventLoopSelectable {
+    unowned let endpoint: OpsEndpoint
+    let fd: Int32
+
+    init(_ endpoint: OpsEndpoint, fd: Int32) {
+        self.endpoint = endpoint
+        self.fd = fd
+    }
+
+    func handleEvents(_ events: UInt32) { endpoint.handle(fd: fd, events: events) }
 }

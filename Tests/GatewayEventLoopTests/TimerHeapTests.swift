@@ -1,4 +1,4 @@
-@testable import GatewayTransport
+@testable import GatewayEventLoop
 import Testing
 
 @Suite("Timer heap")

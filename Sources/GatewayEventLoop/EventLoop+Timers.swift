@@ -1,3 +1,4 @@
+import CGatewayLinux
 import Synchronization
 
 /// Something an event loop calls back when a deadline it armed is reached.
@@ -6,9 +7,20 @@ import Synchronization
 /// deadline field on activity; when the entry fires it checks the field and
 /// re-arms if the deadline moved. Idle connections therefore cost no work at
 /// all until the earliest deadline, and activity costs no heap operation.
-protocol EventLoopDeadlineTarget: AnyObject {
+public protocol EventLoopDeadlineTarget: AnyObject {
     /// Called on the loop thread when a deadline armed at `deadline` is reached.
     func deadlineReached(_ deadline: UInt64, now: UInt64)
+}
+
+extension EventLoop {
+    /// Arms a deadline (monotonic nanoseconds) for the ``EventLoopDeadlineTarget`` registered as
+    /// `fd`. Loop thread only. The entry is dropped if `fd` is deregistered before it fires.
+    public func armDeadline(_ deadline: UInt64, forRegistered fd: Int32) {
+        assert(inEventLoop)
+        let slot = Int(fd)
+        guard slot >= 0, slot < tokens.count, tokens[slot] != 0 else { return }
+        timers.push(deadline: deadline, .target(DeadlineTargetSlot(slot: fd, token: tokens[slot])))
+    }
 }
 
 /// A registered descriptor's deadline target, as kept in the timer heap: its epoll slot

@@ -86,7 +86,9 @@ extension ClusterFollower {
         }
         if linkDropped { metrics.readersOnline.unlabeled.decrement() }
         for session in displaced {
-            let found = try? await database.displacement(of: session.session.rawValue, from: row.reader.rawValue, after: session.generation.rawValue)
+            let found = await followUp("reading who displaced a session", leaves: "the displaced session is told without the reason and the taking lane") {
+                try await database.displacement(of: session.session.rawValue, from: row.reader.rawValue, after: session.generation.rawValue)
+            } ?? nil
             let nowUnixMs = Gateway.nowUnixMs()
             registry.apply(one: {
                 $0.sessionDisplaced(

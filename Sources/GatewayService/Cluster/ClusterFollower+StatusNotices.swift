@@ -60,7 +60,10 @@ extension ClusterFollower {
     func deliverStatus(_ notice: ReaderStatusNotice) async {
         // For an owner here of a reader whose link is elsewhere (a link here delivers its own).
         guard let owner = registry.read({ $0.remoteStatusRecipient(notice.reader) }) else { return }
-        guard let record = try? await database.reader(notice.reader.rawValue, account: owner.accountID) else { return }
+        let found = await followUp("reading a reader for its status notice", leaves: "its owner here misses this status change (the next one carries the state)") {
+            try await database.reader(notice.reader.rawValue, account: owner.accountID)
+        }
+        guard let record = found ?? nil else { return }
         var reader = Gateway.readerMessage(record, link: nil)
         reader.networkStatus = .online
         reader.activity = notice.activity

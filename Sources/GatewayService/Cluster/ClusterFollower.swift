@@ -4,7 +4,7 @@ import GatewayRepositories
 
 /// Follows what other replicas change: ownership notices (re-read and applied to the
 /// registry) and reader status announcements; announces this replica's own.
-struct ClusterFollower: Sendable {
+struct ClusterFollower: Sendable, StoreFollowUps {
     let database: GatewayDatabase
     let cluster: ClusterStore
     let registry: Registry

@@ -57,7 +57,9 @@ extension Gateway {
             }
             if healthySince != nil, ContinuousClock.now >= nextCodeSweep {
                 nextCodeSweep = .now + .seconds(60)
-                try? await database.deleteExpiredRegistrationCodes()
+                await followUp("deleting expired registration codes", leaves: "they are deleted on the next sweep (they are refused as expired meanwhile)") {
+                    try await database.deleteExpiredRegistrationCodes()
+                }
             }
             try? await Task.sleep(for: interval)
         }
@@ -102,7 +104,9 @@ extension Gateway {
         // The reaper detached these links already; if this replica was removed some
         // other way, detach them now (fenced by epoch: a newer link is never touched).
         for link in links {
-            _ = try? await ownership.readerDetached(link.reader, epoch: link.epoch)
+            await followUp("detaching a fenced replica's link", leaves: "the reaper that removed this replica's row detached it, or its reader re-attaches") {
+                try await ownership.readerDetached(link.reader, epoch: link.epoch)
+            }
         }
     }
 }

@@ -71,6 +71,7 @@ final class ReplicaChannels: Sendable {
             defer { state.channels.removeAll() }
             return Array(state.channels.values)
         }
+        // A channel that never opened has nothing to close (its opener heard the error).
         for task in tasks { (try? await task.value)?.close() }
     }
 }

@@ -35,7 +35,9 @@ extension FleetAdminService {
         }
         guard let online = await tellRegistered(record, code: code.canonical, credential: credential, node: pending.node) else {
             // Nobody could hand the reader its credential: undo, so it can be registered again.
-            _ = try? await database.deleteReader(record.id, account: account)
+            await followUp("undoing the registration of a reader that went offline", leaves: "the reader stays registered without a credential; delete it before registering it again") {
+                try await database.deleteReader(record.id, account: account)
+            }
             throw ServiceError(.registrationCodeInvalid, "the reader showing this code went offline; read the code it shows when it is back")
         }
         return online
@@ -66,7 +68,10 @@ extension FleetAdminService {
         guard response.delivered else { return nil }
         if let reader = response.reader { return reader }
         // A replica of an older version says only that it delivered: read the row.
-        return (try? await readerMessage(record.id, account: record.accountID)) ?? Gateway.readerMessage(record, link: nil)
+        let stored = await followUp("reading a reader registered on another replica", leaves: "the answer shows the reader as registered, without its live status") {
+            try await readerMessage(record.id, account: record.accountID)
+        }
+        return stored ?? Gateway.readerMessage(record, link: nil)
     }
 
     /// Registers readers by serial number, labelled "<prefix> 1", "<prefix> 2", ...

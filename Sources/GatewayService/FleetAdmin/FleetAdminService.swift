@@ -1,11 +1,12 @@
 import GatewayCore
+import GatewayOperations
 import GatewayRepositories
 import GatewayWire
 
 /// The fleet admin surface (`FleetAdmin/*`): locations, reader registration (by code or
 /// serial), ownership and its history, forced releases, connection tokens, sessions. It
 /// shares the registry and the store with the other surfaces.
-struct FleetAdminService: RegistrableService, ShowsReaders {
+struct FleetAdminService: RegistrableService, ShowsReaders, StoreFollowUps {
     let configuration: ServiceConfiguration
     let database: GatewayDatabase
     let ownership: OwnershipStore
@@ -14,6 +15,7 @@ struct FleetAdminService: RegistrableService, ShowsReaders {
     let node: NodeIdentity
     /// Connections to the other replicas' internal listeners (a code shown by a reader homed there).
     let replicas: ReplicaChannels
+    let metrics: GatewayMetrics
     let logger = Logger(component: "service")
 
     func registerMethods(with router: inout MethodRouter) {

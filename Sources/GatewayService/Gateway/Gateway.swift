@@ -18,7 +18,7 @@ import Synchronization
 /// (sends, call ends, completions) are performed after the lock is released. Sends go
 /// through ``ServerCall``, which hops to the connection's event loop, so no loop ever
 /// waits for the store.
-final class Gateway: Sendable {
+final class Gateway: Sendable, StoreFollowUps {
     let configuration: ServiceConfiguration
     let database: GatewayDatabase
     let ownership: OwnershipStore
@@ -66,7 +66,7 @@ final class Gateway: Sendable {
         )
         self.admin = FleetAdminService(
             configuration: configuration, database: database, ownership: ownership, cluster: cluster, registry: registry, node: node,
-            replicas: replicas
+            replicas: replicas, metrics: metrics
         )
         self.replicaLink = ReplicaLinkService(database: database, registry: registry)
     }

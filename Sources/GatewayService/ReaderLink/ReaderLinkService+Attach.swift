@@ -50,7 +50,9 @@ extension ReaderLinkService {
         }
         record.softwareVersion = hello.softwareVersion
         if hello.deviceType != .unspecified { record.deviceType = hello.deviceType }
-        try? await database.readerReported(record.id, softwareVersion: hello.softwareVersion, deviceType: hello.deviceType)
+        await followUp("recording a reader's software version and device type", leaves: "admins see the older values until its next attach") {
+            try await database.readerReported(record.id, softwareVersion: hello.softwareVersion, deviceType: hello.deviceType)
+        }
         guard let epoch = await goOnline(record, linkID: linkID, call: call, ipAddress: hello.ipAddress) else { return }
         let reader = ReaderID(record.id)
         if let heartbeat = heartbeatBeforeRegistration {
@@ -184,7 +186,11 @@ extension ReaderLinkService {
         }
         let last = code
         registry.registrationWithdrawn(last, link: linkID)
-        if registered == nil { try? await database.deleteRegistrationCode(last) }
+        if registered == nil {
+            await followUp("withdrawing the registration code of a reader that left", leaves: "the code expires by itself") {
+                try await database.deleteRegistrationCode(last)
+            }
+        }
         return registered
     }
 

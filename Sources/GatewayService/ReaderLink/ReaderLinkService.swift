@@ -7,7 +7,7 @@ import Synchronization
 /// The reader link surface (`ReaderLink/Attach`): readers authenticate or show
 /// registration codes, go online in the registry, heartbeat, answer commands, and go
 /// offline. It shares the registry and the store with the other surfaces.
-final class ReaderLinkService: RegistrableService {
+final class ReaderLinkService: RegistrableService, StoreFollowUps {
     let configuration: ServiceConfiguration
     let database: GatewayDatabase
     let ownership: OwnershipStore

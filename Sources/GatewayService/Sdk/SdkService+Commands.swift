@@ -71,7 +71,12 @@ extension SdkService {
         let owned = ReaderRegistry.OwnedReader(session: session.id, reader: reader, generation: session.generation, home: session.home)
         let outcome = await route(command, to: owned, isCollect: kind == .collectPaymentMethod, reboot: reboot)
         if fenceKind.marksReaderInUse {
-            _ = try? await ownership.commandFinished(fenceKind, reader: reader, session: session.id, generation: session.generation)
+            await followUp(
+                "recording the end of a \(fenceKind.rawValue)",
+                leaves: "PostgreSQL shows the reader mid-transaction (failIfInUse connects are refused) until its owner's next command or release"
+            ) {
+                try await ownership.commandFinished(fenceKind, reader: reader, session: session.id, generation: session.generation)
+            }
         }
         metrics.relayedCommandDuration.unlabeled.observe(ContinuousClock.now - started)
         switch outcome {

@@ -13,7 +13,10 @@ extension SdkService {
             logger.warning("could not renew session leases", ["error": error])
         }
         for token in expired {
-            if let id = registry.read({ $0.sessions[token]?.id }) { try? await database.closeSession(id.rawValue, node: node.id) }
+            guard let id = registry.read({ $0.sessions[token]?.id }) else { continue }
+            await followUp("closing an expired session's row", leaves: "the next sweep closes it") {
+                try await database.closeSession(id.rawValue, node: node.id)
+            }
         }
         do {
             for expiry in try await ownership.expireSessions() {

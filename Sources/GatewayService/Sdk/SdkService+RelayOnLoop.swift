@@ -100,8 +100,14 @@ extension SdkService {
         case .unknownSession:
             // Not held here: adopt it from PostgreSQL if its lease runs, then relay.
             Task {
-                guard (try? await adoptSession(token, context)) ?? nil != nil else {
-                    call.end(ServiceError.sessionUnknown.status)
+                do throws(ServiceError) {
+                    guard try await adoptSession(token, context) != nil else {
+                        call.end(ServiceError.sessionUnknown.status)
+                        return
+                    }
+                } catch {
+                    // The store could not say (STORE_UNAVAILABLE): retryable, unlike an unknown session.
+                    call.end(error.status)
                     return
                 }
                 relayOnLoop(token, command, call, context, reboot: reboot, response: response)

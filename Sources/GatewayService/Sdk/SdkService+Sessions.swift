@@ -93,7 +93,9 @@ extension SdkService {
     func closeSession(_ request: ReaderGatewayV1.CloseSessionRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.CloseSessionResponse {
         let session = try await session(request.sessionToken, context)
         if let reader = session.reader {
-            _ = try? await release(reader, session: session, reason: .requested)
+            await followUp("releasing the reader of a closing session", leaves: "the reader is released when the session's lease runs out") {
+                try await release(reader, session: session, reason: .requested)
+            }
         }
         await endSession(session.token)
         return ReaderGatewayV1.CloseSessionResponse()
@@ -103,7 +105,9 @@ extension SdkService {
     func endSession(_ token: String) async {
         guard let removed = registry.sessionEnded(token) else { return }
         metrics.sessions.unlabeled.decrement()
-        try? await database.closeSession(removed.id.rawValue, node: node.id)
+        await followUp("closing a session's row", leaves: "the row stays until its lease runs out") {
+            try await database.closeSession(removed.id.rawValue, node: node.id)
+        }
     }
 
     func subscribeEvents(_ bytes: [UInt8], call: ServerCall, context: CallContext) async {
@@ -112,7 +116,14 @@ extension SdkService {
             return
         }
         let token = request.sessionToken
-        if localSession(token, context) == nil { _ = try? await adoptSession(token, context) }
+        if localSession(token, context) == nil {
+            do {
+                _ = try await adoptSession(token, context)
+            } catch {
+                call.end(error.status)
+                return
+            }
+        }
         guard registry.subscribe(token, call: call, connection: context.connectionID) else {
             call.end(ServiceError.sessionUnknown.status)
             return

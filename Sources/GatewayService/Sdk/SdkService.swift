@@ -7,7 +7,7 @@ import GatewayWire
 /// discovery, connecting readers, and the commands relayed to them (here, or over the
 /// replica link to the reader's home). It shares the registry and the store with the
 /// other surfaces.
-struct SdkService: RegistrableService, ShowsReaders {
+struct SdkService: RegistrableService, ShowsReaders, StoreFollowUps {
     let configuration: ServiceConfiguration
     let database: GatewayDatabase
     let ownership: OwnershipStore

@@ -31,6 +31,10 @@ let parser = OptionsParser(
         .value("client-ca", "PEM", default: nil, help: "Require client certificates issued by this CA (mutual TLS)."),
         .value("max-connections", "N", default: "100000", help: "Connection cap."),
         .value("idle-timeout", "DURATION", default: "300s", help: "Close connections idle this long."),
+        .value(
+            "max-handshaking-per-source", "N", default: "64",
+            help: "Handshakes in flight per source address (raise it behind a proxy, whose connections all come from one address)."
+        ),
         .value("log-level", "LEVEL", default: "notice", help: "Lowest level logged."),
     ]
 )
@@ -69,6 +73,7 @@ do {
     if let clientCA = options.string("client-ca") { configuration.clientAuthentication = .required(trustedCAPath: clientCA) }
     configuration.limits.maxConnections = try options.int("max-connections", in: 1...10_000_000) ?? 100_000
     configuration.limits.idleTimeout = try options.duration("idle-timeout")
+    configuration.limits.maxHandshakingPerSource = try options.int("max-handshaking-per-source", in: 1...1_000_000) ?? 64
     let group = try EventLoopGroup(loopCount: try options.int("loops", in: 1...256) ?? 1)
     let server = try TLSServer(configuration: configuration, group: group) { _ in EchoHandler() }
     let address = try server.start()

@@ -31,7 +31,7 @@ NGINX_PORT=18544; ECHO_PORT=18545
 wait_port() { for _ in $(seq 1 200); do (echo > /dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; echo "port $1 did not open"; return 1; }
 
 echo "== peer: nginx stream proxy (2 workers, TLS in, proxy_ssl to a TLS echo)"
-"$BIN/transport-echo" --port $ECHO_PORT --dev-ca "$WORK/ca" --loops 2 --log-level warning > /dev/null 2>&1 & PIDS+=($!)
+"$BIN/transport-echo" --port $ECHO_PORT --dev-ca "$WORK/ca" --loops 2 --max-handshaking-per-source 1024 --log-level warning > /dev/null 2>&1 & PIDS+=($!)
 wait_port $ECHO_PORT
 for _ in $(seq 1 200); do [ -s "$WORK/ca/server-key.pem" ] && break; sleep 0.05; done
 mkdir -p "$WORK/nginx/logs"

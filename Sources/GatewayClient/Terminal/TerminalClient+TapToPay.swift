@@ -1,0 +1,84 @@
+import GatewayRPC
+import GatewayWire
+
+/// The phone a Tap to Pay reader runs on, as the app reports it (a simulated device in tests
+/// and demos: any model identifier and OS version).
+public struct TapToPayDevice: Sendable, Hashable {
+    /// The hardware model identifier (`iPhone15,2`).
+    public var model: String
+    /// The operating system version (`17.4`).
+    public var osVersion: String
+
+    public init(model: String, osVersion: String) {
+        self.model = model
+        self.osVersion = osVersion
+    }
+
+    /// A supported simulated device (iPhone 14 Pro on iOS 17.4).
+    public static let simulatedSupported = TapToPayDevice(model: "iPhone15,2", osVersion: "17.4")
+
+    var message: ReaderGatewayV1.TapToPayDevice {
+        var device = ReaderGatewayV1.TapToPayDevice()
+        device.model = model
+        device.osVersion = osVersion
+        return device
+    }
+}
+
+/// How to connect a Tap to Pay reader (Stripe's `TapToPayConnectionConfiguration`).
+public struct TapToPayConnectionConfiguration: Sendable, Hashable {
+    /// Required: the location the reader is registered to at connect.
+    public var locationID: String
+    /// The business name on the tap screen; empty for the location's display name.
+    public var merchantDisplayName: String
+    /// The connected account for destination charges; empty for none.
+    public var onBehalfOf: String
+    /// Whether the terms may be accepted during this connect (once per account, any device).
+    public var tosAcceptancePermitted: Bool
+    /// Reconnect by itself after an unexpected disconnect.
+    public var autoReconnectOnUnexpectedDisconnect: Bool
+
+    public init(
+        locationID: String, merchantDisplayName: String = "", onBehalfOf: String = "",
+        tosAcceptancePermitted: Bool = true, autoReconnectOnUnexpectedDisconnect: Bool = true
+    ) {
+        self.locationID = locationID
+        self.merchantDisplayName = merchantDisplayName
+        self.onBehalfOf = onBehalfOf
+        self.tosAcceptancePermitted = tosAcceptancePermitted
+        self.autoReconnectOnUnexpectedDisconnect = autoReconnectOnUnexpectedDisconnect
+    }
+}
+
+extension TerminalClient {
+    /// Whether `device` can be its own Tap to Pay reader: answers the device's reader, or
+    /// fails with `TAP_TO_PAY_UNSUPPORTED_DEVICE` (the message says whether the model or the
+    /// operating system version is the reason).
+    public func discoverTapToPayReader(device: TapToPayDevice) async throws -> ReaderGatewayV1.Reader {
+        var request = ReaderGatewayV1.DiscoverTapToPayReaderRequest()
+        request.sessionToken = try sessionToken()
+        request.device = device.message
+        let response = try await connection.unary(ReaderGatewayV1.Sdk.discoverTapToPayReader, request, timeout: callTimeout, idempotent: true)
+        return response.reader ?? ReaderGatewayV1.Reader()
+    }
+
+    /// Connects `device`'s Tap to Pay reader: registers it to the location, accepts the
+    /// account's terms when permitted and not yet accepted, and admits the account on the
+    /// device. Errors: `LOCATION_REQUIRED`, `LOCATION_NOT_FOUND`,
+    /// `TAP_TO_PAY_UNSUPPORTED_DEVICE`, `TAP_TO_PAY_READER_MERCHANT_BLOCKED` (a 4th account
+    /// on this device within 24 hours), `TAP_TO_PAY_READER_TOS_ACCEPTANCE_CANCELED`.
+    @discardableResult
+    public func connectTapToPayReader(
+        device: TapToPayDevice, _ configuration: TapToPayConnectionConfiguration
+    ) async throws -> ReaderGatewayV1.ConnectTapToPayReaderResponse {
+        var request = ReaderGatewayV1.ConnectTapToPayReaderRequest()
+        request.sessionToken = try sessionToken()
+        request.device = device.message
+        request.locationID = configuration.locationID
+        request.merchantDisplayName = configuration.merchantDisplayName
+        request.onBehalfOf = configuration.onBehalfOf
+        request.tosAcceptancePermitted = configuration.tosAcceptancePermitted
+        request.autoReconnectOnUnexpectedDisconnect = configuration.autoReconnectOnUnexpectedDisconnect
+        return try await connection.unary(ReaderGatewayV1.Sdk.connectTapToPayReader, request, timeout: callTimeout)
+    }
+}

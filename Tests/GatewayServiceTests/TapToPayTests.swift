@@ -1,0 +1,159 @@
+import Foundation
+import GatewayClient
+import GatewayOperations
+import GatewayService
+import GatewayTestKit
+import GatewayTransport
+import GatewayWire
+import Testing
+
+/// Tap to Pay through the client library against real gateways: the supported-device check,
+/// connect with a location, merchant name, terms, and the 3-accounts-per-24-hours rule raced
+/// across two replicas sharing one PostgreSQL.
+@Suite("Tap to Pay")
+struct TapToPayTests {
+    /// One account's lane on the phone `device`, through `port`.
+    struct PhoneLane {
+        let client: TerminalClient
+        let connection: GatewayConnection
+        let location: String
+    }
+
+    static func lane(_ harness: GatewayHarness, port: Int, account: DevelopmentAccount, device: String, label: String) async throws -> PhoneLane {
+        let admin = try await harness.admin(secretKey: account.secretKey)
+        let location = try await admin.createLocation("Shop of \(label)")
+        let token = try await admin.connectionToken()
+        let configuration = ClientChannelConfiguration(host: "127.0.0.1", port: port, serverName: "localhost", trustedCAPath: harness.caPath)
+        let connection = GatewayConnection(configuration)
+        let client = TerminalClient(connection: connection)
+        _ = try await client.openSession(connectionToken: token, posDeviceID: device, laneLabel: label)
+        return PhoneLane(client: client, connection: connection, location: location)
+    }
+
+    /// A second replica: another service host on the harness's PostgreSQL.
+    static func secondReplica(_ harness: GatewayHarness) async throws -> (GatewayServiceHost, Int) {
+        let server = try harness.authority.issue(
+            CertificateRequest(commonName: "localhost", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: .server),
+            writingTo: harness.directory, name: "server-replica-2"
+        )
+        let host = GatewayServiceHost(
+            listener: GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: harness.caPath, loopCount: 1),
+            service: ServiceConfiguration(), client: harness.database.client,
+            metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
+        )
+        let address = try await host.start()
+        return (host, address.port)
+    }
+
+    @Test("discovery tells a supported phone from an old model or an old OS")
+    func discoveryChecksTheDevice() async throws {
+        let harness = try await GatewayHarness.start()
+        let phone = try await Self.lane(harness, port: harness.port, account: harness.account, device: "phone-1", label: "Till")
+        let reader = try await phone.client.discoverTapToPayReader(device: .simulatedSupported)
+        #expect(reader.serialNumber == "ttp-phone-1")
+        #expect(reader.deviceType == .tapToPay)
+        for device in [TapToPayDevice(model: "iPhone10,6", osVersion: "17.4"), TapToPayDevice(model: "iPhone15,2", osVersion: "16.3")] {
+            do {
+                _ = try await phone.client.discoverTapToPayReader(device: device)
+                Issue.record("\(device) was discovered as supported")
+            } catch let error as RPCError {
+                #expect(error.reason == .tapToPayUnsupportedDevice)
+                #expect(error.message.contains(device.model == "iPhone10,6" ? "model" : "16.4"), "\(error.message)")
+            }
+        }
+        phone.connection.close()
+        await harness.stop()
+    }
+
+    @Test("connect registers the reader to the location, shows the location's name unless given one, and accepts the terms once per account")
+    func connectWithLocation() async throws {
+        let harness = try await GatewayHarness.start()
+        let phone = try await Self.lane(harness, port: harness.port, account: harness.account, device: "phone-1", label: "Till")
+        do {
+            try await phone.client.connectTapToPayReader(device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: ""))
+            Issue.record("a connect without a location succeeded")
+        } catch let error as RPCError {
+            #expect(error.reason == .locationRequired)
+        }
+        do {
+            try await phone.client.connectTapToPayReader(
+                device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: phone.location, tosAcceptancePermitted: false)
+            )
+            Issue.record("a connect without accepted terms succeeded")
+        } catch let error as RPCError {
+            #expect(error.reason == .tapToPayReaderTosAcceptanceCanceled)
+        }
+        let first = try await phone.client.connectTapToPayReader(device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: phone.location))
+        #expect(first.termsAcceptedNow)
+        #expect(first.merchantDisplayName == "Shop of Till")
+        #expect(first.accountsInWindow == 1)
+        let reader = try #require(first.reader)
+        #expect(reader.locationID == phone.location)
+        #expect(reader.deviceType == .tapToPay)
+        #expect(reader.id.hasPrefix("tmr_"))
+
+        // The same account on another phone: the terms are not presented again (not even
+        // permitted), and the given merchant name is shown.
+        let other = try await Self.lane(harness, port: harness.port, account: harness.account, device: "phone-2", label: "Till 2")
+        let second = try await other.client.connectTapToPayReader(
+            device: .simulatedSupported,
+            TapToPayConnectionConfiguration(locationID: other.location, merchantDisplayName: "Corner Café", tosAcceptancePermitted: false)
+        )
+        #expect(!second.termsAcceptedNow)
+        #expect(second.merchantDisplayName == "Corner Café")
+
+        // The fleet sees both phones as readers at their locations.
+        let admin = AdminClient(connection: GatewayConnection(ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath)), secretKey: harness.account.secretKey)
+        let readers = try await admin.listReaders()
+        #expect(Set(readers.filter { $0.deviceType == .tapToPay }.map(\.serialNumber)) == ["ttp-phone-1", "ttp-phone-2"])
+        phone.connection.close()
+        other.connection.close()
+        await harness.stop()
+    }
+
+    @Test("six accounts race to connect on one phone through two replicas: exactly 3 connect, the rest are MERCHANT_BLOCKED")
+    func threeAccountsAcrossReplicas() async throws {
+        let harness = try await GatewayHarness.start()
+        let (replica, replicaPort) = try await Self.secondReplica(harness)
+        var lanes: [PhoneLane] = []
+        for index in 0..<6 {
+            let account = try await DevelopmentAccount.create(name: "merchant \(index)", client: harness.database.client)
+            let port = index % 2 == 0 ? harness.port : replicaPort
+            lanes.append(try await Self.lane(harness, port: port, account: account, device: "shared-phone", label: "Merchant \(index)"))
+        }
+        let outcomes = await withTaskGroup(of: ReaderGatewayV1.ErrorReason?.self) { group in
+            for lane in lanes {
+                group.addTask {
+                    do {
+                        try await lane.client.connectTapToPayReader(device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: lane.location))
+                        return nil
+                    } catch let error as RPCError {
+                        return error.reason
+                    } catch {
+                        return .unspecified
+                    }
+                }
+            }
+            var outcomes: [ReaderGatewayV1.ErrorReason?] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes
+        }
+        #expect(outcomes.filter { $0 == nil }.count == 3, "\(outcomes)")
+        #expect(outcomes.filter { $0 == .tapToPayReaderMerchantBlocked }.count == 3, "\(outcomes)")
+        // An admitted account comes back (on either replica) without counting again.
+        let admittedAgain = await withTaskGroup(of: Bool.self) { group in
+            for lane in lanes {
+                group.addTask {
+                    (try? await lane.client.connectTapToPayReader(device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: lane.location))) != nil
+                }
+            }
+            var count = 0
+            for await admitted in group where admitted { count += 1 }
+            return count
+        }
+        #expect(admittedAgain == 3)
+        for lane in lanes { lane.connection.close() }
+        await replica.shutdown(gracePeriod: .milliseconds(500))
+        await harness.stop()
+    }
+}

@@ -17,6 +17,20 @@ struct TapToPayTests {
         let client: TerminalClient
         let connection: GatewayConnection
         let location: String
+        let sessionToken: String
+
+        /// Only the gateway's step of the connect (admission, terms, registration), raw.
+        func admit() async throws -> ReaderGatewayV1.ConnectTapToPayReaderResponse {
+            var request = ReaderGatewayV1.ConnectTapToPayReaderRequest()
+            request.sessionToken = sessionToken
+            var device = ReaderGatewayV1.TapToPayDevice()
+            device.model = TapToPayDevice.simulatedSupported.model
+            device.osVersion = TapToPayDevice.simulatedSupported.osVersion
+            request.device = device
+            request.locationID = location
+            request.tosAcceptancePermitted = true
+            return try await connection.unary(ReaderGatewayV1.Sdk.connectTapToPayReader, request)
+        }
     }
 
     static func lane(_ harness: GatewayHarness, port: Int, account: DevelopmentAccount, device: String, label: String) async throws -> PhoneLane {
@@ -26,8 +40,8 @@ struct TapToPayTests {
         let configuration = ClientChannelConfiguration(host: "127.0.0.1", port: port, serverName: "localhost", trustedCAPath: harness.caPath)
         let connection = GatewayConnection(configuration)
         let client = TerminalClient(connection: connection)
-        _ = try await client.openSession(connectionToken: token, posDeviceID: device, laneLabel: label)
-        return PhoneLane(client: client, connection: connection, location: location)
+        let session = try await client.openSession(connectionToken: token, posDeviceID: device, laneLabel: label)
+        return PhoneLane(client: client, connection: connection, location: location, sessionToken: session.resumeToken)
     }
 
     /// A second replica: another service host on the harness's PostgreSQL.
@@ -50,7 +64,7 @@ struct TapToPayTests {
         let harness = try await GatewayHarness.start()
         let phone = try await Self.lane(harness, port: harness.port, account: harness.account, device: "phone-1", label: "Till")
         let reader = try await phone.client.discoverTapToPayReader(device: .simulatedSupported)
-        #expect(reader.serialNumber == "ttp-phone-1")
+        #expect(reader.serialNumber == "TTP-PHONE-1")
         #expect(reader.deviceType == .tapToPay)
         for device in [TapToPayDevice(model: "iPhone10,6", osVersion: "17.4"), TapToPayDevice(model: "iPhone15,2", osVersion: "16.3")] {
             do {
@@ -105,7 +119,7 @@ struct TapToPayTests {
         // The fleet sees both phones as readers at their locations.
         let admin = AdminClient(connection: GatewayConnection(ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath)), secretKey: harness.account.secretKey)
         let readers = try await admin.listReaders()
-        #expect(Set(readers.filter { $0.deviceType == .tapToPay }.map(\.serialNumber)) == ["ttp-phone-1", "ttp-phone-2"])
+        #expect(Set(readers.filter { $0.deviceType == .tapToPay }.map(\.serialNumber)) == ["TTP-PHONE-1", "TTP-PHONE-2"])
         phone.connection.close()
         other.connection.close()
         await harness.stop()
@@ -125,7 +139,7 @@ struct TapToPayTests {
             for lane in lanes {
                 group.addTask {
                     do {
-                        try await lane.client.connectTapToPayReader(device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: lane.location))
+                        _ = try await lane.admit()
                         return nil
                     } catch let error as RPCError {
                         return error.reason
@@ -143,9 +157,7 @@ struct TapToPayTests {
         // An admitted account comes back (on either replica) without counting again.
         let admittedAgain = await withTaskGroup(of: Bool.self) { group in
             for lane in lanes {
-                group.addTask {
-                    (try? await lane.client.connectTapToPayReader(device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: lane.location))) != nil
-                }
+                group.addTask { (try? await lane.admit()) != nil }
             }
             var count = 0
             for await admitted in group where admitted { count += 1 }
@@ -154,6 +166,57 @@ struct TapToPayTests {
         #expect(admittedAgain == 3)
         for lane in lanes { lane.connection.close() }
         await replica.shutdown(gracePeriod: .milliseconds(500))
+        await harness.stop()
+    }
+
+    @Test("payments on the phone's own reader: a collect waits for the tap, cancel ends it, a tap collects, confirm succeeds; other lanes do not discover the phone")
+    func paymentsOnThePhone() async throws {
+        let harness = try await GatewayHarness.start()
+        let phone = try await Self.lane(harness, port: harness.port, account: harness.account, device: "phone-1", label: "Till")
+        try await phone.client.connectTapToPayReader(device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: phone.location))
+        let reader = try #require(phone.client.tapToPayReader)
+        var params = ReaderGatewayV1.CollectPaymentMethodParams()
+        params.paymentIntentID = "pi_ttp_1"
+        params.amount = 1250
+        params.currency = "eur"
+
+        let cancelled = Task { try await phone.client.collectPaymentMethod(params) }
+        #expect(await eventually { reader.isWaitingForTap })
+        try await phone.client.cancelCollectPaymentMethod()
+        do {
+            _ = try await cancelled.value
+            Issue.record("a cancelled collect succeeded")
+        } catch let error as RPCError {
+            #expect(error.reason == .commandCanceled)
+        }
+
+        let collect = Task { try await phone.client.collectPaymentMethod(params) }
+        #expect(await eventually { reader.isWaitingForTap })
+        reader.presentCard(TapToPayReader.Card(brand: "mastercard", last4: "4444"))
+        let collected = try await collect.value
+        #expect(collected.paymentMethod?.brand == "mastercard")
+        #expect(collected.paymentMethod?.readMethod == "contactless_emv")
+        var confirm = ReaderGatewayV1.ConfirmPaymentIntentParams()
+        confirm.paymentIntentID = "pi_ttp_1"
+        let confirmed = try await phone.client.confirmPaymentIntent(confirm)
+        #expect(confirmed.status == "succeeded")
+        #expect(confirmed.amountReceived == 1250)
+
+        // Another lane at the location sees no Tap to Pay reader: it is that phone's alone.
+        let admin = try await harness.admin()
+        let token = try await admin.connectionToken()
+        let configuration = ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath)
+        let otherConnection = GatewayConnection(configuration)
+        let other = TerminalClient(connection: otherConnection)
+        _ = try await other.openSession(connectionToken: token, posDeviceID: "pos-2", laneLabel: "Lane 2")
+        let seen = try await other.discoverReaders(locationID: phone.location)
+        #expect(!seen.contains { $0.reader.deviceType == .tapToPay })
+        // The fleet sees the phone's reader held by its session.
+        let ownership = try await admin.ownership(of: reader.readerID)
+        #expect(ownership.owner?.laneLabel == "Till")
+        try await phone.client.closeSession()
+        phone.connection.close()
+        otherConnection.close()
         await harness.stop()
     }
 }

@@ -62,14 +62,19 @@ extension TerminalClient {
         return response.reader ?? ReaderGatewayV1.Reader()
     }
 
-    /// Connects `device`'s Tap to Pay reader: registers it to the location, accepts the
-    /// account's terms when permitted and not yet accepted, and admits the account on the
-    /// device. Errors: `LOCATION_REQUIRED`, `LOCATION_NOT_FOUND`,
-    /// `TAP_TO_PAY_UNSUPPORTED_DEVICE`, `TAP_TO_PAY_READER_MERCHANT_BLOCKED` (a 4th account
-    /// on this device within 24 hours), `TAP_TO_PAY_READER_TOS_ACCEPTANCE_CANCELED`.
+    /// Connects the session to `device`'s own Tap to Pay reader, in three steps: the gateway
+    /// registers the reader to the location, accepts the account's terms when permitted and
+    /// not yet accepted, admits the account on the device and issues the reader's credential;
+    /// the reader's link attaches on this client's connection (``tapToPayReader``); the
+    /// session discovers and connects it as any reader. Payments then work as with a smart
+    /// reader; the customer taps with ``TapToPayReader/presentCard(_:)``.
+    ///
+    /// Errors: `LOCATION_REQUIRED`, `LOCATION_NOT_FOUND`, `TAP_TO_PAY_UNSUPPORTED_DEVICE`,
+    /// `TAP_TO_PAY_READER_MERCHANT_BLOCKED` (a 4th account on this device within 24 hours),
+    /// `TAP_TO_PAY_READER_TOS_ACCEPTANCE_CANCELED`, `ALREADY_CONNECTED_TO_READER`.
     @discardableResult
     public func connectTapToPayReader(
-        device: TapToPayDevice, _ configuration: TapToPayConnectionConfiguration
+        device: TapToPayDevice, _ configuration: TapToPayConnectionConfiguration, reader options: TapToPayReader.Options = .init()
     ) async throws -> ReaderGatewayV1.ConnectTapToPayReaderResponse {
         var request = ReaderGatewayV1.ConnectTapToPayReaderRequest()
         request.sessionToken = try sessionToken()
@@ -79,6 +84,27 @@ extension TerminalClient {
         request.onBehalfOf = configuration.onBehalfOf
         request.tosAcceptancePermitted = configuration.tosAcceptancePermitted
         request.autoReconnectOnUnexpectedDisconnect = configuration.autoReconnectOnUnexpectedDisconnect
-        return try await connection.unary(ReaderGatewayV1.Sdk.connectTapToPayReader, request, timeout: callTimeout)
+        let response = try await connection.unary(ReaderGatewayV1.Sdk.connectTapToPayReader, request, timeout: callTimeout)
+        guard let registered = response.reader else {
+            throw RPCError(code: .internal, reason: .internal, message: "the gateway answered ConnectTapToPayReader without the reader; report this")
+        }
+        let reader = try await TapToPayReader.attach(
+            on: try await connection.channel(), serial: registered.serialNumber, credential: response.readerCredential, options: options
+        )
+        let previous = state.withLock { state -> TapToPayReader? in
+            defer { state.tapToPayReader = reader }
+            return state.tapToPayReader
+        }
+        previous?.stop()
+        let discovered = try await discoverReaders(locationID: configuration.locationID)
+        guard let own = discovered.first(where: { $0.id == registered.id }) else {
+            throw RPCError(code: .notFound, reason: .readerNotFound, message: "the Tap to Pay reader was not discovered at its location; connect the Tap to Pay reader again")
+        }
+        try await connectReader(own)
+        return response
     }
+
+    /// The phone's own reader after ``connectTapToPayReader(device:_:reader:)``: the customer
+    /// taps on it.
+    public var tapToPayReader: TapToPayReader? { state.withLock { $0.tapToPayReader } }
 }

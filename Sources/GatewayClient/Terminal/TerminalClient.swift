@@ -54,6 +54,8 @@ public final class TerminalClient: Sendable {
         /// The task that reports `awaitedLoss` itself once the grace has passed.
         var lossReport: Task<Void, Never>?
         var delegate = WeakDelegate()
+        /// The phone's own reader, once ``connectTapToPayReader(device:_:reader:)`` attached it.
+        var tapToPayReader: TapToPayReader?
     }
 
     /// Waits out ``lostEventGrace`` before the client reports a loss itself (a test passes
@@ -150,15 +152,18 @@ public final class TerminalClient: Sendable {
 
     /// Closes the session (its reader is released) and stops the background work.
     public func closeSession() async throws {
-        let (token, tasks) = state.withLock { state -> (String?, [Task<Void, Never>]) in
+        let (token, tasks, reader) = state.withLock { state -> (String?, [Task<Void, Never>], TapToPayReader?) in
             state.closed = true
             let tasks = state.background
             state.background = []
             let token = state.session?.resumeToken
             state.session = nil
             state.connectedReader = nil
-            return (token, tasks)
+            let reader = state.tapToPayReader
+            state.tapToPayReader = nil
+            return (token, tasks, reader)
         }
+        reader?.stop()
         for task in tasks { task.cancel() }
         guard let token else { return }
         var request = ReaderGatewayV1.CloseSessionRequest()

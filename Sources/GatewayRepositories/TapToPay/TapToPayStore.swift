@@ -19,8 +19,22 @@ public struct TapToPayStore: Sendable {
         self.window = window
     }
 
-    /// The serial number of `posDeviceID`'s Tap to Pay reader.
-    public static func serial(posDeviceID: String) -> String { "ttp-\(posDeviceID)" }
+    /// The serial number of `posDeviceID`'s Tap to Pay reader: `TTP-` and the id in capitals
+    /// when it is made of letters, digits and dashes (as serials are), else `TTP-` and a
+    /// 64-bit FNV-1a hash of the id in hexadecimal.
+    public static func serial(posDeviceID: String) -> String {
+        let upper = posDeviceID.uppercased()
+        let plain = !upper.isEmpty && upper.count <= 60 && upper.unicodeScalars.allSatisfy {
+            ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || $0 == "-"
+        }
+        if plain { return "TTP-\(upper)" }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in posDeviceID.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return "TTP-" + String(hash, radix: 16, uppercase: true)
+    }
 
     /// The account the rule counts: the connected account when payments are made on its
     /// behalf, else the session's account.
@@ -60,22 +74,25 @@ public struct TapToPayStore: Sendable {
         ) > 0
     }
 
-    /// Registers the device's reader to `location` of `account` (a phone is one reader: it
-    /// belongs to the account that connected it last). Nil when `serial` is taken by a reader
-    /// of another type.
-    public func registerReader(serial: String, account: String, location: String, label: String) async throws(StoreError) -> ReaderRecord? {
+    /// Registers the device's reader to `location` of `account` with a new `credential` (the
+    /// previous one stops working). A phone is one reader: it belongs to the account that
+    /// connected it last. Nil when `serial` is taken by a reader of another type.
+    public func registerReader(serial: String, account: String, location: String, label: String, credential: String) async throws(StoreError) -> ReaderRecord? {
         let type = GatewayDatabase.deviceTypeName(.tapToPay)
         let rows = try await client.query(
             """
-            INSERT INTO readers AS r (id, account_id, serial_number, label, device_type, software_version, location_id, status, last_seen_at)
-            VALUES ($1, $2, $3, $4, $5, '', $6, 'online', now())
+            INSERT INTO readers AS r (id, account_id, serial_number, label, device_type, software_version, location_id, credential_sha256)
+            VALUES ($1, $2, $3, $4, $5, '', $6, \(Secrets.hashSQL(7)))
             ON CONFLICT (serial_number) DO UPDATE
                SET account_id = EXCLUDED.account_id, location_id = EXCLUDED.location_id, label = EXCLUDED.label,
-                   status = 'online', last_seen_at = now()
+                   credential_sha256 = EXCLUDED.credential_sha256
              WHERE r.device_type = EXCLUDED.device_type
             RETURNING \(GatewayDatabase.readerColumns)
             """,
-            [PostgresValue(Secrets.readerID()), PostgresValue(account), PostgresValue(serial), PostgresValue(label), PostgresValue(type), PostgresValue(location)]
+            [
+                PostgresValue(Secrets.readerID()), PostgresValue(account), PostgresValue(serial), PostgresValue(label), PostgresValue(type),
+                PostgresValue(location), PostgresValue(credential),
+            ]
         )
         return try rows.first.map { row throws(StoreError) in try GatewayDatabase.reader(row) }
     }

@@ -6,7 +6,9 @@ import GatewayWire
 /// Tap to Pay: the point-of-sale device is its own reader. Discovery checks the device
 /// against the supported list; connect registers the device's reader to the location,
 /// accepts the account's terms once (on any device), and admits the account on the device
-/// under the 3-accounts-per-24-hours rule, which PostgreSQL decides in one statement.
+/// under the 3-accounts-per-24-hours rule, which PostgreSQL decides in one statement, and
+/// issues the reader's credential: the device attaches its reader's link with it on its own
+/// connection and connects to it as to any reader (only its own sessions discover it).
 extension SdkService {
     var tapToPayRoutes: [(String, MethodHandler)] {
         typealias Sdk = ReaderGatewayV1.Sdk
@@ -31,7 +33,6 @@ extension SdkService {
             reader.serialNumber = serial
             reader.deviceType = .tapToPay
         }
-        reader.networkStatus = .online
         var response = ReaderGatewayV1.DiscoverTapToPayReaderResponse()
         response.reader = reader
         return response
@@ -80,16 +81,18 @@ extension SdkService {
             do { response.termsAcceptedNow = try await store.acceptTerms(account: account, device: device) } catch { throw ServiceError.store(error) }
         }
         let serial = TapToPayStore.serial(posDeviceID: device)
+        let credential = Secrets.readerCredential()
         let registered: ReaderRecord?
         do {
-            registered = try await store.registerReader(serial: serial, account: session.accountID, location: location.id, label: session.lane.rawValue)
+            registered = try await store.registerReader(
+                serial: serial, account: session.accountID, location: location.id, label: session.lane.rawValue, credential: credential
+            )
         } catch { throw ServiceError.store(error) }
         guard let registered else {
             throw ServiceError(.readerAlreadyRegistered, "serial \(serial) belongs to a reader that is not Tap to Pay; use another pos_device_id")
         }
-        var reader = Gateway.describedReader(registered)
-        reader.networkStatus = .online
-        response.reader = reader
+        response.reader = Gateway.readerMessage(registered, link: registry.linkStatus(of: ReaderID(registered.id)))
+        response.readerCredential = credential
         response.merchantDisplayName = request.merchantDisplayName.isEmpty ? location.displayName : request.merchantDisplayName
         response.accountsInWindow = UInt32(accounts)
         return response

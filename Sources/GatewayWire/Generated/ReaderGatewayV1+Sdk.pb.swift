@@ -1127,6 +1127,13 @@ extension ReaderGatewayV1 {
         /// (at most 3).
         public var accountsInWindow: UInt32 = 0
 
+        /// The credential of the phone's reader: the device attaches its reader's
+        /// link with it (ReaderLink.Attach on the same connection), then connects
+        /// the session to the reader with DiscoverReaders and ConnectReader, after
+        /// which payments go through the ordinary commands. Each connect issues a
+        /// new one and revokes the previous.
+        public var readerCredential: String = ""
+
         /// Fields this version does not know, kept as raw bytes and written back on encode.
         public var unknownFields: [UInt8] = []
 
@@ -1140,6 +1147,7 @@ extension ReaderGatewayV1 {
                 case 2: self.merchantDisplayName = try reader.read(ProtobufString.self, tag)
                 case 3: self.termsAcceptedNow = try reader.read(ProtobufBool.self, tag)
                 case 4: self.accountsInWindow = try reader.read(ProtobufUInt32.self, tag)
+                case 5: self.readerCredential = try reader.read(ProtobufString.self, tag)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -1150,6 +1158,7 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.merchantDisplayName, field: 2)
             writer.writeSingular(ProtobufBool.self, self.termsAcceptedNow, field: 3)
             writer.writeSingular(ProtobufUInt32.self, self.accountsInWindow, field: 4)
+            writer.writeSingular(ProtobufString.self, self.readerCredential, field: 5)
             writer.writeRaw(self.unknownFields)
         }
     }
@@ -1534,11 +1543,14 @@ extension ReaderGatewayV1 {
             service: serviceName, method: "DiscoverTapToPayReader", kind: .unary
         )
 
-        /// Tap to Pay: connects the session to its device's reader (Stripe's
+        /// Tap to Pay: prepares the device's reader for this session (Stripe's
         /// TapToPayConnectionConfiguration). Registers the reader to location_id
-        /// (required), accepts the account's terms once (on any device), and admits
-        /// the account on the device: at most 3 unique accounts per device in a
-        /// rolling 24 hours, decided in PostgreSQL so it holds across replicas.
+        /// (required), accepts the account's terms once (on any device), admits the
+        /// account on the device (at most 3 unique accounts per device in a rolling
+        /// 24 hours, decided in PostgreSQL so it holds across replicas) and issues
+        /// the reader's credential. The device then attaches the reader's link on
+        /// its own connection and connects to it as to any reader (DiscoverReaders,
+        /// ConnectReader); only sessions of the same pos_device_id discover it.
         /// Errors: LOCATION_REQUIRED, LOCATION_NOT_FOUND,
         /// TAP_TO_PAY_UNSUPPORTED_DEVICE, TAP_TO_PAY_READER_MERCHANT_BLOCKED,
         /// TAP_TO_PAY_READER_TOS_ACCEPTANCE_CANCELED, ALREADY_CONNECTED_TO_READER,

@@ -5,6 +5,7 @@ import GatewayService
 import GatewayTestKit
 import GatewayTransport
 import GatewayWire
+import Synchronization
 import Testing
 
 /// Tap to Pay through the client library against real gateways: the supported-device check,
@@ -217,6 +218,91 @@ struct TapToPayTests {
         try await phone.client.closeSession()
         phone.connection.close()
         otherConnection.close()
+        await harness.stop()
+    }
+
+    /// Collects a client's events as they come.
+    final class EventLog: Sendable {
+        final class Storage: Sendable {
+            let events = Mutex<[TerminalEvent]>([])
+        }
+        let storage = Storage()
+        let task: Task<Void, Never>
+
+        init(_ client: TerminalClient) {
+            let storage = storage
+            task = Task { for await event in client.events { storage.events.withLock { $0.append(event) } } }
+        }
+
+        var all: [TerminalEvent] { storage.events.withLock { $0 } }
+        func count(where match: (TerminalEvent) -> Bool) -> Int { all.filter(match).count }
+    }
+
+    static func isDisconnected(_ event: TerminalEvent) -> Bool { if case .disconnected = event { true } else { false } }
+    static func isStarted(_ event: TerminalEvent) -> Bool { if case .reconnectStarted = event { true } else { false } }
+    static func isSucceeded(_ event: TerminalEvent) -> Bool { if case .reconnectSucceeded = event { true } else { false } }
+    static func isFailed(_ event: TerminalEvent) -> Bool { if case .reconnectFailed = event { true } else { false } }
+
+    @Test("background: reconnectStarted; foreground: reconnectSucceeded without didDisconnect, and payments go on")
+    func autoReconnectAfterBackground() async throws {
+        let harness = try await GatewayHarness.start()
+        let phone = try await Self.lane(harness, port: harness.port, account: harness.account, device: "phone-1", label: "Till")
+        let log = EventLog(phone.client)
+        try await phone.client.connectTapToPayReader(
+            device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: phone.location), reader: .init(tapAutomatically: .init())
+        )
+        let readerID = try #require(phone.client.tapToPayReader?.readerID)
+        phone.client.applicationDidEnterBackground()
+        #expect(await eventually { log.count(where: Self.isStarted) == 1 })
+        #expect(phone.client.tapToPayReader == nil)
+        phone.client.applicationWillEnterForeground()
+        #expect(await eventually { log.count(where: Self.isSucceeded) == 1 })
+        #expect(phone.client.tapToPayReader?.readerID == readerID)
+        var params = ReaderGatewayV1.CollectPaymentMethodParams()
+        params.paymentIntentID = "pi_after_reconnect"
+        params.amount = 300
+        params.currency = "usd"
+        let collected = try await phone.client.collectPaymentMethod(params)
+        #expect(collected.paymentMethod?.brand == "visa")
+        // Whatever the gateway said about the lost link was held or overtaken: no didDisconnect.
+        #expect(log.count(where: Self.isDisconnected) == 0, "\(log.all)")
+        #expect(log.count(where: Self.isFailed) == 0)
+        try await phone.client.closeSession()
+        log.task.cancel()
+        phone.connection.close()
+        await harness.stop()
+    }
+
+    @Test("a cancelled reconnect reports reconnectFailed, then didDisconnect; without auto-reconnect only didDisconnect comes")
+    func cancelledAndManualReconnect() async throws {
+        let harness = try await GatewayHarness.start()
+        let phone = try await Self.lane(harness, port: harness.port, account: harness.account, device: "phone-1", label: "Till")
+        let log = EventLog(phone.client)
+        try await phone.client.connectTapToPayReader(device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: phone.location))
+        phone.client.applicationDidEnterBackground()
+        #expect(await eventually { log.count(where: Self.isStarted) == 1 })
+        phone.client.cancelReconnect()
+        #expect(await eventually { log.count(where: Self.isDisconnected) == 1 })
+        let events = log.all
+        let failed = try #require(events.firstIndex(where: Self.isFailed))
+        let disconnected = try #require(events.firstIndex(where: Self.isDisconnected))
+        #expect(failed < disconnected, "\(events)")
+        #expect(log.count(where: Self.isSucceeded) == 0)
+
+        // Manual: connect again in the foreground with auto-reconnect off; the background ends
+        // the link and the gateway's didDisconnect (reader lost) is all that comes.
+        phone.client.applicationWillEnterForeground()
+        try await phone.client.connectTapToPayReader(
+            device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: phone.location, autoReconnectOnUnexpectedDisconnect: false)
+        )
+        phone.client.applicationDidEnterBackground()
+        #expect(await eventually { log.count(where: Self.isDisconnected) == 2 })
+        guard case .disconnected(let info)? = log.all.last(where: Self.isDisconnected) else { return }
+        #expect(info.reason == .readerLost)
+        #expect(log.count(where: Self.isStarted) == 1)
+        try await phone.client.closeSession()
+        log.task.cancel()
+        phone.connection.close()
         await harness.stop()
     }
 }

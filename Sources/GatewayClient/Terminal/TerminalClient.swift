@@ -56,6 +56,13 @@ public final class TerminalClient: Sendable {
         var delegate = WeakDelegate()
         /// The phone's own reader, once ``connectTapToPayReader(device:_:reader:)`` attached it.
         var tapToPayReader: TapToPayReader?
+        /// How the Tap to Pay reader was connected (what a reconnect repeats).
+        var tapToPayConnection: TapToPayConnectionRequest?
+        var tapToPayReconnect = TapToPayReconnectStateMachine()
+        /// The app is in the background: the Tap to Pay reader cannot run.
+        var inBackground = false
+        /// A reconnect waiting for the foreground (true) or cancelled (false).
+        var foregroundWaiters: [CheckedContinuation<Bool, Never>] = []
     }
 
     /// Waits out ``lostEventGrace`` before the client reports a loss itself (a test passes
@@ -161,9 +168,12 @@ public final class TerminalClient: Sendable {
             state.connectedReader = nil
             let reader = state.tapToPayReader
             state.tapToPayReader = nil
+            state.tapToPayReconnect.released()
             return (token, tasks, reader)
         }
         reader?.stop()
+        // A reconnect waiting for the foreground ends (the machine is idle: it reports nothing).
+        resumeForegroundWaiters(false)
         for task in tasks { task.cancel() }
         guard let token else { return }
         var request = ReaderGatewayV1.CloseSessionRequest()

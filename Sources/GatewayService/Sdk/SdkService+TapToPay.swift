@@ -48,7 +48,12 @@ extension SdkService {
             throw ServiceError(.permissionDenied, "this session's connection token is limited to another location; mint a token for this location")
         }
         if let current = session.reader {
-            throw ServiceError(.alreadyConnectedToReader, "this session is already connected to reader \(current.rawValue); disconnect it first")
+            // Its own phone's reader may be connected again (a reconnect); any other may not.
+            let record: ReaderRecord?
+            do { record = try await database.reader(current.rawValue, account: session.accountID) } catch { throw ServiceError.store(error) }
+            guard record?.serial == TapToPayStore.serial(posDeviceID: session.posDeviceID) else {
+                throw ServiceError(.alreadyConnectedToReader, "this session is already connected to reader \(current.rawValue); disconnect it first")
+            }
         }
         let location: LocationRecord?
         do { location = try await database.location(request.locationID, account: session.accountID) } catch { throw ServiceError.store(error) }

@@ -42,6 +42,8 @@ let package = Package(
         // MARK: layers
         .target(name: "GatewayCore", swiftSettings: swift6),
         .target(name: "GatewayWire", dependencies: ["GatewayCore"], swiftSettings: swift6),
+        // websocket: the HTTP/1.1 upgrade and RFC 6455 framing as pure state machines (no I/O).
+        .target(name: "GatewayWebSocket", dependencies: ["GatewayCore"], swiftSettings: swift6),
         .target(
             name: "GatewayTransport",
             dependencies: ["GatewayCore", "CGatewayOpenSSL", "CGatewayLinux"],
@@ -100,6 +102,8 @@ let package = Package(
         .target(name: "GatewayWireConformance", dependencies: ["GatewayWire"], path: "Sources/Tools/GatewayWireConformance", swiftSettings: swift6),
         .executableTarget(name: "wire-interop", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/Tools/WireInterop", swiftSettings: swift6),
         .executableTarget(name: "wire-fuzz", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/Tools/WireFuzz", swiftSettings: swift6),
+        // websocket: libFuzzer target for the upgrade parser and the frame decoder (make fuzz).
+        .executableTarget(name: "websocket-fuzz", dependencies: ["GatewayWebSocket"], path: "Sources/Tools/WebSocketFuzz", swiftSettings: swift6),
         .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/Tools/WireBench", swiftSettings: swift6),
         // Shared by the benchmarks that drive pgbench: spawning a child with a clean signal mask.
         .target(name: "BenchmarkSupport", dependencies: ["GatewayPostgres", "GatewayRepositories"], path: "Sources/Tools/BenchmarkSupport", swiftSettings: swift6),
@@ -152,6 +156,7 @@ let package = Package(
             exclude: ["wire.mk", "Interop", "Bench", "FuzzCorpus"],
             swiftSettings: swift6
         ),
+        .testTarget(name: "GatewayWebSocketTests", dependencies: ["GatewayWebSocket", "GatewayTestKit"], swiftSettings: swift6),
         .testTarget(
             name: "GatewayTransportTests",
             dependencies: ["GatewayTransport", "CGatewayOpenSSL", "CGatewayLinux", "GatewayTestKit"],

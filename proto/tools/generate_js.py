@@ -130,6 +130,19 @@ class Generator:
             out.append(f"  {enum_value_name(enum.name, value.name)}: {value.number},")
         out.append("});")
         out.append("")
+        # Values documented with "Status: NAME." (ErrorReason) get their status code table.
+        codes = []
+        for index, value in enumerate(enum.value):
+            text = comments.by_path.get(tuple(path + [2, index]), "")
+            match = re.search(r"Status: ([A-Z_]+)\.", text)
+            if match:
+                codes.append((enum_value_name(enum.name, value.name), match.group(1)))
+        if codes:
+            out.append(f"/** The status code each {js_name} is sent with (its `Status:` line in the .proto). */")
+            out.append(f"export const {js_name}StatusCode = Object.freeze({{")
+            out += [f'  {name}: "{code}",' for name, code in codes]
+            out.append("});")
+            out.append("")
         return out
 
     def message(self, file, message, js_prefix, prefix, comments, path):

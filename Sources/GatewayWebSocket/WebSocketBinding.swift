@@ -40,4 +40,20 @@ public enum WebSocketBinding {
         bytes.removeFirst(offset)
         return messages
     }
+
+    /// The close code that follows the protocol's GOAWAY when the `FrameConnection` ends
+    /// (PROTOCOL.md, "WebSocket binding"): 1000 after a graceful GOAWAY whose calls finished
+    /// (max idle, max age), 1001 when the gateway shuts down, 1009 for a frame or header
+    /// over its limit, 1008 for ping abuse, 1011 for an internal error, 1002 for any other
+    /// protocol error. `reason` is the GOAWAY status's `ErrorReason` number.
+    public static func closeCode(afterGoAwayReason reason: Int, shuttingDown: Bool) -> WebSocketCloseCode {
+        switch reason {
+        case 113: shuttingDown ? .goingAway : .normalClosure  // GOING_AWAY
+        case 101, 109: .messageTooBig  // FRAME_TOO_LARGE, HEADER_TOO_LARGE
+        case 115: .policyViolation  // TOO_MANY_PINGS
+        case 57: .internalError  // INTERNAL
+        case 100...117: .protocolError
+        default: shuttingDown ? .goingAway : .internalError
+        }
+    }
 }

@@ -19,7 +19,7 @@
 //   executables   reader-gateway, gatewayctl, reader-sim, pos-lane
 //
 // Sources/GatewayWebClient is not a Swift target: it holds the browser library (plain ES
-// modules, codecs generated from proto/ by proto/tools/generate_js.py), served by the gateway.
+// modules, codecs generated from proto/ by proto/tools/generate_js.py; docs/client.md).
 //
 // Sources/Tools holds what is not shipped: benchmarks, fuzzing, interop, load and flood tools.
 //

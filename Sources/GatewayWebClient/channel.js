@@ -1,9 +1,10 @@
 // One WebSocket connection to the gateway and the calls multiplexed on it: the client side
 // of proto/PROTOCOL.md (SETTINGS, calls with method paths and deadlines, cancellation, flow
 // control credit, keepalive PINGs, GOAWAY), one protocol frame per binary message.
-import { CallEnd, CallStart, GoAway, Settings } from "./generated/readergateway/v1/frames.js";
+import { CallStart, GoAway, Settings } from "./generated/readergateway/v1/frames.js";
 import { Status } from "./generated/readergateway/v1/errors.js";
-import { FLAG_ACK, FrameType, decodeFrame, encodeFrame } from "./frames.js";
+import { FrameType, decodeFrame, encodeFrame } from "./frames.js";
+import { receiveFrame } from "./channel-receive.js";
 import { RPCError } from "./errors.js";
 
 /** The subprotocol the gateway's WebSocket endpoint speaks. */
@@ -11,7 +12,7 @@ export const SUBPROTOCOL = "readergateway.v1";
 /** The path of the gateway's WebSocket endpoint. */
 export const WEBSOCKET_PATH = "/readergateway/v1/websocket";
 
-const DEFAULTS = {
+export const DEFAULTS = {
   maxFrameSize: 4194304, maxConcurrentStreams: 100,
   initialStreamWindow: 65536, initialConnectionWindow: 1048576,
 };
@@ -254,84 +255,9 @@ export class Channel {
       return;
     }
     try {
-      this.handle(frame);
+      receiveFrame(this, frame);
     } catch (error) {
       this.protocolError(`a frame that cannot be decoded: ${error.message}`);
-    }
-  }
-
-  handle(frame) {
-    const call = this.calls.get(frame.streamId);
-    switch (frame.type) {
-      case FrameType.SETTINGS: {
-        const settings = Settings.decode(frame.payload);
-        for (const key of Object.keys(DEFAULTS)) if (settings[key]) this.peer[key] = settings[key];
-        break;
-      }
-      case FrameType.MESSAGE: {
-        this.returnCredit(call, frame.payload.length);
-        if (call === undefined || call.ended) break;
-        let message;
-        try {
-          message = call.method.responseType.decode(frame.payload);
-        } catch (error) {
-          this.fail(call, RPCError.of("MALFORMED_MESSAGE", `the response of ${call.method.path} could not be decoded; is the gateway speaking the same protocol version?`, error), true);
-          break;
-        }
-        call.handlers.message(message);
-        break;
-      }
-      case FrameType.END_OF_CALL: {
-        if (call === undefined) break;
-        const status = CallEnd.decode(frame.payload).status ?? { code: 0 };
-        this.finish(call, status.code === 0 ? null : RPCError.fromStatus(status));
-        break;
-      }
-      case FrameType.CANCEL: {
-        if (call === undefined) break;
-        const status = frame.payload.length > 0 ? Status.decode(frame.payload) : { code: 1, reason: 112, message: "the gateway cancelled the call" };
-        this.finish(call, RPCError.fromStatus(status));
-        break;
-      }
-      case FrameType.PING: {
-        if (frame.flags & FLAG_ACK) {
-          if (this.pingOutstanding) {
-            clearTimeout(this.pingOutstanding);
-            this.pingOutstanding = null;
-            this.armKeepalive();
-            for (const listener of this.keepaliveListeners) listener();
-          }
-        } else {
-          this.write(encodeFrame(FrameType.PING, 0, frame.payload, FLAG_ACK));
-        }
-        break;
-      }
-      case FrameType.GOAWAY: {
-        const goAway = GoAway.decode(frame.payload);
-        const status = goAway.status ?? { code: 14, reason: 113 };
-        this.goAwayLastStreamId = goAway.lastStreamId;
-        for (const listener of this.goAwayListeners) listener(goAway);
-        const isError = status.reason !== 113;
-        for (const waiting of [...this.waiting]) this.finish(waiting, RPCError.of("GOING_AWAY", "the gateway is going away: retry on a new connection"));
-        for (const open of [...this.calls.values()]) {
-          if (isError) this.finish(open, RPCError.fromStatus(status));
-          else if (open.id > goAway.lastStreamId) this.finish(open, RPCError.of("GOING_AWAY", "the gateway went away before this call started: retry it on a new connection"));
-        }
-        if (isError || this.calls.size === 0) this.lost(RPCError.fromStatus(status));
-        break;
-      }
-      case FrameType.WINDOW_UPDATE: {
-        const increment = new DataView(frame.payload.buffer, frame.payload.byteOffset, frame.payload.byteLength).getUint32(0);
-        if (frame.streamId === 0) this.connectionSendWindow += increment;
-        else if (call) call.sendWindow += increment;
-        break;
-      }
-      case FrameType.HALF_CLOSE:
-      case FrameType.CALL_START:
-        this.protocolError("a server-only frame type from the gateway");
-        break;
-      default:
-        this.protocolError(`unknown frame type ${frame.type}`);
     }
   }
 

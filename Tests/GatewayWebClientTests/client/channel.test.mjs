@@ -14,6 +14,8 @@ const Control = {
   Slow: { path: "/readergateway.testing.Control/Slow", requestType: text, responseType: text },
   Log: { path: "/readergateway.testing.Control/Log", requestType: text, responseType: text },
   Missing: { path: "/readergateway.testing.Control/Missing", requestType: text, responseType: text },
+  Stream: { path: "/readergateway.testing.Control/Stream", requestType: text, responseType: { decode: (bytes) => bytes } },
+  Hold: { path: "/readergateway.testing.Control/Hold", requestType: text, responseType: text },
 };
 
 async function withChannel(body, url = URL, options = {}) {
@@ -151,3 +153,22 @@ test("FleetAdmin calls carry the secret key as bearer metadata", async () => {
     bad.close();
   }
 });
+
+test("a stream past the flow-control windows flows because the client returns credit", () => withChannel(async (channel) => {
+  let received = 0;
+  await channel.serverStreaming(Control.Stream, { count: 300, size: 4096 }, (message) => { received += message.length; });
+  assert.equal(received, 300 * 4096); // 1.2 MiB: above the 64 KiB call window and the 1 MiB connection window
+  const log = await channel.unary(Control.Log, {});
+  assert.ok(log.window_updates > 0);
+}));
+
+test("calls beyond the gateway's max_concurrent_streams wait for a free stream instead of being refused", () =>
+  withChannel(async (channel) => {
+    await channel.unary(Control.Log, {}); // SETTINGS has arrived
+    assert.equal(channel.peer.maxConcurrentStreams, 2);
+    const before = (await channel.unary(Control.Log, {})).refused_streams ?? 0;
+    const answers = await Promise.all(Array.from({ length: 6 }, () => channel.unary(Control.Hold, {})));
+    assert.equal(answers.length, 6);
+    const after = (await channel.unary(Control.Log, {})).refused_streams ?? 0;
+    assert.equal(after, before);
+  }, `${URL}?scenario=two-streams`));

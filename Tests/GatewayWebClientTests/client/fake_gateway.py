@@ -14,6 +14,10 @@ Scenarios, chosen by the request:
 - SetReaderDisplay with cart currency `take`: the session's reader is taken by "Lane 2"
   (a ReaderDisconnected REPLACED event), `blip`: the connection is cut (once per session) without a
   close frame, `goaway`: GOAWAY (last stream id = this call), then the call succeeds.
+- URL query `scenario=two-streams`: SETTINGS max_concurrent_streams 2, enforced.
+- /readergateway.testing.Control/Stream streams {count} messages of {size} bytes, honouring
+  the client's flow-control windows (it stalls unless the client returns credit);
+  /readergateway.testing.Control/Hold answers after a moment.
 - /readergateway.testing.Control/Slow never answers; /readergateway.testing.Control/Log
   answers (as JSON bytes) the CANCEL frames received and the connections seen.
 - FleetAdmin/ListReaderOwnership needs `authorization: Bearer sk_test`.
@@ -73,6 +77,8 @@ class Connection:
     def __init__(self, socket, scenario):
         self.socket = socket
         self.scenario = scenario
+        self.connection_window = 1 << 20  # the client's initial_connection_window (default)
+        self.credit = asyncio.Condition()
         self.calls = {}  # stream id -> {"method", "messages", "metadata", "task"}
         self.closed = False
 
@@ -93,7 +99,10 @@ class Connection:
 
     async def run(self):
         world.log["connections"] += 1
-        await self.send(frame(SETTINGS, 0, pb["frames"].Settings(protocol_version=1).SerializeToString()))
+        settings = pb["frames"].Settings(protocol_version=1)
+        if self.scenario == "two-streams":
+            settings.max_concurrent_streams = 2
+        await self.send(frame(SETTINGS, 0, settings.SerializeToString()))
         if self.scenario == "garbage":
             await self.send(b"\x00\x00\x00\x05\x02")
         async for data in self.socket:
@@ -116,12 +125,24 @@ class Connection:
         elif frame_type == CALL_START:
             start = pb["frames"].CallStart.FromString(payload)
             metadata = {entry.key: entry.value.decode() for entry in start.metadata}
-            self.calls[stream_id] = {"method": start.method, "messages": [], "metadata": metadata, "timeout_ms": start.timeout_ms}
+            if self.scenario == "two-streams" and len(self.calls) >= 2:
+                world.log["refused_streams"] = world.log.get("refused_streams", 0) + 1
+                return await self.end(stream_id, 14, 107, "too many streams")
+            self.calls[stream_id] = {"method": start.method, "messages": [], "metadata": metadata, "timeout_ms": start.timeout_ms, "window": 65536}
         elif frame_type == MESSAGE and stream_id in self.calls:
             self.calls[stream_id]["messages"].append(payload)
         elif frame_type == HALF_CLOSE and stream_id in self.calls:
             call = self.calls[stream_id]
             call["task"] = asyncio.create_task(self.serve_call(stream_id, call))
+        elif frame_type == WINDOW_UPDATE:
+            increment = struct.unpack(">I", payload)[0]
+            async with self.credit:
+                if stream_id == 0:
+                    self.connection_window += increment
+                elif stream_id in self.calls:
+                    self.calls[stream_id]["window"] += increment
+                world.log["window_updates"] = world.log.get("window_updates", 0) + 1
+                self.credit.notify_all()
         elif frame_type == CANCEL:
             status = pb["errors"].Status.FromString(payload)
             call = self.calls.pop(stream_id, None)
@@ -144,6 +165,21 @@ class Connection:
                     await self.reply(stream_id, pb["admin"].ListReaderOwnershipResponse(ownerships=[ownership]))
             elif method == "/readergateway.testing.Control/Slow":
                 await asyncio.Event().wait()
+            elif method == "/readergateway.testing.Control/Stream":
+                # PROTOCOL.md section 6 as a sender: a MESSAGE only while both windows are above zero.
+                request = json.loads(request_bytes or b"{}")
+                for index in range(request["count"]):
+                    async with self.credit:
+                        await self.credit.wait_for(lambda: self.connection_window > 0 and call["window"] > 0)
+                        message = bytes([index % 256]) * request["size"]
+                        self.connection_window -= len(message)
+                        call["window"] -= len(message)
+                    await self.send(frame(MESSAGE, stream_id, message))
+                await self.end(stream_id)
+            elif method == "/readergateway.testing.Control/Hold":
+                await asyncio.sleep(0.05)  # long enough for the other calls to queue behind it
+                await self.send(frame(MESSAGE, stream_id, b"{}"))
+                await self.end(stream_id)
             elif method == "/readergateway.testing.Control/Log":
                 await self.send(frame(MESSAGE, stream_id, json.dumps(world.log).encode()))
                 await self.end(stream_id)

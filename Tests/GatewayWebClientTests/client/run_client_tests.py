@@ -27,7 +27,11 @@ def main():
                 sys.exit(f"the fake gateway did not start (it printed {line!r})")
             url = f"ws://127.0.0.1:{line.split()[1]}/readergateway/v1/websocket"
             version = subprocess.run([args.node, "--version"], capture_output=True, text=True, check=True).stdout.strip()
-            flags = ["--experimental-websocket"] if int(version.lstrip("v").split(".")[0]) < 22 else []
+            major, minor = (int(part) for part in version.lstrip("v").split(".")[:2])
+            if (major, minor) < (20, 10):
+                sys.exit(f"js-client-test needs node 20.10 or later (a WebSocket client); {args.node} is {version}. Pass NODE=/path/to/node.")
+            # WebSocket is behind a flag before node 22.
+            flags = ["--experimental-websocket"] if major < 22 else []
             tests = sorted(os.path.join(HERE, name) for name in os.listdir(HERE) if name.endswith(".test.mjs"))
             result = subprocess.run([args.node, *flags, "--test", "--test-reporter=spec", "--test-timeout=20000", *tests], env={**os.environ, "GATEWAY_WS_URL": url})
             sys.exit(result.returncode)

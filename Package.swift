@@ -108,6 +108,8 @@ let package = Package(
         .executableTarget(name: "wire-fuzz", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/Tools/WireFuzz", swiftSettings: swift6),
         // websocket: libFuzzer target for the upgrade parser and the frame decoder (make fuzz).
         .executableTarget(name: "websocket-fuzz", dependencies: ["GatewayWebSocket"], path: "Sources/Tools/WebSocketFuzz", swiftSettings: swift6),
+        // websocket: the binding on a plain TCP socket, for interop tests with independent clients.
+        .executableTarget(name: "websocket-echo", dependencies: ["GatewayWebSocket"], path: "Sources/Tools/WebSocketEcho", swiftSettings: swift6),
         .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/Tools/WireBench", swiftSettings: swift6),
         // Shared by the benchmarks that drive pgbench: spawning a child with a clean signal mask.
         .target(name: "BenchmarkSupport", dependencies: ["GatewayPostgres", "GatewayRepositories"], path: "Sources/Tools/BenchmarkSupport", swiftSettings: swift6),
@@ -163,7 +165,7 @@ let package = Package(
         .testTarget(
             name: "GatewayWebSocketTests",
             dependencies: ["GatewayWebSocket", "GatewayTestKit"],
-            exclude: ["websocket.mk", "FuzzCorpus"],
+            exclude: ["websocket.mk", "FuzzCorpus", "Interop"],
             swiftSettings: swift6
         ),
         .testTarget(

@@ -1,13 +1,21 @@
-# GatewayWebSocket: fuzzing the upgrade parser and the frame decoder.
+# GatewayWebSocket: interop with independent WebSocket clients, fuzzing the upgrade parser
+# and the frame decoder.
 #
+#   make websocket-interop       the binding on a real socket (websocket-echo) against Python's
+#                                `websockets` client, raw bytes and node's WebSocket (in `make test`)
 #   make websocket-fuzz          libFuzzer on the handshake parser, then on the frame decoder
 #                                and connection state machine (FUZZ_SECONDS each); part of `make fuzz`
 #   make websocket-fuzz-replay   the committed corpus through the same checks, without libFuzzer (in `make test`)
 
-TEST_SUITES += websocket-fuzz-replay
+TEST_PIP_PACKAGES += websockets pytest
+TEST_SUITES += websocket-interop websocket-fuzz-replay
 WEBSOCKET_FUZZ_CORPUS = Tests/GatewayWebSocketTests/FuzzCorpus
 
-.PHONY: websocket-fuzz websocket-fuzz-replay
+.PHONY: websocket-interop websocket-fuzz websocket-fuzz-replay
+
+websocket-interop: test-deps
+	$(SWIFT) build --product websocket-echo $(SWIFT_FLAGS)
+	$(VENV)/bin/python -m pytest -q Tests/GatewayWebSocketTests/Interop --echo-bin "$$($(SWIFT) build --show-bin-path $(SWIFT_FLAGS))/websocket-echo"
 
 # `make fuzz` (Tests/GatewayWireTests/wire.mk) runs this first.
 fuzz: websocket-fuzz

@@ -172,6 +172,18 @@ struct WebSocketHandshakeTests {
         #expect(status(exact, configuration: over) == 431)
     }
 
+    @Test("a head and a large first frame in one read: the head fits, the frame is leftover in full")
+    func headWithLargeFrame() {
+        let head = Array(Self.request().utf8)
+        let frame = [UInt8](repeating: 0xAB, count: 20_000)
+        var handshake = WebSocketHandshake(configuration: .init(origins: .any, maxHeadBytes: head.count + 10))
+        guard case .accept(_, _, let leftover) = handshake.receive(head + frame) else {
+            Issue.record("not accepted")
+            return
+        }
+        #expect(leftover == frame)
+    }
+
     @Test("more header fields than the limit get 431")
     func tooManyHeaders() {
         let configuration = WebSocketHandshakeConfiguration(origins: .any, maxHeaderCount: 10)

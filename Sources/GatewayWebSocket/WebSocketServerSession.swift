@@ -35,6 +35,10 @@ public struct WebSocketServerSession: Sendable {
         case upgraded(WebSocketUpgrade)
         /// The upgrade was refused (its response is the `.write` before this action).
         case rejected(WebSocketHandshakeRejection)
+        /// A plain GET under the configured prefix (the browser library's files): write its
+        /// response (``WebSocketHandshake/plainResponse(status:contentType:body:)``), then
+        /// close the transport.
+        case plainGet(path: String)
         /// One protocol frame (header and payload) for the `FrameConnection`.
         case protocolFrame([UInt8])
         /// The peer closed the WebSocket with this code and reason.
@@ -76,6 +80,9 @@ public struct WebSocketServerSession: Sendable {
             case .reject(let rejection, let response):
                 state = .closed
                 return [.write(response), .rejected(rejection), .closeTransport(.policyViolation)]
+            case .plainGet(let path):
+                state = .closed
+                return [.plainGet(path: path)]
             case .accept(let upgrade, let response, let leftover):
                 state = .open
                 var actions: [Action] = [.write(response), .upgraded(upgrade)]

@@ -184,6 +184,23 @@ struct WebSocketHandshakeTests {
         #expect(leftover == frame)
     }
 
+    @Test("a plain GET under the configured prefix is handed over; without the prefix, or escaping it, it is refused")
+    func plainGet() {
+        let configuration = WebSocketHandshakeConfiguration(origins: .none, plainGetPrefix: "/readergateway/v1/js/")
+        let get = "GET /readergateway/v1/js/readergateway.js?v=1 HTTP/1.1\r\nHost: a\r\n\r\n"
+        #expect(verdict(get, configuration: configuration) == .plainGet(path: "/readergateway/v1/js/readergateway.js"))
+        #expect(status(get, configuration: Self.configuration) == 404)
+        #expect(status("GET /readergateway/v1/js/../secret HTTP/1.1\r\nHost: a\r\n\r\n", configuration: configuration) == 404)
+        #expect(status("GET /readergateway/v1/js/x.js HTTP/1.1\r\n\r\n", configuration: configuration) == 400)
+        #expect(status("POST /readergateway/v1/js/x.js HTTP/1.1\r\nHost: a\r\n\r\n", configuration: configuration) == 405)
+        // The upgrade path still upgrades.
+        #expect(status(Self.request(replacing: ["Origin": nil]), configuration: configuration) == 101)
+        let response = String(decoding: WebSocketHandshake.plainResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Array("x".utf8)), as: UTF8.self)
+        #expect(response.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: text/javascript; charset=utf-8\r\nContent-Length: 1\r\n"))
+        #expect(response.hasSuffix("Connection: close\r\n\r\nx"))
+        #expect(String(decoding: WebSocketHandshake.plainResponse(status: 404, body: []), as: UTF8.self).hasPrefix("HTTP/1.1 404 Not Found\r\n"))
+    }
+
     @Test("more header fields than the limit get 431")
     func tooManyHeaders() {
         let configuration = WebSocketHandshakeConfiguration(origins: .any, maxHeaderCount: 10)

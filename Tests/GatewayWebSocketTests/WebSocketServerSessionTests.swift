@@ -45,6 +45,14 @@ struct WebSocketServerSessionTests {
         #expect(session.receive([1, 2, 3]) == [])
     }
 
+    @Test("a plain GET under the prefix is handed to the shell, which answers and closes")
+    func plainGet() {
+        var session = WebSocketServerSession(handshake: .init(plainGetPrefix: "/readergateway/v1/js/"), connection: .init(maxMessageSize: 1024))
+        let actions = session.receive(Array("GET /readergateway/v1/js/terminal.js HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
+        #expect(actions == [.plainGet(path: "/readergateway/v1/js/terminal.js")])
+        #expect(session.state == .closed)
+    }
+
     @Test("the protocol's output becomes one unmasked binary message per frame; a partial frame waits")
     func outbound() {
         var session = open()

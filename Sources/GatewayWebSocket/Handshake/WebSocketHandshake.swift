@@ -17,7 +17,7 @@ public struct WebSocketHandshake: Sendable {
         case reading
         /// The 101 was produced; the connection speaks WebSocket now.
         case accepted
-        /// A refusal was produced; the connection closes after writing it.
+        /// A refusal (or a plain GET) was produced; the connection closes after answering it.
         case rejected
     }
 
@@ -30,6 +30,9 @@ public struct WebSocketHandshake: Sendable {
         case accept(WebSocketUpgrade, response: [UInt8], leftover: [UInt8])
         /// Write `response` (the error status with `Connection: close`), then close.
         case reject(WebSocketHandshakeRejection, response: [UInt8])
+        /// A GET under ``WebSocketHandshakeConfiguration/plainGetPrefix``: answer it (for
+        /// example with ``plainResponse(status:contentType:body:)``), then close.
+        case plainGet(path: String)
         /// The handshake already ended; the bytes were ignored.
         case ignored
     }
@@ -61,11 +64,27 @@ public struct WebSocketHandshake: Sendable {
         switch WebSocketRequestHead.parse(buffer[..<end], configuration: configuration) {
         case .failure(let rejection):
             return reject(rejection)
-        case .success(let upgrade):
+        case .success(.plainGet(let path)):
+            state = .rejected
+            buffer = []
+            return .plainGet(path: path)
+        case .success(.upgrade(let upgrade)):
             state = .accepted
             buffer = []
             return .accept(upgrade, response: Self.acceptResponse(for: upgrade), leftover: leftover)
         }
+    }
+
+    /// A complete HTTP/1.1 response that closes the connection: for the files of the
+    /// browser library (200 with `text/javascript`, `Cache-Control: no-cache`, and
+    /// `Access-Control-Allow-Origin: *` so a page on any allowed origin may import them),
+    /// or 404.
+    public static func plainResponse(status: Int, contentType: String = "text/plain; charset=utf-8", body: [UInt8]) -> [UInt8] {
+        var head = "HTTP/1.1 \(status) \(status == 200 ? "OK" : reasonPhrase(status))\r\n"
+        head += "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n"
+        if status == 200 { head += "Cache-Control: no-cache\r\nAccess-Control-Allow-Origin: *\r\n" }
+        head += "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
+        return Array(head.utf8) + body
     }
 
     /// The `Sec-WebSocket-Accept` value for a key (RFC 6455 §4.2.2, item 5.4).

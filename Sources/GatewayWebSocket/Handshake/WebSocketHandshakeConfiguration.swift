@@ -11,18 +11,24 @@ public struct WebSocketHandshakeConfiguration: Sendable, Hashable {
     public var maxHeadBytes: Int
     /// Most header fields in a request; more get 431.
     public var maxHeaderCount: Int
+    /// A path prefix for plain GET requests (the browser library's files): such a request
+    /// is handed to the server as ``WebSocketHandshake/OnReceive/plainGet(path:)`` instead
+    /// of being refused. Nil: every request must be the upgrade.
+    public var plainGetPrefix: String?
 
     public init(
         path: String = WebSocketBinding.path,
         subprotocol: String = WebSocketBinding.subprotocol,
         origins: OriginAllowList = .none,
         maxHeadBytes: Int = 8192,
-        maxHeaderCount: Int = 64
+        maxHeaderCount: Int = 64,
+        plainGetPrefix: String? = nil
     ) {
         self.path = path
         self.subprotocol = subprotocol
         self.origins = origins
         self.maxHeadBytes = maxHeadBytes
         self.maxHeaderCount = maxHeaderCount
+        self.plainGetPrefix = plainGetPrefix
     }
 }

@@ -2,8 +2,15 @@
 /// a fixed order so each bad request gets one precise answer: syntax and limits, then the
 /// method, version and path, then the upgrade headers, then origin and subprotocol.
 enum WebSocketRequestHead {
+    /// What a valid head asks for.
+    enum Request {
+        case upgrade(WebSocketUpgrade)
+        /// A GET under the configured plain-GET prefix: the path, without query.
+        case plainGet(String)
+    }
+
     /// Parses a complete head (request line, header lines, the blank line).
-    static func parse(_ head: ArraySlice<UInt8>, configuration: WebSocketHandshakeConfiguration) -> Result<WebSocketUpgrade, WebSocketHandshakeRejection> {
+    static func parse(_ head: ArraySlice<UInt8>, configuration: WebSocketHandshakeConfiguration) -> Result<Request, WebSocketHandshakeRejection> {
         var lines = splitLines(head)
         guard !lines.isEmpty else { return .failure(.malformedRequest("empty request")) }
         let requestLine = lines.removeFirst()
@@ -41,9 +48,12 @@ enum WebSocketRequestHead {
         guard parts[2] == "HTTP/1.1" else { return .failure(.versionNotSupported) }
         guard target.hasPrefix("/") else { return .failure(.malformedRequest("the request target must be a path")) }
         let path = String(target.prefix { $0 != "?" })
-        guard path == configuration.path else { return .failure(.notFound(path)) }
-
         let hosts = values("host")
+        if let prefix = configuration.plainGetPrefix, path.hasPrefix(prefix), !path.contains("/../"), !path.hasSuffix("/..") {
+            guard hosts.count == 1, !hosts[0].isEmpty else { return .failure(.missingHost) }
+            return .success(.plainGet(path))
+        }
+        guard path == configuration.path else { return .failure(.notFound(path)) }
         guard hosts.count == 1, !hosts[0].isEmpty else { return .failure(.missingHost) }
         guard tokens("upgrade").contains("websocket") else { return .failure(.notAnUpgrade) }
         guard tokens("connection").contains("upgrade") else { return .failure(.connectionNotUpgrade) }
@@ -61,7 +71,7 @@ enum WebSocketRequestHead {
         let offered = values("sec-websocket-protocol").flatMap { $0.split(separator: ",") }.map { String($0).trimmingHTTPWhitespace() }
         guard offered.contains(configuration.subprotocol) else { return .failure(.subprotocolNotOffered(configuration.subprotocol)) }
 
-        return .success(WebSocketUpgrade(target: target, host: hosts[0], origin: origin, subprotocol: configuration.subprotocol, key: keys[0]))
+        return .success(.upgrade(WebSocketUpgrade(target: target, host: hosts[0], origin: origin, subprotocol: configuration.subprotocol, key: keys[0])))
     }
 
     /// The lines of a head, without their CR LF and without the final blank line. A bare LF

@@ -5,16 +5,36 @@
 // Each protocol frame a client sends comes back as it was (WebSocketServerSession does
 // everything else: the upgrade, masking, fragments, pings, close codes).
 //
-//   websocket-echo [--origin https://pos.example]...   prints "port N", then serves
+// With --assets DIR, a GET of /readergateway/v1/js/<file> answers DIR/<file> (404 when
+// there is none), as the gateway serves the browser library.
+//
+//   websocket-echo [--origin https://pos.example]... [--assets DIR]   prints "port N", then serves
 #if canImport(Glibc)
 import Glibc
 #endif
 import GatewayWebSocket
 
+let assetPrefix = "/readergateway/v1/js/"
 var origins: [String] = []
+var assets: String? = nil
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     if argument == "--origin", let origin = arguments.popFirst() { origins.append(origin) }
+    if argument == "--assets", let directory = arguments.popFirst() { assets = directory }
+}
+
+/// The file's bytes, or nil when it cannot be read.
+func readFile(_ path: String) -> [UInt8]? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var out: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = fread(&chunk, 1, chunk.count, file)
+        if count <= 0 { break }
+        out.append(contentsOf: chunk[0..<count])
+    }
+    return out
 }
 
 let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -44,9 +64,9 @@ func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
     return true
 }
 
-func serve(_ descriptor: Int32, origins: [String]) {
+func serve(_ descriptor: Int32, origins: [String], assets: String?) {
     var session = WebSocketServerSession(
-        handshake: WebSocketHandshakeConfiguration(origins: .only(origins)),
+        handshake: WebSocketHandshakeConfiguration(origins: .only(origins), plainGetPrefix: assets == nil ? nil : assetPrefix),
         connection: .init(maxMessageSize: 65536 + WebSocketBinding.frameHeaderSize)
     )
     var buffer = [UInt8](repeating: 0, count: 65536)
@@ -63,6 +83,14 @@ func serve(_ descriptor: Int32, origins: [String]) {
                 pending.insert(contentsOf: session.sendProtocolBytes(frame), at: 0)
             case .closeTransport:
                 return
+            case .plainGet(let path):
+                let name = String(path.dropFirst(assetPrefix.count))
+                if let assets, let body = readFile("\(assets)/\(name)") {
+                    _ = writeAll(descriptor, WebSocketHandshake.plainResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: body))
+                } else {
+                    _ = writeAll(descriptor, WebSocketHandshake.plainResponse(status: 404, body: Array("no file \(path)\n".utf8)))
+                }
+                return
             case .upgraded, .rejected, .peerClosed:
                 break
             }
@@ -73,7 +101,7 @@ func serve(_ descriptor: Int32, origins: [String]) {
 while true {
     let connection = accept(listener, nil, nil)
     if connection < 0 { continue }
-    serve(connection, origins: origins)
+    serve(connection, origins: origins, assets: assets)
     shutdown(connection, Int32(SHUT_RDWR))
     close(connection)
 }

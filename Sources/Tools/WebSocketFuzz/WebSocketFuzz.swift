@@ -32,7 +32,8 @@ func chunks(_ input: UnsafeRawBufferPointer) -> [[UInt8]] {
 /// Handshake: whatever the pieces, exactly one verdict, a 101 only with a valid accept
 /// value, and a refusal always with a complete response.
 func fuzzHandshake(_ input: UnsafeRawBufferPointer) {
-    let configuration = WebSocketHandshakeConfiguration(origins: .only(["https://pos.example"]), maxHeadBytes: 2048, maxHeaderCount: 32)
+    let configuration = WebSocketHandshakeConfiguration(
+        origins: .only(["https://pos.example"]), maxHeadBytes: 2048, maxHeaderCount: 32, plainGetPrefix: "/readergateway/v1/js/")
     var handshake = WebSocketHandshake(configuration: configuration)
     var verdicts = 0
     for chunk in chunks(input) {
@@ -48,6 +49,9 @@ func fuzzHandshake(_ input: UnsafeRawBufferPointer) {
             verdicts += 1
             precondition([400, 403, 404, 405, 426, 431, 505].contains(rejection.status))
             precondition(String(decoding: response, as: UTF8.self).hasPrefix("HTTP/1.1 \(rejection.status) "))
+        case .plainGet(let path):
+            verdicts += 1
+            precondition(path.hasPrefix("/readergateway/v1/js/") && !path.contains("/../"))
         case .ignored:
             precondition(handshake.state != .reading)
         }

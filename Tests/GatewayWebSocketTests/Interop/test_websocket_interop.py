@@ -108,6 +108,21 @@ def request(path="/readergateway/v1/websocket", version="13"):
             f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: {version}\r\nSec-WebSocket-Protocol: {SUBPROTOCOL}\r\n\r\n").encode()
 
 
+def test_the_browser_library_is_served_under_its_prefix(echo_url):
+    url = urlparse(echo_url)
+    library = os.path.join(os.path.dirname(__file__), "..", "..", "..", "Sources", "GatewayWebClient", "readergateway.js")
+    response = raw_exchange(echo_url, b"GET /readergateway/v1/js/readergateway.js HTTP/1.1\r\nHost: localhost\r\n\r\n")
+    head, _, body = response.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 OK\r\n")
+    assert b"\r\nContent-Type: text/javascript; charset=utf-8\r\n" in head
+    with open(library, "rb") as handle:
+        assert body == handle.read()
+    missing = raw_exchange(echo_url, b"GET /readergateway/v1/js/nothing.js HTTP/1.1\r\nHost: localhost\r\n\r\n")
+    assert missing.startswith(b"HTTP/1.1 404 ")
+    escape = raw_exchange(echo_url, b"GET /readergateway/v1/js/../../etc/passwd HTTP/1.1\r\nHost: localhost\r\n\r\n")
+    assert escape.startswith(b"HTTP/1.1 404 ")
+
+
 def test_wrong_version_gets_426_naming_version_13(echo_url):
     response = raw_exchange(echo_url, request(version="8")).decode()
     assert response.startswith("HTTP/1.1 426 Upgrade Required\r\n")

@@ -7,6 +7,7 @@
 //   core          GatewayCore           logging, options parsing
 //   event loop    GatewayEventLoop      the one epoll loop: readiness of any descriptor, timers, tasks from other threads
 //   wire          GatewayWire           frames, protobuf codec, messages, call state machines
+//   websocket     GatewayWebSocket      HTTP/1.1 upgrade and RFC 6455 framing as pure state machines
 //   transport     GatewayTransport      sockets, TLS on OpenSSL, over the event loops
 //   calls         GatewayRPC            client channels and calls over FrameConnection, RPCError
 //   domain        GatewayDomain         ownership arbitration, registration, discovery (pure)
@@ -18,6 +19,9 @@
 //   client        GatewayClient         the Swift client library (point of sale, admin, reader link)
 //                 GatewayCommandLine    the pure parts of the programs
 //   executables   reader-gateway, gatewayctl, reader-sim, pos-lane
+//
+// Sources/GatewayWebClient is not a Swift target: it holds the browser library (plain ES
+// modules, codecs generated from proto/ by proto/tools/generate_js.py; docs/client.md).
 //
 // Sources/Tools holds what is not shipped: benchmarks, fuzzing, interop, load and flood tools.
 //
@@ -45,6 +49,8 @@ let package = Package(
         .target(name: "GatewayCore", swiftSettings: swift6),
         .target(name: "GatewayEventLoop", dependencies: ["GatewayCore", "CGatewayLinux"], swiftSettings: swift6),
         .target(name: "GatewayWire", dependencies: ["GatewayCore"], swiftSettings: swift6),
+        // websocket: the HTTP/1.1 upgrade and RFC 6455 framing as pure state machines (no I/O).
+        .target(name: "GatewayWebSocket", dependencies: ["GatewayCore"], swiftSettings: swift6),
         .target(
             name: "GatewayTransport",
             dependencies: ["GatewayCore", "GatewayEventLoop", "CGatewayOpenSSL", "CGatewayLinux"],
@@ -105,6 +111,10 @@ let package = Package(
         .target(name: "GatewayWireConformance", dependencies: ["GatewayWire"], path: "Sources/Tools/GatewayWireConformance", swiftSettings: swift6),
         .executableTarget(name: "wire-interop", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/Tools/WireInterop", swiftSettings: swift6),
         .executableTarget(name: "wire-fuzz", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/Tools/WireFuzz", swiftSettings: swift6),
+        // websocket: libFuzzer target for the upgrade parser and the frame decoder (make fuzz).
+        .executableTarget(name: "websocket-fuzz", dependencies: ["GatewayWebSocket"], path: "Sources/Tools/WebSocketFuzz", swiftSettings: swift6),
+        // websocket: the binding on a plain TCP socket, for interop tests with independent clients.
+        .executableTarget(name: "websocket-echo", dependencies: ["GatewayWebSocket"], path: "Sources/Tools/WebSocketEcho", swiftSettings: swift6),
         .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/Tools/WireBench", swiftSettings: swift6),
         // Shared by the benchmarks that drive pgbench: spawning a child with a clean signal mask.
         .target(name: "BenchmarkSupport", dependencies: ["GatewayPostgres", "GatewayRepositories"], path: "Sources/Tools/BenchmarkSupport", swiftSettings: swift6),
@@ -156,6 +166,12 @@ let package = Package(
             name: "GatewayWireTests",
             dependencies: ["GatewayWire", "GatewayWireConformance", "GatewayTestKit"],
             exclude: ["wire.mk", "Interop", "Bench", "FuzzCorpus"],
+            swiftSettings: swift6
+        ),
+        .testTarget(
+            name: "GatewayWebSocketTests",
+            dependencies: ["GatewayWebSocket", "GatewayTestKit"],
+            exclude: ["websocket.mk", "FuzzCorpus", "Interop"],
             swiftSettings: swift6
         ),
         .testTarget(

@@ -1,0 +1,105 @@
+/// Decodes WebSocket frames (RFC 6455 §5.2) from bytes arriving in any pieces.
+///
+/// Pure and incremental: ``nextFrame(maxDataPayload:)`` returns nil until a whole frame is
+/// buffered, and leaves the buffer untouched then. Every rule that the header decides —
+/// RSV bits, opcode, masking, control frame size and fragmentation, the length encoding,
+/// text, the payload limit — is checked as soon as the header is complete, before a byte
+/// of payload is kept, so an oversized or forbidden frame costs nothing to refuse.
+public struct WebSocketFrameDecoder: Sendable {
+    /// Which side of the connection decodes: a server requires masked frames, a client
+    /// requires unmasked ones (RFC 6455 §5.1).
+    public enum Role: Sendable, Hashable {
+        case server, client
+    }
+
+    public let role: Role
+    /// Whether text frames are accepted; when not, one fails with 1003.
+    public let acceptsText: Bool
+    private var buffer: [UInt8] = []
+    private var readIndex = 0
+
+    public init(role: Role, acceptsText: Bool = false) {
+        self.role = role
+        self.acceptsText = acceptsText
+    }
+
+    /// Bytes received and not yet returned as frames.
+    public var bufferedByteCount: Int { buffer.count - readIndex }
+
+    /// Adds received bytes.
+    public mutating func append(_ bytes: some Sequence<UInt8>) {
+        if readIndex > 0, readIndex >= buffer.count / 2 {
+            buffer.removeFirst(readIndex)
+            readIndex = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next whole frame, nil when more bytes are needed, or the error that fails the
+    /// connection. A data frame (binary, text, continuation) longer than `maxDataPayload`
+    /// fails with 1009 (the caller passes what is left of its message limit).
+    public mutating func nextFrame(maxDataPayload: Int) throws(WebSocketProtocolError) -> WebSocketFrame? {
+        let available = buffer.count - readIndex
+        guard available >= 2 else { return nil }
+        let first = buffer[readIndex]
+        let second = buffer[readIndex + 1]
+        let fin = first & 0x80 != 0
+        let opcode = WebSocketOpcode(rawValue: first & 0x0F)
+        let masked = second & 0x80 != 0
+
+        if first & 0x70 != 0 { throw WebSocketProtocolError(.protocolError, "reserved bits set without an extension") }
+        guard opcode.isDefined else { throw WebSocketProtocolError(.protocolError, "reserved opcode \(opcode.rawValue)") }
+        if opcode.isControl && !fin { throw WebSocketProtocolError(.protocolError, "fragmented control frame") }
+        switch (role, masked) {
+        case (.server, false): throw WebSocketProtocolError(.protocolError, "client frame not masked")
+        case (.client, true): throw WebSocketProtocolError(.protocolError, "server frame masked")
+        default: break
+        }
+
+        var headerSize = 2
+        var length = UInt64(second & 0x7F)
+        if length == 126 {
+            guard available >= 4 else { return nil }
+            length = UInt64(buffer[readIndex + 2]) << 8 | UInt64(buffer[readIndex + 3])
+            headerSize = 4
+            if length < 126 { throw WebSocketProtocolError(.protocolError, "length not minimally encoded") }
+        } else if length == 127 {
+            guard available >= 10 else { return nil }
+            length = 0
+            for offset in 2..<10 { length = length << 8 | UInt64(buffer[readIndex + offset]) }
+            headerSize = 10
+            if length >> 63 != 0 { throw WebSocketProtocolError(.protocolError, "64-bit length with its top bit set") }
+            if length <= 0xFFFF { throw WebSocketProtocolError(.protocolError, "length not minimally encoded") }
+        }
+        if opcode.isControl && length > 125 { throw WebSocketProtocolError(.protocolError, "control frame over 125 bytes") }
+        if opcode == .text && !acceptsText { throw WebSocketProtocolError(.unsupportedData, "text messages are not accepted: send binary") }
+        if !opcode.isControl && length > UInt64(max(0, maxDataPayload)) {
+            throw WebSocketProtocolError(.messageTooBig, "message too big")
+        }
+
+        let maskOffset = readIndex + headerSize
+        if masked { headerSize += 4 }
+        let total = headerSize + Int(length)
+        guard available >= total else { return nil }
+
+        let payloadStart = readIndex + headerSize
+        var payload = Array(buffer[payloadStart..<(payloadStart + Int(length))])
+        if masked {
+            let key = (buffer[maskOffset], buffer[maskOffset + 1], buffer[maskOffset + 2], buffer[maskOffset + 3])
+            for index in payload.indices {
+                switch index & 3 {
+                case 0: payload[index] ^= key.0
+                case 1: payload[index] ^= key.1
+                case 2: payload[index] ^= key.2
+                default: payload[index] ^= key.3
+                }
+            }
+        }
+        readIndex += total
+        if readIndex == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.count <= 65536)
+            readIndex = 0
+        }
+        return WebSocketFrame(fin: fin, opcode: opcode, payload: payload)
+    }
+}

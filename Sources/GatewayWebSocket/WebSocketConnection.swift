@@ -1,0 +1,198 @@
+/// The server side of one WebSocket connection after the handshake (RFC 6455 §5–7): bytes
+/// in, whole binary messages and bytes to write out. No I/O: the shell that owns the socket
+/// performs the ``Action``s in order.
+///
+/// ```
+///            peer close ─▶ echo it, close transport ───────────────────────┐
+///   open ──┤ protocol error ─▶ close frame with its code, close transport ─┼─▶ closed
+///            close(code:) ─▶ closing ──peer close / closeTimedOut()───────┘
+///   any state ──transportClosed()──▶ closed
+/// ```
+///
+/// - Only binary messages are accepted (text fails with 1003); fragmented ones are
+///   reassembled up to ``Configuration/maxMessageSize`` (1009 beyond it, decided from each
+///   frame's header before its payload is buffered).
+/// - Pings are answered with a pong carrying the same bytes; pongs are reported.
+/// - A peer's close is echoed with its code (an empty close with an empty one), then the
+///   transport closes: the server closes TCP first (RFC 6455 §7.1.1).
+public struct WebSocketConnection: Sendable {
+    /// Limits of one connection.
+    public struct Configuration: Sendable, Hashable {
+        /// Largest binary message, after reassembly, in bytes.
+        public var maxMessageSize: Int
+
+        public init(maxMessageSize: Int) {
+            self.maxMessageSize = maxMessageSize
+        }
+    }
+
+    /// Where the connection stands.
+    public enum State: Sendable, Hashable {
+        /// Messages flow both ways.
+        case open
+        /// This side sent a close frame and waits for the peer's (incoming data is dropped).
+        case closing
+        /// The close handshake finished, failed, or the transport went away.
+        case closed
+    }
+
+    /// What the shell does, in order.
+    public enum Action: Sendable, Hashable {
+        /// A complete binary message from the peer.
+        case deliver([UInt8])
+        /// Bytes for the transport.
+        case write([UInt8])
+        /// A pong arrived with this payload (liveness of the peer's reading).
+        case pongReceived([UInt8])
+        /// The peer closed with this code (1005 when it sent none) and reason.
+        case peerClosed(WebSocketCloseCode, reason: String)
+        /// After writing everything before this action, close the transport. `code` says
+        /// why, for logs and metrics.
+        case closeTransport(WebSocketCloseCode)
+    }
+
+    /// The result of ``send(_:)``.
+    public enum OnSend: Sendable, Hashable {
+        /// Write these bytes: one unmasked binary frame.
+        case write([UInt8])
+        /// The connection is closing or closed; nothing may be sent.
+        case dropped
+    }
+
+    public let configuration: Configuration
+    public private(set) var state: State = .open
+    private var decoder = WebSocketFrameDecoder(role: .server)
+    /// The fragments of a binary message whose last frame has not arrived.
+    private var partialMessage: [UInt8]? = nil
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Bytes read from the transport (including the handshake's leftover).
+    public mutating func receive(_ bytes: some Sequence<UInt8>) -> [Action] {
+        guard state != .closed else { return [] }
+        decoder.append(bytes)
+        var actions: [Action] = []
+        while state != .closed {
+            let frame: WebSocketFrame
+            do {
+                guard let next = try decoder.nextFrame(maxDataPayload: configuration.maxMessageSize - (partialMessage?.count ?? 0)) else { break }
+                frame = next
+            } catch {
+                actions += fail(error)
+                break
+            }
+            actions += handle(frame)
+        }
+        return actions
+    }
+
+    /// Wraps a message for the peer in one binary frame.
+    public func send(_ message: some Collection<UInt8>) -> OnSend {
+        guard state == .open else { return .dropped }
+        return .write(WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .binary, payload: Array(message))))
+    }
+
+    /// A ping for the peer (a server may probe whether the peer still reads), or nil when
+    /// the connection is not open. At most 125 bytes of `payload` are sent.
+    public func ping(_ payload: [UInt8] = []) -> [UInt8]? {
+        guard state == .open else { return nil }
+        return WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .ping, payload: Array(payload.prefix(125))))
+    }
+
+    /// Starts the closing handshake: write the returned close frame, then wait for the
+    /// peer's close (``Action/closeTransport(_:)`` arrives from ``receive(_:)``) or for
+    /// your timer (``closeTimedOut()``). Nil when the connection is not open.
+    public mutating func close(_ code: WebSocketCloseCode, reason: String = "") -> [UInt8]? {
+        guard state == .open else { return nil }
+        state = .closing
+        partialMessage = nil
+        return WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .close, payload: WebSocketFrameEncoder.closePayload(code, reason: reason)))
+    }
+
+    /// The peer did not answer a close in time: close the transport.
+    public mutating func closeTimedOut() -> Action? {
+        guard state == .closing else { return nil }
+        state = .closed
+        return .closeTransport(.abnormalClosure)
+    }
+
+    /// The transport ended (EOF or error). Returns the code to report: 1006 unless the
+    /// close handshake had finished.
+    public mutating func transportClosed() -> WebSocketCloseCode {
+        let wasClosed = state == .closed
+        state = .closed
+        partialMessage = nil
+        return wasClosed ? .normalClosure : .abnormalClosure
+    }
+
+    private mutating func handle(_ frame: WebSocketFrame) -> [Action] {
+        switch frame.opcode {
+        case .ping:
+            guard state == .open else { return [] }
+            return [.write(WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .pong, payload: frame.payload)))]
+        case .pong:
+            return [.pongReceived(frame.payload)]
+        case .close:
+            return receivedClose(frame.payload)
+        case .binary:
+            guard partialMessage == nil else {
+                return fail(WebSocketProtocolError(.protocolError, "new message before the last one's final fragment"))
+            }
+            if frame.fin { return state == .open ? [.deliver(frame.payload)] : [] }
+            partialMessage = frame.payload
+            return []
+        default:  // .continuation (text never gets here: the decoder refuses it)
+            guard var message = partialMessage else {
+                return fail(WebSocketProtocolError(.protocolError, "continuation frame without a message to continue"))
+            }
+            message.append(contentsOf: frame.payload)
+            if !frame.fin {
+                partialMessage = message
+                return []
+            }
+            partialMessage = nil
+            return state == .open ? [.deliver(message)] : []
+        }
+    }
+
+    private mutating func receivedClose(_ payload: [UInt8]) -> [Action] {
+        var code = WebSocketCloseCode.noStatusReceived
+        var reason = ""
+        if payload.count == 1 { return fail(WebSocketProtocolError(.protocolError, "close payload of one byte")) }
+        if payload.count >= 2 {
+            code = WebSocketCloseCode(rawValue: UInt16(payload[0]) << 8 | UInt16(payload[1]))
+            guard code.isValidOnTheWire else { return fail(WebSocketProtocolError(.protocolError, "invalid close code \(code.rawValue)")) }
+            guard let text = String(validating: payload[2...], as: UTF8.self) else {
+                return fail(WebSocketProtocolError(.invalidPayload, "close reason is not UTF-8"))
+            }
+            reason = text
+        }
+        let wasOpen = state == .open
+        state = .closed
+        partialMessage = nil
+        var actions: [Action] = [.peerClosed(code, reason: reason)]
+        if wasOpen {
+            let echo = code == .noStatusReceived ? [] : WebSocketFrameEncoder.closePayload(code, reason: "")
+            actions.append(.write(WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .close, payload: echo))))
+        }
+        actions.append(.closeTransport(code == .noStatusReceived ? .normalClosure : code))
+        return actions
+    }
+
+    /// Fails the connection (RFC 6455 §7.1.7): a close frame with the error's code when
+    /// this side has not sent one yet, then the transport closes without waiting.
+    private mutating func fail(_ error: WebSocketProtocolError) -> [Action] {
+        let wasOpen = state == .open
+        state = .closed
+        partialMessage = nil
+        var actions: [Action] = []
+        if wasOpen {
+            let payload = WebSocketFrameEncoder.closePayload(error.closeCode, reason: error.reason)
+            actions.append(.write(WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .close, payload: payload))))
+        }
+        actions.append(.closeTransport(error.closeCode))
+        return actions
+    }
+}

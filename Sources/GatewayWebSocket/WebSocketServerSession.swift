@@ -1,0 +1,162 @@
+/// Everything between a TLS connection on the gateway's port and the protocol's
+/// `FrameConnection`, for one browser connection: the upgrade, then WebSocket messages
+/// that each carry one protocol frame. Pure: bytes in, ``Action``s out.
+///
+/// The connection handler (phase B wiring) does this:
+///
+/// ```swift
+/// var session = WebSocketServerSession(handshake: handshakeConfiguration, connection: .init(maxMessageSize: maxFrameSize + 10))
+/// // readable bytes from TLS:
+/// for action in session.receive(bytes) { perform(action) }
+/// // bytes the FrameConnection wrote (connection.takeOutbound()):
+/// for action in session.sendProtocolBytes(outbound) { perform(action) }
+///
+/// func perform(_ action: WebSocketServerSession.Action) {
+///     switch action {
+///     case .write(let bytes): tls.write(bytes)
+///     case .upgraded: frames = FrameConnection(...); frames.receive(FrameHeader.clientPreface)   // no preface on WebSocket
+///     case .protocolFrame(let frame): handle(frames.receive(frame, now: now()))
+///     case .closeTransport: tls.close()            // after the writes before it
+///     case .rejected, .peerClosed: log
+///     }
+/// }
+/// ```
+///
+/// When the `FrameConnection` ends the connection (its `.closed` event, after a GOAWAY),
+/// call ``close(_:reason:)`` with ``WebSocketBinding/closeCode(afterGoAwayReason:shuttingDown:)``,
+/// and ``closeTimedOut()`` if the peer does not answer within a second or two.
+public struct WebSocketServerSession: Sendable {
+    /// What the shell does, in order.
+    public enum Action: Sendable, Hashable {
+        /// Bytes for the transport: the 101 or the refusal, pongs, binary messages, close frames.
+        case write([UInt8])
+        /// The upgrade succeeded: start the protocol's server `FrameConnection` and feed it the
+        /// preface (the subprotocol stands for it on WebSocket).
+        case upgraded(WebSocketUpgrade)
+        /// The upgrade was refused (its response is the `.write` before this action).
+        case rejected(WebSocketHandshakeRejection)
+        /// A plain GET under the configured prefix (the browser library's files): write its
+        /// response (``WebSocketHandshake/plainResponse(status:contentType:body:)``), then
+        /// close the transport.
+        case plainGet(path: String)
+        /// One protocol frame (header and payload) for the `FrameConnection`.
+        case protocolFrame([UInt8])
+        /// The peer closed the WebSocket with this code and reason.
+        case peerClosed(WebSocketCloseCode, reason: String)
+        /// Close the transport after the writes before this action; `code` says why.
+        case closeTransport(WebSocketCloseCode)
+    }
+
+    /// Where the session stands.
+    public enum State: Sendable, Hashable {
+        /// Reading the upgrade request.
+        case handshaking
+        /// WebSocket messages flow.
+        case open
+        /// A close frame went out (or the handshake was refused); waiting for the end.
+        case closing
+        /// The transport is to be closed; nothing more happens.
+        case closed
+    }
+
+    private var handshake: WebSocketHandshake
+    private var connection: WebSocketConnection
+    /// Protocol bytes written by the `FrameConnection` that do not make a whole frame yet.
+    private var pendingOutbound: [UInt8] = []
+    public private(set) var state: State = .handshaking
+
+    public init(handshake: WebSocketHandshakeConfiguration, connection: WebSocketConnection.Configuration) {
+        self.handshake = WebSocketHandshake(configuration: handshake)
+        self.connection = WebSocketConnection(configuration: connection)
+    }
+
+    /// Bytes read from the transport.
+    public mutating func receive(_ bytes: some Collection<UInt8>) -> [Action] {
+        switch state {
+        case .handshaking:
+            switch handshake.receive(bytes) {
+            case .needMoreBytes, .ignored:
+                return []
+            case .reject(let rejection, let response):
+                state = .closed
+                return [.write(response), .rejected(rejection), .closeTransport(.policyViolation)]
+            case .plainGet(let path):
+                state = .closed
+                return [.plainGet(path: path)]
+            case .accept(let upgrade, let response, let leftover):
+                state = .open
+                var actions: [Action] = [.write(response), .upgraded(upgrade)]
+                if !leftover.isEmpty { actions += connectionActions(connection.receive(leftover)) }
+                return actions
+            }
+        case .open, .closing:
+            return connectionActions(connection.receive(bytes))
+        case .closed:
+            return []
+        }
+    }
+
+    /// Bytes the `FrameConnection` wrote (whole frames back to back): one binary message per
+    /// frame. Nothing is written once the WebSocket is closing.
+    public mutating func sendProtocolBytes(_ bytes: some Collection<UInt8>) -> [Action] {
+        guard state == .open else { return [] }
+        pendingOutbound.append(contentsOf: bytes)
+        var actions: [Action] = []
+        for frame in WebSocketBinding.splitFrames(&pendingOutbound) {
+            if case .write(let message) = connection.send(frame) { actions.append(.write(message)) }
+        }
+        return actions
+    }
+
+    /// Starts the closing handshake (after the protocol's last frame was sent).
+    public mutating func close(_ code: WebSocketCloseCode, reason: String = "") -> [Action] {
+        guard state == .open, let frame = connection.close(code, reason: reason) else { return [] }
+        state = .closing
+        return [.write(frame)]
+    }
+
+    /// The peer did not answer the close in time.
+    public mutating func closeTimedOut() -> [Action] {
+        guard state == .closing, let action = connection.closeTimedOut() else { return [] }
+        state = .closed
+        return connectionActions([action])
+    }
+
+    /// A ping to see whether the peer still reads (its pong arrives as nothing: the read
+    /// itself is the sign of life); nil when not open.
+    public func ping() -> [UInt8]? {
+        state == .open ? connection.ping() : nil
+    }
+
+    private mutating func connectionActions(_ actions: [WebSocketConnection.Action]) -> [Action] {
+        var out: [Action] = []
+        for action in actions {
+            switch action {
+            case .deliver(let message):
+                guard state == .open else { continue }
+                if WebSocketBinding.isOneFrame(message) {
+                    out.append(.protocolFrame(message))
+                } else {
+                    // A binding violation: fail the WebSocket (no GOAWAY: no frame was read).
+                    if let frame = connection.close(.protocolError, reason: "a binary message must hold exactly one protocol frame") {
+                        out.append(.write(frame))
+                    }
+                    _ = connection.closeTimedOut()
+                    state = .closed
+                    out.append(.closeTransport(.protocolError))
+                    return out
+                }
+            case .write(let bytes):
+                out.append(.write(bytes))
+            case .pongReceived:
+                break
+            case .peerClosed(let code, let reason):
+                out.append(.peerClosed(code, reason: reason))
+            case .closeTransport(let code):
+                state = .closed
+                out.append(.closeTransport(code))
+            }
+        }
+        return out
+    }
+}

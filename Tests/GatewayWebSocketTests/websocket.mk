@@ -1,0 +1,42 @@
+# GatewayWebSocket: interop with independent WebSocket clients, fuzzing the upgrade parser
+# and the frame decoder.
+#
+#   make websocket-interop       the binding on a real socket (websocket-echo) against Python's
+#                                `websockets` client, raw bytes and node's WebSocket (in `make test`)
+#   make websocket-fuzz          libFuzzer on the handshake parser, then on the frame decoder
+#                                and connection state machine (FUZZ_SECONDS each); part of `make fuzz`
+#   make websocket-fuzz-replay   the committed corpus through the same checks, without libFuzzer (in `make test`)
+
+TEST_PIP_PACKAGES += websockets pytest
+TEST_SUITES += websocket-interop websocket-fuzz-replay
+WEBSOCKET_FUZZ_CORPUS = Tests/GatewayWebSocketTests/FuzzCorpus
+
+.PHONY: websocket-interop websocket-fuzz websocket-fuzz-replay
+
+websocket-interop: test-deps
+	$(SWIFT) build --product websocket-echo $(SWIFT_FLAGS)
+	$(VENV)/bin/python -m pytest -q Tests/GatewayWebSocketTests/Interop --echo-bin "$$($(SWIFT) build --show-bin-path $(SWIFT_FLAGS))/websocket-echo"
+
+# `make fuzz` (Tests/GatewayWireTests/wire.mk) runs this first.
+fuzz: websocket-fuzz
+
+websocket-fuzz: test-deps
+	$(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) --product websocket-fuzz \
+	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DWEBSOCKET_FUZZ -Xswiftc -parse-as-library $(SWIFT_FLAGS)
+	@mkdir -p fuzz-artifacts
+	@for target in handshake frames; do \
+	  work=$$(mktemp -d); cp $(WEBSOCKET_FUZZ_CORPUS)/$$target/* $$work/; \
+	  echo "fuzzing the WebSocket $$target decoder for $(FUZZ_SECONDS) s"; \
+	  WEBSOCKET_FUZZ_TARGET=$$target $(FUZZ_SCRATCH)/release/websocket-fuzz $$work \
+	    -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -max_len=16384 -timeout=10 \
+	    -artifact_prefix=fuzz-artifacts/websocket-$$target- -print_final_stats=1 || exit 1; \
+	  rm -rf $$work; \
+	done
+
+websocket-fuzz-replay:
+	$(SWIFT) build --product websocket-fuzz $(SWIFT_FLAGS)
+	@bin="$$($(SWIFT) build --show-bin-path $(SWIFT_FLAGS))/websocket-fuzz"; \
+	for target in handshake frames; do \
+	  WEBSOCKET_FUZZ_TARGET=$$target $$bin replay $(WEBSOCKET_FUZZ_CORPUS)/$$target/* >/dev/null || exit 1; \
+	done; \
+	echo "websocket-fuzz-replay: the corpus passes the fuzz checks"

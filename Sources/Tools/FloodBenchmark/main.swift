@@ -218,11 +218,21 @@ final class Flood: @unchecked Sendable {
         process.standardOutput = pipe
         process.standardError = FileHandle.standardError
         let output = self.output
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.append(text)
-        }
         try process.run()
+        // A blocking read loop on a thread of its own, not `readabilityHandler`: tearing down the
+        // read source that installs can crash libdispatch on Linux (a freed epoll note).
+        let reading = pipe.fileHandleForReading
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(reading.fileDescriptor, &buffer, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                output.append(String(decoding: buffer[0..<count], as: UTF8.self))
+            }
+        }
+        reader.name = "flood-output"
+        reader.start()
     }
 
     func line(startingWith prefix: String) -> String? { output.lines.withLock { $0.whole.last { $0.hasPrefix(prefix) } } }

@@ -40,15 +40,13 @@ final class ChildProcess: Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
+        try process.run()
+        // Each pipe is drained by a blocking read loop on a thread of its own, never through
+        // `readabilityHandler`: tearing down the read source that installs races the
+        // descriptor's close inside libdispatch on Linux and can crash the whole test process
+        // (in `_dispatch_event_loop_drain`, on a freed epoll note).
         let collector = self.collector
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            guard !data.isEmpty else {
-                handle.readabilityHandler = nil
-                collector.closedPipes.withLock { $0 += 1 }
-                return
-            }
-            let text = String(decoding: data, as: UTF8.self)
+        Self.drain(output.fileHandleForReading, name: "child-stdout") { text in
             collector.partial.withLock { buffer in
                 buffer += text
                 while let newline = buffer.firstIndex(of: "\n") {
@@ -57,17 +55,34 @@ final class ChildProcess: Sendable {
                     collector.lines.withLock { $0.append(line) }
                 }
             }
+        } finished: {
+            collector.closedPipes.withLock { $0 += 1 }
         }
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            guard !data.isEmpty else {
-                handle.readabilityHandler = nil
-                collector.closedPipes.withLock { $0 += 1 }
-                return
+        Self.drain(errors.fileHandleForReading, name: "child-stderr") { text in
+            collector.errorText.withLock { $0 += text }
+        } finished: {
+            collector.closedPipes.withLock { $0 += 1 }
+        }
+    }
+
+    /// Reads `handle` until end of file on a thread of its own, handing each chunk to `chunk`.
+    private static func drain(
+        _ handle: FileHandle, name: String, chunk: @escaping @Sendable (String) -> Void, finished: @escaping @Sendable () -> Void
+    ) {
+        let descriptor = handle.fileDescriptor
+        let thread = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(descriptor, &buffer, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                chunk(String(decoding: buffer[0..<count], as: UTF8.self))
             }
-            collector.errorText.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            finished()
+            withExtendedLifetime(handle) {}
         }
-        try process.run()
+        thread.name = name
+        thread.start()
     }
 
     struct Missing: Error, CustomStringConvertible { var description: String }

@@ -4,6 +4,7 @@ import GatewayOperations
 import GatewayPostgres
 import GatewayRepositories
 import GatewayTransport
+import GatewayWebSocket
 import GatewayWire
 import Synchronization
 
@@ -25,6 +26,9 @@ public struct GatewayListenerConfiguration: Sendable {
     public var maxHandshakingPerSource = ConnectionLimits().maxHandshakingPerSource
     /// The replica-to-replica listener (mutual TLS with the cluster's internal CA).
     public var internalListener: InternalListenerConfiguration
+    /// The WebSocket binding on the TLS port (browsers; PROTOCOL.md section 15): its origin
+    /// allow-list and time limits. No origin is allowed by default.
+    public var webSocket = WebSocketCarrierConfiguration()
 
     public init(
         host: String, port: Int, certificate: CertificateKeyPair, readerCAPath: String? = nil, loopCount: Int = 2,
@@ -167,6 +171,7 @@ public final class GatewayServiceHost: Sendable {
             routes: gateway.routes,
             connectionConfiguration: ConnectionConfiguration(role: .server),
             metrics: gateway.metrics,
+            webSocket: listener.webSocket,
             connectionClosed: { gateway.connectionClosed($0) }
         )
         var limits = ConnectionLimits()

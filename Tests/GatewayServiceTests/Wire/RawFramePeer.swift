@@ -155,7 +155,28 @@ final class RawFramePeer: @unchecked Sendable {
         }
     }
 
-    private func read(exactly count: Int) async -> Result<[UInt8], End> {
+    /// Reads an HTTP response head, up to and including its blank line (at most 16 KiB).
+    func readHead() async -> Result<String, End> {
+        await onOwnThread("raw-frame-peer") { [self] () -> Result<String, End> in
+            var head: [UInt8] = []
+            var byte: UInt8 = 0
+            while !head.suffix(4).elementsEqual([13, 10, 13, 10]) {
+                guard head.count < 16_384 else { return .failure(.failed("no end of the response head in 16 KiB")) }
+                ERR_clear_error()
+                let n = SSL_read(ssl, &byte, 1)
+                if n == 1 {
+                    head.append(byte)
+                    continue
+                }
+                let error = SSL_get_error(ssl, n)
+                if error == SSL_ERROR_ZERO_RETURN { return .failure(.closeNotify) }
+                return .failure(.failed("SSL_read: SSL error \(error), errno \(rg_errno()) after \(String(decoding: head, as: UTF8.self).debugDescription)"))
+            }
+            return .success(String(decoding: head, as: UTF8.self))
+        }
+    }
+
+    func read(exactly count: Int) async -> Result<[UInt8], End> {
         guard count > 0 else { return .success([]) }
         return await onOwnThread("raw-frame-peer") { [self] () -> Result<[UInt8], End> in
             var bytes = [UInt8](repeating: 0, count: count)

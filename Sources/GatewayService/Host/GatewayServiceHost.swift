@@ -85,6 +85,8 @@ public final class GatewayServiceHost: Sendable {
 
     /// The ALPN protocol of the gateway's port (clients may offer it; none is fine too).
     public static let alpnProtocol = "reader-gateway/1"
+    /// The ALPN protocol browsers select for the WebSocket binding on the same port.
+    public static let httpAlpnProtocol = "http/1.1"
 
     /// The method names of every surface (for ``GatewayMetrics/init(callMethods:version:includeProcessMetrics:)``).
     public static var methodNames: [String] {
@@ -181,7 +183,9 @@ public final class GatewayServiceHost: Sendable {
         var configuration = TLSServerConfiguration(
             host: listener.host, port: listener.port, certificates: [listener.certificate],
             clientAuthentication: listener.readerCAPath.map { .optional(trustedCAPath: $0) } ?? .none,
-            alpnProtocols: [GatewayServiceHost.alpnProtocol],
+            // Browsers offer h2 and http/1.1 (the WebSocket binding is HTTP/1.1); a client
+            // offering neither protocol is refused in the handshake.
+            alpnProtocols: [GatewayServiceHost.alpnProtocol, GatewayServiceHost.httpAlpnProtocol],
             limits: limits
         )
         // No TLS 1.3 session tickets: the transport clears SSL_MODE_AUTO_RETRY, so a

@@ -53,6 +53,21 @@ struct WebSocketBindingTests {
         }
     }
 
+    /// A browser offers `h2` and `http/1.1` in ALPN: the gateway selects `http/1.1` (it
+    /// refuses a handshake whose offer it cannot meet) and the upgrade proceeds.
+    @Test func aBrowsersALPNOfferSelectsHTTP1() async throws {
+        try await withHarness { harness in
+            let (peer, head) = try await WebSocketPeer.connect(
+                port: harness.port, caPath: harness.caPath, origin: GatewayHarness.allowedOrigin, alpn: ["h2", "http/1.1"]
+            )
+            #expect(peer.tls.selectedALPN == "http/1.1")
+            #expect(head.hasPrefix("HTTP/1.1 101 "))
+            // Native clients keep their own protocol.
+            let native = try await RawFramePeer.connect(port: harness.port, caPath: harness.caPath, alpn: ["reader-gateway/1", "http/1.1"])
+            #expect(native.selectedALPN == "reader-gateway/1")
+        }
+    }
+
     @Test func aRefusedOriginGets403AndTheRawPortStillWorks() async throws {
         try await withHarness { harness in
             let (peer, head) = try await WebSocketPeer.connect(port: harness.port, caPath: harness.caPath, origin: "https://elsewhere.example")

@@ -25,8 +25,10 @@ final class WebSocketPeer: Sendable {
     private init(tls: RawFramePeer) { self.tls = tls }
 
     /// Connects and sends the upgrade request; returns the peer and the response head.
-    static func connect(port: Int, caPath: String, origin: String? = nil, path: String = "/readergateway/v1/websocket") async throws -> (WebSocketPeer, String) {
-        let tls = try await RawFramePeer.connect(port: port, caPath: caPath)
+    static func connect(
+        port: Int, caPath: String, origin: String? = nil, path: String = "/readergateway/v1/websocket", alpn: [String] = []
+    ) async throws -> (WebSocketPeer, String) {
+        let tls = try await RawFramePeer.connect(port: port, caPath: caPath, alpn: alpn)
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: readergateway.v1\r\n"
         if let origin { request += "Origin: \(origin)\r\n" }

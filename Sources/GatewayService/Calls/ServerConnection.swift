@@ -106,7 +106,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
 
     // MARK: events
 
-    func handle(_ events: [ConnectionEvent]) {
+    private func handle(_ events: [ConnectionEvent]) {
         for event in events {
             switch event {
             case .callStarted(let streamID, let start, _):
@@ -243,7 +243,11 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         guard let transport, !closed else { return }
         switch carrier {
         case .raw: break
-        case .undecided: return  // nothing is written before the client's first bytes say how
+        case .undecided:
+            // Nothing is written before the client's first bytes say how; a connection that
+            // ends first (a shutdown) just closes.
+            if frames.state == .closed { transport.close(graceful: true) }
+            return
         case .webSocket:
             flushWebSocket()
             return

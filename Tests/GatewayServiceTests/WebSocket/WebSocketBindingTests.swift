@@ -1,4 +1,5 @@
 import Foundation
+import GatewayService
 import GatewayWire
 import Testing
 
@@ -185,9 +186,41 @@ struct WebSocketBindingTests {
         }
     }
 
+    // MARK: time limits (a socket timeout of 5 s bounds each read: a limit not enforced fails as .timedOut)
+
+    @Test func anUpgradeThatDoesNotFinishInTimeIsCut() async throws {
+        let limits = WebSocketCarrierConfiguration(origins: .only([GatewayHarness.allowedOrigin]), handshakeTimeout: .milliseconds(300))
+        try await withHarness(webSocket: limits) { harness in
+            let tls = try await RawFramePeer.connect(port: harness.port, caPath: harness.caPath, timeout: 5)
+            try await tls.write(Array("GET /readergateway/v1/websocket HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))
+            let end = await tls.readEnd()
+            #expect(end == .closeNotify || end == .endWithoutCloseNotify, "the half-sent upgrade is closed without an answer, not \(end)")
+            // Other connections are unaffected.
+            let raw = try await RawFramePeer.connect(port: harness.port, caPath: harness.caPath, timeout: 5)
+            try await raw.write(RawWire.opening)
+            #expect(try await raw.readFrame().get().type == 0x0)
+        }
+    }
+
+    @Test func aPeerThatDoesNotAnswerTheCloseIsCut() async throws {
+        let limits = WebSocketCarrierConfiguration(origins: .only([GatewayHarness.allowedOrigin]), closeTimeout: .milliseconds(300))
+        try await withHarness(webSocket: limits) { harness in
+            let peer = try await WebSocketPeer.open(port: harness.port, caPath: harness.caPath, timeout: 5)
+            harness.host.goAwayAll(gracePeriod: .seconds(30))
+            let (_, code) = try await peer.readUntilClose()
+            #expect(code == 1001)
+            // No answer: the gateway closes the connection after its close timeout.
+            let end = await peer.tls.readEnd()
+            #expect(end == .closeNotify || end == .endWithoutCloseNotify, "cut after the close timeout, not \(end)")
+        }
+    }
+
     /// Runs `body` with a started gateway, stopped even when `body` throws.
-    private func withHarness(_ body: (GatewayHarness) async throws -> Void) async throws {
-        let harness = try await GatewayHarness.start()
+    private func withHarness(
+        webSocket: WebSocketCarrierConfiguration = WebSocketCarrierConfiguration(origins: .only([GatewayHarness.allowedOrigin])),
+        _ body: (GatewayHarness) async throws -> Void
+    ) async throws {
+        let harness = try await GatewayHarness.start(webSocket: webSocket)
         do {
             try await body(harness)
         } catch {

@@ -35,7 +35,7 @@ extension ServerConnection {
         carrier = .webSocket(configuration.makeSession(maxFrameSize: router.connectionConfiguration.localSettings.maxFrameSize))
         // The upgrade must finish in time; a request that trickles in is cut without an answer.
         scheduleWebSocketTimer(after: configuration.handshakeTimeout) { connection in
-            guard case .webSocket(let session) = connection.carrier, session.state == .handshaking else { return }
+            guard connection.webSocketState == .handshaking else { return }
             connection.router.logger.info("websocket upgrade timed out", ["connection": connection.id])
             connection.transport?.close(graceful: false)
         }
@@ -52,7 +52,7 @@ extension ServerConnection {
     /// closing handshake once the frame connection ended (its GOAWAY is the message before).
     func flushWebSocket() {
         guard let transport, !closed else { return }
-        if frames.hasOutbound, case .webSocket(let session) = carrier, session.state != .handshaking {
+        if frames.hasOutbound, let state = webSocketState, state != .handshaking {
             frames.takeOutbound(into: &writeBuffer)
             let bytes = writeBuffer
             perform(withSession { $0.sendProtocolBytes(bytes) })
@@ -62,10 +62,9 @@ extension ServerConnection {
             armTimer()
             return
         }
-        guard case .webSocket(let session) = carrier, session.state == .open else {
-            // Before the upgrade (or after the close handshake began) there is nothing to say.
-            if case .webSocket(let session) = carrier, session.state == .closing { return }
-            transport.close(graceful: true)
+        guard webSocketState == .open else {
+            // Before the upgrade there is nothing to say; after the close handshake began, its end closes.
+            if webSocketState != .closing { transport.close(graceful: true) }
             return
         }
         let code = WebSocketBinding.closeCode(afterGoAwayReason: Int(closedStatus?.reason.rawValue ?? 0), shuttingDown: shuttingDown)
@@ -111,6 +110,13 @@ extension ServerConnection {
             return WebSocketHandshake.plainResponse(status: 404, body: Array("no file \(path) in the browser library; the module to import is \(WebSocketCarrierConfiguration.libraryPrefix)readergateway.js\n".utf8))
         }
         return WebSocketHandshake.plainResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(file.utf8))
+    }
+
+    /// The session's state (nil: not WebSocket). The session's copy ends with this call, so
+    /// the next ``withSession(_:)`` mutates it without copying its buffers.
+    private var webSocketState: WebSocketServerSession.State? {
+        guard case .webSocket(let session) = carrier else { return nil }
+        return session.state
     }
 
     /// Runs `body` on the session in place (the carrier holds the only copy).

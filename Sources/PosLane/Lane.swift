@@ -89,6 +89,24 @@ actor Lane {
             case .disconnect:
                 try await terminal.disconnectReader()
                 LineWriter.line("disconnected_reader", [:])
+            case .tapToPay(let model, let osVersion):
+                let simulated = TapToPayDevice.simulatedSupported
+                let device = TapToPayDevice(model: model ?? simulated.model, osVersion: osVersion ?? simulated.osVersion)
+                let response = try await terminal.connectTapToPayReader(
+                    device: device, TapToPayConnectionConfiguration(locationID: configuration.locationID)
+                )
+                LineWriter.line("tap_to_pay_connected", [
+                    "reader_id": response.reader?.id ?? "", "serial": response.reader?.serialNumber ?? "",
+                    "merchant": response.merchantDisplayName, "accounts_in_window": "\(response.accountsInWindow)",
+                    "terms_accepted_now": response.termsAcceptedNow ? "true" : "false",
+                ])
+            case .tap(let brand, let last4):
+                guard let reader = terminal.tapToPayReader else {
+                    LineWriter.line("error", ["command": "tap", "message": "no Tap to Pay reader on this lane; run `tap-to-pay` first"])
+                    return
+                }
+                reader.presentCard(TapToPayReader.Card(brand: brand, last4: last4))
+                LineWriter.line("tapped", ["brand": brand, "last4": last4])
             case .quit:
                 collectTask?.cancel()
                 do {

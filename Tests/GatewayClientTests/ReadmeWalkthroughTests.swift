@@ -131,4 +131,75 @@ struct ReadmeWalkthroughTests {
         #expect(await gateway.stop() == 0)
         await database.close()
     }
+
+    /// "Tap to Pay on a phone": pos-lane as the phone, against a real gateway.
+    @Test func tapToPayOnAPhone() async throws {
+        let database = try await TestPostgres.database()
+        let directory = TestPostgres.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let gateway = try await LoggedProcess.start(
+            PackageExecutables.path("reader-gateway"),
+            ["--data-dir", directory + "/data", "--port", "0", "--internal-port", "0"],
+            logPath: directory + "/gateway.log",
+            environment: ["READER_GATEWAY_DATABASE_URL=\(database.connectionString)"]
+        )
+        defer { gateway.process.signal(SIGKILL) }
+        _ = try #require(await gateway.waitForLine(containing: "msg=ready"), "gateway not ready:\n\(gateway.output)")
+        let listening = try #require(await gateway.waitForLine(containing: "gateway listening"))
+        let port = try #require(LoggedProcess.field("address", in: listening)?.split(separator: ":").last.flatMap { Int($0) })
+        let certificatesLine = try #require(await gateway.waitForLine(containing: "development TLS certificates"))
+        let ca = try #require(LoggedProcess.field("ca", in: certificatesLine))
+        let accountCreation = try ChildProcess("gatewayctl", ["--json", "accounts", "create", "--database-url", database.connectionString])
+        #expect(await accountCreation.waitForExit(timeout: .seconds(30)) == 0, "stderr: \(accountCreation.standardError)")
+        let account = try #require(try JSONSerialization.jsonObject(with: Data(accountCreation.output.joined().utf8)) as? [String: Any])
+        let secretKey = try #require(account["secret_key"] as? String)
+        let gatewayAddress = "127.0.0.1:\(port)"
+        let environment = ["GATEWAYCTL_CA": ca, "GATEWAYCTL_SECRET_KEY": secretKey, "GATEWAYCTL_GATEWAY": gatewayAddress]
+        let create = try ChildProcess("gatewayctl", ["locations", "create", "Front Store"], environment: environment)
+        #expect(await create.waitForExit() == 0, "stderr: \(create.standardError)")
+        let location = try #require(create.output.first)
+
+        let phone = try ChildProcess("pos-lane", [
+            "--gateway", gatewayAddress, "--ca", ca, "--secret-key", secretKey, "--location", location,
+            "--lane", "Phone 1", "--pos-device-id", "phone-1",
+        ])
+        defer { phone.terminate() }
+        #expect(await phone.waitForLine { $0.hasPrefix("session ") } != nil, "stderr: \(phone.standardError)")
+
+        // tap-to-pay iPhone10,6 17.4: not a supported device.
+        phone.send("tap-to-pay iPhone10,6 17.4")
+        let unsupported = try #require(await phone.waitForLine { $0.hasPrefix("error ") }, "\(phone.output)")
+        #expect(OutputLine.parse(unsupported)?["reason"] == "TAP_TO_PAY_UNSUPPORTED_DEVICE")
+        // tap-to-pay: registered at the location, terms accepted, one account on the phone.
+        phone.send("tap-to-pay")
+        let connectedLine = try #require(await phone.waitForLine { $0.hasPrefix("tap_to_pay_connected ") }, "\(phone.output)")
+        let connected = try #require(OutputLine.parse(connectedLine))
+        #expect(connected["serial"] == "TTP-PHONE-1")
+        #expect(connected["merchant"] == "Front Store")
+        #expect(connected["accounts_in_window"] == "1")
+        #expect(connected["terms_accepted_now"] == "true")
+        let reader = try #require(connected["reader_id"])
+        // collect 1250, tap, confirm.
+        phone.send("collect 1250")
+        #expect(await phone.waitForLine { $0.hasPrefix("collecting ") } != nil)
+        phone.send("tap")
+        let collected = try #require(await phone.waitForLine { $0.hasPrefix("collected ") }, "\(phone.output)")
+        #expect(OutputLine.parse(collected)?["brand"] == "visa")
+        #expect(OutputLine.parse(collected)?["last4"] == "4242")
+        phone.send("confirm")
+        let confirmed = try #require(await phone.waitForLine { $0.hasPrefix("confirmed ") }, "\(phone.output)")
+        #expect(OutputLine.parse(confirmed)?["status"] == "succeeded")
+        #expect(OutputLine.parse(confirmed)?["amount"] == "1250")
+
+        // gatewayctl readers list: the phone, a tap_to_pay reader at the location.
+        let list = try ChildProcess("gatewayctl", ["readers", "list"], environment: environment)
+        #expect(await list.waitForExit() == 0)
+        let row = try #require(list.output.first { $0.hasPrefix(reader) }, "\(list.output)")
+        #expect(row.contains("tap_to_pay") && row.contains(location), "\(row)")
+
+        phone.send("quit")
+        #expect(await phone.waitForExit() == 0)
+        #expect(await gateway.stop() == 0)
+        await database.close()
+    }
 }

@@ -151,14 +151,20 @@ extension TerminalClient {
         switch event.event {
         case .disconnected(let message)?:
             let info = DisconnectInfo(message)
-            state.withLock { state in
-                if state.connectedReader == nil || state.connectedReader?.id == info.readerID || info.readerID.isEmpty {
-                    state.connectedReader = nil
+            let verdict = state.withLock { state -> TapToPayReconnectStateMachine.OnGatewayDisconnected in
+                // A Tap to Pay reader reconnecting: reported only if the reconnect fails; a
+                // loss the reconnect already overtook changes nothing.
+                let verdict = state.tapToPayReconnect.gatewayDisconnected(info)
+                if verdict != .drop {
+                    if state.connectedReader == nil || state.connectedReader?.id == info.readerID || info.readerID.isEmpty {
+                        state.connectedReader = nil
+                    }
+                    if state.awaitedLoss?.reader.id == info.readerID { state.awaitedLoss = nil }
                 }
-                if state.awaitedLoss?.reader.id == info.readerID { state.awaitedLoss = nil }
                 state.deliveringDisconnect = true
+                return verdict
             }
-            emit(.disconnected(info))
+            if verdict == .deliver { emit(.disconnected(info)) }
             // Only now may a command that failed because of this loss return its error.
             let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
                 state.deliveringDisconnect = false

@@ -64,12 +64,17 @@ extension TerminalClient {
         var request = ReaderGatewayV1.DisconnectReaderRequest()
         request.sessionToken = try sessionToken()
         _ = try await connection.unary(ReaderGatewayV1.Sdk.disconnectReader, request, timeout: callTimeout, idempotent: true)
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let (waiters, tapToPay) = state.withLock { state -> ([CheckedContinuation<Void, Never>], TapToPayReader?) in
             state.connectedReader = nil
             let waiters = state.disconnectWaiters
             state.disconnectWaiters = []
-            return waiters
+            // A Tap to Pay reader is the phone: disconnecting it ends its link too.
+            let tapToPay = state.tapToPayReader
+            state.tapToPayReader = nil
+            state.tapToPayReconnect.released()
+            return (waiters, tapToPay)
         }
+        tapToPay?.stop()
         for waiter in waiters { waiter.resume() }
     }
 

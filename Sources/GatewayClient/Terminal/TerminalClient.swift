@@ -54,6 +54,15 @@ public final class TerminalClient: Sendable {
         /// The task that reports `awaitedLoss` itself once the grace has passed.
         var lossReport: Task<Void, Never>?
         var delegate = WeakDelegate()
+        /// The phone's own reader, once ``connectTapToPayReader(device:_:reader:)`` attached it.
+        var tapToPayReader: TapToPayReader?
+        /// How the Tap to Pay reader was connected (what a reconnect repeats).
+        var tapToPayConnection: TapToPayConnectionRequest?
+        var tapToPayReconnect = TapToPayReconnectStateMachine()
+        /// The app is in the background: the Tap to Pay reader cannot run.
+        var inBackground = false
+        /// A reconnect waiting for the foreground (true) or cancelled (false).
+        var foregroundWaiters: [CheckedContinuation<Bool, Never>] = []
     }
 
     /// Waits out ``lostEventGrace`` before the client reports a loss itself (a test passes
@@ -150,15 +159,21 @@ public final class TerminalClient: Sendable {
 
     /// Closes the session (its reader is released) and stops the background work.
     public func closeSession() async throws {
-        let (token, tasks) = state.withLock { state -> (String?, [Task<Void, Never>]) in
+        let (token, tasks, reader) = state.withLock { state -> (String?, [Task<Void, Never>], TapToPayReader?) in
             state.closed = true
             let tasks = state.background
             state.background = []
             let token = state.session?.resumeToken
             state.session = nil
             state.connectedReader = nil
-            return (token, tasks)
+            let reader = state.tapToPayReader
+            state.tapToPayReader = nil
+            state.tapToPayReconnect.released()
+            return (token, tasks, reader)
         }
+        reader?.stop()
+        // A reconnect waiting for the foreground ends (the machine is idle: it reports nothing).
+        resumeForegroundWaiters(false)
         for task in tasks { task.cancel() }
         guard let token else { return }
         var request = ReaderGatewayV1.CloseSessionRequest()

@@ -11,6 +11,8 @@
 /// | `clear` | clearReaderDisplay |
 /// | `reboot` | rebootReader |
 /// | `disconnect` | disconnectReader |
+/// | `tap-to-pay [MODEL OS_VERSION]` | connectTapToPayReader: this device as its own reader (default: a supported simulated iPhone) |
+/// | `tap [BRAND LAST4]` | the customer taps a card on the Tap to Pay reader (default visa 4242) |
 /// | `quit` | closeSession and exit |
 public enum LaneCommand: Sendable, Hashable {
     case discover
@@ -22,6 +24,8 @@ public enum LaneCommand: Sendable, Hashable {
     case clear
     case reboot
     case disconnect
+    case tapToPay(model: String?, osVersion: String?)
+    case tap(brand: String, last4: String)
     case quit
 
     /// A command that could not be understood.
@@ -56,9 +60,15 @@ public enum LaneCommand: Sendable, Hashable {
         case "clear": return .clear
         case "reboot": return .reboot
         case "disconnect": return .disconnect
+        case "tap-to-pay":
+            try expect("tap-to-pay [MODEL OS_VERSION]", words.count == 1 || words.count == 3)
+            return words.count == 3 ? .tapToPay(model: words[1], osVersion: words[2]) : .tapToPay(model: nil, osVersion: nil)
+        case "tap":
+            try expect("tap [BRAND LAST4]", words.count == 1 || (words.count == 3 && words[2].count == 4 && words[2].allSatisfy(\.isNumber)))
+            return words.count == 3 ? .tap(brand: words[1], last4: words[2]) : .tap(brand: "visa", last4: "4242")
         case "quit", "exit": return .quit
         default:
-            throw ParseError(message: "unknown command \"\(verb)\"; one of discover, connect, collect, confirm, cancel, display, clear, reboot, disconnect, quit")
+            throw ParseError(message: "unknown command \"\(verb)\"; one of discover, connect, collect, confirm, cancel, display, clear, reboot, disconnect, tap-to-pay, tap, quit")
         }
     }
 

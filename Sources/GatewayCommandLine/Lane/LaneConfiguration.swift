@@ -16,7 +16,7 @@ public struct LaneConfiguration: Sendable, Equatable {
 
     public static let parser = OptionsParser(
         program: "pos-lane",
-        summary: "an interactive point-of-sale lane on the client library: discover, connect (failIfInUse), collect, confirm, events",
+        summary: "an interactive point-of-sale lane on the client library: discover, connect (failIfInUse), collect, confirm, events, Tap to Pay on this device",
         environmentPrefix: "POS_LANE",
         options: [
             .value("gateway", "HOST:PORT", default: "127.0.0.1:7443", help: "The gateway's TLS address."),

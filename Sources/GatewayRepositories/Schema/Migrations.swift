@@ -12,6 +12,7 @@ public enum Migrations {
         .v0004Cluster,
         .v0005RegistrationCodes,
         .v0006LocalClaimsNotifyNobody,
+        .v0007TapToPay,
     ]
 
     /// The newest version this binary knows.

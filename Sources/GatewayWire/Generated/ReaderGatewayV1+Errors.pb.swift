@@ -188,6 +188,21 @@ extension ReaderGatewayV1 {
         /// A replica-to-replica call without a certificate from the internal CA.
         /// Status: PERMISSION_DENIED.
         public static let notAReplica = ErrorReason(rawValue: 59)
+        /// The device cannot be a Tap to Pay reader: its model or operating system
+        /// version is not on the supported list (the message says which). Use a
+        /// supported phone, or update the operating system.
+        /// Status: FAILED_PRECONDITION.
+        public static let tapToPayUnsupportedDevice = ErrorReason(rawValue: 60)
+        /// The device already served 3 other accounts within the last 24 hours
+        /// (Stripe's TapToPayReaderMerchantBlocked). Use another device, or connect
+        /// again once the oldest of those accounts' first use is 24 hours old.
+        /// Status: RESOURCE_EXHAUSTED.
+        public static let tapToPayReaderMerchantBlocked = ErrorReason(rawValue: 61)
+        /// The account has not accepted the Tap to Pay terms yet and the connect did
+        /// not permit accepting them (tos_acceptance_permitted = false). Connect once
+        /// with tos_acceptance_permitted = true, on any device.
+        /// Status: FAILED_PRECONDITION.
+        public static let tapToPayReaderTosAcceptanceCanceled = ErrorReason(rawValue: 62)
         /// A frame broke the protocol (bad flags, bad payload, wrong stream 0 use).
         /// Status: INTERNAL.
         public static let protocolError = ErrorReason(rawValue: 100)
@@ -246,7 +261,7 @@ extension ReaderGatewayV1 {
         /// Status: UNAVAILABLE.
         public static let connectionLost = ErrorReason(rawValue: 117)
         /// Every value this version knows, in declaration order.
-        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
+        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
         /// The value's name in the .proto file, or nil for a value this version does not know.
         public var protoName: String? {
             switch rawValue {
@@ -283,6 +298,9 @@ extension ReaderGatewayV1 {
             case 57: "ERROR_REASON_INTERNAL"
             case 58: "ERROR_REASON_READER_LINK_MOVED"
             case 59: "ERROR_REASON_NOT_A_REPLICA"
+            case 60: "ERROR_REASON_TAP_TO_PAY_UNSUPPORTED_DEVICE"
+            case 61: "ERROR_REASON_TAP_TO_PAY_READER_MERCHANT_BLOCKED"
+            case 62: "ERROR_REASON_TAP_TO_PAY_READER_TOS_ACCEPTANCE_CANCELED"
             case 100: "ERROR_REASON_PROTOCOL_ERROR"
             case 101: "ERROR_REASON_FRAME_TOO_LARGE"
             case 102: "ERROR_REASON_UNKNOWN_FRAME_TYPE"
@@ -340,6 +358,9 @@ extension ReaderGatewayV1 {
             case .`internal`: .`internal`
             case .readerLinkMoved: .unavailable
             case .notAReplica: .permissionDenied
+            case .tapToPayUnsupportedDevice: .failedPrecondition
+            case .tapToPayReaderMerchantBlocked: .resourceExhausted
+            case .tapToPayReaderTosAcceptanceCanceled: .failedPrecondition
             case .protocolError: .`internal`
             case .frameTooLarge: .resourceExhausted
             case .unknownFrameType: .`internal`

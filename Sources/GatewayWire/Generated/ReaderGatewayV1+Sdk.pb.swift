@@ -953,6 +953,216 @@ extension ReaderGatewayV1 {
         }
     }
 
+    /// The phone a Tap to Pay reader runs on, as the device reports it.
+    public struct TapToPayDevice: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.TapToPayDevice"
+
+        /// The hardware model identifier (`iPhone15,2`).
+        public var model: String = ""
+
+        /// The operating system version (`17.4`, `16.7.2`).
+        public var osVersion: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.model = try reader.read(ProtobufString.self, tag)
+                case 2: self.osVersion = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.model, field: 1)
+            writer.writeSingular(ProtobufString.self, self.osVersion, field: 2)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// DiscoverTapToPayReader's request.
+    public struct DiscoverTapToPayReaderRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.DiscoverTapToPayReaderRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// The device this session runs on.
+        public var device: ReaderGatewayV1.TapToPayDevice? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                case 2: self.device = try reader.readMessage(tag, as: ReaderGatewayV1.TapToPayDevice.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            if let value = self.device { writer.writeMessage(value, field: 2) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// DiscoverTapToPayReader's response.
+    public struct DiscoverTapToPayReaderResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.DiscoverTapToPayReaderResponse"
+
+        /// The device's reader: serial `ttp-<pos_device_id>`, device type
+        /// TAP_TO_PAY; id and location set once a connect registered it.
+        public var reader: ReaderGatewayV1.Reader? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.reader = try reader.readMessage(tag, as: ReaderGatewayV1.Reader.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.reader { writer.writeMessage(value, field: 1) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ConnectTapToPayReader's request.
+    public struct ConnectTapToPayReaderRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ConnectTapToPayReaderRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// The device this session runs on (checked as DiscoverTapToPayReader does).
+        public var device: ReaderGatewayV1.TapToPayDevice? = nil
+
+        /// Required: the location the reader is registered to at connect.
+        public var locationID: String = ""
+
+        /// The business name the customer sees on the tap screen; empty for the
+        /// location's display name.
+        public var merchantDisplayName: String = ""
+
+        /// The connected account the payments are made on behalf of
+        /// (destination charges); empty for none. When set, it is the account the
+        /// 3-accounts rule counts and whose terms must be accepted.
+        public var onBehalfOf: String = ""
+
+        /// Whether the terms may be presented and accepted during this connect.
+        public var tosAcceptancePermitted: Bool = false
+
+        /// Reconnect by itself after an unexpected disconnect (default true in the
+        /// client library).
+        public var autoReconnectOnUnexpectedDisconnect: Bool = false
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                case 2: self.device = try reader.readMessage(tag, as: ReaderGatewayV1.TapToPayDevice.self)
+                case 3: self.locationID = try reader.read(ProtobufString.self, tag)
+                case 4: self.merchantDisplayName = try reader.read(ProtobufString.self, tag)
+                case 5: self.onBehalfOf = try reader.read(ProtobufString.self, tag)
+                case 6: self.tosAcceptancePermitted = try reader.read(ProtobufBool.self, tag)
+                case 7: self.autoReconnectOnUnexpectedDisconnect = try reader.read(ProtobufBool.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            if let value = self.device { writer.writeMessage(value, field: 2) }
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 3)
+            writer.writeSingular(ProtobufString.self, self.merchantDisplayName, field: 4)
+            writer.writeSingular(ProtobufString.self, self.onBehalfOf, field: 5)
+            writer.writeSingular(ProtobufBool.self, self.tosAcceptancePermitted, field: 6)
+            writer.writeSingular(ProtobufBool.self, self.autoReconnectOnUnexpectedDisconnect, field: 7)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ConnectTapToPayReader's response.
+    public struct ConnectTapToPayReaderResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ConnectTapToPayReaderResponse"
+
+        /// The connected reader, registered to the location.
+        public var reader: ReaderGatewayV1.Reader? = nil
+
+        /// The name the tap screen shows.
+        public var merchantDisplayName: String = ""
+
+        /// True when this connect accepted the account's terms (its first ever).
+        public var termsAcceptedNow: Bool = false
+
+        /// The accounts the device served in the last 24 hours, this one included
+        /// (at most 3).
+        public var accountsInWindow: UInt32 = 0
+
+        /// The credential of the phone's reader: the device attaches its reader's
+        /// link with it (ReaderLink.Attach on the same connection), then connects
+        /// the session to the reader with DiscoverReaders and ConnectReader, after
+        /// which payments go through the ordinary commands. Each connect issues a
+        /// new one and revokes the previous.
+        public var readerCredential: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.reader = try reader.readMessage(tag, as: ReaderGatewayV1.Reader.self)
+                case 2: self.merchantDisplayName = try reader.read(ProtobufString.self, tag)
+                case 3: self.termsAcceptedNow = try reader.read(ProtobufBool.self, tag)
+                case 4: self.accountsInWindow = try reader.read(ProtobufUInt32.self, tag)
+                case 5: self.readerCredential = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.reader { writer.writeMessage(value, field: 1) }
+            writer.writeSingular(ProtobufString.self, self.merchantDisplayName, field: 2)
+            writer.writeSingular(ProtobufBool.self, self.termsAcceptedNow, field: 3)
+            writer.writeSingular(ProtobufUInt32.self, self.accountsInWindow, field: 4)
+            writer.writeSingular(ProtobufString.self, self.readerCredential, field: 5)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
     /// The session lost its reader.
     public struct ReaderDisconnected: ProtobufMessage {
         public static let protoMessageName = "readergateway.v1.ReaderDisconnected"
@@ -1323,6 +1533,32 @@ extension ReaderGatewayV1 {
             service: serviceName, method: "InstallAvailableUpdate", kind: .unary
         )
 
+        /// Tap to Pay: whether this point-of-sale device can be its own reader
+        /// (Stripe's TapToPayDiscoveryConfiguration). Answers the device's reader
+        /// (device type TAP_TO_PAY, serial `ttp-<pos_device_id>`), or fails with
+        /// TAP_TO_PAY_UNSUPPORTED_DEVICE when the model or operating system version
+        /// is not supported. It changes nothing: ConnectTapToPayReader checks the
+        /// device again.
+        public static let discoverTapToPayReader = ProtobufMethod<ReaderGatewayV1.DiscoverTapToPayReaderRequest, ReaderGatewayV1.DiscoverTapToPayReaderResponse>(
+            service: serviceName, method: "DiscoverTapToPayReader", kind: .unary
+        )
+
+        /// Tap to Pay: prepares the device's reader for this session (Stripe's
+        /// TapToPayConnectionConfiguration). Registers the reader to location_id
+        /// (required), accepts the account's terms once (on any device), admits the
+        /// account on the device (at most 3 unique accounts per device in a rolling
+        /// 24 hours, decided in PostgreSQL so it holds across replicas) and issues
+        /// the reader's credential. The device then attaches the reader's link on
+        /// its own connection and connects to it as to any reader (DiscoverReaders,
+        /// ConnectReader); only sessions of the same pos_device_id discover it.
+        /// Errors: LOCATION_REQUIRED, LOCATION_NOT_FOUND,
+        /// TAP_TO_PAY_UNSUPPORTED_DEVICE, TAP_TO_PAY_READER_MERCHANT_BLOCKED,
+        /// TAP_TO_PAY_READER_TOS_ACCEPTANCE_CANCELED, ALREADY_CONNECTED_TO_READER,
+        /// STORE_UNAVAILABLE.
+        public static let connectTapToPayReader = ProtobufMethod<ReaderGatewayV1.ConnectTapToPayReaderRequest, ReaderGatewayV1.ConnectTapToPayReaderResponse>(
+            service: serviceName, method: "ConnectTapToPayReader", kind: .unary
+        )
+
         /// The session's event stream: disconnects (with the reason, and for a
         /// takeover the lane that took the reader), reader status, reconnects and
         /// update progress. The stream ends when the session closes.
@@ -1346,6 +1582,8 @@ extension ReaderGatewayV1 {
             clearReaderDisplay.descriptor,
             rebootReader.descriptor,
             installAvailableUpdate.descriptor,
+            discoverTapToPayReader.descriptor,
+            connectTapToPayReader.descriptor,
             subscribeEvents.descriptor,
         ]
     }

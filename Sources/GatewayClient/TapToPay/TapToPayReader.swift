@@ -1,0 +1,217 @@
+import GatewayCore
+import GatewayRPC
+import GatewayWire
+import Synchronization
+
+/// The phone's own Tap to Pay reader: the reader side of `ReaderLink.Attach`, carried by the
+/// lane's connection. It answers the gateway's commands as the phone's NFC reader would: a
+/// collect waits for the customer's tap (``presentCard(brand:last4:)``, or at once with
+/// ``Options/tapAutomatically``), a cancel ends it with `COMMAND_CANCELED`, a confirm
+/// succeeds for the amount collected. ``TerminalClient/connectTapToPayReader(device:_:)``
+/// starts it; the app only taps.
+public final class TapToPayReader: Sendable {
+    /// How the simulated reader behaves.
+    public struct Options: Sendable, Hashable {
+        /// How often the reader reports itself alive (the gateway's offline bound must be
+        /// longer).
+        public var heartbeatInterval: Duration
+        /// The card a collect reads at once, without waiting for ``TapToPayReader/presentCard(brand:last4:)``.
+        public var tapAutomatically: Card?
+        /// The software version the reader reports.
+        public var softwareVersion: String
+
+        public init(heartbeatInterval: Duration = .milliseconds(500), tapAutomatically: Card? = nil, softwareVersion: String = "ttp-1.0.0") {
+            self.heartbeatInterval = heartbeatInterval
+            self.tapAutomatically = tapAutomatically
+            self.softwareVersion = softwareVersion
+        }
+    }
+
+    /// A card (or wallet) the customer taps.
+    public struct Card: Sendable, Hashable {
+        public var brand: String
+        public var last4: String
+
+        public init(brand: String = "visa", last4: String = "4242") {
+            self.brand = brand
+            self.last4 = last4
+        }
+    }
+
+    private struct State {
+        /// The collect waiting for a tap: its command id and amount.
+        var collect: (id: UInt64, amount: Int64)?
+        /// A tap that came before any collect waited for it.
+        var tapped: Card?
+        var lastAmount: Int64 = 0
+        var activity = ReaderGatewayV1.ReaderActivity.idle
+        var tasks: [Task<Void, Never>] = []
+    }
+
+    /// The reader's id at the gateway.
+    public let readerID: String
+    let link: ReaderLinkClient
+    let options: Options
+    private let state = Mutex(State())
+    /// Uplinks in the order they were made; one task sends them.
+    private let outbox: AsyncStream<ReaderGatewayV1.ReaderUplink>.Continuation
+    private let outgoing: AsyncStream<ReaderGatewayV1.ReaderUplink>
+
+    private init(readerID: String, link: ReaderLinkClient, options: Options) {
+        self.readerID = readerID
+        self.link = link
+        self.options = options
+        (outgoing, outbox) = AsyncStream.makeStream()
+    }
+
+    /// Attaches the reader's link on `channel` with the credential its connect issued, and
+    /// returns once the gateway has it online.
+    static func attach(on channel: ClientChannel, serial: String, credential: String, options: Options) async throws -> TapToPayReader {
+        var hello = ReaderGatewayV1.ReaderHello()
+        hello.serialNumber = serial
+        hello.deviceType = .tapToPay
+        hello.softwareVersion = options.softwareVersion
+        hello.readerCredential = credential
+        let link = try await ReaderLinkClient.attach(on: channel, hello: hello)
+        var downlinks = link.downlinks.makeAsyncIterator()
+        // The gateway answers a credential it accepts with the registration state, once online.
+        guard let first = try await downlinks.next(), case .registration(let registration)? = first.message, registration.registered else {
+            link.cancel()
+            throw RPCError(code: .failedPrecondition, reason: .readerCredentialInvalid, message: "the gateway did not take the Tap to Pay reader's link; connect the Tap to Pay reader again")
+        }
+        let reader = TapToPayReader(readerID: registration.readerID, link: link, options: options)
+        reader.start(downlinks)
+        return reader
+    }
+
+    /// The customer taps a card (or a phone wallet): the waiting collect reads it, or the next
+    /// one does.
+    public func presentCard(_ card: Card = Card()) {
+        let answer = state.withLock { state -> (UInt64, Int64)? in
+            guard let collect = state.collect else {
+                state.tapped = card
+                return nil
+            }
+            state.collect = nil
+            state.lastAmount = collect.amount
+            state.activity = .idle
+            return (collect.id, collect.amount)
+        }
+        if let (id, _) = answer { send(Self.collected(id: id, card: card, reader: readerID)) }
+    }
+
+    /// Whether a collect is waiting for a tap.
+    public var isWaitingForTap: Bool { state.withLock { $0.collect != nil } }
+
+    /// Ends the reader's link (the session's next command finds the reader offline).
+    public func stop() {
+        let tasks = state.withLock { state -> [Task<Void, Never>] in
+            defer { state.tasks = [] }
+            return state.tasks
+        }
+        for task in tasks { task.cancel() }
+        outbox.finish()
+        link.finish()
+    }
+
+    private func start(_ downlinks: sending ResponseStream<ReaderGatewayV1.ReaderDownlink>.AsyncIterator) {
+        let commands = Task { [self] in
+            var downlinks = downlinks
+            while let downlink = try? await downlinks.next() {
+                if case .command(let command)? = downlink.message { run(command) }
+            }
+        }
+        let heartbeats = Task { [self] in
+            while !Task.isCancelled {
+                heartbeat()
+                do { try await Task.sleep(for: options.heartbeatInterval) } catch { return }
+            }
+        }
+        let sender = Task { [self] in
+            for await uplink in outgoing {
+                do {
+                    try await link.call.send(uplink)
+                } catch {
+                    Logger(component: "tap-to-pay").warning("the reader could not send to the gateway; the link is ending", ["reader": readerID, "error": "\(error)"])
+                    return
+                }
+            }
+        }
+        state.withLock { $0.tasks = [commands, heartbeats, sender] }
+    }
+
+    private func run(_ command: ReaderGatewayV1.ReaderCommand) {
+        let id = command.commandID
+        switch command.command {
+        case .collectPaymentMethod(let params)?:
+            let tap = state.withLock { state -> Card? in
+                if let card = state.tapped ?? options.tapAutomatically {
+                    state.tapped = nil
+                    state.lastAmount = params.amount
+                    return card
+                }
+                state.collect = (id, params.amount)
+                state.activity = .collecting
+                return nil
+            }
+            if let tap { send(Self.collected(id: id, card: tap, reader: readerID)) } else { heartbeat() }
+        case .cancelCollect?:
+            let waiting = state.withLock { state -> UInt64? in
+                defer {
+                    state.collect = nil
+                    state.activity = .idle
+                }
+                return state.collect?.id
+            }
+            if let waiting { send(Self.result(waiting, ReaderGatewayV1.Status(.commandCanceled, "the collect was cancelled before a card was tapped"))) }
+            if id != 0 { send(Self.result(id, .ok)) }
+        case .confirmPaymentIntent(let params)?:
+            var intent = ReaderGatewayV1.PaymentIntentResult()
+            intent.paymentIntentID = params.paymentIntentID
+            intent.status = "succeeded"
+            intent.amountReceived = state.withLock { $0.lastAmount }
+            var result = Self.result(id, .ok)
+            result.result = .paymentIntent(intent)
+            send(result)
+        case .setDisplay?, .clearDisplay?:
+            send(Self.result(id, .ok))
+        case .reboot?, .installUpdate?, nil:
+            send(Self.result(id, ReaderGatewayV1.Status(.readerNotReady, "a Tap to Pay reader does not run this command")))
+        }
+    }
+
+    private func heartbeat() {
+        var heartbeat = ReaderGatewayV1.ReaderHeartbeat()
+        heartbeat.activity = state.withLock { $0.activity }
+        var uplink = ReaderGatewayV1.ReaderUplink()
+        uplink.message = .heartbeat(heartbeat)
+        outbox.yield(uplink)
+    }
+
+    private func send(_ result: ReaderGatewayV1.CommandResult) {
+        var uplink = ReaderGatewayV1.ReaderUplink()
+        uplink.message = .commandResult(result)
+        outbox.yield(uplink)
+        heartbeat()
+    }
+
+    static func result(_ id: UInt64, _ status: ReaderGatewayV1.Status) -> ReaderGatewayV1.CommandResult {
+        var result = ReaderGatewayV1.CommandResult()
+        result.commandID = id
+        result.status = status
+        return result
+    }
+
+    static func collected(id: UInt64, card: Card, reader: String) -> ReaderGatewayV1.CommandResult {
+        var method = ReaderGatewayV1.PaymentMethod()
+        method.id = "pm_ttp_\(reader)_\(id)"
+        method.brand = card.brand
+        method.last4 = card.last4
+        method.expMonth = 12
+        method.expYear = 2030
+        method.readMethod = "contactless_emv"
+        var result = result(id, .ok)
+        result.result = .paymentMethod(method)
+        return result
+    }
+}

@@ -1,0 +1,81 @@
+@testable import GatewayClient
+import GatewayWire
+import Testing
+
+/// Auto-reconnect of a Tap to Pay reader, without I/O.
+@Suite("Tap to Pay reconnect machine")
+struct TapToPayReconnectStateMachineTests {
+    static func lost(_ reader: String, generation: UInt64) -> DisconnectInfo {
+        var message = ReaderGatewayV1.ReaderDisconnected()
+        message.readerID = reader
+        message.reason = .readerLost
+        message.generation = generation
+        return DisconnectInfo(message)
+    }
+
+    @Test("a lost link starts a reconnect; the gateway's disconnect is held, and dropped when the reconnect succeeds")
+    func reconnectSucceeds() {
+        var machine = TapToPayReconnectStateMachine()
+        machine.connected(readerID: "tmr_1", generation: 1, autoReconnect: true)
+        #expect(machine.linkLost() == .startReconnect(readerID: "tmr_1"))
+        #expect(machine.gatewayDisconnected(Self.lost("tmr_1", generation: 1)) == .hold)
+        #expect(machine.reconnectSucceeded(generation: 2, autoReconnect: true) == [.reconnectSucceeded(readerID: "tmr_1")])
+        #expect(machine.state == .connected(readerID: "tmr_1", generation: 2, autoReconnect: true))
+    }
+
+    @Test("a disconnect of the older generation arriving after the reconnect succeeded is dropped; a newer one is delivered")
+    func lateDisconnectDropped() {
+        var machine = TapToPayReconnectStateMachine()
+        machine.connected(readerID: "tmr_1", generation: 1, autoReconnect: true)
+        _ = machine.linkLost()
+        _ = machine.reconnectSucceeded(generation: 2, autoReconnect: true)
+        #expect(machine.gatewayDisconnected(Self.lost("tmr_1", generation: 1)) == .drop)
+        #expect(machine.gatewayDisconnected(Self.lost("tmr_1", generation: 2)) == .deliver)
+        #expect(machine.state == .idle)
+    }
+
+    @Test("a failed or cancelled reconnect reports reconnectFailed, then the held disconnect (or one made here)")
+    func reconnectFails() {
+        let failure = RPCError(code: .cancelled, reason: .commandCanceled, message: "the reconnect was cancelled")
+        var machine = TapToPayReconnectStateMachine()
+        machine.connected(readerID: "tmr_1", generation: 3, autoReconnect: true)
+        _ = machine.linkLost()
+        let held = Self.lost("tmr_1", generation: 3)
+        #expect(machine.gatewayDisconnected(held) == .hold)
+        #expect(machine.reconnectFailed(failure) == [.reconnectFailed(readerID: "tmr_1", failure), .disconnected(held)])
+        #expect(machine.state == .idle)
+        // The gateway's report of the same loss, arriving later, is not reported twice.
+        #expect(machine.gatewayDisconnected(Self.lost("tmr_1", generation: 3)) == .drop)
+
+        machine.connected(readerID: "tmr_1", generation: 4, autoReconnect: true)
+        _ = machine.linkLost()
+        let events = machine.reconnectFailed(failure)
+        #expect(events.count == 2)
+        guard case .disconnected(let made)? = events.last else {
+            Issue.record("no disconnected after reconnectFailed: \(events)")
+            return
+        }
+        #expect(made.readerID == "tmr_1" && made.reason == .readerLost && made.generation == 4)
+        #expect(machine.gatewayDisconnected(Self.lost("tmr_1", generation: 4)) == .drop)
+        #expect(machine.gatewayDisconnected(Self.lost("tmr_1", generation: 5)) == .deliver)
+    }
+
+    @Test("without auto-reconnect a lost link starts nothing and the gateway's disconnect passes through")
+    func manual() {
+        var machine = TapToPayReconnectStateMachine()
+        machine.connected(readerID: "tmr_1", generation: 1, autoReconnect: false)
+        #expect(machine.linkLost() == .none)
+        #expect(machine.gatewayDisconnected(Self.lost("tmr_1", generation: 1)) == .deliver)
+    }
+
+    @Test("released or idle: nothing to reconnect, late results report nothing")
+    func releasedReportsNothing() {
+        var machine = TapToPayReconnectStateMachine()
+        #expect(machine.linkLost() == .none)
+        machine.connected(readerID: "tmr_1", generation: 1, autoReconnect: true)
+        _ = machine.linkLost()
+        machine.released()
+        #expect(machine.reconnectSucceeded(generation: 2, autoReconnect: true).isEmpty)
+        #expect(machine.reconnectFailed(RPCError(code: .cancelled, reason: .commandCanceled, message: "x")).isEmpty)
+    }
+}

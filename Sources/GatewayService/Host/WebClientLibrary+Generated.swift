@@ -1297,6 +1297,9 @@ export const ErrorReason = defineEnum("readergateway.v1.ErrorReason", {
   INTERNAL: 57,
   READER_LINK_MOVED: 58,
   NOT_A_REPLICA: 59,
+  TAP_TO_PAY_UNSUPPORTED_DEVICE: 60,
+  TAP_TO_PAY_READER_MERCHANT_BLOCKED: 61,
+  TAP_TO_PAY_READER_TOS_ACCEPTANCE_CANCELED: 62,
   PROTOCOL_ERROR: 100,
   FRAME_TOO_LARGE: 101,
   UNKNOWN_FRAME_TYPE: 102,
@@ -1352,6 +1355,9 @@ export const ErrorReasonStatusCode = Object.freeze({
   INTERNAL: "INTERNAL",
   READER_LINK_MOVED: "UNAVAILABLE",
   NOT_A_REPLICA: "PERMISSION_DENIED",
+  TAP_TO_PAY_UNSUPPORTED_DEVICE: "FAILED_PRECONDITION",
+  TAP_TO_PAY_READER_MERCHANT_BLOCKED: "RESOURCE_EXHAUSTED",
+  TAP_TO_PAY_READER_TOS_ACCEPTANCE_CANCELED: "FAILED_PRECONDITION",
   PROTOCOL_ERROR: "INTERNAL",
   FRAME_TOO_LARGE: "RESOURCE_EXHAUSTED",
   UNKNOWN_FRAME_TYPE: "INTERNAL",
@@ -1678,6 +1684,53 @@ export const SubscribeEventsRequest = defineMessage("readergateway.v1.SubscribeE
 ]);
 
 /**
+ * The phone a Tap to Pay reader runs on, as the device reports it.
+ */
+export const TapToPayDevice = defineMessage("readergateway.v1.TapToPayDevice", () => [
+  [1, "model", "string"],
+  [2, "osVersion", "string"],
+]);
+
+/**
+ * DiscoverTapToPayReader's request.
+ */
+export const DiscoverTapToPayReaderRequest = defineMessage("readergateway.v1.DiscoverTapToPayReaderRequest", () => [
+  [1, "sessionToken", "string"],
+  [2, "device", "message", "", TapToPayDevice],
+]);
+
+/**
+ * DiscoverTapToPayReader's response.
+ */
+export const DiscoverTapToPayReaderResponse = defineMessage("readergateway.v1.DiscoverTapToPayReaderResponse", () => [
+  [1, "reader", "message", "", _readergateway_v1_common.Reader],
+]);
+
+/**
+ * ConnectTapToPayReader's request.
+ */
+export const ConnectTapToPayReaderRequest = defineMessage("readergateway.v1.ConnectTapToPayReaderRequest", () => [
+  [1, "sessionToken", "string"],
+  [2, "device", "message", "", TapToPayDevice],
+  [3, "locationId", "string"],
+  [4, "merchantDisplayName", "string"],
+  [5, "onBehalfOf", "string"],
+  [6, "tosAcceptancePermitted", "bool"],
+  [7, "autoReconnectOnUnexpectedDisconnect", "bool"],
+]);
+
+/**
+ * ConnectTapToPayReader's response.
+ */
+export const ConnectTapToPayReaderResponse = defineMessage("readergateway.v1.ConnectTapToPayReaderResponse", () => [
+  [1, "reader", "message", "", _readergateway_v1_common.Reader],
+  [2, "merchantDisplayName", "string"],
+  [3, "termsAcceptedNow", "bool"],
+  [4, "accountsInWindow", "uint32"],
+  [5, "readerCredential", "string"],
+]);
+
+/**
  * The session lost its reader.
  */
 export const ReaderDisconnected = defineMessage("readergateway.v1.ReaderDisconnected", () => [
@@ -1905,6 +1958,42 @@ export const Sdk = Object.freeze({
     path: "/readergateway.v1.Sdk/InstallAvailableUpdate",
     requestType: InstallAvailableUpdateRequest,
     responseType: InstallAvailableUpdateResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Tap to Pay: whether this point-of-sale device can be its own reader
+   * (Stripe's TapToPayDiscoveryConfiguration). Answers the device's reader
+   * (device type TAP_TO_PAY, serial `ttp-<pos_device_id>`), or fails with
+   * TAP_TO_PAY_UNSUPPORTED_DEVICE when the model or operating system version
+   * is not supported. It changes nothing: ConnectTapToPayReader checks the
+   * device again.
+   */
+  DiscoverTapToPayReader: Object.freeze({
+    path: "/readergateway.v1.Sdk/DiscoverTapToPayReader",
+    requestType: DiscoverTapToPayReaderRequest,
+    responseType: DiscoverTapToPayReaderResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Tap to Pay: prepares the device's reader for this session (Stripe's
+   * TapToPayConnectionConfiguration). Registers the reader to location_id
+   * (required), accepts the account's terms once (on any device), admits the
+   * account on the device (at most 3 unique accounts per device in a rolling
+   * 24 hours, decided in PostgreSQL so it holds across replicas) and issues
+   * the reader's credential. The device then attaches the reader's link on
+   * its own connection and connects to it as to any reader (DiscoverReaders,
+   * ConnectReader); only sessions of the same pos_device_id discover it.
+   * Errors: LOCATION_REQUIRED, LOCATION_NOT_FOUND,
+   * TAP_TO_PAY_UNSUPPORTED_DEVICE, TAP_TO_PAY_READER_MERCHANT_BLOCKED,
+   * TAP_TO_PAY_READER_TOS_ACCEPTANCE_CANCELED, ALREADY_CONNECTED_TO_READER,
+   * STORE_UNAVAILABLE.
+   */
+  ConnectTapToPayReader: Object.freeze({
+    path: "/readergateway.v1.Sdk/ConnectTapToPayReader",
+    requestType: ConnectTapToPayReaderRequest,
+    responseType: ConnectTapToPayReaderResponse,
     clientStreaming: false,
     serverStreaming: false,
   }),

@@ -103,4 +103,4 @@ lint: deps
 	@Tests/Harness/check-layers.sh
 
 clean:
-	rm -rf .build .build-* $(VENV) test-results
+	rm -rf .build .build-* $(VENV) test-results test-artifacts

@@ -76,7 +76,7 @@ let package = Package(
 
         .target(
             name: "GatewayService",
-            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayRPC", "GatewayDomain", "GatewayRegistry", "GatewayPostgres", "GatewayRepositories", "GatewayOperations"],
+            dependencies: ["GatewayCore", "GatewayWire", "GatewayWebSocket", "GatewayTransport", "GatewayRPC", "GatewayDomain", "GatewayRegistry", "GatewayPostgres", "GatewayRepositories", "GatewayOperations"],
             swiftSettings: swift6
         ),
         .target(name: "GatewayClient", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayRPC"], swiftSettings: swift6),
@@ -96,7 +96,7 @@ let package = Package(
         // MARK: executables
         .executableTarget(
             name: "ReaderGatewayServer",
-            dependencies: ["GatewayCore", "GatewayPostgres", "GatewayRepositories", "GatewayOperations", "GatewayService"],
+            dependencies: ["GatewayCore", "GatewayPostgres", "GatewayRepositories", "GatewayOperations", "GatewayService", "GatewayWebSocket"],
             swiftSettings: swift6
         ),
         .executableTarget(name: "GatewayCtl", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine", "GatewayPostgres", "GatewayRepositories"], swiftSettings: swift6),
@@ -204,7 +204,7 @@ let package = Package(
         .testTarget(
             name: "GatewayServiceTests",
             // OpenSSL and the Linux shims for the raw TLS peer that checks the wire contract as another implementation sees it.
-            dependencies: ["GatewayService", "GatewayClient", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTestKit", "GatewayTransport", "CGatewayOpenSSL", "CGatewayLinux"],
+            dependencies: ["GatewayService", "GatewayClient", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTestKit", "GatewayTransport", "GatewayWebSocket", "CGatewayOpenSSL", "CGatewayLinux"],
             exclude: ["service.mk", "bench"],
             swiftSettings: swift6
         ),

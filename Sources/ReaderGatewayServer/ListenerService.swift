@@ -84,6 +84,7 @@ final class ListenerService: LifecycleService {
         )
         listener.maxHandshaking = options.maxHandshaking
         listener.maxHandshakingPerSource = options.maxHandshakingPerSource
+        listener.webSocket.origins = options.webSocketOrigins
         let gateway = GatewayServiceHost(listener: listener, service: service, client: client, metrics: metrics)
         let address = try await gateway.start()
         host.value = gateway

@@ -1,6 +1,7 @@
 import Foundation
 import GatewayCore
 import GatewayOperations
+import GatewayWebSocket
 
 /// Everything `reader-gateway` is configured with, from flags and
 /// `READER_GATEWAY_*` environment variables (flags win).
@@ -33,6 +34,7 @@ struct ServerOptions: Sendable {
             .value("event-loops", "N", default: "2", help: "Event loop threads of the TLS port."),
             .value("max-handshaking", "N", default: "1024", help: "TLS handshakes in flight at once; a new connection over it closes the oldest one that has not sent its ClientHello."),
             .value("max-handshaking-per-source", "N", default: "64", help: "TLS handshakes in flight at once from one client address (IPv6: one /64). Behind a proxy that hides client addresses, set it to --max-handshaking."),
+            .value("websocket-origins", "ORIGINS", default: "", help: "Browser origins allowed to open a WebSocket on the TLS port (PROTOCOL.md section 15), comma-separated scheme://host[:port] (e.g. https://pos.example.com); '*' allows any (development only). Empty: none; clients that send no Origin are not browsers and always may."),
             .value("log-level", "LEVEL", default: "info", help: "Lowest level written: trace, debug, info, notice, warning, error, critical."),
             .value("log-format", "FORMAT", default: "logfmt", help: "Log line format: logfmt or json."),
         ]
@@ -60,6 +62,7 @@ struct ServerOptions: Sendable {
     var eventLoops: Int
     var maxHandshaking: Int
     var maxHandshakingPerSource: Int
+    var webSocketOrigins: OriginAllowList
     var logLevel: Logger.Level
     var logFormat: LogFormat
     var helpRequested: Bool
@@ -91,6 +94,11 @@ struct ServerOptions: Sendable {
         guard !nodeName.contains(where: \.isWhitespace) else {
             throw OptionsError("reader-gateway: --node-name \(nodeName.debugDescription) must not contain spaces")
         }
+        let origins: OriginAllowList
+        switch OriginAllowList.parse(options.string("websocket-origins") ?? "") {
+        case .success(let list): origins = list
+        case .failure(let error): throw OptionsError("reader-gateway: --websocket-origins: \(error)")
+        }
         return ServerOptions(
             databaseURL: options.string("database-url"),
             dataDirectory: options.string("data-dir") ?? ".reader-gateway",
@@ -117,6 +125,7 @@ struct ServerOptions: Sendable {
             eventLoops: try options.int("event-loops", in: 1...256) ?? 2,
             maxHandshaking: try options.int("max-handshaking", in: 1...1_000_000) ?? 1_024,
             maxHandshakingPerSource: try options.int("max-handshaking-per-source", in: 1...1_000_000) ?? 64,
+            webSocketOrigins: origins,
             logLevel: level,
             logFormat: try options.choice("log-format", as: LogFormat.self) ?? .logfmt,
             helpRequested: options.helpRequested

@@ -10,12 +10,12 @@ struct ReaderGatewayServerTests {
     @Test func helpListsEveryOption() async throws {
         let (status, output) = try await GatewayProcess.run(["--help"])
         #expect(status == 0)
-        for option in ["--database-url", "--data-dir", "--postgres-bin-dir", "--database-pool-size", "--node-name", "--internal-port", "--advertise-address", "--log-level", "--log-format", "READER_GATEWAY_DATABASE_URL"] {
+        for option in ["--database-url", "--data-dir", "--postgres-bin-dir", "--database-pool-size", "--node-name", "--internal-port", "--advertise-address", "--log-level", "--log-format", "--websocket-origins", "READER_GATEWAY_DATABASE_URL", "READER_GATEWAY_WEBSOCKET_ORIGINS"] {
             #expect(output.contains(option), "missing \(option)")
         }
     }
 
-    @Test(arguments: [["--no-such-option"], ["--log-level", "loud"], ["--database-pool-size", "many"], ["stray"]])
+    @Test(arguments: [["--no-such-option"], ["--log-level", "loud"], ["--database-pool-size", "many"], ["stray"], ["--websocket-origins", "pos.example.com"]])
     func badOptionsExit64WithOneLine(arguments: [String]) async throws {
         let (status, output) = try await GatewayProcess.run(arguments)
         #expect(status == 64)
@@ -27,6 +27,9 @@ struct ReaderGatewayServerTests {
         let (status, output) = try await GatewayProcess.run([], environment: ["READER_GATEWAY_LOG_FORMAT=xml"])
         #expect(status == 64)
         #expect(output.contains("--log-format"))
+        let (originStatus, originOutput) = try await GatewayProcess.run([], environment: ["READER_GATEWAY_WEBSOCKET_ORIGINS=https://pos.example.com/lane"])
+        #expect(originStatus == 64)
+        #expect(originOutput.contains("--websocket-origins") && originOutput.contains("https://pos.example.com/lane"), "\(originOutput)")
     }
 
     /// First run creates the cluster; a second gateway on the same directory is

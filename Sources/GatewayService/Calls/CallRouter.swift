@@ -20,6 +20,8 @@ final class CallRouter: Sendable {
     let routes: [String: Route]
     let connectionConfiguration: ConnectionConfiguration
     let metrics: GatewayMetrics
+    /// The WebSocket binding on this port; nil: raw frames only (the replica link).
+    let webSocket: WebSocketCarrierConfiguration?
     let logger = Logger(component: "calls")
     private let nextConnectionID = Atomic<UInt64>(1)
     private let closedHandler: @Sendable (UInt64) -> Void
@@ -28,8 +30,10 @@ final class CallRouter: Sendable {
         routes: [String: MethodHandler],
         connectionConfiguration: ConnectionConfiguration,
         metrics: GatewayMetrics,
+        webSocket: WebSocketCarrierConfiguration? = nil,
         connectionClosed: @escaping @Sendable (UInt64) -> Void
     ) {
+        self.webSocket = webSocket
         self.routes = routes.reduce(into: [:]) { table, route in
             let label = route.key.split(separator: "/").last.map(String.init) ?? "other"
             table[route.key] = Route(handler: route.value, label: label, okCalls: metrics.calls.labels(label, CallStatus.ok))

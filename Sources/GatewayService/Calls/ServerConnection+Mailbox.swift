@@ -104,7 +104,8 @@ extension ServerConnection {
     /// connection). False: nothing changed (closed, not movable, already there), and the
     /// caller applies `rest` itself.
     private func move(to target: EventLoop, carrying rest: ArraySlice<ConnectionRequest>) -> Bool {
-        guard !closed, let transport, transport.isMovable, target !== loop else { return false }
+        // Not while a WebSocket upgrade or close runs: its timer belongs to this loop.
+        guard !closed, webSocketTimer == nil, let transport, transport.isMovable, target !== loop else { return false }
         let origin = loop
         timer?.cancel()
         timer = nil

@@ -1,5 +1,6 @@
 import GatewayCore
 import GatewayTransport
+import GatewayWebSocket
 import GatewayWire
 import Synchronization
 
@@ -21,9 +22,17 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     let mailbox: Mutex<ConnectionMailbox>
     /// The mailbox's previous batch, kept for its capacity (loop-confined).
     var spareBatch: [ConnectionRequest] = []
-    private var frames: FrameConnection
+    var frames: FrameConnection
     var transport: TLSConnection?
     private var info: ConnectionInfo?
+    /// What carries the frames, decided by the first bytes (see `ServerConnection+WebSocket.swift`).
+    var carrier: FrameCarrier
+    /// The status of the frame connection's `.closed` event (the GOAWAY it sent, if any).
+    var closedStatus: ReaderGatewayV1.Status?
+    /// The server asked this connection to shut down (WebSocket close code 1001 after it).
+    var shuttingDown = false
+    /// The WebSocket upgrade's or closing handshake's time limit, while one runs (loop-confined).
+    var webSocketTimer: ScheduledTask?
     /// Open calls by stream id; each ``ServerCall`` carries its own loop-confined bookkeeping.
     private var calls: [UInt32: ServerCall] = [:]
     var timer: ScheduledTask?
@@ -32,7 +41,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     /// Reused for the events of each read (see ``bytesReceived(_:on:)``).
     private var eventBuffer: [ConnectionEvent] = []
     /// Reused for the bytes of each write (see ``flush()``).
-    private var writeBuffer: [UInt8] = []
+    var writeBuffer: [UInt8] = []
 
     init(id: UInt64, loop: EventLoop, router: CallRouter) {
         self.id = id
@@ -40,6 +49,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         self.mailbox = Mutex(ConnectionMailbox(loop: loop))
         self.router = router
         self.frames = FrameConnection(configuration: router.connectionConfiguration, now: WireTime.now)
+        self.carrier = router.webSocket == nil ? .raw : .undecided([])
     }
 
     // MARK: transport callbacks
@@ -52,6 +62,18 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     }
 
     func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
+        switch carrier {
+        case .raw:
+            receiveFrames(bytes)
+        case .undecided(let pending):
+            decideCarrier(pending + bytes)
+        case .webSocket:
+            webSocketReceived(Array(bytes))
+        }
+    }
+
+    /// Raw protocol bytes (the preface, then frames) for the frame connection.
+    func receiveFrames(_ bytes: UnsafeRawBufferPointer) {
         // The event buffer is reused from read to read (taken out while in use, so a
         // nested use cannot see it half-processed).
         var events = eventBuffer
@@ -64,6 +86,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     }
 
     func shutdownRequested(on connection: TLSConnection) {
+        shuttingDown = true
         handle(frames.initiateGracefulShutdown())
         flush()
     }
@@ -73,6 +96,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         closed = true
         timer?.cancel()
         timer = nil
+        cancelWebSocketTimer()
         let carriedCalls = transport != nil
         transport = nil
         // A connection that never finished its handshake carried no call and no session: the
@@ -103,7 +127,8 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
                     call.cancelledByPeer()
                     router.callEnded(call.route, status: .cancelled)
                 }
-            case .closed:
+            case .closed(let status):
+                closedStatus = status
                 // Not closed here: the frames queued with this event (the GOAWAY of a
                 // connection error, a drained connection's last END_OF_CALL) are not
                 // written yet. ``flush()`` writes them, then closes (close_notify after them).
@@ -214,8 +239,19 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     /// Writes what the frame connection queued, then closes the transport if the frame
     /// connection finished (so a GOAWAY or a last END_OF_CALL leaves before close_notify),
     /// else re-arms its timer.
-    private func flush() {
+    func flush() {
         guard let transport, !closed else { return }
+        switch carrier {
+        case .raw: break
+        case .undecided:
+            // Nothing is written before the client's first bytes say how; a connection that
+            // ends first (a shutdown) just closes.
+            if frames.state == .closed { transport.close(graceful: true) }
+            return
+        case .webSocket:
+            flushWebSocket()
+            return
+        }
         if frames.hasOutbound {
             frames.takeOutbound(into: &writeBuffer)
             _ = transport.write(writeBuffer)

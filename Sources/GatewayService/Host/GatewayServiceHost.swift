@@ -4,6 +4,7 @@ import GatewayOperations
 import GatewayPostgres
 import GatewayRepositories
 import GatewayTransport
+import GatewayWebSocket
 import GatewayWire
 import Synchronization
 
@@ -25,6 +26,9 @@ public struct GatewayListenerConfiguration: Sendable {
     public var maxHandshakingPerSource = ConnectionLimits().maxHandshakingPerSource
     /// The replica-to-replica listener (mutual TLS with the cluster's internal CA).
     public var internalListener: InternalListenerConfiguration
+    /// The WebSocket binding on the TLS port (browsers; PROTOCOL.md section 15): its origin
+    /// allow-list and time limits. No origin is allowed by default.
+    public var webSocket = WebSocketCarrierConfiguration()
 
     public init(
         host: String, port: Int, certificate: CertificateKeyPair, readerCAPath: String? = nil, loopCount: Int = 2,
@@ -81,6 +85,8 @@ public final class GatewayServiceHost: Sendable {
 
     /// The ALPN protocol of the gateway's port (clients may offer it; none is fine too).
     public static let alpnProtocol = "reader-gateway/1"
+    /// The ALPN protocol browsers select for the WebSocket binding on the same port.
+    public static let httpAlpnProtocol = "http/1.1"
 
     /// The method names of every surface (for ``GatewayMetrics/init(callMethods:version:includeProcessMetrics:)``).
     public static var methodNames: [String] {
@@ -167,6 +173,7 @@ public final class GatewayServiceHost: Sendable {
             routes: gateway.routes,
             connectionConfiguration: ConnectionConfiguration(role: .server),
             metrics: gateway.metrics,
+            webSocket: listener.webSocket,
             connectionClosed: { gateway.connectionClosed($0) }
         )
         var limits = ConnectionLimits()
@@ -176,7 +183,9 @@ public final class GatewayServiceHost: Sendable {
         var configuration = TLSServerConfiguration(
             host: listener.host, port: listener.port, certificates: [listener.certificate],
             clientAuthentication: listener.readerCAPath.map { .optional(trustedCAPath: $0) } ?? .none,
-            alpnProtocols: [GatewayServiceHost.alpnProtocol],
+            // Browsers offer h2 and http/1.1 (the WebSocket binding is HTTP/1.1); a client
+            // offering neither protocol is refused in the handshake.
+            alpnProtocols: [GatewayServiceHost.alpnProtocol, GatewayServiceHost.httpAlpnProtocol],
             limits: limits
         )
         // No TLS 1.3 session tickets: the transport clears SSL_MODE_AUTO_RETRY, so a

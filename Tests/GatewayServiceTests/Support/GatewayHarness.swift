@@ -6,6 +6,7 @@ import GatewayRepositories
 import GatewayService
 import GatewayTestSupport
 import GatewayTransport
+import GatewayWebSocket
 import GatewayWire
 import Testing
 
@@ -22,11 +23,15 @@ final class GatewayHarness: Sendable {
     let loops: EventLoopGroup
     let metrics: GatewayMetrics
 
+    /// The browser origin the harness's gateway allows to open a WebSocket.
+    static let allowedOrigin = "https://pos.example.com"
+
     static func start(
         offlineBound: Duration = .milliseconds(1500),
         lease: Duration = .seconds(3),
         discoveryBurst: Int = 5,
-        commandTimeout: Duration = .seconds(20)
+        commandTimeout: Duration = .seconds(20),
+        webSocket: WebSocketCarrierConfiguration = WebSocketCarrierConfiguration(origins: .only([GatewayHarness.allowedOrigin]))
     ) async throws -> GatewayHarness {
         if ProcessInfo.processInfo.environment["GATEWAY_TEST_TRACE"] != nil {
             LoggingSystem.shared.bootstrap(level: .trace, format: .logfmt)
@@ -46,8 +51,10 @@ final class GatewayHarness: Sendable {
         service.discoveryBurst = discoveryBurst
         service.commandTimeout = commandTimeout
         let metrics = GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
+        var listener = GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: caPath, loopCount: 2)
+        listener.webSocket = webSocket
         let host = GatewayServiceHost(
-            listener: GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: caPath, loopCount: 2),
+            listener: listener,
             service: service, client: database.client, metrics: metrics
         )
         let address = try await host.start()

@@ -26,7 +26,7 @@ struct ConnectionErrorTests {
 
     @Test func unsupportedProtocol() async throws {
         try await expectGoAway(.unsupportedProtocol, for: [
-            Violation(name: "an HTTP request instead of the preface", writes: [Array("GET / HTTP/1.1\r\nHost: gateway\r\n\r\n".utf8)]),
+            Violation(name: "an HTTP POST instead of the preface (a GET is the WebSocket binding)", writes: [Array("POST / HTTP/1.1\r\nHost: gateway\r\n\r\n".utf8)]),
             Violation(name: "SETTINGS with protocol_version 2", writes: [RawWire.preface + RawWire.settings(version: 2)]),
         ])
     }

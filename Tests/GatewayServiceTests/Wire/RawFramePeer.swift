@@ -72,8 +72,9 @@ final class RawFramePeer: @unchecked Sendable {
         close(fd)
     }
 
-    /// Connects to `127.0.0.1:port` and completes the TLS handshake, trusting `caPath`.
-    static func connect(port: Int, caPath: String, timeout: Int = 30) async throws -> RawFramePeer {
+    /// Connects to `127.0.0.1:port` and completes the TLS handshake, trusting `caPath`,
+    /// offering the ALPN protocols `alpn` (none when empty).
+    static func connect(port: Int, caPath: String, alpn: [String] = [], timeout: Int = 30) async throws -> RawFramePeer {
         let result = await onOwnThread("raw-frame-peer") { () -> Result<RawFramePeer, Failure> in
             var storage = sockaddr_storage()
             var length = socklen_t(0)
@@ -93,6 +94,10 @@ final class RawFramePeer: @unchecked Sendable {
             let context = SSL_CTX_new(TLS_client_method())!
             SSL_CTX_load_verify_locations(context, caPath, nil)
             SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+            if !alpn.isEmpty {
+                let wire = alpn.flatMap { [UInt8($0.utf8.count)] + Array($0.utf8) }
+                SSL_CTX_set_alpn_protos(context, wire, UInt32(wire.count))
+            }
             let ssl = SSL_new(context)!
             SSL_set_fd(ssl, fd)
             _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), "127.0.0.1")
@@ -102,6 +107,15 @@ final class RawFramePeer: @unchecked Sendable {
             return .success(peer)
         }
         return try result.get()
+    }
+
+    /// The ALPN protocol the server selected (nil: none).
+    var selectedALPN: String? {
+        var data: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &data, &length)
+        guard let data, length > 0 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(length)), as: UTF8.self)
     }
 
     /// Writes `bytes` with one `SSL_write` (so they leave as whole TLS records of up to 16 KiB).
@@ -155,7 +169,28 @@ final class RawFramePeer: @unchecked Sendable {
         }
     }
 
-    private func read(exactly count: Int) async -> Result<[UInt8], End> {
+    /// Reads an HTTP response head, up to and including its blank line (at most 16 KiB).
+    func readHead() async -> Result<String, End> {
+        await onOwnThread("raw-frame-peer") { [self] () -> Result<String, End> in
+            var head: [UInt8] = []
+            var byte: UInt8 = 0
+            while !head.suffix(4).elementsEqual([13, 10, 13, 10]) {
+                guard head.count < 16_384 else { return .failure(.failed("no end of the response head in 16 KiB")) }
+                ERR_clear_error()
+                let n = SSL_read(ssl, &byte, 1)
+                if n == 1 {
+                    head.append(byte)
+                    continue
+                }
+                let error = SSL_get_error(ssl, n)
+                if error == SSL_ERROR_ZERO_RETURN { return .failure(.closeNotify) }
+                return .failure(.failed("SSL_read: SSL error \(error), errno \(rg_errno()) after \(String(decoding: head, as: UTF8.self).debugDescription)"))
+            }
+            return .success(String(decoding: head, as: UTF8.self))
+        }
+    }
+
+    func read(exactly count: Int) async -> Result<[UInt8], End> {
         guard count > 0 else { return .success([]) }
         return await onOwnThread("raw-frame-peer") { [self] () -> Result<[UInt8], End> in
             var bytes = [UInt8](repeating: 0, count: count)

@@ -1,0 +1,144 @@
+import GatewayCore
+import GatewayTransport
+import GatewayWebSocket
+import GatewayWire
+
+/// What carries a connection's protocol frames (PROTOCOL.md sections 1 and 15), decided by
+/// the client's first bytes: `RGW1` (the preface) is the raw protocol, `GET ` is HTTP (the
+/// WebSocket upgrade, or a plain GET of the browser library).
+enum FrameCarrier {
+    /// Fewer than four bytes arrived, all a prefix of `GET `: kept until the rest says which.
+    case undecided([UInt8])
+    /// Frames straight on TLS.
+    case raw
+    /// One frame per binary WebSocket message; the session is the binding's state machine.
+    case webSocket(WebSocketServerSession)
+}
+
+/// The WebSocket binding's I/O shell: `WebSocketServerSession` decides, this performs its
+/// actions on the transport and the frame connection. Everything runs on ``loop``.
+extension ServerConnection {
+    private static let httpGet: [UInt8] = Array("GET ".utf8)
+
+    /// Looks at the first bytes and commits to a carrier.
+    func decideCarrier(_ bytes: [UInt8]) {
+        let probe = Self.httpGet
+        if bytes.count < probe.count, bytes.elementsEqual(probe.prefix(bytes.count)) {
+            carrier = .undecided(bytes)
+            return
+        }
+        guard bytes.starts(with: probe), let configuration = router.webSocket else {
+            carrier = .raw
+            bytes.withUnsafeBytes { receiveFrames($0) }
+            return
+        }
+        carrier = .webSocket(configuration.makeSession(maxFrameSize: router.connectionConfiguration.localSettings.maxFrameSize))
+        // The upgrade must finish in time; a request that trickles in is cut without an answer.
+        scheduleWebSocketTimer(after: configuration.handshakeTimeout) { connection in
+            guard connection.webSocketState == .handshaking else { return }
+            connection.router.logger.info("websocket upgrade timed out", ["connection": connection.id])
+            connection.transport?.close(graceful: false)
+        }
+        webSocketReceived(bytes)
+    }
+
+    /// Bytes read from TLS on a WebSocket connection.
+    func webSocketReceived(_ bytes: [UInt8]) {
+        perform(withSession { $0.receive(bytes) })
+        flush()
+    }
+
+    /// ``flush()`` for WebSocket: the frame connection's output as binary messages, then the
+    /// closing handshake once the frame connection ended (its GOAWAY is the message before).
+    func flushWebSocket() {
+        guard let transport, !closed else { return }
+        if frames.hasOutbound, let state = webSocketState, state != .handshaking {
+            frames.takeOutbound(into: &writeBuffer)
+            let bytes = writeBuffer
+            perform(withSession { $0.sendProtocolBytes(bytes) })
+            if writeBuffer.capacity > 1 << 16 { writeBuffer = [] }
+        }
+        guard frames.state == .closed else {
+            armTimer()
+            return
+        }
+        guard webSocketState == .open else {
+            // Before the upgrade there is nothing to say; after the close handshake began, its end closes.
+            if webSocketState != .closing { transport.close(graceful: true) }
+            return
+        }
+        let code = WebSocketBinding.closeCode(afterGoAwayReason: Int(closedStatus?.reason.rawValue ?? 0), shuttingDown: shuttingDown)
+        perform(withSession { $0.close(code) })
+        guard let timeout = router.webSocket?.closeTimeout else { return }
+        scheduleWebSocketTimer(after: timeout) { connection in
+            connection.perform(connection.withSession { $0.closeTimedOut() })
+        }
+    }
+
+    /// Performs the session's actions in order.
+    private func perform(_ actions: [WebSocketServerSession.Action]) {
+        for action in actions {
+            guard let transport, !closed else { return }
+            switch action {
+            case .write(let bytes):
+                _ = transport.write(bytes)
+            case .upgraded:
+                cancelWebSocketTimer()
+                // No preface on WebSocket: the subprotocol stands for it.
+                FrameHeader.clientPreface.withUnsafeBytes { receiveFrames($0) }
+            case .protocolFrame(let frame):
+                frame.withUnsafeBytes { receiveFrames($0) }
+            case .plainGet(let path):
+                cancelWebSocketTimer()
+                _ = transport.write(Self.libraryResponse(for: path))
+                transport.close(graceful: true)
+            case .rejected(let rejection):
+                router.logger.info("websocket upgrade refused", ["connection": id, "reason": "\(rejection)"])
+            case .peerClosed(let code, let reason):
+                if router.logger.isEnabled(.debug) { router.logger.debug("websocket closed by peer", ["connection": id, "code": code.rawValue, "reason": reason]) }
+            case .closeTransport:
+                cancelWebSocketTimer()
+                transport.close(graceful: true)
+            }
+        }
+    }
+
+    /// The answer to a plain GET under the library prefix: the file, or 404.
+    static func libraryResponse(for path: String) -> [UInt8] {
+        let name = String(path.dropFirst(WebSocketCarrierConfiguration.libraryPrefix.count))
+        guard let file = WebClientLibrary.files[name] else {
+            return WebSocketHandshake.plainResponse(status: 404, body: Array("no file \(path) in the browser library; the module to import is \(WebSocketCarrierConfiguration.libraryPrefix)readergateway.js\n".utf8))
+        }
+        return WebSocketHandshake.plainResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(file.utf8))
+    }
+
+    /// The session's state (nil: not WebSocket). The session's copy ends with this call, so
+    /// the next ``withSession(_:)`` mutates it without copying its buffers.
+    private var webSocketState: WebSocketServerSession.State? {
+        guard case .webSocket(let session) = carrier else { return nil }
+        return session.state
+    }
+
+    /// Runs `body` on the session in place (the carrier holds the only copy).
+    private func withSession(_ body: (inout WebSocketServerSession) -> [WebSocketServerSession.Action]) -> [WebSocketServerSession.Action] {
+        guard case .webSocket(var session) = carrier else { return [] }
+        carrier = .raw  // drops the carrier's reference so the session is mutated without a copy
+        let actions = body(&session)
+        carrier = .webSocket(session)
+        return actions
+    }
+
+    private func scheduleWebSocketTimer(after delay: Duration, _ body: @escaping @Sendable (ServerConnection) -> Void) {
+        webSocketTimer?.cancel()
+        webSocketTimer = loop.schedule(after: delay) { [self] in
+            webSocketTimer = nil
+            guard !closed else { return }
+            body(self)
+        }
+    }
+
+    func cancelWebSocketTimer() {
+        webSocketTimer?.cancel()
+        webSocketTimer = nil
+    }
+}

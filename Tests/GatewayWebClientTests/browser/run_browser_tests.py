@@ -1,0 +1,232 @@
+"""Browser tests: two lane pages in headless Chromium (Selenium) against a real
+reader-gateway and reader-sim, over the WebSocket binding.
+
+    python run_browser_tests.py --bin-dir "$(swift build --show-bin-path)" --artifacts test-artifacts/browser
+
+The lane pages (pages/lane.html) are served by a small static server whose origin is the
+one on the gateway's allow-list; the same page from a second server (another origin) is
+refused. The page imports the library from the gateway's own URL. Every wait is a
+WebDriverWait on a DOM condition (or a line the gateway or simulator prints), never a sleep.
+Screenshots of each step go to --artifacts (described in README.md beside this file).
+"""
+
+import argparse
+import base64
+import hashlib
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "live"))
+from run_live_tests import Child  # noqa: E402
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+OFFLINE_BOUND_SECONDS = 2
+
+
+def serve_pages(token):
+    """A static server for pages/ on 127.0.0.1 (a free port); POST /token answers `token()`."""
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=os.path.join(HERE, "pages"), **kwargs)
+
+        def do_POST(self):
+            if self.path != "/token":
+                self.send_error(404)
+                return
+            body = token().encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def spki_hash(certificate_path):
+    """The base64 SHA-256 of the certificate's public key, for --ignore-certificate-errors-spki-list."""
+    public_key = subprocess.run(["openssl", "x509", "-in", certificate_path, "-pubkey", "-noout"], capture_output=True, check=True).stdout
+    der = subprocess.run(["openssl", "pkey", "-pubin", "-outform", "der"], input=public_key, capture_output=True, check=True).stdout
+    return base64.b64encode(hashlib.sha256(der).digest()).decode()
+
+
+def browser(profile, spki):
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=900,700",
+                     f"--user-data-dir={profile}", f"--ignore-certificate-errors-spki-list={spki}"]:
+        options.add_argument(argument)
+    service = webdriver.ChromeService(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    return webdriver.Chrome(options=options, service=service)
+
+
+class Lane:
+    """One lane page in its own browser."""
+
+    def __init__(self, driver, name, artifacts):
+        self.driver = driver
+        self.name = name
+        self.artifacts = artifacts
+        self.wait = WebDriverWait(driver, 20)
+
+    def text(self, element_id):
+        return self.driver.find_element(By.ID, element_id).text
+
+    def until_text(self, element_id, predicate, what, timeout=20):
+        WebDriverWait(self.driver, timeout).until(lambda d: predicate(d.find_element(By.ID, element_id).text), f"{self.name}: {what}")
+        return self.text(element_id)
+
+    def run(self, script):
+        """Starts window.lane.<script> and waits for its result (the next data-seq)."""
+        seq = int(self.driver.find_element(By.ID, "result").get_attribute("data-seq"))
+        self.driver.execute_script(f"window.lane.{script}")
+        self.wait.until(lambda d: int(d.find_element(By.ID, "result").get_attribute("data-seq")) > seq, f"{self.name}: no result for {script}")
+        return self.text("result")
+
+    def start(self, script):
+        """Starts window.lane.<script> without waiting for its end."""
+        self.driver.execute_script(f"window.lane.{script}")
+
+    def screenshot(self, name):
+        self.driver.save_screenshot(os.path.join(self.artifacts, f"{name}.png"))
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin-dir", required=True)
+    parser.add_argument("--artifacts", required=True)
+    args = parser.parse_args()
+    os.makedirs(args.artifacts, exist_ok=True)
+    directory = tempfile.mkdtemp(prefix="rg-browser-")
+    os.chmod(directory, 0o777)
+    children, drivers, servers = [], [], []
+    ok = False
+    try:
+        state = {}
+
+        def token():
+            output = subprocess.run(
+                [os.path.join(args.bin_dir, "gatewayctl"), "--json", "tokens", "create", "--location", state["location"]],
+                capture_output=True, text=True, check=True, env=state["ctl_env"],
+            ).stdout
+            return json.loads(output)["secret"]
+
+        allowed = serve_pages(token)
+        foreign = serve_pages(token)
+        servers += [allowed, foreign]
+        allowed_origin = f"http://127.0.0.1:{allowed.server_address[1]}"
+        gateway = Child("reader-gateway", [
+            os.path.join(args.bin_dir, "reader-gateway"), "--data-dir", os.path.join(directory, "data"),
+            "--port", "0", "--internal-port", "0", "--websocket-origins", allowed_origin,
+            "--reader-offline-bound", f"{OFFLINE_BOUND_SECONDS}s",
+        ], directory)
+        children.append(gateway)
+        port = gateway.wait_for(r"gateway listening\"? address=127\.0\.0\.1:(\d+)").group(1)
+        secret = gateway.wait_for(r"secret key: (sk_\S+)").group(1)
+        ca = os.path.join(directory, "data", "tls", "ca.pem")
+        state["ctl_env"] = {**os.environ, "GATEWAYCTL_GATEWAY": f"127.0.0.1:{port}", "GATEWAYCTL_CA": ca, "GATEWAYCTL_SECRET_KEY": secret}
+        ctl = lambda *arguments: subprocess.run([os.path.join(args.bin_dir, "gatewayctl"), *arguments], capture_output=True, text=True, check=True, env=state["ctl_env"]).stdout.strip()
+        state["location"] = ctl("locations", "create", "Browser store").splitlines()[-1].strip()
+        simulator = Child("reader-sim", [
+            os.path.join(args.bin_dir, "reader-sim"), "--gateway", f"127.0.0.1:{port}", "--ca", ca,
+            "--serial", "WSB-1", "--heartbeat-interval", "400ms", "--collect-duration", "120s",
+        ], directory)
+        children.append(simulator)
+        code = simulator.wait_for(r"registration_code serial=WSB-1 code=(\S+)").group(1)
+        ctl("readers", "register", "--code", code, "--label", "Counter 1", "--location", state["location"])
+        simulator.wait_for(r"online serial=WSB-1")
+
+        spki = spki_hash(os.path.join(directory, "data", "tls", "server.pem"))
+        page = lambda server, lane, pos: f"http://127.0.0.1:{server.server_address[1]}/lane.html?gateway=127.0.0.1:{port}&lane={lane}&pos={pos}&location={state['location']}"
+        lanes = {}
+        for name, pos in [("Lane A", "pos-a"), ("Lane B", "pos-b")]:
+            driver = browser(os.path.join(directory, f"profile-{pos}"), spki)
+            drivers.append(driver)
+            driver.get(page(allowed, name.replace(" ", "%20"), pos))
+            lane = Lane(driver, name, args.artifacts)
+            lane.until_text("library", lambda text: text != "loading", "the library loads from the gateway")
+            check(lane.text("library") == "ready", f"{name}: the library did not load: {lane.text('library')}")
+            lanes[name] = lane
+        a, b = lanes["Lane A"], lanes["Lane B"]
+
+        # Cell 1: failIfInUse, idle reader, no owner: connected.
+        check(a.run("connect(true)") == "connected failIfInUse", f"cell 1: {a.text('result')}")
+        check(a.run("display()") == "display set", f"display: {a.text('result')}")
+        a.screenshot("1-lane-a-connected")
+        # Cell 2: failIfInUse, idle reader another lane holds: taken; lane A shows who took it at once.
+        check(b.run("connect(true)") == "connected failIfInUse", f"cell 2: {b.text('result')}")
+        a.until_text("taken-by", lambda text: text == "Lane B (pos-b)", "lane A shows who took the reader", timeout=5)
+        a.screenshot("2-lane-a-taken-by-lane-b")
+        # Lane B starts a collect; the reader is then mid-transaction.
+        b.start("collect()")
+        simulator.wait_for(r"command serial=WSB-1 kind=collect", timeout=20)
+        b.until_text("result", lambda text: text == "collecting", "lane B collecting")
+        # Cell 3: failIfInUse, reader mid-transaction: READER_BUSY; lane B keeps it.
+        busy = a.run("connect(true)")
+        check(busy.startswith("error READER_BUSY"), f"cell 3: {busy}")
+        check(b.text("taken-by") == "", "cell 3: lane B keeps the reader")
+        a.screenshot("3-lane-a-reader-busy")
+        # Cell 4: replace, reader mid-transaction: taken; lane B shows who took it at once.
+        check(a.run("connect(false)") == "connected replace", f"cell 4: {a.text('result')}")
+        b.until_text("taken-by", lambda text: text == "Lane A (pos-a)", "lane B shows who took the reader", timeout=5)
+        b.screenshot("4-lane-b-taken-by-lane-a")
+
+        # The reader dies: the owning page hears within the offline bound.
+        killed_at = time.time()
+        simulator.process.kill()
+        a.until_text("lost", lambda text: text != "", "lane A hears the reader is gone", timeout=OFFLINE_BOUND_SECONDS + 3)
+        heard_after = int(a.driver.find_element(By.ID, "lost").get_attribute("data-at")) / 1000 - killed_at
+        check(heard_after <= OFFLINE_BOUND_SECONDS + 1, f"lane A heard after {heard_after:.2f}s (offline bound {OFFLINE_BOUND_SECONDS}s)")
+        print(f"browser: lane A heard '{a.text('lost')}' {heard_after:.2f}s after the reader was killed")
+        a.screenshot("5-lane-a-reader-lost")
+
+        # A page from an origin not on the allow-list is refused (403 on the upgrade).
+        driver = browser(os.path.join(directory, "profile-foreign"), spki)
+        drivers.append(driver)
+        driver.get(page(foreign, "Foreign", "pos-x"))
+        intruder = Lane(driver, "Foreign", args.artifacts)
+        intruder.until_text("library", lambda text: text != "loading", "the library loads (files are public)")
+        refused = intruder.run("connect(true)")
+        check(refused.startswith("error ") and "upgrade" in refused, f"foreign origin: {refused}")
+        gateway.wait_for(r"websocket upgrade refused", timeout=10)
+        intruder.screenshot("6-foreign-origin-refused")
+        ok = True
+        print("browser: all checks passed; screenshots in", args.artifacts)
+    finally:
+        for driver in drivers:
+            driver.quit()
+        for server in servers:
+            server.shutdown()
+        for child in reversed(children):
+            child.stop()
+        if ok:
+            shutil.rmtree(directory, ignore_errors=True)
+        else:
+            print(f"browser: logs in {directory}")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -68,6 +68,8 @@ final class FleetLanes: Sendable {
                 let relayStart = clock.now
                 try await lane.setReaderDisplay(cart)
                 let relayTime = clock.now - relayStart
+                // Hand the reader back: the next connect may pick another one of the location.
+                try await lane.disconnectReader()
                 if measuring.load(ordering: .relaxed) {
                     samples.withLock {
                         $0.connects.append(connectTime.seconds)

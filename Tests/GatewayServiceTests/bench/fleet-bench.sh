@@ -128,7 +128,7 @@ for N in $SIZES; do
   wait_attached "$WORK/readers-echo-*.log" $N 300
   log "N=$N: all attached (gateway $(fds $GW) descriptors); lanes $((N / 10)) opening"
   "$BIN/fleet-load" --mode lanes --dir "$WORK/fleet" --port $GW_PORT --count $((N / 10)) --period "$LANE_PERIOD" --warmup 10s \
-    --duration $((WINDOW * ROUNDS))s > "$WORK/lanes-$N.log" 2>&1 &
+    --duration $((WINDOW * ROUNDS + 3))s > "$WORK/lanes-$N.log" 2>&1 &
   LANES=$!; PIDS+=($LANES)
   for _ in $(seq 1 600); do grep -q measuring "$WORK/lanes-$N.log" && break; sleep 0.2; done
   for round in $(seq 1 "$ROUNDS"); do
@@ -225,21 +225,25 @@ PY
   log "storm: kill -9 $VICTIM_NODE holding $VICTIM_LINKS reader links and $VICTIM_SESSIONS sessions ($OWNED readers owned)"
   p_prev=$(pg_counters); peak_stmt=0; peak_wal=0; peak_writes=0
   t_kill=$(date +%s.%N); kill -9 "$VICTIM"
-  done_at=""
-  for _ in $(seq 1 240); do
+  done_at=""; linked_at=""; resumed_at=""
+  while python3 -c 'import sys, time; sys.exit(0 if time.time() - float(sys.argv[1]) < 90 else 1)' "$t_kill"; do
     sleep 0.5
     read -r linked kept left < <(psql_q "SELECT
         (SELECT count(*) FROM reader_ownership WHERE online AND link_detached_at IS NULL AND link_node IS DISTINCT FROM '$VICTIM_NODE'),
         (SELECT count(*) FROM reader_ownership o JOIN fleet_before b USING (reader_id) WHERE b.session_id IS NOT NULL AND o.session_id = b.session_id),
         (SELECT count(*) FROM sdk_sessions WHERE node_id = '$VICTIM_NODE' AND closed_at IS NULL)")
-    p_now=$(pg_counters)
-    read -r s w x <<<"$(python3 -c 'import sys; a=[float(x) for x in sys.argv[1].split()]; b=[float(x) for x in sys.argv[2].split()]; print(int((b[0]-a[0])*2), int((b[1]-a[1])*2), int((b[3]-a[3])*2))' "$p_prev" "$p_now")"
-    p_prev=$p_now
+    now=$(date +%s.%N); p_now=$(pg_counters)
+    read -r s w x <<<"$(python3 -c 'import sys; a=[float(x) for x in sys.argv[1].split()]; b=[float(x) for x in sys.argv[2].split()]; t=float(sys.argv[4])-float(sys.argv[3]); print(int((b[0]-a[0])/t), int((b[1]-a[1])/t), int((b[3]-a[3])/t))' "$p_prev" "$p_now" "${t_prev:-$t_kill}" "$now")"
+    p_prev=$p_now; t_prev=$now
+    echo "storm +$(python3 -c 'import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))' "$t_kill" "$now")s: linked $linked/$N, owners kept $kept/$OWNED, sessions left on the dead node $left, $s statements/s" >> "$WORK/storm.log"
     [ "$s" -gt "$peak_stmt" ] && peak_stmt=$s; [ "$w" -gt "$peak_writes" ] && peak_writes=$w; [ "$x" -gt "$peak_wal" ] && peak_wal=$x
-    if [ -z "$done_at" ] && [ "$linked" -ge "$N" ] && [ "$kept" -ge "$OWNED" ] && [ "$left" = 0 ]; then
-      done_at=$(date +%s.%N); break
-    fi
+    [ -z "$linked_at" ] && [ "$linked" -ge "$N" ] && linked_at=$now
+    [ -z "$resumed_at" ] && [ "$left" = 0 ] && resumed_at=$now
+    if [ -z "$done_at" ] && [ "$linked" -ge "$N" ] && [ "$kept" -ge "$OWNED" ] && [ "$left" = 0 ]; then done_at=$now; fi
+    # Past the node lease and the offline bound an owner can no longer be lost: stop there.
+    [ -n "$done_at" ] && python3 -c 'import sys, time; sys.exit(0 if time.time() - float(sys.argv[1]) > 25 else 1)' "$t_kill" && break
   done
+  tail -n 60 "$WORK/storm.log" > "$OUT/fleet-storm.log"
   sleep 3
   RESUMED1=$(grep -o '"resumed":[0-9]*' "$WORK/lanes-cluster.log" | tail -1 | cut -d: -f2)
   FAILURES=$(grep -o '"failures":[0-9]*' "$WORK/lanes-cluster.log" | tail -1 | cut -d: -f2)
@@ -247,11 +251,13 @@ PY
       (SELECT count(*) FROM (SELECT reader_id FROM reader_ownership GROUP BY reader_id HAVING count(*) > 1) x),
       (SELECT count(*) FROM reader_ownership o JOIN fleet_before b USING (reader_id) WHERE o.generation < b.generation),
       (SELECT count(*) FROM reader_ownership WHERE online AND link_detached_at IS NULL)")
-  python3 - "$t_kill" "${done_at:-}" "$VICTIM_LINKS" "$VICTIM_SESSIONS" "$OWNED" "${linked:-0}" "${kept:-0}" "${left:-0}" "$N" \
+  python3 - "$t_kill" "${done_at:-}" "${linked_at:-}" "${resumed_at:-}" "$VICTIM_LINKS" "$VICTIM_SESSIONS" "$OWNED" "${linked:-0}" "${kept:-0}" "${left:-0}" "$N" \
       "$peak_stmt" "$peak_writes" "$peak_wal" "$((RESUMED1 - RESUMED0))" "${FAILURES:-0}" "$owners_bad" "$gen_back" "$(loadavg)" <<'PY' | tee -a "$RAW"
 import json, sys
 a = sys.argv[1:]
-print(json.dumps({"label": "reconnect storm", "victim_reader_links": int(a[2]), "victim_sessions": int(a[3]), "owned_readers": int(a[4]),
+since = lambda t: round(float(t) - float(a[0]), 2) if t else None
+a = a[:1] + [a[1]] + a[4:]
+print(json.dumps({"label": "reconnect storm", "seconds_until_all_linked": since(sys.argv[3]), "seconds_until_sessions_off_dead_node": since(sys.argv[4]), "victim_reader_links": int(a[2]), "victim_sessions": int(a[3]), "owned_readers": int(a[4]),
     "seconds_to_all_reattached_owners_kept_lanes_resumed": round(float(a[1]) - float(a[0]), 2) if a[1] else None,
     "readers_linked_on_live_replicas": int(a[5]), "of_readers": int(a[8]), "owners_kept": int(a[6]), "sessions_left_on_dead_node": int(a[7]),
     "peak_pg_statements_per_s": int(a[9]), "peak_pg_writes_per_s": int(a[10]), "peak_wal_bytes_per_s": int(a[11]),
@@ -280,8 +286,8 @@ if three:
             f"| {three['readers']:,} ({three['lanes']:,}) | {three['gateways_cpu_pct']:.1f} | {' / '.join(map(str, three['rss_mb']))} | {three['pg_statements_per_s']:.0f} ({three['pg_writes_per_s']:.0f}) | {three['wal_bytes_per_s']:,} | {three['compare_per_s']:.2f}, {three['compare_ms_each']:.1f} |"]
 storm = next((r for r in rows if r["label"] == "reconnect storm"), None)
 if storm:
-    out += ["", "| storm: reader links / sessions on the killed replica | seconds until all re-attached, owners kept, lanes resumed | readers linked / of | owners kept / owned | peak PG statements/s (writes/s) | peak WAL bytes/s | lanes resumed | lane failures | readers with two rows / generations gone back |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-            f"| {storm['victim_reader_links']:,} / {storm['victim_sessions']:,} | {storm['seconds_to_all_reattached_owners_kept_lanes_resumed']} | {storm['readers_linked_on_live_replicas']:,} / {storm['of_readers']:,} | {storm['owners_kept']:,} / {storm['owned_readers']:,} | "
+    out += ["", "| storm: reader links / sessions on the killed replica | seconds until all re-attached / lanes' sessions off the dead replica / both with every owner kept | readers linked / of | owners kept / owned | peak PG statements/s (writes/s) | peak WAL bytes/s | lanes resumed | lane failures | readers with two rows / generations gone back |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+            f"| {storm['victim_reader_links']:,} / {storm['victim_sessions']:,} | {storm['seconds_until_all_linked']} / {storm['seconds_until_sessions_off_dead_node']} / {storm['seconds_to_all_reattached_owners_kept_lanes_resumed']} | {storm['readers_linked_on_live_replicas']:,} / {storm['of_readers']:,} | {storm['owners_kept']:,} / {storm['owned_readers']:,} | "
             f"{storm['peak_pg_statements_per_s']:,} ({storm['peak_pg_writes_per_s']:,}) | {storm['peak_wal_bytes_per_s']:,} | {storm['lanes_resumed']} | {storm['lane_failures']} | {storm['readers_with_two_rows']} / {storm['generations_gone_back']} |"]
 open(sys.argv[2], "w").write("\n".join(out) + "\n")
 print("\n".join(out))

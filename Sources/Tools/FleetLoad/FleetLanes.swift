@@ -22,8 +22,14 @@ final class FleetLanes: Sendable {
     let ready = Atomic<Int>(0)
     let samples = Mutex(Samples())
     let period: Duration
+    /// Whether each lane keeps one reader of its location (the reconnect storm checks that
+    /// owners are kept) instead of handing the reader back after every command.
+    let hold: Bool
 
-    init(period: Duration) { self.period = period }
+    init(period: Duration, hold: Bool) {
+        self.period = period
+        self.hold = hold
+    }
 
     /// Runs one lane until stopped: open, discover, then connect + relay every period (jittered).
     func run(index: Int, locationID: String, token: String, configuration: ClientChannelConfiguration, group: EventLoopGroup) async {
@@ -59,17 +65,19 @@ final class FleetLanes: Sendable {
         while !stopping.load(ordering: .relaxed) {
             try? await Task.sleep(for: period * Double.random(in: 0.5...1.5))
             guard !stopping.load(ordering: .relaxed) else { break }
-            let reader = discovered.randomElement()!
+            let reader = hold ? discovered[index % discovered.count] : discovered.randomElement()!
             let clock = ContinuousClock()
             do {
                 let connectStart = clock.now
-                _ = try await lane.connectReader(reader, failIfInUse: false)
+                if lane.connectedReader == nil || !hold {
+                    _ = try await lane.connectReader(reader, failIfInUse: false)
+                }
                 let connectTime = clock.now - connectStart
                 let relayStart = clock.now
                 try await lane.setReaderDisplay(cart)
                 let relayTime = clock.now - relayStart
                 // Hand the reader back: the next connect may pick another one of the location.
-                try await lane.disconnectReader()
+                if !hold { try await lane.disconnectReader() }
                 if measuring.load(ordering: .relaxed) {
                     samples.withLock {
                         $0.connects.append(connectTime.seconds)

@@ -33,6 +33,7 @@ let parser = OptionsParser(
         .value("count", "N", default: "1000", help: "Readers (register, readers) or lanes (lanes)."),
         .value("per-location", "N", default: "10", help: "Readers per location (one lane each)."),
         .value("heartbeat-interval", "DURATION", default: "2s", help: "Reader heartbeat interval (reader-sim's default)."),
+        .flag("hold", help: "Lanes: keep one reader each (connect once, then relay) instead of connecting now and then."),
         .flag("echo", help: "Readers talk to a TLS echo (the floor): same frames, replies ignored."),
         .value("loops", "N", default: "1", help: "Event loops of this process."),
         .value("handshake-window", "N", default: "16", help: "TLS handshakes in flight at once."),
@@ -186,7 +187,7 @@ case "lanes":
         guard locations.count >= count else { fail("\(count) lanes need \(count) locations; \(locations.count) are registered") }
         let token = try String(contentsOfFile: tokenPath, encoding: .utf8)
         let group = try EventLoopGroup(loopCount: loopCount, threadNamePrefix: "fleet-lanes")
-        let lanes = FleetLanes(period: period)
+        let lanes = FleetLanes(period: period, hold: (try? options.flag("hold")) ?? false)
         let configuration = clientConfiguration()
         for index in 0..<count {
             Task { await lanes.run(index: index, locationID: locations[index], token: token, configuration: configuration, group: group) }

@@ -11,6 +11,7 @@
 #
 # FLEET_SIZES (default "1000 5000 15000"), FLEET_WINDOW seconds per window (20), FLEET_ROUNDS
 # windows per size (3; medians reported), FLEET_CLUSTER=0 skips the three-replica part,
+# FLEET_SINGLE=0 the one-replica part (the readers are still registered through it),
 # FLEET_PER_PROCESS readers per load process (5000: each process stays under 20,000 descriptors).
 set -euo pipefail
 BIN=$1; OUT=$2
@@ -18,6 +19,7 @@ SIZES=${FLEET_SIZES:-1000 5000 15000}
 WINDOW=${FLEET_WINDOW:-20}
 ROUNDS=${FLEET_ROUNDS:-3}
 CLUSTER=${FLEET_CLUSTER:-1}
+SINGLE=${FLEET_SINGLE:-1}
 PER_PROCESS=${FLEET_PER_PROCESS:-5000}
 HEARTBEAT=${FLEET_HEARTBEAT:-2s}
 LANE_PERIOD=${FLEET_LANE_PERIOD:-20s}
@@ -121,9 +123,12 @@ registered=0
 for N in $SIZES; do
   log "N=$N: registering $((N - registered)) more readers"
   "$BIN/fleet-load" --mode register --dir "$WORK/fleet" --port $GW_PORT --secret-key "$SECRET" --first $((registered + 1)) --count $((N - registered)) >/dev/null
-  start_readers $((registered + 1)) $((N - registered)) $GW_PORT gw
-  start_readers $((registered + 1)) $((N - registered)) $ECHO_PORT echo --echo
+  if [ "$SINGLE" != 0 ]; then
+    start_readers $((registered + 1)) $((N - registered)) $GW_PORT gw
+    start_readers $((registered + 1)) $((N - registered)) $ECHO_PORT echo --echo
+  fi
   registered=$N
+  [ "$SINGLE" = 0 ] && continue
   wait_attached "$WORK/readers-gw-*.log" $N 300
   wait_attached "$WORK/readers-echo-*.log" $N 300
   log "N=$N: all attached (gateway $(fds $GW) descriptors); lanes $((N / 10)) opening"
@@ -157,7 +162,7 @@ PY
   wait $LANES || true
   grep '"connects"' "$WORK/lanes-$N.log" | sed "s/^{/{\"label\": \"fleet lanes\", \"readers\": $N, /" | tee -a "$RAW"
 done
-kill -9 "${LOADERS[@]}" $ECHO $GW 2>/dev/null || true
+kill -9 ${LOADERS[@]+"${LOADERS[@]}"} $ECHO $GW 2>/dev/null || true
 LOADERS=()
 sleep 2
 
@@ -191,9 +196,10 @@ CONF
   nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf"
   wait_port $LB_PORT
   psql_q "SELECT pg_stat_statements_reset()" >/dev/null
-  start_readers 1 "$N" $LB_PORT lb
+  # Behind nginx every connection comes from one address: the replicas take 1,024 handshakes from it.
+  start_readers 1 "$N" $LB_PORT lb --handshake-window 64
   wait_attached "$WORK/readers-lb-*.log" "$N" 300
-  "$BIN/fleet-load" --mode lanes --dir "$WORK/fleet" --port $LB_PORT --count $((N / 10)) --period "$LANE_PERIOD" --duration 0 > "$WORK/lanes-cluster.log" 2>&1 &
+  "$BIN/fleet-load" --mode lanes --dir "$WORK/fleet" --port $LB_PORT --count $((N / 10)) --period "$LANE_PERIOD" --duration 0 --hold > "$WORK/lanes-cluster.log" 2>&1 &
   LANES=$!; PIDS+=($LANES)
   for _ in $(seq 1 600); do grep -q lanes_ready "$WORK/lanes-cluster.log" && break; sleep 0.2; done
   sleep 10

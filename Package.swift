@@ -159,6 +159,14 @@ let package = Package(
             swiftSettings: swift6
         ),
 
+        // make bench-fleet: thousands of simulated readers and lanes per process (Tests/GatewayServiceTests/service.mk).
+        .executableTarget(
+            name: "fleet-load",
+            dependencies: ["GatewayCore", "GatewayClient", "GatewayTransport", "GatewayWire"],
+            path: "Sources/Tools/FleetLoad",
+            swiftSettings: swift6
+        ),
+
         // MARK: tests
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore", "GatewayTestKit"], swiftSettings: swift6),
         .testTarget(name: "GatewayEventLoopTests", dependencies: ["GatewayEventLoop", "CGatewayLinux", "GatewayTestKit"], swiftSettings: swift6),

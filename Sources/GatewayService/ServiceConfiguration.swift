@@ -22,6 +22,9 @@ public struct ServiceConfiguration: Sendable {
     public var nodeLease: Duration = .seconds(10)
     /// How often this replica compares its memory with PostgreSQL's rows (NOTIFY may be lost).
     public var reconcileInterval: Duration = .seconds(2)
+    /// Most readers compared with their rows each `reconcileInterval` (the comparison passes
+    /// over a replica's readers in turns, so its cost per interval does not grow with the fleet).
+    public var reconcileBatch: Int = 1_000
 
     public init() {}
 

@@ -25,3 +25,16 @@ BENCH_SUITES += bench-flood
 bench-flood: test-deps
 	@$(SWIFT) build -c release $(SWIFT_FLAGS) >/dev/null
 	@Tests/GatewayServiceTests/bench/flood-bench.sh "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))" bench-results
+
+.PHONY: bench-fleet
+
+# Fleet scale (issue #17): 1,000 / 5,000 / 15,000 simulated readers heartbeating on one replica with
+# N/10 lanes connecting now and then, beside transport-echo holding as many TLS connections with the
+# same heartbeat frames; then three replicas behind nginx and a reconnect storm (kill -9 of the
+# replica with the most readers). About 15 minutes, so not part of `make bench`. FLEET_SIZES,
+# FLEET_WINDOW, FLEET_ROUNDS, FLEET_CLUSTER=0 (see the script). Results: bench-results/fleet.md
+# and fleet.jsonl.
+bench-fleet: test-deps
+	$(call apt_install,postgresql-contrib)
+	@$(SWIFT) build -c release $(SWIFT_FLAGS) >/dev/null
+	@Tests/GatewayServiceTests/bench/fleet-bench.sh "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))" bench-results

@@ -60,9 +60,15 @@ extension ClusterFollower {
     }
 
     /// Compares every reader this replica cares about (links here, readers its
-    /// sessions own) with the rows, and applies what changed.
+    /// sessions own) with the rows, and applies what changed (after the listener
+    /// (re)subscribed: notices may have been missed meanwhile).
     func reconcile() async {
-        let readers = registry.read { $0.readersOfInterest }
+        await reconcile(registry.read { $0.readersOfInterest })
+    }
+
+    /// Compares `readers` with their rows and applies what changed (the periodic
+    /// comparison passes over the readers of interest in turns; see `runMembership`).
+    func reconcile(_ readers: [ReaderID]) async {
         guard !readers.isEmpty else { return }
         do {
             for snapshot in try await cluster.ownershipSnapshot(readers) { await apply(snapshot) }

@@ -11,7 +11,8 @@ extension Gateway {
     /// this one has itself been healthy for a whole lease, so that after a
     /// PostgreSQL outage nobody reaps the others before they could heartbeat),
     /// release readers whose detached link did not come back within the
-    /// offline bound, and compare memory with the rows now and then.
+    /// offline bound, and compare memory with the rows now and then (a bounded
+    /// batch of readers each time).
     func runMembership(advertisedAddress: String) async {
         let lease = configuration.nodeLease
         let interval = configuration.nodeHeartbeatInterval
@@ -20,6 +21,8 @@ extension Gateway {
         var healthySince: ContinuousClock.Instant? = .now
         var lastTick = ContinuousClock.now
         var nextReconcile = ContinuousClock.now
+        // The readers of interest still to compare in this pass of the periodic comparison.
+        var comparePass: ArraySlice<ReaderID> = []
         var nextCodeSweep = ContinuousClock.now
         while !Task.isCancelled {
             let now = ContinuousClock.now
@@ -53,7 +56,14 @@ extension Gateway {
             }
             if healthySince != nil, ContinuousClock.now >= nextReconcile {
                 nextReconcile = .now + configuration.reconcileInterval
-                await follower.reconcile()
+                // In turns of at most `reconcileBatch` readers: PostgreSQL's work per interval
+                // does not grow with the fleet (a full pass over N readers takes
+                // N / reconcileBatch intervals). NOTIFY is the fast path and a re-subscribed
+                // listener compares everything at once; this pass is the backstop.
+                if comparePass.isEmpty { comparePass = registry.read { $0.readersOfInterest }[...] }
+                let turn = comparePass.prefix(configuration.reconcileBatch)
+                comparePass = comparePass.dropFirst(turn.count)
+                await follower.reconcile(Array(turn))
             }
             if healthySince != nil, ContinuousClock.now >= nextCodeSweep {
                 nextCodeSweep = .now + .seconds(60)

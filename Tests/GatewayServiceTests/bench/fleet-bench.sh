@@ -1,0 +1,300 @@
+#!/usr/bin/env bash
+# Fleet scale (make bench-fleet): N simulated readers attached to one replica, heartbeating at
+# reader-sim's default interval (2 s), N/10 lanes holding sessions and now and then connecting
+# one reader of their location and relaying a command to it; beside it, in the same run and the
+# same windows, the transport floor: transport-echo holding N TLS connections with the same
+# heartbeat frames. Then three replicas behind nginx stream with the largest N, and a reconnect
+# storm: kill -9 the replica holding the most readers, time until every reader is re-attached
+# elsewhere with its owner kept and every lane resumed.
+#
+#   Tests/GatewayServiceTests/bench/fleet-bench.sh <release bin dir> <results dir>
+#
+# FLEET_SIZES (default "1000 5000 15000"), FLEET_WINDOW seconds per window (20), FLEET_ROUNDS
+# windows per size (3; medians reported), FLEET_CLUSTER=0 skips the three-replica part,
+# FLEET_SINGLE=0 the one-replica part (the readers are still registered through it),
+# FLEET_PER_PROCESS readers per load process (5000: each process stays under 20,000 descriptors).
+set -euo pipefail
+BIN=$1; OUT=$2
+SIZES=${FLEET_SIZES:-1000 5000 15000}
+WINDOW=${FLEET_WINDOW:-20}
+ROUNDS=${FLEET_ROUNDS:-3}
+CLUSTER=${FLEET_CLUSTER:-1}
+SINGLE=${FLEET_SINGLE:-1}
+PER_PROCESS=${FLEET_PER_PROCESS:-5000}
+HEARTBEAT=${FLEET_HEARTBEAT:-2s}
+LANE_PERIOD=${FLEET_LANE_PERIOD:-20s}
+PGBIN=${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
+mkdir -p "$OUT"
+RAW="$OUT/fleet.jsonl"; : > "$RAW"
+WORK=$(mktemp -d /tmp/fleet-bench.XXXXXX)
+chmod 755 "$WORK"
+PIDS=()
+PG_PORT=18570; GW_PORT=18571; ECHO_PORT=18573; LB_PORT=18575
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+  [ -f "$WORK/nginx/nginx.pid" ] && kill "$(cat "$WORK/nginx/nginx.pid")" 2>/dev/null || true
+  [ -d "$WORK/pg" ] && as_postgres "$PGBIN/pg_ctl" -D "$WORK/pg" -m immediate stop >/dev/null 2>&1 || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+wait_port() { for _ in $(seq 1 600); do (echo > /dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 did not open"; return 1; }
+log() { echo "== $(date -u +%H:%M:%S) $*"; }
+psql_q() { "$PGBIN/psql" -X -q -t -A -F' ' -h "$WORK/pgsock" -p $PG_PORT -U postgres -d gateway -c "$1"; }
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# --- PostgreSQL with pg_stat_statements --------------------------------------------------------
+log "PostgreSQL with pg_stat_statements ($PGBIN)"
+mkdir -p "$WORK/pg" "$WORK/pgsock"
+[ "$(id -u)" = 0 ] && chown postgres "$WORK/pg" "$WORK/pgsock"
+as_postgres "$PGBIN/initdb" -D "$WORK/pg" -U postgres -A trust >/dev/null
+cat >> "$WORK/pg/postgresql.conf" <<CONF
+listen_addresses = '127.0.0.1'
+port = $PG_PORT
+unix_socket_directories = '$WORK/pgsock'
+max_connections = 200
+shared_buffers = 256MB
+shared_preload_libraries = 'pg_stat_statements'
+pg_stat_statements.track = all
+CONF
+as_postgres "$PGBIN/pg_ctl" -D "$WORK/pg" -l "$WORK/pg/server.log" -w start >/dev/null
+"$PGBIN/createdb" -h "$WORK/pgsock" -p $PG_PORT -U postgres gateway
+psql_q "CREATE EXTENSION pg_stat_statements" >/dev/null
+DB="postgresql://postgres@127.0.0.1:$PG_PORT/gateway"
+
+"$BIN/fleet-load" --mode ca --dir "$WORK/fleet" > "$WORK/ca.json"
+TLS="$WORK/fleet/tls"
+CERT=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["certificate"])' "$WORK/ca.json")
+KEY=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["key"])' "$WORK/ca.json")
+CA=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["ca"])' "$WORK/ca.json")
+
+# start_gateway NAME PORT INTERNAL_PORT [extra args]: a release replica (pid in STARTED), at most 20,000 descriptors.
+start_gateway() {
+  local name=$1 port=$2 internal=$3; shift 3
+  ( ulimit -n 20000; exec "$BIN/reader-gateway" --database-url "$DB" --port "$port" --internal-port "$internal" --node-name "$name" \
+      --tls-cert "$CERT" --tls-key "$KEY" --reader-ca "$CA" --data-dir "$WORK/$name" --log-level warning "$@" ) > "$WORK/$name.log" 2>&1 &
+  STARTED=$!; PIDS+=($STARTED)
+  wait_port "$port"
+}
+cpu_ticks() { local total=0; for pid in "$@"; do [ -r /proc/$pid/stat ] && total=$((total + $(awk '{print $14 + $15}' /proc/$pid/stat))); done; echo $total; }
+rss_kb() { awk '/VmRSS/ {print $2}' /proc/$1/status; }
+fds() { ls /proc/$1/fd | wc -l; }
+# PostgreSQL counters: statements, of which writes, execution ms, WAL bytes, then the periodic
+# ownership comparison (the snapshot statement): calls, ms, rows.
+pg_counters() {
+  psql_q "SELECT (SELECT coalesce(sum(calls),0) FROM pg_stat_statements WHERE query NOT ILIKE '%pg_stat%'),
+                 (SELECT coalesce(sum(calls),0) FROM pg_stat_statements WHERE query ~* '^\s*(INSERT|UPDATE|DELETE|WITH)' OR query ILIKE '%claim%'),
+                 (SELECT round(coalesce(sum(total_exec_time),0)::numeric,1) FROM pg_stat_statements WHERE query NOT ILIKE '%pg_stat%'),
+                 (SELECT wal_bytes FROM pg_stat_wal),
+                 (SELECT coalesce(sum(calls),0) FROM pg_stat_statements WHERE query ILIKE '%link_detached_at IS NOT NULL AS detached%'),
+                 (SELECT round(coalesce(sum(total_exec_time),0)::numeric,1) FROM pg_stat_statements WHERE query ILIKE '%link_detached_at IS NOT NULL AS detached%'),
+                 (SELECT coalesce(sum(rows),0) FROM pg_stat_statements WHERE query ILIKE '%link_detached_at IS NOT NULL AS detached%')"
+}
+# attached PATTERN: the sum of the last status line of every reader process whose log matches.
+attached() { local total=0 n; for f in $1; do n=$(grep -o '"attached":[0-9]*' "$f" 2>/dev/null | tail -1 | cut -d: -f2); total=$((total + ${n:-0})); done; echo $total; }
+wait_attached() { # PATTERN N TIMEOUT
+  for _ in $(seq 1 $(( $3 * 2 ))); do [ "$(attached "$1")" -ge "$2" ] && return 0; sleep 0.5; done
+  echo "only $(attached "$1") of $2 attached"; return 1
+}
+# start_readers FIRST COUNT PORT TAG [--echo]: load processes of at most PER_PROCESS readers.
+LOADERS=()
+start_readers() {
+  local first=$1 count=$2 port=$3 tag=$4; shift 4
+  local at=$first end=$(( first + count ))
+  while [ $at -lt $end ]; do
+    local chunk=$(( end - at < PER_PROCESS ? end - at : PER_PROCESS ))
+    ( ulimit -n 20000; exec "$BIN/fleet-load" --mode readers --dir "$WORK/fleet" --port "$port" --first $at --count $chunk --heartbeat-interval "$HEARTBEAT" "$@" ) \
+      > "$WORK/readers-$tag-$at.log" 2>&1 &
+    PIDS+=($!); LOADERS+=($!)
+    at=$(( at + chunk ))
+  done
+}
+
+# --- one replica beside the transport floor ----------------------------------------------------
+log "one replica, the transport echo beside it (load average $(loadavg))"
+start_gateway gw1 $GW_PORT 18581; GW=$STARTED
+( ulimit -n 20000; exec "$BIN/transport-echo" --port $ECHO_PORT --certificate "$CERT" --key "$KEY" --loops 2 --idle-timeout 3600s --log-level warning ) > "$WORK/echo.log" 2>&1 &
+ECHO=$!; PIDS+=($ECHO)
+wait_port $ECHO_PORT
+SECRET=$("$BIN/gatewayctl" accounts create --database-url "$DB" --name fleet --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["secret_key"])')
+sleep 2
+GW_RSS0=$(rss_kb $GW); ECHO_RSS0=$(rss_kb $ECHO)
+registered=0
+for N in $SIZES; do
+  log "N=$N: registering $((N - registered)) more readers"
+  "$BIN/fleet-load" --mode register --dir "$WORK/fleet" --port $GW_PORT --secret-key "$SECRET" --first $((registered + 1)) --count $((N - registered)) >/dev/null
+  if [ "$SINGLE" != 0 ]; then
+    start_readers $((registered + 1)) $((N - registered)) $GW_PORT gw
+    start_readers $((registered + 1)) $((N - registered)) $ECHO_PORT echo --echo
+  fi
+  registered=$N
+  [ "$SINGLE" = 0 ] && continue
+  wait_attached "$WORK/readers-gw-*.log" $N 300
+  wait_attached "$WORK/readers-echo-*.log" $N 300
+  log "N=$N: all attached (gateway $(fds $GW) descriptors); lanes $((N / 10)) opening"
+  "$BIN/fleet-load" --mode lanes --dir "$WORK/fleet" --port $GW_PORT --count $((N / 10)) --period "$LANE_PERIOD" --warmup 10s \
+    --duration $((WINDOW * ROUNDS + 3))s > "$WORK/lanes-$N.log" 2>&1 &
+  LANES=$!; PIDS+=($LANES)
+  for _ in $(seq 1 600); do grep -q measuring "$WORK/lanes-$N.log" && break; sleep 0.2; done
+  for round in $(seq 1 "$ROUNDS"); do
+    g0=$(cpu_ticks $GW); e0=$(cpu_ticks $ECHO); l0=$(cpu_ticks "${LOADERS[@]}" $LANES); p0=$(pg_counters); t0=$(date +%s.%N)
+    sleep "$WINDOW"
+    g1=$(cpu_ticks $GW); e1=$(cpu_ticks $ECHO); l1=$(cpu_ticks "${LOADERS[@]}" $LANES); p1=$(pg_counters); t1=$(date +%s.%N)
+    python3 - "$N" "$round" "$t0" "$t1" "$g0" "$g1" "$e0" "$e1" "$l0" "$l1" "$p0" "$p1" "$(rss_kb $GW)" "$GW_RSS0" "$(rss_kb $ECHO)" "$ECHO_RSS0" "$(fds $GW)" "$(loadavg)" <<'PY' | tee -a "$RAW"
+import json, sys
+a = sys.argv[1:]
+n, rnd = int(a[0]), int(a[1]); seconds = float(a[3]) - float(a[2])
+g, e, l = (int(a[5]) - int(a[4])), (int(a[7]) - int(a[6])), (int(a[9]) - int(a[8]))
+p0 = [float(x) for x in a[10].split()]; p1 = [float(x) for x in a[11].split()]
+d = [y - x for x, y in zip(p0, p1)]
+gw_cpu = g / seconds; echo_cpu = e / seconds  # ticks are 1/100 s: ticks per second = % of a core
+print(json.dumps({"label": "fleet one replica", "readers": n, "lanes": n // 10, "round": rnd, "seconds": round(seconds, 2),
+    "gateway_cpu_pct": round(gw_cpu, 2), "echo_cpu_pct": round(echo_cpu, 2), "ratio": round(gw_cpu / echo_cpu, 2) if echo_cpu else None,
+    "load_cpu_pct": round(l / seconds, 2),
+    "gateway_kb_per_reader": round((int(a[12]) - int(a[13])) / n, 2), "echo_kb_per_connection": round((int(a[14]) - int(a[15])) / n, 2),
+    "gateway_rss_mb": round(int(a[12]) / 1024, 1), "gateway_fds": int(a[16]),
+    "pg_statements_per_s": round(d[0] / seconds, 1), "pg_writes_per_s": round(d[1] / seconds, 1), "pg_exec_ms_per_s": round(d[2] / seconds, 2),
+    "wal_bytes_per_s": round(d[3] / seconds), "compare_per_s": round(d[4] / seconds, 2),
+    "compare_ms_each": round(d[5] / d[4], 2) if d[4] else 0, "compare_rows_each": round(d[6] / d[4]) if d[4] else 0,
+    "loadavg": a[17]}))
+PY
+  done
+  wait $LANES || true
+  grep '"connects"' "$WORK/lanes-$N.log" | sed "s/^{/{\"label\": \"fleet lanes\", \"readers\": $N, /" | tee -a "$RAW"
+done
+kill -9 ${LOADERS[@]+"${LOADERS[@]}"} $ECHO $GW 2>/dev/null || true
+LOADERS=()
+sleep 2
+
+# --- three replicas behind nginx, then the reconnect storm -------------------------------------
+if [ "$CLUSTER" = 1 ]; then
+  N=$registered
+  log "three replicas behind nginx stream, $N readers, $((N / 10)) lanes (load average $(loadavg))"
+  start_gateway r1 18591 18592 --max-handshaking-per-source 1024; G1=$STARTED
+  start_gateway r2 18593 18594 --max-handshaking-per-source 1024; G2=$STARTED
+  start_gateway r3 18595 18596 --max-handshaking-per-source 1024; G3=$STARTED
+  mkdir -p "$WORK/nginx/logs"
+  cat > "$WORK/nginx/nginx.conf" <<CONF
+load_module /usr/lib/nginx/modules/ngx_stream_module.so;
+worker_processes 2;
+worker_rlimit_nofile 19000;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log error;
+events { worker_connections 18000; use epoll; }
+stream {
+    upstream gateways { server 127.0.0.1:18591 max_fails=0; server 127.0.0.1:18593 max_fails=0; server 127.0.0.1:18595 max_fails=0; }
+    server {
+        listen 127.0.0.1:$LB_PORT reuseport;
+        proxy_pass gateways;
+        proxy_connect_timeout 1s;
+        proxy_timeout 1h;
+        proxy_next_upstream on;
+        proxy_next_upstream_tries 3;
+    }
+}
+CONF
+  nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf"
+  wait_port $LB_PORT
+  psql_q "SELECT pg_stat_statements_reset()" >/dev/null
+  # Behind nginx every connection comes from one address: the replicas take 1,024 handshakes from it.
+  start_readers 1 "$N" $LB_PORT lb --handshake-window 64
+  wait_attached "$WORK/readers-lb-*.log" "$N" 300
+  "$BIN/fleet-load" --mode lanes --dir "$WORK/fleet" --port $LB_PORT --count $((N / 10)) --period "$LANE_PERIOD" --duration 0 --hold > "$WORK/lanes-cluster.log" 2>&1 &
+  LANES=$!; PIDS+=($LANES)
+  for _ in $(seq 1 600); do grep -q lanes_ready "$WORK/lanes-cluster.log" && break; sleep 0.2; done
+  sleep 10
+  g0=$(cpu_ticks $G1 $G2 $G3); p0=$(pg_counters); t0=$(date +%s.%N)
+  sleep "$WINDOW"
+  g1=$(cpu_ticks $G1 $G2 $G3); p1=$(pg_counters); t1=$(date +%s.%N)
+  python3 - "$N" "$t0" "$t1" "$g0" "$g1" "$p0" "$p1" "$(rss_kb $G1)" "$(rss_kb $G2)" "$(rss_kb $G3)" "$(loadavg)" <<'PY' | tee -a "$RAW"
+import json, sys
+a = sys.argv[1:]
+n = int(a[0]); seconds = float(a[2]) - float(a[1])
+d = [y - x for x, y in zip([float(x) for x in a[5].split()], [float(x) for x in a[6].split()])]
+print(json.dumps({"label": "fleet three replicas", "readers": n, "lanes": n // 10, "seconds": round(seconds, 2),
+    "gateways_cpu_pct": round((int(a[4]) - int(a[3])) / seconds, 2), "rss_mb": [round(int(x) / 1024, 1) for x in a[7:10]],
+    "pg_statements_per_s": round(d[0] / seconds, 1), "pg_writes_per_s": round(d[1] / seconds, 1), "wal_bytes_per_s": round(d[3] / seconds),
+    "compare_per_s": round(d[4] / seconds, 2), "compare_ms_each": round(d[5] / d[4], 2) if d[4] else 0, "loadavg": a[10]}))
+PY
+  # The one-replica run's sessions end with their lease (its node is reaped): wait for them.
+  for _ in $(seq 1 120); do
+    [ "$(psql_q "SELECT count(*) FROM reader_ownership o JOIN sdk_sessions s ON s.id = o.session_id WHERE s.node_id LIKE 'gw1%'")" = 0 ] && break
+    sleep 1
+  done
+  # The storm: kill -9 the replica holding the most reader links.
+  read -r VICTIM_NODE VICTIM_LINKS < <(psql_q "SELECT link_node, count(*) FROM reader_ownership WHERE online AND link_detached_at IS NULL GROUP BY link_node ORDER BY 2 DESC LIMIT 1")
+  case "$VICTIM_NODE" in r1*) VICTIM=$G1;; r2*) VICTIM=$G2;; *) VICTIM=$G3;; esac
+  psql_q "DROP TABLE IF EXISTS fleet_before; CREATE TABLE fleet_before AS SELECT reader_id, session_id, generation FROM reader_ownership" >/dev/null
+  OWNED=$(psql_q "SELECT count(*) FROM fleet_before WHERE session_id IS NOT NULL")
+  VICTIM_SESSIONS=$(psql_q "SELECT count(*) FROM sdk_sessions WHERE node_id = '$VICTIM_NODE' AND closed_at IS NULL")
+  RESUMED0=$(grep -o '"resumed":[0-9]*' "$WORK/lanes-cluster.log" | tail -1 | cut -d: -f2)
+  log "storm: kill -9 $VICTIM_NODE holding $VICTIM_LINKS reader links and $VICTIM_SESSIONS sessions ($OWNED readers owned)"
+  p_prev=$(pg_counters); peak_stmt=0; peak_wal=0; peak_writes=0
+  t_kill=$(date +%s.%N); kill -9 "$VICTIM"
+  done_at=""; linked_at=""; resumed_at=""
+  while python3 -c 'import sys, time; sys.exit(0 if time.time() - float(sys.argv[1]) < 90 else 1)' "$t_kill"; do
+    sleep 0.5
+    read -r linked kept left < <(psql_q "SELECT
+        (SELECT count(*) FROM reader_ownership WHERE online AND link_detached_at IS NULL AND link_node IS DISTINCT FROM '$VICTIM_NODE'),
+        (SELECT count(*) FROM reader_ownership o JOIN fleet_before b USING (reader_id) WHERE b.session_id IS NOT NULL AND o.session_id = b.session_id),
+        (SELECT count(*) FROM sdk_sessions WHERE node_id = '$VICTIM_NODE' AND closed_at IS NULL)")
+    now=$(date +%s.%N); p_now=$(pg_counters)
+    read -r s w x <<<"$(python3 -c 'import sys; a=[float(x) for x in sys.argv[1].split()]; b=[float(x) for x in sys.argv[2].split()]; t=float(sys.argv[4])-float(sys.argv[3]); print(int((b[0]-a[0])/t), int((b[1]-a[1])/t), int((b[3]-a[3])/t))' "$p_prev" "$p_now" "${t_prev:-$t_kill}" "$now")"
+    p_prev=$p_now; t_prev=$now
+    echo "storm +$(python3 -c 'import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))' "$t_kill" "$now")s: linked $linked/$N, owners kept $kept/$OWNED, sessions left on the dead node $left, $s statements/s" >> "$WORK/storm.log"
+    [ "$s" -gt "$peak_stmt" ] && peak_stmt=$s; [ "$w" -gt "$peak_writes" ] && peak_writes=$w; [ "$x" -gt "$peak_wal" ] && peak_wal=$x
+    [ -z "$linked_at" ] && [ "$linked" -ge "$N" ] && linked_at=$now
+    [ -z "$resumed_at" ] && [ "$left" = 0 ] && resumed_at=$now
+    if [ -z "$done_at" ] && [ "$linked" -ge "$N" ] && [ "$kept" -ge "$OWNED" ] && [ "$left" = 0 ]; then done_at=$now; fi
+    # Past the node lease and the offline bound an owner can no longer be lost: stop there.
+    [ -n "$done_at" ] && python3 -c 'import sys, time; sys.exit(0 if time.time() - float(sys.argv[1]) > 25 else 1)' "$t_kill" && break
+  done
+  tail -n 60 "$WORK/storm.log" > "$OUT/fleet-storm.log"
+  sleep 3
+  RESUMED1=$(grep -o '"resumed":[0-9]*' "$WORK/lanes-cluster.log" | tail -1 | cut -d: -f2)
+  FAILURES=$(grep -o '"failures":[0-9]*' "$WORK/lanes-cluster.log" | tail -1 | cut -d: -f2)
+  read -r owners_bad gen_back epoch_rows < <(psql_q "SELECT
+      (SELECT count(*) FROM (SELECT reader_id FROM reader_ownership GROUP BY reader_id HAVING count(*) > 1) x),
+      (SELECT count(*) FROM reader_ownership o JOIN fleet_before b USING (reader_id) WHERE o.generation < b.generation),
+      (SELECT count(*) FROM reader_ownership WHERE online AND link_detached_at IS NULL)")
+  python3 - "$t_kill" "${done_at:-}" "${linked_at:-}" "${resumed_at:-}" "$VICTIM_LINKS" "$VICTIM_SESSIONS" "$OWNED" "${linked:-0}" "${kept:-0}" "${left:-0}" "$N" \
+      "$peak_stmt" "$peak_writes" "$peak_wal" "$((RESUMED1 - RESUMED0))" "${FAILURES:-0}" "$owners_bad" "$gen_back" "$(loadavg)" <<'PY' | tee -a "$RAW"
+import json, sys
+a = sys.argv[1:]
+since = lambda t: round(float(t) - float(a[0]), 2) if t else None
+a = a[:1] + [a[1]] + a[4:]
+print(json.dumps({"label": "reconnect storm", "seconds_until_all_linked": since(sys.argv[3]), "seconds_until_sessions_off_dead_node": since(sys.argv[4]), "victim_reader_links": int(a[2]), "victim_sessions": int(a[3]), "owned_readers": int(a[4]),
+    "seconds_to_all_reattached_owners_kept_lanes_resumed": round(float(a[1]) - float(a[0]), 2) if a[1] else None,
+    "readers_linked_on_live_replicas": int(a[5]), "of_readers": int(a[8]), "owners_kept": int(a[6]), "sessions_left_on_dead_node": int(a[7]),
+    "peak_pg_statements_per_s": int(a[9]), "peak_pg_writes_per_s": int(a[10]), "peak_wal_bytes_per_s": int(a[11]),
+    "lanes_resumed": int(a[12]), "lane_failures": int(a[13]), "readers_with_two_rows": int(a[14]), "generations_gone_back": int(a[15]), "loadavg": a[16]}))
+PY
+fi
+
+python3 - "$RAW" "$OUT/fleet.md" <<'PY'
+import json, statistics, sys
+rows = [json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")]
+med = lambda xs: statistics.median(xs) if xs else 0
+out = ["| readers (lanes) | gateway CPU % of a core | transport echo floor % | ratio (median of rounds) | load tool CPU % | KB resident per reader: gateway / echo | gateway fds | PG statements/s (writes/s) | WAL bytes/s | ownership comparison: per s, ms each, rows each | connect p50 / p99 ms | relayed command p50 / p99 ms | load average |",
+       "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+sizes = sorted({r["readers"] for r in rows if r["label"] == "fleet one replica"})
+for n in sizes:
+    rs = [r for r in rows if r["label"] == "fleet one replica" and r["readers"] == n]
+    lane = next((r for r in rows if r["label"] == "fleet lanes" and r["readers"] == n), {})
+    m = lambda k: med([r[k] for r in rs if r.get(k) is not None])
+    out.append(f"| {n:,} ({n // 10:,}) | {m('gateway_cpu_pct'):.1f} | {m('echo_cpu_pct'):.1f} | {m('ratio'):.2f}× ({' '.join(str(r['ratio']) for r in rs)}) | {m('load_cpu_pct'):.1f} | "
+               f"{m('gateway_kb_per_reader'):.1f} / {m('echo_kb_per_connection'):.1f} | {m('gateway_fds'):.0f} | {m('pg_statements_per_s'):.0f} ({m('pg_writes_per_s'):.0f}) | {m('wal_bytes_per_s'):,.0f} | "
+               f"{m('compare_per_s'):.2f}, {m('compare_ms_each'):.1f}, {m('compare_rows_each'):,.0f} | {lane.get('connect_p50_ms', 0)} / {lane.get('connect_p99_ms', 0)} | "
+               f"{lane.get('relay_p50_ms', 0)} / {lane.get('relay_p99_ms', 0)} | {rs[-1]['loadavg']} |")
+three = next((r for r in rows if r["label"] == "fleet three replicas"), None)
+if three:
+    out += ["", "| three replicas: readers (lanes) | CPU % of a core, all replicas | RSS MB each | PG statements/s (writes/s) | WAL bytes/s | ownership comparisons per s, ms each |", "| --- | --- | --- | --- | --- | --- |",
+            f"| {three['readers']:,} ({three['lanes']:,}) | {three['gateways_cpu_pct']:.1f} | {' / '.join(map(str, three['rss_mb']))} | {three['pg_statements_per_s']:.0f} ({three['pg_writes_per_s']:.0f}) | {three['wal_bytes_per_s']:,} | {three['compare_per_s']:.2f}, {three['compare_ms_each']:.1f} |"]
+storm = next((r for r in rows if r["label"] == "reconnect storm"), None)
+if storm:
+    out += ["", "| storm: reader links / sessions on the killed replica | seconds until all re-attached / lanes' sessions off the dead replica / both with every owner kept | readers linked / of | owners kept / owned | peak PG statements/s (writes/s) | peak WAL bytes/s | lanes resumed | lane failures | readers with two rows / generations gone back |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+            f"| {storm['victim_reader_links']:,} / {storm['victim_sessions']:,} | {storm['seconds_until_all_linked']} / {storm['seconds_until_sessions_off_dead_node']} / {storm['seconds_to_all_reattached_owners_kept_lanes_resumed']} | {storm['readers_linked_on_live_replicas']:,} / {storm['of_readers']:,} | {storm['owners_kept']:,} / {storm['owned_readers']:,} | "
+            f"{storm['peak_pg_statements_per_s']:,} ({storm['peak_pg_writes_per_s']:,}) | {storm['peak_wal_bytes_per_s']:,} | {storm['lanes_resumed']} | {storm['lane_failures']} | {storm['readers_with_two_rows']} / {storm['generations_gone_back']} |"]
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+print("\n".join(out))
+PY

@@ -23,10 +23,17 @@ struct AdminCommands {
             output.show(table: AdminRendering.table([reader]), json: AdminRendering.json(reader))
         case .registerBySerials(let serials, let prefix, let location, let deviceType):
             let readers = try await admin.registerReaders(serials: serials, labelPrefix: prefix, locationID: location, deviceType: deviceType)
-            output.show(table: AdminRendering.table(readers), json: .array(readers.map(AdminRendering.json)))
+            output.show(table: AdminRendering.table(readers), json: .array(readers.map { AdminRendering.json($0) }))
         case .listReaders(let location, let status):
             let readers = try await admin.listReaders(locationID: location, networkStatus: status)
-            output.show(table: AdminRendering.table(readers), json: .array(readers.map(AdminRendering.json)))
+            // The holder of each reader, from the ownership view of the same readers.
+            let ownerships = try await admin.listOwnership(locationID: location)
+            var holders: [String: ReaderGatewayV1.ReaderOwner] = [:]
+            for ownership in ownerships { holders[ownership.readerID] = ownership.owner ?? ReaderGatewayV1.ReaderOwner() }
+            output.show(
+                table: AdminRendering.table(readers, holders: holders),
+                json: .array(readers.map { AdminRendering.json($0, holder: holders[$0.id] ?? ReaderGatewayV1.ReaderOwner()) })
+            )
         case .getReader(let id):
             let response = try await admin.getReader(id)
             let reader = response.reader ?? ReaderGatewayV1.Reader()
@@ -61,6 +68,22 @@ struct AdminCommands {
             let token = try await admin.createConnectionToken(locationID: location, ttl: ttl)
             let table = Table(headers: ["TOKEN", "EXPIRES", "LOCATION"], rows: [[token.secret, AdminRendering.time(token.expiresUnixMs), token.locationID.isEmpty ? "(any)" : token.locationID]])
             output.show(table: table, json: AdminRendering.json(token))
+        case .listUpdates(let deviceType):
+            let updates = try await admin.listSoftwareUpdates(deviceType: deviceType)
+            output.show(table: AdminRendering.table(updates), json: .array(updates.map { AdminRendering.json($0) }))
+        case .addUpdate(let update):
+            let response = try await admin.addSoftwareUpdate(update)
+            let stored = response.update ?? update
+            output.show(
+                text: (response.replaced ? "replaced " : "added ") + "\(stored.deviceType.commandLineName) \(stored.version)\n\n" + AdminRendering.table([stored]).description,
+                json: .object(["update": AdminRendering.json(stored), "replaced": .bool(response.replaced)])
+            )
+        case .removeUpdate(let deviceType, let version):
+            try await admin.removeSoftwareUpdate(deviceType: deviceType, version: version)
+            output.show(
+                text: "removed \(deviceType.commandLineName) \(version)",
+                json: .object(["removed": .object(["device_type": .string(deviceType.commandLineName), "version": .string(version)])])
+            )
         case .createAccount:
             preconditionFailure("accounts create runs against PostgreSQL, not the gateway")
         }

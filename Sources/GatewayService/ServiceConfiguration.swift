@@ -25,6 +25,8 @@ public struct ServiceConfiguration: Sendable {
     /// Most readers compared with their rows each `reconcileInterval` (the comparison passes
     /// over a replica's readers in turns, so its cost per interval does not grow with the fleet).
     public var reconcileBatch: Int = 1_000
+    /// The clock of the software update rules (required_at, the 30-day rule); tests set one.
+    public var updateClock: WallClock = .system
 
     public init() {}
 

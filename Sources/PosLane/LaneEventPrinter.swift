@@ -20,6 +20,10 @@ final class LaneEventPrinter: TerminalDelegate {
             LineWriter.line("reconnect_failed", ["reader_id": readerID, "reason": error.reasonName])
         case .updateProgress(let readerID, let progress):
             LineWriter.line("update_progress", ["reader_id": readerID, "progress": "\(progress)"])
+        case .updateAvailable(let readerID, let update):
+            LineWriter.line("update_available", ["reader_id": readerID, "version": update.version, "required": update.required ? "true" : "false"])
+        case .updateStarted(let readerID, let update):
+            LineWriter.line("update_started", ["reader_id": readerID, "version": update.version, "required": update.required ? "true" : "false"])
         case .connectionLost(let error):
             LineWriter.line("connection_lost", ["message": error.message])
         case .sessionResumed(let session):

@@ -31,9 +31,22 @@ extension SimulatedReader {
                 await self.answer(id, on: link)
                 self.reboot()
             }
-        case .installUpdate?:
-            Output.line("command", ["serial": serial, "kind": "install_update", "id": "\(id)"])
-            Task { await self.installUpdate(id: id, link: link) }
+        case .installUpdate(let update)?:
+            Output.line("command", [
+                "serial": serial, "kind": "install_update", "id": "\(id)", "version": update.version, "required": update.required ? "true" : "false",
+            ])
+            updateTask?.cancel()
+            updateTask = Task { await self.installUpdate(id: id, update: update, link: link) }
+        case .cancelUpdate?:
+            Output.line("command", ["serial": serial, "kind": "cancel_update", "id": "\(id)"])
+            let canceled = installingVersion
+            updateTask?.cancel()
+            updateTask = nil
+            var result = ReaderGatewayV1.CommandResult()
+            result.commandID = id
+            result.status = .ok
+            result.result = .updateVersion(canceled)
+            Task { await self.deliver(result, on: link) }
         case nil:
             var result = ReaderGatewayV1.CommandResult()
             result.commandID = id
@@ -93,25 +106,64 @@ extension SimulatedReader {
         await sendHeartbeat()
     }
 
-    private func installUpdate(id: UInt64, link: ReaderLinkClient) async {
-        let version = "2.21.0.0"
+    /// Installs `update`: progress from 0 to 1 over the configured duration, then the new
+    /// version in a heartbeat and the answer. A battery at or below 50 % refuses it; a
+    /// `fail-update` (or --fail-updates) fails it halfway; a CancelUpdate stops it.
+    private func installUpdate(id: UInt64, update: ReaderGatewayV1.ReaderCommand.InstallUpdate, link: ReaderLinkClient) async {
+        let version = update.version.isEmpty ? "2.21.0.0" : update.version
         var result = ReaderGatewayV1.CommandResult()
         result.commandID = id
-        result.status = .ok
-        result.result = .updateVersion(version)
-        try? await Task.sleep(for: slowDelay)
-        await deliver(result, on: link)
+        if let level = batteryLevel, level <= 0.5 {
+            result.status = ReaderGatewayV1.Status(.readerSoftwareUpdateFailedBatteryLow, "the battery is at \(Int((level * 100).rounded())) %; charge it above 50 % to update")
+            Output.line("update_failed", ["serial": serial, "version": version, "reason": "battery_low"])
+            await deliver(result, on: link)
+            return
+        }
+        let fails = failNextUpdate || configuration.failUpdates
+        failNextUpdate = false
+        installingVersion = version
         activity = .updating
-        for progress: Float in [0.5, 1.0] {
+        await sendHeartbeat()
+        let steps = 4
+        var outcome = "installed"
+        for step in 0...steps {
+            let progress = Float(step) / Float(steps)
+            if fails && progress > 0.5 {
+                outcome = "failed"
+                break
+            }
             do {
                 try await link.sendUpdateProgress(version: version, progress: progress)
             } catch {
                 Output.line("send_failed", ["serial": serial, "what": "update_progress", "error": "\(error)"])
             }
+            Output.line("update_progress", ["serial": serial, "version": version, "progress": "\(progress)"])
+            guard step < steps else { break }
+            do {
+                try await Task.sleep(for: configuration.updateDuration / steps + slowDelay)
+            } catch {
+                outcome = "canceled"
+                break
+            }
         }
-        softwareVersion = version
+        installingVersion = ""
         activity = .idle
-        Output.line("updated", ["serial": serial, "version": version])
+        switch outcome {
+        case "installed":
+            softwareVersion = version
+            result.status = .ok
+            result.result = .updateVersion(version)
+            Output.line("updated", ["serial": serial, "version": version])
+        case "canceled":
+            result.status = ReaderGatewayV1.Status(.commandCanceled, "the software update \(version) was cancelled")
+            Output.line("update_canceled", ["serial": serial, "version": version])
+        default:
+            result.status = ReaderGatewayV1.Status(.readerSoftwareUpdateFailed, "the reader could not install \(version) (simulated failure)")
+            Output.line("update_failed", ["serial": serial, "version": version, "reason": "failed"])
+        }
+        // The new version reaches the gateway before the answer: its next decision sees it.
+        await sendHeartbeat()
+        await deliver(result, on: link)
     }
 
     /// Answers a command with OK after the configured slowness.

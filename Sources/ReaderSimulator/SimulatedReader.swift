@@ -29,6 +29,13 @@ actor SimulatedReader {
     var stayOffline = false
     var nextReconnectDelay: Duration?
     var lastAmount: Int64 = 0
+    /// The battery level (0 to 1) it reports; nil on mains power.
+    var batteryLevel: Float?
+    /// The next software update fails halfway.
+    var failNextUpdate = false
+    /// The software update installing now (a CancelUpdate cancels it), and its version.
+    var updateTask: Task<Void, Never>?
+    var installingVersion = ""
 
     // The current link.
     var channel: ClientChannel?
@@ -44,6 +51,7 @@ actor SimulatedReader {
         self.certificate = certificate
         self.group = group
         self.softwareVersion = configuration.softwareVersion
+        self.batteryLevel = configuration.batteryLevel
         self.ipAddress = configuration.ipAddress(forReaderAt: index)
     }
 
@@ -84,6 +92,7 @@ actor SimulatedReader {
         hello.softwareVersion = softwareVersion
         hello.readerCredential = credential
         hello.ipAddress = ipAddress
+        hello.batteryLevel = batteryLevel
         let link: ReaderLinkClient
         do {
             link = try await ReaderLinkClient.attach(on: channel, hello: hello)
@@ -112,6 +121,8 @@ actor SimulatedReader {
         heartbeats.cancel()
         collectTask?.cancel()
         collectTask = nil
+        updateTask?.cancel()
+        updateTask = nil
         activity = .idle
         attached = false
         self.link = nil
@@ -129,6 +140,13 @@ actor SimulatedReader {
             }
             guard epoch == linkEpoch else { return }
             if !silent { await sendHeartbeat() }
+            if batteryLevel == 0 {
+                // Drained: the reader powers off until told `online`.
+                Output.line("powered_off", ["serial": serial, "reader_id": readerID, "reason": "battery empty"])
+                stayOffline = true
+                disconnect(reason: "battery empty", reconnectAfter: .zero)
+                return
+            }
         }
     }
 
@@ -138,8 +156,12 @@ actor SimulatedReader {
         var heartbeat = ReaderGatewayV1.ReaderHeartbeat()
         heartbeat.activity = activity
         heartbeat.ipAddress = ipAddress
-        heartbeat.batteryLevel = 0.87
-        heartbeat.charging = true
+        if let level = batteryLevel, configuration.batteryDrain > 0, !silent {
+            batteryLevel = max(0, level - configuration.batteryDrain)
+        }
+        heartbeat.batteryLevel = batteryLevel
+        heartbeat.charging = batteryLevel != nil && configuration.batteryDrain == 0
+        heartbeat.softwareVersion = softwareVersion
         do {
             try await link.heartbeat(heartbeat)
         } catch {
@@ -210,10 +232,18 @@ actor SimulatedReader {
         case .decline:
             declineNext = true
             Output.line("card_ready", ["serial": serial, "decline": "true"])
+        case .battery(_, let level):
+            batteryLevel = level
+            Output.line("battery", ["serial": serial, "level": "\(level)"])
+            await sendHeartbeat()
+        case .failUpdate:
+            failNextUpdate = true
+            Output.line("update_will_fail", ["serial": serial])
         case .status:
             Output.line("status", [
                 "serial": serial, "reader_id": readerID, "attached": attached ? "true" : "false",
                 "activity": activityName, "silent": silent ? "true" : "false", "ip": ipAddress,
+                "battery": batteryLevel.map { "\($0)" } ?? "none", "version": softwareVersion,
             ])
         case .quit:
             stayOffline = true

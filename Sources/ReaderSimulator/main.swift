@@ -19,12 +19,14 @@ do {
         Stdout: one line per event, `EVENT key=value ...` (values with spaces are double-quoted):
           attaching, registration_code (serial, code), registered (serial, reader_id, label, location),
           online (serial, reader_id), offline (serial, reason), owner (serial, lane, generation),
-          command (serial, kind, id), result (serial, kind, id, status), display, rebooting, status, error.
+          command (serial, kind, id), result (serial, kind, id, status), display, rebooting, status, error,
+          update_progress (serial, version, progress), updated (serial, version), update_failed (serial, version, reason),
+          update_canceled (serial, version), battery (serial, level), powered_off (serial, reason).
 
         Stdin: one command per line; SERIAL may be `all`:
           silent SERIAL | wake SERIAL | drop SERIAL [DURATION] | offline SERIAL | online SERIAL
           reboot SERIAL | slow SERIAL DURATION | ip SERIAL ADDRESS | present SERIAL BRAND LAST4
-          decline SERIAL | status [SERIAL] | quit
+          decline SERIAL | battery SERIAL LEVEL | fail-update SERIAL | status [SERIAL] | quit
         """)
         exit(0)
     }

@@ -175,7 +175,7 @@ public final class TapToPayReader: Sendable {
             send(result)
         case .setDisplay?, .clearDisplay?:
             send(Self.result(id, .ok))
-        case .reboot?, .installUpdate?, nil:
+        case .reboot?, .installUpdate?, .cancelUpdate?, nil:
             send(Self.result(id, ReaderGatewayV1.Status(.readerNotReady, "a Tap to Pay reader does not run this command")))
         }
     }

@@ -188,6 +188,15 @@ extension TerminalClient {
             emit(.reconnectFailed(readerID: message.readerID, RPCError(status: message.status ?? ReaderGatewayV1.Status(.readerOffline, "the reader did not come back"))))
         case .updateProgress(let message)?:
             emit(.updateProgress(readerID: message.readerID, progress: message.progress))
+        case .updateAvailable(let message)?:
+            if let update = message.update {
+                state.withLock { state in
+                    if state.connectedReader?.id == message.readerID { state.connectedReader?.availableUpdate = update }
+                }
+                emit(.updateAvailable(readerID: message.readerID, update))
+            }
+        case .updateStarted(let message)?:
+            if let update = message.update { emit(.updateStarted(readerID: message.readerID, update)) }
         case nil:
             break
         }
@@ -199,6 +208,9 @@ extension TerminalClient {
         switch event {
         case .disconnected(let info): delegate.terminal(self, didDisconnect: info)
         case .readerStatusChanged(let reader): delegate.terminal(self, didChangeReaderStatus: reader)
+        case .updateAvailable(_, let update): delegate.terminal(self, didReportAvailableUpdate: update)
+        case .updateStarted(_, let update): delegate.terminal(self, didStartInstallingUpdate: update)
+        case .updateProgress(_, let progress): delegate.terminal(self, didReportReaderSoftwareUpdateProgress: progress)
         default: break
         }
         delegate.terminal(self, didReceive: event)

@@ -44,6 +44,14 @@ extension TerminalClient {
     /// Other errors: `READER_OFFLINE`, `STALE_DISCOVERY` (the reader comes from a
     /// discovery a newer one superseded: pass one from the latest discovery),
     /// `READER_NOT_FOUND`, `ALREADY_CONNECTED_TO_READER`.
+    ///
+    /// When the reader has a required software update, it installs before this returns
+    /// (``connectionStatus`` stays `connecting`; events `updateStarted`, then `updateProgress`
+    /// 0 to 1; ``cancelReaderSoftwareUpdate()`` stops it and the connect fails with
+    /// `COMMAND_CANCELED`). Update errors: `READER_SOFTWARE_UPDATE_FAILED_BATTERY_LOW`,
+    /// `READER_SOFTWARE_UPDATE_FAILED`; a failed update the 30-day rule lets through connects
+    /// with the response's `requiredUpdateFailure` set. The call's deadline is the payment
+    /// timeout, as an install can take minutes.
     @discardableResult
     public func connectReader(_ reader: DiscoveredReader, failIfInUse: Bool = false) async throws -> ReaderGatewayV1.ConnectReaderResponse {
         var request = ReaderGatewayV1.ConnectReaderRequest()
@@ -51,7 +59,9 @@ extension TerminalClient {
         request.readerID = reader.id
         request.discoveryID = reader.discoveryID
         request.failIfInUse = failIfInUse
-        let response = try await connection.unary(ReaderGatewayV1.Sdk.connectReader, request, timeout: callTimeout)
+        state.withLock { $0.connecting = true }
+        defer { state.withLock { $0.connecting = false } }
+        let response = try await connection.unary(ReaderGatewayV1.Sdk.connectReader, request, timeout: paymentTimeout)
         state.withLock { state in
             state.connectedReader = response.reader ?? reader.reader
             state.connectedGeneration = response.generation
@@ -125,12 +135,27 @@ extension TerminalClient {
         _ = try await command(ReaderGatewayV1.Sdk.rebootReader, request, timeout: callTimeout)
     }
 
-    /// Installs the reader's available update; returns the version (empty when none).
+    /// Installs the connected reader's available update (Stripe's `installAvailableUpdate`) and
+    /// returns the version installed once the install has finished (empty when there was none).
+    /// Events `updateStarted`, then `updateProgress` 0 to 1, come meanwhile. Errors:
+    /// `READER_BUSY` (a payment runs), `READER_SOFTWARE_UPDATE_FAILED_BATTERY_LOW`,
+    /// `READER_SOFTWARE_UPDATE_FAILED`, `COMMAND_CANCELED` (``cancelReaderSoftwareUpdate()``).
     @discardableResult
     public func installAvailableUpdate() async throws -> String {
         var request = ReaderGatewayV1.InstallAvailableUpdateRequest()
         request.sessionToken = try sessionToken()
-        return try await command(ReaderGatewayV1.Sdk.installAvailableUpdate, request, timeout: callTimeout).version
+        return try await command(ReaderGatewayV1.Sdk.installAvailableUpdate, request, timeout: paymentTimeout).version
+    }
+
+    /// Cancels the running software update (the `Cancelable` of Stripe's
+    /// `didStartInstallingUpdate`): a required update during ``connectReader(_:failIfInUse:)``
+    /// (that connect fails with `COMMAND_CANCELED`) or ``installAvailableUpdate()``. True when
+    /// an install was running.
+    @discardableResult
+    public func cancelReaderSoftwareUpdate() async throws -> Bool {
+        var request = ReaderGatewayV1.CancelReaderSoftwareUpdateRequest()
+        request.sessionToken = try sessionToken()
+        return try await command(ReaderGatewayV1.Sdk.cancelReaderSoftwareUpdate, request, timeout: callTimeout).canceled
     }
 
     /// Relays a reader command. When it fails because another lane took the reader, the

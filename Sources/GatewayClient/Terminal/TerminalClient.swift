@@ -41,6 +41,8 @@ public final class TerminalClient: Sendable {
         var laneLabel = ""
         var session: TerminalSession?
         var connectedReader: ReaderGatewayV1.Reader?
+        /// A ConnectReader is running.
+        var connecting = false
         /// The ownership generation the session's connect was granted (0: unknown).
         var connectedGeneration: UInt64 = 0
         /// A reader the session was resumed without: its `disconnected` event is awaited
@@ -109,6 +111,15 @@ public final class TerminalClient: Sendable {
 
     /// The connected reader, if any.
     public var connectedReader: ReaderGatewayV1.Reader? { state.withLock { $0.connectedReader } }
+
+    /// `connecting` while a ConnectReader runs (a required update installs during it), then
+    /// `connected` once it answered, until the reader is lost or released.
+    public var connectionStatus: ConnectionStatus {
+        state.withLock { state in
+            if state.connecting { return .connecting }
+            return state.connectedReader == nil ? .notConnected : .connected
+        }
+    }
 
     // MARK: sessions
 

@@ -73,8 +73,16 @@ public enum TerminalEvent: Sendable, Equatable {
     case reconnectSucceeded(readerID: String)
     /// The reader did not come back.
     case reconnectFailed(readerID: String, RPCError)
-    /// Software update progress, 0 to 1.
+    /// Software update progress, 0 to 1 (Stripe's `didReportReaderSoftwareUpdateProgress`).
     case updateProgress(readerID: String, progress: Float)
+    /// The connected reader has a software update available (Stripe's
+    /// `didReportAvailableUpdate`); install it with ``TerminalClient/installAvailableUpdate()``.
+    /// Its `required` is true once its required_at has passed: it then installs at the next connect.
+    case updateAvailable(readerID: String, ReaderGatewayV1.ReaderSoftwareUpdate)
+    /// A software update started installing (Stripe's `didStartInstallingUpdate`): during
+    /// ``TerminalClient/connectReader(_:failIfInUse:)`` for a required update, or after
+    /// ``TerminalClient/installAvailableUpdate()``. ``TerminalClient/cancelReaderSoftwareUpdate()`` stops it.
+    case updateStarted(readerID: String, ReaderGatewayV1.ReaderSoftwareUpdate)
     /// The connection to the gateway dropped; the client is resuming the session.
     case connectionLost(RPCError)
     /// The session was resumed on a new connection (its reader kept when the lease held).
@@ -90,12 +98,29 @@ public protocol TerminalDelegate: AnyObject, Sendable {
     func terminal(_ terminal: TerminalClient, didDisconnect info: DisconnectInfo)
     /// The connected reader's status changed.
     func terminal(_ terminal: TerminalClient, didChangeReaderStatus reader: ReaderGatewayV1.Reader)
-    /// Every event, including the two above.
+    /// The connected reader has a software update available.
+    func terminal(_ terminal: TerminalClient, didReportAvailableUpdate update: ReaderGatewayV1.ReaderSoftwareUpdate)
+    /// A software update started installing (cancel it with ``TerminalClient/cancelReaderSoftwareUpdate()``).
+    func terminal(_ terminal: TerminalClient, didStartInstallingUpdate update: ReaderGatewayV1.ReaderSoftwareUpdate)
+    /// Progress of the installing update, 0 to 1.
+    func terminal(_ terminal: TerminalClient, didReportReaderSoftwareUpdateProgress progress: Float)
+    /// Every event, including the ones above.
     func terminal(_ terminal: TerminalClient, didReceive event: TerminalEvent)
 }
 
 extension TerminalDelegate {
     public func terminal(_ terminal: TerminalClient, didDisconnect info: DisconnectInfo) {}
     public func terminal(_ terminal: TerminalClient, didChangeReaderStatus reader: ReaderGatewayV1.Reader) {}
+    public func terminal(_ terminal: TerminalClient, didReportAvailableUpdate update: ReaderGatewayV1.ReaderSoftwareUpdate) {}
+    public func terminal(_ terminal: TerminalClient, didStartInstallingUpdate update: ReaderGatewayV1.ReaderSoftwareUpdate) {}
+    public func terminal(_ terminal: TerminalClient, didReportReaderSoftwareUpdateProgress progress: Float) {}
     public func terminal(_ terminal: TerminalClient, didReceive event: TerminalEvent) {}
+}
+
+/// Whether the session is connected to a reader (Stripe's ConnectionStatus).
+public enum ConnectionStatus: Sendable, Equatable {
+    case notConnected
+    /// A ConnectReader is running (it may be installing a required update).
+    case connecting
+    case connected
 }

@@ -55,7 +55,8 @@ public enum AdminRendering {
 
     // MARK: readers
 
-    public static func json(_ reader: ReaderGatewayV1.Reader) -> JSONValue {
+    /// A reader; `holder` (the owning session, when the caller looked it up) is added as `holder`.
+    public static func json(_ reader: ReaderGatewayV1.Reader, holder: ReaderGatewayV1.ReaderOwner? = nil) -> JSONValue {
         var object: [String: JSONValue] = [
             "id": .string(reader.id), "serial_number": .string(reader.serialNumber), "label": .string(reader.label),
             "device_type": .string(reader.deviceType.commandLineName), "software_version": .string(reader.softwareVersion),
@@ -64,13 +65,23 @@ public enum AdminRendering {
             "last_seen_unix_ms": .integer(reader.lastSeenUnixMs), "simulated": .bool(reader.simulated),
         ]
         if let battery = reader.batteryLevel { object["battery_level"] = .number(Double(battery)) }
+        object["available_update"] = reader.availableUpdate.map { json($0) } ?? .null
+        if let holder { object["holder"] = json(holder) }
         return .object(object)
     }
 
-    public static func table(_ readers: [ReaderGatewayV1.Reader]) -> Table {
-        Table(headers: ["ID", "LABEL", "SERIAL", "DEVICE", "LOCATION", "STATUS", "ACTIVITY", "IP", "LAST SEEN"], rows: readers.map {
-            [$0.id, $0.label, $0.serialNumber, $0.deviceType.commandLineName, $0.locationID, network($0.networkStatus),
-             activity($0.activity), dash($0.ipAddress), time($0.lastSeenUnixMs)]
+    /// The fleet view: every reader, smart and mobile, with its holder when `holders` (reader
+    /// id → owner) is given.
+    public static func table(_ readers: [ReaderGatewayV1.Reader], holders: [String: ReaderGatewayV1.ReaderOwner]? = nil) -> Table {
+        var headers = ["ID", "LABEL", "SERIAL", "DEVICE", "LOCATION", "STATUS", "ACTIVITY"]
+        if holders != nil { headers.append("HOLDER") }
+        headers += ["BATTERY", "VERSION", "UPDATE", "IP", "LAST SEEN"]
+        return Table(headers: headers, rows: readers.map { reader in
+            var row = [reader.id, reader.label, reader.serialNumber, reader.deviceType.commandLineName, reader.locationID,
+                       network(reader.networkStatus), activity(reader.activity)]
+            if let holders { row.append(holder(holders[reader.id])) }
+            row += [battery(reader), dash(reader.softwareVersion), pendingUpdate(reader), dash(reader.ipAddress), time(reader.lastSeenUnixMs)]
+            return row
         })
     }
 

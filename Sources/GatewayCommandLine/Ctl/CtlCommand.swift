@@ -17,6 +17,9 @@ public enum CtlCommand: Sendable, Equatable {
     case release(readerID: String, expectedGeneration: UInt64?)
     case createToken(locationID: String, ttl: Duration?)
     case createAccount(databaseURL: String, name: String)
+    case listUpdates(deviceType: ReaderGatewayV1.DeviceType)
+    case addUpdate(ReaderGatewayV1.ReaderSoftwareUpdate)
+    case removeUpdate(deviceType: ReaderGatewayV1.DeviceType, version: String)
 
     /// Whether the command talks to the gateway (all but `accounts create`, which talks to PostgreSQL).
     public var usesGateway: Bool {
@@ -34,6 +37,8 @@ public enum CtlCommand: Sendable, Equatable {
       readers register --serials A,B,C --label-prefix P --location LOC [--device-type T]
                                                              register readers by serial: "P 1", "P 2", ...  (alias: readers register-serials A,B,C)
       readers list [--location LOC] [--status online|offline]
+                                                             every reader, smart and mobile: device, location, holder, battery,
+                                                             software version, pending update, last seen
       readers get READER | readers delete READER
       owners [--location LOC] [--owned-only]                 who owns each reader right now  (alias: ownership)
       history READER [--limit N]                             the reader's ownership changes, newest first
@@ -41,6 +46,11 @@ public enum CtlCommand: Sendable, Equatable {
       release READER [--generation N]                        take the reader from its owner
       tokens create [--location LOC] [--ttl 10m]             mint a connection token for a point-of-sale session
       accounts create --database-url URL [--name NAME]       create an account in PostgreSQL; prints its secret key once
+      updates list [--device-type T]                         the software update catalog
+      updates add --device-type T --version V [--components firmware,config,keys,incremental]
+                  [--duration one_to_two_minutes] [--required-at 2026-12-01T00:00:00Z|never]
+                                                             add (or replace) an update; required at that time, else optional
+      updates remove --device-type T --version V             remove an update from the catalog
 
     Exit status: 0 ok, 64 usage, 65 bad input or not found, 69 gateway or database unavailable, 70 internal, 77 secret key or permission.
     """
@@ -144,6 +154,8 @@ public enum CtlCommand: Sendable, Equatable {
         case ("accounts", "create"):
             try extra(2)
             return .createAccount(databaseURL: try required("database-url"), name: options.string("name") ?? "default")
+        case ("updates", _):
+            return try parseUpdates(words, options)
         default:
             throw usage("unknown command \"\(words.prefix(2).joined(separator: " "))\"")
         }

@@ -13,7 +13,7 @@ public struct CtlInvocation: Sendable, Equatable {
     /// gatewayctl's options (env prefix GATEWAYCTL; the secret key also from READER_GATEWAY_SECRET_KEY).
     public static let parser = OptionsParser(
         program: "gatewayctl",
-        summary: "fleet administration of a ReaderGateway: locations, reader registration, ownership, sessions, tokens",
+        summary: "fleet administration of a ReaderGateway: locations, reader registration, ownership, sessions, tokens, software updates",
         environmentPrefix: "GATEWAYCTL",
         options: [
             .value("gateway", "HOST:PORT", default: "127.0.0.1:7443", help: "The gateway's TLS address."),
@@ -35,6 +35,10 @@ public struct CtlInvocation: Sendable, Equatable {
             .value("ttl", "DURATION", default: "", help: "How long a connection token lives (tokens create)."),
             .value("database-url", "URL", default: "", help: "PostgreSQL connection string (accounts create)."),
             .value("name", "NAME", default: "", help: "The account name (accounts create)."),
+            .value("version", "VERSION", default: "", help: "A software version such as 2.4.0 (updates add, updates remove)."),
+            .value("components", "A,B", default: "", help: "What an update changes: incremental, firmware, config, keys (updates add)."),
+            .value("duration", "BAND", default: "", help: "less_than_one_minute, one_to_two_minutes, two_to_five_minutes or five_to_fifteen_minutes (updates add)."),
+            .value("required-at", "TIME", default: "", help: "When an update becomes required, RFC 3339 (2026-12-01T00:00:00Z), or never (updates add)."),
         ]
     )
 

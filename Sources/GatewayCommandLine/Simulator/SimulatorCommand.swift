@@ -15,6 +15,8 @@ import GatewayCore
 /// | `ip TARGET ADDRESS` | change the IP address the reader reports |
 /// | `present TARGET BRAND LAST4` | the card the next collect reads |
 /// | `decline TARGET` | the next collect fails with READER_ERROR (card declined) |
+/// | `battery TARGET LEVEL` | set the battery level (0 to 1) the reader reports |
+/// | `fail-update TARGET` | the next software update fails halfway (READER_SOFTWARE_UPDATE_FAILED) |
 /// | `status [TARGET]` | print a `status` line per reader |
 /// | `quit` | disconnect every reader and exit 0 |
 public enum SimulatorCommand: Sendable, Hashable {
@@ -28,6 +30,8 @@ public enum SimulatorCommand: Sendable, Hashable {
     case changeIP(target: String, address: String)
     case present(target: String, brand: String, last4: String)
     case decline(target: String)
+    case battery(target: String, level: Float)
+    case failUpdate(target: String)
     case status(target: String)
     case quit
 
@@ -36,7 +40,7 @@ public enum SimulatorCommand: Sendable, Hashable {
         switch self {
         case .silent(let target), .wake(let target), .drop(let target, _), .offline(let target), .online(let target),
              .reboot(let target), .slow(let target, _), .changeIP(let target, _), .present(let target, _, _),
-             .decline(let target), .status(let target):
+             .decline(let target), .status(let target), .battery(let target, _), .failUpdate(let target):
             target == "*" ? "all" : target
         case .quit: "all"
         }
@@ -85,10 +89,14 @@ public enum SimulatorCommand: Sendable, Hashable {
             guard words.count == 4, words[3].count == 4, words[3].allSatisfy(\.isNumber) else { throw fail("present SERIAL BRAND LAST4") }
             return .present(target: words[1], brand: words[2].lowercased(), last4: words[3])
         case "decline": return .decline(target: try target())
+        case "battery":
+            guard words.count == 3, let level = Float(words[2]), level >= 0, level <= 1 else { throw fail("battery SERIAL LEVEL (0 to 1)") }
+            return .battery(target: words[1], level: level)
+        case "fail-update": return .failUpdate(target: try target())
         case "status": return .status(target: words.count >= 2 ? words[1] : "all")
         case "quit", "exit": return .quit
         default:
-            throw ParseError(line: line, message: "unknown command \"\(verb)\"; one of silent, wake, drop, offline, online, reboot, slow, ip, present, decline, status, quit")
+            throw ParseError(line: line, message: "unknown command \"\(verb)\"; one of silent, wake, drop, offline, online, reboot, slow, ip, present, decline, battery, fail-update, status, quit")
         }
     }
 }

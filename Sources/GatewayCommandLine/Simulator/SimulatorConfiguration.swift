@@ -29,6 +29,14 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     public var certificateDirectory: String?
     /// The first reader's IP address; the others count up from it.
     public var firstIPAddress: String
+    /// The battery level readers start with (0 to 1); nil for readers on mains power.
+    public var batteryLevel: Float?
+    /// How much battery each heartbeat drains (0 for none); a reader at 0 powers off.
+    public var batteryDrain: Float
+    /// How long a software update takes to install (progress goes 0 to 1 over it).
+    public var updateDuration: Duration
+    /// Whether every software update fails halfway (READER_SOFTWARE_UPDATE_FAILED).
+    public var failUpdates: Bool
 
     /// Whether readers present client certificates.
     public var usesMutualTLS: Bool { certificateDirectory != nil || readerCAKeyPath != nil }
@@ -45,7 +53,7 @@ public struct SimulatorConfiguration: Sendable, Equatable {
             .value("serial", "SERIAL[,SERIAL...]", default: "", help: "Serial numbers, one reader each; with --count N and one serial: SERIAL-1 ... SERIAL-N."),
             .value("count", "N", default: "1", help: "How many readers when --serial names fewer (serials PREFIX0001, PREFIX0002, ...)."),
             .value("serial-prefix", "PREFIX", default: "SIM-", help: "The serial prefix used with --count when --serial is not given."),
-            .value("device-type", "TYPE", default: "simulated_wisepos_e", help: "simulated_wisepos_e, bbpos_wisepos_e, stripe_s700 or stripe_s710."),
+            .value("device-type", "TYPE", default: "simulated_wisepos_e", help: "simulated_wisepos_e, bbpos_wisepos_e, stripe_s700, stripe_s710, mobile or tap_to_pay."),
             .value("software-version", "VERSION", default: "2.20.1.0", help: "The software version readers report."),
             .value("heartbeat-interval", "DURATION", default: "2s", help: "How often readers heartbeat (keep it under a quarter of the gateway's offline bound)."),
             .value("collect-duration", "DURATION", default: "1s", help: "How long collectPaymentMethod takes before the card is read."),
@@ -58,6 +66,10 @@ public struct SimulatorConfiguration: Sendable, Equatable {
             .flag("mtls", help: "Mutual TLS with certificates minted from the development CA: the key is ca-key.pem next to --ca."),
             .value("cert-dir", "DIR", default: "", help: "Per-reader client certificates SERIAL.pem and SERIAL-key.pem (minted there with --reader-ca-key)."),
             .value("ip-address", "ADDRESS", default: "10.0.0.10", help: "The first reader's reported IP address; the others count up."),
+            .value("battery", "LEVEL", default: "0.87", help: "The battery level readers start with, 0 to 1; `none` for readers on mains power."),
+            .value("battery-drain", "LEVEL", default: "0", help: "Battery drained per heartbeat, 0 to 1 (a reader that reaches 0 powers off)."),
+            .value("update-duration", "DURATION", default: "1s", help: "How long a software update takes to install (progress 0 to 1 over it)."),
+            .flag("fail-updates", help: "Every software update fails halfway with READER_SOFTWARE_UPDATE_FAILED."),
         ]
     )
 
@@ -97,7 +109,7 @@ public struct SimulatorConfiguration: Sendable, Equatable {
         }
         let rawType = options.string("device-type") ?? "simulated_wisepos_e"
         guard let deviceType = ReaderGatewayV1.DeviceType(commandLineName: rawType) else {
-            throw OptionsError.invalid(name: "device-type", value: rawType, expected: "simulated_wisepos_e, bbpos_wisepos_e, stripe_s700 or stripe_s710", program: "reader-sim")
+            throw OptionsError.invalid(name: "device-type", value: rawType, expected: "simulated_wisepos_e, bbpos_wisepos_e, stripe_s700, stripe_s710, mobile or tap_to_pay", program: "reader-sim")
         }
         self.deviceType = deviceType
         softwareVersion = options.string("software-version") ?? "2.20.1.0"
@@ -123,6 +135,17 @@ public struct SimulatorConfiguration: Sendable, Equatable {
         }
         certificateDirectory = options.string("cert-dir")
         firstIPAddress = options.string("ip-address") ?? "10.0.0.10"
+        func level(_ name: String, default fallback: String) throws(OptionsError) -> Float {
+            let raw = options.string(name) ?? fallback
+            guard let value = Float(raw), value >= 0, value <= 1 else {
+                throw OptionsError.invalid(name: name, value: raw, expected: "a level from 0 to 1 such as 0.8", program: "reader-sim")
+            }
+            return value
+        }
+        batteryLevel = options.string("battery")?.lowercased() == "none" ? nil : try level("battery", default: "0.87")
+        batteryDrain = try level("battery-drain", default: "0")
+        updateDuration = try duration("update-duration")
+        failUpdates = try options.flag("fail-updates")
     }
 
     /// The IP address reader number `index` (0-based) reports.

@@ -71,14 +71,16 @@ extension FleetAdminService {
                 do { records = try await database.readers(account: account, location: location) } catch { throw ServiceError.store(error) }
                 let readers = registry.read { registry in records.map { Gateway.readerMessage($0, link: registry.linkStatus(of: ReaderID($0.id))) } }
                 var response = ReaderGatewayV1.ListReadersResponse()
-                response.readers = readers.filter { request.networkStatus == .unspecified || $0.networkStatus == request.networkStatus }
+                response.readers = await fleetView(
+                    readers.filter { request.networkStatus == .unspecified || $0.networkStatus == request.networkStatus }, account: account
+                )
                 return response
             },
             MethodHandler.unary(Admin.getReader) { [self] request, context throws(ServiceError) in
                 let account = try await authenticateAdmin(context)
                 let record = try await ownedReader(request.readerID, account: account)
                 var response = ReaderGatewayV1.GetReaderResponse()
-                response.reader = Gateway.readerMessage(record, link: registry.linkStatus(of: ReaderID(record.id)))
+                response.reader = await fleetView([Gateway.readerMessage(record, link: registry.linkStatus(of: ReaderID(record.id)))], account: account).first
                 response.ownership = try await ownershipMessages([record]).first
                 return response
             },

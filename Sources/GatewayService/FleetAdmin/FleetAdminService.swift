@@ -16,9 +16,11 @@ struct FleetAdminService: RegistrableService, ShowsReaders, StoreFollowUps {
     /// Connections to the other replicas' internal listeners (a code shown by a reader homed there).
     let replicas: ReplicaChannels
     let metrics: GatewayMetrics
+    /// The software update catalogs and rules.
+    let updates: SoftwareUpdateCatalog
     let logger = Logger(component: "service")
 
     func registerMethods(with router: inout MethodRouter) {
-        router.register(adminRoutes)
+        router.register(adminRoutes + softwareUpdateRoutes)
     }
 }

@@ -46,6 +46,7 @@ final class Gateway: Sendable, StoreFollowUps {
         let replicas = ReplicaChannels(group: loops)
         let registry = Registry(commandTimeout: configuration.commandTimeout)
         let follower = ClusterFollower(database: database, cluster: cluster, registry: registry, metrics: metrics, node: node)
+        let updates = SoftwareUpdateCatalog(store: SoftwareUpdateStore(client: client), clock: configuration.updateClock)
         self.configuration = configuration
         self.database = database
         self.ownership = ownership
@@ -58,15 +59,15 @@ final class Gateway: Sendable, StoreFollowUps {
         self.follower = follower
         self.readerLink = ReaderLinkService(
             configuration: configuration, database: database, ownership: ownership, registry: registry, metrics: metrics, node: node,
-            follower: follower
+            follower: follower, updates: updates
         )
         self.sdk = SdkService(
             configuration: configuration, database: database, ownership: ownership, cluster: cluster, registry: registry, metrics: metrics,
-            node: node, replicas: replicas, follower: follower
+            node: node, replicas: replicas, follower: follower, updates: updates
         )
         self.admin = FleetAdminService(
             configuration: configuration, database: database, ownership: ownership, cluster: cluster, registry: registry, node: node,
-            replicas: replicas, metrics: metrics
+            replicas: replicas, metrics: metrics, updates: updates
         )
         self.replicaLink = ReplicaLinkService(database: database, registry: registry)
     }

@@ -947,6 +947,49 @@ export const ListSessionsResponse = defineMessage("readergateway.v1.ListSessions
 ]);
 
 /**
+ * ListSoftwareUpdates's request.
+ */
+export const ListSoftwareUpdatesRequest = defineMessage("readergateway.v1.ListSoftwareUpdatesRequest", () => [
+  [1, "deviceType", "enum", "", _readergateway_v1_common.DeviceType],
+]);
+
+/**
+ * ListSoftwareUpdates's response.
+ */
+export const ListSoftwareUpdatesResponse = defineMessage("readergateway.v1.ListSoftwareUpdatesResponse", () => [
+  [1, "updates", "message", "r", _readergateway_v1_common.ReaderSoftwareUpdate],
+]);
+
+/**
+ * AddSoftwareUpdate's request.
+ */
+export const AddSoftwareUpdateRequest = defineMessage("readergateway.v1.AddSoftwareUpdateRequest", () => [
+  [1, "update", "message", "", _readergateway_v1_common.ReaderSoftwareUpdate],
+]);
+
+/**
+ * AddSoftwareUpdate's response.
+ */
+export const AddSoftwareUpdateResponse = defineMessage("readergateway.v1.AddSoftwareUpdateResponse", () => [
+  [1, "update", "message", "", _readergateway_v1_common.ReaderSoftwareUpdate],
+  [2, "replaced", "bool"],
+]);
+
+/**
+ * RemoveSoftwareUpdate's request.
+ */
+export const RemoveSoftwareUpdateRequest = defineMessage("readergateway.v1.RemoveSoftwareUpdateRequest", () => [
+  [1, "deviceType", "enum", "", _readergateway_v1_common.DeviceType],
+  [2, "version", "string"],
+]);
+
+/**
+ * RemoveSoftwareUpdate's response.
+ */
+export const RemoveSoftwareUpdateResponse = defineMessage("readergateway.v1.RemoveSoftwareUpdateResponse", () => [
+]);
+
+/**
  * The fleet admin surface.
  */
 export const FleetAdmin = Object.freeze({
@@ -1085,6 +1128,40 @@ export const FleetAdmin = Object.freeze({
     clientStreaming: false,
     serverStreaming: false,
   }),
+  /**
+   * Lists the account's software update catalog, by device type then
+   * version (newest first).
+   */
+  ListSoftwareUpdates: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/ListSoftwareUpdates",
+    requestType: ListSoftwareUpdatesRequest,
+    responseType: ListSoftwareUpdatesResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Adds an update to the catalog, or replaces the one of the same device
+   * type and version (its components, duration and required_at). Errors:
+   * INVALID_ARGUMENT (no device type, a version that is not dotted numbers,
+   * an unknown component).
+   */
+  AddSoftwareUpdate: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/AddSoftwareUpdate",
+    requestType: AddSoftwareUpdateRequest,
+    responseType: AddSoftwareUpdateResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Removes an update from the catalog. Errors: SOFTWARE_UPDATE_NOT_FOUND.
+   */
+  RemoveSoftwareUpdate: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/RemoveSoftwareUpdate",
+    requestType: RemoveSoftwareUpdateRequest,
+    responseType: RemoveSoftwareUpdateResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
 });
 
 """#,
@@ -1129,6 +1206,17 @@ export const ReaderActivity = defineEnum("readergateway.v1.ReaderActivity", {
 });
 
 /**
+ * How long a software update takes to install (Stripe's UpdateTimeEstimate).
+ */
+export const UpdateDurationEstimate = defineEnum("readergateway.v1.UpdateDurationEstimate", {
+  UNSPECIFIED: 0,
+  LESS_THAN_ONE_MINUTE: 1,
+  ONE_TO_TWO_MINUTES: 2,
+  TWO_TO_FIVE_MINUTES: 3,
+  FIVE_TO_FIFTEEN_MINUTES: 4,
+});
+
+/**
  * A registered reader as discovery and the admin surface show it.
  */
 export const Reader = defineMessage("readergateway.v1.Reader", () => [
@@ -1144,6 +1232,21 @@ export const Reader = defineMessage("readergateway.v1.Reader", () => [
   [10, "batteryLevel", "float", "o"],
   [11, "lastSeenUnixMs", "int64"],
   [12, "simulated", "bool"],
+  [13, "availableUpdate", "message", "", ReaderSoftwareUpdate],
+]);
+
+/**
+ * One entry of an account's software update catalog (Stripe's
+ * ReaderSoftwareUpdate): a version of the reader software for one device type.
+ */
+export const ReaderSoftwareUpdate = defineMessage("readergateway.v1.ReaderSoftwareUpdate", () => [
+  [1, "deviceType", "enum", "", DeviceType],
+  [2, "version", "string"],
+  [3, "components", "string", "r"],
+  [4, "durationEstimate", "enum", "", UpdateDurationEstimate],
+  [5, "requiredAtUnixMs", "int64"],
+  [6, "required", "bool"],
+  [7, "addedUnixMs", "int64"],
 ]);
 
 /**
@@ -1300,6 +1403,10 @@ export const ErrorReason = defineEnum("readergateway.v1.ErrorReason", {
   TAP_TO_PAY_UNSUPPORTED_DEVICE: 60,
   TAP_TO_PAY_READER_MERCHANT_BLOCKED: 61,
   TAP_TO_PAY_READER_TOS_ACCEPTANCE_CANCELED: 62,
+  READER_SOFTWARE_UPDATE_FAILED: 63,
+  READER_SOFTWARE_UPDATE_FAILED_BATTERY_LOW: 64,
+  READER_SOFTWARE_UPDATE_FAILED_INTERRUPTED: 65,
+  SOFTWARE_UPDATE_NOT_FOUND: 66,
   PROTOCOL_ERROR: 100,
   FRAME_TOO_LARGE: 101,
   UNKNOWN_FRAME_TYPE: 102,
@@ -1358,6 +1465,10 @@ export const ErrorReasonStatusCode = Object.freeze({
   TAP_TO_PAY_UNSUPPORTED_DEVICE: "FAILED_PRECONDITION",
   TAP_TO_PAY_READER_MERCHANT_BLOCKED: "RESOURCE_EXHAUSTED",
   TAP_TO_PAY_READER_TOS_ACCEPTANCE_CANCELED: "FAILED_PRECONDITION",
+  READER_SOFTWARE_UPDATE_FAILED: "ABORTED",
+  READER_SOFTWARE_UPDATE_FAILED_BATTERY_LOW: "FAILED_PRECONDITION",
+  READER_SOFTWARE_UPDATE_FAILED_INTERRUPTED: "UNAVAILABLE",
+  SOFTWARE_UPDATE_NOT_FOUND: "NOT_FOUND",
   PROTOCOL_ERROR: "INTERNAL",
   FRAME_TOO_LARGE: "RESOURCE_EXHAUSTED",
   UNKNOWN_FRAME_TYPE: "INTERNAL",
@@ -1563,6 +1674,7 @@ export const ConnectReaderResponse = defineMessage("readergateway.v1.ConnectRead
   [1, "reader", "message", "", _readergateway_v1_common.Reader],
   [2, "generation", "uint64"],
   [3, "replacedOtherSession", "bool"],
+  [4, "requiredUpdateFailure", "message", "", _readergateway_v1_errors.Status],
 ]);
 
 /**
@@ -1677,6 +1789,20 @@ export const InstallAvailableUpdateResponse = defineMessage("readergateway.v1.In
 ]);
 
 /**
+ * CancelReaderSoftwareUpdate's request.
+ */
+export const CancelReaderSoftwareUpdateRequest = defineMessage("readergateway.v1.CancelReaderSoftwareUpdateRequest", () => [
+  [1, "sessionToken", "string"],
+]);
+
+/**
+ * CancelReaderSoftwareUpdate's response.
+ */
+export const CancelReaderSoftwareUpdateResponse = defineMessage("readergateway.v1.CancelReaderSoftwareUpdateResponse", () => [
+  [1, "canceled", "bool"],
+]);
+
+/**
  * SubscribeEvents's request.
  */
 export const SubscribeEventsRequest = defineMessage("readergateway.v1.SubscribeEventsRequest", () => [
@@ -1774,7 +1900,28 @@ export const ReconnectFailed = defineMessage("readergateway.v1.ReconnectFailed",
 ]);
 
 /**
- * Progress of InstallAvailableUpdate.
+ * A software update is available for the connected reader (Stripe's
+ * didReportAvailableUpdate): sent when the session connects to a reader with
+ * an optional update, and again whenever the catalog changes while the
+ * reader is connected and not in a payment.
+ */
+export const UpdateAvailable = defineMessage("readergateway.v1.UpdateAvailable", () => [
+  [1, "readerId", "string"],
+  [2, "update", "message", "", _readergateway_v1_common.ReaderSoftwareUpdate],
+]);
+
+/**
+ * A software update started installing on the connected reader (Stripe's
+ * didStartInstallingUpdate); UpdateProgress events follow. Cancel it with
+ * CancelReaderSoftwareUpdate.
+ */
+export const UpdateStarted = defineMessage("readergateway.v1.UpdateStarted", () => [
+  [1, "readerId", "string"],
+  [2, "update", "message", "", _readergateway_v1_common.ReaderSoftwareUpdate],
+]);
+
+/**
+ * Progress of a software update (during ConnectReader or InstallAvailableUpdate).
  */
 export const UpdateProgress = defineMessage("readergateway.v1.UpdateProgress", () => [
   [1, "readerId", "string"],
@@ -1793,6 +1940,8 @@ export const SessionEvent = defineMessage("readergateway.v1.SessionEvent", () =>
   [6, "reconnectSucceeded", "message", "1:event", ReconnectSucceeded],
   [7, "reconnectFailed", "message", "1:event", ReconnectFailed],
   [8, "updateProgress", "message", "1:event", UpdateProgress],
+  [9, "updateAvailable", "message", "1:event", UpdateAvailable],
+  [10, "updateStarted", "message", "1:event", UpdateStarted],
 ]);
 
 /**
@@ -1867,7 +2016,17 @@ export const Sdk = Object.freeze({
   }),
   /**
    * Connects the session to a reader from its latest discovery, which must
-   * have answered. Errors: READER_BUSY, READER_OFFLINE, STALE_DISCOVERY (the
+   * have answered. When the account's catalog holds a required update for the
+   * reader (required_at passed), it installs before the call answers: an
+   * UpdateStarted event, then UpdateProgress events from 0 to 1, while the
+   * connect is still running (the lane shows `connecting`);
+   * CancelReaderSoftwareUpdate stops it and the connect fails with
+   * COMMAND_CANCELED. A battery at or below 50 % fails the connect with
+   * READER_SOFTWARE_UPDATE_FAILED_BATTERY_LOW. A failed install lets the
+   * connect succeed (required_update_failure set) only if the reader ran its
+   * location's latest version within the last 30 days, else the connect
+   * fails with READER_SOFTWARE_UPDATE_FAILED; either way the next connect
+   * tries again. Errors: READER_BUSY, READER_OFFLINE, STALE_DISCOVERY (the
    * reader's discovery was superseded by a newer one, or the latest has not
    * answered), READER_NOT_FOUND, ALREADY_CONNECTED_TO_READER,
    * LOCATION_REQUIRED.
@@ -1952,12 +2111,31 @@ export const Sdk = Object.freeze({
     serverStreaming: false,
   }),
   /**
-   * Installs the update the reader has available; progress arrives as events.
+   * Installs the update the connected reader has available (its
+   * available_update, from the account's catalog); progress arrives as
+   * UpdateProgress events and the call answers when the install has finished.
+   * Refused with READER_BUSY while a payment runs. Errors:
+   * READER_SOFTWARE_UPDATE_FAILED, READER_SOFTWARE_UPDATE_FAILED_BATTERY_LOW,
+   * READER_SOFTWARE_UPDATE_FAILED_INTERRUPTED, COMMAND_CANCELED (after
+   * CancelReaderSoftwareUpdate).
    */
   InstallAvailableUpdate: Object.freeze({
     path: "/readergateway.v1.Sdk/InstallAvailableUpdate",
     requestType: InstallAvailableUpdateRequest,
     responseType: InstallAvailableUpdateResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Cancels the session's running software update: a required update during
+   * ConnectReader (that connect then fails with COMMAND_CANCELED and the
+   * reader is released) or an InstallAvailableUpdate (it ends with
+   * COMMAND_CANCELED). Succeeds as well when nothing is installing.
+   */
+  CancelReaderSoftwareUpdate: Object.freeze({
+    path: "/readergateway.v1.Sdk/CancelReaderSoftwareUpdate",
+    requestType: CancelReaderSoftwareUpdateRequest,
+    responseType: CancelReaderSoftwareUpdateResponse,
     clientStreaming: false,
     serverStreaming: false,
   }),

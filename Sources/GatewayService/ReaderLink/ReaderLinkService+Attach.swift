@@ -53,8 +53,9 @@ extension ReaderLinkService {
         await followUp("recording a reader's software version and device type", leaves: "admins see the older values until its next attach") {
             try await database.readerReported(record.id, softwareVersion: hello.softwareVersion, deviceType: hello.deviceType)
         }
-        guard let epoch = await goOnline(record, linkID: linkID, call: call, ipAddress: hello.ipAddress) else { return }
+        guard let epoch = await goOnline(record, linkID: linkID, call: call, ipAddress: hello.ipAddress, batteryLevel: hello.batteryLevel) else { return }
         let reader = ReaderID(record.id)
+        batteryReported(reader, level: hello.batteryLevel)
         if let heartbeat = heartbeatBeforeRegistration {
             // What the reader reported while it showed its code is its status now.
             var uplink = ReaderGatewayV1.ReaderUplink()
@@ -203,10 +204,10 @@ extension ReaderLinkService {
     /// Puts the reader's link in the registry. A second link from the same
     /// reader replaces the first (which ends with READER_LINK_REPLACED) and the
     /// owner keeps the reader; otherwise the store records the attach.
-    func goOnline(_ record: ReaderRecord, linkID: LinkID, call: ServerCall, ipAddress: String) async -> LinkEpoch? {
+    func goOnline(_ record: ReaderRecord, linkID: LinkID, call: ServerCall, ipAddress: String, batteryLevel: Float?) async -> LinkEpoch? {
         let reader = ReaderID(record.id)
         let described = Gateway.describedReader(record)
-        let status = LinkStatus(ipAddress: ipAddress, softwareVersion: record.softwareVersion)
+        let status = LinkStatus(ipAddress: ipAddress, batteryLevel: batteryLevel, softwareVersion: record.softwareVersion)
         if let epoch = registry.linkReattached(reader, link: linkID, call: call, described: described, status: status) {
             return epoch
         }
@@ -244,6 +245,7 @@ extension ReaderLinkService {
                 let notice = ReaderStatusNotice(reader: reader, activity: status.activity, batteryLevel: status.batteryLevel, ipAddress: status.ipAddress)
                 Task { await follower.announce(notice) }
             }
+            softwareStatusReported(heartbeat, reader: reader, linkID: linkID)
         case .commandResult(let result):
             registry.commandAnswered(result, reader: reader, link: linkID)
         case .updateProgress(let progress):
@@ -258,6 +260,7 @@ extension ReaderLinkService {
     /// unless a newer link took over, the reader is offline and its owner is told.
     func linkEnded(_ reader: ReaderID, linkID: LinkID, epoch: LinkEpoch) async {
         guard let ended = registry.linkEnded(reader, link: linkID) else { return }
+        updates.linkEnded(reader)
         defer { if ended.rebootRequested { registry.update { $0.rebootReported(reader) } } }
         metrics.readersOnline.unlabeled.decrement()
         if handingOver.load(ordering: .relaxed) {

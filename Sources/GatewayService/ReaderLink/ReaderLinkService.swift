@@ -16,6 +16,8 @@ final class ReaderLinkService: RegistrableService, StoreFollowUps {
     let node: NodeIdentity
     /// Where a reader's status is announced when its owner is on another replica.
     let follower: ClusterFollower
+    /// Battery levels worth a store write, and the update rules' clock.
+    let updates: SoftwareUpdateCatalog
     let logger = Logger(component: "service")
     /// Set while draining or fenced: links that end now are handed over
     /// (detached, the owner keeps the reader), never reported lost.
@@ -23,7 +25,7 @@ final class ReaderLinkService: RegistrableService, StoreFollowUps {
 
     init(
         configuration: ServiceConfiguration, database: GatewayDatabase, ownership: OwnershipStore, registry: Registry,
-        metrics: GatewayMetrics, node: NodeIdentity, follower: ClusterFollower
+        metrics: GatewayMetrics, node: NodeIdentity, follower: ClusterFollower, updates: SoftwareUpdateCatalog
     ) {
         self.configuration = configuration
         self.database = database
@@ -32,6 +34,7 @@ final class ReaderLinkService: RegistrableService, StoreFollowUps {
         self.metrics = metrics
         self.node = node
         self.follower = follower
+        self.updates = updates
     }
 
     func registerMethods(with router: inout MethodRouter) {

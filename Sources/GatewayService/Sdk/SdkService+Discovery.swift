@@ -50,7 +50,7 @@ extension SdkService {
         case (.answer, let readers)?:
             var response = ReaderGatewayV1.DiscoverReadersResponse()
             response.discoveryID = Gateway.wireDiscoveryID(discovery)
-            response.readers = readers
+            response.readers = await withAvailableUpdates(readers, account: session.accountID)
             return response
         }
     }

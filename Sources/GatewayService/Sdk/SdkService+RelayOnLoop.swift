@@ -28,13 +28,6 @@ extension SdkService {
                     ReaderGatewayV1.RebootReaderResponse().serializedBytes()
                 }
             },
-            MethodHandler.immediate(Sdk.installAvailableUpdate) { [self] request, call, context in
-                relayOnLoop(request.sessionToken, .installUpdate(.init()), call, context) { result in
-                    var response = ReaderGatewayV1.InstallAvailableUpdateResponse()
-                    if case .updateVersion(let version)? = result.result { response.version = version }
-                    return response.serializedBytes()
-                }
-            },
         ]
     }
 

@@ -1092,6 +1092,180 @@ extension ReaderGatewayV1 {
         }
     }
 
+    /// ListSoftwareUpdates's request.
+    public struct ListSoftwareUpdatesRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListSoftwareUpdatesRequest"
+
+        /// Only this device type; UNSPECIFIED for all.
+        public var deviceType: ReaderGatewayV1.DeviceType = ReaderGatewayV1.DeviceType(rawValue: 0)
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.deviceType = try reader.read(ProtobufEnumField<ReaderGatewayV1.DeviceType>.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.DeviceType>.self, self.deviceType, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ListSoftwareUpdates's response.
+    public struct ListSoftwareUpdatesResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListSoftwareUpdatesResponse"
+
+        /// The catalog's updates.
+        public var updates: [ReaderGatewayV1.ReaderSoftwareUpdate] = []
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: try reader.readRepeatedMessage(tag, into: &self.updates)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            for value in self.updates { writer.writeMessage(value, field: 1) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// AddSoftwareUpdate's request.
+    public struct AddSoftwareUpdateRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.AddSoftwareUpdateRequest"
+
+        /// The update (device_type, version, components, duration_estimate,
+        /// required_at_unix_ms; `required` and `added_unix_ms` are ignored).
+        public var update: ReaderGatewayV1.ReaderSoftwareUpdate? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.update = try reader.readMessage(tag, as: ReaderGatewayV1.ReaderSoftwareUpdate.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.update { writer.writeMessage(value, field: 1) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// AddSoftwareUpdate's response.
+    public struct AddSoftwareUpdateResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.AddSoftwareUpdateResponse"
+
+        /// The update as stored.
+        public var update: ReaderGatewayV1.ReaderSoftwareUpdate? = nil
+
+        /// True when it replaced an update of the same device type and version.
+        public var replaced: Bool = false
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.update = try reader.readMessage(tag, as: ReaderGatewayV1.ReaderSoftwareUpdate.self)
+                case 2: self.replaced = try reader.read(ProtobufBool.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.update { writer.writeMessage(value, field: 1) }
+            writer.writeSingular(ProtobufBool.self, self.replaced, field: 2)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// RemoveSoftwareUpdate's request.
+    public struct RemoveSoftwareUpdateRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.RemoveSoftwareUpdateRequest"
+
+        /// The update's device type.
+        public var deviceType: ReaderGatewayV1.DeviceType = ReaderGatewayV1.DeviceType(rawValue: 0)
+
+        /// The update's version.
+        public var version: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.deviceType = try reader.read(ProtobufEnumField<ReaderGatewayV1.DeviceType>.self, tag)
+                case 2: self.version = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.DeviceType>.self, self.deviceType, field: 1)
+            writer.writeSingular(ProtobufString.self, self.version, field: 2)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// RemoveSoftwareUpdate's response.
+    public struct RemoveSoftwareUpdateResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.RemoveSoftwareUpdateResponse"
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
     /// The fleet admin surface.
     public enum FleetAdmin {
         /// The fully qualified service name used in method paths.
@@ -1167,6 +1341,25 @@ extension ReaderGatewayV1 {
             service: serviceName, method: "ListSessions", kind: .unary
         )
 
+        /// Lists the account's software update catalog, by device type then
+        /// version (newest first).
+        public static let listSoftwareUpdates = ProtobufMethod<ReaderGatewayV1.ListSoftwareUpdatesRequest, ReaderGatewayV1.ListSoftwareUpdatesResponse>(
+            service: serviceName, method: "ListSoftwareUpdates", kind: .unary
+        )
+
+        /// Adds an update to the catalog, or replaces the one of the same device
+        /// type and version (its components, duration and required_at). Errors:
+        /// INVALID_ARGUMENT (no device type, a version that is not dotted numbers,
+        /// an unknown component).
+        public static let addSoftwareUpdate = ProtobufMethod<ReaderGatewayV1.AddSoftwareUpdateRequest, ReaderGatewayV1.AddSoftwareUpdateResponse>(
+            service: serviceName, method: "AddSoftwareUpdate", kind: .unary
+        )
+
+        /// Removes an update from the catalog. Errors: SOFTWARE_UPDATE_NOT_FOUND.
+        public static let removeSoftwareUpdate = ProtobufMethod<ReaderGatewayV1.RemoveSoftwareUpdateRequest, ReaderGatewayV1.RemoveSoftwareUpdateResponse>(
+            service: serviceName, method: "RemoveSoftwareUpdate", kind: .unary
+        )
+
         /// Every method of the service, in declaration order.
         public static let methods: [MethodDescriptor] = [
             createLocation.descriptor,
@@ -1182,6 +1375,9 @@ extension ReaderGatewayV1 {
             forceReleaseReader.descriptor,
             createConnectionToken.descriptor,
             listSessions.descriptor,
+            listSoftwareUpdates.descriptor,
+            addSoftwareUpdate.descriptor,
+            removeSoftwareUpdate.descriptor,
         ]
     }
 }

@@ -96,6 +96,35 @@ extension ReaderGatewayV1 {
         }
     }
 
+    /// How long a software update takes to install (Stripe's UpdateTimeEstimate).
+    public struct UpdateDurationEstimate: ProtobufEnum {
+        public var rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// Not given.
+        public static let unspecified = UpdateDurationEstimate(rawValue: 0)
+        /// Less than a minute.
+        public static let lessThanOneMinute = UpdateDurationEstimate(rawValue: 1)
+        /// One to two minutes.
+        public static let oneToTwoMinutes = UpdateDurationEstimate(rawValue: 2)
+        /// Two to five minutes.
+        public static let twoToFiveMinutes = UpdateDurationEstimate(rawValue: 3)
+        /// Five to fifteen minutes.
+        public static let fiveToFifteenMinutes = UpdateDurationEstimate(rawValue: 4)
+        /// Every value this version knows, in declaration order.
+        public static let knownValues: [UpdateDurationEstimate] = [.unspecified, .lessThanOneMinute, .oneToTwoMinutes, .twoToFiveMinutes, .fiveToFifteenMinutes]
+        /// The value's name in the .proto file, or nil for a value this version does not know.
+        public var protoName: String? {
+            switch rawValue {
+            case 0: "UPDATE_DURATION_ESTIMATE_UNSPECIFIED"
+            case 1: "UPDATE_DURATION_ESTIMATE_LESS_THAN_ONE_MINUTE"
+            case 2: "UPDATE_DURATION_ESTIMATE_ONE_TO_TWO_MINUTES"
+            case 3: "UPDATE_DURATION_ESTIMATE_TWO_TO_FIVE_MINUTES"
+            case 4: "UPDATE_DURATION_ESTIMATE_FIVE_TO_FIFTEEN_MINUTES"
+            default: nil
+            }
+        }
+    }
+
     /// A registered reader as discovery and the admin surface show it.
     public struct Reader: ProtobufMessage {
         public static let protoMessageName = "readergateway.v1.Reader"
@@ -136,6 +165,13 @@ extension ReaderGatewayV1 {
         /// True for simulated readers.
         public var simulated: Bool = false
 
+        /// The newest update of the account's catalog for this device type that the
+        /// reader does not run yet (Stripe's reader.availableUpdate); absent when
+        /// the reader is up to date or its device type has no catalog. `required`
+        /// says whether its required_at has passed (it then installs at the next
+        /// connect).
+        public var availableUpdate: ReaderGatewayV1.ReaderSoftwareUpdate? = nil
+
         /// Fields this version does not know, kept as raw bytes and written back on encode.
         public var unknownFields: [UInt8] = []
 
@@ -157,6 +193,7 @@ extension ReaderGatewayV1 {
                 case 10: self.batteryLevel = try reader.read(ProtobufFloat.self, tag)
                 case 11: self.lastSeenUnixMs = try reader.read(ProtobufInt64.self, tag)
                 case 12: self.simulated = try reader.read(ProtobufBool.self, tag)
+                case 13: self.availableUpdate = try reader.readMessage(tag, as: ReaderGatewayV1.ReaderSoftwareUpdate.self)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -175,6 +212,67 @@ extension ReaderGatewayV1 {
             if let value = self.batteryLevel { writer.writeAlways(ProtobufFloat.self, value, field: 10) }
             writer.writeSingular(ProtobufInt64.self, self.lastSeenUnixMs, field: 11)
             writer.writeSingular(ProtobufBool.self, self.simulated, field: 12)
+            if let value = self.availableUpdate { writer.writeMessage(value, field: 13) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// One entry of an account's software update catalog (Stripe's
+    /// ReaderSoftwareUpdate): a version of the reader software for one device type.
+    public struct ReaderSoftwareUpdate: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ReaderSoftwareUpdate"
+
+        /// The device type it is for.
+        public var deviceType: ReaderGatewayV1.DeviceType = ReaderGatewayV1.DeviceType(rawValue: 0)
+
+        /// The version it installs (`2.4.0`; dotted numbers, compared number by number).
+        public var version: String = ""
+
+        /// What it changes: any of `incremental`, `firmware`, `config`, `keys`.
+        public var components: [String] = []
+
+        /// How long installing takes.
+        public var durationEstimate: ReaderGatewayV1.UpdateDurationEstimate = ReaderGatewayV1.UpdateDurationEstimate(rawValue: 0)
+
+        /// From when a reader that does not run it must install it before it may be
+        /// connected; 0 for never (always optional).
+        public var requiredAtUnixMs: Int64 = 0
+
+        /// Only on a reader's available_update: whether required_at has passed.
+        public var required: Bool = false
+
+        /// When it was added to the catalog.
+        public var addedUnixMs: Int64 = 0
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.deviceType = try reader.read(ProtobufEnumField<ReaderGatewayV1.DeviceType>.self, tag)
+                case 2: self.version = try reader.read(ProtobufString.self, tag)
+                case 3: try reader.readRepeated(ProtobufString.self, tag, into: &self.components)
+                case 4: self.durationEstimate = try reader.read(ProtobufEnumField<ReaderGatewayV1.UpdateDurationEstimate>.self, tag)
+                case 5: self.requiredAtUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 6: self.required = try reader.read(ProtobufBool.self, tag)
+                case 7: self.addedUnixMs = try reader.read(ProtobufInt64.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.DeviceType>.self, self.deviceType, field: 1)
+            writer.writeSingular(ProtobufString.self, self.version, field: 2)
+            writer.writeRepeated(ProtobufString.self, self.components, field: 3)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.UpdateDurationEstimate>.self, self.durationEstimate, field: 4)
+            writer.writeSingular(ProtobufInt64.self, self.requiredAtUnixMs, field: 5)
+            writer.writeSingular(ProtobufBool.self, self.required, field: 6)
+            writer.writeSingular(ProtobufInt64.self, self.addedUnixMs, field: 7)
             writer.writeRaw(self.unknownFields)
         }
     }

@@ -203,6 +203,24 @@ extension ReaderGatewayV1 {
         /// with tos_acceptance_permitted = true, on any device.
         /// Status: FAILED_PRECONDITION.
         public static let tapToPayReaderTosAcceptanceCanceled = ErrorReason(rawValue: 62)
+        /// The reader could not install a software update (the message says why)
+        /// and, for a required update during ConnectReader, it has not run its
+        /// location's latest version within the last 30 days, so it may not be
+        /// connected. Connect again: the update is retried.
+        /// Status: ABORTED.
+        public static let readerSoftwareUpdateFailed = ErrorReason(rawValue: 63)
+        /// A required update cannot install because the reader's battery is at or
+        /// below 50 %; the connect fails. Charge the reader, then connect again.
+        /// Status: FAILED_PRECONDITION.
+        public static let readerSoftwareUpdateFailedBatteryLow = ErrorReason(rawValue: 64)
+        /// The reader's link ended while it installed an update (powered off, out of
+        /// range). Connect again: the update is retried.
+        /// Status: UNAVAILABLE.
+        public static let readerSoftwareUpdateFailedInterrupted = ErrorReason(rawValue: 65)
+        /// No update of that device type and version is in the account's catalog.
+        /// List the catalog (FleetAdmin.ListSoftwareUpdates).
+        /// Status: NOT_FOUND.
+        public static let softwareUpdateNotFound = ErrorReason(rawValue: 66)
         /// A frame broke the protocol (bad flags, bad payload, wrong stream 0 use).
         /// Status: INTERNAL.
         public static let protocolError = ErrorReason(rawValue: 100)
@@ -261,7 +279,7 @@ extension ReaderGatewayV1 {
         /// Status: UNAVAILABLE.
         public static let connectionLost = ErrorReason(rawValue: 117)
         /// Every value this version knows, in declaration order.
-        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
+        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .readerSoftwareUpdateFailed, .readerSoftwareUpdateFailedBatteryLow, .readerSoftwareUpdateFailedInterrupted, .softwareUpdateNotFound, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
         /// The value's name in the .proto file, or nil for a value this version does not know.
         public var protoName: String? {
             switch rawValue {
@@ -301,6 +319,10 @@ extension ReaderGatewayV1 {
             case 60: "ERROR_REASON_TAP_TO_PAY_UNSUPPORTED_DEVICE"
             case 61: "ERROR_REASON_TAP_TO_PAY_READER_MERCHANT_BLOCKED"
             case 62: "ERROR_REASON_TAP_TO_PAY_READER_TOS_ACCEPTANCE_CANCELED"
+            case 63: "ERROR_REASON_READER_SOFTWARE_UPDATE_FAILED"
+            case 64: "ERROR_REASON_READER_SOFTWARE_UPDATE_FAILED_BATTERY_LOW"
+            case 65: "ERROR_REASON_READER_SOFTWARE_UPDATE_FAILED_INTERRUPTED"
+            case 66: "ERROR_REASON_SOFTWARE_UPDATE_NOT_FOUND"
             case 100: "ERROR_REASON_PROTOCOL_ERROR"
             case 101: "ERROR_REASON_FRAME_TOO_LARGE"
             case 102: "ERROR_REASON_UNKNOWN_FRAME_TYPE"
@@ -361,6 +383,10 @@ extension ReaderGatewayV1 {
             case .tapToPayUnsupportedDevice: .failedPrecondition
             case .tapToPayReaderMerchantBlocked: .resourceExhausted
             case .tapToPayReaderTosAcceptanceCanceled: .failedPrecondition
+            case .readerSoftwareUpdateFailed: .aborted
+            case .readerSoftwareUpdateFailedBatteryLow: .failedPrecondition
+            case .readerSoftwareUpdateFailedInterrupted: .unavailable
+            case .softwareUpdateNotFound: .notFound
             case .protocolError: .`internal`
             case .frameTooLarge: .resourceExhausted
             case .unknownFrameType: .`internal`

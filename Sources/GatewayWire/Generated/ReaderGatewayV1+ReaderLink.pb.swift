@@ -26,6 +26,9 @@ extension ReaderGatewayV1 {
         /// The reader's IP address on its local network.
         public var ipAddress: String = ""
 
+        /// Battery level from 0.0 to 1.0; absent for mains-powered readers.
+        public var batteryLevel: Float? = nil
+
         /// Fields this version does not know, kept as raw bytes and written back on encode.
         public var unknownFields: [UInt8] = []
 
@@ -40,6 +43,7 @@ extension ReaderGatewayV1 {
                 case 3: self.softwareVersion = try reader.read(ProtobufString.self, tag)
                 case 4: self.readerCredential = try reader.read(ProtobufString.self, tag)
                 case 5: self.ipAddress = try reader.read(ProtobufString.self, tag)
+                case 6: self.batteryLevel = try reader.read(ProtobufFloat.self, tag)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -51,6 +55,7 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.softwareVersion, field: 3)
             writer.writeSingular(ProtobufString.self, self.readerCredential, field: 4)
             writer.writeSingular(ProtobufString.self, self.ipAddress, field: 5)
+            if let value = self.batteryLevel { writer.writeAlways(ProtobufFloat.self, value, field: 6) }
             writer.writeRaw(self.unknownFields)
         }
     }
@@ -71,6 +76,10 @@ extension ReaderGatewayV1 {
         /// Whether it is charging.
         public var charging: Bool = false
 
+        /// The software version it runs now; empty for unchanged since the hello
+        /// (a reader reports its new version here after installing an update).
+        public var softwareVersion: String = ""
+
         /// Fields this version does not know, kept as raw bytes and written back on encode.
         public var unknownFields: [UInt8] = []
 
@@ -84,6 +93,7 @@ extension ReaderGatewayV1 {
                 case 2: self.batteryLevel = try reader.read(ProtobufFloat.self, tag)
                 case 3: self.ipAddress = try reader.read(ProtobufString.self, tag)
                 case 4: self.charging = try reader.read(ProtobufBool.self, tag)
+                case 5: self.softwareVersion = try reader.read(ProtobufString.self, tag)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -94,6 +104,7 @@ extension ReaderGatewayV1 {
             if let value = self.batteryLevel { writer.writeAlways(ProtobufFloat.self, value, field: 2) }
             writer.writeSingular(ProtobufString.self, self.ipAddress, field: 3)
             writer.writeSingular(ProtobufBool.self, self.charging, field: 4)
+            writer.writeSingular(ProtobufString.self, self.softwareVersion, field: 5)
             writer.writeRaw(self.unknownFields)
         }
     }
@@ -108,14 +119,17 @@ extension ReaderGatewayV1 {
             case paymentMethod(ReaderGatewayV1.PaymentMethod)
             /// For ConfirmPaymentIntent.
             case paymentIntent(ReaderGatewayV1.PaymentIntentResult)
-            /// For InstallAvailableUpdate: the version being installed.
+            /// For InstallUpdate: the version installed (the reader runs it from now on).
             case updateVersion(String)
         }
 
         /// The command_id of the command answered.
         public var commandID: UInt64 = 0
 
-        /// OK, or why it failed (READER_ERROR, COMMAND_CANCELED, READER_NOT_READY).
+        /// OK, or why it failed (READER_ERROR, COMMAND_CANCELED, READER_NOT_READY;
+        /// for InstallUpdate READER_SOFTWARE_UPDATE_FAILED,
+        /// READER_SOFTWARE_UPDATE_FAILED_BATTERY_LOW, or COMMAND_CANCELED after a
+        /// CancelUpdate).
         public var status: ReaderGatewayV1.Status? = nil
 
         /// The result, for commands that have one and succeeded.
@@ -313,8 +327,11 @@ extension ReaderGatewayV1 {
             case clearDisplay(ReaderGatewayV1.ReaderCommand.ClearDisplay)
             /// Reboot.
             case reboot(ReaderGatewayV1.ReaderCommand.Reboot)
-            /// Install the available update.
+            /// Install a software update; the reader reports progress
+            /// (ReaderUpdateProgress) and answers when the install has finished.
             case installUpdate(ReaderGatewayV1.ReaderCommand.InstallUpdate)
+            /// Stop the running install; it answers COMMAND_CANCELED.
+            case cancelUpdate(ReaderGatewayV1.ReaderCommand.CancelUpdate)
         }
 
         /// Unique per link; the CommandResult repeats it.
@@ -348,6 +365,7 @@ extension ReaderGatewayV1 {
                 case 8: self.command = .clearDisplay(try reader.readMessage(tag, as: ReaderGatewayV1.ReaderCommand.ClearDisplay.self))
                 case 9: self.command = .reboot(try reader.readMessage(tag, as: ReaderGatewayV1.ReaderCommand.Reboot.self))
                 case 10: self.command = .installUpdate(try reader.readMessage(tag, as: ReaderGatewayV1.ReaderCommand.InstallUpdate.self))
+                case 11: self.command = .cancelUpdate(try reader.readMessage(tag, as: ReaderGatewayV1.ReaderCommand.CancelUpdate.self))
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -365,6 +383,7 @@ extension ReaderGatewayV1 {
             case .clearDisplay(let value)?: writer.writeMessage(value, field: 8)
             case .reboot(let value)?: writer.writeMessage(value, field: 9)
             case .installUpdate(let value)?: writer.writeMessage(value, field: 10)
+            case .cancelUpdate(let value)?: writer.writeMessage(value, field: 11)
             case nil: break
             }
             writer.writeRaw(self.unknownFields)
@@ -439,9 +458,52 @@ extension ReaderGatewayV1 {
             }
         }
 
-        /// Install the available update (no parameters).
+        /// The update to install, from the account's catalog.
         public struct InstallUpdate: ProtobufMessage {
             public static let protoMessageName = "readergateway.v1.ReaderCommand.InstallUpdate"
+
+            /// The version to install.
+            public var version: String = ""
+
+            /// What it changes (`incremental`, `firmware`, `config`, `keys`).
+            public var components: [String] = []
+
+            /// How long it is expected to take.
+            public var durationEstimate: ReaderGatewayV1.UpdateDurationEstimate = ReaderGatewayV1.UpdateDurationEstimate(rawValue: 0)
+
+            /// True for a required update installed during ConnectReader.
+            public var required: Bool = false
+
+            /// Fields this version does not know, kept as raw bytes and written back on encode.
+            public var unknownFields: [UInt8] = []
+
+            public init() {}
+
+            public init(from reader: inout ProtobufReader) throws {
+                self.init()
+                while let tag = try reader.nextTag() {
+                    switch tag.fieldNumber {
+                    case 1: self.version = try reader.read(ProtobufString.self, tag)
+                    case 2: try reader.readRepeated(ProtobufString.self, tag, into: &self.components)
+                    case 3: self.durationEstimate = try reader.read(ProtobufEnumField<ReaderGatewayV1.UpdateDurationEstimate>.self, tag)
+                    case 4: self.required = try reader.read(ProtobufBool.self, tag)
+                    default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                    }
+                }
+            }
+
+            public func encode(to writer: inout ProtobufWriter) {
+                writer.writeSingular(ProtobufString.self, self.version, field: 1)
+                writer.writeRepeated(ProtobufString.self, self.components, field: 2)
+                writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.UpdateDurationEstimate>.self, self.durationEstimate, field: 3)
+                writer.writeSingular(ProtobufBool.self, self.required, field: 4)
+                writer.writeRaw(self.unknownFields)
+            }
+        }
+
+        /// Stop the running install (no parameters).
+        public struct CancelUpdate: ProtobufMessage {
+            public static let protoMessageName = "readergateway.v1.ReaderCommand.CancelUpdate"
 
             /// Fields this version does not know, kept as raw bytes and written back on encode.
             public var unknownFields: [UInt8] = []

@@ -457,6 +457,11 @@ extension ReaderGatewayV1 {
         /// True when the reader was taken from another session.
         public var replacedOtherSession: Bool = false
 
+        /// Set when a required update failed and the connect was let through
+        /// because the reader ran its location's latest version within the last 30
+        /// days; the update is tried again at the next connect.
+        public var requiredUpdateFailure: ReaderGatewayV1.Status? = nil
+
         /// Fields this version does not know, kept as raw bytes and written back on encode.
         public var unknownFields: [UInt8] = []
 
@@ -469,6 +474,7 @@ extension ReaderGatewayV1 {
                 case 1: self.reader = try reader.readMessage(tag, as: ReaderGatewayV1.Reader.self)
                 case 2: self.generation = try reader.read(ProtobufUInt64.self, tag)
                 case 3: self.replacedOtherSession = try reader.read(ProtobufBool.self, tag)
+                case 4: self.requiredUpdateFailure = try reader.readMessage(tag, as: ReaderGatewayV1.Status.self)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -478,6 +484,7 @@ extension ReaderGatewayV1 {
             if let value = self.reader { writer.writeMessage(value, field: 1) }
             writer.writeSingular(ProtobufUInt64.self, self.generation, field: 2)
             writer.writeSingular(ProtobufBool.self, self.replacedOtherSession, field: 3)
+            if let value = self.requiredUpdateFailure { writer.writeMessage(value, field: 4) }
             writer.writeRaw(self.unknownFields)
         }
     }
@@ -901,7 +908,7 @@ extension ReaderGatewayV1 {
     public struct InstallAvailableUpdateResponse: ProtobufMessage {
         public static let protoMessageName = "readergateway.v1.InstallAvailableUpdateResponse"
 
-        /// The version being installed; empty when there was no update.
+        /// The version installed; empty when there was no update to install.
         public var version: String = ""
 
         /// Fields this version does not know, kept as raw bytes and written back on encode.
@@ -921,6 +928,62 @@ extension ReaderGatewayV1 {
 
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeSingular(ProtobufString.self, self.version, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CancelReaderSoftwareUpdate's request.
+    public struct CancelReaderSoftwareUpdateRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CancelReaderSoftwareUpdateRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CancelReaderSoftwareUpdate's response.
+    public struct CancelReaderSoftwareUpdateResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CancelReaderSoftwareUpdateResponse"
+
+        /// True when an install was running and was told to stop.
+        public var canceled: Bool = false
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.canceled = try reader.read(ProtobufBool.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufBool.self, self.canceled, field: 1)
             writer.writeRaw(self.unknownFields)
         }
     }
@@ -1335,7 +1398,78 @@ extension ReaderGatewayV1 {
         }
     }
 
-    /// Progress of InstallAvailableUpdate.
+    /// A software update is available for the connected reader (Stripe's
+    /// didReportAvailableUpdate): sent when the session connects to a reader with
+    /// an optional update, and again whenever the catalog changes while the
+    /// reader is connected and not in a payment.
+    public struct UpdateAvailable: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.UpdateAvailable"
+
+        /// The reader.
+        public var readerID: String = ""
+
+        /// The update (its `required` says whether required_at has passed).
+        public var update: ReaderGatewayV1.ReaderSoftwareUpdate? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.readerID = try reader.read(ProtobufString.self, tag)
+                case 2: self.update = try reader.readMessage(tag, as: ReaderGatewayV1.ReaderSoftwareUpdate.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
+            if let value = self.update { writer.writeMessage(value, field: 2) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// A software update started installing on the connected reader (Stripe's
+    /// didStartInstallingUpdate); UpdateProgress events follow. Cancel it with
+    /// CancelReaderSoftwareUpdate.
+    public struct UpdateStarted: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.UpdateStarted"
+
+        /// The reader.
+        public var readerID: String = ""
+
+        /// The update being installed.
+        public var update: ReaderGatewayV1.ReaderSoftwareUpdate? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.readerID = try reader.read(ProtobufString.self, tag)
+                case 2: self.update = try reader.readMessage(tag, as: ReaderGatewayV1.ReaderSoftwareUpdate.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
+            if let value = self.update { writer.writeMessage(value, field: 2) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// Progress of a software update (during ConnectReader or InstallAvailableUpdate).
     public struct UpdateProgress: ProtobufMessage {
         public static let protoMessageName = "readergateway.v1.UpdateProgress"
 
@@ -1386,6 +1520,10 @@ extension ReaderGatewayV1 {
             case reconnectFailed(ReaderGatewayV1.ReconnectFailed)
             /// Update progress.
             case updateProgress(ReaderGatewayV1.UpdateProgress)
+            /// An update is available.
+            case updateAvailable(ReaderGatewayV1.UpdateAvailable)
+            /// An update started installing.
+            case updateStarted(ReaderGatewayV1.UpdateStarted)
         }
 
         /// Increases by one per event of this session, so a resumed subscriber can
@@ -1415,6 +1553,8 @@ extension ReaderGatewayV1 {
                 case 6: self.event = .reconnectSucceeded(try reader.readMessage(tag, as: ReaderGatewayV1.ReconnectSucceeded.self))
                 case 7: self.event = .reconnectFailed(try reader.readMessage(tag, as: ReaderGatewayV1.ReconnectFailed.self))
                 case 8: self.event = .updateProgress(try reader.readMessage(tag, as: ReaderGatewayV1.UpdateProgress.self))
+                case 9: self.event = .updateAvailable(try reader.readMessage(tag, as: ReaderGatewayV1.UpdateAvailable.self))
+                case 10: self.event = .updateStarted(try reader.readMessage(tag, as: ReaderGatewayV1.UpdateStarted.self))
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -1430,6 +1570,8 @@ extension ReaderGatewayV1 {
             case .reconnectSucceeded(let value)?: writer.writeMessage(value, field: 6)
             case .reconnectFailed(let value)?: writer.writeMessage(value, field: 7)
             case .updateProgress(let value)?: writer.writeMessage(value, field: 8)
+            case .updateAvailable(let value)?: writer.writeMessage(value, field: 9)
+            case .updateStarted(let value)?: writer.writeMessage(value, field: 10)
             case nil: break
             }
             writer.writeRaw(self.unknownFields)
@@ -1483,7 +1625,17 @@ extension ReaderGatewayV1 {
         )
 
         /// Connects the session to a reader from its latest discovery, which must
-        /// have answered. Errors: READER_BUSY, READER_OFFLINE, STALE_DISCOVERY (the
+        /// have answered. When the account's catalog holds a required update for the
+        /// reader (required_at passed), it installs before the call answers: an
+        /// UpdateStarted event, then UpdateProgress events from 0 to 1, while the
+        /// connect is still running (the lane shows `connecting`);
+        /// CancelReaderSoftwareUpdate stops it and the connect fails with
+        /// COMMAND_CANCELED. A battery at or below 50 % fails the connect with
+        /// READER_SOFTWARE_UPDATE_FAILED_BATTERY_LOW. A failed install lets the
+        /// connect succeed (required_update_failure set) only if the reader ran its
+        /// location's latest version within the last 30 days, else the connect
+        /// fails with READER_SOFTWARE_UPDATE_FAILED; either way the next connect
+        /// tries again. Errors: READER_BUSY, READER_OFFLINE, STALE_DISCOVERY (the
         /// reader's discovery was superseded by a newer one, or the latest has not
         /// answered), READER_NOT_FOUND, ALREADY_CONNECTED_TO_READER,
         /// LOCATION_REQUIRED.
@@ -1528,9 +1680,23 @@ extension ReaderGatewayV1 {
             service: serviceName, method: "RebootReader", kind: .unary
         )
 
-        /// Installs the update the reader has available; progress arrives as events.
+        /// Installs the update the connected reader has available (its
+        /// available_update, from the account's catalog); progress arrives as
+        /// UpdateProgress events and the call answers when the install has finished.
+        /// Refused with READER_BUSY while a payment runs. Errors:
+        /// READER_SOFTWARE_UPDATE_FAILED, READER_SOFTWARE_UPDATE_FAILED_BATTERY_LOW,
+        /// READER_SOFTWARE_UPDATE_FAILED_INTERRUPTED, COMMAND_CANCELED (after
+        /// CancelReaderSoftwareUpdate).
         public static let installAvailableUpdate = ProtobufMethod<ReaderGatewayV1.InstallAvailableUpdateRequest, ReaderGatewayV1.InstallAvailableUpdateResponse>(
             service: serviceName, method: "InstallAvailableUpdate", kind: .unary
+        )
+
+        /// Cancels the session's running software update: a required update during
+        /// ConnectReader (that connect then fails with COMMAND_CANCELED and the
+        /// reader is released) or an InstallAvailableUpdate (it ends with
+        /// COMMAND_CANCELED). Succeeds as well when nothing is installing.
+        public static let cancelReaderSoftwareUpdate = ProtobufMethod<ReaderGatewayV1.CancelReaderSoftwareUpdateRequest, ReaderGatewayV1.CancelReaderSoftwareUpdateResponse>(
+            service: serviceName, method: "CancelReaderSoftwareUpdate", kind: .unary
         )
 
         /// Tap to Pay: whether this point-of-sale device can be its own reader
@@ -1582,6 +1748,7 @@ extension ReaderGatewayV1 {
             clearReaderDisplay.descriptor,
             rebootReader.descriptor,
             installAvailableUpdate.descriptor,
+            cancelReaderSoftwareUpdate.descriptor,
             discoverTapToPayReader.descriptor,
             connectTapToPayReader.descriptor,
             subscribeEvents.descriptor,

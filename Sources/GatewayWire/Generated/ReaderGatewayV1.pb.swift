@@ -5,6 +5,8 @@
 public enum ReaderGatewayV1 {
     /// Every message type of the package, nested ones included, by name.
     public static let messageTypes: [any ProtobufMessage.Type] = [
+        ReaderGatewayV1.AddSoftwareUpdateRequest.self,
+        ReaderGatewayV1.AddSoftwareUpdateResponse.self,
         ReaderGatewayV1.Address.self,
         ReaderGatewayV1.CallEnd.self,
         ReaderGatewayV1.CallStart.self,
@@ -12,6 +14,8 @@ public enum ReaderGatewayV1 {
         ReaderGatewayV1.CancelCollectPaymentMethodResponse.self,
         ReaderGatewayV1.CancelDiscoveryRequest.self,
         ReaderGatewayV1.CancelDiscoveryResponse.self,
+        ReaderGatewayV1.CancelReaderSoftwareUpdateRequest.self,
+        ReaderGatewayV1.CancelReaderSoftwareUpdateResponse.self,
         ReaderGatewayV1.Cart.self,
         ReaderGatewayV1.CartLineItem.self,
         ReaderGatewayV1.ClearReaderDisplayRequest.self,
@@ -62,6 +66,8 @@ public enum ReaderGatewayV1 {
         ReaderGatewayV1.ListReadersResponse.self,
         ReaderGatewayV1.ListSessionsRequest.self,
         ReaderGatewayV1.ListSessionsResponse.self,
+        ReaderGatewayV1.ListSoftwareUpdatesRequest.self,
+        ReaderGatewayV1.ListSoftwareUpdatesResponse.self,
         ReaderGatewayV1.Location.self,
         ReaderGatewayV1.MetadataEntry.self,
         ReaderGatewayV1.OpenSessionRequest.self,
@@ -73,6 +79,7 @@ public enum ReaderGatewayV1 {
         ReaderGatewayV1.Reader.self,
         ReaderGatewayV1.ReaderCommand.self,
         ReaderGatewayV1.ReaderCommand.CancelCollect.self,
+        ReaderGatewayV1.ReaderCommand.CancelUpdate.self,
         ReaderGatewayV1.ReaderCommand.ClearDisplay.self,
         ReaderGatewayV1.ReaderCommand.InstallUpdate.self,
         ReaderGatewayV1.ReaderCommand.Reboot.self,
@@ -82,6 +89,7 @@ public enum ReaderGatewayV1 {
         ReaderGatewayV1.ReaderHello.self,
         ReaderGatewayV1.ReaderOwner.self,
         ReaderGatewayV1.ReaderOwnership.self,
+        ReaderGatewayV1.ReaderSoftwareUpdate.self,
         ReaderGatewayV1.ReaderStatusChanged.self,
         ReaderGatewayV1.ReaderUpdateProgress.self,
         ReaderGatewayV1.ReaderUplink.self,
@@ -97,6 +105,8 @@ public enum ReaderGatewayV1 {
         ReaderGatewayV1.RegistrationState.self,
         ReaderGatewayV1.RelayCommandRequest.self,
         ReaderGatewayV1.RelayCommandResponse.self,
+        ReaderGatewayV1.RemoveSoftwareUpdateRequest.self,
+        ReaderGatewayV1.RemoveSoftwareUpdateResponse.self,
         ReaderGatewayV1.SessionEvent.self,
         ReaderGatewayV1.SessionInfo.self,
         ReaderGatewayV1.SetReaderDisplayRequest.self,
@@ -105,8 +115,10 @@ public enum ReaderGatewayV1 {
         ReaderGatewayV1.Status.self,
         ReaderGatewayV1.SubscribeEventsRequest.self,
         ReaderGatewayV1.TapToPayDevice.self,
+        ReaderGatewayV1.UpdateAvailable.self,
         ReaderGatewayV1.UpdateLocationRequest.self,
         ReaderGatewayV1.UpdateLocationResponse.self,
         ReaderGatewayV1.UpdateProgress.self,
+        ReaderGatewayV1.UpdateStarted.self,
     ]
 }

@@ -31,7 +31,8 @@ final class GatewayHarness: Sendable {
         lease: Duration = .seconds(3),
         discoveryBurst: Int = 5,
         commandTimeout: Duration = .seconds(20),
-        webSocket: WebSocketCarrierConfiguration = WebSocketCarrierConfiguration(origins: .only([GatewayHarness.allowedOrigin]))
+        webSocket: WebSocketCarrierConfiguration = WebSocketCarrierConfiguration(origins: .only([GatewayHarness.allowedOrigin])),
+        updateClock: WallClock = .system
     ) async throws -> GatewayHarness {
         if ProcessInfo.processInfo.environment["GATEWAY_TEST_TRACE"] != nil {
             LoggingSystem.shared.bootstrap(level: .trace, format: .logfmt)
@@ -50,6 +51,7 @@ final class GatewayHarness: Sendable {
         service.sessionLease = lease
         service.discoveryBurst = discoveryBurst
         service.commandTimeout = commandTimeout
+        service.updateClock = updateClock
         let metrics = GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
         var listener = GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: caPath, loopCount: 2)
         listener.webSocket = webSocket

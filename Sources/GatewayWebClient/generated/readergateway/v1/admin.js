@@ -269,6 +269,49 @@ export const ListSessionsResponse = defineMessage("readergateway.v1.ListSessions
 ]);
 
 /**
+ * ListSoftwareUpdates's request.
+ */
+export const ListSoftwareUpdatesRequest = defineMessage("readergateway.v1.ListSoftwareUpdatesRequest", () => [
+  [1, "deviceType", "enum", "", _readergateway_v1_common.DeviceType],
+]);
+
+/**
+ * ListSoftwareUpdates's response.
+ */
+export const ListSoftwareUpdatesResponse = defineMessage("readergateway.v1.ListSoftwareUpdatesResponse", () => [
+  [1, "updates", "message", "r", _readergateway_v1_common.ReaderSoftwareUpdate],
+]);
+
+/**
+ * AddSoftwareUpdate's request.
+ */
+export const AddSoftwareUpdateRequest = defineMessage("readergateway.v1.AddSoftwareUpdateRequest", () => [
+  [1, "update", "message", "", _readergateway_v1_common.ReaderSoftwareUpdate],
+]);
+
+/**
+ * AddSoftwareUpdate's response.
+ */
+export const AddSoftwareUpdateResponse = defineMessage("readergateway.v1.AddSoftwareUpdateResponse", () => [
+  [1, "update", "message", "", _readergateway_v1_common.ReaderSoftwareUpdate],
+  [2, "replaced", "bool"],
+]);
+
+/**
+ * RemoveSoftwareUpdate's request.
+ */
+export const RemoveSoftwareUpdateRequest = defineMessage("readergateway.v1.RemoveSoftwareUpdateRequest", () => [
+  [1, "deviceType", "enum", "", _readergateway_v1_common.DeviceType],
+  [2, "version", "string"],
+]);
+
+/**
+ * RemoveSoftwareUpdate's response.
+ */
+export const RemoveSoftwareUpdateResponse = defineMessage("readergateway.v1.RemoveSoftwareUpdateResponse", () => [
+]);
+
+/**
  * The fleet admin surface.
  */
 export const FleetAdmin = Object.freeze({
@@ -404,6 +447,40 @@ export const FleetAdmin = Object.freeze({
     path: "/readergateway.v1.FleetAdmin/ListSessions",
     requestType: ListSessionsRequest,
     responseType: ListSessionsResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Lists the account's software update catalog, by device type then
+   * version (newest first).
+   */
+  ListSoftwareUpdates: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/ListSoftwareUpdates",
+    requestType: ListSoftwareUpdatesRequest,
+    responseType: ListSoftwareUpdatesResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Adds an update to the catalog, or replaces the one of the same device
+   * type and version (its components, duration and required_at). Errors:
+   * INVALID_ARGUMENT (no device type, a version that is not dotted numbers,
+   * an unknown component).
+   */
+  AddSoftwareUpdate: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/AddSoftwareUpdate",
+    requestType: AddSoftwareUpdateRequest,
+    responseType: AddSoftwareUpdateResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Removes an update from the catalog. Errors: SOFTWARE_UPDATE_NOT_FOUND.
+   */
+  RemoveSoftwareUpdate: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/RemoveSoftwareUpdate",
+    requestType: RemoveSoftwareUpdateRequest,
+    responseType: RemoveSoftwareUpdateResponse,
     clientStreaming: false,
     serverStreaming: false,
   }),

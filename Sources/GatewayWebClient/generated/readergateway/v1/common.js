@@ -38,6 +38,17 @@ export const ReaderActivity = defineEnum("readergateway.v1.ReaderActivity", {
 });
 
 /**
+ * How long a software update takes to install (Stripe's UpdateTimeEstimate).
+ */
+export const UpdateDurationEstimate = defineEnum("readergateway.v1.UpdateDurationEstimate", {
+  UNSPECIFIED: 0,
+  LESS_THAN_ONE_MINUTE: 1,
+  ONE_TO_TWO_MINUTES: 2,
+  TWO_TO_FIVE_MINUTES: 3,
+  FIVE_TO_FIFTEEN_MINUTES: 4,
+});
+
+/**
  * A registered reader as discovery and the admin surface show it.
  */
 export const Reader = defineMessage("readergateway.v1.Reader", () => [
@@ -53,6 +64,21 @@ export const Reader = defineMessage("readergateway.v1.Reader", () => [
   [10, "batteryLevel", "float", "o"],
   [11, "lastSeenUnixMs", "int64"],
   [12, "simulated", "bool"],
+  [13, "availableUpdate", "message", "", ReaderSoftwareUpdate],
+]);
+
+/**
+ * One entry of an account's software update catalog (Stripe's
+ * ReaderSoftwareUpdate): a version of the reader software for one device type.
+ */
+export const ReaderSoftwareUpdate = defineMessage("readergateway.v1.ReaderSoftwareUpdate", () => [
+  [1, "deviceType", "enum", "", DeviceType],
+  [2, "version", "string"],
+  [3, "components", "string", "r"],
+  [4, "durationEstimate", "enum", "", UpdateDurationEstimate],
+  [5, "requiredAtUnixMs", "int64"],
+  [6, "required", "bool"],
+  [7, "addedUnixMs", "int64"],
 ]);
 
 /**

@@ -118,6 +118,7 @@ export const ConnectReaderResponse = defineMessage("readergateway.v1.ConnectRead
   [1, "reader", "message", "", _readergateway_v1_common.Reader],
   [2, "generation", "uint64"],
   [3, "replacedOtherSession", "bool"],
+  [4, "requiredUpdateFailure", "message", "", _readergateway_v1_errors.Status],
 ]);
 
 /**
@@ -232,6 +233,20 @@ export const InstallAvailableUpdateResponse = defineMessage("readergateway.v1.In
 ]);
 
 /**
+ * CancelReaderSoftwareUpdate's request.
+ */
+export const CancelReaderSoftwareUpdateRequest = defineMessage("readergateway.v1.CancelReaderSoftwareUpdateRequest", () => [
+  [1, "sessionToken", "string"],
+]);
+
+/**
+ * CancelReaderSoftwareUpdate's response.
+ */
+export const CancelReaderSoftwareUpdateResponse = defineMessage("readergateway.v1.CancelReaderSoftwareUpdateResponse", () => [
+  [1, "canceled", "bool"],
+]);
+
+/**
  * SubscribeEvents's request.
  */
 export const SubscribeEventsRequest = defineMessage("readergateway.v1.SubscribeEventsRequest", () => [
@@ -329,7 +344,28 @@ export const ReconnectFailed = defineMessage("readergateway.v1.ReconnectFailed",
 ]);
 
 /**
- * Progress of InstallAvailableUpdate.
+ * A software update is available for the connected reader (Stripe's
+ * didReportAvailableUpdate): sent when the session connects to a reader with
+ * an optional update, and again whenever the catalog changes while the
+ * reader is connected and not in a payment.
+ */
+export const UpdateAvailable = defineMessage("readergateway.v1.UpdateAvailable", () => [
+  [1, "readerId", "string"],
+  [2, "update", "message", "", _readergateway_v1_common.ReaderSoftwareUpdate],
+]);
+
+/**
+ * A software update started installing on the connected reader (Stripe's
+ * didStartInstallingUpdate); UpdateProgress events follow. Cancel it with
+ * CancelReaderSoftwareUpdate.
+ */
+export const UpdateStarted = defineMessage("readergateway.v1.UpdateStarted", () => [
+  [1, "readerId", "string"],
+  [2, "update", "message", "", _readergateway_v1_common.ReaderSoftwareUpdate],
+]);
+
+/**
+ * Progress of a software update (during ConnectReader or InstallAvailableUpdate).
  */
 export const UpdateProgress = defineMessage("readergateway.v1.UpdateProgress", () => [
   [1, "readerId", "string"],
@@ -348,6 +384,8 @@ export const SessionEvent = defineMessage("readergateway.v1.SessionEvent", () =>
   [6, "reconnectSucceeded", "message", "1:event", ReconnectSucceeded],
   [7, "reconnectFailed", "message", "1:event", ReconnectFailed],
   [8, "updateProgress", "message", "1:event", UpdateProgress],
+  [9, "updateAvailable", "message", "1:event", UpdateAvailable],
+  [10, "updateStarted", "message", "1:event", UpdateStarted],
 ]);
 
 /**
@@ -422,7 +460,17 @@ export const Sdk = Object.freeze({
   }),
   /**
    * Connects the session to a reader from its latest discovery, which must
-   * have answered. Errors: READER_BUSY, READER_OFFLINE, STALE_DISCOVERY (the
+   * have answered. When the account's catalog holds a required update for the
+   * reader (required_at passed), it installs before the call answers: an
+   * UpdateStarted event, then UpdateProgress events from 0 to 1, while the
+   * connect is still running (the lane shows `connecting`);
+   * CancelReaderSoftwareUpdate stops it and the connect fails with
+   * COMMAND_CANCELED. A battery at or below 50 % fails the connect with
+   * READER_SOFTWARE_UPDATE_FAILED_BATTERY_LOW. A failed install lets the
+   * connect succeed (required_update_failure set) only if the reader ran its
+   * location's latest version within the last 30 days, else the connect
+   * fails with READER_SOFTWARE_UPDATE_FAILED; either way the next connect
+   * tries again. Errors: READER_BUSY, READER_OFFLINE, STALE_DISCOVERY (the
    * reader's discovery was superseded by a newer one, or the latest has not
    * answered), READER_NOT_FOUND, ALREADY_CONNECTED_TO_READER,
    * LOCATION_REQUIRED.
@@ -507,12 +555,31 @@ export const Sdk = Object.freeze({
     serverStreaming: false,
   }),
   /**
-   * Installs the update the reader has available; progress arrives as events.
+   * Installs the update the connected reader has available (its
+   * available_update, from the account's catalog); progress arrives as
+   * UpdateProgress events and the call answers when the install has finished.
+   * Refused with READER_BUSY while a payment runs. Errors:
+   * READER_SOFTWARE_UPDATE_FAILED, READER_SOFTWARE_UPDATE_FAILED_BATTERY_LOW,
+   * READER_SOFTWARE_UPDATE_FAILED_INTERRUPTED, COMMAND_CANCELED (after
+   * CancelReaderSoftwareUpdate).
    */
   InstallAvailableUpdate: Object.freeze({
     path: "/readergateway.v1.Sdk/InstallAvailableUpdate",
     requestType: InstallAvailableUpdateRequest,
     responseType: InstallAvailableUpdateResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Cancels the session's running software update: a required update during
+   * ConnectReader (that connect then fails with COMMAND_CANCELED and the
+   * reader is released) or an InstallAvailableUpdate (it ends with
+   * COMMAND_CANCELED). Succeeds as well when nothing is installing.
+   */
+  CancelReaderSoftwareUpdate: Object.freeze({
+    path: "/readergateway.v1.Sdk/CancelReaderSoftwareUpdate",
+    requestType: CancelReaderSoftwareUpdateRequest,
+    responseType: CancelReaderSoftwareUpdateResponse,
     clientStreaming: false,
     serverStreaming: false,
   }),

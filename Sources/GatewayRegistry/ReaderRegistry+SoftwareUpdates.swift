@@ -1,0 +1,29 @@
+import GatewayDomain
+import GatewayWire
+
+extension ReaderRegistry {
+    /// The reader reported the software version it runs now (after an install): the link's
+    /// status follows. True when it changed (the caller records it in the store).
+    public mutating func softwareVersionReported(_ reader: ReaderID, link: LinkID, version: String) -> Bool {
+        guard !version.isEmpty, let index = links.index(forKey: reader), links.values[index].id == link,
+              links.values[index].status.softwareVersion != version
+        else { return false }
+        links.values[index].status.softwareVersion = version
+        links.values[index].described.softwareVersion = version
+        return true
+    }
+
+    /// A software update event (available, started) for the session here that owns `reader`;
+    /// nil when no session here owns it.
+    public mutating func softwareUpdateEvent(
+        _ reader: ReaderID, _ event: ReaderGatewayV1.SessionEvent.Event, nowUnixMs: Int64
+    ) -> RegistryAction? {
+        guard let owner = owner(of: reader) else { return nil }
+        return deliver(event, toSessionAt: owner.token, nowUnixMs: nowUnixMs)
+    }
+
+    /// The readers owned by sessions here, with their link status when the link is here too.
+    public var ownedReaders: [(reader: ReaderID, status: LinkStatus?)] {
+        holders.keys.map { ($0, links[$0]?.status) }
+    }
+}

@@ -1,0 +1,82 @@
+import GatewayDomain
+import GatewayRepositories
+import GatewayWire
+
+/// The software update catalog on the fleet admin surface, and the fleet view's update and
+/// battery columns.
+extension FleetAdminService {
+    var softwareUpdateRoutes: [(String, MethodHandler)] {
+        typealias Admin = ReaderGatewayV1.FleetAdmin
+        return [
+            MethodHandler.unary(Admin.listSoftwareUpdates) { [self] request, context throws(ServiceError) in
+                let account = try await authenticateAdmin(context)
+                var response = ReaderGatewayV1.ListSoftwareUpdatesResponse()
+                do { response.updates = try await updates.store.catalog(account: account, deviceType: request.deviceType) } catch {
+                    throw ServiceError.store(error)
+                }
+                return response
+            },
+            MethodHandler.unary(Admin.addSoftwareUpdate) { [self] request, context throws(ServiceError) in
+                let account = try await authenticateAdmin(context)
+                let update = try Self.validated(request.update)
+                let replaced: Bool
+                do { replaced = try await updates.store.add(update, account: account) } catch { throw ServiceError.store(error) }
+                updates.invalidate(account: account)
+                let stored: [ReaderGatewayV1.ReaderSoftwareUpdate]
+                do { stored = try await updates.store.catalog(account: account, deviceType: update.deviceType) } catch { throw ServiceError.store(error) }
+                var response = ReaderGatewayV1.AddSoftwareUpdateResponse()
+                response.update = stored.first { $0.version == update.version } ?? update
+                response.replaced = replaced
+                return response
+            },
+            MethodHandler.unary(Admin.removeSoftwareUpdate) { [self] request, context throws(ServiceError) in
+                let account = try await authenticateAdmin(context)
+                let removed: Bool
+                do { removed = try await updates.store.remove(deviceType: request.deviceType, version: request.version, account: account) } catch {
+                    throw ServiceError.store(error)
+                }
+                guard removed else {
+                    throw ServiceError(
+                        .softwareUpdateNotFound,
+                        "the catalog has no update \(request.version.debugDescription) for device type \(GatewayDatabase.deviceTypeName(request.deviceType)); list the catalog to see its entries"
+                    )
+                }
+                updates.invalidate(account: account)
+                return ReaderGatewayV1.RemoveSoftwareUpdateResponse()
+            },
+        ]
+    }
+
+    /// `update` when it can go in a catalog; INVALID_REQUEST saying what is wrong otherwise.
+    static func validated(_ update: ReaderGatewayV1.ReaderSoftwareUpdate?) throws(ServiceError) -> ReaderGatewayV1.ReaderSoftwareUpdate {
+        guard var update else { throw ServiceError.invalid("update is missing; give its device_type and version") }
+        guard update.deviceType != .unspecified, ReaderGatewayV1.DeviceType.knownValues.contains(update.deviceType) else {
+            throw ServiceError.invalid("device_type is missing or unknown; give the device type the update is for")
+        }
+        guard SoftwareVersion(update.version) != nil else {
+            throw ServiceError.invalid("version \(update.version.debugDescription) is not a version: use dotted numbers such as 2.4.0")
+        }
+        let unknown = update.components.filter { !SoftwareUpdateStore.knownComponents.contains($0) }
+        guard unknown.isEmpty else {
+            throw ServiceError.invalid("unknown component(s) \(unknown.joined(separator: ", ")); use incremental, firmware, config or keys")
+        }
+        guard update.requiredAtUnixMs >= 0 else { throw ServiceError.invalid("required_at_unix_ms is negative; give 0 for never required") }
+        update.required = false
+        update.addedUnixMs = 0
+        return update
+    }
+
+    /// The fleet view of `readers`: each with its available update, and an offline reader's
+    /// last recorded battery level.
+    func fleetView(_ readers: [ReaderGatewayV1.Reader], account: String) async -> [ReaderGatewayV1.Reader] {
+        let offline = readers.filter { $0.batteryLevel == nil }.map(\.id)
+        let stored = (try? await updates.store.batteryLevels(readers: offline)) ?? [:]
+        var shown: [ReaderGatewayV1.Reader] = []
+        shown.reserveCapacity(readers.count)
+        for var reader in readers {
+            if reader.batteryLevel == nil { reader.batteryLevel = stored[reader.id] }
+            shown.append(await updates.withAvailableUpdate(reader, account: account))
+        }
+        return shown
+    }
+}

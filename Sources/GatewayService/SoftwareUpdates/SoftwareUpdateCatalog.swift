@@ -1,0 +1,93 @@
+import GatewayCore
+import GatewayDomain
+import GatewayPostgres
+import GatewayRegistry
+import GatewayRepositories
+import GatewayWire
+import Synchronization
+
+/// The software update catalogs as the service reads them: each account's catalog, cached for
+/// ``cacheLifetime`` (a connect does not read PostgreSQL for it; a change made here is seen at
+/// once, one made on another replica within the lifetime), the update rules applied at the
+/// clock of the configuration, and the battery levels recorded only when worth a write.
+final class SoftwareUpdateCatalog: Sendable {
+    let store: SoftwareUpdateStore
+    let clock: WallClock
+    /// How long a cached catalog is used before it is read again.
+    let cacheLifetime: Duration
+
+    private struct Cached {
+        var updates: [ReaderGatewayV1.ReaderSoftwareUpdate]
+        var readAt: ContinuousClock.Instant
+    }
+
+    private let cache = Mutex<[String: Cached]>([:])
+    private let batteries = Mutex<[ReaderID: BatteryReportThrottle]>([:])
+
+    init(store: SoftwareUpdateStore, clock: WallClock, cacheLifetime: Duration = .seconds(5)) {
+        self.store = store
+        self.clock = clock
+        self.cacheLifetime = cacheLifetime
+    }
+
+    var nowUnixMs: Int64 { clock.nowUnixMs() }
+
+    /// The account's catalog entries for `deviceType`.
+    func entries(account: String, deviceType: ReaderGatewayV1.DeviceType) async throws(StoreError) -> [ReaderGatewayV1.ReaderSoftwareUpdate] {
+        let now = ContinuousClock.now
+        if let cached = cache.withLock({ $0[account] }), now - cached.readAt < cacheLifetime {
+            return cached.updates.filter { $0.deviceType == deviceType }
+        }
+        let all = try await store.catalog(account: account)
+        cache.withLock { $0[account] = Cached(updates: all, readAt: now) }
+        return all.filter { $0.deviceType == deviceType }
+    }
+
+    /// The account's catalog changed here: the next read goes to PostgreSQL.
+    func invalidate(account: String) {
+        _ = cache.withLock { $0.removeValue(forKey: account) }
+    }
+
+    /// The decision for a reader running `version` with `batteryLevel`, and the catalog entry it names.
+    func decide(
+        account: String, deviceType: ReaderGatewayV1.DeviceType, version: String, batteryLevel: Float?
+    ) async throws(StoreError) -> (SoftwareUpdatePolicy.Decision, ReaderGatewayV1.ReaderSoftwareUpdate?) {
+        let entries = try await entries(account: account, deviceType: deviceType)
+        guard !entries.isEmpty else { return (.upToDate, nil) }
+        let nowMs = nowUnixMs
+        let catalog = entries.compactMap { entry in
+            SoftwareVersion(entry.version).map { SoftwareUpdatePolicy.Update(version: $0, requiredAtMs: entry.requiredAtUnixMs == 0 ? nil : entry.requiredAtUnixMs) }
+        }
+        let decision = SoftwareUpdatePolicy.decide(
+            SoftwareUpdatePolicy.Reader(version: SoftwareVersion(version), batteryLevel: batteryLevel), catalog: catalog, nowMs: nowMs
+        )
+        guard let chosen = decision.update, var entry = entries.first(where: { SoftwareVersion($0.version) == chosen.version }) else {
+            return (decision, nil)
+        }
+        entry.required = !decision.runsLatest
+        return (decision, entry)
+    }
+
+    /// `reader` with its available update filled in (fleet view, discovery, connect).
+    func withAvailableUpdate(_ reader: ReaderGatewayV1.Reader, account: String) async -> ReaderGatewayV1.Reader {
+        var reader = reader
+        guard let (_, entry) = try? await decide(
+            account: account, deviceType: reader.deviceType, version: reader.softwareVersion, batteryLevel: reader.batteryLevel
+        ) else { return reader }
+        reader.availableUpdate = entry
+        return reader
+    }
+
+    /// A heartbeat's battery level: true when it should be written to PostgreSQL.
+    func batteryReported(_ reader: ReaderID, level: Float?) -> Bool {
+        let nowMs = nowUnixMs
+        return batteries.withLock { throttles in
+            throttles[reader, default: BatteryReportThrottle()].reported(level, nowMs: nowMs)
+        }
+    }
+
+    /// The reader's link ended: its throttle goes (the next link writes its first level).
+    func linkEnded(_ reader: ReaderID) {
+        _ = batteries.withLock { $0.removeValue(forKey: reader) }
+    }
+}

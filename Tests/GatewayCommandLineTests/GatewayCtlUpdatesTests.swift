@@ -1,0 +1,80 @@
+import GatewayCommandLine
+import GatewayCore
+import GatewayWire
+import Testing
+
+private func parse(_ arguments: [String]) throws -> CtlCommand {
+    try #require(try CtlInvocation.parse(arguments: arguments, environment: ["GATEWAYCTL_SECRET_KEY": "sk_test"])).command
+}
+
+@Suite("gatewayctl updates: command lines and the fleet view's columns")
+struct GatewayCtlUpdatesTests {
+    @Test func updatesCommandsParse() throws {
+        #expect(try parse(["updates", "list"]) == .listUpdates(deviceType: .unspecified))
+        #expect(try parse(["updates"]) == .listUpdates(deviceType: .unspecified))
+        #expect(try parse(["updates", "list", "--device-type", "mobile"]) == .listUpdates(deviceType: .mobile))
+        var expected = ReaderGatewayV1.ReaderSoftwareUpdate()
+        expected.deviceType = .mobile
+        expected.version = "2.4.0"
+        expected.components = ["firmware", "keys"]
+        expected.durationEstimate = .oneToTwoMinutes
+        expected.requiredAtUnixMs = 1_893_456_000_000
+        #expect(try parse([
+            "updates", "add", "--device-type", "mobile", "--version", "2.4.0", "--components", "Firmware, keys",
+            "--duration", "one_to_two_minutes", "--required-at", "2030-01-01T00:00:00Z",
+        ]) == .addUpdate(expected))
+        expected.requiredAtUnixMs = 0
+        expected.components = []
+        expected.durationEstimate = .unspecified
+        #expect(try parse(["updates", "add", "--device-type", "mobile", "--version", "2.4.0", "--required-at", "never"]) == .addUpdate(expected))
+        #expect(try parse(["updates", "remove", "--device-type", "tap_to_pay", "--version", "1.0"]) == .removeUpdate(deviceType: .tapToPay, version: "1.0"))
+    }
+
+    @Test func updatesUsageErrorsSayWhatIsMissing() {
+        let cases: [([String], String)] = [
+            (["updates", "add", "--version", "1.0"], "--device-type"),
+            (["updates", "add", "--device-type", "mobile"], "--version"),
+            (["updates", "add", "--device-type", "wisepad", "--version", "1.0"], "device-type"),
+            (["updates", "add", "--device-type", "mobile", "--version", "1.0", "--duration", "soon"], "one_to_two_minutes"),
+            (["updates", "add", "--device-type", "mobile", "--version", "1.0", "--required-at", "tomorrow"], "RFC 3339"),
+            (["updates", "purge"], "updates list, updates add, updates remove"),
+            (["updates", "list", "extra"], "unexpected argument"),
+        ]
+        for (arguments, expected) in cases {
+            do {
+                _ = try parse(arguments)
+                Issue.record("\(arguments) parsed")
+            } catch {
+                #expect("\(error)".contains(expected), "\(arguments): \(error)")
+            }
+        }
+    }
+
+    @Test func readersTableShowsHolderBatteryVersionAndPendingUpdate() {
+        var mobile = ReaderGatewayV1.Reader()
+        mobile.id = "tmr_m"
+        mobile.deviceType = .mobile
+        mobile.softwareVersion = "1.0.0"
+        mobile.batteryLevel = 0.42
+        var update = ReaderGatewayV1.ReaderSoftwareUpdate()
+        update.version = "1.1.0"
+        update.required = true
+        mobile.availableUpdate = update
+        var smart = ReaderGatewayV1.Reader()
+        smart.id = "tmr_s"
+        smart.deviceType = .simulatedWiseposE
+        var owner = ReaderGatewayV1.ReaderOwner()
+        owner.sessionID = "sess_1"
+        owner.laneLabel = "Floor 2"
+        owner.posDeviceID = "phone-7"
+        let table = AdminRendering.table([mobile, smart], holders: ["tmr_m": owner]).description
+        let lines = table.split(separator: "\n").map(String.init)
+        #expect(lines[0].contains("HOLDER") && lines[0].contains("BATTERY") && lines[0].contains("VERSION") && lines[0].contains("UPDATE"), "\(table)")
+        let mobileRow = lines.first { $0.hasPrefix("tmr_m") } ?? ""
+        #expect(mobileRow.contains("Floor 2 (phone-7)") && mobileRow.contains("42%") && mobileRow.contains("1.1.0 (required)"), "\(table)")
+        let smartRow = lines.first { $0.hasPrefix("tmr_s") } ?? ""
+        #expect(smartRow.contains("simulated_wisepos_e"), "\(table)")
+        let json = AdminRendering.json(mobile, holder: owner).description
+        #expect(json.contains("\"holder\"") && json.contains("\"available_update\"") && json.contains("\"1.1.0\""), "\(json)")
+    }
+}

@@ -22,8 +22,17 @@ extension ReaderRegistry {
         return deliver(event, toSessionAt: owner.token, nowUnixMs: nowUnixMs)
     }
 
-    /// The readers owned by sessions here, with their link status when the link is here too.
-    public var ownedReaders: [(reader: ReaderID, status: LinkStatus?)] {
-        holders.keys.map { ($0, links[$0]?.status) }
+    /// Readers of `deviceType` linked here and owned by a session here of `account`, not in a
+    /// payment: those to tell of a catalog change (a reader mid-payment hears at its next connect).
+    public func idleOwnedReaders(account: String, deviceType: ReaderGatewayV1.DeviceType) -> [(reader: ReaderID, status: LinkStatus)] {
+        var found: [(reader: ReaderID, status: LinkStatus)] = []
+        for reader in holders.keys {
+            guard let link = links[reader], link.described.deviceType == deviceType,
+                  link.status.activity != .collecting, link.status.activity != .confirming,
+                  let owner = owner(of: reader), owner.accountID == account
+            else { continue }
+            found.append((reader, link.status))
+        }
+        return found
     }
 }

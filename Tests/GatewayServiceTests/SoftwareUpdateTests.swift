@@ -163,12 +163,16 @@ struct SoftwareUpdateTests {
         await fixture.stop()
     }
 
-    @Test("installAvailableUpdate installs the optional update with progress; then there is nothing to install")
+    @Test("an update added while the reader is connected is reported; installAvailableUpdate installs it with progress; then there is nothing to install")
     func installAvailableUpdate() async throws {
         let fixture = try await UpdateFixture.start(serial: "MOB-INSTALL")
-        try await fixture.addUpdate("1.2.0", requiredAt: nil)
         let (lane, log) = try await fixture.lane("Floor 1", device: "phone-1")
-        try await fixture.connect(lane)
+        let connected = try await fixture.connect(lane)
+        #expect(connected.reader?.availableUpdate == nil)
+        #expect(try await lane.installAvailableUpdate() == "")
+        try await fixture.addUpdate("1.2.0", requiredAt: nil)
+        #expect(await eventually { log.available.map(\.version) == ["1.2.0"] })
+        #expect(lane.connectedReader?.availableUpdate?.version == "1.2.0")
         #expect(try await lane.installAvailableUpdate() == "1.2.0")
         #expect(log.started.map(\.version) == ["1.2.0"])
         #expect(log.started.first?.required == false)

@@ -1,4 +1,5 @@
 import GatewayDomain
+import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
@@ -27,6 +28,7 @@ extension FleetAdminService {
                 var response = ReaderGatewayV1.AddSoftwareUpdateResponse()
                 response.update = stored.first { $0.version == update.version } ?? update
                 response.replaced = replaced
+                await reportAvailableUpdates(account: account, deviceType: update.deviceType)
                 return response
             },
             MethodHandler.unary(Admin.removeSoftwareUpdate) { [self] request, context throws(ServiceError) in
@@ -64,6 +66,22 @@ extension FleetAdminService {
         update.required = false
         update.addedUnixMs = 0
         return update
+    }
+
+    /// The catalog changed: every connected reader of `deviceType` held here, not in a payment,
+    /// that now has an update available is reported to its owner (Stripe's didReportAvailableUpdate).
+    func reportAvailableUpdates(account: String, deviceType: ReaderGatewayV1.DeviceType) async {
+        let readers = registry.read { $0.idleOwnedReaders(account: account, deviceType: deviceType) }
+        for (reader, status) in readers {
+            guard let (_, entry) = try? await updates.decide(
+                account: account, deviceType: deviceType, version: status.softwareVersion, batteryLevel: status.batteryLevel
+            ), let entry else { continue }
+            var available = ReaderGatewayV1.UpdateAvailable()
+            available.readerID = reader.rawValue
+            available.update = entry
+            let nowUnixMs = Gateway.nowUnixMs()
+            registry.apply(one: { $0.softwareUpdateEvent(reader, .updateAvailable(available), nowUnixMs: nowUnixMs) })
+        }
     }
 
     /// The fleet view of `readers`: each with its available update, and an offline reader's

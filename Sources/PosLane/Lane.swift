@@ -10,6 +10,7 @@ actor Lane {
     var lastPaymentIntent: String?
     var paymentCounter = 0
     var collectTask: Task<Void, Never>?
+    var updateTask: Task<Void, Never>?
 
     init(terminal: TerminalClient, configuration: LaneConfiguration) {
         self.terminal = terminal
@@ -37,10 +38,13 @@ actor Lane {
                 do {
                     let response = try await terminal.connectReader(reader, failIfInUse: failIfInUse)
                     readers = []
-                    LineWriter.line("connected", [
-                        "reader_id": reader.id, "label": reader.label, "generation": "\(response.generation)",
-                        "replaced_other_session": response.replacedOtherSession ? "true" : "false",
-                    ])
+                    var fields: [(key: String, value: String)] = [
+                        ("reader_id", reader.id), ("label", reader.label), ("generation", "\(response.generation)"),
+                        ("replaced_other_session", response.replacedOtherSession ? "true" : "false"),
+                    ]
+                    if let update = response.reader?.availableUpdate { fields.append(("available_update", update.version)) }
+                    if let failure = response.requiredUpdateFailure { fields.append(("required_update_failure", failure.message)) }
+                    LineWriter.line(OutputLine(event: "connected", fields: fields))
                 } catch let error as RPCError where error.reason == .readerBusy {
                     // The recommended pattern: ask the user before interrupting another lane's payment.
                     LineWriter.line("busy", [
@@ -86,6 +90,12 @@ actor Lane {
             case .reboot:
                 try await terminal.rebootReader()
                 LineWriter.line("rebooting", [:])
+            case .installUpdate:
+                LineWriter.line("installing_update", [:])
+                updateTask = Task { await self.installUpdate() }
+            case .cancelUpdate:
+                let canceled = try await terminal.cancelReaderSoftwareUpdate()
+                LineWriter.line("cancel_update_requested", ["was_installing": canceled ? "true" : "false"])
             case .disconnect:
                 try await terminal.disconnectReader()
                 LineWriter.line("disconnected_reader", [:])
@@ -121,6 +131,17 @@ actor Lane {
             LineWriter.line("error", ["command": "\(command)", "code": error.codeName, "reason": error.reasonName, "message": error.message])
         } catch {
             LineWriter.line("error", ["command": "\(command)", "message": "\(error)"])
+        }
+    }
+
+    private func installUpdate() async {
+        do {
+            let version = try await terminal.installAvailableUpdate()
+            LineWriter.line("update_installed", ["version": version.isEmpty ? "none" : version])
+        } catch let error as RPCError {
+            LineWriter.line("error", ["command": "install-update", "code": error.codeName, "reason": error.reasonName, "message": error.message])
+        } catch {
+            LineWriter.line("error", ["command": "install-update", "message": "\(error)"])
         }
     }
 

@@ -12,7 +12,7 @@ do {
         print(LaneConfiguration.parser.helpText())
         print("""
         Stdin: discover | connect READER_ID [--fail-if-in-use] | collect AMOUNT | confirm | cancel
-               display "ITEM" AMOUNT | clear | reboot | disconnect | quit
+               display "ITEM" AMOUNT | clear | reboot | install-update | cancel-update | disconnect | quit
         Recommended: connect with --fail-if-in-use first; when the answer is `busy`, ask, then connect without it.
         """)
         exit(0)

@@ -14,6 +14,7 @@ struct LaneCommandTests {
         ("confirm", .confirm), ("cancel", .cancel), ("clear", .clear), ("reboot", .reboot), ("disconnect", .disconnect), ("quit", .quit),
         ("tap-to-pay", .tapToPay(model: nil, osVersion: nil)), ("tap-to-pay iPhone10,6 17.4", .tapToPay(model: "iPhone10,6", osVersion: "17.4")),
         ("tap", .tap(brand: "visa", last4: "4242")), ("tap mastercard 4444", .tap(brand: "mastercard", last4: "4444")),
+        ("install-update", .installUpdate), ("cancel-update", .cancelUpdate),
     ])
     func parses(line: String, expected: LaneCommand) throws {
         #expect(try LaneCommand.parse(line) == expected)

@@ -10,6 +10,8 @@
 /// | `display "ITEM" AMOUNT` | setReaderDisplay with one line |
 /// | `clear` | clearReaderDisplay |
 /// | `reboot` | rebootReader |
+/// | `install-update` | installAvailableUpdate (in the background: progress lines follow) |
+/// | `cancel-update` | cancelReaderSoftwareUpdate |
 /// | `disconnect` | disconnectReader |
 /// | `tap-to-pay [MODEL OS_VERSION]` | connectTapToPayReader: this device as its own reader (default: a supported simulated iPhone) |
 /// | `tap [BRAND LAST4]` | the customer taps a card on the Tap to Pay reader (default visa 4242) |
@@ -23,6 +25,8 @@ public enum LaneCommand: Sendable, Hashable {
     case display(item: String, amount: Int64)
     case clear
     case reboot
+    case installUpdate
+    case cancelUpdate
     case disconnect
     case tapToPay(model: String?, osVersion: String?)
     case tap(brand: String, last4: String)
@@ -59,6 +63,8 @@ public enum LaneCommand: Sendable, Hashable {
         case "cancel": return .cancel
         case "clear": return .clear
         case "reboot": return .reboot
+        case "install-update": return .installUpdate
+        case "cancel-update": return .cancelUpdate
         case "disconnect": return .disconnect
         case "tap-to-pay":
             try expect("tap-to-pay [MODEL OS_VERSION]", words.count == 1 || words.count == 3)
@@ -68,7 +74,7 @@ public enum LaneCommand: Sendable, Hashable {
             return words.count == 3 ? .tap(brand: words[1], last4: words[2]) : .tap(brand: "visa", last4: "4242")
         case "quit", "exit": return .quit
         default:
-            throw ParseError(message: "unknown command \"\(verb)\"; one of discover, connect, collect, confirm, cancel, display, clear, reboot, disconnect, tap-to-pay, tap, quit")
+            throw ParseError(message: "unknown command \"\(verb)\"; one of discover, connect, collect, confirm, cancel, display, clear, reboot, install-update, cancel-update, disconnect, tap-to-pay, tap, quit")
         }
     }
 

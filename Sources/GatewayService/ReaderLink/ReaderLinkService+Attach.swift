@@ -55,7 +55,7 @@ extension ReaderLinkService {
         }
         guard let epoch = await goOnline(record, linkID: linkID, call: call, ipAddress: hello.ipAddress, batteryLevel: hello.batteryLevel) else { return }
         let reader = ReaderID(record.id)
-        batteryReported(reader, level: hello.batteryLevel)
+        softwareStatusReported(reader, linkID: linkID, batteryLevel: hello.batteryLevel, version: hello.softwareVersion)
         if let heartbeat = heartbeatBeforeRegistration {
             // What the reader reported while it showed its code is its status now.
             var uplink = ReaderGatewayV1.ReaderUplink()
@@ -245,7 +245,7 @@ extension ReaderLinkService {
                 let notice = ReaderStatusNotice(reader: reader, activity: status.activity, batteryLevel: status.batteryLevel, ipAddress: status.ipAddress)
                 Task { await follower.announce(notice) }
             }
-            softwareStatusReported(heartbeat, reader: reader, linkID: linkID)
+            softwareStatusReported(reader, linkID: linkID, batteryLevel: heartbeat.batteryLevel, version: heartbeat.softwareVersion)
         case .commandResult(let result):
             registry.commandAnswered(result, reader: reader, link: linkID)
         case .updateProgress(let progress):

@@ -43,9 +43,12 @@ extension SdkService {
         _ reader: ReaderID, token: String, account: String, context: CallContext, response: inout ReaderGatewayV1.ConnectReaderResponse
     ) async throws(ServiceError) {
         guard var described = response.reader else { return }
-        let (version, battery) = await softwareStatus(of: described)
         let decided: (SoftwareUpdatePolicy.Decision, ReaderGatewayV1.ReaderSoftwareUpdate?)
         do {
+            // A device type without a catalog (most smart readers) costs nothing more: the
+            // catalog is cached, and the reader's battery is not looked up.
+            guard try await !updates.entries(account: account, deviceType: described.deviceType).isEmpty else { return }
+            let (version, battery) = await softwareStatus(of: described)
             decided = try await updates.decide(account: account, deviceType: described.deviceType, version: version, batteryLevel: battery)
         } catch {
             // The catalog could not be read: the reader is still released, nothing half-done.

@@ -21,8 +21,14 @@ final class SoftwareUpdateCatalog: Sendable {
         var readAt: ContinuousClock.Instant
     }
 
+    /// What a reader's link last reported, for deciding what is worth a store write.
+    private struct LinkReport {
+        var battery = BatteryReportThrottle()
+        var version: String?
+    }
+
     private let cache = Mutex<[String: Cached]>([:])
-    private let batteries = Mutex<[ReaderID: BatteryReportThrottle]>([:])
+    private let reports = Mutex<[ReaderID: LinkReport]>([:])
 
     init(store: SoftwareUpdateStore, clock: WallClock, cacheLifetime: Duration = .seconds(5)) {
         self.store = store
@@ -78,16 +84,23 @@ final class SoftwareUpdateCatalog: Sendable {
         return reader
     }
 
-    /// A heartbeat's battery level: true when it should be written to PostgreSQL.
-    func batteryReported(_ reader: ReaderID, level: Float?) -> Bool {
+    /// A hello's or heartbeat's battery level and version (empty: not reported): whether the
+    /// level should be written to PostgreSQL, and whether the version changed since the link's
+    /// hello (the first report only remembers it: the attach writes the hello's version).
+    /// One small lock; the registry's is not taken unless the version changed.
+    func linkReported(_ reader: ReaderID, level: Float?, version: String) -> (writeBattery: Bool, newVersion: Bool) {
         let nowMs = nowUnixMs
-        return batteries.withLock { throttles in
-            throttles[reader, default: BatteryReportThrottle()].reported(level, nowMs: nowMs)
+        return reports.withLock { reports in
+            let writeBattery = reports[reader, default: LinkReport()].battery.reported(level, nowMs: nowMs)
+            guard !version.isEmpty else { return (writeBattery, false) }
+            let previous = reports[reader]?.version
+            reports[reader]?.version = version
+            return (writeBattery, previous != nil && previous != version)
         }
     }
 
-    /// The reader's link ended: its throttle goes (the next link writes its first level).
+    /// The reader's link ended: its reports go (the next link writes its first level).
     func linkEnded(_ reader: ReaderID) {
-        _ = batteries.withLock { $0.removeValue(forKey: reader) }
+        _ = reports.withLock { $0.removeValue(forKey: reader) }
     }
 }

@@ -71,6 +71,29 @@ struct SoftwareUpdateTests {
         await fixture.stop()
     }
 
+    @Test("the reader's link ending mid-install fails the connect: interrupted, and without a recent latest version not let through")
+    func interruptedInstall() async throws {
+        let fixture = try await UpdateFixture.start(serial: "MOB-INTERRUPT", simulatorArguments: ["--update-duration", "10m"])
+        try await fixture.addUpdate("1.1.0", requiredAt: UpdateFixture.start)
+        let (lane, log) = try await fixture.lane("Floor 1", device: "phone-1")
+        let discovered = try await fixture.discover(lane)
+        let connect = Task { try await lane.connectReader(discovered) }
+        #expect(await eventually { log.progress.contains(0) })
+        fixture.simulator.process.signal(SIGKILL)
+        do {
+            _ = try await connect.value
+            Issue.record("the connect succeeded although the reader went away during its required update")
+        } catch let error as RPCError {
+            // The session lost the reader with its link (before or after the install's failure
+            // came back): the install was interrupted, or the rule refused it without a recent latest version.
+            #expect(error.reason == .readerSoftwareUpdateFailedInterrupted || error.reason == .readerSoftwareUpdateFailed, "\(error)")
+            #expect(error.message.contains("link ended"), "\(error.message)")
+        }
+        #expect(lane.connectionStatus == .notConnected)
+        #expect(try await fixture.owner() == nil)
+        await fixture.stop()
+    }
+
     @Test("a required update with the battery at 40 % fails the connect with READER_SOFTWARE_UPDATE_FAILED_BATTERY_LOW and releases the reader")
     func lowBatteryFailsTheConnect() async throws {
         let fixture = try await UpdateFixture.start(serial: "MOB-LOWBAT", simulatorArguments: ["--battery", "0.4"])

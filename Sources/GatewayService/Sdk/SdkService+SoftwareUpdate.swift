@@ -88,6 +88,15 @@ extension SdkService {
             case .failure(let failure) where failure.reason == .readerSoftwareUpdateFailedBatteryLow:
                 try await releaseAfterFailedConnect(reader, token: token, context: context)
                 throw failure
+            case .failure(let failure) where failure.reason != .readerSoftwareUpdateFailed && failure.reason != .readerSoftwareUpdateFailedInterrupted:
+                // Not the install's failure (the reader was taken over meanwhile, the store
+                // failed): the connect fails with it, as any connect would.
+                try await releaseAfterFailedConnect(reader, token: token, context: context)
+                throw failure
+            case .failure(let failure) where try await session(token, context).reader != reader:
+                // The reader went away with the install (its link ended and the session lost it):
+                // there is nothing left to connect.
+                throw failure
             case .failure(let failure):
                 let ranLatestAt = try? await updates.store.ranLatestAt(reader: reader.rawValue, location: location)
                 guard SoftwareUpdatePolicy.mayConnectAfterFailedUpdate(lastRanLatestAtMs: ranLatestAt ?? nil, nowMs: updates.nowUnixMs) else {

@@ -1,4 +1,5 @@
 import GatewayDomain
+import GatewayOperations
 import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
@@ -73,9 +74,14 @@ extension FleetAdminService {
     func reportAvailableUpdates(account: String, deviceType: ReaderGatewayV1.DeviceType) async {
         let readers = registry.read { $0.idleOwnedReaders(account: account, deviceType: deviceType) }
         for (reader, status) in readers {
-            guard let (_, entry) = try? await updates.decide(
-                account: account, deviceType: deviceType, version: status.softwareVersion, batteryLevel: status.batteryLevel
-            ), let entry else { continue }
+            let entry: ReaderGatewayV1.ReaderSoftwareUpdate?
+            do {
+                entry = try await updates.decide(account: account, deviceType: deviceType, version: status.softwareVersion, batteryLevel: status.batteryLevel).1
+            } catch {
+                logger.warning("could not tell a connected reader's owner of a catalog change; it hears at its next connect", ["reader": reader, "error": error])
+                continue
+            }
+            guard let entry else { continue }
             var available = ReaderGatewayV1.UpdateAvailable()
             available.readerID = reader.rawValue
             available.update = entry
@@ -88,7 +94,11 @@ extension FleetAdminService {
     /// last recorded battery level.
     func fleetView(_ readers: [ReaderGatewayV1.Reader], account: String) async -> [ReaderGatewayV1.Reader] {
         let offline = readers.filter { $0.batteryLevel == nil }.map(\.id)
-        let stored = (try? await updates.store.batteryLevels(readers: offline)) ?? [:]
+        var stored: [String: Float] = [:]
+        do { stored = try await updates.store.batteryLevels(readers: offline) } catch {
+            metrics.storeErrors.labels(StoreErrorKind(error)).increment()
+            logger.warning("could not read readers' last battery levels; the fleet view shows them without", ["error": error])
+        }
         var shown: [ReaderGatewayV1.Reader] = []
         shown.reserveCapacity(readers.count)
         for var reader in readers {

@@ -1,4 +1,5 @@
 import GatewayDomain
+import GatewayOperations
 import GatewayPostgres
 import GatewayRegistry
 import GatewayRepositories
@@ -32,8 +33,17 @@ extension SdkService {
         if let status = registry.linkStatus(of: ReaderID(reader.id)) {
             return (status.softwareVersion.isEmpty ? reader.softwareVersion : status.softwareVersion, status.batteryLevel)
         }
-        let stored = try? await updates.store.batteryLevels(readers: [reader.id])
-        return (reader.softwareVersion, reader.batteryLevel ?? stored?[reader.id])
+        guard reader.batteryLevel == nil else { return (reader.softwareVersion, reader.batteryLevel) }
+        do {
+            return (reader.softwareVersion, try await updates.store.batteryLevels(readers: [reader.id])[reader.id])
+        } catch {
+            // The reader checks its battery itself before installing; the gateway's check is the early answer.
+            metrics.storeErrors.labels(StoreErrorKind(error)).increment()
+            logger.warning("could not read a reader's last battery level; its update is decided as for a reader on mains power", [
+                "reader": reader.id, "error": error,
+            ])
+            return (reader.softwareVersion, nil)
+        }
     }
 
     /// ConnectReader's step after the claim was granted and recorded: the reader's required
@@ -71,54 +81,68 @@ extension SdkService {
                 "the reader must install required update \(entry.version) before it can be connected, and its battery is at \(Int((level * 100).rounded())) %; charge it above 50 %, then connect again"
             )
         case (.required, let entry?):
-            let owned = try await ownedAfterClaim(token, context: context)
-            let outcome = await install(entry, on: owned, required: true)
-            switch outcome {
-            case .success(let installed):
-                described.softwareVersion = installed
-                described.availableUpdate = nil
-                await softwareVersionInstalled(reader, version: installed)
-                await recordRunsLatest(reader, location: location, deviceType: described.deviceType, account: account)
-            case .failure(let failure) where failure.reason == .commandCanceled:
-                try await releaseAfterFailedConnect(reader, token: token, context: context)
-                throw ServiceError(
-                    .commandCanceled,
-                    "the required software update \(entry.version) was cancelled, so the reader was not connected; connect again to install it"
-                )
-            case .failure(let failure) where failure.reason == .readerSoftwareUpdateFailedBatteryLow:
-                try await releaseAfterFailedConnect(reader, token: token, context: context)
-                throw failure
-            case .failure(let failure) where failure.reason != .readerSoftwareUpdateFailed && failure.reason != .readerSoftwareUpdateFailedInterrupted:
-                // Not the install's failure (the reader was taken over meanwhile, the store
-                // failed): the connect fails with it, as any connect would.
-                try await releaseAfterFailedConnect(reader, token: token, context: context)
-                throw failure
-            case .failure(let failure) where try await session(token, context).reader != reader:
-                // The reader went away with the install (its link ended and the session lost it):
-                // there is nothing left to connect.
-                throw failure
-            case .failure(let failure):
-                let ranLatestAt = try? await updates.store.ranLatestAt(reader: reader.rawValue, location: location)
-                guard SoftwareUpdatePolicy.mayConnectAfterFailedUpdate(lastRanLatestAtMs: ranLatestAt ?? nil, nowMs: updates.nowUnixMs) else {
-                    try await releaseAfterFailedConnect(reader, token: token, context: context)
-                    throw ServiceError(
-                        .readerSoftwareUpdateFailed,
-                        "the required software update \(entry.version) failed (\(failure.message)) and the reader has not run this location's latest version within the last 30 days, so it cannot be connected; connect again to retry the update"
-                    )
-                }
-                logger.notice("a required update failed; the reader ran its location's latest version within 30 days and connects", [
-                    "reader": reader, "version": entry.version, "error": failure,
-                ])
-                described.availableUpdate = entry
-                response.requiredUpdateFailure = ReaderGatewayV1.Status(
-                    failure.reason == .readerSoftwareUpdateFailedInterrupted ? .readerSoftwareUpdateFailedInterrupted : .readerSoftwareUpdateFailed,
-                    "required update \(entry.version) failed (\(failure.message)); the reader connected because it ran this location's latest version within the last 30 days. The next connect retries the update"
-                )
-            }
+            try await installRequired(entry, reader, token: token, account: account, context: context, described: &described, response: &response)
         default:
             break
         }
         response.reader = described
+    }
+
+    /// A required update installs during the connect: the reader's version afterwards, or the
+    /// connect fails (the reader released) unless the 30-day rule lets a failed install through.
+    func installRequired(
+        _ entry: ReaderGatewayV1.ReaderSoftwareUpdate, _ reader: ReaderID, token: String, account: String, context: CallContext,
+        described: inout ReaderGatewayV1.Reader, response: inout ReaderGatewayV1.ConnectReaderResponse
+    ) async throws(ServiceError) {
+        let location = described.locationID
+        let owned = try await ownedAfterClaim(token, context: context)
+        let outcome = await install(entry, on: owned, required: true)
+        switch outcome {
+        case .success(let installed):
+            described.softwareVersion = installed
+            described.availableUpdate = nil
+            await softwareVersionInstalled(reader, version: installed)
+            await recordRunsLatest(reader, location: location, deviceType: described.deviceType, account: account)
+        case .failure(let failure) where failure.reason == .commandCanceled:
+            try await releaseAfterFailedConnect(reader, token: token, context: context)
+            throw ServiceError(
+                .commandCanceled,
+                "the required software update \(entry.version) was cancelled, so the reader was not connected; connect again to install it"
+            )
+        case .failure(let failure) where failure.reason == .readerSoftwareUpdateFailedBatteryLow:
+            try await releaseAfterFailedConnect(reader, token: token, context: context)
+            throw failure
+        case .failure(let failure) where failure.reason != .readerSoftwareUpdateFailed && failure.reason != .readerSoftwareUpdateFailedInterrupted:
+            // Not the install's failure (the reader was taken over meanwhile, the store
+            // failed): the connect fails with it, as any connect would.
+            try await releaseAfterFailedConnect(reader, token: token, context: context)
+            throw failure
+        case .failure(let failure) where try await session(token, context).reader != reader:
+            // The reader went away with the install (its link ended and the session lost it):
+            // there is nothing left to connect.
+            throw failure
+        case .failure(let failure):
+            let ranLatestAt: Int64?
+            do { ranLatestAt = try await updates.store.ranLatestAt(reader: reader.rawValue, location: location) } catch {
+                try await releaseAfterFailedConnect(reader, token: token, context: context)
+                throw ServiceError.store(error)
+            }
+            guard SoftwareUpdatePolicy.mayConnectAfterFailedUpdate(lastRanLatestAtMs: ranLatestAt, nowMs: updates.nowUnixMs) else {
+                try await releaseAfterFailedConnect(reader, token: token, context: context)
+                throw ServiceError(
+                    .readerSoftwareUpdateFailed,
+                    "the required software update \(entry.version) failed (\(failure.message)) and the reader has not run this location's latest version within the last 30 days, so it cannot be connected; connect again to retry the update"
+                )
+            }
+            logger.notice("a required update failed; the reader ran its location's latest version within 30 days and connects", [
+                "reader": reader, "version": entry.version, "error": failure,
+            ])
+            described.availableUpdate = entry
+            response.requiredUpdateFailure = ReaderGatewayV1.Status(
+                failure.reason == .readerSoftwareUpdateFailedInterrupted ? .readerSoftwareUpdateFailedInterrupted : .readerSoftwareUpdateFailed,
+                "required update \(entry.version) failed (\(failure.message)); the reader connected because it ran this location's latest version within the last 30 days. The next connect retries the update"
+            )
+        }
     }
 
     /// InstallAvailableUpdate: installs the connected reader's available update, when no
@@ -224,9 +248,11 @@ extension SdkService {
     /// The reader runs its location's latest version: remembered for the 30-day rule (only
     /// for device types with a catalog: the others never need it).
     func recordRunsLatest(_ reader: ReaderID, location: String, deviceType: ReaderGatewayV1.DeviceType, account: String) async {
-        guard !location.isEmpty, let entries = try? await updates.entries(account: account, deviceType: deviceType), !entries.isEmpty else { return }
+        guard !location.isEmpty else { return }
         let nowMs = updates.nowUnixMs
         await followUp("recording that a reader runs its location's latest software", leaves: "a failed required update at its next connect is judged by an older date") {
+            // Only device types with a catalog: the others never need the 30-day rule.
+            guard try await !updates.entries(account: account, deviceType: deviceType).isEmpty else { return }
             try await updates.store.recordRanLatest(reader: reader.rawValue, location: location, atMs: nowMs)
         }
     }

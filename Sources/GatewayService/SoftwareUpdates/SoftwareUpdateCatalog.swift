@@ -15,6 +15,7 @@ final class SoftwareUpdateCatalog: Sendable {
     let clock: WallClock
     /// How long a cached catalog is used before it is read again.
     let cacheLifetime: Duration
+    let logger = Logger(component: "service")
 
     private struct Cached {
         var updates: [ReaderGatewayV1.ReaderSoftwareUpdate]
@@ -77,10 +78,15 @@ final class SoftwareUpdateCatalog: Sendable {
     /// `reader` with its available update filled in (fleet view, discovery, connect).
     func withAvailableUpdate(_ reader: ReaderGatewayV1.Reader, account: String) async -> ReaderGatewayV1.Reader {
         var reader = reader
-        guard let (_, entry) = try? await decide(
-            account: account, deviceType: reader.deviceType, version: reader.softwareVersion, batteryLevel: reader.batteryLevel
-        ) else { return reader }
-        reader.availableUpdate = entry
+        do {
+            reader.availableUpdate = try await decide(
+                account: account, deviceType: reader.deviceType, version: reader.softwareVersion, batteryLevel: reader.batteryLevel
+            ).1
+        } catch {
+            logger.warning("could not read the software update catalog; the reader is shown without its available update", [
+                "reader": reader.id, "error": error,
+            ])
+        }
         return reader
     }
 

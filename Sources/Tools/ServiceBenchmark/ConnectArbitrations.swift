@@ -18,27 +18,12 @@ struct ConnectArbitrations {
     /// Each group: the two lanes that alternate on one reader.
     var groups: [(Contender, Contender)]
 
-    /// Connects per second over `duration` after `warmup`, and the failures seen.
-    func run(warmup: Duration, duration: Duration) async -> (connects: Int, seconds: Double, failures: Int) {
+    /// Connects per second over `duration` after `warmup`, the failures seen, and every connect
+    /// made (the warm-up's too).
+    func run(warmup: Duration, duration: Duration) async -> (connects: Int, seconds: Double, failures: Int, all: Int) {
         let counter = RoundTripCounter()
-        let groups = self.groups.map { [$0.0, $0.1] }
         return await withTaskGroup(of: Void.self) { tasks in
-            for pair in groups {
-                tasks.addTask {
-                    var turn = 0
-                    while !counter.stop.load(ordering: .relaxed) {
-                        let contender = pair[turn & 1]
-                        turn += 1
-                        do {
-                            try await contender.lane.connectReader(contender.reader, failIfInUse: false)
-                            if counter.measuring.load(ordering: .relaxed) { counter.count.wrappingAdd(1, ordering: .relaxed) }
-                        } catch {
-                            counter.failures.wrappingAdd(1, ordering: .relaxed)
-                            if counter.failures.load(ordering: .relaxed) > 100 { return }
-                        }
-                    }
-                }
-            }
+            startContenders(counter, limit: nil, in: &tasks)
             try? await Task.sleep(for: warmup)
             counter.measuring.store(true, ordering: .relaxed)
             let start = ContinuousClock.now
@@ -47,7 +32,43 @@ struct ConnectArbitrations {
             let elapsed = ContinuousClock.now - start
             counter.stop.store(true, ordering: .relaxed)
             await tasks.waitForAll()
-            return (counter.count.load(ordering: .relaxed), elapsed.seconds, counter.failures.load(ordering: .relaxed))
+            return (counter.count.load(ordering: .relaxed), elapsed.seconds, counter.failures.load(ordering: .relaxed), counter.all.load(ordering: .relaxed))
+        }
+    }
+
+    /// Exactly `count` connects (give or take one per group), counted from the first: for
+    /// instruction counts (callgrind), where two counts' difference leaves the set-up out.
+    func run(count: Int) async -> (connects: Int, seconds: Double, failures: Int) {
+        let counter = RoundTripCounter()
+        counter.measuring.store(true, ordering: .relaxed)
+        let start = ContinuousClock.now
+        await withTaskGroup(of: Void.self) { tasks in
+            startContenders(counter, limit: count, in: &tasks)
+            await tasks.waitForAll()
+        }
+        return (counter.count.load(ordering: .relaxed), (ContinuousClock.now - start).seconds, counter.failures.load(ordering: .relaxed))
+    }
+
+    /// One closed loop per reader: its two lanes take turns taking it over, until `stop` (or
+    /// until `limit` connects were counted).
+    private func startContenders(_ counter: RoundTripCounter, limit: Int?, in tasks: inout TaskGroup<Void>) {
+        for pair in groups.map({ [$0.0, $0.1] }) {
+            tasks.addTask {
+                var turn = 0
+                while !counter.stop.load(ordering: .relaxed) {
+                    if let limit, counter.count.load(ordering: .relaxed) >= limit { return }
+                    let contender = pair[turn & 1]
+                    turn += 1
+                    do {
+                        try await contender.lane.connectReader(contender.reader, failIfInUse: false)
+                        counter.all.wrappingAdd(1, ordering: .relaxed)
+                        if counter.measuring.load(ordering: .relaxed) { counter.count.wrappingAdd(1, ordering: .relaxed) }
+                    } catch {
+                        counter.failures.wrappingAdd(1, ordering: .relaxed)
+                        if counter.failures.load(ordering: .relaxed) > 100 { return }
+                    }
+                }
+            }
         }
     }
 }
@@ -63,13 +84,17 @@ enum PgbenchClaims {
 
 
     /// pgbench's tps (excluding connection time).
-    static func run(executable: String, connectionString: String, clients: Int, readers: Int, seconds: Int, directory: String) throws -> Double {
+    /// `protocol` is pgbench's `-M`: `extended` (parse and plan every time, as the peer)
+    /// or `prepared`.
+    static func run(
+        executable: String, connectionString: String, clients: Int, readers: Int, seconds: Int, directory: String, protocol: String = "extended"
+    ) throws -> Double {
         let scriptPath = directory + "/claim.pgbench"
         try PgbenchClaimScript.make(claimSQL: OwnershipStore.claimStatement, readers: readers).write(toFile: scriptPath, atomically: true, encoding: .utf8)
         let outputPath = directory + "/pgbench.out"
         let status = try ChildProcessRunner.run(
             executable,
-            ["-n", "-c", String(clients), "-j", String(min(2, clients)), "-T", String(seconds), "-M", "extended", "-f", scriptPath, connectionString],
+            ["-n", "-c", String(clients), "-j", String(min(2, clients)), "-T", String(seconds), "-M", `protocol`, "-f", scriptPath, connectionString],
             outputPath: outputPath
         )
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""

@@ -127,6 +127,8 @@ final class LeanLane: ConnectionHandler, @unchecked Sendable {
 /// Shared counters of the lean lanes.
 final class RoundTripCounter: Sendable {
     let count = Atomic<Int>(0)
+    /// Every completed operation, counted or not (the warm-up's too).
+    let all = Atomic<Int>(0)
     let failures = Atomic<Int>(0)
     let opened = Atomic<Int>(0)
     let measuring = Atomic<Bool>(false)

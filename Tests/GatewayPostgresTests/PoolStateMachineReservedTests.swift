@@ -12,8 +12,14 @@ struct PoolStateMachineReservedTests {
     func saturatedPool(maximum: Int = 2, queued: Int = 5) -> Machine {
         var machine = Machine(maximumConnections: maximum, pipelineDepth: 2)
         for index in 0..<maximum { machine.enqueueAcquirer("tx\(index)", deadline: later) }
-        for id in machine.dispatch(mayOpen: true).open { machine.connectionReady(id) }
-        #expect(machine.dispatch(mayOpen: true).pin.count == maximum)
+        // The pool opens a connection per dispatch while transactions wait; each pins one.
+        var pinned = 0
+        for _ in 0..<(2 * maximum + 2) where pinned < maximum {
+            let actions = machine.dispatch(mayOpen: true)
+            pinned += actions.pin.count
+            for id in actions.open { machine.connectionReady(id) }
+        }
+        #expect(pinned == maximum)
         for index in 0..<queued { machine.enqueue("s\(index)", deadline: later) }
         #expect(machine.dispatch(mayOpen: true).send.isEmpty)
         return machine

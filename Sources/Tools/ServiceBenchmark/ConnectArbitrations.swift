@@ -3,6 +3,7 @@ import Foundation
 import GatewayClient
 import GatewayPostgres
 import GatewayRepositories
+import GatewayTransport
 import Synchronization
 
 /// Connect arbitrations through the whole service: per reader, two lanes take it over
@@ -34,6 +35,30 @@ struct ConnectArbitrations {
             await tasks.waitForAll()
             return (counter.count.load(ordering: .relaxed), elapsed.seconds, counter.failures.load(ordering: .relaxed), counter.all.load(ordering: .relaxed))
         }
+    }
+
+    /// Like ``run(warmup:duration:)`` with lean lanes (transport handlers, no tasks, like the
+    /// relay mode's): each lane of each group loops on a TLS connection of its own with its
+    /// session's token, so both lanes of a reader contend at once (16 claimants over 8 readers,
+    /// like pgbench's 16 clients). The load's own CPU, which shares the machine with the gateway
+    /// and PostgreSQL, is then closer to pgbench's.
+    func runLean(port: Int, context: TLSContext, group: EventLoopGroup, warmup: Duration, duration: Duration) async -> (connects: Int, seconds: Double, failures: Int, all: Int) {
+        let counter = RoundTripCounter()
+        for contender in groups.flatMap({ [$0.0, $0.1] }) {
+            guard let token = contender.lane.session?.resumeToken else { continue }
+            let lane = LeanLane.connecting(sessionToken: token, reader: contender.reader.id, discoveryID: contender.reader.discoveryID, counter: counter)
+            TLSClient.connect(host: "127.0.0.1", port: port, serverName: "localhost", context: context, on: group.next()) { _ in lane }
+        }
+        try? await Task.sleep(for: warmup)
+        counter.measuring.store(true, ordering: .relaxed)
+        let start = ContinuousClock.now
+        try? await Task.sleep(for: duration)
+        counter.measuring.store(false, ordering: .relaxed)
+        let elapsed = ContinuousClock.now - start
+        counter.stop.store(true, ordering: .relaxed)
+        // The calls in flight finish; the lanes then stay idle.
+        try? await Task.sleep(for: .milliseconds(200))
+        return (counter.count.load(ordering: .relaxed), elapsed.seconds, counter.failures.load(ordering: .relaxed), counter.all.load(ordering: .relaxed))
     }
 
     /// Exactly `count` connects (give or take one per group), counted from the first: for

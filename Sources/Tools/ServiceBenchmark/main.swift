@@ -33,6 +33,7 @@ let parser = OptionsParser(
         .value("mode", "MODE", default: "relay", help: "relay: relayed command round trips; connect: connect arbitrations beside pgbench."),
         .value("pgbench", "PATH", default: "/usr/lib/postgresql/15/bin/pgbench", help: "The pgbench executable (connect mode)."),
         .value("pgbench-protocol", "MODE", default: "extended", help: "Connect mode: pgbench's -M (extended or prepared)."),
+        .value("lanes", "KIND", default: "client", help: "Connect mode: client (the client library, one loop per reader alternating its two lanes) or lean (transport handlers, every lane in its own loop)."),
         .value("rounds", "N", default: "1", help: "Connect mode: interleaved rounds (the service, then pgbench)."),
         .value("connects", "N", default: "0", help: "Connect mode: exactly N connects, no pgbench (for callgrind); 0: timed rounds."),
     ]
@@ -63,6 +64,8 @@ guard mode == "relay" || mode == "connect" else { fail("--mode must be relay or 
 let pgbenchPath = options.string("pgbench") ?? "/usr/lib/postgresql/15/bin/pgbench"
 let rounds = (try? options.int("rounds", in: 1...100)) ?? 1
 let pgbenchProtocol = options.string("pgbench-protocol") ?? "extended"
+let laneKind = options.string("lanes") ?? "client"
+guard laneKind == "client" || laneKind == "lean" else { fail("--lanes must be client or lean") }
 guard pgbenchProtocol == "extended" || pgbenchProtocol == "prepared" else { fail("--pgbench-protocol must be extended or prepared") }
 let fixedConnects: Int? = (try? options.int("connects", in: 1...10_000_000))
 
@@ -138,7 +141,10 @@ func run() async throws {
     }
     let token = try await admin.createConnectionToken(locationID: location).secret
     if mode == "connect" {
-        try await measureConnects(token: token, location: location, readers: readers.map(\.id), database: database, directory: directory, configuration: configuration, clients: clients)
+        try await measureConnects(
+            token: token, location: location, readers: readers.map(\.id), database: database, directory: directory, configuration: configuration,
+            clients: clients, port: port, caPath: caPath
+        )
         await host.shutdown(gracePeriod: .milliseconds(200))
         await database.close()
         return
@@ -193,7 +199,7 @@ func run() async throws {
 /// (for instruction counts: run it twice under callgrind with two counts and take the difference).
 func measureConnects(
     token: String, location: String, readers: [String], database: TestDatabase, directory: String,
-    configuration: (CertificateKeyPair?) -> ClientChannelConfiguration, clients: EventLoopGroup
+    configuration: (CertificateKeyPair?) -> ClientChannelConfiguration, clients: EventLoopGroup, port: Int, caPath: String
 ) async throws {
     var groups: [(ConnectArbitrations.Contender, ConnectArbitrations.Contender)] = []
     for (index, readerID) in readers.enumerated() {
@@ -220,13 +226,16 @@ func measureConnects(
     let statements = await StatementCounter.make(database.client)
     try await PgbenchClaims.prepare(database.client, readers: readers.count, sessions: 2 * readers.count)
     let seconds = max(1, Int(duration.seconds.rounded()))
+    let laneContext = try TLSContext(client: TLSClientConfiguration(trustedCAPath: caPath))
     FileHandle.standardError.write(Data("service-bench: \(2 * readers.count) lanes ready, measuring connects in \(rounds) rounds\n".utf8))
     for round in 1...rounds {
         let before = try await statements?.calls()
         let cpuStart = processCPUSeconds()
         let threadsStart = ThreadCPU.sample()
         let postgresStart = ConnectCosts.postgresCPUSeconds(postmaster: postmaster)
-        let measured = await arbitrations.run(warmup: warmup, duration: duration)
+        let measured = laneKind == "lean"
+            ? await arbitrations.runLean(port: port, context: laneContext, group: clients, warmup: warmup, duration: duration)
+            : await arbitrations.run(warmup: warmup, duration: duration)
         let cpu = processCPUSeconds() - cpuStart
         let threads = ThreadCPU.sample() - threadsStart
         let postgresCPU = ConnectCosts.postgresCPUSeconds(postmaster: postmaster) - postgresStart
@@ -261,7 +270,7 @@ func measureConnects(
             + "\"process_cpu_us_per_connect\": \(String(format: "%.1f", measured.connects > 0 ? cpu * 1e6 / Double(measured.connects) : 0)), "
             + "\"gateway_loops_cpu_us_per_connect\": \(perConnect(threads.gatewayLoops)), \"store_thread_cpu_us_per_connect\": \(perConnect(threads.store)), "
             + "\"load_loops_cpu_us_per_connect\": \(perConnect(threads.loadLoops)), \"other_threads_cpu_us_per_connect\": \(perConnect(threads.other)), "
-            + "\"pgbench_protocol\": \"\(pgbenchProtocol)\", "
+            + "\"pgbench_protocol\": \"\(pgbenchProtocol)\", \"lanes_kind\": \"\(laneKind)\", "
             + "\"postgres_cpu_us_per_connect\": \(String(format: "%.1f", measured.connects > 0 ? postgresCPU * 1e6 / Double(measured.connects) : 0)), "
             + "\"statements_per_connect\": \(String(format: "%.2f", statementsPerConnect)), "
             + "\"pgbench_claims_per_second\": \(String(format: "%.1f", pgbenchRate)), "

@@ -33,7 +33,7 @@ let parser = OptionsParser(
         .value("mode", "MODE", default: "relay", help: "relay: relayed command round trips; connect: connect arbitrations beside pgbench."),
         .value("pgbench", "PATH", default: "/usr/lib/postgresql/15/bin/pgbench", help: "The pgbench executable (connect mode)."),
         .value("pgbench-protocol", "MODE", default: "extended", help: "Connect mode: pgbench's -M (extended or prepared)."),
-        .value("lanes", "KIND", default: "client", help: "Connect mode: client (the client library, one loop per reader alternating its two lanes) or lean (transport handlers, every lane in its own loop)."),
+        .value("connect-lanes", "KIND", default: "client", help: "Connect mode: client (the client library, one loop per reader alternating its two lanes) or lean (transport handlers, every lane in its own loop)."),
         .value("rounds", "N", default: "1", help: "Connect mode: interleaved rounds (the service, then pgbench)."),
         .value("connects", "N", default: "0", help: "Connect mode: exactly N connects, no pgbench (for callgrind); 0: timed rounds."),
     ]
@@ -64,8 +64,8 @@ guard mode == "relay" || mode == "connect" else { fail("--mode must be relay or 
 let pgbenchPath = options.string("pgbench") ?? "/usr/lib/postgresql/15/bin/pgbench"
 let rounds = (try? options.int("rounds", in: 1...100)) ?? 1
 let pgbenchProtocol = options.string("pgbench-protocol") ?? "extended"
-let laneKind = options.string("lanes") ?? "client"
-guard laneKind == "client" || laneKind == "lean" else { fail("--lanes must be client or lean") }
+let laneKind = options.string("connect-lanes") ?? "client"
+guard laneKind == "client" || laneKind == "lean" else { fail("--connect-lanes must be client or lean") }
 guard pgbenchProtocol == "extended" || pgbenchProtocol == "prepared" else { fail("--pgbench-protocol must be extended or prepared") }
 let fixedConnects: Int? = (try? options.int("connects", in: 1...10_000_000))
 

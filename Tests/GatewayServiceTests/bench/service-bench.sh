@@ -76,7 +76,7 @@ PRELOAD=""
 # handlers, as in the relay comparison), whose own CPU is closer to pgbench's.
 for lanes in client lean; do
   TEST_POSTGRES_SETTINGS="$PRELOAD" timeout $((60 + ROUNDS * (2 * SECONDS_PER_RUN + 10))) "$BIN/service-bench" --mode connect --pairs "$CONNECT_READERS" \
-    --duration ${SECONDS_PER_RUN}s --warmup 1s --rounds "$ROUNDS" --lanes "$lanes" --pgbench "$PGBENCH" --label "gateway connect $lanes" \
+    --duration ${SECONDS_PER_RUN}s --warmup 1s --rounds "$ROUNDS" --connect-lanes "$lanes" --pgbench "$PGBENCH" --label "gateway connect $lanes" \
     2> >(grep 'per connect' >&2) | tee -a "$RAW"
 done
 

@@ -27,7 +27,22 @@ actor TestPostgresServer {
         configuration.durable = false
         configuration.maximumConnections = 300
         configuration.databaseName = "postgres"
+        configuration.settings = extraSettings(ProcessInfo.processInfo.environment["TEST_POSTGRES_SETTINGS"] ?? "")
         return configuration
+    }
+
+    /// Extra server settings from `TEST_POSTGRES_SETTINGS` (`name=value;name=value`), for the
+    /// benchmarks that read `pg_stat_statements`
+    /// (`TEST_POSTGRES_SETTINGS='shared_preload_libraries=pg_stat_statements'`).
+    static func extraSettings(_ text: String) -> [String: String] {
+        var settings: [String: String] = [:]
+        for pair in text.split(separator: ";") {
+            guard let equals = pair.firstIndex(of: "=") else { continue }
+            let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else { continue }
+            settings[name] = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        }
+        return settings
     }
 
     func started() async throws -> Started {

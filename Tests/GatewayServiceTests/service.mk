@@ -8,8 +8,10 @@ BENCH_SUITES += service-bench
 .PHONY: service-bench
 
 # Lane → gateway → reader → gateway → lane (TLS both legs), 16 and 256 pairs, beside nginx
-# relaying TLS on both legs; then connect arbitrations through the service beside pgbench running
-# the same claim statement. Results: bench-results/service.md and bench-results/service.jsonl.
+# relaying TLS on both legs; then connect arbitrations through the service (lanes on the client
+# library, then lean lanes) beside pgbench running the same claim statement, with CPU per connect
+# on both sides and statements per connect (pg_stat_statements when installed). Results:
+# bench-results/service.md and bench-results/service.jsonl.
 service-bench:
 	@$(SWIFT) build -c release --product service-bench $(SWIFT_FLAGS) >/dev/null
 	@$(SWIFT) build -c release --product transport-echo $(SWIFT_FLAGS) >/dev/null

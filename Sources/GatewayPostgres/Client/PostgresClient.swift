@@ -40,6 +40,20 @@ public final class PostgresClient: Sendable {
         try await run(sql, parameters, pinnedTo: nil).affectedRows
     }
 
+    /// Runs one statement on the client's **reserved connection** and returns how many rows it
+    /// affected: for work that must not wait behind the pool, such as the node heartbeat that
+    /// keeps a replica's lease. The reserved connection is one extra connection (opened on first
+    /// use, beside ``PostgresConfiguration/maximumConnections`` and the LISTEN connection) that
+    /// pool statements and transactions never use, so a burst that fills the pool's queue does
+    /// not delay it. Keep what runs here small and rare: it has one connection.
+    @discardableResult
+    public func executeReserved(_ sql: String, _ parameters: [PostgresValue?] = []) async throws(StoreError) -> Int {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<PostgresRows, StoreError>, Never>) in
+            loop.submit(.reservedStatement(Statement(sql: sql, parameters: parameters) { continuation.resume(returning: $0) }))
+        }
+        return try result.get().affectedRows
+    }
+
     /// Checks that a connection can be opened and a statement run.
     public func ping() async throws(StoreError) {
         _ = try await query("SELECT 1")

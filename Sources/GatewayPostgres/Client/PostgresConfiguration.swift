@@ -5,7 +5,8 @@ public struct PostgresConfiguration: Sendable {
     /// A libpq connection string: a URL (`postgresql://user@host/db`) or `key=value` pairs.
     public var connectionString: String
     /// Most connections the pool opens for statements and transactions (the
-    /// LISTEN connection is extra).
+    /// LISTEN connection and the reserved connection of
+    /// ``PostgresClient/executeReserved(_:_:)`` are extra).
     public var maximumConnections: Int = 8
     /// Most statements sent ahead on one connection before its earlier results
     /// arrive (libpq pipeline mode). 1 turns pipelining off.

@@ -7,6 +7,11 @@
 /// connection (`Acquirer`) are, so tests drive it with plain values. The I/O
 /// shell (``PostgresStoreLoop``) reports every event and carries out the
 /// returned ``Actions``.
+///
+/// Besides the pool, one **reserved** connection serves only reserved requests (the node
+/// heartbeat): work that must not wait behind a saturated pool. It is opened on the first
+/// reserved request, does not count against ``maximumConnections``, never takes pool
+/// statements or transactions, and reserved requests never use pool connections.
 struct PoolStateMachine<Request, Acquirer> {
     /// One pool connection as the machine sees it.
     struct Connection: Equatable {
@@ -21,6 +26,8 @@ struct PoolStateMachine<Request, Acquirer> {
         var inflight = 0
         /// Held by a transaction: gets no pool statements.
         var pinned = false
+        /// The reserved connection: takes reserved requests only.
+        var reserved = false
     }
 
     /// What the shell must do after an event, in this order: open, close,
@@ -47,6 +54,7 @@ struct PoolStateMachine<Request, Acquirer> {
     private(set) var connections: [ConnectionID: Connection] = [:]
     private var requests: [(request: Request, deadline: ContinuousClock.Instant)] = []
     private var requestsHead = 0
+    private var reservedRequests: [(request: Request, deadline: ContinuousClock.Instant)] = []
     private var acquirers: [(acquirer: Acquirer, deadline: ContinuousClock.Instant)] = []
     private var nextID = 1
 
@@ -57,17 +65,14 @@ struct PoolStateMachine<Request, Acquirer> {
 
     /// Requests waiting for a connection.
     var waitingRequests: Int { requests.count - requestsHead }
+    /// Reserved requests waiting for the reserved connection.
+    var waitingReservedRequests: Int { reservedRequests.count }
     /// Transactions waiting for a connection.
     var waitingAcquirers: Int { acquirers.count }
     /// When the oldest waiting work times out.
     var earliestDeadline: ContinuousClock.Instant? {
         let request = requestsHead < requests.count ? requests[requestsHead].deadline : nil
-        switch (request, acquirers.first?.deadline) {
-        case let (r?, a?): return min(r, a)
-        case let (r?, nil): return r
-        case let (nil, a?): return a
-        case (nil, nil): return nil
-        }
+        return [request, acquirers.first?.deadline, reservedRequests.first?.deadline].compactMap { $0 }.min()
     }
 
     /// A fresh connection id (also for connections outside the pool, such as the listener).
@@ -81,6 +86,11 @@ struct PoolStateMachine<Request, Acquirer> {
     /// A statement for any connection arrived; it waits for ``dispatch(mayOpen:)``.
     mutating func enqueue(_ request: Request, deadline: ContinuousClock.Instant) {
         requests.append((request, deadline))
+    }
+
+    /// A statement for the reserved connection arrived; it waits for ``dispatch(mayOpen:)``.
+    mutating func enqueueReserved(_ request: Request, deadline: ContinuousClock.Instant) {
+        reservedRequests.append((request, deadline))
     }
 
     /// A transaction wants a connection of its own; it waits for ``dispatch(mayOpen:)``.
@@ -111,11 +121,19 @@ struct PoolStateMachine<Request, Acquirer> {
     }
 
     /// A connection attempt failed. When no other connection is open or
-    /// opening, the waiting work cannot be served: it fails with `error`.
+    /// opening, the waiting work cannot be served: it fails with `error`. A failed reserved
+    /// connection fails the reserved requests (the next one tries again).
     mutating func connectFailed(_ id: ConnectionID, error: StoreError) -> Actions {
+        let wasReserved = connections[id]?.reserved ?? false
         connections[id] = nil
         var actions = Actions()
-        guard connections.isEmpty else { return actions }
+        if wasReserved {
+            actions.failedRequests = reservedRequests.map(\.request)
+            reservedRequests.removeAll()
+            actions.failure = actions.failedRequests.isEmpty ? nil : error
+            return actions
+        }
+        guard !connections.values.contains(where: { !$0.reserved }) else { return actions }
         actions.failedRequests = takeAllRequests()
         actions.failedAcquirers = acquirers.map(\.acquirer)
         acquirers.removeAll()
@@ -148,6 +166,10 @@ struct PoolStateMachine<Request, Acquirer> {
             acquirers.removeFirst()
             actions.failedAcquirers.append(first.acquirer)
         }
+        while let first = reservedRequests.first, first.deadline <= now {
+            reservedRequests.removeFirst()
+            actions.failedRequests.append(first.request)
+        }
         if !actions.failedRequests.isEmpty || !actions.failedAcquirers.isEmpty { actions.failure = error }
         compact()
         return actions
@@ -156,7 +178,8 @@ struct PoolStateMachine<Request, Acquirer> {
     /// Shutting down: everything still waiting fails with `error`.
     mutating func close(error: StoreError) -> Actions {
         var actions = Actions()
-        actions.failedRequests = takeAllRequests()
+        actions.failedRequests = takeAllRequests() + reservedRequests.map(\.request)
+        reservedRequests.removeAll()
         actions.failedAcquirers = acquirers.map(\.acquirer)
         acquirers.removeAll()
         actions.failure = error
@@ -168,9 +191,27 @@ struct PoolStateMachine<Request, Acquirer> {
     /// first, else pipelined behind others up to ``pipelineDepth``). Opens a
     /// connection, up to ``maximumConnections``, while every free one is busy
     /// and fewer are opening than work is waiting; `mayOpen` false only
-    /// reports that one is needed.
+    /// reports that one is needed. Reserved requests go to the reserved connection (opened
+    /// when missing), pipelined up to ``pipelineDepth``.
     mutating func dispatch(mayOpen: Bool) -> Actions {
         var actions = Actions()
+        if !reservedRequests.isEmpty {
+            if let reserved = connections.first(where: { $0.value.reserved }) {
+                let id = reserved.key
+                var inflight = reserved.value.inflight
+                while reserved.value.state == .ready, inflight < pipelineDepth, !reservedRequests.isEmpty {
+                    inflight += 1
+                    actions.send.append((reservedRequests.removeFirst().request, id))
+                }
+                connections[id]!.inflight = inflight
+            } else if mayOpen {
+                let id = makeID()
+                connections[id] = Connection(state: .connecting, reserved: true)
+                actions.open.append(id)
+            } else {
+                actions.openDeferred = true
+            }
+        }
         while !acquirers.isEmpty {
             guard let id = leastLoaded() else {
                 open(demand: acquirers.count, mayOpen: mayOpen, into: &actions)
@@ -198,7 +239,7 @@ struct PoolStateMachine<Request, Acquirer> {
     /// The ready, unpinned connection with the fewest statements in flight (lowest id on ties).
     private func leastLoaded() -> ConnectionID? {
         var best: (id: ConnectionID, inflight: Int)?
-        for (id, connection) in connections where connection.state == .ready && !connection.pinned {
+        for (id, connection) in connections where connection.state == .ready && !connection.pinned && !connection.reserved {
             if let current = best, current.inflight < connection.inflight || (current.inflight == connection.inflight && current.id.raw < id.raw) {
                 continue
             }
@@ -208,8 +249,9 @@ struct PoolStateMachine<Request, Acquirer> {
     }
 
     private mutating func open(demand: Int, mayOpen: Bool, into actions: inout Actions) {
-        let opening = connections.values.filter { $0.state == .connecting }.count
-        guard connections.count < maximumConnections, opening < demand else { return }
+        let pool = connections.values.filter { !$0.reserved }
+        let opening = pool.filter { $0.state == .connecting }.count
+        guard pool.count < maximumConnections, opening < demand else { return }
         guard mayOpen else {
             actions.openDeferred = true
             return

@@ -8,6 +8,8 @@ import Synchronization
 enum StoreCommand: Sendable {
     /// Run a statement on any pool connection, or on the pinned one.
     case statement(Statement, pinnedTo: ConnectionID?)
+    /// Run a statement on the reserved connection (never behind pool statements).
+    case reservedStatement(Statement)
     /// Pin a connection for a transaction.
     case acquire(@Sendable (Result<ConnectionID, StoreError>) -> Void)
     /// Unpin a connection; `discard` closes it instead of returning it to the pool.
@@ -25,7 +27,7 @@ enum StoreCommand: Sendable {
     /// Completes the command with `error` without running it.
     func fail(_ error: StoreError) {
         switch self {
-        case .statement(let statement, _): statement.completion(.failure(error))
+        case .statement(let statement, _), .reservedStatement(let statement): statement.completion(.failure(error))
         case .acquire(let completion): completion(.failure(error))
         case .release, .unlisten: break
         case .listen(_, _, let stream, let registered):
@@ -257,6 +259,8 @@ final class PostgresStoreLoop: @unchecked Sendable {
             }
         case .statement(let statement, nil):
             pool.enqueue(statement, deadline: .now + configuration.connectionWaitTimeout)
+        case .reservedStatement(let statement):
+            pool.enqueueReserved(statement, deadline: .now + configuration.connectionWaitTimeout)
         case .acquire(let completion):
             pool.enqueueAcquirer(completion, deadline: .now + configuration.connectionWaitTimeout)
         case .release(let id, let discard):

@@ -25,16 +25,22 @@ public final class ClusterStore: Sendable {
 
     /// Registers `node`, reachable by other replicas at `internalAddress`. Registering an id
     /// again refreshes its address and heartbeat.
+    ///
+    /// Runs on the client's reserved connection, like ``heartbeat(node:)``.
     public func register(node: String, internalAddress: String) async throws(StoreError) {
-        try await client.execute(ClusterStatements.register, [PostgresValue(node), PostgresValue(internalAddress)])
+        try await client.executeReserved(ClusterStatements.register, [PostgresValue(node), PostgresValue(internalAddress)])
     }
 
     /// Records that `node` is alive.
     ///
     /// False when the row is gone: this node was reaped and must fence itself (close every
     /// connection, register as a new node, act on nothing it remembered).
+    ///
+    /// Runs on the client's reserved connection (``PostgresClient/executeReserved(_:_:)``): a
+    /// burst of statements filling the pool (thousands of links lost at once) cannot hold the
+    /// heartbeat back past the node lease and cost the replica its readers.
     public func heartbeat(node: String) async throws(StoreError) -> Bool {
-        try await client.execute(ClusterStatements.heartbeat, [PostgresValue(node)]) == 1
+        try await client.executeReserved(ClusterStatements.heartbeat, [PostgresValue(node)]) == 1
     }
 
     /// Deletes nodes silent for `lease` and detaches their links, in one statement; returns

@@ -24,6 +24,18 @@ enum OwnershipStatements {
         SELECT * FROM ownership_claim($1::text, $2::text, $3::text, $4::boolean, $5::bigint, $6::bigint)
         """
 
+    /// The claim (``claim``) and the claimed reader's `readers` row for the connect's answer,
+    /// in one statement: parameters 1–6 as for ``claim``, 7 the session's account. The CTE
+    /// runs the claim once (a volatile function's CTE is never inlined); the reader's columns
+    /// are NULL when it is not the account's (the columns of `GatewayDatabase.readerColumns`,
+    /// decoded by `GatewayDatabase.reader(_:)`). One round trip and one commit per connect, where
+    /// a second statement for the row doubled PostgreSQL's work per connect.
+    static let claimWithReader = """
+        WITH c AS (SELECT * FROM ownership_claim($1::text, $2::text, $3::text, $4::boolean, $5::bigint, $6::bigint))
+        SELECT c.*, r.id, r.account_id, r.serial_number, r.label, r.device_type, r.software_version, r.location_id, r.last_seen_at, r.status
+        FROM c LEFT JOIN readers r ON r.id = $1::text AND r.account_id = $7::text
+        """
+
     /// Starts a transaction command, fenced by the owner's generation. Parameters: reader,
     /// session, generation, command. Returns `proceed` or the refusal, decided like
     /// `ReaderOwnershipStateMachine.fence` (an update that lost a race reports

@@ -6,24 +6,37 @@ import GatewayRepositories
 import GatewayWire
 
 extension Gateway {
-    /// This replica's part of the node registry, until cancelled: register,
-    /// heartbeat every lease/5, reap replicas silent for a lease (only after
-    /// this one has itself been healthy for a whole lease, so that after a
-    /// PostgreSQL outage nobody reaps the others before they could heartbeat),
-    /// release readers whose detached link did not come back within the
-    /// offline bound, and compare memory with the rows now and then (a bounded
-    /// batch of readers each time).
+    /// This replica's part of the node registry, until cancelled, as two loops that never wait
+    /// for each other:
+    ///
+    /// - the node heartbeat (``runNodeHeartbeat(advertisedAddress:health:)``): register,
+    ///   heartbeat every lease/5 on the store client's reserved connection, fence when reaped;
+    /// - the sweeps (``runMembershipSweeps(health:)``): reap replicas silent for a lease (only
+    ///   after this one has itself been healthy for a whole lease, so that after a PostgreSQL
+    ///   outage nobody reaps the others before they could heartbeat), release readers whose
+    ///   detached link did not come back within the offline bound, and compare memory with the
+    ///   rows now and then (a bounded batch of readers each time).
+    ///
+    /// The sweeps' statements share the pool with every reader's and lane's; a burst of them
+    /// (thousands of links lost at once) can queue for many seconds. The heartbeat neither
+    /// waits behind them in the pool nor behind the sweeps in one loop, so such a burst cannot
+    /// cost this replica its node lease.
     func runMembership(advertisedAddress: String) async {
+        let health = NodeHealth()
+        await withTaskGroup(of: Void.self) { loops in
+            loops.addTask { [self] in await runNodeHeartbeat(advertisedAddress: advertisedAddress, health: health) }
+            loops.addTask { [self] in await runMembershipSweeps(health: health) }
+        }
+    }
+
+    /// Keeps this node's row alive every lease/5 until cancelled, re-registering and fencing as
+    /// the row says; records in `health` since when the heartbeat has held.
+    func runNodeHeartbeat(advertisedAddress: String, health: NodeHealth) async {
         let lease = configuration.nodeLease
         let interval = configuration.nodeHeartbeatInterval
         // The host registered this node before opening its port.
         var registered = true
-        var healthySince: ContinuousClock.Instant? = .now
         var lastTick = ContinuousClock.now
-        var nextReconcile = ContinuousClock.now
-        // The readers of interest still to compare in this pass of the periodic comparison.
-        var comparePass: ArraySlice<ReaderID> = []
-        var nextCodeSweep = ContinuousClock.now
         while !Task.isCancelled {
             let now = ContinuousClock.now
             if now - lastTick > lease {
@@ -32,7 +45,7 @@ extension Gateway {
                 logger.warning("this replica was paused longer than the node lease; checking whether it was reaped", [
                     "paused_seconds": now - lastTick,
                 ])
-                healthySince = nil
+                health.lost()
             }
             lastTick = now
             do {
@@ -41,20 +54,33 @@ extension Gateway {
                     registered = true
                     logger.notice("node registered", ["node": node.id, "internal": advertisedAddress])
                 } else if try await !cluster.heartbeat(node: node.id) {
+                    health.lost()
                     await fence()
                     registered = false
-                    healthySince = nil
                     continue
                 }
-                if healthySince == nil { healthySince = .now }
+                health.held()
             } catch {
-                if healthySince != nil { logger.warning("node heartbeat failed", ["error": error]) }
-                healthySince = nil
+                if health.isHealthy { logger.warning("node heartbeat failed", ["error": error]) }
+                health.lost()
             }
-            if let since = healthySince, ContinuousClock.now - since >= lease {
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// Reaps, releases and compares every lease/5 while the heartbeat holds, until cancelled.
+    func runMembershipSweeps(health: NodeHealth) async {
+        let lease = configuration.nodeLease
+        let interval = configuration.nodeHeartbeatInterval
+        var nextReconcile = ContinuousClock.now
+        // The readers of interest still to compare in this pass of the periodic comparison.
+        var comparePass: ArraySlice<ReaderID> = []
+        var nextCodeSweep = ContinuousClock.now
+        while !Task.isCancelled {
+            if health.healthy(for: lease) {
                 await reapAndRelease(lease: lease)
             }
-            if healthySince != nil, ContinuousClock.now >= nextReconcile {
+            if health.isHealthy, ContinuousClock.now >= nextReconcile {
                 nextReconcile = .now + configuration.reconcileInterval
                 // In turns of at most `reconcileBatch` readers: PostgreSQL's work per interval
                 // does not grow with the fleet (a full pass over N readers takes
@@ -65,7 +91,7 @@ extension Gateway {
                 comparePass = comparePass.dropFirst(turn.count)
                 await follower.reconcile(Array(turn))
             }
-            if healthySince != nil, ContinuousClock.now >= nextCodeSweep {
+            if health.isHealthy, ContinuousClock.now >= nextCodeSweep {
                 nextCodeSweep = .now + .seconds(60)
                 await followUp("deleting expired registration codes", leaves: "they are deleted on the next sweep (they are refused as expired meanwhile)") {
                     try await database.deleteExpiredRegistrationCodes()

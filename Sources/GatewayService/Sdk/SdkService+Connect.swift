@@ -58,12 +58,11 @@ extension SdkService {
             readerDiscovery: discoveryID, latestDiscovery: latest
         )
         let started = ContinuousClock.now
-        // The reader's row (for the answer) is read while the claim is decided: it does not
-        // depend on the claim, and the two statements share one round trip's wait.
-        let account = session.accountID
-        async let record = database.reader(reader.rawValue, account: account)
+        // The reader's row (for the answer) comes back with the claim's decision: one
+        // statement and one round trip per connect.
         let result: ConnectResult
-        do { result = try await ownership.claim(reader, claim) } catch { throw ServiceError.store(error) }
+        let record: ReaderRecord?
+        do { (result, record) = try await ownership.claim(reader, claim, readingRecordOf: session.accountID) } catch { throw ServiceError.store(error) }
         metrics.claimDuration.unlabeled.observe(ContinuousClock.now - started)
         switch result {
         case .refused(let refusal, _):
@@ -88,9 +87,7 @@ extension SdkService {
             case .alreadyOwner: break
             }
             var response = ReaderGatewayV1.ConnectReaderResponse()
-            let row: ReaderRecord?
-            do { row = try await record } catch { throw ServiceError.store(error) }
-            guard let row else { throw ServiceError.readerNotFound }
+            guard let row = record else { throw ServiceError.readerNotFound }
             response.reader = Gateway.readerMessage(row, link: registry.linkStatus(of: reader))
             response.generation = UInt64(generation.rawValue)
             response.replacedOtherSession = replaced

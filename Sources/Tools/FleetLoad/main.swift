@@ -202,8 +202,8 @@ case "lanes":
             lanes.measuring.store(true, ordering: .relaxed)
             while true {
                 try await Task.sleep(for: .seconds(1))
-                let failures = lanes.samples.withLock { $0.failures }
-                say("{\"lanes_ready\":\(lanes.ready.load(ordering: .relaxed)),\"resumed\":\(lanes.resumed.load(ordering: .relaxed)),\"lost\":\(lanes.lost.load(ordering: .relaxed)),\"failures\":\(failures)}")
+                let (failures, lastFailure) = lanes.samples.withLock { ($0.failures, $0.lastFailure) }
+                say("{\"lanes_ready\":\(lanes.ready.load(ordering: .relaxed)),\"resumed\":\(lanes.resumed.load(ordering: .relaxed)),\"lost\":\(lanes.lost.load(ordering: .relaxed)),\"failures\":\(failures),\"last_failure\":\(JSONText.quoted(lastFailure))}")
             }
         }
         try await Task.sleep(for: warmup)

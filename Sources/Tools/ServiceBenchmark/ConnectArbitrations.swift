@@ -3,6 +3,7 @@ import Foundation
 import GatewayClient
 import GatewayPostgres
 import GatewayRepositories
+import GatewayTransport
 import Synchronization
 
 /// Connect arbitrations through the whole service: per reader, two lanes take it over
@@ -18,27 +19,12 @@ struct ConnectArbitrations {
     /// Each group: the two lanes that alternate on one reader.
     var groups: [(Contender, Contender)]
 
-    /// Connects per second over `duration` after `warmup`, and the failures seen.
-    func run(warmup: Duration, duration: Duration) async -> (connects: Int, seconds: Double, failures: Int) {
+    /// Connects per second over `duration` after `warmup`, the failures seen, and every connect
+    /// made (the warm-up's too).
+    func run(warmup: Duration, duration: Duration) async -> (connects: Int, seconds: Double, failures: Int, all: Int) {
         let counter = RoundTripCounter()
-        let groups = self.groups.map { [$0.0, $0.1] }
         return await withTaskGroup(of: Void.self) { tasks in
-            for pair in groups {
-                tasks.addTask {
-                    var turn = 0
-                    while !counter.stop.load(ordering: .relaxed) {
-                        let contender = pair[turn & 1]
-                        turn += 1
-                        do {
-                            try await contender.lane.connectReader(contender.reader, failIfInUse: false)
-                            if counter.measuring.load(ordering: .relaxed) { counter.count.wrappingAdd(1, ordering: .relaxed) }
-                        } catch {
-                            counter.failures.wrappingAdd(1, ordering: .relaxed)
-                            if counter.failures.load(ordering: .relaxed) > 100 { return }
-                        }
-                    }
-                }
-            }
+            startContenders(counter, limit: nil, in: &tasks)
             try? await Task.sleep(for: warmup)
             counter.measuring.store(true, ordering: .relaxed)
             let start = ContinuousClock.now
@@ -47,7 +33,67 @@ struct ConnectArbitrations {
             let elapsed = ContinuousClock.now - start
             counter.stop.store(true, ordering: .relaxed)
             await tasks.waitForAll()
-            return (counter.count.load(ordering: .relaxed), elapsed.seconds, counter.failures.load(ordering: .relaxed))
+            return (counter.count.load(ordering: .relaxed), elapsed.seconds, counter.failures.load(ordering: .relaxed), counter.all.load(ordering: .relaxed))
+        }
+    }
+
+    /// Like ``run(warmup:duration:)`` with lean lanes (transport handlers, no tasks, like the
+    /// relay mode's): each lane of each group loops on a TLS connection of its own with its
+    /// session's token, so both lanes of a reader contend at once (16 claimants over 8 readers,
+    /// like pgbench's 16 clients). The load's own CPU, which shares the machine with the gateway
+    /// and PostgreSQL, is then closer to pgbench's.
+    func runLean(port: Int, context: TLSContext, group: EventLoopGroup, warmup: Duration, duration: Duration) async -> (connects: Int, seconds: Double, failures: Int, all: Int) {
+        let counter = RoundTripCounter()
+        for contender in groups.flatMap({ [$0.0, $0.1] }) {
+            guard let token = contender.lane.session?.resumeToken else { continue }
+            let lane = LeanLane.connecting(sessionToken: token, reader: contender.reader.id, discoveryID: contender.reader.discoveryID, counter: counter)
+            TLSClient.connect(host: "127.0.0.1", port: port, serverName: "localhost", context: context, on: group.next()) { _ in lane }
+        }
+        try? await Task.sleep(for: warmup)
+        counter.measuring.store(true, ordering: .relaxed)
+        let start = ContinuousClock.now
+        try? await Task.sleep(for: duration)
+        counter.measuring.store(false, ordering: .relaxed)
+        let elapsed = ContinuousClock.now - start
+        counter.stop.store(true, ordering: .relaxed)
+        // The calls in flight finish; the lanes then stay idle.
+        try? await Task.sleep(for: .milliseconds(200))
+        return (counter.count.load(ordering: .relaxed), elapsed.seconds, counter.failures.load(ordering: .relaxed), counter.all.load(ordering: .relaxed))
+    }
+
+    /// Exactly `count` connects (give or take one per group), counted from the first: for
+    /// instruction counts (callgrind), where two counts' difference leaves the set-up out.
+    func run(count: Int) async -> (connects: Int, seconds: Double, failures: Int) {
+        let counter = RoundTripCounter()
+        counter.measuring.store(true, ordering: .relaxed)
+        let start = ContinuousClock.now
+        await withTaskGroup(of: Void.self) { tasks in
+            startContenders(counter, limit: count, in: &tasks)
+            await tasks.waitForAll()
+        }
+        return (counter.count.load(ordering: .relaxed), (ContinuousClock.now - start).seconds, counter.failures.load(ordering: .relaxed))
+    }
+
+    /// One closed loop per reader: its two lanes take turns taking it over, until `stop` (or
+    /// until `limit` connects were counted).
+    private func startContenders(_ counter: RoundTripCounter, limit: Int?, in tasks: inout TaskGroup<Void>) {
+        for pair in groups.map({ [$0.0, $0.1] }) {
+            tasks.addTask {
+                var turn = 0
+                while !counter.stop.load(ordering: .relaxed) {
+                    if let limit, counter.count.load(ordering: .relaxed) >= limit { return }
+                    let contender = pair[turn & 1]
+                    turn += 1
+                    do {
+                        try await contender.lane.connectReader(contender.reader, failIfInUse: false)
+                        counter.all.wrappingAdd(1, ordering: .relaxed)
+                        if counter.measuring.load(ordering: .relaxed) { counter.count.wrappingAdd(1, ordering: .relaxed) }
+                    } catch {
+                        counter.failures.wrappingAdd(1, ordering: .relaxed)
+                        if counter.failures.load(ordering: .relaxed) > 100 { return }
+                    }
+                }
+            }
         }
     }
 }
@@ -63,13 +109,17 @@ enum PgbenchClaims {
 
 
     /// pgbench's tps (excluding connection time).
-    static func run(executable: String, connectionString: String, clients: Int, readers: Int, seconds: Int, directory: String) throws -> Double {
+    /// `protocol` is pgbench's `-M`: `extended` (parse and plan every time, as the peer)
+    /// or `prepared`.
+    static func run(
+        executable: String, connectionString: String, clients: Int, readers: Int, seconds: Int, directory: String, protocol: String = "extended"
+    ) throws -> Double {
         let scriptPath = directory + "/claim.pgbench"
         try PgbenchClaimScript.make(claimSQL: OwnershipStore.claimStatement, readers: readers).write(toFile: scriptPath, atomically: true, encoding: .utf8)
         let outputPath = directory + "/pgbench.out"
         let status = try ChildProcessRunner.run(
             executable,
-            ["-n", "-c", String(clients), "-j", String(min(2, clients)), "-T", String(seconds), "-M", "extended", "-f", scriptPath, connectionString],
+            ["-n", "-c", String(clients), "-j", String(min(2, clients)), "-T", String(seconds), "-M", `protocol`, "-f", scriptPath, connectionString],
             outputPath: outputPath
         )
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""

@@ -59,25 +59,41 @@ final class LeanReader: ConnectionHandler, @unchecked Sendable {
     func connectionClosed(_ reason: CloseReason, on connection: TLSConnection) {}
 }
 
-/// A lane sending SetReaderDisplay in a closed loop with an existing session's token.
+/// A lane sending one unary call in a closed loop with an existing session's token:
+/// SetReaderDisplay (relay mode) or ConnectReader (connect mode with lean lanes).
 final class LeanLane: ConnectionHandler, @unchecked Sendable {
     let request: [UInt8]
     /// The method path, made once (ProtobufMethod.path builds the string each time).
-    let method = ReaderGatewayV1.Sdk.setReaderDisplay.path
+    let method: String
     let counter: RoundTripCounter
     private var frames = FrameConnection(configuration: ConnectionConfiguration(role: .client), now: WireTime.now)
     private var events: [ConnectionEvent] = []
     private var outbound: [UInt8] = []
 
-    init(sessionToken: String, counter: RoundTripCounter) {
+    init(method: String, request: [UInt8], counter: RoundTripCounter) {
+        self.method = method
+        self.request = request
+        self.counter = counter
+    }
+
+    convenience init(sessionToken: String, counter: RoundTripCounter) {
         var message = ReaderGatewayV1.SetReaderDisplayRequest()
         message.sessionToken = sessionToken
         var cart = ReaderGatewayV1.Cart()
         cart.currency = "usd"
         cart.total = 1299
         message.cart = cart
-        request = message.serializedBytes()
-        self.counter = counter
+        self.init(method: ReaderGatewayV1.Sdk.setReaderDisplay.path, request: message.serializedBytes(), counter: counter)
+    }
+
+    /// ConnectReader of `reader` (from discovery `discoveryID`) for the session, failIfInUse false.
+    static func connecting(sessionToken: String, reader: String, discoveryID: String, counter: RoundTripCounter) -> LeanLane {
+        var message = ReaderGatewayV1.ConnectReaderRequest()
+        message.sessionToken = sessionToken
+        message.readerID = reader
+        message.discoveryID = discoveryID
+        message.failIfInUse = false
+        return LeanLane(method: ReaderGatewayV1.Sdk.connectReader.path, request: message.serializedBytes(), counter: counter)
     }
 
     func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {
@@ -103,6 +119,7 @@ final class LeanLane: ConnectionHandler, @unchecked Sendable {
                 frames.messageConsumed(id, byteCount: payload.count)
             case .callEnded(_, let end):
                 if end.status?.code ?? .ok == .ok {
+                    counter.all.add(1, ordering: .relaxed)
                     if counter.measuring.load(ordering: .relaxed) { counter.count.add(1, ordering: .relaxed) }
                 } else {
                     counter.failures.add(1, ordering: .relaxed)
@@ -127,6 +144,8 @@ final class LeanLane: ConnectionHandler, @unchecked Sendable {
 /// Shared counters of the lean lanes.
 final class RoundTripCounter: Sendable {
     let count = Atomic<Int>(0)
+    /// Every completed operation, counted or not (the warm-up's too).
+    let all = Atomic<Int>(0)
     let failures = Atomic<Int>(0)
     let opened = Atomic<Int>(0)
     let measuring = Atomic<Bool>(false)

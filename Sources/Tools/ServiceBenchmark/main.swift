@@ -32,6 +32,10 @@ let parser = OptionsParser(
         .value("label", "TEXT", default: "gateway relay", help: "Label in the JSON line."),
         .value("mode", "MODE", default: "relay", help: "relay: relayed command round trips; connect: connect arbitrations beside pgbench."),
         .value("pgbench", "PATH", default: "/usr/lib/postgresql/15/bin/pgbench", help: "The pgbench executable (connect mode)."),
+        .value("pgbench-protocol", "MODE", default: "extended", help: "Connect mode: pgbench's -M (extended or prepared)."),
+        .value("connect-lanes", "KIND", default: "client", help: "Connect mode: client (the client library, one loop per reader alternating its two lanes) or lean (transport handlers, every lane in its own loop)."),
+        .value("rounds", "N", default: "1", help: "Connect mode: interleaved rounds (the service, then pgbench)."),
+        .value("connects", "N", default: "0", help: "Connect mode: exactly N connects, no pgbench (for callgrind); 0: timed rounds."),
     ]
 )
 
@@ -58,6 +62,12 @@ let label = options.string("label") ?? "gateway relay"
 let mode = options.string("mode") ?? "relay"
 guard mode == "relay" || mode == "connect" else { fail("--mode must be relay or connect") }
 let pgbenchPath = options.string("pgbench") ?? "/usr/lib/postgresql/15/bin/pgbench"
+let rounds = (try? options.int("rounds", in: 1...100)) ?? 1
+let pgbenchProtocol = options.string("pgbench-protocol") ?? "extended"
+let laneKind = options.string("connect-lanes") ?? "client"
+guard laneKind == "client" || laneKind == "lean" else { fail("--connect-lanes must be client or lean") }
+guard pgbenchProtocol == "extended" || pgbenchProtocol == "prepared" else { fail("--pgbench-protocol must be extended or prepared") }
+let fixedConnects: Int? = (try? options.int("connects", in: 1...10_000_000))
 
 /// CPU time of this process's threads whose name starts with `prefix`, in seconds, from
 /// `/proc/self/task/*/schedstat` (nanoseconds on the CPU): the gateway's loops (`rg-loop-*`)
@@ -131,7 +141,10 @@ func run() async throws {
     }
     let token = try await admin.createConnectionToken(locationID: location).secret
     if mode == "connect" {
-        try await measureConnects(token: token, location: location, readers: readers.map(\.id), database: database, directory: directory, configuration: configuration, clients: clients)
+        try await measureConnects(
+            token: token, location: location, readers: readers.map(\.id), database: database, directory: directory, configuration: configuration,
+            clients: clients, port: port, caPath: caPath
+        )
         await host.shutdown(gracePeriod: .milliseconds(200))
         await database.close()
         return
@@ -179,10 +192,14 @@ func run() async throws {
 }
 
 /// Connect mode: two lanes per reader alternate taking it over; then pgbench runs the same
-/// claim statement on the same server with as many claimants. One JSON line with both.
+/// claim statement on the same server with as many claimants, in `rounds` interleaved rounds.
+/// One JSON line per round with both sides' rates and CPU per connect (this process: gateway,
+/// lanes and readers; the PostgreSQL server; pgbench), and the statements per connect when the
+/// server loads `pg_stat_statements`. With `--connects N`: exactly N connects and no pgbench
+/// (for instruction counts: run it twice under callgrind with two counts and take the difference).
 func measureConnects(
     token: String, location: String, readers: [String], database: TestDatabase, directory: String,
-    configuration: (CertificateKeyPair?) -> ClientChannelConfiguration, clients: EventLoopGroup
+    configuration: (CertificateKeyPair?) -> ClientChannelConfiguration, clients: EventLoopGroup, port: Int, caPath: String
 ) async throws {
     var groups: [(ConnectArbitrations.Contender, ConnectArbitrations.Contender)] = []
     for (index, readerID) in readers.enumerated() {
@@ -196,24 +213,72 @@ func measureConnects(
         }
         groups.append((pair[0], pair[1]))
     }
-    FileHandle.standardError.write(Data("service-bench: \(2 * readers.count) lanes ready, measuring connects\n".utf8))
-    let cpuStart = processCPUSeconds()
-    let measured = await ConnectArbitrations(groups: groups).run(warmup: warmup, duration: duration)
-    let cpu = processCPUSeconds() - cpuStart
-    if measured.failures > 0 { fail("\(measured.failures) connects failed") }
-    let rate = Double(measured.connects) / measured.seconds
-    FileHandle.standardError.write(Data("service-bench: \(measured.connects) connects, \(measured.failures) failures; running pgbench\n".utf8))
+    let arbitrations = ConnectArbitrations(groups: groups)
+    if let fixed = fixedConnects {
+        FileHandle.standardError.write(Data("service-bench: \(2 * readers.count) lanes ready, running \(fixed) connects\n".utf8))
+        let measured = await arbitrations.run(count: fixed)
+        if measured.failures > 0 { fail("\(measured.failures) connects failed") }
+        FileHandle.standardOutput.write(Data("{\"label\": \"\(label)\", \"readers\": \(readers.count), \"connects\": \(measured.connects), \"seconds\": \(String(format: "%.3f", measured.seconds))}\n".utf8))
+        return
+    }
+    let server = try await TestPostgres.server()
+    guard let postmaster = ConnectCosts.postmasterPID(clusterDirectory: server.clusterDirectory) else { fail("cannot read the PostgreSQL server's pid") }
+    let statements = await StatementCounter.make(database.client)
     try await PgbenchClaims.prepare(database.client, readers: readers.count, sessions: 2 * readers.count)
     let seconds = max(1, Int(duration.seconds.rounded()))
-    let pgbench = try PgbenchClaims.run(
-        executable: pgbenchPath, connectionString: database.connectionString, clients: 2 * readers.count,
-        readers: readers.count, seconds: seconds, directory: directory
-    )
-    let line = "{\"label\": \"\(label)\", \"readers\": \(readers.count), \"lanes\": \(2 * readers.count), \"connects\": \(measured.connects), "
-        + "\"seconds\": \(String(format: "%.3f", measured.seconds)), \"connects_per_second\": \(String(format: "%.1f", rate)), "
-        + "\"process_cpu_us_per_connect\": \(String(format: "%.1f", measured.connects > 0 ? cpu * 1e6 / Double(measured.connects) : 0)), "
-        + "\"pgbench_claims_per_second\": \(String(format: "%.1f", pgbench)), \"ratio\": \(String(format: "%.3f", pgbench > 0 ? rate / pgbench : 0))}\n"
-    FileHandle.standardOutput.write(Data(line.utf8))
+    let laneContext = try TLSContext(client: TLSClientConfiguration(trustedCAPath: caPath))
+    FileHandle.standardError.write(Data("service-bench: \(2 * readers.count) lanes ready, measuring connects in \(rounds) rounds\n".utf8))
+    for round in 1...rounds {
+        let before = try await statements?.calls()
+        let cpuStart = processCPUSeconds()
+        let threadsStart = ThreadCPU.sample()
+        let postgresStart = ConnectCosts.postgresCPUSeconds(postmaster: postmaster)
+        let measured = laneKind == "lean"
+            ? await arbitrations.runLean(port: port, context: laneContext, group: clients, warmup: warmup, duration: duration)
+            : await arbitrations.run(warmup: warmup, duration: duration)
+        let cpu = processCPUSeconds() - cpuStart
+        let threads = ThreadCPU.sample() - threadsStart
+        let postgresCPU = ConnectCosts.postgresCPUSeconds(postmaster: postmaster) - postgresStart
+        let after = try await statements?.calls()
+        if measured.failures > 0 { fail("\(measured.failures) connects failed") }
+        let rate = Double(measured.connects) / measured.seconds
+        var perStatement: [String: Int] = [:]
+        if let before, let after { perStatement = StatementCounter.difference(after, before) }
+        // Statements are counted over the warm-up and the measured time: per connect made in both.
+        let connectsInWindow = Double(max(1, measured.all))
+        if round == 1, !perStatement.isEmpty {
+            for (query, calls) in perStatement.sorted(by: { $0.value > $1.value }).prefix(8) {
+                let text = query.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+                FileHandle.standardError.write(Data("service-bench: \(String(format: "%.2f", Double(calls) / connectsInWindow)) per connect: \(text.prefix(100))\n".utf8))
+            }
+        }
+        let pgbenchCPUStart = ConnectCosts.reapedChildrenCPUSeconds()
+        let postgresBenchStart = ConnectCosts.postgresCPUSeconds(postmaster: postmaster)
+        let pgbenchRate = try PgbenchClaims.run(
+            executable: pgbenchPath, connectionString: database.connectionString, clients: 2 * readers.count,
+            readers: readers.count, seconds: seconds, directory: directory, protocol: pgbenchProtocol
+        )
+        // pgbench's backends end with it; the postmaster reaps them (and adds their CPU) a moment later.
+        try await Task.sleep(for: .milliseconds(300))
+        let postgresBenchCPU = ConnectCosts.postgresCPUSeconds(postmaster: postmaster) - postgresBenchStart
+        let pgbenchCPU = ConnectCosts.reapedChildrenCPUSeconds() - pgbenchCPUStart
+        let claims = pgbenchRate * Double(seconds)
+        func perConnect(_ seconds: Double) -> String { String(format: "%.1f", measured.connects > 0 ? seconds * 1e6 / Double(measured.connects) : 0) }
+        let statementsPerConnect = perStatement.isEmpty ? 0 : Double(perStatement.values.reduce(0, +)) / connectsInWindow
+        let line = "{\"label\": \"\(label)\", \"round\": \(round), \"readers\": \(readers.count), \"lanes\": \(2 * readers.count), \"connects\": \(measured.connects), "
+            + "\"seconds\": \(String(format: "%.3f", measured.seconds)), \"connects_per_second\": \(String(format: "%.1f", rate)), "
+            + "\"process_cpu_us_per_connect\": \(String(format: "%.1f", measured.connects > 0 ? cpu * 1e6 / Double(measured.connects) : 0)), "
+            + "\"gateway_loops_cpu_us_per_connect\": \(perConnect(threads.gatewayLoops)), \"store_thread_cpu_us_per_connect\": \(perConnect(threads.store)), "
+            + "\"load_loops_cpu_us_per_connect\": \(perConnect(threads.loadLoops)), \"other_threads_cpu_us_per_connect\": \(perConnect(threads.other)), "
+            + "\"pgbench_protocol\": \"\(pgbenchProtocol)\", \"lanes_kind\": \"\(laneKind)\", "
+            + "\"postgres_cpu_us_per_connect\": \(String(format: "%.1f", measured.connects > 0 ? postgresCPU * 1e6 / Double(measured.connects) : 0)), "
+            + "\"statements_per_connect\": \(String(format: "%.2f", statementsPerConnect)), "
+            + "\"pgbench_claims_per_second\": \(String(format: "%.1f", pgbenchRate)), "
+            + "\"pgbench_cpu_us_per_claim\": \(String(format: "%.1f", claims > 0 ? pgbenchCPU * 1e6 / claims : 0)), "
+            + "\"postgres_cpu_us_per_pgbench_claim\": \(String(format: "%.1f", claims > 0 ? postgresBenchCPU * 1e6 / claims : 0)), "
+            + "\"ratio\": \(String(format: "%.3f", pgbenchRate > 0 ? rate / pgbenchRate : 0))}\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
+    }
 }
 
 let done = DispatchSemaphore(value: 0)

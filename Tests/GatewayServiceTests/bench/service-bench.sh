@@ -68,9 +68,17 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 
-echo "== connect arbitrations: $CONNECT_READERS readers, two lanes each, beside pgbench"
-timeout 120 "$BIN/service-bench" --mode connect --pairs "$CONNECT_READERS" --duration ${SECONDS_PER_RUN}s --warmup 1s \
-  --pgbench "$PGBENCH" --label "gateway connect" 2>/dev/null | tee -a "$RAW"
+echo "== connect arbitrations: $CONNECT_READERS readers, two lanes each, beside pgbench ($ROUNDS interleaved rounds)"
+# pg_stat_statements (when installed) counts the statements per connect.
+PRELOAD=""
+[ -f "$(dirname "$PGBENCH")/../lib/pg_stat_statements.so" ] && PRELOAD="shared_preload_libraries=pg_stat_statements"
+# Twice: lanes on the client library (its tasks and streams), then lean lanes (transport
+# handlers, as in the relay comparison), whose own CPU is closer to pgbench's.
+for lanes in client lean; do
+  TEST_POSTGRES_SETTINGS="$PRELOAD" timeout $((60 + ROUNDS * (2 * SECONDS_PER_RUN + 10))) "$BIN/service-bench" --mode connect --pairs "$CONNECT_READERS" \
+    --duration ${SECONDS_PER_RUN}s --warmup 1s --rounds "$ROUNDS" --connect-lanes "$lanes" --pgbench "$PGBENCH" --label "gateway connect $lanes" \
+    2> >(grep 'per connect' >&2) | tee -a "$RAW"
+done
 
 python3 - "$RAW" "$OUT/service.md" <<'PY'
 import json, statistics, sys
@@ -89,10 +97,18 @@ for pairs in (16, 256):
                f"{' '.join(f'{r:.2f}' for r in ratios)} | "
                f"{median([r.get('gateway_loops_cpu_us_per_round_trip', 0) for r in mine]):.1f} / {median([r.get('server_cpu_us_per_rt', 0) for r in nginx]):.1f} | "
                f"{median([r.get('load_loops_cpu_us_per_round_trip', 0) for r in mine]):.1f} / {median(peer_load):.1f} |")
-connect = next((r for r in rows if r["label"] == "gateway connect"), None)
-if connect:
-    out += ["", "| readers × lanes | connects/s through the service | pgbench claims/s (same statement, same server) | ratio |", "| --- | --- | --- | --- |",
-            f"| {connect['readers']} × {connect['lanes']} | {connect['connects_per_second']:.0f} | {connect['pgbench_claims_per_second']:.0f} | {connect['ratio']:.2f}× |"]
+out += ["", "| lanes | readers × lanes | rounds | connects/s through the service | pgbench claims/s (same statement, same server) | ratio (median of rounds) | each round's ratio | CPU µs per connect: bench process (gateway loops / store thread / lanes' and readers' loops / task pool) + PostgreSQL | CPU µs per pgbench claim: pgbench + PostgreSQL | statements per connect |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+for kind in ("client", "lean"):
+    connects = [r for r in rows if r["label"] == f"gateway connect {kind}"]
+    if not connects: continue
+    c = connects[0]
+    def m(key): return median([r.get(key, 0) for r in connects])
+    each = " ".join("%.2f" % r["ratio"] for r in connects)
+    out.append(f"| {kind} | {c['readers']} × {c['lanes']} | {len(connects)} | {m('connects_per_second'):.0f} | {m('pgbench_claims_per_second'):.0f} | {m('ratio'):.2f}× | "
+               f"{each} | {m('process_cpu_us_per_connect'):.0f} ({m('gateway_loops_cpu_us_per_connect'):.0f} / {m('store_thread_cpu_us_per_connect'):.0f} / "
+               f"{m('load_loops_cpu_us_per_connect'):.0f} / {m('other_threads_cpu_us_per_connect'):.0f}) + {m('postgres_cpu_us_per_connect'):.0f} | "
+               f"{m('pgbench_cpu_us_per_claim'):.0f} + {m('postgres_cpu_us_per_pgbench_claim'):.0f} | {m('statements_per_connect'):.2f} |")
 open(sys.argv[2], "w").write("\n".join(out) + "\n")
 print("\n".join(out))
 PY

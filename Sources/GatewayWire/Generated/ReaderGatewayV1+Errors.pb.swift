@@ -203,6 +203,22 @@ extension ReaderGatewayV1 {
         /// with tos_acceptance_permitted = true, on any device.
         /// Status: FAILED_PRECONDITION.
         public static let tapToPayReaderTosAcceptanceCanceled = ErrorReason(rawValue: 62)
+        /// The Bluetooth reader is bonded to another point-of-sale device, which is
+        /// connected to it (or still holds it while it reconnects). A Bluetooth
+        /// reader talks to one device at a time: disconnect it on that device (or
+        /// wait until that device's reconnect gives up), then connect here.
+        /// Status: FAILED_PRECONDITION.
+        public static let bluetoothAlreadyPairedWithAnotherDevice = ErrorReason(rawValue: 70)
+        /// Pairing with the Bluetooth reader failed: the passkey was rejected on the
+        /// reader, declined on the device, or did not match. Check that both show
+        /// the same 6 digits, select Confirm on the reader and Pair on the device.
+        /// Raised by the client library. Status: FAILED_PRECONDITION.
+        public static let bluetoothPairingFailed = ErrorReason(rawValue: 71)
+        /// The Bluetooth reader did not come within reach in time (powered off, out
+        /// of range, or Bluetooth is off on the device). Power it on, bring it close,
+        /// turn Bluetooth on, and discover again. Raised by the client library.
+        /// Status: UNAVAILABLE.
+        public static let bluetoothConnectTimedOut = ErrorReason(rawValue: 72)
         /// A frame broke the protocol (bad flags, bad payload, wrong stream 0 use).
         /// Status: INTERNAL.
         public static let protocolError = ErrorReason(rawValue: 100)
@@ -261,7 +277,7 @@ extension ReaderGatewayV1 {
         /// Status: UNAVAILABLE.
         public static let connectionLost = ErrorReason(rawValue: 117)
         /// Every value this version knows, in declaration order.
-        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
+        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .bluetoothAlreadyPairedWithAnotherDevice, .bluetoothPairingFailed, .bluetoothConnectTimedOut, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
         /// The value's name in the .proto file, or nil for a value this version does not know.
         public var protoName: String? {
             switch rawValue {
@@ -301,6 +317,9 @@ extension ReaderGatewayV1 {
             case 60: "ERROR_REASON_TAP_TO_PAY_UNSUPPORTED_DEVICE"
             case 61: "ERROR_REASON_TAP_TO_PAY_READER_MERCHANT_BLOCKED"
             case 62: "ERROR_REASON_TAP_TO_PAY_READER_TOS_ACCEPTANCE_CANCELED"
+            case 70: "ERROR_REASON_BLUETOOTH_ALREADY_PAIRED_WITH_ANOTHER_DEVICE"
+            case 71: "ERROR_REASON_BLUETOOTH_PAIRING_FAILED"
+            case 72: "ERROR_REASON_BLUETOOTH_CONNECT_TIMED_OUT"
             case 100: "ERROR_REASON_PROTOCOL_ERROR"
             case 101: "ERROR_REASON_FRAME_TOO_LARGE"
             case 102: "ERROR_REASON_UNKNOWN_FRAME_TYPE"
@@ -361,6 +380,9 @@ extension ReaderGatewayV1 {
             case .tapToPayUnsupportedDevice: .failedPrecondition
             case .tapToPayReaderMerchantBlocked: .resourceExhausted
             case .tapToPayReaderTosAcceptanceCanceled: .failedPrecondition
+            case .bluetoothAlreadyPairedWithAnotherDevice: .failedPrecondition
+            case .bluetoothPairingFailed: .failedPrecondition
+            case .bluetoothConnectTimedOut: .unavailable
             case .protocolError: .`internal`
             case .frameTooLarge: .resourceExhausted
             case .unknownFrameType: .`internal`

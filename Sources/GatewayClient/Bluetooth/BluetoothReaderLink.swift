@@ -69,8 +69,9 @@ final class BluetoothReaderLink: Sendable {
         uplink.message = .linkEnding(ending)
         outbox.yield(uplink)
         outbox.finish()
-        // The sender drains the outbox (the ending last), then half-closes the call.
-        for task in tasks.dropLast() { task.cancel() }
+        // The sender drains the outbox (the ending last), then half-closes the call; the
+        // command loop ends with the call (cancelling it would cancel the call at once).
+        if tasks.count > 1 { tasks[1].cancel() }
     }
 
     private func start(_ downlinks: sending ResponseStream<ReaderGatewayV1.ReaderDownlink>.AsyncIterator) {
@@ -99,6 +100,7 @@ final class BluetoothReaderLink: Sendable {
             }
             link.finish()
         }
+        // ``end(_:reconnecting:)`` relies on this order.
         state.withLock { $0.tasks = [commands, heartbeats, sender] }
     }
 

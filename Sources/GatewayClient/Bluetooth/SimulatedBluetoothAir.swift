@@ -270,9 +270,6 @@ public final class SimulatedBluetoothAir: Sendable {
         if refusedBusy {
             throw BluetoothError(.connectedToAnotherDevice, "reader \(serialNumber) is connected to another device; disconnect it there first")
         }
-        if state.withLock({ $0.disabledDevices.contains(device) }) {
-            throw BluetoothError(.bluetoothDisabled, "Bluetooth is off on this device; turn it on")
-        }
         let connection = await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: CheckedContinuation<UInt64?, Never>) in
                 var wakeups = Wakeups()
@@ -288,7 +285,7 @@ public final class SimulatedBluetoothAir: Sendable {
             self.stopWaiting(waiterID)
         }
         guard let connection else {
-            throw BluetoothError(.readerNotFound, "reader \(serialNumber) did not come within reach in \(timeout); power it on and bring it close")
+            throw BluetoothError(.readerNotFound, "reader \(serialNumber) did not come within reach in \(timeout); power it on, bring it close, and check that Bluetooth is on")
         }
         let (type, version) = state.withLock { ($0.readers[serialNumber]!.advertisement.deviceType, $0.readers[serialNumber]!.advertisement.softwareVersion) }
         return SimulatedPeripheral(air: self, serialNumber: serialNumber, deviceType: type, softwareVersion: version, device: device, connection: connection)

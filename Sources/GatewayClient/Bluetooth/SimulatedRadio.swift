@@ -38,17 +38,23 @@ struct SimulatedPeripheral: BluetoothPeripheral {
     var isBonded: Bool { air.state.withLock { $0.readers[serialNumber]?.bonded.contains(device) ?? false } }
 
     func beginPairing() -> String {
-        air.state.withLock { state in
+        let (passkey, stale) = air.state.withLock { state in
             let passkey = String(UInt32.random(in: 0..<1_000_000, using: &state.passkeys)).leftPadded(to: 6)
             state.readers[serialNumber]?.passkey = passkey
             state.readers[serialNumber]?.pairingAnswer = nil
-            return passkey
+            // A wait left from an earlier pairing ends unanswered.
+            defer { state.readers[serialNumber]?.pairingWaiter = nil }
+            return (passkey, state.readers[serialNumber]?.pairingWaiter)
         }
+        stale?.resume(returning: ("", false))
+        return passkey
     }
 
     func readerPairingAnswer() async -> (passkey: String, accepted: Bool) {
         await withCheckedContinuation { waiter in
             let ready = air.state.withLock { state -> (passkey: String, accepted: Bool)? in
+                // This connection ended: nobody answers on the reader any more.
+                guard state.readers[serialNumber]?.connection?.id == connection else { return ("", false) }
                 if let answer = state.readers[serialNumber]?.pairingAnswer {
                     state.readers[serialNumber]?.pairingAnswer = nil
                     return answer

@@ -13,7 +13,8 @@ struct ReadmeBluetoothWalkthroughTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let gateway = try await LoggedProcess.start(
             PackageExecutables.path("reader-gateway"),
-            ["--data-dir", directory + "/data", "--port", "0", "--internal-port", "0"],
+            // A long offline bound: the reader's reconnect window outlasts a loaded machine.
+            ["--data-dir", directory + "/data", "--port", "0", "--internal-port", "0", "--reader-offline-bound", "300s"],
             logPath: directory + "/gateway.log",
             environment: ["READER_GATEWAY_DATABASE_URL=\(database.connectionString)"]
         )

@@ -11,6 +11,11 @@ import Testing
 /// 24-hour security reboot, reconnect on app start.
 @Suite("Bluetooth readers")
 struct BluetoothReaderTests {
+    /// The gateway's offline bound here: how long it keeps a reconnecting reader's owner. Long,
+    /// so that the window outlasts the slowest reconnect of a loaded machine (the release when
+    /// it passes is the drained-replica path, tested in the cluster suites).
+    static let reconnectWindow = Duration.seconds(300)
+
     /// One phone lane: its client, its radio in the shared air, and a location.
     struct PhoneLane {
         let client: TerminalClient
@@ -84,7 +89,7 @@ struct BluetoothReaderTests {
 
     @Test("scan, pair a WisePad 3 by numeric comparison, connect to a location, pay; a second device neither hears nor connects it")
     func scanPairConnectPay() async throws {
-        let harness = try await GatewayHarness.start()
+        let harness = try await GatewayHarness.start(offlineBound: Self.reconnectWindow)
         let air = SimulatedBluetoothAir()
         air.addReader(serialNumber: "WPC3-0001", deviceType: .bbposWisepad3, signalStrength: -50)
         air.addReader(serialNumber: "STRM2-0002", deviceType: .stripeM2, signalStrength: -70)
@@ -182,7 +187,7 @@ struct BluetoothReaderTests {
 
     @Test("a declined pairing fails with BLUETOOTH_PAIRING_FAILED and registers nothing; a bonded device pairs no more")
     func pairingDeclined() async throws {
-        let harness = try await GatewayHarness.start()
+        let harness = try await GatewayHarness.start(offlineBound: Self.reconnectWindow)
         let air = SimulatedBluetoothAir()
         air.addReader(serialNumber: "WPC3-0009", deviceType: .bbposWisepad3)
         let phone = try await Self.lane(harness, air: air, device: "phone-a", label: "Floor 1")
@@ -210,7 +215,7 @@ struct BluetoothReaderTests {
 
     @Test("out of range: didStartReconnect(bluetoothSignalLost) with the owner kept, back in range: didSucceedReconnect and payments go on; powered off: didFailReconnect, didDisconnect(poweredOff), released, reasons in the history")
     func autoReconnect() async throws {
-        let harness = try await GatewayHarness.start()
+        let harness = try await GatewayHarness.start(offlineBound: Self.reconnectWindow)
         let air = SimulatedBluetoothAir()
         air.addReader(serialNumber: "STRM2-0001", deviceType: .stripeM2, tapAutomatically: .init())
         let phone = try await Self.lane(harness, air: air, device: "phone-a", label: "Floor 1")
@@ -251,7 +256,7 @@ struct BluetoothReaderTests {
 
     @Test("auto-reconnect off: a critically low battery ends the connection at once, the owner is released, didDisconnect says why")
     func noAutoReconnect() async throws {
-        let harness = try await GatewayHarness.start()
+        let harness = try await GatewayHarness.start(offlineBound: Self.reconnectWindow)
         let air = SimulatedBluetoothAir()
         air.addReader(serialNumber: "CHB2-0001", deviceType: .bbposChipper2xBt, batteryLevel: 0.3)
         let phone = try await Self.lane(harness, air: air, device: "phone-a", label: "Floor 1")
@@ -273,7 +278,7 @@ struct BluetoothReaderTests {
 
     @Test("rebootReader disconnects (rebootRequested), reboots, resets the 24-hour timer and reconnects; 24 h of uptime reboot the reader by itself (securityReboot)")
     func rebootAndSecurityReboot() async throws {
-        let harness = try await GatewayHarness.start()
+        let harness = try await GatewayHarness.start(offlineBound: Self.reconnectWindow)
         let air = SimulatedBluetoothAir()
         air.addReader(serialNumber: "WPC3-0002", deviceType: .bbposWisepad3, tapAutomatically: .init())
         let phone = try await Self.lane(harness, air: air, device: "phone-a", label: "Floor 1")
@@ -311,7 +316,7 @@ struct BluetoothReaderTests {
 
     @Test("a cancelled reconnect reports didFailReconnect then didDisconnect and releases the reader")
     func cancelReconnect() async throws {
-        let harness = try await GatewayHarness.start()
+        let harness = try await GatewayHarness.start(offlineBound: Self.reconnectWindow)
         let air = SimulatedBluetoothAir()
         air.addReader(serialNumber: "STRM2-0005", deviceType: .stripeM2)
         let phone = try await Self.lane(harness, air: air, device: "phone-a", label: "Floor 1")
@@ -332,7 +337,7 @@ struct BluetoothReaderTests {
 
     @Test("on app start the stored serial is found by a scan and connected; a reader not nearby ends the scan with READER_NOT_FOUND")
     func reconnectOnAppStart() async throws {
-        let harness = try await GatewayHarness.start()
+        let harness = try await GatewayHarness.start(offlineBound: Self.reconnectWindow)
         let air = SimulatedBluetoothAir()
         air.addReader(serialNumber: "STRM2-0007", deviceType: .stripeM2)
         air.addReader(serialNumber: "STRM2-0008", deviceType: .stripeM2)

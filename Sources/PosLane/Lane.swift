@@ -11,10 +11,19 @@ actor Lane {
     var paymentCounter = 0
     var collectTask: Task<Void, Never>?
     var updateTask: Task<Void, Never>?
+    /// The simulated Bluetooth readers around this device, and its radio among them.
+    let air = SimulatedBluetoothAir()
+    let radio: SimulatedRadio
+    var bluetoothReaders: [BluetoothDiscoveredReader] = []
+    var bluetoothConnection: BluetoothReaderConnection?
 
     init(terminal: TerminalClient, configuration: LaneConfiguration) {
         self.terminal = terminal
         self.configuration = configuration
+        radio = SimulatedRadio(air: air, deviceID: configuration.posDeviceID)
+        for spec in configuration.bluetoothReaders {
+            air.addReader(serialNumber: spec.serialNumber, deviceType: spec.deviceType)
+        }
     }
 
     func run(_ command: LaneCommand) async {
@@ -117,6 +126,8 @@ actor Lane {
                 }
                 reader.presentCard(TapToPayReader.Card(brand: brand, last4: last4))
                 LineWriter.line("tapped", ["brand": brand, "last4": last4])
+            case .bluetooth(let bluetooth):
+                try await runBluetooth(bluetooth)
             case .quit:
                 collectTask?.cancel()
                 do {

@@ -13,6 +13,11 @@ do {
         print("""
         Stdin: discover | connect READER_ID [--fail-if-in-use] | collect AMOUNT | confirm | cancel
                display "ITEM" AMOUNT | clear | reboot | install-update | cancel-update | disconnect | quit
+               tap-to-pay [MODEL OS_VERSION] | tap [BRAND LAST4]
+        Bluetooth (the readers of --bluetooth-readers, simulated around this device):
+               bt-scan [SECONDS] | bt-proximity | bt-connect SERIAL | bt-disconnect | bt-cancel-reconnect
+               bt-power SERIAL on|off | bt-range SERIAL in|out | bt-battery SERIAL LEVEL | bt-hours HOURS
+               bt-card SERIAL [BRAND LAST4]
         Recommended: connect with --fail-if-in-use first; when the answer is `busy`, ask, then connect without it.
         """)
         exit(0)

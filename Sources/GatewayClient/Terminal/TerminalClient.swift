@@ -65,6 +65,8 @@ public final class TerminalClient: Sendable {
         var inBackground = false
         /// A reconnect waiting for the foreground (true) or cancelled (false).
         var foregroundWaiters: [CheckedContinuation<Bool, Never>] = []
+        /// Bluetooth discoveries: one at a time, only the latest one's readers connect.
+        var bluetoothDiscovery = BluetoothDiscoveryStateMachine()
     }
 
     /// Waits out ``lostEventGrace`` before the client reports a loss itself (a test passes

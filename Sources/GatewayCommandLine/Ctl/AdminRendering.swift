@@ -114,12 +114,26 @@ public enum AdminRendering {
         .object([
             "reader_id": .string(entry.readerID), "reason": .string(changeReason(entry.reason)), "at_unix_ms": .integer(entry.atUnixMs),
             "generation": .integer(Int64(clamping: entry.generation)), "session": json(entry.session), "previous_owner": json(entry.previousOwner),
+            "mobile_disconnect_reason": entry.reason == .mobileLinkEnded ? .string(mobileDisconnectReason(entry.mobileDisconnectReason)) : .null,
+            "link_reconnecting": entry.reason == .mobileLinkEnded ? .bool(entry.linkReconnecting) : .null,
         ])
+    }
+
+    /// `powered_off` for `MOBILE_DISCONNECT_REASON_POWERED_OFF`.
+    static func mobileDisconnectReason(_ reason: ReaderGatewayV1.MobileDisconnectReason) -> String {
+        shortName(reason.protoName, prefix: "MOBILE_DISCONNECT_REASON_")
+    }
+
+    /// The CHANGE cell: the change, and for a Bluetooth reader's ended link why, and whether
+    /// its device was reconnecting (`mobile_link_ended: powered_off, reconnecting`).
+    static func change(_ entry: ReaderGatewayV1.OwnershipHistoryEntry) -> String {
+        guard entry.reason == .mobileLinkEnded else { return changeReason(entry.reason) }
+        return "\(changeReason(entry.reason)): \(mobileDisconnectReason(entry.mobileDisconnectReason))" + (entry.linkReconnecting ? ", reconnecting" : "")
     }
 
     public static func table(_ entries: [ReaderGatewayV1.OwnershipHistoryEntry]) -> Table {
         Table(headers: ["AT", "GEN", "CHANGE", "LANE", "POS DEVICE", "SESSION", "PREVIOUS LANE"], rows: entries.map {
-            [time($0.atUnixMs), "\($0.generation)", changeReason($0.reason), dash($0.session?.laneLabel ?? ""),
+            [time($0.atUnixMs), "\($0.generation)", change($0), dash($0.session?.laneLabel ?? ""),
              dash($0.session?.posDeviceID ?? ""), dash($0.session?.sessionID ?? ""), dash($0.previousOwner?.laneLabel ?? "")]
         })
     }

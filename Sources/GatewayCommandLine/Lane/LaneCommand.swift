@@ -15,6 +15,16 @@
 /// | `disconnect` | disconnectReader |
 /// | `tap-to-pay [MODEL OS_VERSION]` | connectTapToPayReader: this device as its own reader (default: a supported simulated iPhone) |
 /// | `tap [BRAND LAST4]` | the customer taps a card on the Tap to Pay reader (default visa 4242) |
+/// | `bt-scan [SECONDS]` | Bluetooth scan of the lane's simulated readers for SECONDS (default 1): the nearby list on every change |
+/// | `bt-proximity` | Bluetooth proximity: the closest reader, twice (serial, then battery) |
+/// | `bt-connect SERIAL` | connectBluetoothReader with the reader from the latest Bluetooth discovery, at `--location` (WisePad 3: the passkey is shown, confirmed on the reader, paired here) |
+/// | `bt-disconnect` | disconnect the Bluetooth reader |
+/// | `bt-cancel-reconnect` | stop a running automatic reconnect |
+/// | `bt-power SERIAL on\|off` | power a simulated reader on or off |
+/// | `bt-range SERIAL in\|out` | move a simulated reader in or out of range |
+/// | `bt-battery SERIAL LEVEL` | set a simulated reader's battery (0.0 to 1.0) |
+/// | `bt-hours HOURS` | simulated time passes (batteries drain, a reader reboots after 24 h up) |
+/// | `bt-card SERIAL [BRAND LAST4]` | the customer inserts a card in a simulated Bluetooth reader |
 /// | `quit` | closeSession and exit |
 public enum LaneCommand: Sendable, Hashable {
     case discover
@@ -30,6 +40,7 @@ public enum LaneCommand: Sendable, Hashable {
     case disconnect
     case tapToPay(model: String?, osVersion: String?)
     case tap(brand: String, last4: String)
+    case bluetooth(BluetoothLaneCommand)
     case quit
 
     /// A command that could not be understood.
@@ -73,8 +84,10 @@ public enum LaneCommand: Sendable, Hashable {
             try expect("tap [BRAND LAST4]", words.count == 1 || (words.count == 3 && words[2].count == 4 && words[2].allSatisfy(\.isNumber)))
             return words.count == 3 ? .tap(brand: words[1], last4: words[2]) : .tap(brand: "visa", last4: "4242")
         case "quit", "exit": return .quit
+        case _ where verb.hasPrefix("bt-"):
+            return .bluetooth(try BluetoothLaneCommand.parse(verb, Array(words.dropFirst())))
         default:
-            throw ParseError(message: "unknown command \"\(verb)\"; one of discover, connect, collect, confirm, cancel, display, clear, reboot, install-update, cancel-update, disconnect, tap-to-pay, tap, quit")
+            throw ParseError(message: "unknown command \"\(verb)\"; one of discover, connect, collect, confirm, cancel, display, clear, reboot, install-update, cancel-update, disconnect, tap-to-pay, tap, bt-scan, bt-proximity, bt-connect, bt-disconnect, bt-power, bt-range, bt-battery, bt-hours, bt-card, quit")
         }
     }
 

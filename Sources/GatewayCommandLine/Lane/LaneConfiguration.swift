@@ -13,6 +13,8 @@ public struct LaneConfiguration: Sendable, Equatable {
     public var locationID: String
     public var posDeviceID: String
     public var laneLabel: String
+    /// Simulated Bluetooth readers around this device (`bt-…` commands).
+    public var bluetoothReaders: [SimulatedBluetoothReaderSpec] = []
 
     public static let parser = OptionsParser(
         program: "pos-lane",
@@ -27,6 +29,10 @@ public struct LaneConfiguration: Sendable, Equatable {
             .value("location", "LOCATION", default: "", help: "The location to discover readers at (and to scope a minted token to)."),
             .value("pos-device-id", "ID", default: "pos-1", help: "A stable id of this point-of-sale device."),
             .value("lane", "LABEL", default: "Lane 1", help: "The lane's label, shown to other lanes when this one takes a reader."),
+            .value(
+                "bluetooth-readers", "MODEL:SERIAL,...", default: "",
+                help: "Simulated Bluetooth readers near this device (models wisepad3, m2, chipper2x), e.g. wisepad3:WPC3-0001,m2:STRM2-0002."
+            ),
         ]
     )
 
@@ -44,10 +50,19 @@ public struct LaneConfiguration: Sendable, Equatable {
         guard token != nil || secret != nil else {
             throw OptionsError("pos-lane: give --connection-token TOKEN, or --secret-key KEY to mint one (see pos-lane --help)")
         }
-        return LaneConfiguration(
+        var configuration = LaneConfiguration(
             gateway: gateway, caPath: options.string("ca"), serverName: options.string("server-name"),
             connectionToken: token, secretKey: secret, locationID: options.string("location") ?? "",
             posDeviceID: options.string("pos-device-id") ?? "pos-1", laneLabel: options.string("lane") ?? "Lane 1"
         )
+        if let list = options.string("bluetooth-readers"), !list.isEmpty {
+            for item in list.split(separator: ",") {
+                guard let spec = SimulatedBluetoothReaderSpec(parsing: String(item)) else {
+                    throw OptionsError.invalid(name: "bluetooth-readers", value: String(item), expected: "MODEL:SERIAL with MODEL wisepad3, m2 or chipper2x", program: "pos-lane")
+                }
+                configuration.bluetoothReaders.append(spec)
+            }
+        }
+        return configuration
     }
 }

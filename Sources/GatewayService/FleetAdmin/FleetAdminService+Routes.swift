@@ -97,7 +97,7 @@ extension FleetAdminService {
                 let account = try await authenticateAdmin(context)
                 _ = try await ownedReader(request.readerID, account: account)
                 var response = ReaderGatewayV1.ListOwnershipHistoryResponse()
-                response.entries = try await historyMessages(ReaderID(request.readerID), limit: request.limit == 0 ? 50 : Int(min(request.limit, 1000)))
+                response.entries = try await historyWithLinkEndings(ReaderID(request.readerID), limit: request.limit == 0 ? 50 : Int(min(request.limit, 1000)))
                 return response
             },
             MethodHandler.unary(Admin.forceReleaseReader) { [self] request, context throws(ServiceError) in

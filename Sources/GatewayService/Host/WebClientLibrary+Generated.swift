@@ -693,6 +693,7 @@ export const OwnershipChangeReason = defineEnum("readergateway.v1.OwnershipChang
   SESSION_EXPIRED: 5,
   READER_LOST: 6,
   ADMIN_RELEASED: 7,
+  MOBILE_LINK_ENDED: 20,
 });
 
 /**
@@ -853,6 +854,8 @@ export const OwnershipHistoryEntry = defineMessage("readergateway.v1.OwnershipHi
   [4, "generation", "uint64"],
   [5, "session", "message", "", ReaderOwner],
   [6, "previousOwner", "message", "", ReaderOwner],
+  [20, "mobileDisconnectReason", "enum", "", _readergateway_v1_common.MobileDisconnectReason],
+  [21, "linkReconnecting", "bool"],
 ]);
 
 /**
@@ -1181,6 +1184,26 @@ export const DeviceType = defineEnum("readergateway.v1.DeviceType", {
   SIMULATED_WISEPOS_E: 4,
   MOBILE: 5,
   TAP_TO_PAY: 6,
+  BBPOS_WISEPAD3: 7,
+  STRIPE_M2: 8,
+  BBPOS_CHIPPER2X_BT: 9,
+});
+
+/**
+ * Why a Bluetooth reader's link to its point-of-sale device ended (Stripe's
+ * DisconnectReason for mobile readers). The device reports it on the reader's
+ * link (ReaderLinkEnding); the fleet's history shows it.
+ */
+export const MobileDisconnectReason = defineEnum("readergateway.v1.MobileDisconnectReason", {
+  UNKNOWN: 0,
+  DISCONNECT_REQUESTED: 1,
+  REBOOT_REQUESTED: 2,
+  SECURITY_REBOOT: 3,
+  CRITICALLY_LOW_BATTERY: 4,
+  POWERED_OFF: 5,
+  BLUETOOTH_DISABLED: 6,
+  IDLE_POWER_DOWN: 7,
+  BLUETOOTH_SIGNAL_LOST: 8,
 });
 
 /**
@@ -1407,6 +1430,9 @@ export const ErrorReason = defineEnum("readergateway.v1.ErrorReason", {
   READER_SOFTWARE_UPDATE_FAILED_BATTERY_LOW: 64,
   READER_SOFTWARE_UPDATE_FAILED_INTERRUPTED: 65,
   SOFTWARE_UPDATE_NOT_FOUND: 66,
+  BLUETOOTH_ALREADY_PAIRED_WITH_ANOTHER_DEVICE: 67,
+  BLUETOOTH_PAIRING_FAILED: 68,
+  BLUETOOTH_CONNECT_TIMED_OUT: 69,
   PROTOCOL_ERROR: 100,
   FRAME_TOO_LARGE: 101,
   UNKNOWN_FRAME_TYPE: 102,
@@ -1469,6 +1495,9 @@ export const ErrorReasonStatusCode = Object.freeze({
   READER_SOFTWARE_UPDATE_FAILED_BATTERY_LOW: "FAILED_PRECONDITION",
   READER_SOFTWARE_UPDATE_FAILED_INTERRUPTED: "UNAVAILABLE",
   SOFTWARE_UPDATE_NOT_FOUND: "NOT_FOUND",
+  BLUETOOTH_ALREADY_PAIRED_WITH_ANOTHER_DEVICE: "FAILED_PRECONDITION",
+  BLUETOOTH_PAIRING_FAILED: "FAILED_PRECONDITION",
+  BLUETOOTH_CONNECT_TIMED_OUT: "UNAVAILABLE",
   PROTOCOL_ERROR: "INTERNAL",
   FRAME_TOO_LARGE: "RESOURCE_EXHAUSTED",
   UNKNOWN_FRAME_TYPE: "INTERNAL",
@@ -1857,6 +1886,27 @@ export const ConnectTapToPayReaderResponse = defineMessage("readergateway.v1.Con
 ]);
 
 /**
+ * ConnectBluetoothReader's request.
+ */
+export const ConnectBluetoothReaderRequest = defineMessage("readergateway.v1.ConnectBluetoothReaderRequest", () => [
+  [1, "sessionToken", "string"],
+  [2, "serialNumber", "string"],
+  [3, "deviceType", "enum", "", _readergateway_v1_common.DeviceType],
+  [4, "locationId", "string"],
+  [5, "softwareVersion", "string"],
+  [6, "autoReconnectOnUnexpectedDisconnect", "bool"],
+]);
+
+/**
+ * ConnectBluetoothReader's response.
+ */
+export const ConnectBluetoothReaderResponse = defineMessage("readergateway.v1.ConnectBluetoothReaderResponse", () => [
+  [1, "reader", "message", "", _readergateway_v1_common.Reader],
+  [2, "readerCredential", "string"],
+  [3, "rebondedFromAnotherDevice", "bool"],
+]);
+
+/**
  * The session lost its reader.
  */
 export const ReaderDisconnected = defineMessage("readergateway.v1.ReaderDisconnected", () => [
@@ -2172,6 +2222,29 @@ export const Sdk = Object.freeze({
     path: "/readergateway.v1.Sdk/ConnectTapToPayReader",
     requestType: ConnectTapToPayReaderRequest,
     responseType: ConnectTapToPayReaderResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Bluetooth readers: prepares a reader the device found over Bluetooth and
+   * paired with for this session (Stripe's BluetoothConnectionConfiguration).
+   * Nothing is registered in advance: the gateway registers the reader (by
+   * serial number and device type) to location_id (required), bonds it to
+   * this session's pos_device_id and issues the reader's credential. The
+   * device then attaches the reader's link on its own connection (carrying
+   * what the reader says over Bluetooth) and connects to it as to any reader
+   * (DiscoverReaders, ConnectReader); only sessions of the bonded device
+   * discover it. Errors: LOCATION_REQUIRED, LOCATION_NOT_FOUND,
+   * BLUETOOTH_ALREADY_PAIRED_WITH_ANOTHER_DEVICE (another device holds the
+   * reader), READER_ALREADY_REGISTERED (the serial belongs to a reader that is
+   * not a Bluetooth reader), ALREADY_CONNECTED_TO_READER, INVALID_ARGUMENT (no
+   * serial, or a device type that is not a Bluetooth reader's),
+   * STORE_UNAVAILABLE.
+   */
+  ConnectBluetoothReader: Object.freeze({
+    path: "/readergateway.v1.Sdk/ConnectBluetoothReader",
+    requestType: ConnectBluetoothReaderRequest,
+    responseType: ConnectBluetoothReaderResponse,
     clientStreaming: false,
     serverStreaming: false,
   }),

@@ -83,20 +83,27 @@ extension ReaderLinkService {
             case .heartbeat?, .commandResult?, .updateProgress?:
                 uplinkReceived(uplink, reader: reader, linkID: linkID)
                 return true
-            case .hello?, nil:
+            case .hello?, .linkEnding?, nil:
                 return false
             }
         }
         registry.apply(one: { $0.ownerAnnouncement(for: reader) })
+        // A Bluetooth reader's device says why the link ends (ReaderLinkEnding) just before.
+        var ending: ReaderGatewayV1.ReaderLinkEnding?
         while let bytes = await iterator.next() {
             guard !bytes.isEmpty else { continue }
             guard let message = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else {
                 call.end(ServiceError(.malformedMessage, "a ReaderUplink message did not decode").status)
                 break
             }
+            if case .linkEnding(let said)? = message.message { ending = said }
             uplinkReceived(message, reader: reader, linkID: linkID)
         }
-        await linkEnded(reader, linkID: linkID, epoch: epoch)
+        if record.deviceType.isBluetoothReaderType {
+            await bluetoothLinkEnded(reader, linkID: linkID, epoch: epoch, ending: ending)
+        } else {
+            await linkEnded(reader, linkID: linkID, epoch: epoch)
+        }
     }
 
     /// A registered reader's identity: its credential, or its serial proven by
@@ -251,7 +258,7 @@ extension ReaderLinkService {
         case .updateProgress(let progress):
             let nowUnixMs = Gateway.nowUnixMs()
             registry.apply(one: { $0.updateProgress(reader, progress: progress.progress, nowUnixMs: nowUnixMs) })
-        case .hello, nil:
+        case .hello, .linkEnding, nil:
             break
         }
     }

@@ -32,7 +32,8 @@ extension SdkService {
                 // Unknown and foreign readers look alike; a known reader not in the latest answer is stale.
                 let record: ReaderRecord?
                 do { record = try await database.reader(reader.rawValue, account: session.accountID) } catch { throw ServiceError.store(error) }
-                if record == nil { throw ServiceError.readerNotFound }
+                guard let record else { throw ServiceError.readerNotFound }
+                if let refusal = try await foreignBluetoothRefusal(record, device: session.posDeviceID) { throw refusal }
                 throw ServiceError.refusal(.staleDiscovery)
             }
         case .stale(let newer):

@@ -33,8 +33,10 @@ extension SdkService {
         }
         // A Tap to Pay reader is its phone: only that phone's sessions discover it.
         let ownTapToPay = TapToPayStore.serial(posDeviceID: session.posDeviceID)
-        let records = try await readers(for: discovery, of: token, account: session.accountID, location: location).get()
+        let listed = try await readers(for: discovery, of: token, account: session.accountID, location: location).get()
             .filter { $0.deviceType != .tapToPay || $0.serial == ownTapToPay }
+        // A Bluetooth reader talks to the device it is bonded to: only that device discovers it.
+        let records = try await withoutForeignBluetoothReaders(listed, device: session.posDeviceID)
         let answered = registry.update { registry -> (DiscoveryStateMachine.AnswerResult, [ReaderGatewayV1.Reader])? in
             guard let result = registry.discoveryAnswered(token, discovery, readers: records.map { ReaderID($0.id) }) else { return nil }
             guard result == .answer else { return (result, []) }

@@ -15,7 +15,7 @@ extension SdkService {
             MethodHandler.unary(Sdk.cancelDiscovery) { [self] request, context throws(ServiceError) in try await cancelDiscovery(request, context) },
             MethodHandler.unary(Sdk.connectReader) { [self] request, context throws(ServiceError) in try await connectReader(request, context) },
             MethodHandler.unary(Sdk.disconnectReader) { [self] request, context throws(ServiceError) in try await disconnectReader(request, context) },
-        ] + commandRoutes + loopRelayRoutes + tapToPayRoutes + softwareUpdateRoutes
+        ] + commandRoutes + loopRelayRoutes + tapToPayRoutes + softwareUpdateRoutes + bluetoothRoutes
     }
 
     /// The session named by `token`, marked as used by the call's connection: from

@@ -26,8 +26,12 @@ extension ReaderGatewayV1 {
         public static let readerLost = OwnershipChangeReason(rawValue: 6)
         /// A fleet admin force-released the reader.
         public static let adminReleased = OwnershipChangeReason(rawValue: 7)
+        /// A Bluetooth reader's link ended (mobile_disconnect_reason says why);
+        /// the owner did not change by it. With link_reconnecting the owner keeps
+        /// the reader through the offline bound while its device reconnects.
+        public static let mobileLinkEnded = OwnershipChangeReason(rawValue: 20)
         /// Every value this version knows, in declaration order.
-        public static let knownValues: [OwnershipChangeReason] = [.unspecified, .connected, .replaced, .refusedBusy, .released, .sessionExpired, .readerLost, .adminReleased]
+        public static let knownValues: [OwnershipChangeReason] = [.unspecified, .connected, .replaced, .refusedBusy, .released, .sessionExpired, .readerLost, .adminReleased, .mobileLinkEnded]
         /// The value's name in the .proto file, or nil for a value this version does not know.
         public var protoName: String? {
             switch rawValue {
@@ -39,6 +43,7 @@ extension ReaderGatewayV1 {
             case 5: "OWNERSHIP_CHANGE_REASON_SESSION_EXPIRED"
             case 6: "OWNERSHIP_CHANGE_REASON_READER_LOST"
             case 7: "OWNERSHIP_CHANGE_REASON_ADMIN_RELEASED"
+            case 20: "OWNERSHIP_CHANGE_REASON_MOBILE_LINK_ENDED"
             default: nil
             }
         }
@@ -682,6 +687,13 @@ extension ReaderGatewayV1 {
         /// For REPLACED: the session that lost the reader.
         public var previousOwner: ReaderGatewayV1.ReaderOwner? = nil
 
+        /// For MOBILE_LINK_ENDED: why the Bluetooth reader's link ended.
+        public var mobileDisconnectReason: ReaderGatewayV1.MobileDisconnectReason = ReaderGatewayV1.MobileDisconnectReason(rawValue: 0)
+
+        /// For MOBILE_LINK_ENDED: true when its device was reconnecting (the owner
+        /// was kept through the offline bound).
+        public var linkReconnecting: Bool = false
+
         /// Fields this version does not know, kept as raw bytes and written back on encode.
         public var unknownFields: [UInt8] = []
 
@@ -697,6 +709,8 @@ extension ReaderGatewayV1 {
                 case 4: self.generation = try reader.read(ProtobufUInt64.self, tag)
                 case 5: self.session = try reader.readMessage(tag, as: ReaderGatewayV1.ReaderOwner.self)
                 case 6: self.previousOwner = try reader.readMessage(tag, as: ReaderGatewayV1.ReaderOwner.self)
+                case 20: self.mobileDisconnectReason = try reader.read(ProtobufEnumField<ReaderGatewayV1.MobileDisconnectReason>.self, tag)
+                case 21: self.linkReconnecting = try reader.read(ProtobufBool.self, tag)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -709,6 +723,8 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufUInt64.self, self.generation, field: 4)
             if let value = self.session { writer.writeMessage(value, field: 5) }
             if let value = self.previousOwner { writer.writeMessage(value, field: 6) }
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.MobileDisconnectReason>.self, self.mobileDisconnectReason, field: 20)
+            writer.writeSingular(ProtobufBool.self, self.linkReconnecting, field: 21)
             writer.writeRaw(self.unknownFields)
         }
     }

@@ -23,8 +23,14 @@ extension ReaderGatewayV1 {
         public static let mobile = DeviceType(rawValue: 5)
         /// Tap to Pay on the point-of-sale device itself.
         public static let tapToPay = DeviceType(rawValue: 6)
+        /// BBPOS WisePad 3 (Bluetooth reader; numeric-comparison pairing).
+        public static let bbposWisepad3 = DeviceType(rawValue: 7)
+        /// Stripe Reader M2 (Bluetooth reader).
+        public static let stripeM2 = DeviceType(rawValue: 8)
+        /// BBPOS Chipper 2X BT (Bluetooth reader; proximity discovery).
+        public static let bbposChipper2xBt = DeviceType(rawValue: 9)
         /// Every value this version knows, in declaration order.
-        public static let knownValues: [DeviceType] = [.unspecified, .bbposWiseposE, .stripeS700, .stripeS710, .simulatedWiseposE, .mobile, .tapToPay]
+        public static let knownValues: [DeviceType] = [.unspecified, .bbposWiseposE, .stripeS700, .stripeS710, .simulatedWiseposE, .mobile, .tapToPay, .bbposWisepad3, .stripeM2, .bbposChipper2xBt]
         /// The value's name in the .proto file, or nil for a value this version does not know.
         public var protoName: String? {
             switch rawValue {
@@ -35,6 +41,52 @@ extension ReaderGatewayV1 {
             case 4: "DEVICE_TYPE_SIMULATED_WISEPOS_E"
             case 5: "DEVICE_TYPE_MOBILE"
             case 6: "DEVICE_TYPE_TAP_TO_PAY"
+            case 7: "DEVICE_TYPE_BBPOS_WISEPAD3"
+            case 8: "DEVICE_TYPE_STRIPE_M2"
+            case 9: "DEVICE_TYPE_BBPOS_CHIPPER2X_BT"
+            default: nil
+            }
+        }
+    }
+
+    /// Why a Bluetooth reader's link to its point-of-sale device ended (Stripe's
+    /// DisconnectReason for mobile readers). The device reports it on the reader's
+    /// link (ReaderLinkEnding); the fleet's history shows it.
+    public struct MobileDisconnectReason: ProtobufEnum {
+        public var rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// Not known (the device's connection to the gateway dropped, for one).
+        public static let unknown = MobileDisconnectReason(rawValue: 0)
+        /// The app disconnected the reader (disconnectReader).
+        public static let disconnectRequested = MobileDisconnectReason(rawValue: 1)
+        /// The app rebooted the reader (rebootReader).
+        public static let rebootRequested = MobileDisconnectReason(rawValue: 2)
+        /// The reader rebooted itself after 24 hours of uptime.
+        public static let securityReboot = MobileDisconnectReason(rawValue: 3)
+        /// The reader's battery ran critically low.
+        public static let criticallyLowBattery = MobileDisconnectReason(rawValue: 4)
+        /// The reader was powered off.
+        public static let poweredOff = MobileDisconnectReason(rawValue: 5)
+        /// Bluetooth was turned off on the point-of-sale device.
+        public static let bluetoothDisabled = MobileDisconnectReason(rawValue: 6)
+        /// The reader powered down after being idle.
+        public static let idlePowerDown = MobileDisconnectReason(rawValue: 7)
+        /// The reader went out of range (Bluetooth signal lost).
+        public static let bluetoothSignalLost = MobileDisconnectReason(rawValue: 8)
+        /// Every value this version knows, in declaration order.
+        public static let knownValues: [MobileDisconnectReason] = [.unknown, .disconnectRequested, .rebootRequested, .securityReboot, .criticallyLowBattery, .poweredOff, .bluetoothDisabled, .idlePowerDown, .bluetoothSignalLost]
+        /// The value's name in the .proto file, or nil for a value this version does not know.
+        public var protoName: String? {
+            switch rawValue {
+            case 0: "MOBILE_DISCONNECT_REASON_UNKNOWN"
+            case 1: "MOBILE_DISCONNECT_REASON_DISCONNECT_REQUESTED"
+            case 2: "MOBILE_DISCONNECT_REASON_REBOOT_REQUESTED"
+            case 3: "MOBILE_DISCONNECT_REASON_SECURITY_REBOOT"
+            case 4: "MOBILE_DISCONNECT_REASON_CRITICALLY_LOW_BATTERY"
+            case 5: "MOBILE_DISCONNECT_REASON_POWERED_OFF"
+            case 6: "MOBILE_DISCONNECT_REASON_BLUETOOTH_DISABLED"
+            case 7: "MOBILE_DISCONNECT_REASON_IDLE_POWER_DOWN"
+            case 8: "MOBILE_DISCONNECT_REASON_BLUETOOTH_SIGNAL_LOST"
             default: nil
             }
         }

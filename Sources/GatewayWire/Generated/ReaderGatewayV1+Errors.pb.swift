@@ -221,6 +221,22 @@ extension ReaderGatewayV1 {
         /// List the catalog (FleetAdmin.ListSoftwareUpdates).
         /// Status: NOT_FOUND.
         public static let softwareUpdateNotFound = ErrorReason(rawValue: 66)
+        /// The Bluetooth reader is bonded to another point-of-sale device, which is
+        /// connected to it (or still holds it while it reconnects). A Bluetooth
+        /// reader talks to one device at a time: disconnect it on that device (or
+        /// wait until that device's reconnect gives up), then connect here.
+        /// Status: FAILED_PRECONDITION.
+        public static let bluetoothAlreadyPairedWithAnotherDevice = ErrorReason(rawValue: 67)
+        /// Pairing with the Bluetooth reader failed: the passkey was rejected on the
+        /// reader, declined on the device, or did not match. Check that both show
+        /// the same 6 digits, select Confirm on the reader and Pair on the device.
+        /// Raised by the client library. Status: FAILED_PRECONDITION.
+        public static let bluetoothPairingFailed = ErrorReason(rawValue: 68)
+        /// The Bluetooth reader did not come within reach in time (powered off, out
+        /// of range, or Bluetooth is off on the device). Power it on, bring it close,
+        /// turn Bluetooth on, and discover again. Raised by the client library.
+        /// Status: UNAVAILABLE.
+        public static let bluetoothConnectTimedOut = ErrorReason(rawValue: 69)
         /// A frame broke the protocol (bad flags, bad payload, wrong stream 0 use).
         /// Status: INTERNAL.
         public static let protocolError = ErrorReason(rawValue: 100)
@@ -279,7 +295,7 @@ extension ReaderGatewayV1 {
         /// Status: UNAVAILABLE.
         public static let connectionLost = ErrorReason(rawValue: 117)
         /// Every value this version knows, in declaration order.
-        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .readerSoftwareUpdateFailed, .readerSoftwareUpdateFailedBatteryLow, .readerSoftwareUpdateFailedInterrupted, .softwareUpdateNotFound, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
+        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .readerSoftwareUpdateFailed, .readerSoftwareUpdateFailedBatteryLow, .readerSoftwareUpdateFailedInterrupted, .softwareUpdateNotFound, .bluetoothAlreadyPairedWithAnotherDevice, .bluetoothPairingFailed, .bluetoothConnectTimedOut, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
         /// The value's name in the .proto file, or nil for a value this version does not know.
         public var protoName: String? {
             switch rawValue {
@@ -323,6 +339,9 @@ extension ReaderGatewayV1 {
             case 64: "ERROR_REASON_READER_SOFTWARE_UPDATE_FAILED_BATTERY_LOW"
             case 65: "ERROR_REASON_READER_SOFTWARE_UPDATE_FAILED_INTERRUPTED"
             case 66: "ERROR_REASON_SOFTWARE_UPDATE_NOT_FOUND"
+            case 67: "ERROR_REASON_BLUETOOTH_ALREADY_PAIRED_WITH_ANOTHER_DEVICE"
+            case 68: "ERROR_REASON_BLUETOOTH_PAIRING_FAILED"
+            case 69: "ERROR_REASON_BLUETOOTH_CONNECT_TIMED_OUT"
             case 100: "ERROR_REASON_PROTOCOL_ERROR"
             case 101: "ERROR_REASON_FRAME_TOO_LARGE"
             case 102: "ERROR_REASON_UNKNOWN_FRAME_TYPE"
@@ -387,6 +406,9 @@ extension ReaderGatewayV1 {
             case .readerSoftwareUpdateFailedBatteryLow: .failedPrecondition
             case .readerSoftwareUpdateFailedInterrupted: .unavailable
             case .softwareUpdateNotFound: .notFound
+            case .bluetoothAlreadyPairedWithAnotherDevice: .failedPrecondition
+            case .bluetoothPairingFailed: .failedPrecondition
+            case .bluetoothConnectTimedOut: .unavailable
             case .protocolError: .`internal`
             case .frameTooLarge: .resourceExhausted
             case .unknownFrameType: .`internal`

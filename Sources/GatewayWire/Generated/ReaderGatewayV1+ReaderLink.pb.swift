@@ -214,6 +214,10 @@ extension ReaderGatewayV1 {
             case commandResult(ReaderGatewayV1.CommandResult)
             /// Update progress.
             case updateProgress(ReaderGatewayV1.ReaderUpdateProgress)
+            /// A Bluetooth reader's link is about to end, and why (sent by the
+            /// point-of-sale device that carries the link, just before it ends the
+            /// call).
+            case linkEnding(ReaderGatewayV1.ReaderLinkEnding)
         }
 
         /// What it carries.
@@ -232,6 +236,7 @@ extension ReaderGatewayV1 {
                 case 2: self.message = .heartbeat(try reader.readMessage(tag, as: ReaderGatewayV1.ReaderHeartbeat.self))
                 case 3: self.message = .commandResult(try reader.readMessage(tag, as: ReaderGatewayV1.CommandResult.self))
                 case 4: self.message = .updateProgress(try reader.readMessage(tag, as: ReaderGatewayV1.ReaderUpdateProgress.self))
+                case 16: self.message = .linkEnding(try reader.readMessage(tag, as: ReaderGatewayV1.ReaderLinkEnding.self))
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -243,8 +248,48 @@ extension ReaderGatewayV1 {
             case .heartbeat(let value)?: writer.writeMessage(value, field: 2)
             case .commandResult(let value)?: writer.writeMessage(value, field: 3)
             case .updateProgress(let value)?: writer.writeMessage(value, field: 4)
+            case .linkEnding(let value)?: writer.writeMessage(value, field: 16)
             case nil: break
             }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// Why a Bluetooth reader's link ends, sent by the device carrying it. A link
+    /// of a Bluetooth reader that ends while `reconnecting` (or without this
+    /// message: the device's connection dropped) keeps the reader's owner until
+    /// the offline bound passes without a new Attach; one that ends without it
+    /// (DISCONNECT_REQUESTED, a failed or cancelled reconnect) releases the owner
+    /// at once. Either way the reason is recorded in the reader's history.
+    public struct ReaderLinkEnding: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ReaderLinkEnding"
+
+        /// Why the device lost (or let go of) the reader.
+        public var reason: ReaderGatewayV1.MobileDisconnectReason = ReaderGatewayV1.MobileDisconnectReason(rawValue: 0)
+
+        /// True when the device is reconnecting to the reader by itself
+        /// (autoReconnectOnUnexpectedDisconnect).
+        public var reconnecting: Bool = false
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.reason = try reader.read(ProtobufEnumField<ReaderGatewayV1.MobileDisconnectReason>.self, tag)
+                case 2: self.reconnecting = try reader.read(ProtobufBool.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.MobileDisconnectReason>.self, self.reason, field: 1)
+            writer.writeSingular(ProtobufBool.self, self.reconnecting, field: 2)
             writer.writeRaw(self.unknownFields)
         }
     }

@@ -1226,6 +1226,102 @@ extension ReaderGatewayV1 {
         }
     }
 
+    /// ConnectBluetoothReader's request.
+    public struct ConnectBluetoothReaderRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ConnectBluetoothReaderRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// The serial number the reader advertised over Bluetooth.
+        public var serialNumber: String = ""
+
+        /// BBPOS_WISEPAD3, STRIPE_M2 or BBPOS_CHIPPER2X_BT.
+        public var deviceType: ReaderGatewayV1.DeviceType = ReaderGatewayV1.DeviceType(rawValue: 0)
+
+        /// Required: the location the reader is registered to at connect.
+        public var locationID: String = ""
+
+        /// The software version the reader reported over Bluetooth.
+        public var softwareVersion: String = ""
+
+        /// Reconnect by itself after an unexpected disconnect (default true in the
+        /// client library); the reader's owner is kept meanwhile.
+        public var autoReconnectOnUnexpectedDisconnect: Bool = false
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                case 2: self.serialNumber = try reader.read(ProtobufString.self, tag)
+                case 3: self.deviceType = try reader.read(ProtobufEnumField<ReaderGatewayV1.DeviceType>.self, tag)
+                case 4: self.locationID = try reader.read(ProtobufString.self, tag)
+                case 5: self.softwareVersion = try reader.read(ProtobufString.self, tag)
+                case 6: self.autoReconnectOnUnexpectedDisconnect = try reader.read(ProtobufBool.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            writer.writeSingular(ProtobufString.self, self.serialNumber, field: 2)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.DeviceType>.self, self.deviceType, field: 3)
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 4)
+            writer.writeSingular(ProtobufString.self, self.softwareVersion, field: 5)
+            writer.writeSingular(ProtobufBool.self, self.autoReconnectOnUnexpectedDisconnect, field: 6)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ConnectBluetoothReader's response.
+    public struct ConnectBluetoothReaderResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ConnectBluetoothReaderResponse"
+
+        /// The reader, registered to the location.
+        public var reader: ReaderGatewayV1.Reader? = nil
+
+        /// The credential of the reader's link: the device attaches it
+        /// (ReaderLink.Attach on the same connection), then connects the session to
+        /// the reader with DiscoverReaders and ConnectReader. Each connect issues a
+        /// new one and revokes the previous.
+        public var readerCredential: String = ""
+
+        /// True when the reader was bonded to another device before (that device's
+        /// bond ended: it was neither connected to the reader nor holding it).
+        public var rebondedFromAnotherDevice: Bool = false
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.reader = try reader.readMessage(tag, as: ReaderGatewayV1.Reader.self)
+                case 2: self.readerCredential = try reader.read(ProtobufString.self, tag)
+                case 3: self.rebondedFromAnotherDevice = try reader.read(ProtobufBool.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.reader { writer.writeMessage(value, field: 1) }
+            writer.writeSingular(ProtobufString.self, self.readerCredential, field: 2)
+            writer.writeSingular(ProtobufBool.self, self.rebondedFromAnotherDevice, field: 3)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
     /// The session lost its reader.
     public struct ReaderDisconnected: ProtobufMessage {
         public static let protoMessageName = "readergateway.v1.ReaderDisconnected"
@@ -1725,6 +1821,24 @@ extension ReaderGatewayV1 {
             service: serviceName, method: "ConnectTapToPayReader", kind: .unary
         )
 
+        /// Bluetooth readers: prepares a reader the device found over Bluetooth and
+        /// paired with for this session (Stripe's BluetoothConnectionConfiguration).
+        /// Nothing is registered in advance: the gateway registers the reader (by
+        /// serial number and device type) to location_id (required), bonds it to
+        /// this session's pos_device_id and issues the reader's credential. The
+        /// device then attaches the reader's link on its own connection (carrying
+        /// what the reader says over Bluetooth) and connects to it as to any reader
+        /// (DiscoverReaders, ConnectReader); only sessions of the bonded device
+        /// discover it. Errors: LOCATION_REQUIRED, LOCATION_NOT_FOUND,
+        /// BLUETOOTH_ALREADY_PAIRED_WITH_ANOTHER_DEVICE (another device holds the
+        /// reader), READER_ALREADY_REGISTERED (the serial belongs to a reader that is
+        /// not a Bluetooth reader), ALREADY_CONNECTED_TO_READER, INVALID_ARGUMENT (no
+        /// serial, or a device type that is not a Bluetooth reader's),
+        /// STORE_UNAVAILABLE.
+        public static let connectBluetoothReader = ProtobufMethod<ReaderGatewayV1.ConnectBluetoothReaderRequest, ReaderGatewayV1.ConnectBluetoothReaderResponse>(
+            service: serviceName, method: "ConnectBluetoothReader", kind: .unary
+        )
+
         /// The session's event stream: disconnects (with the reason, and for a
         /// takeover the lane that took the reader), reader status, reconnects and
         /// update progress. The stream ends when the session closes.
@@ -1751,6 +1865,7 @@ extension ReaderGatewayV1 {
             cancelReaderSoftwareUpdate.descriptor,
             discoverTapToPayReader.descriptor,
             connectTapToPayReader.descriptor,
+            connectBluetoothReader.descriptor,
             subscribeEvents.descriptor,
         ]
     }

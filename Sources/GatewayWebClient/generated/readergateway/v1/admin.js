@@ -15,6 +15,7 @@ export const OwnershipChangeReason = defineEnum("readergateway.v1.OwnershipChang
   SESSION_EXPIRED: 5,
   READER_LOST: 6,
   ADMIN_RELEASED: 7,
+  MOBILE_LINK_ENDED: 20,
 });
 
 /**
@@ -175,6 +176,8 @@ export const OwnershipHistoryEntry = defineMessage("readergateway.v1.OwnershipHi
   [4, "generation", "uint64"],
   [5, "session", "message", "", ReaderOwner],
   [6, "previousOwner", "message", "", ReaderOwner],
+  [20, "mobileDisconnectReason", "enum", "", _readergateway_v1_common.MobileDisconnectReason],
+  [21, "linkReconnecting", "bool"],
 ]);
 
 /**

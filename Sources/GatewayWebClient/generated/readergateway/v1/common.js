@@ -13,6 +13,26 @@ export const DeviceType = defineEnum("readergateway.v1.DeviceType", {
   SIMULATED_WISEPOS_E: 4,
   MOBILE: 5,
   TAP_TO_PAY: 6,
+  BBPOS_WISEPAD3: 7,
+  STRIPE_M2: 8,
+  BBPOS_CHIPPER2X_BT: 9,
+});
+
+/**
+ * Why a Bluetooth reader's link to its point-of-sale device ended (Stripe's
+ * DisconnectReason for mobile readers). The device reports it on the reader's
+ * link (ReaderLinkEnding); the fleet's history shows it.
+ */
+export const MobileDisconnectReason = defineEnum("readergateway.v1.MobileDisconnectReason", {
+  UNKNOWN: 0,
+  DISCONNECT_REQUESTED: 1,
+  REBOOT_REQUESTED: 2,
+  SECURITY_REBOOT: 3,
+  CRITICALLY_LOW_BATTERY: 4,
+  POWERED_OFF: 5,
+  BLUETOOTH_DISABLED: 6,
+  IDLE_POWER_DOWN: 7,
+  BLUETOOTH_SIGNAL_LOST: 8,
 });
 
 /**

@@ -301,6 +301,27 @@ export const ConnectTapToPayReaderResponse = defineMessage("readergateway.v1.Con
 ]);
 
 /**
+ * ConnectBluetoothReader's request.
+ */
+export const ConnectBluetoothReaderRequest = defineMessage("readergateway.v1.ConnectBluetoothReaderRequest", () => [
+  [1, "sessionToken", "string"],
+  [2, "serialNumber", "string"],
+  [3, "deviceType", "enum", "", _readergateway_v1_common.DeviceType],
+  [4, "locationId", "string"],
+  [5, "softwareVersion", "string"],
+  [6, "autoReconnectOnUnexpectedDisconnect", "bool"],
+]);
+
+/**
+ * ConnectBluetoothReader's response.
+ */
+export const ConnectBluetoothReaderResponse = defineMessage("readergateway.v1.ConnectBluetoothReaderResponse", () => [
+  [1, "reader", "message", "", _readergateway_v1_common.Reader],
+  [2, "readerCredential", "string"],
+  [3, "rebondedFromAnotherDevice", "bool"],
+]);
+
+/**
  * The session lost its reader.
  */
 export const ReaderDisconnected = defineMessage("readergateway.v1.ReaderDisconnected", () => [
@@ -616,6 +637,29 @@ export const Sdk = Object.freeze({
     path: "/readergateway.v1.Sdk/ConnectTapToPayReader",
     requestType: ConnectTapToPayReaderRequest,
     responseType: ConnectTapToPayReaderResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Bluetooth readers: prepares a reader the device found over Bluetooth and
+   * paired with for this session (Stripe's BluetoothConnectionConfiguration).
+   * Nothing is registered in advance: the gateway registers the reader (by
+   * serial number and device type) to location_id (required), bonds it to
+   * this session's pos_device_id and issues the reader's credential. The
+   * device then attaches the reader's link on its own connection (carrying
+   * what the reader says over Bluetooth) and connects to it as to any reader
+   * (DiscoverReaders, ConnectReader); only sessions of the bonded device
+   * discover it. Errors: LOCATION_REQUIRED, LOCATION_NOT_FOUND,
+   * BLUETOOTH_ALREADY_PAIRED_WITH_ANOTHER_DEVICE (another device holds the
+   * reader), READER_ALREADY_REGISTERED (the serial belongs to a reader that is
+   * not a Bluetooth reader), ALREADY_CONNECTED_TO_READER, INVALID_ARGUMENT (no
+   * serial, or a device type that is not a Bluetooth reader's),
+   * STORE_UNAVAILABLE.
+   */
+  ConnectBluetoothReader: Object.freeze({
+    path: "/readergateway.v1.Sdk/ConnectBluetoothReader",
+    requestType: ConnectBluetoothReaderRequest,
+    responseType: ConnectBluetoothReaderResponse,
     clientStreaming: false,
     serverStreaming: false,
   }),

@@ -1,0 +1,99 @@
+import Foundation
+import GatewayCommandLine
+import GatewayTestSupport
+import Testing
+
+/// The README's "A phone lane with a simulated WisePad 3" walkthrough, command by command, as
+/// real processes against a real `reader-gateway`: each program prints what the README says.
+@Suite("the README Bluetooth walkthrough", .serialized)
+struct ReadmeBluetoothWalkthroughTests {
+    @Test func wisePad3OnAPhoneLane() async throws {
+        let database = try await TestPostgres.database()
+        let directory = TestPostgres.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let gateway = try await LoggedProcess.start(
+            PackageExecutables.path("reader-gateway"),
+            // A long offline bound: the reader's reconnect window outlasts a loaded machine.
+            ["--data-dir", directory + "/data", "--port", "0", "--internal-port", "0", "--reader-offline-bound", "300s"],
+            logPath: directory + "/gateway.log",
+            environment: ["READER_GATEWAY_DATABASE_URL=\(database.connectionString)"]
+        )
+        defer { gateway.process.signal(SIGKILL) }
+        _ = try #require(await gateway.waitForLine(containing: "msg=ready"), "gateway not ready:\n\(gateway.output)")
+        let listening = try #require(await gateway.waitForLine(containing: "gateway listening"))
+        let port = try #require(LoggedProcess.field("address", in: listening)?.split(separator: ":").last.flatMap { Int($0) })
+        let certificatesLine = try #require(await gateway.waitForLine(containing: "development TLS certificates"))
+        let ca = try #require(LoggedProcess.field("ca", in: certificatesLine))
+        let accountCreation = try ChildProcess("gatewayctl", ["--json", "accounts", "create", "--database-url", database.connectionString])
+        #expect(await accountCreation.waitForExit(timeout: .seconds(30)) == 0, "stderr: \(accountCreation.standardError)")
+        let account = try #require(try JSONSerialization.jsonObject(with: Data(accountCreation.output.joined().utf8)) as? [String: Any])
+        let secretKey = try #require(account["secret_key"] as? String)
+        let gatewayAddress = "127.0.0.1:\(port)"
+        let environment = ["GATEWAYCTL_CA": ca, "GATEWAYCTL_SECRET_KEY": secretKey, "GATEWAYCTL_GATEWAY": gatewayAddress]
+        let create = try ChildProcess("gatewayctl", ["locations", "create", "Front Store"], environment: environment)
+        #expect(await create.waitForExit() == 0, "stderr: \(create.standardError)")
+        let location = try #require(create.output.first)
+
+        let phone = try ChildProcess("pos-lane", [
+            "--gateway", gatewayAddress, "--ca", ca, "--secret-key", secretKey, "--location", location,
+            "--lane", "Phone 2", "--pos-device-id", "phone-2", "--bluetooth-readers", "wisepad3:WPC3-0001,m2:STRM2-0002",
+        ])
+        defer { phone.terminate() }
+        #expect(await phone.waitForLine { $0.hasPrefix("session ") } != nil, "stderr: \(phone.standardError)")
+
+        // bt-scan: both readers nearby, by serial.
+        phone.send("bt-scan 1")
+        let scanned = try #require(await phone.waitForLine { $0.hasPrefix("bluetooth_readers ") }, "\(phone.output)")
+        #expect(OutputLine.parse(scanned)?["serials"] == "STRM2-0002,WPC3-0001")
+        #expect(await phone.waitForLine { $0.hasPrefix("bluetooth_scan_done ") } != nil, "\(phone.output)")
+
+        // bt-connect WPC3-0001: the same passkey on both sides, then connected at the location.
+        phone.send("bt-connect WPC3-0001")
+        let pairingLine = try #require(await phone.waitForLine { $0.hasPrefix("pairing ") }, "\(phone.output)")
+        let pairing = try #require(OutputLine.parse(pairingLine))
+        let passkey = try #require(pairing["passkey"])
+        #expect(passkey.count == 6 && passkey.allSatisfy(\.isNumber))
+        #expect(pairing["on_reader"] == passkey)
+        let connectedLine = try #require(await phone.waitForLine { $0.hasPrefix("bluetooth_connected ") }, "\(phone.output)")
+        let connected = try #require(OutputLine.parse(connectedLine))
+        #expect(connected["serial"] == "WPC3-0001")
+        #expect(connected["location"] == location)
+        #expect(connected["device_type"] == "bbpos_wisepad3")
+        let reader = try #require(connected["reader_id"])
+
+        // (The required software update with progress comes here once the update catalog exists.)
+
+        // collect 1250, the card, confirm.
+        phone.send("collect 1250")
+        #expect(await phone.waitForLine { $0.hasPrefix("collecting ") } != nil)
+        phone.send("bt-card WPC3-0001")
+        let collected = try #require(await phone.waitForLine { $0.hasPrefix("collected ") }, "\(phone.output)")
+        #expect(OutputLine.parse(collected)?["brand"] == "visa")
+        phone.send("confirm")
+        let confirmed = try #require(await phone.waitForLine { $0.hasPrefix("confirmed ") }, "\(phone.output)")
+        #expect(OutputLine.parse(confirmed)?["status"] == "succeeded")
+        #expect(OutputLine.parse(confirmed)?["amount"] == "1250")
+
+        // Out of range and back: the reader reconnects by itself, the lane keeps it.
+        phone.send("bt-range WPC3-0001 out")
+        let started = try #require(await phone.waitForLine { $0.hasPrefix("bluetooth_reconnect_started ") }, "\(phone.output)")
+        #expect(OutputLine.parse(started)?["reason"] == "bluetooth_signal_lost")
+        phone.send("bt-range WPC3-0001 in")
+        #expect(await phone.waitForLine { $0.hasPrefix("bluetooth_reconnect_succeeded ") } != nil, "\(phone.output)")
+
+        // gatewayctl readers list: the WisePad 3 at the location; history: the link's end and why.
+        let list = try ChildProcess("gatewayctl", ["readers", "list"], environment: environment)
+        #expect(await list.waitForExit() == 0)
+        let row = try #require(list.output.first { $0.hasPrefix(reader) }, "\(list.output)")
+        #expect(row.contains("bbpos_wisepad3") && row.contains(location), "\(row)")
+        let history = try ChildProcess("gatewayctl", ["history", reader], environment: environment)
+        #expect(await history.waitForExit() == 0)
+        #expect(history.output.contains { $0.contains("mobile_link_ended: bluetooth_signal_lost, reconnecting") }, "\(history.output)")
+        #expect(history.output.contains { $0.contains("connected") && $0.contains("Phone 2") }, "\(history.output)")
+
+        phone.send("quit")
+        #expect(await phone.waitForExit() == 0)
+        #expect(await gateway.stop() == 0)
+        await database.close()
+    }
+}

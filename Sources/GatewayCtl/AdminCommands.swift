@@ -61,6 +61,10 @@ struct AdminCommands {
             let token = try await admin.createConnectionToken(locationID: location, ttl: ttl)
             let table = Table(headers: ["TOKEN", "EXPIRES", "LOCATION"], rows: [[token.secret, AdminRendering.time(token.expiresUnixMs), token.locationID.isEmpty ? "(any)" : token.locationID]])
             output.show(table: table, json: AdminRendering.json(token))
+        case .watch(let location):
+            for try await event in try await admin.watchFleet(locationID: location) {
+                for line in FleetWatchRendering.lines(event, json: output.json) { output.write(line) }
+            }
         case .createAccount:
             preconditionFailure("accounts create runs against PostgreSQL, not the gateway")
         }

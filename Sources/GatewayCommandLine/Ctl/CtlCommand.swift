@@ -16,6 +16,7 @@ public enum CtlCommand: Sendable, Equatable {
     case sessions(locationID: String)
     case release(readerID: String, expectedGeneration: UInt64?)
     case createToken(locationID: String, ttl: Duration?)
+    case watch(locationID: String)
     case createAccount(databaseURL: String, name: String)
 
     /// Whether the command talks to the gateway (all but `accounts create`, which talks to PostgreSQL).
@@ -40,6 +41,8 @@ public enum CtlCommand: Sendable, Equatable {
       sessions [--location LOC]                              live point-of-sale sessions
       release READER [--generation N]                        take the reader from its owner
       tokens create [--location LOC] [--ttl 10m]             mint a connection token for a point-of-sale session
+      watch [--location LOC]                                 every reader, then each change as it happens (until interrupted);
+                                                             one line each, or one JSON object per line with --json
       accounts create --database-url URL [--name NAME]       create an account in PostgreSQL; prints its secret key once
 
     Exit status: 0 ok, 64 usage, 65 bad input or not found, 69 gateway or database unavailable, 70 internal, 77 secret key or permission.
@@ -141,6 +144,9 @@ public enum CtlCommand: Sendable, Equatable {
                 ttl = parsed
             }
             return .createToken(locationID: location, ttl: ttl)
+        case ("watch", _):
+            try extra(1)
+            return .watch(locationID: location)
         case ("accounts", "create"):
             try extra(2)
             return .createAccount(databaseURL: try required("database-url"), name: options.string("name") ?? "default")

@@ -13,6 +13,7 @@ public enum Migrations {
         .v0005RegistrationCodes,
         .v0006LocalClaimsNotifyNobody,
         .v0007TapToPay,
+        .v0010ConsoleSessions,
     ]
 
     /// The newest version this binary knows.

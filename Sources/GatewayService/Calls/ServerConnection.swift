@@ -33,6 +33,8 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     var shuttingDown = false
     /// The WebSocket upgrade's or closing handshake's time limit, while one runs (loop-confined).
     var webSocketTimer: ScheduledTask?
+    /// The accepted WebSocket upgrade (its cookie authorises console calls); nil on raw connections.
+    var webSocketUpgrade: WebSocketUpgrade?
     /// Open calls by stream id; each ``ServerCall`` carries its own loop-confined bookkeeping.
     private var calls: [UInt32: ServerCall] = [:]
     var timer: ScheduledTask?
@@ -69,6 +71,8 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
             decideCarrier(pending + bytes)
         case .webSocket:
             webSocketReceived(Array(bytes))
+        case .console:
+            consoleReceived(Array(bytes))
         }
     }
 
@@ -142,7 +146,8 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     private func callStarted(_ streamID: UInt32, _ start: ReaderGatewayV1.CallStart) {
         let context = CallContext(
             method: start.method, metadata: start.metadata, connectionID: id,
-            peer: info?.peer ?? "", verifiedClientIdentity: info?.verifiedClientIdentity
+            peer: info?.peer ?? "", verifiedClientIdentity: info?.verifiedClientIdentity,
+            consoleSessionToken: webSocketUpgrade?.cookie.flatMap(ConsoleCookie.token(inCookieHeader:))
         )
         guard let route = router.route(for: start.method) else {
             _ = try? frames.endCall(streamID, status: ReaderGatewayV1.Status(.methodNotFound, "no method \(start.method) on this server; check the method path against the .proto files"))
@@ -204,6 +209,11 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         guard !closed, calls[streamID] != nil else { return }
         do {
             try frames.send(serialized: bytes, on: streamID)
+        } catch let error as WireError where error.code == .queueFull {
+            // The peer does not read this call's messages: its bounded buffer is full. Only this call ends.
+            endCall(streamID, status: ReaderGatewayV1.Status(
+                .consumerTooSlow, "the peer did not read this call's messages and the gateway's buffer for it is full (\(error.message)); read faster, then call again"
+            ))
         } catch {
             endCall(streamID, status: ReaderGatewayV1.Status(.messageTooLarge, "the gateway could not queue a message for this call: \(error)"))
         }
@@ -250,6 +260,8 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
             return
         case .webSocket:
             flushWebSocket()
+            return
+        case .console:
             return
         }
         if frames.hasOutbound {

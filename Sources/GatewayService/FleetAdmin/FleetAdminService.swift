@@ -16,9 +16,14 @@ struct FleetAdminService: RegistrableService, ShowsReaders, StoreFollowUps {
     /// Connections to the other replicas' internal listeners (a code shown by a reader homed there).
     let replicas: ReplicaChannels
     let metrics: GatewayMetrics
+    /// `WatchFleet`'s watchers, told of the changes this surface makes.
+    let fleet: FleetWatchHub
     let logger = Logger(component: "service")
 
     func registerMethods(with router: inout MethodRouter) {
         router.register(adminRoutes)
+        router.register(ReaderGatewayV1.FleetAdmin.watchFleet.path, .serverStreaming { [self] request, call, context in
+            await watchFleet(request, call: call, context: context)
+        })
     }
 }

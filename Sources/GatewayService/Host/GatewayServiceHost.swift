@@ -123,6 +123,7 @@ public final class GatewayServiceHost: Sendable {
                 Task { await gateway.runMembership(advertisedAddress: advertised) },
                 Task { await gateway.follower.runNotices() },
                 Task { await gateway.follower.runStatusNotices() },
+                Task { await gateway.fleet.run() },
             ]
             running.withLock { $0 = Running(group: group, server: server, internalServer: internalServer, background: background) }
             logger.info("gateway listening", [
@@ -169,11 +170,14 @@ public final class GatewayServiceHost: Sendable {
 
     private func startPublicListener(group: EventLoopGroup) throws -> TLSServer {
         let gateway = self.gateway
+        var webSocket = listener.webSocket
+        let console = ConsoleService(database: gateway.database, metrics: gateway.metrics)
+        webSocket.console = { await console.respond(to: $0) }
         let router = CallRouter(
             routes: gateway.routes,
             connectionConfiguration: ConnectionConfiguration(role: .server),
             metrics: gateway.metrics,
-            webSocket: listener.webSocket,
+            webSocket: webSocket,
             connectionClosed: { gateway.connectionClosed($0) }
         )
         var limits = ConnectionLimits()

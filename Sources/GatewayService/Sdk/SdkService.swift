@@ -19,6 +19,8 @@ struct SdkService: RegistrableService, ShowsReaders, StoreFollowUps {
     let replicas: ReplicaChannels
     /// Re-reads an ownership row when a command finds the session's view stale.
     let follower: ClusterFollower
+    /// `WatchFleet`'s watchers, told of the claims this surface makes.
+    let fleet: FleetWatchHub
     let logger = Logger(component: "service")
 
     func registerMethods(with router: inout MethodRouter) {

@@ -203,6 +203,11 @@ extension ReaderGatewayV1 {
         /// with tos_acceptance_permitted = true, on any device.
         /// Status: FAILED_PRECONDITION.
         public static let tapToPayReaderTosAcceptanceCanceled = ErrorReason(rawValue: 62)
+        /// The peer did not read a stream's messages and the gateway's bounded
+        /// buffer for that call filled (a slow WatchFleet watcher). Only this call
+        /// ends; read faster (or watch one location), then call again.
+        /// Status: RESOURCE_EXHAUSTED.
+        public static let consumerTooSlow = ErrorReason(rawValue: 70)
         /// A frame broke the protocol (bad flags, bad payload, wrong stream 0 use).
         /// Status: INTERNAL.
         public static let protocolError = ErrorReason(rawValue: 100)
@@ -261,7 +266,7 @@ extension ReaderGatewayV1 {
         /// Status: UNAVAILABLE.
         public static let connectionLost = ErrorReason(rawValue: 117)
         /// Every value this version knows, in declaration order.
-        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
+        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .consumerTooSlow, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
         /// The value's name in the .proto file, or nil for a value this version does not know.
         public var protoName: String? {
             switch rawValue {
@@ -301,6 +306,7 @@ extension ReaderGatewayV1 {
             case 60: "ERROR_REASON_TAP_TO_PAY_UNSUPPORTED_DEVICE"
             case 61: "ERROR_REASON_TAP_TO_PAY_READER_MERCHANT_BLOCKED"
             case 62: "ERROR_REASON_TAP_TO_PAY_READER_TOS_ACCEPTANCE_CANCELED"
+            case 70: "ERROR_REASON_CONSUMER_TOO_SLOW"
             case 100: "ERROR_REASON_PROTOCOL_ERROR"
             case 101: "ERROR_REASON_FRAME_TOO_LARGE"
             case 102: "ERROR_REASON_UNKNOWN_FRAME_TYPE"
@@ -361,6 +367,7 @@ extension ReaderGatewayV1 {
             case .tapToPayUnsupportedDevice: .failedPrecondition
             case .tapToPayReaderMerchantBlocked: .resourceExhausted
             case .tapToPayReaderTosAcceptanceCanceled: .failedPrecondition
+            case .consumerTooSlow: .resourceExhausted
             case .protocolError: .`internal`
             case .frameTooLarge: .resourceExhausted
             case .unknownFrameType: .`internal`

@@ -9,16 +9,16 @@ public enum FleetWatchRendering {
         switch event.event {
         case .snapshot(let snapshot):
             var lines = snapshot.readers.map { reader in
-                json ? line(kind: "snapshot", reader, at: event.atUnixMs).description : text(kind: "snapshot", reader)
+                json ? line(kind: "snapshot", reader, at: event.atUnixMs).compact : text(kind: "snapshot", reader)
             }
             if snapshot.complete {
-                lines.append(json ? JSONValue.object(["event": .string("snapshot_complete"), "at": .string(AdminRendering.time(event.atUnixMs))]).description : "snapshot complete; watching")
+                lines.append(json ? JSONValue.object(["event": .string("snapshot_complete"), "at": .string(AdminRendering.time(event.atUnixMs))]).compact : "snapshot complete; watching")
             }
             return lines
         case .readerChanged(let reader):
-            return [json ? line(kind: "changed", reader, at: event.atUnixMs).description : text(kind: "changed", reader)]
+            return [json ? line(kind: "changed", reader, at: event.atUnixMs).compact : text(kind: "changed", reader)]
         case .readerRemoved(let id):
-            return [json ? JSONValue.object(["event": .string("removed"), "reader_id": .string(id), "at": .string(AdminRendering.time(event.atUnixMs))]).description : "removed \(id)"]
+            return [json ? JSONValue.object(["event": .string("removed"), "reader_id": .string(id), "at": .string(AdminRendering.time(event.atUnixMs))]).compact : "removed \(id)"]
         case nil:
             return []
         }

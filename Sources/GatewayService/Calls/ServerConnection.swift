@@ -210,8 +210,9 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         do {
             try frames.send(serialized: bytes, on: streamID)
         } catch let error as WireError where error.code == .queueFull {
-            // The peer does not read this call's messages: its bounded buffer is full. Only this call ends.
-            endCall(streamID, status: ReaderGatewayV1.Status(
+            // The peer does not read this call's messages: its bounded buffer is full. Only this
+            // call ends, at once: a CANCEL (an END_OF_CALL would wait behind the full queue).
+            abandonCall(streamID, status: ReaderGatewayV1.Status(
                 .consumerTooSlow, "the peer did not read this call's messages and the gateway's buffer for it is full (\(error.message)); read faster, then call again"
             ))
         } catch {
@@ -234,6 +235,17 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
 
     func setInterceptor(_ interceptor: @escaping @Sendable ([UInt8]) -> Bool, on streamID: UInt32) {
         calls[streamID]?.interceptor = interceptor
+    }
+
+    /// Ends a call without waiting for its queued messages: CANCEL with `status`, the queue dropped.
+    func abandonCall(_ streamID: UInt32, status: ReaderGatewayV1.Status) {
+        guard !closed, let call = calls.removeValue(forKey: streamID) else { return }
+        call.requests?.finish()
+        call.cancelledByPeer()
+        router.logger.info("call abandoned", ["connection": id, "stream": streamID, "method": call.context.method, "reason": status.reason])
+        handle(frames.cancel(streamID, status: status))
+        router.callEnded(call.route, status: status.code)
+        flush()
     }
 
     func endCall(_ streamID: UInt32, status: ReaderGatewayV1.Status) {

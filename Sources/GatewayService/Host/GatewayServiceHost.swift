@@ -29,6 +29,9 @@ public struct GatewayListenerConfiguration: Sendable {
     /// The WebSocket binding on the TLS port (browsers; PROTOCOL.md section 15): its origin
     /// allow-list and time limits. No origin is allowed by default.
     public var webSocket = WebSocketCarrierConfiguration()
+    /// Message bytes one call may queue while its peer does not read (a `WatchFleet` watcher's
+    /// bounded buffer); past it the call alone ends with RESOURCE_EXHAUSTED (`CONSUMER_TOO_SLOW`).
+    public var maxQueuedBytesPerCall = ConnectionConfiguration(role: .server).maxQueuedBytesPerStream
 
     public init(
         host: String, port: Int, certificate: CertificateKeyPair, readerCAPath: String? = nil, loopCount: Int = 2,
@@ -175,7 +178,7 @@ public final class GatewayServiceHost: Sendable {
         webSocket.console = { await console.respond(to: $0) }
         let router = CallRouter(
             routes: gateway.routes,
-            connectionConfiguration: ConnectionConfiguration(role: .server),
+            connectionConfiguration: ConnectionConfiguration(role: .server, maxQueuedBytesPerStream: listener.maxQueuedBytesPerCall),
             metrics: gateway.metrics,
             webSocket: webSocket,
             connectionClosed: { gateway.connectionClosed($0) }

@@ -31,7 +31,8 @@ final class GatewayHarness: Sendable {
         lease: Duration = .seconds(3),
         discoveryBurst: Int = 5,
         commandTimeout: Duration = .seconds(20),
-        webSocket: WebSocketCarrierConfiguration = WebSocketCarrierConfiguration(origins: .only([GatewayHarness.allowedOrigin]))
+        webSocket: WebSocketCarrierConfiguration = WebSocketCarrierConfiguration(origins: .only([GatewayHarness.allowedOrigin])),
+        maxQueuedBytesPerCall: Int? = nil
     ) async throws -> GatewayHarness {
         if ProcessInfo.processInfo.environment["GATEWAY_TEST_TRACE"] != nil {
             LoggingSystem.shared.bootstrap(level: .trace, format: .logfmt)
@@ -53,6 +54,7 @@ final class GatewayHarness: Sendable {
         let metrics = GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
         var listener = GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: caPath, loopCount: 2)
         listener.webSocket = webSocket
+        if let maxQueuedBytesPerCall { listener.maxQueuedBytesPerCall = maxQueuedBytesPerCall }
         let host = GatewayServiceHost(
             listener: listener,
             service: service, client: database.client, metrics: metrics

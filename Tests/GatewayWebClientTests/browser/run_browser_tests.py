@@ -205,6 +205,16 @@ def main():
         spki = spki_hash(os.path.join(directory, "data", "tls", "server.pem"))
         reader_id = json.loads(ctl("--json", "readers", "list"))[0]["id"]
 
+        # gatewayctl watch, as text and as JSON lines, beside the console: the same changes.
+        ctl_flags = [os.path.join(args.bin_dir, "gatewayctl"), "--gateway", f"127.0.0.1:{port}", "--ca", ca, "--secret-key", secret]
+        watch_text = Child("gatewayctl-watch", ctl_flags + ["watch"], directory)
+        watch_json = Child("gatewayctl-watch-json", ctl_flags + ["--json", "watch", "--location", state["location"]], directory)
+        children += [watch_text, watch_json]
+        watch_text.wait_for(rf'snapshot {reader_id} "Counter 1" serial=WSB-1 online \S+ holder=-', timeout=30)
+        watch_text.wait_for(r"snapshot complete; watching", timeout=30)
+        first = json.loads(watch_json.wait_for(r'^(\{"at".*"event":"snapshot".*)$', timeout=30).group(1))
+        check(first["reader"]["id"] == reader_id and first["reader"]["status"] == "online" and first["holder"] is None, f"gatewayctl --json watch: {first}")
+
         # The fleet console in a third browser: signed in, it shows the reader online and free.
         console_url = f"https://127.0.0.1:{port}/console/"
         console_driver = browser(os.path.join(directory, "profile-console"), spki, size="1280,720")
@@ -239,6 +249,10 @@ def main():
         # Cell 2: failIfInUse, idle reader another lane holds: taken; lane A shows who took it at once.
         check(b.run("connect(true)") == "connected failIfInUse", f"cell 2: {b.text('result')}")
         console.takeover_shown(reader_id, "Lane B (pos-b)", "lane B took the reader from lane A")
+        watch_text.wait_for(rf'changed {reader_id} "Counter 1" .* holder="Lane A" pos=pos-a', timeout=10)
+        watch_text.wait_for(rf'changed {reader_id} "Counter 1" .* holder="Lane B" pos=pos-b', timeout=10)
+        taken = json.loads(watch_json.wait_for(r'^(\{.*"lane_label":"Lane B".*)$', timeout=10).group(1))
+        check(taken["event"] == "changed" and taken["holder"]["pos_device_id"] == "pos-b" and taken["generation"] >= 2, f"gatewayctl --json watch: {taken}")
         a.until_text("taken-by", lambda text: text == "Lane B (pos-b)", "lane A shows who took the reader", timeout=5)
         a.screenshot("2-lane-a-taken-by-lane-b")
         # Lane B starts a collect; the reader is then mid-transaction.
@@ -272,6 +286,8 @@ def main():
         check(offline_after <= OFFLINE_BOUND_SECONDS + 1, f"console showed the reader offline after {offline_after:.2f}s")
         print(f"browser: console showed the reader offline {offline_after:.2f}s after it was killed")
         console.until_cell(reader_id, "holder", lambda text: text == "free", "the lost reader is free", 5)
+        watch_text.wait_for(rf'changed {reader_id} "Counter 1" serial=WSB-1 offline', timeout=10)
+        watch_json.wait_for(r'"status":"offline"', timeout=10)
         check(console.never_reloaded(), "console: the page reloaded")
         console.screenshot("8-console-reader-offline")
 

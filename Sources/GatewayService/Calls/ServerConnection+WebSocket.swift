@@ -99,6 +99,18 @@ extension ServerConnection {
 
     /// Performs the session's actions in order.
     private func perform(_ actions: [WebSocketServerSession.Action]) {
+        // Counted before the answer is written, so whoever reads the answer finds it counted.
+        for action in actions {
+            switch action {
+            case .upgraded:
+                router.metrics.browser.webSocketUpgrades.unlabeled.increment()
+            case .rejected(let rejection):
+                let reason = WebSocketRefusalReason.allCases.first { $0.labelValue == rejection.kind } ?? .malformed
+                router.metrics.browser.webSocketRefusals.labels(reason).increment()
+            default:
+                break
+            }
+        }
         for action in actions {
             guard let transport, !closed else { return }
             switch action {
@@ -106,7 +118,6 @@ extension ServerConnection {
                 _ = transport.write(bytes)
             case .upgraded(let upgrade):
                 cancelWebSocketTimer()
-                router.metrics.browser.webSocketUpgrades.unlabeled.increment()
                 webSocketUpgrade = upgrade
                 // No preface on WebSocket: the subprotocol stands for it.
                 FrameHeader.clientPreface.withUnsafeBytes { receiveFrames($0) }
@@ -117,8 +128,6 @@ extension ServerConnection {
                 _ = transport.write(Self.libraryResponse(for: path))
                 transport.close(graceful: true)
             case .rejected(let rejection):
-                let reason = WebSocketRefusalReason.allCases.first { $0.labelValue == rejection.kind } ?? .malformed
-                router.metrics.browser.webSocketRefusals.labels(reason).increment()
                 router.logger.info("websocket upgrade refused", ["connection": id, "reason": "\(rejection)"])
             case .peerClosed(let code, let reason):
                 if router.logger.isEnabled(.debug) { router.logger.debug("websocket closed by peer", ["connection": id, "code": code.rawValue, "reason": reason]) }

@@ -147,7 +147,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         let context = CallContext(
             method: start.method, metadata: start.metadata, connectionID: id,
             peer: info?.peer ?? "", verifiedClientIdentity: info?.verifiedClientIdentity,
-            consoleSessionToken: webSocketUpgrade?.cookie.flatMap(ConsoleCookie.token(inCookieHeader:))
+            consoleSessionToken: webSocketUpgrade.flatMap(ConsoleCookie.token(in:))
         )
         guard let route = router.route(for: start.method) else {
             _ = try? frames.endCall(streamID, status: ReaderGatewayV1.Status(.methodNotFound, "no method \(start.method) on this server; check the method path against the .proto files"))

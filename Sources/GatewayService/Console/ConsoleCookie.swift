@@ -1,3 +1,5 @@
+import GatewayWebSocket
+
 /// The fleet console's session cookie: `rg_console=<token>; Path=/; HttpOnly; Secure;
 /// SameSite=Strict`. HttpOnly keeps it from page scripts, Secure from plain HTTP, and
 /// SameSite=Strict from requests another site starts (the first line of CSRF defence; the
@@ -17,6 +19,15 @@ enum ConsoleCookie {
             return String(value)
         }
         return nil
+    }
+
+    /// The session token an upgrade's cookie carries, honoured only when the page is the
+    /// gateway's own (its `Origin` is `https://<Host>`): a point-of-sale page on the origin
+    /// allow-list that shares the gateway's site would otherwise send the console's cookie
+    /// along and read the fleet with it.
+    static func token(in upgrade: WebSocketUpgrade) -> String? {
+        guard let origin = upgrade.origin, origin.lowercased() == "https://" + upgrade.host.lowercased(), let cookie = upgrade.cookie else { return nil }
+        return token(inCookieHeader: cookie)
     }
 
     /// The `Set-Cookie` value that signs a browser in.

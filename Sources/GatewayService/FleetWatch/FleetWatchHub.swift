@@ -14,8 +14,9 @@ import Synchronization
 ///   hear: takeovers across replicas, releases, losses, attaches and detaches);
 /// - `reader_gateway_fleet`, which every replica announces its own changes on that the
 ///   ownership trigger leaves out (a claim whose replica holds both the link and the
-///   previous owner, activity, registrations, deletions), at most one NOTIFY per
-///   announcement pass, whatever the rate of changes;
+///   previous owner, the start and end of a collect or confirm, registrations, deletions),
+///   one NOTIFY per announcement pass (every ``announcementInterval`` at most), whatever
+///   the rate of changes;
 /// - `reader_gateway_status` (activity and battery of readers homed elsewhere);
 /// - this replica's own changes, at once, without waiting for PostgreSQL's echo;
 /// - a full comparison of the watched accounts every ``fullRefreshInterval``, so a lost
@@ -33,6 +34,8 @@ final class FleetWatchHub: Sendable {
     static let channel = "reader_gateway_fleet"
     /// A notification payload stays below PostgreSQL's 8,000-byte limit.
     static let maxPayloadBytes = 7_000
+    /// The shortest time between two announcement passes (changes wait at most this long).
+    static let announcementInterval: Duration = .milliseconds(25)
     /// The full comparison's period while someone watches.
     static let fullRefreshInterval: Duration = .seconds(2)
 
@@ -174,9 +177,12 @@ final class FleetWatchHub: Sendable {
         }
     }
 
-    /// Sends what this replica changed as few NOTIFYs as the payload limit allows.
+    /// Sends what this replica changed as few NOTIFYs as the payload limit allows, one pass
+    /// per ``announcementInterval`` at most: under a burst of claims the changes of that
+    /// interval share a notification, so the store sees at most a few dozen a second.
     private func runAnnouncements() async {
         for await _ in announceSignals {
+            do { try await Task.sleep(for: Self.announcementInterval) } catch { return }
             let readers = outgoing.withLock { state -> [String] in
                 let taken = state.readers.sorted()
                 state.readers = []

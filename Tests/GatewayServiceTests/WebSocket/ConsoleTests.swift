@@ -138,12 +138,40 @@ struct ConsoleTests {
             #expect(next?.reader?.serialNumber == "CONSB-2", "B heard another reader first: \(String(describing: next))")
             #expect(!readersA.map(\.id).contains(next?.reader?.id ?? ""))
 
+            // A page of another origin (even one on the allow-list) that sends the cookie along
+            // is not the console: the cookie is not honoured there.
+            let elsewhere = try await WebSocketPeer.open(port: harness.port, caPath: harness.caPath, origin: GatewayHarness.allowedOrigin, cookie: cookie)
+            try await elsewhere.startCall(stream: 1, method: Self.watchFleet, ReaderGatewayV1.WatchFleetRequest())
+            let notHonoured = try await elsewhere.callEnd(on: 1)
+            #expect(notHonoured.reason == .secretKeyInvalid, "\(notHonoured)")
+
             // A page without the cookie sees nothing.
             let stranger = try await WebSocketPeer.open(port: harness.port, caPath: harness.caPath, origin: harness.ownOrigin)
             try await stranger.startCall(stream: 1, method: Self.watchFleet, ReaderGatewayV1.WatchFleetRequest())
             let end = try await stranger.callEnd(on: 1)
             #expect(end.reason == .secretKeyInvalid, "\(end)")
             #expect(harness.metrics.browser.webSocketUpgrades.unlabeled.value >= 2)
+        }
+    }
+
+    /// The ops endpoint's text counts upgrades, refusals by reason, and sign-ins by result.
+    @Test func upgradesRefusalsAndSignInsAreInTheMetrics() async throws {
+        try await withHarness { harness in
+            let (_, refused) = try await WebSocketPeer.connect(port: harness.port, caPath: harness.caPath, origin: "https://elsewhere.example")
+            #expect(refused.hasPrefix("HTTP/1.1 403 "))
+            let (_, wrongPath) = try await WebSocketPeer.connect(port: harness.port, caPath: harness.caPath, origin: GatewayHarness.allowedOrigin, path: "/elsewhere")
+            #expect(wrongPath.hasPrefix("HTTP/1.1 404 "))
+            _ = try await WebSocketPeer.open(port: harness.port, caPath: harness.caPath)
+            _ = try await harness.http("PUT", "/console/session", origin: harness.ownOrigin, body: harness.account.secretKey)
+            _ = try await harness.http("PUT", "/console/session", origin: harness.ownOrigin, body: "sk_wrong")
+            let text = harness.metrics.registry.render()
+            for line in [
+                "reader_gateway_websocket_upgrades_total 1", #"reader_gateway_websocket_upgrades_refused_total{reason="origin"} 1"#,
+                #"reader_gateway_websocket_upgrades_refused_total{reason="path"} 1"#, #"reader_gateway_console_sign_ins_total{result="signed_in"} 1"#,
+                #"reader_gateway_console_sign_ins_total{result="refused"} 1"#,
+            ] {
+                #expect(text.contains(line + "\n"), "no \(line) in the metrics")
+            }
         }
     }
 

@@ -291,6 +291,25 @@ def main():
         check(console.never_reloaded(), "console: the page reloaded")
         console.screenshot("8-console-reader-offline")
 
+        # Register a reader by its code from the console: it appears online without a reload.
+        second = Child("reader-sim-2", [
+            os.path.join(args.bin_dir, "reader-sim"), "--gateway", f"127.0.0.1:{port}", "--ca", ca,
+            "--serial", "WSB-2", "--heartbeat-interval", "400ms",
+        ], directory)
+        children.append(second)
+        code = second.wait_for(r"registration_code serial=WSB-2 code=(\S+)").group(1)
+        console_driver.find_element(By.ID, "code").send_keys(code)
+        console_driver.find_element(By.ID, "label").send_keys("Counter 2")
+        console_driver.find_element(By.CSS_SELECTOR, "#register-form button").click()
+        WebDriverWait(console_driver, 20).until(lambda d: d.find_element(By.ID, "register-result").text.startswith("registered Counter 2"),
+                                                "console: registering by code")
+        second.wait_for(r"online serial=WSB-2", timeout=20)
+        WebDriverWait(console_driver, 10).until(
+            lambda d: any(row.find_element(By.CSS_SELECTOR, "td.serial").text == "WSB-2" and row.find_element(By.CSS_SELECTOR, "td.status").text == "online"
+                          for row in d.find_elements(By.CSS_SELECTOR, "#readers tbody tr")), "console: the registered reader is listed online")
+        watch_text.wait_for(r'changed \S+ "Counter 2" serial=WSB-2 online', timeout=10)
+        check(console.never_reloaded(), "console: the page reloaded while registering")
+
         # History: the console reads the reader's ownership changes.
         console_driver.find_element(By.CSS_SELECTOR, f'tr[data-reader="{reader_id}"] button.history').click()
         WebDriverWait(console_driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#history-list li")) >= 4, "console: the history lists the takeovers")

@@ -212,6 +212,7 @@ struct ProtobufCodecTests {
         #expect(ReaderGatewayV1.Sdk.connectReader.path == "/readergateway.v1.Sdk/ConnectReader")
         #expect(ReaderGatewayV1.Sdk.subscribeEvents.descriptor.kind == .serverStreaming)
         #expect(ReaderGatewayV1.ReaderLink.attach.descriptor.kind == .bidirectionalStreaming)
-        #expect(ReaderGatewayV1.FleetAdmin.methods.count == 13)
+        #expect(ReaderGatewayV1.FleetAdmin.watchFleet.descriptor.kind == .serverStreaming)
+        #expect(ReaderGatewayV1.FleetAdmin.methods.count == 14)
     }
 }

@@ -88,6 +88,7 @@ function watch() {
       case "readerChanged":
         state.readers.set(event.readerChanged.reader.id, event.readerChanged);
         render(new Set([event.readerChanged.reader.id]));
+        if (!state.locations.some((l) => l.id === event.readerChanged.reader.locationId)) refreshLocations();
         break;
       case "readerRemoved":
         state.readers.delete(event.readerRemoved);
@@ -102,15 +103,32 @@ function watch() {
   });
 }
 
+/** Reads the locations again (a reader appeared at one this page does not know yet). */
+async function refreshLocations() {
+  if (state.refreshingLocations || !state.client) return;
+  state.refreshingLocations = true;
+  try {
+    const answer = await state.client.call("ListLocations", { limit: 1000 });
+    state.locations = answer.locations ?? [];
+    render(new Set());
+  } catch (error) {
+    $("action-result").textContent = `could not read the locations: ${error.message}`;
+  } finally {
+    state.refreshingLocations = false;
+  }
+}
+
 function currentLocation() {
   const wanted = new URLSearchParams(location.hash.slice(1)).get("location");
-  return state.locations.find((l) => l.id === wanted) ?? state.locations[0] ?? null;
+  const byName = [...state.locations].sort((a, b) => a.displayName.localeCompare(b.displayName));
+  return byName.find((l) => l.id === wanted) ?? byName[0] ?? null;
 }
 
 function render(changed) {
   const here = currentLocation();
   const nav = $("locations");
-  nav.replaceChildren(...state.locations.map((l) => {
+  const byName = [...state.locations].sort((a, b) => a.displayName.localeCompare(b.displayName));
+  nav.replaceChildren(...byName.map((l) => {
     const link = document.createElement("a");
     link.href = `#location=${encodeURIComponent(l.id)}`;
     const count = [...state.readers.values()].filter((r) => r.reader.locationId === l.id).length;

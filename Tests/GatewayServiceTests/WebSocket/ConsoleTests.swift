@@ -44,6 +44,29 @@ struct ConsoleTests {
         }
     }
 
+    /// A session past its expiry works nowhere: neither the session endpoint nor a call over
+    /// the WebSocket; the page is asked to sign in again.
+    @Test func anExpiredSessionIsRefused() async throws {
+        try await withHarness { harness in
+            let signIn = try await harness.http("PUT", "/console/session", origin: harness.ownOrigin, body: harness.account.secretKey)
+            let cookie = String(try #require(signIn.header("Set-Cookie")).prefix { $0 != ";" })
+            let live = try await WebSocketPeer.open(port: harness.port, caPath: harness.caPath, origin: harness.ownOrigin, cookie: cookie)
+            try await live.startCall(stream: 1, method: Self.watchFleet, ReaderGatewayV1.WatchFleetRequest())
+            if case .snapshot = try await live.nextMessage(on: 1, as: ReaderGatewayV1.WatchFleetEvent.self).event {} else { Issue.record("no snapshot while live") }
+
+            _ = try await harness.database.client.execute("UPDATE console_sessions SET expires_at = now() - interval '1 second'", [])
+            #expect(try await harness.http("GET", "/console/session", cookie: cookie).status == 401)
+            let expired = try await WebSocketPeer.open(port: harness.port, caPath: harness.caPath, origin: harness.ownOrigin, cookie: cookie)
+            try await expired.startCall(stream: 1, method: Self.watchFleet, ReaderGatewayV1.WatchFleetRequest())
+            let end = try await expired.callEnd(on: 1)
+            #expect(end.reason == .secretKeyInvalid && end.message.contains("sign in again"), "\(end)")
+            // The next sign-in deletes the expired row.
+            _ = try await harness.http("PUT", "/console/session", origin: harness.ownOrigin, body: harness.account.secretKey)
+            let rows = try await harness.database.client.query("SELECT count(*) AS n FROM console_sessions WHERE expires_at < now()", [])
+            #expect(try rows[0].decode(Int.self, "n") == 0)
+        }
+    }
+
     @Test func aWrongKeyOrAForeignOriginDoesNotSignIn() async throws {
         try await withHarness { harness in
             let wrong = try await harness.http("PUT", "/console/session", origin: harness.ownOrigin, body: "sk_" + String(repeating: "x", count: 43))

@@ -310,6 +310,20 @@ def main():
         watch_text.wait_for(r'changed \S+ "Counter 2" serial=WSB-2 online', timeout=10)
         check(console.never_reloaded(), "console: the page reloaded while registering")
 
+        # One page per location: a second location's reader is on its own page only.
+        back_office = ctl("locations", "create", "Back office").splitlines()[-1].strip()
+        ctl("readers", "register", "--serials", "WSB-BO", "--label-prefix", "Back", "--location", back_office)
+        WebDriverWait(console_driver, 10).until(lambda d: any("Back office" in link.text for link in d.find_elements(By.CSS_SELECTOR, "#locations a")),
+                                                "console: the new location appears in the navigation")
+        next(link for link in console_driver.find_elements(By.CSS_SELECTOR, "#locations a") if "Back office" in link.text).click()
+        WebDriverWait(console_driver, 10).until(lambda d: [cell.text for cell in d.find_elements(By.CSS_SELECTOR, "#readers tbody td.serial")] == ["WSB-BO"],
+                                                "console: the back office page lists its one reader")
+        check(console_driver.find_element(By.ID, "location-title").text == "Back office", "console: the page's title")
+        console.screenshot("10-console-second-location")
+        console_driver.find_element(By.XPATH, "//nav[@id='locations']/a[contains(., 'Browser store')]").click()
+        WebDriverWait(console_driver, 10).until(lambda d: "WSB-1" in [cell.text for cell in d.find_elements(By.CSS_SELECTOR, "#readers tbody td.serial")],
+                                                "console: back on the first location's page")
+
         # History: the console reads the reader's ownership changes.
         console_driver.find_element(By.CSS_SELECTOR, f'tr[data-reader="{reader_id}"] button.history').click()
         WebDriverWait(console_driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#history-list li")) >= 4, "console: the history lists the takeovers")

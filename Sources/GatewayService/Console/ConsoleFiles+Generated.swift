@@ -162,6 +162,10 @@ function currentLocation() {
 
 function render(changed) {
   const here = currentLocation();
+  // The page shown stays the page shown (a location created meanwhile may sort first).
+  if (here && !new URLSearchParams(location.hash.slice(1)).get("location")) {
+    history.replaceState(null, "", `#location=${encodeURIComponent(here.id)}`);
+  }
   const nav = $("locations");
   const byName = [...state.locations].sort((a, b) => a.displayName.localeCompare(b.displayName));
   nav.replaceChildren(...byName.map((l) => {

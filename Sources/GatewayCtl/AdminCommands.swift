@@ -84,6 +84,10 @@ struct AdminCommands {
                 text: "removed \(deviceType.commandLineName) \(version)",
                 json: .object(["removed": .object(["device_type": .string(deviceType.commandLineName), "version": .string(version)])])
             )
+        case .watch(let location):
+            for try await event in try await admin.watchFleet(locationID: location) {
+                for line in FleetWatchRendering.lines(event, json: output.json) { output.write(line) }
+            }
         case .createAccount:
             preconditionFailure("accounts create runs against PostgreSQL, not the gateway")
         }

@@ -215,4 +215,17 @@ struct WebSocketHandshakeTests {
         #expect(status(Self.request(replacing: ["Origin": "https://anything.example"]), configuration: .init(origins: .any)) == 101)
         #expect(status(Self.request(replacing: ["Origin": "HTTP://LOCALHOST:8080"])) == 101)
     }
+
+    /// A page the gateway served itself (`Origin` is `https://<Host>`) may upgrade whatever the
+    /// allow-list says, and the upgrade carries its cookie.
+    @Test func theGatewaysOwnOriginAndTheCookie() {
+        let none = WebSocketHandshakeConfiguration(origins: .none)
+        let own = Self.request(replacing: ["Host": "gw.example:7443", "Origin": "https://gw.example:7443"], extra: ["Cookie: a=1", "Cookie: rg_console=cs_x"])
+        guard case .accept(let upgrade, _, _) = verdict(own, configuration: none) else { Issue.record("the gateway's own origin was refused"); return }
+        #expect(upgrade.cookie == "a=1; rg_console=cs_x")
+        #expect(status(Self.request(replacing: ["Host": "gw.example:7443", "Origin": "http://gw.example:7443"]), configuration: none) == 403)
+        #expect(status(Self.request(replacing: ["Host": "gw.example:7443", "Origin": "https://other.example:7443"]), configuration: none) == 403)
+        guard case .accept(let plain, _, _) = verdict(Self.request()) else { Issue.record("refused"); return }
+        #expect(plain.cookie == nil)
+    }
 }

@@ -16,6 +16,7 @@ public enum CtlCommand: Sendable, Equatable {
     case sessions(locationID: String)
     case release(readerID: String, expectedGeneration: UInt64?)
     case createToken(locationID: String, ttl: Duration?)
+    case watch(locationID: String)
     case createAccount(databaseURL: String, name: String)
     case listUpdates(deviceType: ReaderGatewayV1.DeviceType)
     case addUpdate(ReaderGatewayV1.ReaderSoftwareUpdate)
@@ -45,6 +46,8 @@ public enum CtlCommand: Sendable, Equatable {
       sessions [--location LOC]                              live point-of-sale sessions
       release READER [--generation N]                        take the reader from its owner
       tokens create [--location LOC] [--ttl 10m]             mint a connection token for a point-of-sale session
+      watch [--location LOC]                                 every reader, then each change as it happens (until interrupted);
+                                                             one line each, or one JSON object per line with --json
       accounts create --database-url URL [--name NAME]       create an account in PostgreSQL; prints its secret key once
       updates list [--device-type T]                         the software update catalog
       updates add --device-type T --version V [--components firmware,config,keys,incremental]
@@ -151,6 +154,9 @@ public enum CtlCommand: Sendable, Equatable {
                 ttl = parsed
             }
             return .createToken(locationID: location, ttl: ttl)
+        case ("watch", _):
+            try extra(1)
+            return .watch(locationID: location)
         case ("accounts", "create"):
             try extra(2)
             return .createAccount(databaseURL: try required("database-url"), name: options.string("name") ?? "default")

@@ -51,6 +51,8 @@ public struct GatewayMetrics: Sendable {
     public let draining: MetricFamily<Gauge>
     /// Always 1; the labels carry the version.
     public let buildInfo: MetricFamily<Gauge>
+    /// WebSocket upgrades, console sign-ins, fleet watchers.
+    public let browser: BrowserMetrics
 
     /// Declares the gateway's metrics in a new registry.
     ///
@@ -128,6 +130,7 @@ public struct GatewayMetrics: Sendable {
             labels: [MetricLabel("version", values: [version])]
         )
         buildInfo.labels(version).set(1)
+        browser = BrowserMetrics(registry: registry)
         if includeProcessMetrics { ProcessMetrics.register(in: registry) }
     }
 }

@@ -15,6 +15,7 @@ public enum Migrations {
         .v0007TapToPay,
         .v0008BluetoothReaders,
         .v0009SoftwareUpdates,
+        .v0010ConsoleSessions,
     ]
 
     /// The newest version this binary knows.

@@ -13,6 +13,9 @@ public struct CallContext: Sendable {
     /// The identity proven by a client certificate from the reader CA (its subject
     /// serialNumber, else its CN); nil without a verified certificate.
     public var verifiedClientIdentity: String?
+    /// The fleet console's session token, from the cookie of the WebSocket upgrade the call
+    /// arrived on (nil on raw connections and for pages without the cookie).
+    public var consoleSessionToken: String? = nil
 
     /// The value of the first metadata entry named `key` (lower case).
     public func metadataValue(_ key: String) -> String? {

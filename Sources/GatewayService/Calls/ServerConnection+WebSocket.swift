@@ -1,4 +1,5 @@
 import GatewayCore
+import GatewayOperations
 import GatewayTransport
 import GatewayWebSocket
 import GatewayWire
@@ -13,6 +14,8 @@ enum FrameCarrier {
     case raw
     /// One frame per binary WebSocket message; the session is the binding's state machine.
     case webSocket(WebSocketServerSession)
+    /// An HTTP request for the fleet console's pages or its session (answered, then closed).
+    case console(HTTPRequestParser)
 }
 
 /// The WebSocket binding's I/O shell: `WebSocketServerSession` decides, this performs its
@@ -22,6 +25,25 @@ extension ServerConnection {
 
     /// Looks at the first bytes and commits to a carrier.
     func decideCarrier(_ bytes: [UInt8]) {
+        if router.webSocket?.console != nil {
+            switch Self.isConsoleRequest(bytes) {
+            case nil:
+                carrier = .undecided(bytes)
+                return
+            case true?:
+                carrier = .console(HTTPRequestParser())
+                if let timeout = router.webSocket?.handshakeTimeout {
+                    scheduleWebSocketTimer(after: timeout) { connection in
+                        connection.router.logger.info("console request timed out", ["connection": connection.id])
+                        connection.transport?.close(graceful: false)
+                    }
+                }
+                consoleReceived(bytes)
+                return
+            case false?:
+                break
+            }
+        }
         let probe = Self.httpGet
         if bytes.count < probe.count, bytes.elementsEqual(probe.prefix(bytes.count)) {
             carrier = .undecided(bytes)
@@ -77,13 +99,26 @@ extension ServerConnection {
 
     /// Performs the session's actions in order.
     private func perform(_ actions: [WebSocketServerSession.Action]) {
+        // Counted before the answer is written, so whoever reads the answer finds it counted.
+        for action in actions {
+            switch action {
+            case .upgraded:
+                router.metrics.browser.webSocketUpgrades.unlabeled.increment()
+            case .rejected(let rejection):
+                let reason = WebSocketRefusalReason.allCases.first { $0.labelValue == rejection.kind } ?? .malformed
+                router.metrics.browser.webSocketRefusals.labels(reason).increment()
+            default:
+                break
+            }
+        }
         for action in actions {
             guard let transport, !closed else { return }
             switch action {
             case .write(let bytes):
                 _ = transport.write(bytes)
-            case .upgraded:
+            case .upgraded(let upgrade):
                 cancelWebSocketTimer()
+                webSocketUpgrade = upgrade
                 // No preface on WebSocket: the subprotocol stands for it.
                 FrameHeader.clientPreface.withUnsafeBytes { receiveFrames($0) }
             case .protocolFrame(let frame):
@@ -128,7 +163,7 @@ extension ServerConnection {
         return actions
     }
 
-    private func scheduleWebSocketTimer(after delay: Duration, _ body: @escaping @Sendable (ServerConnection) -> Void) {
+    func scheduleWebSocketTimer(after delay: Duration, _ body: @escaping @Sendable (ServerConnection) -> Void) {
         webSocketTimer?.cancel()
         webSocketTimer = loop.schedule(after: delay) { [self] in
             webSocketTimer = nil

@@ -33,6 +33,8 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     var shuttingDown = false
     /// The WebSocket upgrade's or closing handshake's time limit, while one runs (loop-confined).
     var webSocketTimer: ScheduledTask?
+    /// The accepted WebSocket upgrade (its cookie authorises console calls); nil on raw connections.
+    var webSocketUpgrade: WebSocketUpgrade?
     /// Open calls by stream id; each ``ServerCall`` carries its own loop-confined bookkeeping.
     private var calls: [UInt32: ServerCall] = [:]
     var timer: ScheduledTask?
@@ -69,6 +71,8 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
             decideCarrier(pending + bytes)
         case .webSocket:
             webSocketReceived(Array(bytes))
+        case .console:
+            consoleReceived(Array(bytes))
         }
     }
 
@@ -142,7 +146,8 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     private func callStarted(_ streamID: UInt32, _ start: ReaderGatewayV1.CallStart) {
         let context = CallContext(
             method: start.method, metadata: start.metadata, connectionID: id,
-            peer: info?.peer ?? "", verifiedClientIdentity: info?.verifiedClientIdentity
+            peer: info?.peer ?? "", verifiedClientIdentity: info?.verifiedClientIdentity,
+            consoleSessionToken: webSocketUpgrade.flatMap(ConsoleCookie.token(in:))
         )
         guard let route = router.route(for: start.method) else {
             _ = try? frames.endCall(streamID, status: ReaderGatewayV1.Status(.methodNotFound, "no method \(start.method) on this server; check the method path against the .proto files"))
@@ -204,6 +209,12 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         guard !closed, calls[streamID] != nil else { return }
         do {
             try frames.send(serialized: bytes, on: streamID)
+        } catch let error as WireError where error.code == .queueFull {
+            // The peer does not read this call's messages: its bounded buffer is full. Only this
+            // call ends, at once: a CANCEL (an END_OF_CALL would wait behind the full queue).
+            abandonCall(streamID, status: ReaderGatewayV1.Status(
+                .consumerTooSlow, "the peer did not read this call's messages and the gateway's buffer for it is full (\(error.message)); read faster, then call again"
+            ))
         } catch {
             endCall(streamID, status: ReaderGatewayV1.Status(.messageTooLarge, "the gateway could not queue a message for this call: \(error)"))
         }
@@ -224,6 +235,17 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
 
     func setInterceptor(_ interceptor: @escaping @Sendable ([UInt8]) -> Bool, on streamID: UInt32) {
         calls[streamID]?.interceptor = interceptor
+    }
+
+    /// Ends a call without waiting for its queued messages: CANCEL with `status`, the queue dropped.
+    func abandonCall(_ streamID: UInt32, status: ReaderGatewayV1.Status) {
+        guard !closed, let call = calls.removeValue(forKey: streamID) else { return }
+        call.requests?.finish()
+        call.cancelledByPeer()
+        router.logger.info("call abandoned", ["connection": id, "stream": streamID, "method": call.context.method, "reason": status.reason])
+        handle(frames.cancel(streamID, status: status))
+        router.callEnded(call.route, status: status.code)
+        flush()
     }
 
     func endCall(_ streamID: UInt32, status: ReaderGatewayV1.Status) {
@@ -250,6 +272,8 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
             return
         case .webSocket:
             flushWebSocket()
+            return
+        case .console:
             return
         }
         if frames.hasOutbound {

@@ -13,11 +13,15 @@ public struct WebSocketCarrierConfiguration: Sendable {
     public var handshakeTimeout: Duration
     /// How long the gateway waits for the peer's close frame after sending its own.
     public var closeTimeout: Duration
+    /// Answers the fleet console's HTTP requests (`/console...`: its pages and its session);
+    /// nil: no console on this port.
+    var console: (@Sendable (HTTPRequest) async -> [UInt8])?
 
     public init(origins: OriginAllowList = .none, handshakeTimeout: Duration = .seconds(10), closeTimeout: Duration = .seconds(2)) {
         self.origins = origins
         self.handshakeTimeout = handshakeTimeout
         self.closeTimeout = closeTimeout
+        self.console = nil
     }
 
     /// The session of one connection whose frames may be up to `maxFrameSize` payload bytes.

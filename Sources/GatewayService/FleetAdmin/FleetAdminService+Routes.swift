@@ -48,12 +48,14 @@ extension FleetAdminService {
                 let account = try await authenticateAdmin(context)
                 var response = ReaderGatewayV1.RegisterReaderResponse()
                 response.reader = try await registerByCode(request, account: account)
+                fleet.changed(response.reader.map { [$0.id] } ?? [])
                 return response
             },
             MethodHandler.unary(Admin.registerReadersBySerial) { [self] request, context throws(ServiceError) in
                 let account = try await authenticateAdmin(context)
                 var response = ReaderGatewayV1.RegisterReadersBySerialResponse()
                 response.readers = try await registerBySerial(request, account: account)
+                fleet.changed(response.readers.map(\.id))
                 return response
             },
             MethodHandler.unary(Admin.deleteReader) { [self] request, context throws(ServiceError) in
@@ -62,6 +64,7 @@ extension FleetAdminService {
                 try await adminRelease(ReaderID(request.readerID), reason: .readerUnregistered)
                 registry.endLink(of: ReaderID(request.readerID), ServiceError(.readerCredentialInvalid, "the reader was unregistered").status)
                 do { _ = try await database.deleteReader(request.readerID, account: account) } catch { throw ServiceError.store(error) }
+                fleet.changed([request.readerID])
                 return ReaderGatewayV1.DeleteReaderResponse()
             },
             MethodHandler.unary(Admin.listReaders) { [self] request, context throws(ServiceError) in
@@ -112,6 +115,7 @@ extension FleetAdminService {
                 }
                 var response = ReaderGatewayV1.ForceReleaseReaderResponse()
                 response.releasedOwner = try await adminRelease(ReaderID(record.id), reason: .adminReleased)
+                fleet.changed([record.id])
                 response.ownership = try await ownershipMessages([record]).first
                 return response
             },
@@ -152,8 +156,13 @@ extension FleetAdminService {
         ]
     }
 
-    /// The account whose secret key the call carries (`authorization: Bearer <key>`).
+    /// The account whose secret key the call carries (`authorization: Bearer <key>`), or,
+    /// without one, the account of the fleet console session whose cookie came with the
+    /// WebSocket upgrade (see ``consoleAccount(_:)``).
     func authenticateAdmin(_ context: CallContext) async throws(ServiceError) -> String {
+        if context.metadataValue("authorization") == nil, context.consoleSessionToken != nil {
+            return try await consoleAccount(context)
+        }
         guard let header = context.metadataValue("authorization"), header.hasPrefix("Bearer ") else { throw ServiceError.secretKeyInvalid }
         let key = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
         guard !key.isEmpty else { throw ServiceError.secretKeyInvalid }

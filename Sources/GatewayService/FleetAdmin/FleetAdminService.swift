@@ -18,9 +18,14 @@ struct FleetAdminService: RegistrableService, ShowsReaders, StoreFollowUps {
     let metrics: GatewayMetrics
     /// The software update catalogs and rules.
     let updates: SoftwareUpdateCatalog
+    /// `WatchFleet`'s watchers, told of the changes this surface makes.
+    let fleet: FleetWatchHub
     let logger = Logger(component: "service")
 
     func registerMethods(with router: inout MethodRouter) {
         router.register(adminRoutes + softwareUpdateRoutes)
+        router.register(ReaderGatewayV1.FleetAdmin.watchFleet.path, .serverStreaming { [self] request, call, context in
+            await watchFleet(request, call: call, context: context)
+        })
     }
 }

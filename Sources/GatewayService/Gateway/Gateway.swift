@@ -36,6 +36,8 @@ final class Gateway: Sendable, StoreFollowUps {
     let sdk: SdkService
     let admin: FleetAdminService
     let replicaLink: ReplicaLinkService
+    /// This replica's `WatchFleet` watchers.
+    let fleet: FleetWatchHub
 
     init(client: PostgresClient, configuration: ServiceConfiguration, metrics: GatewayMetrics) {
         let database = GatewayDatabase(client: client)
@@ -47,6 +49,8 @@ final class Gateway: Sendable, StoreFollowUps {
         let registry = Registry(commandTimeout: configuration.commandTimeout)
         let follower = ClusterFollower(database: database, cluster: cluster, registry: registry, metrics: metrics, node: node)
         let updates = SoftwareUpdateCatalog(store: SoftwareUpdateStore(client: client), clock: configuration.updateClock)
+        let fleet = FleetWatchHub(database: database, registry: registry, metrics: metrics)
+        self.fleet = fleet
         self.configuration = configuration
         self.database = database
         self.ownership = ownership
@@ -63,11 +67,11 @@ final class Gateway: Sendable, StoreFollowUps {
         )
         self.sdk = SdkService(
             configuration: configuration, database: database, ownership: ownership, cluster: cluster, registry: registry, metrics: metrics,
-            node: node, replicas: replicas, follower: follower, updates: updates
+            node: node, replicas: replicas, follower: follower, updates: updates, fleet: fleet
         )
         self.admin = FleetAdminService(
             configuration: configuration, database: database, ownership: ownership, cluster: cluster, registry: registry, node: node,
-            replicas: replicas, metrics: metrics, updates: updates
+            replicas: replicas, metrics: metrics, updates: updates, fleet: fleet
         )
         self.replicaLink = ReplicaLinkService(database: database, registry: registry)
     }

@@ -29,6 +29,9 @@ public struct GatewayListenerConfiguration: Sendable {
     /// The WebSocket binding on the TLS port (browsers; PROTOCOL.md section 15): its origin
     /// allow-list and time limits. No origin is allowed by default.
     public var webSocket = WebSocketCarrierConfiguration()
+    /// Message bytes one call may queue while its peer does not read (a `WatchFleet` watcher's
+    /// bounded buffer); past it the call alone ends with RESOURCE_EXHAUSTED (`CONSUMER_TOO_SLOW`).
+    public var maxQueuedBytesPerCall = ConnectionConfiguration(role: .server).maxQueuedBytesPerStream
 
     public init(
         host: String, port: Int, certificate: CertificateKeyPair, readerCAPath: String? = nil, loopCount: Int = 2,
@@ -123,6 +126,7 @@ public final class GatewayServiceHost: Sendable {
                 Task { await gateway.runMembership(advertisedAddress: advertised) },
                 Task { await gateway.follower.runNotices() },
                 Task { await gateway.follower.runStatusNotices() },
+                Task { await gateway.fleet.run() },
             ]
             running.withLock { $0 = Running(group: group, server: server, internalServer: internalServer, background: background) }
             logger.info("gateway listening", [
@@ -169,11 +173,14 @@ public final class GatewayServiceHost: Sendable {
 
     private func startPublicListener(group: EventLoopGroup) throws -> TLSServer {
         let gateway = self.gateway
+        var webSocket = listener.webSocket
+        let console = ConsoleService(database: gateway.database, metrics: gateway.metrics)
+        webSocket.console = { await console.respond(to: $0) }
         let router = CallRouter(
             routes: gateway.routes,
-            connectionConfiguration: ConnectionConfiguration(role: .server),
+            connectionConfiguration: ConnectionConfiguration(role: .server, maxQueuedBytesPerStream: listener.maxQueuedBytesPerCall),
             metrics: gateway.metrics,
-            webSocket: listener.webSocket,
+            webSocket: webSocket,
             connectionClosed: { gateway.connectionClosed($0) }
         )
         var limits = ConnectionLimits()

@@ -8,17 +8,31 @@ enum WebClientLibrary {
         "admin.js": #"""
 // The FleetAdmin surface from a browser: every method of admin.proto by name, with the
 // secret key as bearer metadata. `admin.call("ListReaderOwnership", { ... })` resolves
-// with the response or rejects with an RPCError.
+// with the response or rejects with an RPCError. The fleet console passes no key: its
+// session cookie (sent with the WebSocket upgrade) authorises the calls, and `csrfToken`
+// goes with each as `x-csrf-token` (changes are refused without it).
 import { FleetAdmin } from "./generated/readergateway/v1/admin.js";
 import { GatewayConnection } from "./connection.js";
 import { RPCError } from "./errors.js";
 
 export class AdminClient {
-  /** `connection`: a GatewayConnection or a URL; `secretKey`: the account's secret key. */
-  constructor(connection, secretKey, { callTimeoutMs = 15000 } = {}) {
+  /**
+   * `connection`: a GatewayConnection or a URL; `secretKey`: the account's secret key, or
+   * null for a console page signed in with its session cookie (then pass `csrfToken`).
+   */
+  constructor(connection, secretKey, { callTimeoutMs = 15000, csrfToken = null } = {}) {
     this.connection = typeof connection === "string" ? new GatewayConnection(connection) : connection;
     this.secretKey = secretKey;
+    this.csrfToken = csrfToken;
     this.callTimeoutMs = callTimeoutMs;
+  }
+
+  /** The metadata every call carries. */
+  metadata() {
+    const metadata = {};
+    if (this.secretKey) metadata.authorization = `Bearer ${this.secretKey}`;
+    if (this.csrfToken) metadata["x-csrf-token"] = this.csrfToken;
+    return metadata;
   }
 
   /** Calls FleetAdmin's `methodName` (e.g. "ListReaderOwnership") with `request`. */
@@ -26,14 +40,14 @@ export class AdminClient {
     const method = FleetAdmin[methodName];
     if (method === undefined) return Promise.reject(RPCError.of("INVALID_REQUEST", `FleetAdmin has no method ${methodName}`));
     if (method.serverStreaming || method.clientStreaming) return Promise.reject(RPCError.of("INVALID_REQUEST", `FleetAdmin.${methodName} is streaming: use stream()`));
-    return this.connection.unary(method, request, { metadata: { authorization: `Bearer ${this.secretKey}` }, signal, timeoutMs });
+    return this.connection.unary(method, request, { metadata: this.metadata(), signal, timeoutMs });
   }
 
   /** A server-streaming FleetAdmin method: `onMessage` per response; resolves when it ends. */
   stream(methodName, request, onMessage, { signal } = {}) {
     const method = FleetAdmin[methodName];
     if (method === undefined || !method.serverStreaming) return Promise.reject(RPCError.of("INVALID_REQUEST", `FleetAdmin has no streaming method ${methodName}`));
-    return this.connection.serverStreaming(method, request, onMessage, { metadata: { authorization: `Bearer ${this.secretKey}` }, signal });
+    return this.connection.serverStreaming(method, request, onMessage, { metadata: this.metadata(), signal });
   }
 
   close() {
@@ -993,6 +1007,44 @@ export const RemoveSoftwareUpdateResponse = defineMessage("readergateway.v1.Remo
 ]);
 
 /**
+ * WatchFleet's request.
+ */
+export const WatchFleetRequest = defineMessage("readergateway.v1.WatchFleetRequest", () => [
+  [1, "locationId", "string"],
+]);
+
+/**
+ * A reader as the fleet console shows it: what it is, whether it is online,
+ * what it does, and who holds it since when.
+ */
+export const FleetReader = defineMessage("readergateway.v1.FleetReader", () => [
+  [1, "reader", "message", "", _readergateway_v1_common.Reader],
+  [2, "holder", "message", "", ReaderOwner],
+  [3, "holderSinceUnixMs", "int64"],
+  [4, "inTransaction", "bool"],
+  [5, "generation", "uint64"],
+]);
+
+/**
+ * One page of WatchFleet's snapshot.
+ */
+export const FleetSnapshot = defineMessage("readergateway.v1.FleetSnapshot", () => [
+  [1, "readers", "message", "r", FleetReader],
+  [2, "locations", "message", "r", _readergateway_v1_common.Location],
+  [3, "complete", "bool"],
+]);
+
+/**
+ * One message of WatchFleet's stream.
+ */
+export const WatchFleetEvent = defineMessage("readergateway.v1.WatchFleetEvent", () => [
+  [1, "atUnixMs", "int64"],
+  [2, "snapshot", "message", "1:event", FleetSnapshot],
+  [3, "readerChanged", "message", "1:event", FleetReader],
+  [4, "readerRemoved", "string", "1:event"],
+]);
+
+/**
  * The fleet admin surface.
  */
 export const FleetAdmin = Object.freeze({
@@ -1164,6 +1216,21 @@ export const FleetAdmin = Object.freeze({
     responseType: RemoveSoftwareUpdateResponse,
     clientStreaming: false,
     serverStreaming: false,
+  }),
+  /**
+   * The account's readers as they are (a snapshot, in pages), then each change
+   * as it happens, on any replica: takeovers, releases, online and offline,
+   * activity, registrations and deletions. The stream runs until the caller
+   * cancels it. A watcher that does not read its messages while the gateway's
+   * bounded buffer for the call fills is ended with RESOURCE_EXHAUSTED
+   * (CONSUMER_TOO_SLOW); it may watch again and gets a fresh snapshot.
+   */
+  WatchFleet: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/WatchFleet",
+    requestType: WatchFleetRequest,
+    responseType: WatchFleetEvent,
+    clientStreaming: false,
+    serverStreaming: true,
   }),
 });
 
@@ -1433,6 +1500,7 @@ export const ErrorReason = defineEnum("readergateway.v1.ErrorReason", {
   BLUETOOTH_ALREADY_PAIRED_WITH_ANOTHER_DEVICE: 67,
   BLUETOOTH_PAIRING_FAILED: 68,
   BLUETOOTH_CONNECT_TIMED_OUT: 69,
+  CONSUMER_TOO_SLOW: 70,
   PROTOCOL_ERROR: 100,
   FRAME_TOO_LARGE: 101,
   UNKNOWN_FRAME_TYPE: 102,
@@ -1498,6 +1566,7 @@ export const ErrorReasonStatusCode = Object.freeze({
   BLUETOOTH_ALREADY_PAIRED_WITH_ANOTHER_DEVICE: "FAILED_PRECONDITION",
   BLUETOOTH_PAIRING_FAILED: "FAILED_PRECONDITION",
   BLUETOOTH_CONNECT_TIMED_OUT: "UNAVAILABLE",
+  CONSUMER_TOO_SLOW: "RESOURCE_EXHAUSTED",
   PROTOCOL_ERROR: "INTERNAL",
   FRAME_TOO_LARGE: "RESOURCE_EXHAUSTED",
   UNKNOWN_FRAME_TYPE: "INTERNAL",

@@ -60,6 +60,7 @@ extension SdkService {
                 }
                 throw ServiceError.refusal(refusal)
             }
+            fleet.changed([reader.rawValue])
         }
         // Other commands are fenced by this replica's memory: the session still owns the
         // reader at its generation (a takeover clears it under the same lock first).
@@ -77,6 +78,7 @@ extension SdkService {
             ) {
                 try await ownership.commandFinished(fenceKind, reader: reader, session: session.id, generation: session.generation)
             }
+            fleet.changed([reader.rawValue])
         }
         metrics.relayedCommandDuration.unlabeled.observe(ContinuousClock.now - started)
         switch outcome {

@@ -79,6 +79,7 @@ extension SdkService {
                 return (true, actions)
             }
             guard claimed else { throw ServiceError.sessionUnknown }
+            fleet.changed([reader.rawValue])
             var replaced = false
             switch grant {
             case .connected: metrics.claims.labels(ClaimOutcome.connected).increment()

@@ -21,6 +21,8 @@ struct SdkService: RegistrableService, ShowsReaders, StoreFollowUps {
     let follower: ClusterFollower
     /// The software update catalogs and rules.
     let updates: SoftwareUpdateCatalog
+    /// `WatchFleet`'s watchers, told of the claims this surface makes.
+    let fleet: FleetWatchHub
     let logger = Logger(component: "service")
 
     func registerMethods(with router: inout MethodRouter) {

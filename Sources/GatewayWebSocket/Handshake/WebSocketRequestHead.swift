@@ -66,12 +66,18 @@ enum WebSocketRequestHead {
         let origins = values("origin")
         guard origins.count <= 1 else { return .failure(.malformedRequest("more than one Origin header")) }
         let origin = origins.first
-        guard configuration.origins.allows(origin) else { return .failure(.originNotAllowed(origin ?? "")) }
+        // A page the gateway served itself (the fleet console) is same-origin: always allowed.
+        let sameOrigin = origin.map { $0.lowercased() == "https://" + hosts[0].lowercased() } ?? false
+        guard sameOrigin || configuration.origins.allows(origin) else { return .failure(.originNotAllowed(origin ?? "")) }
 
         let offered = values("sec-websocket-protocol").flatMap { $0.split(separator: ",") }.map { String($0).trimmingHTTPWhitespace() }
         guard offered.contains(configuration.subprotocol) else { return .failure(.subprotocolNotOffered(configuration.subprotocol)) }
 
-        return .success(.upgrade(WebSocketUpgrade(target: target, host: hosts[0], origin: origin, subprotocol: configuration.subprotocol, key: keys[0])))
+        let cookies = values("cookie")
+        return .success(.upgrade(WebSocketUpgrade(
+            target: target, host: hosts[0], origin: origin, subprotocol: configuration.subprotocol, key: keys[0],
+            cookie: cookies.isEmpty ? nil : cookies.joined(separator: "; ")
+        )))
     }
 
     /// The lines of a head, without their CR LF and without the final blank line. A bare LF

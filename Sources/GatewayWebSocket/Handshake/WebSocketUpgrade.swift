@@ -10,6 +10,9 @@ public struct WebSocketUpgrade: Sendable, Hashable {
     public var subprotocol: String
     /// The `Sec-WebSocket-Key` as sent (base64 of 16 bytes).
     public var key: String
+    /// The `Cookie` header (several joined with `; `), nil when none was sent: the fleet
+    /// console's session cookie authorises the connection's admin calls.
+    public var cookie: String? = nil
 }
 
 /// Why an upgrade request was refused, with the HTTP status it is answered with.
@@ -63,6 +66,18 @@ public struct WebSocketHandshakeRejection: Error, Sendable, Hashable, CustomStri
     }
 
     /// The HTTP status code of the response.
+    /// The refusal's kind for metrics: `origin`, `path`, `method`, `upgrade`, `subprotocol`, `malformed`.
+    public var kind: String {
+        switch code {
+        case .originNotAllowed: "origin"
+        case .notFound: "path"
+        case .methodNotAllowed, .versionNotSupported: "method"
+        case .notAnUpgrade, .connectionNotUpgrade, .missingVersion, .unsupportedVersion, .badKey, .missingHost: "upgrade"
+        case .subprotocolNotOffered: "subprotocol"
+        case .malformedRequest, .headTooLarge, .tooManyHeaders: "malformed"
+        }
+    }
+
     public var status: Int {
         switch code {
         case .malformedRequest, .connectionNotUpgrade, .badKey, .missingHost, .subprotocolNotOffered: 400

@@ -1282,6 +1282,174 @@ extension ReaderGatewayV1 {
         }
     }
 
+    /// WatchFleet's request.
+    public struct WatchFleetRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.WatchFleetRequest"
+
+        /// Only readers at this location; empty for every location of the account.
+        public var locationID: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.locationID = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// A reader as the fleet console shows it: what it is, whether it is online,
+    /// what it does, and who holds it since when.
+    public struct FleetReader: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.FleetReader"
+
+        /// The reader: label, serial, device type, software version, location,
+        /// online or offline, activity, battery level when known.
+        public var reader: ReaderGatewayV1.Reader? = nil
+
+        /// The session holding the reader (lane label and pos device); absent when
+        /// free.
+        public var holder: ReaderGatewayV1.ReaderOwner? = nil
+
+        /// Since when the holder (or nobody) holds it; 0 when it never had one.
+        public var holderSinceUnixMs: Int64 = 0
+
+        /// True while a collectPaymentMethod or confirmPaymentIntent runs.
+        public var inTransaction: Bool = false
+
+        /// The ownership generation (increases at every change of holder).
+        public var generation: UInt64 = 0
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.reader = try reader.readMessage(tag, as: ReaderGatewayV1.Reader.self)
+                case 2: self.holder = try reader.readMessage(tag, as: ReaderGatewayV1.ReaderOwner.self)
+                case 3: self.holderSinceUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 4: self.inTransaction = try reader.read(ProtobufBool.self, tag)
+                case 5: self.generation = try reader.read(ProtobufUInt64.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.reader { writer.writeMessage(value, field: 1) }
+            if let value = self.holder { writer.writeMessage(value, field: 2) }
+            writer.writeSingular(ProtobufInt64.self, self.holderSinceUnixMs, field: 3)
+            writer.writeSingular(ProtobufBool.self, self.inTransaction, field: 4)
+            writer.writeSingular(ProtobufUInt64.self, self.generation, field: 5)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// One page of WatchFleet's snapshot.
+    public struct FleetSnapshot: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.FleetSnapshot"
+
+        /// The readers of this page.
+        public var readers: [ReaderGatewayV1.FleetReader] = []
+
+        /// The account's locations (on the first page only; the location asked for
+        /// alone when the request names one).
+        public var locations: [ReaderGatewayV1.Location] = []
+
+        /// True on the last page: changes follow.
+        public var complete: Bool = false
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: try reader.readRepeatedMessage(tag, into: &self.readers)
+                case 2: try reader.readRepeatedMessage(tag, into: &self.locations)
+                case 3: self.complete = try reader.read(ProtobufBool.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            for value in self.readers { writer.writeMessage(value, field: 1) }
+            for value in self.locations { writer.writeMessage(value, field: 2) }
+            writer.writeSingular(ProtobufBool.self, self.complete, field: 3)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// One message of WatchFleet's stream.
+    public struct WatchFleetEvent: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.WatchFleetEvent"
+
+        /// What it says.
+        public enum Event: Equatable, Sendable {
+            /// A page of the snapshot (every page comes before the first change).
+            case snapshot(ReaderGatewayV1.FleetSnapshot)
+            /// A reader was registered or changed: its whole state now.
+            case readerChanged(ReaderGatewayV1.FleetReader)
+            /// A reader was deleted (its id).
+            case readerRemoved(String)
+        }
+
+        /// When the gateway sent it.
+        public var atUnixMs: Int64 = 0
+
+        /// What it says.
+        public var event: Event? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.atUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 2: self.event = .snapshot(try reader.readMessage(tag, as: ReaderGatewayV1.FleetSnapshot.self))
+                case 3: self.event = .readerChanged(try reader.readMessage(tag, as: ReaderGatewayV1.FleetReader.self))
+                case 4: self.event = .readerRemoved(try reader.read(ProtobufString.self, tag))
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufInt64.self, self.atUnixMs, field: 1)
+            switch self.event {
+            case .snapshot(let value)?: writer.writeMessage(value, field: 2)
+            case .readerChanged(let value)?: writer.writeMessage(value, field: 3)
+            case .readerRemoved(let value)?: writer.writeAlways(ProtobufString.self, value, field: 4)
+            case nil: break
+            }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
     /// The fleet admin surface.
     public enum FleetAdmin {
         /// The fully qualified service name used in method paths.
@@ -1376,6 +1544,16 @@ extension ReaderGatewayV1 {
             service: serviceName, method: "RemoveSoftwareUpdate", kind: .unary
         )
 
+        /// The account's readers as they are (a snapshot, in pages), then each change
+        /// as it happens, on any replica: takeovers, releases, online and offline,
+        /// activity, registrations and deletions. The stream runs until the caller
+        /// cancels it. A watcher that does not read its messages while the gateway's
+        /// bounded buffer for the call fills is ended with RESOURCE_EXHAUSTED
+        /// (CONSUMER_TOO_SLOW); it may watch again and gets a fresh snapshot.
+        public static let watchFleet = ProtobufMethod<ReaderGatewayV1.WatchFleetRequest, ReaderGatewayV1.WatchFleetEvent>(
+            service: serviceName, method: "WatchFleet", kind: .serverStreaming
+        )
+
         /// Every method of the service, in declaration order.
         public static let methods: [MethodDescriptor] = [
             createLocation.descriptor,
@@ -1394,6 +1572,7 @@ extension ReaderGatewayV1 {
             listSoftwareUpdates.descriptor,
             addSoftwareUpdate.descriptor,
             removeSoftwareUpdate.descriptor,
+            watchFleet.descriptor,
         ]
     }
 }

@@ -49,6 +49,8 @@ public enum ReaderGatewayV1 {
         ReaderGatewayV1.DiscoverReadersResponse.self,
         ReaderGatewayV1.DiscoverTapToPayReaderRequest.self,
         ReaderGatewayV1.DiscoverTapToPayReaderResponse.self,
+        ReaderGatewayV1.FleetReader.self,
+        ReaderGatewayV1.FleetSnapshot.self,
         ReaderGatewayV1.ForceReleaseReaderRequest.self,
         ReaderGatewayV1.ForceReleaseReaderResponse.self,
         ReaderGatewayV1.GetReaderRequest.self,
@@ -123,5 +125,7 @@ public enum ReaderGatewayV1 {
         ReaderGatewayV1.UpdateLocationResponse.self,
         ReaderGatewayV1.UpdateProgress.self,
         ReaderGatewayV1.UpdateStarted.self,
+        ReaderGatewayV1.WatchFleetEvent.self,
+        ReaderGatewayV1.WatchFleetRequest.self,
     ]
 }

@@ -32,7 +32,8 @@ final class GatewayHarness: Sendable {
         discoveryBurst: Int = 5,
         commandTimeout: Duration = .seconds(20),
         webSocket: WebSocketCarrierConfiguration = WebSocketCarrierConfiguration(origins: .only([GatewayHarness.allowedOrigin])),
-        updateClock: WallClock = .system
+        updateClock: WallClock = .system,
+        maxQueuedBytesPerCall: Int? = nil
     ) async throws -> GatewayHarness {
         if ProcessInfo.processInfo.environment["GATEWAY_TEST_TRACE"] != nil {
             LoggingSystem.shared.bootstrap(level: .trace, format: .logfmt)
@@ -55,6 +56,7 @@ final class GatewayHarness: Sendable {
         let metrics = GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
         var listener = GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: caPath, loopCount: 2)
         listener.webSocket = webSocket
+        if let maxQueuedBytesPerCall { listener.maxQueuedBytesPerCall = maxQueuedBytesPerCall }
         let host = GatewayServiceHost(
             listener: listener,
             service: service, client: database.client, metrics: metrics

@@ -315,6 +315,44 @@ export const RemoveSoftwareUpdateResponse = defineMessage("readergateway.v1.Remo
 ]);
 
 /**
+ * WatchFleet's request.
+ */
+export const WatchFleetRequest = defineMessage("readergateway.v1.WatchFleetRequest", () => [
+  [1, "locationId", "string"],
+]);
+
+/**
+ * A reader as the fleet console shows it: what it is, whether it is online,
+ * what it does, and who holds it since when.
+ */
+export const FleetReader = defineMessage("readergateway.v1.FleetReader", () => [
+  [1, "reader", "message", "", _readergateway_v1_common.Reader],
+  [2, "holder", "message", "", ReaderOwner],
+  [3, "holderSinceUnixMs", "int64"],
+  [4, "inTransaction", "bool"],
+  [5, "generation", "uint64"],
+]);
+
+/**
+ * One page of WatchFleet's snapshot.
+ */
+export const FleetSnapshot = defineMessage("readergateway.v1.FleetSnapshot", () => [
+  [1, "readers", "message", "r", FleetReader],
+  [2, "locations", "message", "r", _readergateway_v1_common.Location],
+  [3, "complete", "bool"],
+]);
+
+/**
+ * One message of WatchFleet's stream.
+ */
+export const WatchFleetEvent = defineMessage("readergateway.v1.WatchFleetEvent", () => [
+  [1, "atUnixMs", "int64"],
+  [2, "snapshot", "message", "1:event", FleetSnapshot],
+  [3, "readerChanged", "message", "1:event", FleetReader],
+  [4, "readerRemoved", "string", "1:event"],
+]);
+
+/**
  * The fleet admin surface.
  */
 export const FleetAdmin = Object.freeze({
@@ -486,5 +524,20 @@ export const FleetAdmin = Object.freeze({
     responseType: RemoveSoftwareUpdateResponse,
     clientStreaming: false,
     serverStreaming: false,
+  }),
+  /**
+   * The account's readers as they are (a snapshot, in pages), then each change
+   * as it happens, on any replica: takeovers, releases, online and offline,
+   * activity, registrations and deletions. The stream runs until the caller
+   * cancels it. A watcher that does not read its messages while the gateway's
+   * bounded buffer for the call fills is ended with RESOURCE_EXHAUSTED
+   * (CONSUMER_TOO_SLOW); it may watch again and gets a fresh snapshot.
+   */
+  WatchFleet: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/WatchFleet",
+    requestType: WatchFleetRequest,
+    responseType: WatchFleetEvent,
+    clientStreaming: false,
+    serverStreaming: true,
   }),
 });

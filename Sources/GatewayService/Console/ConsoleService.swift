@@ -1,0 +1,134 @@
+import Foundation
+import GatewayCore
+import GatewayOperations
+import GatewayRepositories
+import GatewayWebSocket
+
+/// The fleet console's HTTP side, on the gateway's TLS port under `/console`:
+///
+/// | request | answer |
+/// |---|---|
+/// | `GET /console` | 303 to `/console/` |
+/// | `GET /console/`, `GET /console/<file>` | the page and its modules and style (``ConsoleFiles``), with the CSP |
+/// | `GET /console/session` | 200 `{account, csrf_token, expires_unix_ms}` for a live session cookie, else 401 |
+/// | `PUT /console/session` (body: the secret key) | sign-in: the session cookie and 200 `{account, csrf_token, …}`; 401 for a wrong key |
+/// | `DELETE /console/session` (`X-CSRF-Token`) | sign-out: the session row deleted, the cookie cleared |
+///
+/// Everything else the console does (the fleet, history, register, release) goes over the
+/// WebSocket binding as `FleetAdmin` calls, authorised by the same cookie (see
+/// `FleetAdminService.consoleAccount`). Sign-in only from the gateway's own pages: a `PUT`
+/// whose `Origin` is not the gateway's is refused (403), as is a sign-out without the CSRF token.
+struct ConsoleService: Sendable {
+    let database: GatewayDatabase
+    let metrics: GatewayMetrics
+    let logger = Logger(component: "console")
+
+    static let prefix = "/console"
+
+    func respond(to request: HTTPRequest) async -> [UInt8] {
+        await response(to: request).bytes
+    }
+
+    func response(to request: HTTPRequest) async -> ConsoleResponse {
+        let host = request.value("host") ?? ""
+        switch (request.method, request.path) {
+        case ("GET", Self.prefix):
+            var redirect = ConsoleResponse.text(status: 303, "the console is at \(Self.prefix)/\n")
+            redirect.headers.append(("Location", Self.prefix + "/"))
+            return redirect
+        case ("GET", Self.prefix + "/session"):
+            guard let session = await currentSession(request) else {
+                return .json(status: 401, [("error", .string("not signed in; sign in with the account's secret key"))])
+            }
+            return sessionAnswer(session)
+        case ("PUT", Self.prefix + "/session"):
+            return await signIn(request, host: host)
+        case ("DELETE", Self.prefix + "/session"):
+            return await signOut(request)
+        case ("GET", _) where request.path.hasPrefix(Self.prefix + "/"):
+            return file(request.path.dropFirst(Self.prefix.count + 1), host: host)
+        case (_, Self.prefix + "/session"):
+            var refused = ConsoleResponse.text(status: 405, "use GET, PUT (sign in) or DELETE (sign out) on \(Self.prefix)/session\n")
+            refused.headers.append(("Allow", "GET, PUT, DELETE"))
+            return refused
+        default:
+            var refused = ConsoleResponse.text(status: 405, "the console's pages are read with GET\n")
+            refused.headers.append(("Allow", "GET"))
+            return refused
+        }
+    }
+
+    private func file(_ name: Substring, host: String) -> ConsoleResponse {
+        let path = name.isEmpty ? "index.html" : String(name)
+        guard let text = ConsoleFiles.files[path] else {
+            return .text(status: 404, "no page \(Self.prefix)/\(path) in the console; open \(Self.prefix)/\n")
+        }
+        let type = path.hasSuffix(".html") ? "text/html; charset=utf-8" : path.hasSuffix(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8"
+        var response = ConsoleResponse(status: 200, contentType: type, body: Array(text.utf8))
+        response.headers.append(("Content-Security-Policy", ConsoleResponse.contentSecurityPolicy(host: host)))
+        return response
+    }
+
+    private func sessionAnswer(_ session: ConsoleSessionRecord) -> ConsoleResponse {
+        .json(status: 200, [
+            ("account", .string(session.accountID)), ("csrf_token", .string(session.csrfToken)),
+            ("expires_unix_ms", .number(Int64(session.expiresAt.timeIntervalSince1970 * 1000))),
+        ])
+    }
+
+    private func currentSession(_ request: HTTPRequest) async -> ConsoleSessionRecord? {
+        guard let token = request.values("cookie").lazy.compactMap(ConsoleCookie.token(inCookieHeader:)).first else { return nil }
+        do { return try await database.consoleSession(token: token) } catch {
+            logger.warning("could not read a console session", ["error": error])
+            return nil
+        }
+    }
+
+    private func signIn(_ request: HTTPRequest, host: String) async -> ConsoleResponse {
+        guard request.value("origin")?.lowercased() == "https://" + host.lowercased() else {
+            metrics.browser.consoleSignIns.labels(ConsoleSignInResult.refused).increment()
+            return .json(status: 403, [("error", .string("sign in from the console's own page (\(Self.prefix)/); other origins may not"))])
+        }
+        let key = String(decoding: request.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard key.hasPrefix("sk_"), key.count <= 128 else {
+            metrics.browser.consoleSignIns.labels(ConsoleSignInResult.refused).increment()
+            return .json(status: 401, [("error", .string("that is not a secret key (sk_...); paste the account's secret key"))])
+        }
+        let created: (token: String, record: ConsoleSessionRecord)?
+        do { created = try await database.createConsoleSession(secretKey: key, lifetime: ConsoleCookie.lifetime) } catch {
+            metrics.browser.consoleSignIns.labels(ConsoleSignInResult.failed).increment()
+            logger.warning("console sign-in failed", ["error": error])
+            return .json(status: 503, [("error", .string("the gateway's database did not answer; try again in a moment"))])
+        }
+        guard let created else {
+            metrics.browser.consoleSignIns.labels(ConsoleSignInResult.refused).increment()
+            return .json(status: 401, [("error", .string("no account has this secret key; check the key (gatewayctl prints it when the account is created)"))])
+        }
+        metrics.browser.consoleSignIns.labels(ConsoleSignInResult.signedIn).increment()
+        logger.info("console signed in", ["account": created.record.accountID])
+        var response = sessionAnswer(created.record)
+        response.headers.append(("Set-Cookie", ConsoleCookie.setting(created.token)))
+        return response
+    }
+
+    private func signOut(_ request: HTTPRequest) async -> ConsoleResponse {
+        guard let token = request.values("cookie").lazy.compactMap(ConsoleCookie.token(inCookieHeader:)).first else {
+            var response = ConsoleResponse.json(status: 200, [("signed_out", .bool(true))])
+            response.headers.append(("Set-Cookie", ConsoleCookie.clearing))
+            return response
+        }
+        let session: ConsoleSessionRecord?
+        do { session = try await database.consoleSession(token: token) } catch {
+            return .json(status: 503, [("error", .string("the gateway's database did not answer; try again in a moment"))])
+        }
+        if let session, request.value("x-csrf-token") != session.csrfToken {
+            return .json(status: 403, [("error", .string("signing out needs the session's CSRF token (X-CSRF-Token); reload the console"))])
+        }
+        do { _ = try await database.deleteConsoleSession(token: token) } catch {
+            return .json(status: 503, [("error", .string("the gateway's database did not answer; try again in a moment"))])
+        }
+        var response = ConsoleResponse.json(status: 200, [("signed_out", .bool(true))])
+        response.headers.append(("Set-Cookie", ConsoleCookie.clearing))
+        return response
+    }
+}

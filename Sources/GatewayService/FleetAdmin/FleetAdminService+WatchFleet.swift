@@ -1,0 +1,24 @@
+import GatewayWire
+
+extension FleetAdminService {
+    /// `WatchFleet`: the snapshot, then changes until the caller cancels (see ``FleetWatchHub``).
+    func watchFleet(_ bytes: [UInt8], call: ServerCall, context: CallContext) async {
+        let request: ReaderGatewayV1.WatchFleetRequest
+        do { request = try ReaderGatewayV1.WatchFleetRequest(serializedBytes: bytes) } catch {
+            call.end(ServiceError(.invalidRequest, "the WatchFleetRequest message does not decode: \(error)").status)
+            return
+        }
+        do throws(ServiceError) {
+            let account = try await authenticateAdmin(context)
+            let location = try await checkedLocation(request.locationID, account: account)
+            var locations: [ReaderGatewayV1.Location] = []
+            do {
+                let records = try await database.locations(account: account, after: nil, limit: 1000)
+                locations = records.filter { location == nil || $0.id == location }.map(Gateway.locationMessage)
+            } catch { throw ServiceError.store(error) }
+            await fleet.watch(call, account: account, location: location, locations: locations)
+        } catch {
+            call.end(error.status)
+        }
+    }
+}

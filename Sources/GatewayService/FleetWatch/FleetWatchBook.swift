@@ -1,0 +1,121 @@
+import GatewayWire
+
+/// What each `WatchFleet` watcher of this replica was last told, and what to tell it next.
+///
+/// Pure: the hub (``FleetWatchHub``) feeds it the rows it read and performs the sends it
+/// answers. A watcher hears a reader only when the reader's state differs from what it was
+/// last told, so a refresh that finds nothing new sends nothing.
+///
+/// ```
+///   watch ──snapshot read──▶ added (snapshot pages sent) ──refreshed──▶ changes sent ──▶ …
+///                                    │
+///                                    └── call ended / too slow ──▶ removed
+/// ```
+struct FleetWatchBook: Sendable {
+    /// A watcher: whose readers, which location, and what it was last told of each reader.
+    struct Watcher: Sendable {
+        var account: String
+        var location: String?
+        var sent: [String: ReaderGatewayV1.FleetReader]
+    }
+
+    /// Which readers a refresh read: the rows answer for every reader in scope, so a reader
+    /// in scope without a row was deleted.
+    enum Scope: Sendable, Hashable {
+        /// These readers (those of no watched account are simply absent).
+        case readers(Set<String>)
+        /// Every reader of these accounts.
+        case accounts(Set<String>)
+    }
+
+    /// One reader as a refresh read it, with its account.
+    struct Row: Sendable {
+        var account: String
+        var reader: ReaderGatewayV1.FleetReader
+    }
+
+    /// Readers per snapshot page: a page stays far below the frame size limit.
+    static let pageSize = 200
+
+    private(set) var watchers: [UInt64: Watcher] = [:]
+
+    /// The accounts someone watches.
+    var accounts: Set<String> { Set(watchers.values.map(\.account)) }
+
+    /// A new watcher whose snapshot is `readers`: the pages to send, the last one `complete`.
+    mutating func add(
+        _ id: UInt64, account: String, location: String?, readers: [ReaderGatewayV1.FleetReader], locations: [ReaderGatewayV1.Location],
+        nowUnixMs: Int64
+    ) -> [ReaderGatewayV1.WatchFleetEvent] {
+        var sent: [String: ReaderGatewayV1.FleetReader] = [:]
+        for reader in readers { sent[reader.readerID] = reader }
+        watchers[id] = Watcher(account: account, location: location, sent: sent)
+        var pages: [ReaderGatewayV1.WatchFleetEvent] = []
+        var start = 0
+        repeat {
+            var snapshot = ReaderGatewayV1.FleetSnapshot()
+            snapshot.readers = Array(readers[start..<min(readers.count, start + Self.pageSize)])
+            if start == 0 { snapshot.locations = locations }
+            start += Self.pageSize
+            snapshot.complete = start >= readers.count
+            var event = ReaderGatewayV1.WatchFleetEvent()
+            event.atUnixMs = nowUnixMs
+            event.event = .snapshot(snapshot)
+            pages.append(event)
+        } while start < readers.count
+        return pages
+    }
+
+    /// Forgets a watcher (its call ended).
+    mutating func remove(_ id: UInt64) {
+        watchers[id] = nil
+    }
+
+    /// What each watcher must hear after a refresh that read `rows` for `scope`: a reader
+    /// of its account and location that is new or differs from what it was told, and the
+    /// removal of a reader it was told of that is in scope but has no row any more.
+    mutating func refreshed(_ rows: [Row], scope: Scope, nowUnixMs: Int64) -> [(watcher: UInt64, events: [ReaderGatewayV1.WatchFleetEvent])] {
+        var byAccount: [String: [ReaderGatewayV1.FleetReader]] = [:]
+        var present = Set<String>()
+        for row in rows {
+            byAccount[row.account, default: []].append(row.reader)
+            present.insert(row.reader.readerID)
+        }
+        var out: [(watcher: UInt64, events: [ReaderGatewayV1.WatchFleetEvent])] = []
+        for id in watchers.keys.sorted() {
+            guard var watcher = watchers[id] else { continue }
+            var events: [ReaderGatewayV1.WatchFleetEvent] = []
+            for reader in byAccount[watcher.account] ?? [] {
+                guard watcher.location == nil || reader.reader?.locationID == watcher.location else { continue }
+                guard watcher.sent[reader.readerID] != reader else { continue }
+                watcher.sent[reader.readerID] = reader
+                var event = ReaderGatewayV1.WatchFleetEvent()
+                event.atUnixMs = nowUnixMs
+                event.event = .readerChanged(reader)
+                events.append(event)
+            }
+            let gone = watcher.sent.keys.filter { reader in
+                guard !present.contains(reader) else { return false }
+                switch scope {
+                case .readers(let asked): return asked.contains(reader)
+                case .accounts(let accounts): return accounts.contains(watcher.account)
+                }
+            }
+            for reader in gone.sorted() {
+                watcher.sent[reader] = nil
+                var event = ReaderGatewayV1.WatchFleetEvent()
+                event.atUnixMs = nowUnixMs
+                event.event = .readerRemoved(reader)
+                events.append(event)
+            }
+            watchers[id] = watcher
+            if !events.isEmpty { out.append((id, events)) }
+        }
+        return out
+    }
+}
+
+extension ReaderGatewayV1.FleetReader {
+    /// The reader's id (empty when the message carries no reader).
+    var readerID: String { reader?.id ?? "" }
+}

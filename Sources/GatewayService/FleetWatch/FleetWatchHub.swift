@@ -1,0 +1,325 @@
+import GatewayCore
+import GatewayDomain
+import GatewayOperations
+import GatewayPostgres
+import GatewayRegistry
+import GatewayRepositories
+import GatewayWire
+import Synchronization
+
+/// This replica's `WatchFleet` watchers, and how they learn of changes made anywhere.
+///
+/// A change is a hint that names readers; the rows are the truth. Hints come from:
+/// - `reader_gateway_ownership` (every change of owner or link that another replica must
+///   hear: takeovers across replicas, releases, losses, attaches and detaches);
+/// - `reader_gateway_fleet`, which every replica announces its own changes on that the
+///   ownership trigger leaves out (a claim whose replica holds both the link and the
+///   previous owner, the start and end of a collect or confirm, registrations, deletions),
+///   one NOTIFY per announcement pass (every ``announcementInterval`` at most), whatever
+///   the rate of changes;
+/// - `reader_gateway_status` (activity and battery of readers homed elsewhere);
+/// - this replica's own changes, at once, without waiting for PostgreSQL's echo;
+/// - a full comparison of the watched accounts every ``fullRefreshInterval``, so a lost
+///   hint delays a change, never loses it.
+///
+/// One refresh runs at a time: it takes every hint gathered so far, reads those readers'
+/// rows in one query, and hands them to the ``FleetWatchBook``, which answers what each
+/// watcher must hear. Sends go through ``ServerCall``; a watcher whose peer does not read
+/// fills its call's bounded buffer and is ended with RESOURCE_EXHAUSTED
+/// (`CONSUMER_TOO_SLOW`), alone.
+///
+/// `@unchecked Sendable` is not needed: every mutable field is behind its `Mutex`.
+final class FleetWatchHub: Sendable {
+    /// The channel replicas announce their own fleet changes on (payload: reader ids, space separated).
+    static let channel = "reader_gateway_fleet"
+    /// A notification payload stays below PostgreSQL's 8,000-byte limit.
+    static let maxPayloadBytes = 7_000
+    /// The shortest time between two announcement passes (changes wait at most this long).
+    static let announcementInterval: Duration = .milliseconds(25)
+    /// The full comparison's period while someone watches.
+    static let fullRefreshInterval: Duration = .seconds(2)
+
+    let database: GatewayDatabase
+    let registry: Registry
+    let metrics: GatewayMetrics
+    let logger = Logger(component: "fleet-watch")
+
+    private struct Calls: Sendable {
+        var nextID: UInt64 = 1
+        var calls: [UInt64: ServerCall] = [:]
+    }
+
+    /// What the next refresh must read.
+    private struct Pending: Sendable {
+        var readers: Set<String> = []
+        var all = false
+    }
+
+    /// Reader ids this replica changed, not announced yet.
+    private struct Outgoing: Sendable {
+        var readers: Set<String> = []
+    }
+
+    private let book = Mutex(FleetWatchBook())
+    private let calls = Mutex(Calls())
+    private let pending = Mutex(Pending())
+    private let outgoing = Mutex(Outgoing())
+    /// Activity and battery last announced by the home replica of a reader homed elsewhere.
+    private let remoteStatus = Mutex<[String: ReaderStatusNotice]>([:])
+    private let refreshSignal: AsyncStream<Void>.Continuation
+    private let refreshSignals: AsyncStream<Void>
+    private let announceSignal: AsyncStream<Void>.Continuation
+    private let announceSignals: AsyncStream<Void>
+    /// Serializes snapshots with refreshes, so a watcher's snapshot and the changes after it
+    /// are read in order.
+    private let turn = AsyncTurn()
+
+    init(database: GatewayDatabase, registry: Registry, metrics: GatewayMetrics) {
+        self.database = database
+        self.registry = registry
+        self.metrics = metrics
+        (refreshSignals, refreshSignal) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        (announceSignals, announceSignal) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// The number of watchers on this replica.
+    var watcherCount: Int { calls.withLock { $0.calls.count } }
+
+    // MARK: hints
+
+    /// This replica changed `readers`: its watchers hear at once, the other replicas after the
+    /// next announcement.
+    func changed(_ readers: [String]) {
+        guard !readers.isEmpty else { return }
+        outgoing.withLock { $0.readers.formUnion(readers) }
+        announceSignal.yield()
+        hint(readers)
+    }
+
+    /// Something about `readers` may have changed: the next refresh reads them (when someone watches).
+    func hint(_ readers: [String]) {
+        guard watcherCount > 0 else { return }
+        pending.withLock { $0.readers.formUnion(readers) }
+        refreshSignal.yield()
+    }
+
+    /// Every watched reader may have changed.
+    func hintAll() {
+        guard watcherCount > 0 else { return }
+        pending.withLock { $0.all = true }
+        refreshSignal.yield()
+    }
+
+    // MARK: watchers
+
+    /// Serves one `WatchFleet` call until it ends: sends the snapshot, then registers the
+    /// watcher for changes.
+    func watch(_ call: ServerCall, account: String, location: String?, locations: [ReaderGatewayV1.Location]) async {
+        let id = calls.withLock { state -> UInt64 in
+            let id = state.nextID
+            state.nextID += 1
+            state.calls[id] = call
+            return id
+        }
+        metrics.browser.fleetWatchers.unlabeled.increment()
+        call.onCancel { [self] in forget(id) }
+        await turn.run {
+            let rows: [FleetRow]
+            do { rows = try await database.fleet(account: account, location: location) } catch {
+                call.end(ServiceError.store(error).status)
+                return
+            }
+            guard !call.isFinished else { return }
+            let readers = rows.map(fleetReader)
+            let nowUnixMs = Gateway.nowUnixMs()
+            let pages = book.withLock { $0.add(id, account: account, location: location, readers: readers, locations: locations, nowUnixMs: nowUnixMs) }
+            for page in pages { call.send(page) }
+        }
+        if call.isFinished { forget(id) }
+    }
+
+    private func forget(_ id: UInt64) {
+        let removed = calls.withLock { $0.calls.removeValue(forKey: id) } != nil
+        book.withLock { $0.remove(id) }
+        if removed { metrics.browser.fleetWatchers.unlabeled.decrement() }
+    }
+
+    // MARK: background work
+
+    /// Refreshes whenever hints arrive, and compares everything every ``fullRefreshInterval``; until cancelled.
+    func run() async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.runRefreshes() }
+            group.addTask { await self.runAnnouncements() }
+            group.addTask { await self.runFullComparison() }
+            group.addTask { await self.follow(OwnershipNotice.channel) { self.hint([$0.split(separator: " ").first.map(String.init) ?? ""]) } }
+            group.addTask { await self.follow(Self.channel) { self.hint($0.split(separator: " ").map(String.init)) } }
+            group.addTask {
+                await self.follow(ReaderStatusNotice.channel) { payload in
+                    guard let notice = ReaderStatusNotice(payload: payload) else { return }
+                    self.remoteStatus.withLock { $0[notice.reader.rawValue] = notice }
+                    self.hint([notice.reader.rawValue])
+                }
+            }
+        }
+    }
+
+    private func runRefreshes() async {
+        for await _ in refreshSignals {
+            await turn.run { await refresh() }
+        }
+    }
+
+    private func runFullComparison() async {
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: Self.fullRefreshInterval) } catch { return }
+            hintAll()
+        }
+    }
+
+    /// Sends what this replica changed as few NOTIFYs as the payload limit allows, one pass
+    /// per ``announcementInterval`` at most: under a burst of claims the changes of that
+    /// interval share a notification, so the store sees at most a few dozen a second.
+    private func runAnnouncements() async {
+        for await _ in announceSignals {
+            do { try await Task.sleep(for: Self.announcementInterval) } catch { return }
+            let readers = outgoing.withLock { state -> [String] in
+                let taken = state.readers.sorted()
+                state.readers = []
+                return taken
+            }
+            var payload = ""
+            for reader in readers {
+                if payload.utf8.count + reader.utf8.count + 1 > Self.maxPayloadBytes {
+                    await announce(payload)
+                    payload = ""
+                }
+                payload += payload.isEmpty ? reader : " " + reader
+            }
+            if !payload.isEmpty { await announce(payload) }
+        }
+    }
+
+    private func announce(_ payload: String) async {
+        do {
+            _ = try await database.client.execute("SELECT pg_notify($1, $2)", [PostgresValue(Self.channel), PostgresValue(payload)])
+        } catch {
+            // The other replicas' full comparison finds the change within its period.
+            logger.debug("could not announce fleet changes", ["error": error])
+        }
+    }
+
+    /// LISTENs on `channel` until cancelled; a resubscription (notices may have been
+    /// missed) compares everything.
+    private func follow(_ channel: String, _ body: @escaping @Sendable (String) -> Void) async {
+        while !Task.isCancelled {
+            let notifications: AsyncStream<PostgresNotification>
+            do { notifications = try await database.client.listen(channel) } catch {
+                do { try await Task.sleep(for: .seconds(1)) } catch { return }
+                continue
+            }
+            hintAll()
+            for await notification in notifications {
+                if notification.isResubscription { hintAll() } else { body(notification.payload) }
+            }
+        }
+    }
+
+    /// Reads what the hints name and tells each watcher what changed.
+    private func refresh() async {
+        let (asked, all) = pending.withLock { state -> (Set<String>, Bool) in
+            let taken = (state.readers, state.all)
+            state = Pending()
+            return taken
+        }
+        let accounts = book.withLock { $0.accounts }
+        guard !accounts.isEmpty, all || !asked.isEmpty else { return }
+        var rows: [FleetRow] = []
+        do {
+            if all {
+                for account in accounts.sorted() { rows += try await database.fleet(account: account, location: nil) }
+            } else {
+                rows = try await database.fleet(readers: asked.sorted(), accounts: accounts.sorted())
+            }
+        } catch {
+            logger.warning("could not read the fleet for its watchers; the next comparison will", ["error": error])
+            return
+        }
+        let scope: FleetWatchBook.Scope = all ? .accounts(accounts) : .readers(asked)
+        let bookRows = rows.map { FleetWatchBook.Row(account: $0.reader.accountID, reader: fleetReader($0)) }
+        let nowUnixMs = Gateway.nowUnixMs()
+        let sends = book.withLock { $0.refreshed(bookRows, scope: scope, nowUnixMs: nowUnixMs) }
+        guard !sends.isEmpty else { return }
+        let targets = calls.withLock { state in sends.map { (state.calls[$0.watcher], $0.events) } }
+        for (call, events) in targets {
+            guard let call else { continue }
+            for event in events { call.send(event) }
+            metrics.browser.fleetWatchEvents.unlabeled.increment(by: UInt64(events.count))
+        }
+    }
+
+    /// A row as watchers see it: live status from the link here, else the row's link and the
+    /// last status its home replica announced. `last_seen` is left out (it changes with every
+    /// heartbeat and would make every comparison a change).
+    func fleetReader(_ row: FleetRow) -> ReaderGatewayV1.FleetReader {
+        var reader = Gateway.describedReader(row.reader)
+        if let link = registry.linkStatus(of: ReaderID(row.reader.id)) {
+            reader = link.render(reader, nowUnixMs: 0)
+        } else {
+            reader.networkStatus = row.linked ? .online : .offline
+            if row.linked, let status = remoteStatus.withLock({ $0[row.reader.id] }) {
+                reader.activity = status.activity
+                reader.batteryLevel = status.batteryLevel
+                reader.ipAddress = status.ipAddress
+            }
+        }
+        reader.lastSeenUnixMs = 0
+        var fleet = ReaderGatewayV1.FleetReader()
+        fleet.reader = reader
+        if let session = row.holderSession {
+            var holder = ReaderGatewayV1.ReaderOwner()
+            holder.sessionID = session
+            holder.laneLabel = row.holderLane ?? ""
+            holder.posDeviceID = row.holderPosDevice ?? ""
+            fleet.holder = holder
+        }
+        if let since = row.since { fleet.holderSinceUnixMs = Int64(since.timeIntervalSince1970 * 1000) }
+        fleet.inTransaction = row.inTransaction
+        fleet.generation = UInt64(max(0, row.generation))
+        return fleet
+    }
+}
+
+/// Runs async bodies one at a time, in the order they asked.
+final class AsyncTurn: Sendable {
+    private struct State: Sendable {
+        var busy = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func run<T: Sendable>(_ body: () async -> T) async -> T {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let runNow = state.withLock { state -> Bool in
+                if state.busy {
+                    state.waiting.append(continuation)
+                    return false
+                }
+                state.busy = true
+                return true
+            }
+            if runNow { continuation.resume() }
+        }
+        let result = await body()
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiting.isEmpty else {
+                state.busy = false
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
+        return result
+    }
+}

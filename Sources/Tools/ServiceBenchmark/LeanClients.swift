@@ -70,14 +70,19 @@ final class LeanLane: ConnectionHandler, @unchecked Sendable {
     private var outbound: [UInt8] = []
 
     init(sessionToken: String, counter: RoundTripCounter) {
+        request = Self.setReaderDisplayRequest(sessionToken: sessionToken)
+        self.counter = counter
+    }
+
+    /// The request every lane sends: a one-line cart.
+    static func setReaderDisplayRequest(sessionToken: String) -> [UInt8] {
         var message = ReaderGatewayV1.SetReaderDisplayRequest()
         message.sessionToken = sessionToken
         var cart = ReaderGatewayV1.Cart()
         cart.currency = "usd"
         cart.total = 1299
         message.cart = cart
-        request = message.serializedBytes()
-        self.counter = counter
+        return message.serializedBytes()
     }
 
     func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {

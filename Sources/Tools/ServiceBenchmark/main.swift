@@ -7,6 +7,10 @@
 //
 //   service-bench --pairs 16 --duration 5s --warmup 1s
 //
+// With --lanes websocket, the lanes' measured connections use the WebSocket binding on the
+// same TLS port (the upgrade, then one masked binary message per protocol frame), as a browser
+// lane does; the readers stay on raw frames.
+//
 // With --mode connect: N readers, two lanes each taking the reader over from the other
 // in a closed loop (ConnectReader, failIfInUse false), beside pgbench running the
 // ownership store's one-statement claim on the same PostgreSQL server in the same run.
@@ -31,6 +35,7 @@ let parser = OptionsParser(
         .value("loops", "N", default: "2", help: "Gateway event loops."),
         .value("label", "TEXT", default: "gateway relay", help: "Label in the JSON line."),
         .value("mode", "MODE", default: "relay", help: "relay: relayed command round trips; connect: connect arbitrations beside pgbench."),
+        .value("lanes", "CARRIER", default: "raw", help: "relay: how lanes reach the gateway: raw (frames on TLS) or websocket (the WebSocket binding on TLS)."),
         .value("pgbench", "PATH", default: "/usr/lib/postgresql/15/bin/pgbench", help: "The pgbench executable (connect mode)."),
     ]
 )
@@ -58,6 +63,8 @@ let label = options.string("label") ?? "gateway relay"
 let mode = options.string("mode") ?? "relay"
 guard mode == "relay" || mode == "connect" else { fail("--mode must be relay or connect") }
 let pgbenchPath = options.string("pgbench") ?? "/usr/lib/postgresql/15/bin/pgbench"
+let laneCarrier = options.string("lanes") ?? "raw"
+guard laneCarrier == "raw" || laneCarrier == "websocket" else { fail("--lanes must be raw or websocket") }
 
 /// CPU time of this process's threads whose name starts with `prefix`, in seconds, from
 /// `/proc/self/task/*/schedstat` (nanoseconds on the CPU): the gateway's loops (`rg-loop-*`)
@@ -148,12 +155,19 @@ func run() async throws {
 
     // Lanes: the sessions above, each driven by a transport handler on its own connection.
     let counter = RoundTripCounter()
-    let laneContext = try TLSContext(client: TLSClientConfiguration(trustedCAPath: caPath))
+    // WebSocket lanes offer HTTP/1.1 in ALPN, as browsers do.
+    let laneContext = try TLSContext(client: TLSClientConfiguration(trustedCAPath: caPath, alpnProtocols: laneCarrier == "websocket" ? ["http/1.1"] : []))
     for lane in lanes {
         guard let token = lane.session?.resumeToken else { fail("a lane has no session") }
-        TLSClient.connect(host: "127.0.0.1", port: port, serverName: "localhost", context: laneContext, on: clients.next()) { _ in
-            LeanLane(sessionToken: token, counter: counter)
+        TLSClient.connect(host: "127.0.0.1", port: port, serverName: "localhost", context: laneContext, on: clients.next()) { _ -> any ConnectionHandler in
+            if laneCarrier == "websocket" { return LeanWebSocketLane(sessionToken: token, host: "localhost:\(port)", counter: counter) }
+            return LeanLane(sessionToken: token, counter: counter)
         }
+    }
+    let opened = ContinuousClock.now + .seconds(30)
+    while counter.opened.load(ordering: .relaxed) < pairs {
+        guard ContinuousClock.now < opened, counter.failures.load(ordering: .relaxed) == 0 else { fail("lanes did not open (\(counter.opened.load(ordering: .relaxed)) of \(pairs), \(counter.failures.load(ordering: .relaxed)) failed)") }
+        try await Task.sleep(for: .milliseconds(20))
     }
     try await Task.sleep(for: warmup)
     counter.measuring.store(true, ordering: .relaxed)
@@ -165,13 +179,16 @@ func run() async throws {
     counter.measuring.store(false, ordering: .relaxed)
     let elapsed = ContinuousClock.now - start
     let cpu = processCPUSeconds() - cpuStart
+    // Every thread but the load's: the gateway's loops and whatever else it runs (tasks, PostgreSQL client).
+    let gatewayProcessCPU = cpu - (threadCPUSeconds(namePrefix: "bench-loop") - loadStart)
     let gatewayCPU = threadCPUSeconds(namePrefix: "rg-loop") - gatewayStart
     let loadCPU = threadCPUSeconds(namePrefix: "bench-loop") - loadStart
     counter.stop.store(true, ordering: .relaxed)
     if counter.failures.load(ordering: .relaxed) > 0 { fail("\(counter.failures.load(ordering: .relaxed)) relayed commands failed") }
     let total = counter.count.load(ordering: .relaxed)
     let rate = Double(total) / elapsed.seconds
-    FileHandle.standardOutput.write(Data(("{\"label\": \"\(label)\", \"pairs\": \(pairs), \"round_trips\": \(total), \"seconds\": \(String(format: "%.3f", elapsed.seconds)), \"round_trips_per_second\": \(String(format: "%.1f", rate)), \"process_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? cpu * 1e6 / Double(total) : 0)), "
+    FileHandle.standardOutput.write(Data(("{\"label\": \"\(label)\", \"lanes\": \"\(laneCarrier)\", \"pairs\": \(pairs), \"round_trips\": \(total), \"seconds\": \(String(format: "%.3f", elapsed.seconds)), \"round_trips_per_second\": \(String(format: "%.1f", rate)), \"process_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? cpu * 1e6 / Double(total) : 0)), "
+        + "\"gateway_threads_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? gatewayProcessCPU * 1e6 / Double(total) : 0)), "
         + "\"gateway_loops_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? gatewayCPU * 1e6 / Double(total) : 0)), "
         + "\"load_loops_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? loadCPU * 1e6 / Double(total) : 0))}" + "\n").utf8))
     await host.shutdown(gracePeriod: .milliseconds(200))

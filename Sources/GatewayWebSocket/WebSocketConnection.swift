@@ -73,6 +73,18 @@ public struct WebSocketConnection: Sendable {
     public mutating func receive(_ bytes: some Sequence<UInt8>) -> [Action] {
         guard state != .closed else { return [] }
         decoder.append(bytes)
+        return decodeFrames()
+    }
+
+    /// Bytes read from the transport, straight from its read buffer.
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer) -> [Action] {
+        guard state != .closed else { return [] }
+        decoder.append(bytes)
+        return decodeFrames()
+    }
+
+    /// The actions of every whole frame buffered.
+    private mutating func decodeFrames() -> [Action] {
         var actions: [Action] = []
         while state != .closed {
             let frame: WebSocketFrame
@@ -83,6 +95,11 @@ public struct WebSocketConnection: Sendable {
                 actions += fail(error)
                 break
             }
+            // The common case, a whole binary message in one frame, without an array of its own.
+            if frame.opcode == .binary, frame.fin, partialMessage == nil, state == .open {
+                actions.append(.deliver(frame.payload))
+                continue
+            }
             actions += handle(frame)
         }
         return actions
@@ -92,6 +109,15 @@ public struct WebSocketConnection: Sendable {
     public func send(_ message: some Collection<UInt8>) -> OnSend {
         guard state == .open else { return .dropped }
         return .write(WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .binary, payload: Array(message))))
+    }
+
+    /// Appends `message` to `buffer` as one binary frame (what ``send(_:)`` returns, without
+    /// the copies); false, with nothing appended, when the connection is not open.
+    public func appendBinaryMessage(_ message: UnsafeRawBufferPointer, to buffer: inout [UInt8]) -> Bool {
+        guard state == .open else { return false }
+        WebSocketFrameEncoder.appendHeader(opcode: .binary, payloadCount: message.count, to: &buffer)
+        buffer.append(contentsOf: message)
+        return true
     }
 
     /// A ping for the peer (a server may probe whether the peer still reads), or nil when

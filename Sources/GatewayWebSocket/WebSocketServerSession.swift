@@ -96,16 +96,65 @@ public struct WebSocketServerSession: Sendable {
         }
     }
 
+    /// Bytes read from the transport, straight from its read buffer (the same as
+    /// ``receive(_:)-(some Collection<UInt8>)`` without a copy once the WebSocket is open).
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer) -> [Action] {
+        switch state {
+        case .open, .closing: connectionActions(connection.receive(bytes))
+        case .handshaking: receive(Array(bytes))
+        case .closed: []
+        }
+    }
+
     /// Bytes the `FrameConnection` wrote (whole frames back to back): one binary message per
     /// frame. Nothing is written once the WebSocket is closing.
     public mutating func sendProtocolBytes(_ bytes: some Collection<UInt8>) -> [Action] {
         guard state == .open else { return [] }
         pendingOutbound.append(contentsOf: bytes)
+        return framePendingOutbound()
+    }
+
+    /// ``sendProtocolBytes(_:)-(some Collection<UInt8>)`` straight from the frame connection's
+    /// buffer: each message is built once, header and frame, without intermediate copies.
+    public mutating func sendProtocolBytes(_ bytes: UnsafeRawBufferPointer) -> [Action] {
+        guard state == .open else { return [] }
+        guard pendingOutbound.isEmpty else {
+            pendingOutbound.append(contentsOf: bytes)
+            return framePendingOutbound()
+        }
         var actions: [Action] = []
-        for frame in WebSocketBinding.splitFrames(&pendingOutbound) {
-            if case .write(let message) = connection.send(frame) { actions.append(.write(message)) }
+        let used = frameMessages(bytes, into: &actions)
+        if used < bytes.count { pendingOutbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[used...])) }
+        return actions
+    }
+
+    private mutating func framePendingOutbound() -> [Action] {
+        var actions: [Action] = []
+        let used = pendingOutbound.withUnsafeBytes { frameMessages($0, into: &actions) }
+        if used == pendingOutbound.count {
+            pendingOutbound.removeAll(keepingCapacity: pendingOutbound.capacity <= 1 << 16)
+        } else {
+            pendingOutbound.removeFirst(used)
         }
         return actions
+    }
+
+    /// One `.write` (a binary message) per whole protocol frame at the start of `bytes`;
+    /// returns how many bytes those frames took (a trailing partial frame is not used).
+    private func frameMessages(_ bytes: UnsafeRawBufferPointer, into actions: inout [Action]) -> Int {
+        var offset = 0
+        while bytes.count - offset >= WebSocketBinding.frameHeaderSize {
+            var length = 0
+            for index in offset..<offset + 4 { length = length << 8 | Int(bytes[index]) }
+            let end = offset + WebSocketBinding.frameHeaderSize + length
+            guard end <= bytes.count else { break }
+            var message: [UInt8] = []
+            message.reserveCapacity(end - offset + 10)
+            guard connection.appendBinaryMessage(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]), to: &message) else { return bytes.count }
+            actions.append(.write(message))
+            offset = end
+        }
+        return offset
     }
 
     /// Starts the closing handshake (after the protocol's last frame was sent).

@@ -48,6 +48,12 @@ extension ServerConnection {
         flush()
     }
 
+    /// Bytes read from TLS on a WebSocket connection, straight from the read buffer.
+    func webSocketReceived(_ bytes: UnsafeRawBufferPointer) {
+        perform(withSession { $0.receive(bytes) })
+        flush()
+    }
+
     /// ``flush()`` for WebSocket: the frame connection's output as binary messages, then the
     /// closing handshake once the frame connection ended (its GOAWAY is the message before).
     func flushWebSocket() {
@@ -55,7 +61,7 @@ extension ServerConnection {
         if frames.hasOutbound, let state = webSocketState, state != .handshaking {
             frames.takeOutbound(into: &writeBuffer)
             let bytes = writeBuffer
-            perform(withSession { $0.sendProtocolBytes(bytes) })
+            perform(withSession { session in bytes.withUnsafeBytes { session.sendProtocolBytes($0) } })
             if writeBuffer.capacity > 1 << 16 { writeBuffer = [] }
         }
         guard frames.state == .closed else {

@@ -68,7 +68,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         case .undecided(let pending):
             decideCarrier(pending + bytes)
         case .webSocket:
-            webSocketReceived(Array(bytes))
+            webSocketReceived(bytes)
         }
     }
 

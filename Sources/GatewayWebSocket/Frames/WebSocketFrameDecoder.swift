@@ -28,11 +28,22 @@ public struct WebSocketFrameDecoder: Sendable {
 
     /// Adds received bytes.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Adds received bytes straight from the transport's read buffer.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Drops consumed bytes once they are at least half the buffer.
+    private mutating func compact() {
         if readIndex > 0, readIndex >= buffer.count / 2 {
             buffer.removeFirst(readIndex)
             readIndex = 0
         }
-        buffer.append(contentsOf: bytes)
     }
 
     /// The next whole frame, nil when more bytes are needed, or the error that fails the
@@ -83,17 +94,11 @@ public struct WebSocketFrameDecoder: Sendable {
         guard available >= total else { return nil }
 
         let payloadStart = readIndex + headerSize
-        var payload = Array(buffer[payloadStart..<(payloadStart + Int(length))])
+        let payload: [UInt8]
         if masked {
-            let key = (buffer[maskOffset], buffer[maskOffset + 1], buffer[maskOffset + 2], buffer[maskOffset + 3])
-            for index in payload.indices {
-                switch index & 3 {
-                case 0: payload[index] ^= key.0
-                case 1: payload[index] ^= key.1
-                case 2: payload[index] ^= key.2
-                default: payload[index] ^= key.3
-                }
-            }
+            payload = Self.unmasked(buffer, payloadStart: payloadStart, count: Int(length), keyAt: maskOffset)
+        } else {
+            payload = Array(buffer[payloadStart..<(payloadStart + Int(length))])
         }
         readIndex += total
         if readIndex == buffer.count {
@@ -101,5 +106,38 @@ public struct WebSocketFrameDecoder: Sendable {
             readIndex = 0
         }
         return WebSocketFrame(fin: fin, opcode: opcode, payload: payload)
+    }
+
+    /// The payload at `payloadStart` XORed with the 4-byte key at `keyAt` (RFC 6455 §5.3), in
+    /// one pass from the buffer into the new array, eight bytes at a time.
+    private static func unmasked(_ buffer: [UInt8], payloadStart: Int, count: Int, keyAt keyOffset: Int) -> [UInt8] {
+        guard count > 0 else { return [] }
+        precondition(keyOffset >= 0 && keyOffset + 4 <= payloadStart && payloadStart + count <= buffer.count, "frame bounds checked by the caller")
+        return buffer.withUnsafeBytes { source in
+            let key = (source[keyOffset], source[keyOffset + 1], source[keyOffset + 2], source[keyOffset + 3])
+            // The key repeated over eight bytes, in memory order, so the XOR is endian-neutral.
+            let wideKey = withUnsafeBytes(of: (key.0, key.1, key.2, key.3, key.0, key.1, key.2, key.3)) { $0.loadUnaligned(as: UInt64.self) }
+            return [UInt8](unsafeUninitializedCapacity: count) { target, initialized in
+                let from = UnsafeRawPointer(source.baseAddress! + payloadStart)
+                let to = UnsafeMutableRawPointer(target.baseAddress!)
+                var index = 0
+                while index + 8 <= count {
+                    to.storeBytes(of: from.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ wideKey, toByteOffset: index, as: UInt64.self)
+                    index += 8
+                }
+                while index < count {
+                    let keyByte: UInt8
+                    switch index & 3 {
+                    case 0: keyByte = key.0
+                    case 1: keyByte = key.1
+                    case 2: keyByte = key.2
+                    default: keyByte = key.3
+                    }
+                    to.storeBytes(of: from.load(fromByteOffset: index, as: UInt8.self) ^ keyByte, toByteOffset: index, as: UInt8.self)
+                    index += 1
+                }
+                initialized = count
+            }
+        }
     }
 }

@@ -91,25 +91,61 @@ public struct WebSocketClientCodec: Sendable {
 
     /// Appends one masked binary message holding `payload`.
     public mutating func appendMessage(_ payload: [UInt8], to buffer: inout [UInt8]) {
-        WebSocketFrameEncoder.append(WebSocketFrame(opcode: .binary, payload: payload), maskingKey: nextMaskingKey(), to: &buffer)
+        payload.withUnsafeBytes { appendMasked(.binary, $0, to: &buffer) }
     }
 
     /// Appends a masked pong answering a ping.
     public mutating func appendPong(_ payload: [UInt8], to buffer: inout [UInt8]) {
-        WebSocketFrameEncoder.append(WebSocketFrame(opcode: .pong, payload: payload), maskingKey: nextMaskingKey(), to: &buffer)
+        payload.withUnsafeBytes { appendMasked(.pong, $0, to: &buffer) }
     }
 
     /// Appends the protocol frames in `protocolBytes` (as a `FrameConnection` writes them,
     /// its preface already removed) as one message each; a trailing partial frame stays.
     public mutating func appendProtocolFrames(_ protocolBytes: inout [UInt8], to buffer: inout [UInt8]) {
-        for frame in WebSocketBinding.splitFrames(&protocolBytes) { appendMessage(frame, to: &buffer) }
+        var offset = 0
+        protocolBytes.withUnsafeBytes { bytes in
+            while bytes.count - offset >= WebSocketBinding.frameHeaderSize {
+                var length = 0
+                for index in offset..<offset + 4 { length = length << 8 | Int(bytes[index]) }
+                let end = offset + WebSocketBinding.frameHeaderSize + length
+                guard end <= bytes.count else { break }
+                appendMasked(.binary, UnsafeRawBufferPointer(rebasing: bytes[offset..<end]), to: &buffer)
+                offset = end
+            }
+        }
+        if offset == protocolBytes.count { protocolBytes.removeAll(keepingCapacity: true) } else { protocolBytes.removeFirst(offset) }
     }
 
-    private mutating func nextMaskingKey() -> [UInt8] {
+    /// The frame's header (``WebSocketFrameEncoder``), a fresh masking key, and the payload
+    /// XORed with it eight bytes at a time (a browser masks as cheaply).
+    private mutating func appendMasked(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer, to buffer: inout [UInt8]) {
+        WebSocketFrameEncoder.appendHeader(opcode: opcode, masked: true, payloadCount: payload.count, to: &buffer)
+        let key = nextMaskingKey()
+        withUnsafeBytes(of: key) { buffer.append(contentsOf: $0) }
+        let start = buffer.count
+        buffer.append(contentsOf: payload)
+        let wideKey = UInt64(key) | UInt64(key) << 32
+        buffer.withUnsafeMutableBytes { bytes in
+            var index = start
+            while index + 8 <= bytes.count {
+                bytes.storeBytes(of: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ wideKey, toByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+            withUnsafeBytes(of: key) { keyBytes in
+                while index < bytes.count {
+                    bytes[index] ^= keyBytes[(index - start) & 3]
+                    index += 1
+                }
+            }
+        }
+    }
+
+    /// The next masking key, as it lies in memory (its bytes go on the wire in that order).
+    private mutating func nextMaskingKey() -> UInt32 {
         maskState ^= maskState << 13
         maskState ^= maskState >> 17
         maskState ^= maskState << 5
-        return [UInt8(truncatingIfNeeded: maskState >> 24), UInt8(truncatingIfNeeded: maskState >> 16), UInt8(truncatingIfNeeded: maskState >> 8), UInt8(truncatingIfNeeded: maskState)]
+        return maskState
     }
 
     /// The index just past the blank line ending the response head, or nil.

@@ -84,7 +84,7 @@ for round in $(seq 1 "$ROUNDS"); do
     if [ $((round % 2)) = 1 ]; then gateway raw "$pairs"; gateway websocket "$pairs"; else gateway websocket "$pairs"; gateway raw "$pairs"; fi
   done
 done
-machine end | tee -a "$RAW"
+machine "\"end\"" | tee -a "$RAW"
 
 python3 - "$RAW" "$OUT/websocket.md" "$PAIRS" <<'PY'
 import json, statistics, sys

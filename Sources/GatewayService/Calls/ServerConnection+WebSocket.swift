@@ -93,7 +93,9 @@ extension ServerConnection {
                 // No preface on WebSocket: the subprotocol stands for it.
                 FrameHeader.clientPreface.withUnsafeBytes { receiveFrames($0) }
             case .protocolFrame(let frame):
-                frame.withUnsafeBytes { receiveFrames($0) }
+                // One flush after the whole read (webSocketReceived), as on the raw carrier,
+                // not one per message.
+                frame.withUnsafeBytes { receiveFrames($0, flushing: false) }
             case .plainGet(let path):
                 cancelWebSocketTimer()
                 _ = transport.write(Self.libraryResponse(for: path))

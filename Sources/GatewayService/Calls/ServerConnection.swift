@@ -72,8 +72,10 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         }
     }
 
-    /// Raw protocol bytes (the preface, then frames) for the frame connection.
-    func receiveFrames(_ bytes: UnsafeRawBufferPointer) {
+    /// Raw protocol bytes (the preface, then frames) for the frame connection; then the
+    /// output, unless the caller flushes once after several (the WebSocket carrier, whose
+    /// one read holds a message per frame).
+    func receiveFrames(_ bytes: UnsafeRawBufferPointer, flushing: Bool = true) {
         // The event buffer is reused from read to read (taken out while in use, so a
         // nested use cannot see it half-processed).
         var events = eventBuffer
@@ -82,7 +84,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         handle(events)
         events.removeAll(keepingCapacity: true)
         eventBuffer = events
-        flush()
+        if flushing { flush() }
     }
 
     func shutdownRequested(on connection: TLSConnection) {

@@ -12,7 +12,18 @@ enum FrameCarrier {
     /// Frames straight on TLS.
     case raw
     /// One frame per binary WebSocket message; the session is the binding's state machine.
-    case webSocket(WebSocketServerSession)
+    case webSocket(WebSocketSessionBox)
+}
+
+/// Holds a connection's WebSocket session so that the carrier's switch copies one reference,
+/// not the session's buffers, and the session is mutated in place. Touched only on the
+/// connection's event loop (as ``ServerConnection`` is).
+final class WebSocketSessionBox {
+    var session: WebSocketServerSession
+
+    init(_ session: WebSocketServerSession) {
+        self.session = session
+    }
 }
 
 /// The WebSocket binding's I/O shell: `WebSocketServerSession` decides, this performs its
@@ -32,7 +43,7 @@ extension ServerConnection {
             bytes.withUnsafeBytes { receiveFrames($0) }
             return
         }
-        carrier = .webSocket(configuration.makeSession(maxFrameSize: router.connectionConfiguration.localSettings.maxFrameSize))
+        carrier = .webSocket(WebSocketSessionBox(configuration.makeSession(maxFrameSize: router.connectionConfiguration.localSettings.maxFrameSize)))
         // The upgrade must finish in time; a request that trickles in is cut without an answer.
         scheduleWebSocketTimer(after: configuration.handshakeTimeout) { connection in
             guard connection.webSocketState == .handshaking else { return }
@@ -120,20 +131,16 @@ extension ServerConnection {
         return WebSocketHandshake.plainResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(file.utf8))
     }
 
-    /// The session's state (nil: not WebSocket). The session's copy ends with this call, so
-    /// the next ``withSession(_:)`` mutates it without copying its buffers.
+    /// The session's state (nil: not WebSocket).
     private var webSocketState: WebSocketServerSession.State? {
-        guard case .webSocket(let session) = carrier else { return nil }
-        return session.state
+        guard case .webSocket(let box) = carrier else { return nil }
+        return box.session.state
     }
 
-    /// Runs `body` on the session in place (the carrier holds the only copy).
+    /// Runs `body` on the session in place (its box holds the only copy).
     private func withSession(_ body: (inout WebSocketServerSession) -> [WebSocketServerSession.Action]) -> [WebSocketServerSession.Action] {
-        guard case .webSocket(var session) = carrier else { return [] }
-        carrier = .raw  // drops the carrier's reference so the session is mutated without a copy
-        let actions = body(&session)
-        carrier = .webSocket(session)
-        return actions
+        guard case .webSocket(let box) = carrier else { return [] }
+        return body(&box.session)
     }
 
     private func scheduleWebSocketTimer(after delay: Duration, _ body: @escaping @Sendable (ServerConnection) -> Void) {

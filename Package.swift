@@ -180,8 +180,8 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayWebSocketTests",
-            dependencies: ["GatewayWebSocket", "GatewayTestKit"],
-            exclude: ["websocket.mk", "FuzzCorpus", "Interop"],
+            dependencies: ["GatewayWebSocket", "GatewayTestKit", "WebSocketLoadClient"],
+            exclude: ["websocket.mk", "FuzzCorpus", "Interop", "bench"],
             swiftSettings: swift6
         ),
         .testTarget(

@@ -109,6 +109,7 @@ final class LeanLane: ConnectionHandler, @unchecked Sendable {
             case .callEnded(_, let end):
                 if end.status?.code ?? .ok == .ok {
                     if counter.measuring.load(ordering: .relaxed) { counter.count.add(1, ordering: .relaxed) }
+                    counter.all.add(1, ordering: .relaxed)
                 } else {
                     counter.failures.add(1, ordering: .relaxed)
                 }
@@ -132,6 +133,9 @@ final class LeanLane: ConnectionHandler, @unchecked Sendable {
 /// Shared counters of the lean lanes.
 final class RoundTripCounter: Sendable {
     let count = Atomic<Int>(0)
+    /// Every relayed round trip, warm-up included (for counts that cover the whole run, such
+    /// as instructions under callgrind).
+    let all = Atomic<Int>(0)
     let failures = Atomic<Int>(0)
     let opened = Atomic<Int>(0)
     let measuring = Atomic<Bool>(false)

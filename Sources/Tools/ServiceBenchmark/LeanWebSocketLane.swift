@@ -84,6 +84,7 @@ final class LeanWebSocketLane: ConnectionHandler, @unchecked Sendable {
             case .callEnded(_, let end):
                 if end.status?.code ?? .ok == .ok {
                     if counter.measuring.load(ordering: .relaxed) { counter.count.add(1, ordering: .relaxed) }
+                    counter.all.add(1, ordering: .relaxed)
                 } else {
                     counter.failures.add(1, ordering: .relaxed)
                 }

@@ -193,7 +193,7 @@ func run() async throws {
     if counter.failures.load(ordering: .relaxed) > 0 { fail("\(counter.failures.load(ordering: .relaxed)) relayed commands failed") }
     let total = counter.count.load(ordering: .relaxed)
     let rate = Double(total) / elapsed.seconds
-    FileHandle.standardOutput.write(Data(("{\"label\": \"\(label)\", \"lanes\": \"\(laneCarrier)\", \"pairs\": \(pairs), \"round_trips\": \(total), \"seconds\": \(String(format: "%.3f", elapsed.seconds)), \"round_trips_per_second\": \(String(format: "%.1f", rate)), \"process_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? cpu * 1e6 / Double(total) : 0)), "
+    FileHandle.standardOutput.write(Data(("{\"label\": \"\(label)\", \"lanes\": \"\(laneCarrier)\", \"pairs\": \(pairs), \"round_trips\": \(total), \"round_trips_all\": \(counter.all.load(ordering: .relaxed)), \"seconds\": \(String(format: "%.3f", elapsed.seconds)), \"round_trips_per_second\": \(String(format: "%.1f", rate)), \"process_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? cpu * 1e6 / Double(total) : 0)), "
         + "\"gateway_threads_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? gatewayProcessCPU * 1e6 / Double(total) : 0)), "
         + "\"gateway_loops_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? gatewayCPU * 1e6 / Double(total) : 0)), "
         + "\"load_loops_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? loadCPU * 1e6 / Double(total) : 0))}" + "\n").utf8))

@@ -76,6 +76,68 @@ struct WebSocketFramePathTests {
         }
     }
 
+    @Test("frames handed over in place are the protocol frames the actions carry, and the other actions are the same, whatever the cut")
+    func receiveInPlace() {
+        let ping = WebSocketConnectionTests.client(.ping, [7, 7])
+        let streams: [[UInt8]] = [
+            // frames, a ping between them, a fragmented message (not in place), then a close
+            WebSocketConnectionTests.client(.binary, Self.protocolFrame(0)) + ping + WebSocketConnectionTests.client(.binary, Self.protocolFrame(300, stream: 3))
+                + WebSocketConnectionTests.client(.binary, Array(Self.protocolFrame(20, stream: 5).prefix(8)), fin: false)
+                + WebSocketConnectionTests.client(.continuation, Array(Self.protocolFrame(20, stream: 5).dropFirst(8)))
+                + WebSocketConnectionTests.client(.close, [0x03, 0xE8]),
+            // a message that is not one protocol frame fails the WebSocket; nothing after it is read
+            WebSocketConnectionTests.client(.binary, Self.protocolFrame(4)) + WebSocketConnectionTests.client(.binary, Self.protocolFrame(4) + Self.protocolFrame(1))
+                + WebSocketConnectionTests.client(.binary, Self.protocolFrame(2)),
+        ]
+        for stream in streams {
+            for cut in [1, 3, 10, 64, stream.count] {
+                var plain = open()
+                var lean = open()
+                var expectedFrames: [[UInt8]] = []
+                var expectedOthers: [WebSocketServerSession.Action] = []
+                var frames: [[UInt8]] = []
+                var others: [WebSocketServerSession.Action] = []
+                var offset = 0
+                while offset < stream.count {
+                    let piece = Array(stream[offset..<min(offset + cut, stream.count)])
+                    for action in plain.receive(piece) {
+                        if case .protocolFrame(let frame) = action { expectedFrames.append(frame) } else { expectedOthers.append(action) }
+                    }
+                    others += piece.withUnsafeBytes { lean.receive($0) { frames.append(Array($0)) } }
+                    offset += cut
+                }
+                #expect(frames == expectedFrames, "pieces of \(cut) bytes")
+                #expect(others == expectedOthers, "pieces of \(cut) bytes")
+                #expect(lean.state == plain.state)
+                #expect(!frames.isEmpty && !others.isEmpty)
+            }
+        }
+    }
+
+    @Test("messages appended back to back are the messages of sendProtocolBytes, and none once the WebSocket is not open")
+    func appendMessages() {
+        let output = Self.protocolFrame(0) + Self.protocolFrame(54, stream: 3) + Self.protocolFrame(300, stream: 5)
+        for cut in [1, 5, 10, 11, 64, output.count] {
+            var plain = open()
+            var lean = open()
+            var expected: [UInt8] = []
+            var appended: [UInt8] = []
+            var offset = 0
+            while offset < output.count {
+                let piece = Array(output[offset..<min(offset + cut, output.count)])
+                for case .write(let message) in plain.sendProtocolBytes(piece) { expected += message }
+                #expect(piece.withUnsafeBytes { lean.appendProtocolMessages($0, to: &appended) })
+                offset += cut
+            }
+            #expect(appended == expected, "pieces of \(cut) bytes")
+        }
+        var closing = open()
+        _ = closing.close(.normalClosure)
+        var nothing: [UInt8] = []
+        #expect(!output.withUnsafeBytes { closing.appendProtocolMessages($0, to: &nothing) })
+        #expect(nothing.isEmpty)
+    }
+
     @Test("the load generators' client codec upgrades and trades masked messages with the server session")
     func clientCodecAgainstServerSession() throws {
         var server = WebSocketServerSession(handshake: .init(), connection: .init(maxMessageSize: 4096))

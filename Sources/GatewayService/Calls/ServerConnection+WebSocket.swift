@@ -20,6 +20,11 @@ enum FrameCarrier {
 /// connection's event loop (as ``ServerConnection`` is).
 final class WebSocketSessionBox {
     var session: WebSocketServerSession
+    /// The session is handing a read's protocol frames to the frame connection: a flush they
+    /// cause waits for the one after the read (the session must not be entered twice).
+    var receiving = false
+    /// The binary messages of one flush, back to back (reused from flush to flush).
+    var outbound: [UInt8] = []
 
     init(_ session: WebSocketServerSession) {
         self.session = session
@@ -59,9 +64,16 @@ extension ServerConnection {
         flush()
     }
 
-    /// Bytes read from TLS on a WebSocket connection, straight from the read buffer.
+    /// Bytes read from TLS on a WebSocket connection: each protocol frame goes to the frame
+    /// connection where it lies in the session's buffer, then one flush, as on the raw carrier.
     func webSocketReceived(_ bytes: UnsafeRawBufferPointer) {
-        perform(withSession { $0.receive(bytes) })
+        guard case .webSocket(let box) = carrier else { return }
+        box.receiving = true
+        let actions = box.session.receive(bytes) { frame in
+            if !closed { receiveFrames(frame, flushing: false) }
+        }
+        box.receiving = false
+        perform(actions)
         flush()
     }
 
@@ -69,11 +81,15 @@ extension ServerConnection {
     /// closing handshake once the frame connection ended (its GOAWAY is the message before).
     func flushWebSocket() {
         guard let transport, !closed else { return }
-        if frames.hasOutbound, let state = webSocketState, state != .handshaking {
+        guard case .webSocket(let box) = carrier, !box.receiving else { return }
+        if frames.hasOutbound, box.session.state != .handshaking {
+            // The frame connection's output as one binary message per frame, all in one write.
             frames.takeOutbound(into: &writeBuffer)
-            let bytes = writeBuffer
-            perform(withSession { session in bytes.withUnsafeBytes { session.sendProtocolBytes($0) } })
+            box.outbound.removeAll(keepingCapacity: true)
+            let open = writeBuffer.withUnsafeBytes { box.session.appendProtocolMessages($0, to: &box.outbound) }
+            if open, !box.outbound.isEmpty { _ = transport.write(box.outbound) }
             if writeBuffer.capacity > 1 << 16 { writeBuffer = [] }
+            if box.outbound.capacity > 1 << 16 { box.outbound = [] }
         }
         guard frames.state == .closed else {
             armTimer()

@@ -160,7 +160,7 @@ func run() async throws {
     // In batches of 32: the gateway keeps at most 64 handshakes in flight per source address
     // (maxHandshakingPerSource) and evicts the oldest beyond that, so all 256 lanes launched at
     // once from 127.0.0.1 would leave only about 64 of them connected.
-    let opened = ContinuousClock.now + .seconds(60)
+    let opened = ContinuousClock.now + .seconds(180)
     for (index, lane) in lanes.enumerated() {
         guard let token = lane.session?.resumeToken else { fail("a lane has no session") }
         TLSClient.connect(host: "127.0.0.1", port: port, serverName: "localhost", context: laneContext, on: clients.next()) { _ -> any ConnectionHandler in

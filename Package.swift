@@ -131,13 +131,15 @@ let package = Package(
         // a closed-loop TLS load generator (make bench; Tests/GatewayTransportTests/transport.mk).
         .executableTarget(
             name: "transport-echo",
-            dependencies: ["GatewayCore", "GatewayTransport"],
+            dependencies: ["GatewayCore", "GatewayTransport", "GatewayWebSocket"],
             path: "Sources/Tools/TransportEchoServer",
             swiftSettings: swift6
         ),
+        // The client side of the WebSocket binding for the load generators (masked messages out).
+        .target(name: "WebSocketLoadClient", dependencies: ["GatewayWebSocket"], path: "Sources/Tools/WebSocketLoadClient", swiftSettings: swift6),
         .executableTarget(
             name: "transport-load",
-            dependencies: ["GatewayCore", "GatewayTransport"],
+            dependencies: ["GatewayCore", "GatewayTransport", "GatewayWebSocket", "WebSocketLoadClient"],
             path: "Sources/Tools/TransportLoadGenerator",
             swiftSettings: swift6
         ),
@@ -154,7 +156,7 @@ let package = Package(
         // service: relayed command round trips through the whole gateway (Tests/GatewayServiceTests/service.mk).
         .executableTarget(
             name: "service-bench",
-            dependencies: ["GatewayCore", "GatewayClient", "GatewayOperations", "GatewayService", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTransport", "GatewayWire", "BenchmarkSupport"],
+            dependencies: ["GatewayCore", "GatewayClient", "GatewayOperations", "GatewayService", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTransport", "GatewayWire", "BenchmarkSupport", "GatewayWebSocket", "WebSocketLoadClient"],
             path: "Sources/Tools/ServiceBenchmark",
             swiftSettings: swift6
         ),
@@ -178,8 +180,8 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayWebSocketTests",
-            dependencies: ["GatewayWebSocket", "GatewayTestKit"],
-            exclude: ["websocket.mk", "FuzzCorpus", "Interop"],
+            dependencies: ["GatewayWebSocket", "GatewayTestKit", "WebSocketLoadClient"],
+            exclude: ["websocket.mk", "FuzzCorpus", "Interop", "bench"],
             swiftSettings: swift6
         ),
         .testTarget(

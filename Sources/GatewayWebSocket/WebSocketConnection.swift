@@ -73,6 +73,58 @@ public struct WebSocketConnection: Sendable {
     public mutating func receive(_ bytes: some Sequence<UInt8>) -> [Action] {
         guard state != .closed else { return [] }
         decoder.append(bytes)
+        return decodeFrames()
+    }
+
+    /// Bytes read from the transport, straight from its read buffer.
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer) -> [Action] {
+        guard state != .closed else { return [] }
+        decoder.append(bytes)
+        return decodeFrames()
+    }
+
+    /// ``receive(_:)-(UnsafeRawBufferPointer)`` with each binary message handed to `deliver`
+    /// (valid only during the call) instead of as a ``Action/deliver(_:)``: one that came
+    /// whole in one frame where it lies, without an array of its own. `deliver` returns false to
+    /// stop reading (the message broke a rule of the layer above, which now fails the
+    /// connection). Everything else comes back as actions, in the order it arrived.
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer, deliver: (UnsafeRawBufferPointer) -> Bool) -> [Action] {
+        guard state != .closed else { return [] }
+        decoder.append(bytes)
+        var actions: [Action] = []
+        while state != .closed {
+            let frame: WebSocketFrameDecoder.FrameInPlace
+            do {
+                guard let next = try decoder.nextFrameInPlace(maxDataPayload: configuration.maxMessageSize - (partialMessage?.count ?? 0)) else { break }
+                frame = next
+            } catch {
+                actions += fail(error)
+                break
+            }
+            if frame.opcode == .binary, frame.fin, partialMessage == nil, state == .open {
+                guard decoder.withPayload(of: frame, deliver) else { break }
+                continue
+            }
+            // Everything else the plain way; a message completed by its last fragment is
+            // delivered the same way as the others, in its place.
+            var stop = false
+            for action in handle(WebSocketFrame(fin: frame.fin, opcode: frame.opcode, payload: decoder.payload(of: frame))) {
+                guard case .deliver(let message) = action else {
+                    actions.append(action)
+                    continue
+                }
+                if !message.withUnsafeBytes(deliver) {
+                    stop = true
+                    break
+                }
+            }
+            if stop { break }
+        }
+        return actions
+    }
+
+    /// The actions of every whole frame buffered.
+    private mutating func decodeFrames() -> [Action] {
         var actions: [Action] = []
         while state != .closed {
             let frame: WebSocketFrame
@@ -83,6 +135,11 @@ public struct WebSocketConnection: Sendable {
                 actions += fail(error)
                 break
             }
+            // The common case, a whole binary message in one frame, without an array of its own.
+            if frame.opcode == .binary, frame.fin, partialMessage == nil, state == .open {
+                actions.append(.deliver(frame.payload))
+                continue
+            }
             actions += handle(frame)
         }
         return actions
@@ -92,6 +149,15 @@ public struct WebSocketConnection: Sendable {
     public func send(_ message: some Collection<UInt8>) -> OnSend {
         guard state == .open else { return .dropped }
         return .write(WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .binary, payload: Array(message))))
+    }
+
+    /// Appends `message` to `buffer` as one binary frame (what ``send(_:)`` returns, without
+    /// the copies); false, with nothing appended, when the connection is not open.
+    public func appendBinaryMessage(_ message: UnsafeRawBufferPointer, to buffer: inout [UInt8]) -> Bool {
+        guard state == .open else { return false }
+        WebSocketFrameEncoder.appendHeader(opcode: .binary, payloadCount: message.count, to: &buffer)
+        buffer.append(contentsOf: message)
+        return true
     }
 
     /// A ping for the peer (a server may probe whether the peer still reads), or nil when

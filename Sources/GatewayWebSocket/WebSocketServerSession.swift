@@ -96,16 +96,120 @@ public struct WebSocketServerSession: Sendable {
         }
     }
 
+    /// Bytes read from the transport, straight from its read buffer (the same as
+    /// ``receive(_:)-(some Collection<UInt8>)`` without a copy once the WebSocket is open).
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer) -> [Action] {
+        switch state {
+        case .open, .closing: connectionActions(connection.receive(bytes))
+        case .handshaking: receive(Array(bytes))
+        case .closed: []
+        }
+    }
+
+    /// ``receive(_:)-(UnsafeRawBufferPointer)`` with each protocol frame handed to
+    /// `protocolFrame` where it lies (valid only during the call) instead of as a
+    /// ``Action/protocolFrame(_:)``: for a shell that feeds its `FrameConnection` straight from
+    /// the read, without an array per frame. The other actions come back as from
+    /// ``receive(_:)-(UnsafeRawBufferPointer)``, a binding violation's close among them; during
+    /// the upgrade the frames that came with the request still come back as actions.
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer, protocolFrame: (UnsafeRawBufferPointer) -> Void) -> [Action] {
+        guard state == .open || state == .closing else { return receive(bytes) }
+        var brokeBinding = false
+        let open = state == .open
+        var actions = connectionActions(connection.receive(bytes) { message in
+            guard open else { return true }  // closing: data is dropped
+            guard WebSocketBinding.isOneFrame(message) else {
+                brokeBinding = true
+                return false
+            }
+            protocolFrame(message)
+            return true
+        })
+        if brokeBinding, state == .open {
+            actions += failBinding()
+        }
+        return actions
+    }
+
     /// Bytes the `FrameConnection` wrote (whole frames back to back): one binary message per
     /// frame. Nothing is written once the WebSocket is closing.
     public mutating func sendProtocolBytes(_ bytes: some Collection<UInt8>) -> [Action] {
         guard state == .open else { return [] }
         pendingOutbound.append(contentsOf: bytes)
-        var actions: [Action] = []
-        for frame in WebSocketBinding.splitFrames(&pendingOutbound) {
-            if case .write(let message) = connection.send(frame) { actions.append(.write(message)) }
+        return framePendingOutbound()
+    }
+
+    /// ``sendProtocolBytes(_:)-(some Collection<UInt8>)`` straight from the frame connection's
+    /// buffer: each message is built once, header and frame, without intermediate copies.
+    public mutating func sendProtocolBytes(_ bytes: UnsafeRawBufferPointer) -> [Action] {
+        guard state == .open else { return [] }
+        guard pendingOutbound.isEmpty else {
+            pendingOutbound.append(contentsOf: bytes)
+            return framePendingOutbound()
         }
+        var actions: [Action] = []
+        let used = frameMessages(bytes, into: &actions)
+        if used < bytes.count { pendingOutbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[used...])) }
         return actions
+    }
+
+    /// The messages ``sendProtocolBytes(_:)-(UnsafeRawBufferPointer)`` would return, appended
+    /// back to back to `buffer` instead, for a shell that writes them at once: no array per
+    /// message. False, with nothing appended, when the WebSocket is not open.
+    public mutating func appendProtocolMessages(_ bytes: UnsafeRawBufferPointer, to buffer: inout [UInt8]) -> Bool {
+        guard state == .open else { return false }
+        if pendingOutbound.isEmpty {
+            let used = Self.wholeFrames(bytes) { connection.appendBinaryMessage($0, to: &buffer) }
+            if used < bytes.count { pendingOutbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[used...])) }
+        } else {
+            pendingOutbound.append(contentsOf: bytes)
+            let used = pendingOutbound.withUnsafeBytes { pending in Self.wholeFrames(pending) { connection.appendBinaryMessage($0, to: &buffer) } }
+            dropPendingOutbound(used)
+        }
+        return true
+    }
+
+    private mutating func dropPendingOutbound(_ used: Int) {
+        if used == pendingOutbound.count {
+            pendingOutbound.removeAll(keepingCapacity: pendingOutbound.capacity <= 1 << 16)
+        } else {
+            pendingOutbound.removeFirst(used)
+        }
+    }
+
+    /// Calls `body` with each whole protocol frame at the start of `bytes` until it returns
+    /// false; returns how many bytes those frames took (a trailing partial frame is not used;
+    /// after a false, all of them count as used: nothing more may be sent).
+    private static func wholeFrames(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Bool) -> Int {
+        var offset = 0
+        while bytes.count - offset >= WebSocketBinding.frameHeaderSize {
+            var length = 0
+            for index in offset..<offset + 4 { length = length << 8 | Int(bytes[index]) }
+            let end = offset + WebSocketBinding.frameHeaderSize + length
+            guard end <= bytes.count else { break }
+            guard body(UnsafeRawBufferPointer(rebasing: bytes[offset..<end])) else { return bytes.count }
+            offset = end
+        }
+        return offset
+    }
+
+    private mutating func framePendingOutbound() -> [Action] {
+        var actions: [Action] = []
+        let used = pendingOutbound.withUnsafeBytes { frameMessages($0, into: &actions) }
+        dropPendingOutbound(used)
+        return actions
+    }
+
+    /// One `.write` (a binary message) per whole protocol frame at the start of `bytes`;
+    /// returns how many bytes those frames took.
+    private func frameMessages(_ bytes: UnsafeRawBufferPointer, into actions: inout [Action]) -> Int {
+        Self.wholeFrames(bytes) { frame in
+            var message: [UInt8] = []
+            message.reserveCapacity(frame.count + 10)
+            guard connection.appendBinaryMessage(frame, to: &message) else { return false }
+            actions.append(.write(message))
+            return true
+        }
     }
 
     /// Starts the closing handshake (after the protocol's last frame was sent).
@@ -128,6 +232,19 @@ public struct WebSocketServerSession: Sendable {
         state == .open ? connection.ping() : nil
     }
 
+    /// A message that is not exactly one protocol frame: fail the WebSocket (no GOAWAY: no
+    /// frame was read).
+    private mutating func failBinding() -> [Action] {
+        var out: [Action] = []
+        if let frame = connection.close(.protocolError, reason: "a binary message must hold exactly one protocol frame") {
+            out.append(.write(frame))
+        }
+        _ = connection.closeTimedOut()
+        state = .closed
+        out.append(.closeTransport(.protocolError))
+        return out
+    }
+
     private mutating func connectionActions(_ actions: [WebSocketConnection.Action]) -> [Action] {
         var out: [Action] = []
         for action in actions {
@@ -137,14 +254,7 @@ public struct WebSocketServerSession: Sendable {
                 if WebSocketBinding.isOneFrame(message) {
                     out.append(.protocolFrame(message))
                 } else {
-                    // A binding violation: fail the WebSocket (no GOAWAY: no frame was read).
-                    if let frame = connection.close(.protocolError, reason: "a binary message must hold exactly one protocol frame") {
-                        out.append(.write(frame))
-                    }
-                    _ = connection.closeTimedOut()
-                    state = .closed
-                    out.append(.closeTransport(.protocolError))
-                    return out
+                    return out + failBinding()
                 }
             case .write(let bytes):
                 out.append(.write(bytes))

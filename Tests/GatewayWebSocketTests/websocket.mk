@@ -6,12 +6,16 @@
 #   make websocket-fuzz          libFuzzer on the handshake parser, then on the frame decoder
 #                                and connection state machine (FUZZ_SECONDS each); part of `make fuzz`
 #   make websocket-fuzz-replay   the committed corpus through the same checks, without libFuzzer (in `make test`)
+#   make websocket-bench         relayed round trips with WebSocket lanes beside raw lanes and beside
+#                                nginx proxying WebSocket, CPU per round trip (in `make bench`)
 
 TEST_PIP_PACKAGES += websockets pytest
 TEST_SUITES += websocket-interop websocket-fuzz-replay
+TEST_APT_PACKAGES += nginx-light
+BENCH_SUITES += websocket-bench
 WEBSOCKET_FUZZ_CORPUS = Tests/GatewayWebSocketTests/FuzzCorpus
 
-.PHONY: websocket-interop websocket-fuzz websocket-fuzz-replay
+.PHONY: websocket-interop websocket-fuzz websocket-fuzz-replay websocket-bench
 
 websocket-interop: test-deps
 	$(SWIFT) build --product websocket-echo $(SWIFT_FLAGS)
@@ -40,3 +44,13 @@ websocket-fuzz-replay:
 	  WEBSOCKET_FUZZ_TARGET=$$target $$bin replay $(WEBSOCKET_FUZZ_CORPUS)/$$target/* >/dev/null || exit 1; \
 	done; \
 	echo "websocket-fuzz-replay: the corpus passes the fuzz checks"
+
+# Lane ─WebSocket on TLS─▶ gateway ─TLS─▶ reader and back, 16 and 256 pairs, beside the same relay
+# with raw lanes and beside nginx proxying WebSocket (proxy_pass with Upgrade, TLS both legs) to
+# transport-echo --websocket; interleaved rounds, medians, gateway CPU per round trip.
+# Results: bench-results/websocket.md and bench-results/websocket.jsonl.
+websocket-bench: test-deps
+	@$(SWIFT) build -c release --product service-bench $(SWIFT_FLAGS) >/dev/null
+	@$(SWIFT) build -c release --product transport-echo $(SWIFT_FLAGS) >/dev/null
+	@$(SWIFT) build -c release --product transport-load $(SWIFT_FLAGS) >/dev/null
+	@Tests/GatewayWebSocketTests/bench/websocket-bench.sh "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))" bench-results

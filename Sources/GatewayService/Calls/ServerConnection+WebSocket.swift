@@ -13,9 +13,25 @@ enum FrameCarrier {
     /// Frames straight on TLS.
     case raw
     /// One frame per binary WebSocket message; the session is the binding's state machine.
-    case webSocket(WebSocketServerSession)
+    case webSocket(WebSocketSessionBox)
     /// An HTTP request for the fleet console's pages or its session (answered, then closed).
     case console(HTTPRequestParser)
+}
+
+/// Holds a connection's WebSocket session so that the carrier's switch copies one reference,
+/// not the session's buffers, and the session is mutated in place. Touched only on the
+/// connection's event loop (as ``ServerConnection`` is).
+final class WebSocketSessionBox {
+    var session: WebSocketServerSession
+    /// The session is handing a read's protocol frames to the frame connection: a flush they
+    /// cause waits for the one after the read (the session must not be entered twice).
+    var receiving = false
+    /// The binary messages of one flush, back to back (reused from flush to flush).
+    var outbound: [UInt8] = []
+
+    init(_ session: WebSocketServerSession) {
+        self.session = session
+    }
 }
 
 /// The WebSocket binding's I/O shell: `WebSocketServerSession` decides, this performs its
@@ -54,7 +70,7 @@ extension ServerConnection {
             bytes.withUnsafeBytes { receiveFrames($0) }
             return
         }
-        carrier = .webSocket(configuration.makeSession(maxFrameSize: router.connectionConfiguration.localSettings.maxFrameSize))
+        carrier = .webSocket(WebSocketSessionBox(configuration.makeSession(maxFrameSize: router.connectionConfiguration.localSettings.maxFrameSize)))
         // The upgrade must finish in time; a request that trickles in is cut without an answer.
         scheduleWebSocketTimer(after: configuration.handshakeTimeout) { connection in
             guard connection.webSocketState == .handshaking else { return }
@@ -70,15 +86,32 @@ extension ServerConnection {
         flush()
     }
 
+    /// Bytes read from TLS on a WebSocket connection: each protocol frame goes to the frame
+    /// connection where it lies in the session's buffer, then one flush, as on the raw carrier.
+    func webSocketReceived(_ bytes: UnsafeRawBufferPointer) {
+        guard case .webSocket(let box) = carrier else { return }
+        box.receiving = true
+        let actions = box.session.receive(bytes) { frame in
+            if !closed { receiveFrames(frame, flushing: false) }
+        }
+        box.receiving = false
+        perform(actions)
+        flush()
+    }
+
     /// ``flush()`` for WebSocket: the frame connection's output as binary messages, then the
     /// closing handshake once the frame connection ended (its GOAWAY is the message before).
     func flushWebSocket() {
         guard let transport, !closed else { return }
-        if frames.hasOutbound, let state = webSocketState, state != .handshaking {
+        guard case .webSocket(let box) = carrier, !box.receiving else { return }
+        if frames.hasOutbound, box.session.state != .handshaking {
+            // The frame connection's output as one binary message per frame, all in one write.
             frames.takeOutbound(into: &writeBuffer)
-            let bytes = writeBuffer
-            perform(withSession { $0.sendProtocolBytes(bytes) })
+            box.outbound.removeAll(keepingCapacity: true)
+            let open = writeBuffer.withUnsafeBytes { box.session.appendProtocolMessages($0, to: &box.outbound) }
+            if open, !box.outbound.isEmpty { _ = transport.write(box.outbound) }
             if writeBuffer.capacity > 1 << 16 { writeBuffer = [] }
+            if box.outbound.capacity > 1 << 16 { box.outbound = [] }
         }
         guard frames.state == .closed else {
             armTimer()
@@ -122,7 +155,9 @@ extension ServerConnection {
                 // No preface on WebSocket: the subprotocol stands for it.
                 FrameHeader.clientPreface.withUnsafeBytes { receiveFrames($0) }
             case .protocolFrame(let frame):
-                frame.withUnsafeBytes { receiveFrames($0) }
+                // One flush after the whole read (webSocketReceived), as on the raw carrier,
+                // not one per message.
+                frame.withUnsafeBytes { receiveFrames($0, flushing: false) }
             case .plainGet(let path):
                 cancelWebSocketTimer()
                 _ = transport.write(Self.libraryResponse(for: path))
@@ -147,20 +182,16 @@ extension ServerConnection {
         return WebSocketHandshake.plainResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(file.utf8))
     }
 
-    /// The session's state (nil: not WebSocket). The session's copy ends with this call, so
-    /// the next ``withSession(_:)`` mutates it without copying its buffers.
+    /// The session's state (nil: not WebSocket).
     private var webSocketState: WebSocketServerSession.State? {
-        guard case .webSocket(let session) = carrier else { return nil }
-        return session.state
+        guard case .webSocket(let box) = carrier else { return nil }
+        return box.session.state
     }
 
-    /// Runs `body` on the session in place (the carrier holds the only copy).
+    /// Runs `body` on the session in place (its box holds the only copy).
     private func withSession(_ body: (inout WebSocketServerSession) -> [WebSocketServerSession.Action]) -> [WebSocketServerSession.Action] {
-        guard case .webSocket(var session) = carrier else { return [] }
-        carrier = .raw  // drops the carrier's reference so the session is mutated without a copy
-        let actions = body(&session)
-        carrier = .webSocket(session)
-        return actions
+        guard case .webSocket(let box) = carrier else { return [] }
+        return body(&box.session)
     }
 
     func scheduleWebSocketTimer(after delay: Duration, _ body: @escaping @Sendable (ServerConnection) -> Void) {

@@ -70,14 +70,16 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         case .undecided(let pending):
             decideCarrier(pending + bytes)
         case .webSocket:
-            webSocketReceived(Array(bytes))
+            webSocketReceived(bytes)
         case .console:
             consoleReceived(Array(bytes))
         }
     }
 
-    /// Raw protocol bytes (the preface, then frames) for the frame connection.
-    func receiveFrames(_ bytes: UnsafeRawBufferPointer) {
+    /// Raw protocol bytes (the preface, then frames) for the frame connection; then the
+    /// output, unless the caller flushes once after several (the WebSocket carrier, whose
+    /// one read holds a message per frame).
+    func receiveFrames(_ bytes: UnsafeRawBufferPointer, flushing: Bool = true) {
         // The event buffer is reused from read to read (taken out while in use, so a
         // nested use cannot see it half-processed).
         var events = eventBuffer
@@ -86,7 +88,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         handle(events)
         events.removeAll(keepingCapacity: true)
         eventBuffer = events
-        flush()
+        if flushing { flush() }
     }
 
     func shutdownRequested(on connection: TLSConnection) {

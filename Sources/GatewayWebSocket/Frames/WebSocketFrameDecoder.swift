@@ -28,17 +28,55 @@ public struct WebSocketFrameDecoder: Sendable {
 
     /// Adds received bytes.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
-        if readIndex > 0, readIndex >= buffer.count / 2 {
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Adds received bytes straight from the transport's read buffer.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Drops consumed bytes: all of them once everything was read, else once they are at
+    /// least half the buffer.
+    private mutating func compact() {
+        if readIndex > 0, readIndex == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.count <= 65536)
+            readIndex = 0
+        } else if readIndex > 0, readIndex >= buffer.count / 2 {
             buffer.removeFirst(readIndex)
             readIndex = 0
         }
-        buffer.append(contentsOf: bytes)
+    }
+
+    /// A frame decoded in place (``nextFrameInPlace(maxDataPayload:)``): its payload lies
+    /// unmasked in the decoder's buffer until the decoder next changes.
+    public struct FrameInPlace: Sendable, Hashable {
+        public let fin: Bool
+        public let opcode: WebSocketOpcode
+        /// Where the payload lies in the decoder's buffer.
+        let payload: Range<Int>
+        /// Bytes of payload.
+        public var payloadCount: Int { payload.count }
     }
 
     /// The next whole frame, nil when more bytes are needed, or the error that fails the
     /// connection. A data frame (binary, text, continuation) longer than `maxDataPayload`
     /// fails with 1009 (the caller passes what is left of its message limit).
     public mutating func nextFrame(maxDataPayload: Int) throws(WebSocketProtocolError) -> WebSocketFrame? {
+        guard let frame = try nextFrameInPlace(maxDataPayload: maxDataPayload) else { return nil }
+        return WebSocketFrame(fin: frame.fin, opcode: frame.opcode, payload: payload(of: frame))
+    }
+
+    /// ``nextFrame(maxDataPayload:)`` without copying the payload out: it is unmasked where it
+    /// lies, for ``withPayload(of:_:)`` or ``payload(of:)`` until the decoder next changes (the
+    /// next call of this or of ``append(_:)-(UnsafeRawBufferPointer)``).
+    public mutating func nextFrameInPlace(maxDataPayload: Int) throws(WebSocketProtocolError) -> FrameInPlace? {
+        if readIndex > 0, readIndex == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.count <= 65536)
+            readIndex = 0
+        }
         let available = buffer.count - readIndex
         guard available >= 2 else { return nil }
         let first = buffer[readIndex]
@@ -82,24 +120,46 @@ public struct WebSocketFrameDecoder: Sendable {
         let total = headerSize + Int(length)
         guard available >= total else { return nil }
 
-        let payloadStart = readIndex + headerSize
-        var payload = Array(buffer[payloadStart..<(payloadStart + Int(length))])
-        if masked {
-            let key = (buffer[maskOffset], buffer[maskOffset + 1], buffer[maskOffset + 2], buffer[maskOffset + 3])
-            for index in payload.indices {
-                switch index & 3 {
-                case 0: payload[index] ^= key.0
-                case 1: payload[index] ^= key.1
-                case 2: payload[index] ^= key.2
-                default: payload[index] ^= key.3
+        let payload = (readIndex + headerSize)..<(readIndex + total)
+        if masked { unmask(payload, keyAt: maskOffset) }
+        readIndex += total
+        return FrameInPlace(fin: fin, opcode: opcode, payload: payload)
+    }
+
+    /// Calls `body` with the payload of the frame ``nextFrameInPlace(maxDataPayload:)`` just
+    /// returned (valid only during the call).
+    public func withPayload<Result>(of frame: FrameInPlace, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[frame.payload])) }
+    }
+
+    /// A copy of the payload of the frame ``nextFrameInPlace(maxDataPayload:)`` just returned.
+    public func payload(of frame: FrameInPlace) -> [UInt8] {
+        Array(buffer[frame.payload])
+    }
+
+    /// XORs the payload in `range` with the 4-byte key at `keyOffset` (RFC 6455 §5.3) where it
+    /// lies, eight bytes at a time.
+    private mutating func unmask(_ range: Range<Int>, keyAt keyOffset: Int) {
+        guard !range.isEmpty else { return }
+        precondition(keyOffset >= 0 && keyOffset + 4 <= range.lowerBound && range.upperBound <= buffer.count, "frame bounds checked by the caller")
+        buffer.withUnsafeMutableBytes { bytes in
+            let key = (bytes[keyOffset], bytes[keyOffset + 1], bytes[keyOffset + 2], bytes[keyOffset + 3])
+            // The key repeated over eight bytes, in memory order, so the XOR is endian-neutral.
+            let wideKey = withUnsafeBytes(of: (key.0, key.1, key.2, key.3, key.0, key.1, key.2, key.3)) { $0.loadUnaligned(as: UInt64.self) }
+            var index = range.lowerBound
+            while index + 8 <= range.upperBound {
+                bytes.storeBytes(of: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ wideKey, toByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+            while index < range.upperBound {
+                switch (index - range.lowerBound) & 3 {
+                case 0: bytes[index] ^= key.0
+                case 1: bytes[index] ^= key.1
+                case 2: bytes[index] ^= key.2
+                default: bytes[index] ^= key.3
                 }
+                index += 1
             }
         }
-        readIndex += total
-        if readIndex == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.count <= 65536)
-            readIndex = 0
-        }
-        return WebSocketFrame(fin: fin, opcode: opcode, payload: payload)
     }
 }

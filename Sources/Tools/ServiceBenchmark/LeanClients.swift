@@ -77,13 +77,18 @@ final class LeanLane: ConnectionHandler, @unchecked Sendable {
     }
 
     convenience init(sessionToken: String, counter: RoundTripCounter) {
+        self.init(method: ReaderGatewayV1.Sdk.setReaderDisplay.path, request: Self.setReaderDisplayRequest(sessionToken: sessionToken), counter: counter)
+    }
+
+    /// The request every relay lane sends: a one-line cart.
+    static func setReaderDisplayRequest(sessionToken: String) -> [UInt8] {
         var message = ReaderGatewayV1.SetReaderDisplayRequest()
         message.sessionToken = sessionToken
         var cart = ReaderGatewayV1.Cart()
         cart.currency = "usd"
         cart.total = 1299
         message.cart = cart
-        self.init(method: ReaderGatewayV1.Sdk.setReaderDisplay.path, request: message.serializedBytes(), counter: counter)
+        return message.serializedBytes()
     }
 
     /// ConnectReader of `reader` (from discovery `discoveryID`) for the session, failIfInUse false.
@@ -121,6 +126,7 @@ final class LeanLane: ConnectionHandler, @unchecked Sendable {
                 if end.status?.code ?? .ok == .ok {
                     counter.all.add(1, ordering: .relaxed)
                     if counter.measuring.load(ordering: .relaxed) { counter.count.add(1, ordering: .relaxed) }
+                    counter.all.add(1, ordering: .relaxed)
                 } else {
                     counter.failures.add(1, ordering: .relaxed)
                 }
@@ -144,7 +150,8 @@ final class LeanLane: ConnectionHandler, @unchecked Sendable {
 /// Shared counters of the lean lanes.
 final class RoundTripCounter: Sendable {
     let count = Atomic<Int>(0)
-    /// Every completed operation, counted or not (the warm-up's too).
+    /// Every completed operation, counted or not (the warm-up's too: for counts that cover the
+    /// whole run, such as instructions under callgrind).
     let all = Atomic<Int>(0)
     let failures = Atomic<Int>(0)
     let opened = Atomic<Int>(0)

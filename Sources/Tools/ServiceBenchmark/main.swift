@@ -7,6 +7,10 @@
 //
 //   service-bench --pairs 16 --duration 5s --warmup 1s
 //
+// With --lanes websocket, the lanes' measured connections use the WebSocket binding on the
+// same TLS port (the upgrade, then one masked binary message per protocol frame), as a browser
+// lane does; the readers stay on raw frames.
+//
 // With --mode connect: N readers, two lanes each taking the reader over from the other
 // in a closed loop (ConnectReader, failIfInUse false), beside pgbench running the
 // ownership store's one-statement claim on the same PostgreSQL server in the same run.
@@ -31,6 +35,7 @@ let parser = OptionsParser(
         .value("loops", "N", default: "2", help: "Gateway event loops."),
         .value("label", "TEXT", default: "gateway relay", help: "Label in the JSON line."),
         .value("mode", "MODE", default: "relay", help: "relay: relayed command round trips; connect: connect arbitrations beside pgbench."),
+        .value("lanes", "CARRIER", default: "raw", help: "relay: how lanes reach the gateway: raw (frames on TLS) or websocket (the WebSocket binding on TLS)."),
         .value("pgbench", "PATH", default: "/usr/lib/postgresql/15/bin/pgbench", help: "The pgbench executable (connect mode)."),
         .value("pgbench-protocol", "MODE", default: "extended", help: "Connect mode: pgbench's -M (extended or prepared)."),
         .value("connect-lanes", "KIND", default: "client", help: "Connect mode: client (the client library, one loop per reader alternating its two lanes) or lean (transport handlers, every lane in its own loop)."),
@@ -68,6 +73,8 @@ let laneKind = options.string("connect-lanes") ?? "client"
 guard laneKind == "client" || laneKind == "lean" else { fail("--connect-lanes must be client or lean") }
 guard pgbenchProtocol == "extended" || pgbenchProtocol == "prepared" else { fail("--pgbench-protocol must be extended or prepared") }
 let fixedConnects: Int? = (try? options.int("connects", in: 1...10_000_000))
+let laneCarrier = options.string("lanes") ?? "raw"
+guard laneCarrier == "raw" || laneCarrier == "websocket" else { fail("--lanes must be raw or websocket") }
 
 /// CPU time of this process's threads whose name starts with `prefix`, in seconds, from
 /// `/proc/self/task/*/schedstat` (nanoseconds on the CPU): the gateway's loops (`rg-loop-*`)
@@ -161,11 +168,24 @@ func run() async throws {
 
     // Lanes: the sessions above, each driven by a transport handler on its own connection.
     let counter = RoundTripCounter()
-    let laneContext = try TLSContext(client: TLSClientConfiguration(trustedCAPath: caPath))
-    for lane in lanes {
+    // WebSocket lanes offer HTTP/1.1 in ALPN, as browsers do.
+    let laneContext = try TLSContext(client: TLSClientConfiguration(trustedCAPath: caPath, alpnProtocols: laneCarrier == "websocket" ? ["http/1.1"] : []))
+    // In batches of 32: the gateway keeps at most 64 handshakes in flight per source address
+    // (maxHandshakingPerSource) and evicts the oldest beyond that, so all 256 lanes launched at
+    // once from 127.0.0.1 would leave only about 64 of them connected.
+    let opened = ContinuousClock.now + .seconds(180)
+    for (index, lane) in lanes.enumerated() {
         guard let token = lane.session?.resumeToken else { fail("a lane has no session") }
-        TLSClient.connect(host: "127.0.0.1", port: port, serverName: "localhost", context: laneContext, on: clients.next()) { _ in
-            LeanLane(sessionToken: token, counter: counter)
+        TLSClient.connect(host: "127.0.0.1", port: port, serverName: "localhost", context: laneContext, on: clients.next()) { _ -> any ConnectionHandler in
+            if laneCarrier == "websocket" { return LeanWebSocketLane(sessionToken: token, host: "localhost:\(port)", counter: counter) }
+            return LeanLane(sessionToken: token, counter: counter)
+        }
+        guard (index + 1) % 32 == 0 || index + 1 == lanes.count else { continue }
+        while counter.opened.load(ordering: .relaxed) < index + 1 {
+            guard ContinuousClock.now < opened, counter.failures.load(ordering: .relaxed) == 0 else {
+                fail("lanes did not open (\(counter.opened.load(ordering: .relaxed)) of \(index + 1), \(counter.failures.load(ordering: .relaxed)) failed)")
+            }
+            try await Task.sleep(for: .milliseconds(5))
         }
     }
     try await Task.sleep(for: warmup)
@@ -178,13 +198,16 @@ func run() async throws {
     counter.measuring.store(false, ordering: .relaxed)
     let elapsed = ContinuousClock.now - start
     let cpu = processCPUSeconds() - cpuStart
+    // Every thread but the load's: the gateway's loops and whatever else it runs (tasks, PostgreSQL client).
+    let gatewayProcessCPU = cpu - (threadCPUSeconds(namePrefix: "bench-loop") - loadStart)
     let gatewayCPU = threadCPUSeconds(namePrefix: "rg-loop") - gatewayStart
     let loadCPU = threadCPUSeconds(namePrefix: "bench-loop") - loadStart
     counter.stop.store(true, ordering: .relaxed)
     if counter.failures.load(ordering: .relaxed) > 0 { fail("\(counter.failures.load(ordering: .relaxed)) relayed commands failed") }
     let total = counter.count.load(ordering: .relaxed)
     let rate = Double(total) / elapsed.seconds
-    FileHandle.standardOutput.write(Data(("{\"label\": \"\(label)\", \"pairs\": \(pairs), \"round_trips\": \(total), \"seconds\": \(String(format: "%.3f", elapsed.seconds)), \"round_trips_per_second\": \(String(format: "%.1f", rate)), \"process_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? cpu * 1e6 / Double(total) : 0)), "
+    FileHandle.standardOutput.write(Data(("{\"label\": \"\(label)\", \"lanes\": \"\(laneCarrier)\", \"pairs\": \(pairs), \"round_trips\": \(total), \"round_trips_all\": \(counter.all.load(ordering: .relaxed)), \"seconds\": \(String(format: "%.3f", elapsed.seconds)), \"round_trips_per_second\": \(String(format: "%.1f", rate)), \"process_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? cpu * 1e6 / Double(total) : 0)), "
+        + "\"gateway_threads_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? gatewayProcessCPU * 1e6 / Double(total) : 0)), "
         + "\"gateway_loops_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? gatewayCPU * 1e6 / Double(total) : 0)), "
         + "\"load_loops_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? loadCPU * 1e6 / Double(total) : 0))}" + "\n").utf8))
     await host.shutdown(gracePeriod: .milliseconds(200))

@@ -3,6 +3,7 @@
 //
 //   transport-echo --port 8443 --certificate server.pem --key server-key.pem
 //   transport-echo --port 8443 --dev-ca .build/dev-ca      # creates a development CA on first start
+//   transport-echo --port 8443 --dev-ca DIR --websocket    # the WebSocket binding, echoing each protocol frame
 //
 // SIGTERM or SIGINT: graceful shutdown. SIGHUP: reload the certificate and key.
 import Dispatch
@@ -36,6 +37,7 @@ let parser = OptionsParser(
             help: "Handshakes in flight per source address (raise it behind a proxy, whose connections all come from one address)."
         ),
         .value("log-level", "LEVEL", default: "notice", help: "Lowest level logged."),
+        .flag("websocket", help: "Speak the WebSocket binding (upgrade, then one protocol frame per message) and echo each frame."),
     ]
 )
 
@@ -75,7 +77,10 @@ do {
     configuration.limits.idleTimeout = try options.duration("idle-timeout")
     configuration.limits.maxHandshakingPerSource = try options.int("max-handshaking-per-source", in: 1...1_000_000) ?? 64
     let group = try EventLoopGroup(loopCount: try options.int("loops", in: 1...256) ?? 1)
-    let server = try TLSServer(configuration: configuration, group: group) { _ in EchoHandler() }
+    let webSocket = try options.flag("websocket")
+    let server = try TLSServer(configuration: configuration, group: group) { _ -> any ConnectionHandler in
+        webSocket ? WebSocketEchoHandler() : EchoHandler()
+    }
     let address = try server.start()
 
     // Announce only once the signals are routed to us, so a SIGTERM right after is handled.

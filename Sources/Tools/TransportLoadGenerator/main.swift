@@ -2,6 +2,7 @@
 // `make bench` against our echo server and against the peers (nginx, openssl s_server).
 //
 //   transport-load --mode rtt --port 8443 --connections 256 --size 200 --duration 4s --server-pids 1234
+//   transport-load --mode websocket-rtt --port 8443 --connections 256 --size 64   # the WebSocket binding: upgrade, then masked messages
 //   transport-load --mode handshake --port 8443 --in-flight 64 --duration 4s
 //   transport-load --mode idle --port 8443 --connections 19000 --server-pids 1234
 //
@@ -16,7 +17,7 @@ let parser = OptionsParser(
     summary: "closed-loop TLS load generator (round trips, handshakes, idle memory)",
     environmentPrefix: "TRANSPORT_LOAD",
     options: [
-        .value("mode", "MODE", default: "rtt", help: "rtt, handshake or idle."),
+        .value("mode", "MODE", default: "rtt", help: "rtt, websocket-rtt (one protocol frame per masked WebSocket message), handshake or idle."),
         .value("host", "ADDRESS", default: "127.0.0.1", help: "Server address (loopback)."),
         .value("port", "PORT", default: "8443", help: "Server port."),
         .value("connections", "N", default: "16", help: "Persistent connections (rtt, idle)."),
@@ -27,6 +28,7 @@ let parser = OptionsParser(
         .value("loops", "N", default: "1", help: "Event loops (threads) of the load generator."),
         .value("server-pids", "PIDS", default: "", help: "Comma-separated server pids for CPU and memory."),
         .value("label", "TEXT", default: "", help: "Copied into the output."),
+        .value("alpn", "PROTOCOLS", default: "", help: "Comma-separated ALPN protocols to offer (websocket-rtt offers http/1.1 unless told)."),
     ]
 )
 
@@ -68,6 +70,8 @@ watchdog.asyncAfter(deadline: .now() + .seconds(Int((warmup + duration).componen
 var clientConfiguration = TLSClientConfiguration()
 clientConfiguration.verifyServer = false
 clientConfiguration.tls13Only = true
+let alpn = (options.string("alpn") ?? "").split(separator: ",").map(String.init)
+clientConfiguration.alpnProtocols = alpn.isEmpty && mode == "websocket-rtt" ? ["http/1.1"] : alpn
 let context: TLSContext
 let group: EventLoopGroup
 do {
@@ -113,7 +117,7 @@ func emit(_ fields: [(String, Any)]) {
 }
 
 switch mode {
-case "rtt":
+case "rtt", "websocket-rtt":
     // Open in batches so that no peer's listen backlog overflows, then measure.
     var launched = 0
     while launched < connections {
@@ -121,8 +125,9 @@ case "rtt":
         for index in launched..<(launched + batch) {
             let loop = group.loops[index % group.loops.count]
             let loopStatistics = statistics[loop.index]
-            TLSClient.connect(host: host, port: port, context: context, limits: limits, on: loop) { _ in
-                RoundTripHandler(statistics: loopStatistics, control: control, size: size)
+            TLSClient.connect(host: host, port: port, context: context, limits: limits, on: loop) { _ -> any ConnectionHandler in
+                if mode == "websocket-rtt" { return WebSocketRoundTripHandler(statistics: loopStatistics, control: control, size: size, host: "\(host):\(port)") }
+                return RoundTripHandler(statistics: loopStatistics, control: control, size: size)
             }
         }
         launched += batch
@@ -208,6 +213,6 @@ case "idle":
     stopAndCollect()
 
 default:
-    fail("unknown --mode \(mode); use rtt, handshake or idle")
+    fail("unknown --mode \(mode); use rtt, websocket-rtt, handshake or idle")
 }
 exit(0)

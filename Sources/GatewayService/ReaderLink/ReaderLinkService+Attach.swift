@@ -6,22 +6,32 @@ import GatewayRepositories
 import GatewayWire
 
 extension ReaderLinkService {
-    /// Serves one `ReaderLink.Attach` call from hello to the end of the link.
-    func attach(requests: AsyncStream<[UInt8]>, call: ServerCall, context: CallContext) async {
+    /// A reader link that went online: what its steady state needs to serve it and end it.
+    struct OnlineLink: Sendable {
+        let reader: ReaderID
+        let linkID: LinkID
+        let epoch: LinkEpoch
+        /// A Bluetooth reader's link: its device may say why it ends (``bluetoothLinkEnded``).
+        let bluetooth: Bool
+    }
+
+    /// Takes one `ReaderLink.Attach` call from hello to online; nil when it ended before.
+    /// ``serveLink(_:requests:call:)`` serves it from then on.
+    func attach(requests: AsyncStream<[UInt8]>, call: ServerCall, context: CallContext) async -> OnlineLink? {
         var iterator = requests.makeAsyncIterator()
         guard let first = await iterator.next(),
               let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: first),
               case .hello(let hello)? = uplink.message
         else {
             call.end(ServiceError.invalid("the first message of Attach must be a ReaderHello").status)
-            return
+            return nil
         }
         let serial = hello.serialNumber.trimmingCharacters(in: .whitespaces).uppercased()
         do {
             try SerialRegistrationRequest.validate(serial: serial)
         } catch {
             call.end(ServiceError.invalid(error.message).status)
-            return
+            return nil
         }
         let linkID = registry.linkStarted()
         var record: ReaderRecord
@@ -38,7 +48,7 @@ extension ReaderLinkService {
                     hello, serial: serial, linkID: linkID, call: call, mailbox: registrationMailbox, requests: &iterator
                 ) else {
                     call.end()
-                    return
+                    return nil
                 }
                 record = registered.record
                 issuedCredential = registered.credential
@@ -46,14 +56,14 @@ extension ReaderLinkService {
             }
         } catch {
             call.end(error.status)
-            return
+            return nil
         }
         record.softwareVersion = hello.softwareVersion
         if hello.deviceType != .unspecified { record.deviceType = hello.deviceType }
         await followUp("recording a reader's software version and device type", leaves: "admins see the older values until its next attach") {
             try await database.readerReported(record.id, softwareVersion: hello.softwareVersion, deviceType: hello.deviceType)
         }
-        guard let epoch = await goOnline(record, linkID: linkID, call: call, ipAddress: hello.ipAddress, batteryLevel: hello.batteryLevel) else { return }
+        guard let epoch = await goOnline(record, linkID: linkID, call: call, ipAddress: hello.ipAddress, batteryLevel: hello.batteryLevel) else { return nil }
         let reader = ReaderID(record.id)
         softwareStatusReported(reader, linkID: linkID, batteryLevel: hello.batteryLevel, version: hello.softwareVersion)
         if let heartbeat = heartbeatBeforeRegistration {
@@ -88,21 +98,32 @@ extension ReaderLinkService {
             }
         }
         registry.apply(one: { $0.ownerAnnouncement(for: reader) })
+        return OnlineLink(reader: reader, linkID: linkID, epoch: epoch, bluetooth: record.deviceType.isBluetoothReaderType)
+    }
+
+    /// Serves an online link until it ends: what the loop's interceptor leaves to a task (an
+    /// empty or undecodable message, a second hello), then the link's end. It runs in a task
+    /// of its own, started when ``attach(requests:call:context:)`` returns: a suspended task
+    /// keeps the stack slabs of its deepest await until it ends, and going online's awaits
+    /// (authentication, the store) left several KiB per attached reader that way. The request
+    /// stream is read on from where going online stopped (one reader at a time: that task has
+    /// returned).
+    func serveLink(_ link: OnlineLink, requests: AsyncStream<[UInt8]>, call: ServerCall) async {
         // A Bluetooth reader's device says why the link ends (ReaderLinkEnding) just before.
         var ending: ReaderGatewayV1.ReaderLinkEnding?
-        while let bytes = await iterator.next() {
+        for await bytes in requests {
             guard !bytes.isEmpty else { continue }
             guard let message = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else {
                 call.end(ServiceError(.malformedMessage, "a ReaderUplink message did not decode").status)
                 break
             }
             if case .linkEnding(let said)? = message.message { ending = said }
-            uplinkReceived(message, reader: reader, linkID: linkID)
+            uplinkReceived(message, reader: link.reader, linkID: link.linkID)
         }
-        if record.deviceType.isBluetoothReaderType {
-            await bluetoothLinkEnded(reader, linkID: linkID, epoch: epoch, ending: ending)
+        if link.bluetooth {
+            await bluetoothLinkEnded(link.reader, linkID: link.linkID, epoch: link.epoch, ending: ending)
         } else {
-            await linkEnded(reader, linkID: linkID, epoch: epoch)
+            await linkEnded(link.reader, linkID: link.linkID, epoch: link.epoch)
         }
     }
 

@@ -70,7 +70,9 @@ public struct FrameConnection: Sendable {
         self.createdAt = now
         self.lastReceiveAt = now
         self.idleSince = now
-        outbound.reserveCapacity(4096)
+        // No capacity reserved up front: a reader link writes a few small frames a minute, and
+        // 4 KiB reserved per connection was about a tenth of an attached reader's memory. A busy
+        // connection's buffers grow to its messages once and keep that size (``takeOutbound(into:)``).
         if configuration.role == .client {
             outbound.append(contentsOf: FrameHeader.clientPreface)
         }

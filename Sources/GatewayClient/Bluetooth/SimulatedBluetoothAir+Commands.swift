@@ -45,6 +45,11 @@ extension SimulatedBluetoothAir {
             return result
         case .setDisplay?, .clearDisplay?, .reboot?:
             return Self.result(id, .ok)
+        case .cancelUpdate?:
+            // Nothing installs, so nothing is cancelled (an empty version says so).
+            var result = Self.result(id, .ok)
+            result.result = .updateVersion("")
+            return result
         case .installUpdate?, nil:
             return Self.result(id, ReaderGatewayV1.Status(.readerNotReady, "this simulated Bluetooth reader installs no software updates"))
         }

@@ -92,7 +92,7 @@ extension SdkService {
             response.reader = Gateway.readerMessage(row, link: registry.linkStatus(of: reader))
             response.generation = UInt64(generation.rawValue)
             response.replacedOtherSession = replaced
-            try await connectSoftwareUpdateStep(reader, token: request.sessionToken, account: account, context: context, response: &response)
+            try await connectSoftwareUpdateStep(reader, token: request.sessionToken, account: session.accountID, context: context, response: &response)
             return response
         }
     }

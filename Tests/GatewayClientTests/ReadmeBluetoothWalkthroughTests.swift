@@ -34,6 +34,14 @@ struct ReadmeBluetoothWalkthroughTests {
         #expect(await create.waitForExit() == 0, "stderr: \(create.standardError)")
         let location = try #require(create.output.first)
 
+        // gatewayctl updates add for bbpos_wisepad3, required since a date that has passed.
+        let update = try ChildProcess("gatewayctl", [
+            "updates", "add", "--device-type", "bbpos_wisepad3", "--version", "2.5.0", "--components", "firmware",
+            "--duration", "less_than_one_minute", "--required-at", "2026-01-01T00:00:00Z",
+        ], environment: environment)
+        #expect(await update.waitForExit() == 0, "stderr: \(update.standardError)")
+        #expect(update.output.first == "added bbpos_wisepad3 2.5.0", "\(update.output)")
+
         let phone = try ChildProcess("pos-lane", [
             "--gateway", gatewayAddress, "--ca", ca, "--secret-key", secretKey, "--location", location,
             "--lane", "Phone 2", "--pos-device-id", "phone-2", "--bluetooth-readers", "wisepad3:WPC3-0001,m2:STRM2-0002",
@@ -47,7 +55,8 @@ struct ReadmeBluetoothWalkthroughTests {
         #expect(OutputLine.parse(scanned)?["serials"] == "STRM2-0002,WPC3-0001")
         #expect(await phone.waitForLine { $0.hasPrefix("bluetooth_scan_done ") } != nil, "\(phone.output)")
 
-        // bt-connect WPC3-0001: the same passkey on both sides, then connected at the location.
+        // bt-connect WPC3-0001: the same passkey on both sides, the required update installs
+        // with progress, then connected at the location.
         phone.send("bt-connect WPC3-0001")
         let pairingLine = try #require(await phone.waitForLine { $0.hasPrefix("pairing ") }, "\(phone.output)")
         let pairing = try #require(OutputLine.parse(pairingLine))
@@ -60,8 +69,15 @@ struct ReadmeBluetoothWalkthroughTests {
         #expect(connected["location"] == location)
         #expect(connected["device_type"] == "bbpos_wisepad3")
         let reader = try #require(connected["reader_id"])
-
-        // (The required software update with progress comes here once the update catalog exists.)
+        let startedLine = try #require(await phone.waitForLine { $0.hasPrefix("update_started ") }, "\(phone.output)")
+        let updateStarted = try #require(OutputLine.parse(startedLine))
+        #expect(updateStarted["reader_id"] == reader)
+        #expect(updateStarted["version"] == "2.5.0")
+        #expect(updateStarted["required"] == "true")
+        #expect(await phone.waitForLine { OutputLine.parse($0)?["progress"] == "1.0" } != nil, "\(phone.output)")
+        let progress = phone.output.filter { $0.hasPrefix("update_progress ") }.compactMap { OutputLine.parse($0) }
+        #expect(progress.map { $0["progress"] ?? "" } == ["0.0", "0.25", "0.5", "0.75", "1.0"], "\(phone.output)")
+        #expect(progress.allSatisfy { $0["reader_id"] == reader }, "\(phone.output)")
 
         // collect 1250, the card, confirm.
         phone.send("collect 1250")
@@ -86,6 +102,8 @@ struct ReadmeBluetoothWalkthroughTests {
         #expect(await list.waitForExit() == 0)
         let row = try #require(list.output.first { $0.hasPrefix(reader) }, "\(list.output)")
         #expect(row.contains("bbpos_wisepad3") && row.contains(location), "\(row)")
+        // It runs the required version now, and nothing is pending.
+        #expect(row.contains(" 2.5.0 ") && !row.contains("(required)"), "\(row)")
         let history = try ChildProcess("gatewayctl", ["history", reader], environment: environment)
         #expect(await history.waitForExit() == 0)
         #expect(history.output.contains { $0.contains("mobile_link_ended: bluetooth_signal_lost, reconnecting") }, "\(history.output)")

@@ -23,6 +23,7 @@ public protocol BluetoothRadio: Sendable {
 public protocol BluetoothPeripheral: Sendable {
     var serialNumber: String { get }
     var deviceType: ReaderGatewayV1.DeviceType { get }
+    /// The software version it runs now (it changes when an update installs).
     var softwareVersion: String { get }
     /// Battery level from 0.0 to 1.0.
     var batteryLevel: Float? { get }
@@ -35,8 +36,9 @@ public protocol BluetoothPeripheral: Sendable {
     func readerPairingAnswer() async -> (passkey: String, accepted: Bool)
     /// Both sides keep the bond (the device selected Pair).
     func bond()
-    /// Runs one command on the reader and returns its result (a collect waits for the card).
-    func run(_ command: ReaderGatewayV1.ReaderCommand) async -> ReaderGatewayV1.CommandResult
+    /// Runs one command on the reader and returns its result (a collect waits for the card;
+    /// a software update reports its progress, 0 to 1, through `progress` as it installs).
+    func run(_ command: ReaderGatewayV1.ReaderCommand, progress: @Sendable (Float) -> Void) async -> ReaderGatewayV1.CommandResult
     /// Returns once this connection ended, with the reason (every caller gets it).
     func disconnected() async -> ReaderGatewayV1.MobileDisconnectReason
     /// Ends the connection from the device's side (`disconnectRequested`).

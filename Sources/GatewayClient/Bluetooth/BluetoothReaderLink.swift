@@ -5,8 +5,9 @@ import Synchronization
 
 /// A Bluetooth reader's link to the gateway, carried by the point-of-sale device: the reader
 /// side of `ReaderLink.Attach` on the lane's own connection. Commands from the gateway go to
-/// the reader over Bluetooth (``BluetoothPeripheral/run(_:)``), its results come back up;
-/// heartbeats carry its battery level. When the Bluetooth connection ends the device says why
+/// the reader over Bluetooth (``BluetoothPeripheral/run(_:progress:)``), its results come back
+/// up (a software update's progress before its result); the hello and heartbeats carry its
+/// battery level and software version. When the Bluetooth connection ends the device says why
 /// (``end(_:reconnecting:)``) before it ends the call.
 final class BluetoothReaderLink: Sendable {
     private struct State {
@@ -41,6 +42,7 @@ final class BluetoothReaderLink: Sendable {
         hello.serialNumber = peripheral.serialNumber
         hello.deviceType = peripheral.deviceType
         hello.softwareVersion = peripheral.softwareVersion
+        if let level = peripheral.batteryLevel { hello.batteryLevel = level }
         hello.readerCredential = credential
         let link = try await ReaderLinkClient.attach(on: channel, hello: hello)
         var downlinks = link.downlinks.makeAsyncIterator()
@@ -105,14 +107,30 @@ final class BluetoothReaderLink: Sendable {
     }
 
     private func run(_ command: ReaderGatewayV1.ReaderCommand) async {
+        var version = ""
         switch command.command {
         case .collectPaymentMethod?: setActivity(.collecting)
         case .confirmPaymentIntent?: setActivity(.confirming)
+        case .installUpdate(let update)?:
+            version = update.version
+            setActivity(.updating)
         default: break
         }
-        let result = await peripheral.run(command)
-        if case .collectPaymentMethod? = command.command { setActivity(.idle) }
-        if case .confirmPaymentIntent? = command.command { setActivity(.idle) }
+        let outbox = self.outbox
+        let result = await peripheral.run(command) { [version] progress in
+            var report = ReaderGatewayV1.ReaderUpdateProgress()
+            report.version = version
+            report.progress = progress
+            var uplink = ReaderGatewayV1.ReaderUplink()
+            uplink.message = .updateProgress(report)
+            outbox.yield(uplink)
+        }
+        // Back to idle before the answer: after an install, the heartbeat carries the new
+        // version, so the gateway's next decision sees it.
+        switch command.command {
+        case .collectPaymentMethod?, .confirmPaymentIntent?, .installUpdate?: setActivity(.idle)
+        default: break
+        }
         var uplink = ReaderGatewayV1.ReaderUplink()
         uplink.message = .commandResult(result)
         outbox.yield(uplink)
@@ -130,6 +148,7 @@ final class BluetoothReaderLink: Sendable {
         var heartbeat = ReaderGatewayV1.ReaderHeartbeat()
         heartbeat.activity = state.withLock { $0.activity }
         if let level = peripheral.batteryLevel { heartbeat.batteryLevel = level }
+        heartbeat.softwareVersion = peripheral.softwareVersion
         var uplink = ReaderGatewayV1.ReaderUplink()
         uplink.message = .heartbeat(heartbeat)
         outbox.yield(uplink)

@@ -3,8 +3,11 @@ import GatewayWire
 extension SimulatedBluetoothAir {
     /// Runs a command the gateway relayed, as the reader would: a collect waits for the card
     /// (``presentCard(_:_:)``), a cancel ends it with `COMMAND_CANCELED`, a confirm succeeds
-    /// for the amount collected; a reboot is answered here and performed by the peripheral.
-    func run(_ command: ReaderGatewayV1.ReaderCommand, on serial: String, connection: UInt64) async -> ReaderGatewayV1.CommandResult {
+    /// for the amount collected; a reboot is answered here and performed by the peripheral; a
+    /// software update installs with `progress` (``installUpdate(_:_:on:connection:progress:)``).
+    func run(
+        _ command: ReaderGatewayV1.ReaderCommand, on serial: String, connection: UInt64, progress: @Sendable (Float) -> Void
+    ) async -> ReaderGatewayV1.CommandResult {
         let id = command.commandID
         switch command.command {
         case .collectPaymentMethod(let params)?:
@@ -45,13 +48,15 @@ extension SimulatedBluetoothAir {
             return result
         case .setDisplay?, .clearDisplay?, .reboot?:
             return Self.result(id, .ok)
+        case .installUpdate(let update)?:
+            return await installUpdate(id, update.version, on: serial, connection: connection, progress: progress)
         case .cancelUpdate?:
-            // Nothing installs, so nothing is cancelled (an empty version says so).
+            // The version whose install stops; empty when nothing installs.
             var result = Self.result(id, .ok)
-            result.result = .updateVersion("")
+            result.result = .updateVersion(cancelUpdate(on: serial))
             return result
-        case .installUpdate?, nil:
-            return Self.result(id, ReaderGatewayV1.Status(.readerNotReady, "this simulated Bluetooth reader installs no software updates"))
+        case nil:
+            return Self.result(id, ReaderGatewayV1.Status(.readerNotReady, "this simulated Bluetooth reader does not know the command; update the client library"))
         }
     }
 }

@@ -18,11 +18,17 @@ public final class SimulatedBluetoothAir: Sendable {
         public var batteryDrainPerHour: Float
         /// At or below this level a reader powers down (`criticallyLowBattery`).
         public var criticalBatteryLevel: Float
+        /// How long a software update takes to install (progress in quarters over it).
+        public var updateDuration: Duration
 
-        public init(securityRebootAfter: Duration = .seconds(24 * 3600), batteryDrainPerHour: Float = 0.01, criticalBatteryLevel: Float = 0.05) {
+        public init(
+            securityRebootAfter: Duration = .seconds(24 * 3600), batteryDrainPerHour: Float = 0.01, criticalBatteryLevel: Float = 0.05,
+            updateDuration: Duration = .milliseconds(400)
+        ) {
             self.securityRebootAfter = securityRebootAfter
             self.batteryDrainPerHour = batteryDrainPerHour
             self.criticalBatteryLevel = criticalBatteryLevel
+            self.updateDuration = updateDuration
         }
     }
 
@@ -53,6 +59,11 @@ public final class SimulatedBluetoothAir: Sendable {
         var tapped: Card?
         var lastAmount: Int64 = 0
         var autoCard: Card?
+        /// The next software update fails halfway.
+        var failNextUpdate = false
+        /// The software update installing now: its command, version, and whether a
+        /// CancelUpdate stopped it.
+        var installing: (commandID: UInt64, version: String, canceled: Bool)?
         var advertising: Bool { poweredOn && inRange && connection == nil }
     }
 
@@ -288,7 +299,7 @@ public final class SimulatedBluetoothAir: Sendable {
             throw BluetoothError(.readerNotFound, "reader \(serialNumber) did not come within reach in \(timeout); power it on, bring it close, and check that Bluetooth is on")
         }
         let (type, version) = state.withLock { ($0.readers[serialNumber]!.advertisement.deviceType, $0.readers[serialNumber]!.advertisement.softwareVersion) }
-        return SimulatedPeripheral(air: self, serialNumber: serialNumber, deviceType: type, softwareVersion: version, device: device, connection: connection)
+        return SimulatedPeripheral(air: self, serialNumber: serialNumber, deviceType: type, connectedVersion: version, device: device, connection: connection)
     }
 
     /// A connect stops waiting (timed out or cancelled).
@@ -347,6 +358,8 @@ public final class SimulatedBluetoothAir: Sendable {
         guard let connection = state.readers[serial]?.connection else { return }
         state.readers[serial]!.connection = nil
         state.readers[serial]!.passkey = nil
+        // An install stops with the connection (it reports itself interrupted).
+        state.readers[serial]!.installing = nil
         if let waiter = state.readers[serial]!.pairingWaiter {
             state.readers[serial]!.pairingWaiter = nil
             wakeups.pairings.append((waiter, ("", false)))

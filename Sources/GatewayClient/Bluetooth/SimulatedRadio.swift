@@ -29,11 +29,14 @@ struct SimulatedPeripheral: BluetoothPeripheral {
     let air: SimulatedBluetoothAir
     let serialNumber: String
     let deviceType: ReaderGatewayV1.DeviceType
-    let softwareVersion: String
+    /// The version when the connection opened (the reader's, until an install changes it).
+    let connectedVersion: String
     let device: String
     let connection: UInt64
 
     var batteryLevel: Float? { air.state.withLock { $0.readers[serialNumber]?.battery } }
+
+    var softwareVersion: String { air.softwareVersion(serialNumber) ?? connectedVersion }
 
     var isBonded: Bool { air.state.withLock { $0.readers[serialNumber]?.bonded.contains(device) ?? false } }
 
@@ -73,8 +76,8 @@ struct SimulatedPeripheral: BluetoothPeripheral {
         }
     }
 
-    func run(_ command: ReaderGatewayV1.ReaderCommand) async -> ReaderGatewayV1.CommandResult {
-        await air.run(command, on: serialNumber, connection: connection)
+    func run(_ command: ReaderGatewayV1.ReaderCommand, progress: @Sendable (Float) -> Void) async -> ReaderGatewayV1.CommandResult {
+        await air.run(command, on: serialNumber, connection: connection, progress: progress)
     }
 
     func disconnected() async -> ReaderGatewayV1.MobileDisconnectReason {

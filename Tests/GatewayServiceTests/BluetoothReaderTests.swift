@@ -9,7 +9,7 @@ import Testing
 /// discovery, WisePad 3 pairing, connect with a location, the bond to one device, payments,
 /// disconnect reasons in the history, auto-reconnect with the owner kept, reboot and the
 /// 24-hour security reboot, reconnect on app start.
-@Suite("Bluetooth readers")
+@Suite("Bluetooth readers", .timeLimit(.minutes(5)))
 struct BluetoothReaderTests {
     /// The gateway's offline bound here: how long it keeps a reconnecting reader's owner. Long,
     /// so that the window outlasts the slowest reconnect of a loaded machine (the release when
@@ -231,7 +231,9 @@ struct BluetoothReaderTests {
         let air = SimulatedBluetoothAir()
         air.addReader(serialNumber: "STRM2-0001", deviceType: .stripeM2, tapAutomatically: .init())
         let phone = try await Self.lane(harness, air: air, device: "phone-a", label: "Floor 1")
-        let configuration = BluetoothConnectionConfiguration(locationID: phone.location, reconnectTimeout: .milliseconds(800))
+        // The reconnect's timeout passes in the air's simulated time, when the test says so:
+        // in real time it is a minute, far beyond any wait here.
+        let configuration = BluetoothConnectionConfiguration(locationID: phone.location, reconnectTimeout: .seconds(60))
         let connected = try await phone.client.connectBluetoothReader(try await Self.discover("STRM2-0001", phone), radio: phone.radio, configuration)
         let log = MobileEventLog(connected)
         let admin = try await harness.admin()
@@ -249,6 +251,8 @@ struct BluetoothReaderTests {
         #expect(collected.paymentMethod?.last4 == "4242")
 
         air.setPower("STRM2-0001", on: false)
+        #expect(await eventually { air.isConnectWaiting(for: "STRM2-0001") })
+        air.advance(by: .seconds(61))
         #expect(await eventually { log.all.count == 5 })
         #expect(Array(log.all.suffix(3)) == [
             .didStartReconnect(serialNumber: "STRM2-0001", reason: .poweredOff),

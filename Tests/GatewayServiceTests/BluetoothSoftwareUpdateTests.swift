@@ -7,7 +7,7 @@ import Testing
 /// Software updates of Bluetooth readers: a simulated WisePad 3 (its battery and version on
 /// the link the phone carries, the install with progress on the reader) against a real gateway
 /// whose update rules run on a clock the test sets, with a catalog for `bbpos_wisepad3`.
-@Suite("Bluetooth software updates")
+@Suite("Bluetooth software updates", .timeLimit(.minutes(5)))
 struct BluetoothSoftwareUpdateTests {
     static let serial = "WPC3-0101"
 

@@ -72,7 +72,9 @@ public final class SimulatedBluetoothAir: Sendable {
         var readers: [String: Reader] = [:]
         var listeners: [UInt64: (device: String, sink: AsyncStream<[BluetoothAdvertisement]>.Continuation)] = [:]
         var disabledDevices: Set<String> = []
-        var connectWaiters: [UInt64: (serial: String, device: String, waiter: CheckedContinuation<UInt64?, Never>)] = [:]
+        /// Connects waiting for their reader, each until its deadline in simulated time (or its
+        /// timeout in real time, whichever comes first).
+        var connectWaiters: [UInt64: (serial: String, device: String, waiter: CheckedContinuation<UInt64?, Never>, deadline: Duration)] = [:]
         var ended: [UInt64: ReaderGatewayV1.MobileDisconnectReason] = [:]
         var endWaiters: [UInt64: [CheckedContinuation<ReaderGatewayV1.MobileDisconnectReason, Never>]] = [:]
         var nextID: UInt64 = 0
@@ -180,8 +182,9 @@ public final class SimulatedBluetoothAir: Sendable {
         }
     }
 
-    /// Simulated time passes: batteries drain, and a reader up for 24 hours (see
-    /// ``Options/securityRebootAfter``) reboots (`securityReboot`) and is back at once.
+    /// Simulated time passes: batteries drain, a reader up for 24 hours (see
+    /// ``Options/securityRebootAfter``) reboots (`securityReboot`) and is back at once, and a
+    /// connect whose timeout has passed gives up (as it does when that much real time passes).
     public func advance(by duration: Duration) {
         let hours = Float(Double(duration.components.seconds) / 3600 + Double(duration.components.attoseconds) / 3.6e21)
         change { state, wakeups in
@@ -194,6 +197,16 @@ public final class SimulatedBluetoothAir: Sendable {
                 state.readers[serial]!.bootedAt = state.now
             }
         }
+        let expired = state.withLock { state in
+            state.connectWaiters.filter { $0.value.deadline <= state.now }.keys.sorted().compactMap { state.connectWaiters.removeValue(forKey: $0)?.waiter }
+        }
+        for waiter in expired { waiter.resume(returning: nil) }
+    }
+
+    /// Whether a device's connect is waiting for the reader to come within reach (a
+    /// reconnect, say), so that a test can let its timeout pass with ``advance(by:)``.
+    public func isConnectWaiting(for serialNumber: String) -> Bool {
+        state.withLock { $0.connectWaiters.values.contains { $0.serial == serialNumber } }
     }
 
     /// The customer presents a card on the reader: the waiting collect reads it, or the next.
@@ -285,7 +298,7 @@ public final class SimulatedBluetoothAir: Sendable {
             await withCheckedContinuation { (waiter: CheckedContinuation<UInt64?, Never>) in
                 var wakeups = Wakeups()
                 state.withLock { state in
-                    state.connectWaiters[waiterID] = (serialNumber, device, waiter)
+                    state.connectWaiters[waiterID] = (serialNumber, device, waiter, state.now + timeout)
                     Self.serveConnects(&state, &wakeups)
                 }
                 wakeups.run()

@@ -25,7 +25,7 @@ actor TestPostgresServer {
     static func configuration(directory: String) -> EmbeddedPostgresConfiguration {
         var configuration = EmbeddedPostgresConfiguration(dataDirectory: directory)
         configuration.durable = false
-        configuration.maximumConnections = 300
+        configuration.maximumConnections = 1000
         configuration.databaseName = "postgres"
         configuration.settings = extraSettings(ProcessInfo.processInfo.environment["TEST_POSTGRES_SETTINGS"] ?? "")
         return configuration

@@ -272,6 +272,17 @@ def main():
         b.until_text("taken-by", lambda text: text == "Lane A (pos-a)", "lane B shows who took the reader", timeout=5)
         b.screenshot("4-lane-b-taken-by-lane-a")
 
+        # Release from the console: the reader is free at once, and the page that held it hears it.
+        console_driver.find_element(By.CSS_SELECTOR, f'tr[data-reader="{reader_id}"] button.release').click()
+        WebDriverWait(console_driver, 10).until(lambda d: d.find_element(By.ID, "action-result").text == "released Counter 1",
+                                                "console: the release is answered")
+        console.until_cell(reader_id, "holder", lambda text: text == "free", "the released reader is free", CONSOLE_TAKEOVER_SECONDS)
+        a.until_text("lost", lambda text: text != "", "lane A hears the console released its reader", timeout=5)
+        print(f"browser: lane A heard '{a.text('lost')}' when the console released its reader")
+        # Lane A connects again, so that it is the reader's owner when the reader dies below.
+        check(a.run("connect(false)") == "connected replace", f"lane A connects again after the release: {a.text('result')}")
+        console.takeover_shown(reader_id, "Lane A (pos-a)", "lane A holds the reader again")
+
         # The reader dies: the owning page hears within the offline bound.
         killed_at = time.time()
         simulator.process.kill()

@@ -8,28 +8,10 @@ import Testing
 @Suite("the README Bluetooth walkthrough", .serialized)
 struct ReadmeBluetoothWalkthroughTests {
     @Test func wisePad3OnAPhoneLane() async throws {
-        let database = try await TestPostgres.database()
-        let directory = TestPostgres.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let gateway = try await LoggedProcess.start(
-            PackageExecutables.path("reader-gateway"),
-            // A long offline bound: the reader's reconnect window outlasts a loaded machine.
-            ["--data-dir", directory + "/data", "--port", "0", "--internal-port", "0", "--reader-offline-bound", "300s"],
-            logPath: directory + "/gateway.log",
-            environment: ["READER_GATEWAY_DATABASE_URL=\(database.connectionString)"]
-        )
-        defer { gateway.process.signal(SIGKILL) }
-        _ = try #require(await gateway.waitForLine(containing: "msg=ready"), "gateway not ready:\n\(gateway.output)")
-        let listening = try #require(await gateway.waitForLine(containing: "gateway listening"))
-        let port = try #require(LoggedProcess.field("address", in: listening)?.split(separator: ":").last.flatMap { Int($0) })
-        let certificatesLine = try #require(await gateway.waitForLine(containing: "development TLS certificates"))
-        let ca = try #require(LoggedProcess.field("ca", in: certificatesLine))
-        let accountCreation = try ChildProcess("gatewayctl", ["--json", "accounts", "create", "--database-url", database.connectionString])
-        #expect(await accountCreation.waitForExit(timeout: .seconds(30)) == 0, "stderr: \(accountCreation.standardError)")
-        let account = try #require(try JSONSerialization.jsonObject(with: Data(accountCreation.output.joined().utf8)) as? [String: Any])
-        let secretKey = try #require(account["secret_key"] as? String)
-        let gatewayAddress = "127.0.0.1:\(port)"
-        let environment = ["GATEWAYCTL_CA": ca, "GATEWAYCTL_SECRET_KEY": secretKey, "GATEWAYCTL_GATEWAY": gatewayAddress]
+        // A long offline bound: the reader's reconnect window outlasts a loaded machine.
+        let readme = try await WalkthroughGateway.start(["--reader-offline-bound", "300s"])
+        defer { readme.discard() }
+        let (ca, secretKey, gatewayAddress, environment) = (readme.ca, readme.secretKey, readme.address, readme.environment)
         let create = try ChildProcess("gatewayctl", ["locations", "create", "Front Store"], environment: environment)
         #expect(await create.waitForExit() == 0, "stderr: \(create.standardError)")
         let location = try #require(create.output.first)
@@ -111,7 +93,6 @@ struct ReadmeBluetoothWalkthroughTests {
 
         phone.send("quit")
         #expect(await phone.waitForExit() == 0)
-        #expect(await gateway.stop() == 0)
-        await database.close()
+        #expect(await readme.stop() == 0)
     }
 }

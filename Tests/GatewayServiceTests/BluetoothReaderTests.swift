@@ -252,6 +252,9 @@ struct BluetoothReaderTests {
 
         air.setPower("STRM2-0001", on: false)
         #expect(await eventually { air.isConnectWaiting(for: "STRM2-0001") })
+        // The minute passes only once the gateway has recorded the power-off's ending, as it
+        // has long before a real reconnect times out (the release then follows it).
+        #expect(await eventually { (try? await admin.history(of: readerID))?.first?.mobileDisconnectReason == .poweredOff })
         air.advance(by: .seconds(61))
         #expect(await eventually { log.all.count == 5 })
         #expect(Array(log.all.suffix(3)) == [

@@ -326,7 +326,11 @@ struct BluetoothReaderTests {
         let collected = try await phone.client.collectPaymentMethod(Self.collectParams("pi_bt_3", amount: 700))
         #expect(collected.paymentMethod != nil)
         let admin = try await harness.admin()
-        let reasons = try await admin.history(of: connected.reader.id).filter { $0.reason == .mobileLinkEnded }.map(\.mobileDisconnectReason)
+        // Each ending is recorded by the old link's serving task after its call ended, which
+        // may come after the new link is serving: wait for both rows, then check their reasons.
+        let endingReasons = { try await admin.history(of: connected.reader.id).filter { $0.reason == .mobileLinkEnded }.map(\.mobileDisconnectReason) }
+        #expect(await eventually { (try? await endingReasons())?.count == 2 })
+        let reasons = try await endingReasons()
         #expect(reasons == [.securityReboot, .rebootRequested])
         try await connected.disconnect()
         phone.close()

@@ -252,6 +252,9 @@ struct BluetoothReaderTests {
 
         air.setPower("STRM2-0001", on: false)
         #expect(await eventually { air.isConnectWaiting(for: "STRM2-0001") })
+        // The minute passes only once the gateway has recorded the power-off's ending, as it
+        // has long before a real reconnect times out (the release then follows it).
+        #expect(await eventually { (try? await admin.history(of: readerID))?.first?.mobileDisconnectReason == .poweredOff })
         air.advance(by: .seconds(61))
         #expect(await eventually { log.all.count == 5 })
         #expect(Array(log.all.suffix(3)) == [
@@ -323,7 +326,11 @@ struct BluetoothReaderTests {
         let collected = try await phone.client.collectPaymentMethod(Self.collectParams("pi_bt_3", amount: 700))
         #expect(collected.paymentMethod != nil)
         let admin = try await harness.admin()
-        let reasons = try await admin.history(of: connected.reader.id).filter { $0.reason == .mobileLinkEnded }.map(\.mobileDisconnectReason)
+        // Each ending is recorded by the old link's serving task after its call ended, which
+        // may come after the new link is serving: wait for both rows, then check their reasons.
+        let endingReasons = { try await admin.history(of: connected.reader.id).filter { $0.reason == .mobileLinkEnded }.map(\.mobileDisconnectReason) }
+        #expect(await eventually { (try? await endingReasons())?.count == 2 })
+        let reasons = try await endingReasons()
         #expect(reasons == [.securityReboot, .rebootRequested])
         try await connected.disconnect()
         phone.close()

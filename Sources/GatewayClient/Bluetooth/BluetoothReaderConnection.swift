@@ -99,14 +99,18 @@ public final class BluetoothReaderConnection: Sendable {
             link?.end(reason, reconnecting: false)
             for event in events { eventSink.yield(event) }
         case .reconnect(let events):
-            link?.end(reason, reconnecting: true)
+            let endingSent = link?.end(reason, reconnecting: true)
             for event in events { eventSink.yield(event) }
-            let task = Task { [self] in await reconnect() }
+            let task = Task { [self] in await reconnect(after: endingSent) }
             state.withLock { $0.reconnectTask = task }
         }
     }
 
-    private func reconnect() async {
+    /// Reconnects once the old link's ending is on its way (`endingSent`): on the same
+    /// channel, the gateway then reads that ending before the new Attach replaces the old
+    /// link (whose call then ends, dropping what arrives on it later).
+    private func reconnect(after endingSent: Task<Void, Never>?) async {
+        await endingSent?.value
         let outcome: MobileReconnectStateMachine.OnReconnectEnded
         var attached: (BluetoothReaderLink, any BluetoothPeripheral)?
         do {

@@ -56,14 +56,19 @@ final class BluetoothReaderLink: Sendable {
     }
 
     /// Tells the gateway why the link ends (and whether the device reconnects), then ends it.
-    func end(_ reason: ReaderGatewayV1.MobileDisconnectReason, reconnecting: Bool) {
+    /// Returns the task that sends the ending (it ends once the ending is on its way and the
+    /// call half-closed): a reconnect awaits it before its new Attach, so the gateway reads
+    /// this link's ending before the new link replaces it (a replaced call's later messages
+    /// are dropped, and its end would be recorded without a reason).
+    @discardableResult
+    func end(_ reason: ReaderGatewayV1.MobileDisconnectReason, reconnecting: Bool) -> Task<Void, Never>? {
         let tasks = state.withLock { state -> [Task<Void, Never>]? in
             guard !state.ended else { return nil }
             state.ended = true
             defer { state.tasks = [] }
             return state.tasks
         }
-        guard let tasks else { return }
+        guard let tasks else { return nil }
         var ending = ReaderGatewayV1.ReaderLinkEnding()
         ending.reason = reason
         ending.reconnecting = reconnecting
@@ -74,6 +79,7 @@ final class BluetoothReaderLink: Sendable {
         // The sender drains the outbox (the ending last), then half-closes the call; the
         // command loop ends with the call (cancelling it would cancel the call at once).
         if tasks.count > 1 { tasks[1].cancel() }
+        return tasks.count > 2 ? tasks[2] : nil
     }
 
     private func start(_ downlinks: sending ResponseStream<ReaderGatewayV1.ReaderDownlink>.AsyncIterator) {

@@ -106,7 +106,7 @@ struct FleetViewTests {
 
         // The mobile reader goes away: the fleet still shows the battery it last reported.
         _ = await fixture.simulator.stop()
-        #expect(await eventually(timeout: .seconds(10)) {
+        #expect(await eventually {
             (try? await fixture.admin.getReader(fixture.readerID).reader?.networkStatus) == .offline
         })
         let offline = try #require(try await fixture.admin.getReader(fixture.readerID).reader)
@@ -118,8 +118,8 @@ struct FleetViewTests {
     @Test("reader-sim drains its battery per heartbeat, reports it, and powers off when empty")
     func batteryDrain() async throws {
         let fixture = try await UpdateFixture.start(serial: "MOB-DRAIN", simulatorArguments: ["--battery", "0.9", "--battery-drain", "0.1"])
-        #expect(await eventually(timeout: .seconds(20)) { fixture.simulatorLines(containing: "powered_off serial=MOB-DRAIN") == 1 })
-        #expect(await eventually(timeout: .seconds(10)) {
+        #expect(await eventually { fixture.simulatorLines(containing: "powered_off serial=MOB-DRAIN") == 1 })
+        #expect(await eventually {
             (try? await fixture.admin.getReader(fixture.readerID).reader?.networkStatus) == .offline
         })
         // The last level written is at most the crossing of 50 % (a threshold crossing is always written).

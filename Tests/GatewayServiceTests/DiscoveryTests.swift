@@ -143,7 +143,9 @@ struct DiscoveryTests {
     }
 
     @Test func discoveryFloodsAreRateLimitedPerSession() async throws {
-        let harness = try await GatewayHarness.start(discoveryBurst: 3)
+        // A burst of 3 and almost no refill (one discovery per 1,000 s): however slowly a loaded
+        // machine runs the ten discoveries, the bucket cannot refill between them.
+        let harness = try await GatewayHarness.start(discoveryBurst: 3, discoveriesPerSecond: 0.001)
         let store = try await StoreFixture.make(harness)
         let flooding = try await store.lane("Lane 1")
         let calm = try await store.lane("Lane 2")

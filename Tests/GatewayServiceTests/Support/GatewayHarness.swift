@@ -30,6 +30,7 @@ final class GatewayHarness: Sendable {
         offlineBound: Duration = .milliseconds(1500),
         lease: Duration = .seconds(3),
         discoveryBurst: Int = 5,
+        discoveriesPerSecond: Double = 1,
         commandTimeout: Duration = .seconds(20),
         webSocket: WebSocketCarrierConfiguration = WebSocketCarrierConfiguration(origins: .only([GatewayHarness.allowedOrigin])),
         updateClock: WallClock = .system,
@@ -51,6 +52,7 @@ final class GatewayHarness: Sendable {
         service.readerOfflineBound = offlineBound
         service.sessionLease = lease
         service.discoveryBurst = discoveryBurst
+        service.discoveriesPerSecond = discoveriesPerSecond
         service.commandTimeout = commandTimeout
         service.updateClock = updateClock
         let metrics = GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)

@@ -11,7 +11,7 @@ const secretKey = process.env.GATEWAY_SECRET_KEY;
 const registrationCode = process.env.READER_REGISTRATION_CODE;
 
 /** Resolves with the first value `probe` returns that is not undefined, checking again after each `intervalMs`, failing after `timeoutMs`. */
-async function eventually(what, probe, { timeoutMs = 10000, intervalMs = 50 } = {}) {
+async function eventually(what, probe, { timeoutMs = 30000, intervalMs = 50 } = {}) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -81,7 +81,9 @@ test("lanes in a browser library: discover, connect, failIfInUse, takeover event
   const collecting = laneB.collectPaymentMethod({ paymentIntentId: "pi_ws_1", amount: 495, currency: "usd" });
   await eventually("the reader busy with lane B's collect", async () => {
     const { reader: current } = await admin.call("GetReader", { readerId: reader.id });
-    return current.activity !== 0 && current.activity !== "IDLE" ? current : undefined;
+    // readergateway.v1.ReaderActivity.COLLECTING (enums decode to their numbers): waiting for
+    // "not idle" passed at once once GetReader reported IDLE (1), before the collect began.
+    return current.activity === 2 ? current : undefined;
   });
 
   // Cell 3: failIfInUse on a reader mid-transaction: READER_BUSY, and lane B keeps it.

@@ -33,15 +33,7 @@ public final class SimulatedBluetoothAir: Sendable {
     }
 
     /// A card the customer presents.
-    public struct Card: Sendable, Hashable {
-        public var brand: String
-        public var last4: String
-
-        public init(brand: String = "visa", last4: String = "4242") {
-            self.brand = brand
-            self.last4 = last4
-        }
-    }
+    public typealias Card = SimulatedCard
 
     struct Reader {
         var advertisement: BluetoothAdvertisement
@@ -392,22 +384,10 @@ public final class SimulatedBluetoothAir: Sendable {
     }
 
     static func result(_ id: UInt64, _ status: ReaderGatewayV1.Status) -> ReaderGatewayV1.CommandResult {
-        var result = ReaderGatewayV1.CommandResult()
-        result.commandID = id
-        result.status = status
-        return result
+        SimulatedCommandResult.status(id, status)
     }
 
     static func collected(id: UInt64, card: Card, serial: String) -> ReaderGatewayV1.CommandResult {
-        var method = ReaderGatewayV1.PaymentMethod()
-        method.id = "pm_bt_\(serial)_\(id)"
-        method.brand = card.brand
-        method.last4 = card.last4
-        method.expMonth = 12
-        method.expYear = 2030
-        method.readMethod = "contact_emv"
-        var collected = result(id, .ok)
-        collected.result = .paymentMethod(method)
-        return collected
+        SimulatedCommandResult.collected(id: id, card: card, idPrefix: "bt", reader: serial, readMethod: "contact_emv")
     }
 }

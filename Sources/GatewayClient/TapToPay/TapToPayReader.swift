@@ -28,15 +28,7 @@ public final class TapToPayReader: Sendable {
     }
 
     /// A card (or wallet) the customer taps.
-    public struct Card: Sendable, Hashable {
-        public var brand: String
-        public var last4: String
-
-        public init(brand: String = "visa", last4: String = "4242") {
-            self.brand = brand
-            self.last4 = last4
-        }
-    }
+    public typealias Card = SimulatedCard
 
     private struct State {
         /// The collect waiting for a tap: its command id and amount.
@@ -196,22 +188,10 @@ public final class TapToPayReader: Sendable {
     }
 
     static func result(_ id: UInt64, _ status: ReaderGatewayV1.Status) -> ReaderGatewayV1.CommandResult {
-        var result = ReaderGatewayV1.CommandResult()
-        result.commandID = id
-        result.status = status
-        return result
+        SimulatedCommandResult.status(id, status)
     }
 
     static func collected(id: UInt64, card: Card, reader: String) -> ReaderGatewayV1.CommandResult {
-        var method = ReaderGatewayV1.PaymentMethod()
-        method.id = "pm_ttp_\(reader)_\(id)"
-        method.brand = card.brand
-        method.last4 = card.last4
-        method.expMonth = 12
-        method.expYear = 2030
-        method.readMethod = "contactless_emv"
-        var result = result(id, .ok)
-        result.result = .paymentMethod(method)
-        return result
+        SimulatedCommandResult.collected(id: id, card: card, idPrefix: "ttp", reader: reader, readMethod: "contactless_emv")
     }
 }

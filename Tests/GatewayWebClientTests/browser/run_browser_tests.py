@@ -9,6 +9,9 @@ refused. The page imports the library from the gateway's own URL. The fleet cons
 (served by the gateway at /console/, signed in with the account's secret key) is open in a
 third browser and must show each takeover within 1 s, without a reload. Every wait is a
 WebDriverWait on a DOM condition (or a line the gateway or simulator prints), never a sleep.
+The console re-renders its navigation and its table on every change, so the console is read
+and clicked through one script each time (Console.texts, Console.click): an element handle
+kept between two WebDriver calls could be replaced in between.
 Screenshots of each step go to --artifacts (described in README.md beside this file).
 """
 
@@ -132,9 +135,21 @@ class Console:
         # A reload would drop this marker; it is checked at the end.
         self.driver.execute_script("window.consoleNeverReloaded = true")
 
+    def texts(self, css):
+        """The rendered text of every element matching css, read in one script (one DOM state)."""
+        return self.driver.execute_script(
+            "return Array.from(document.querySelectorAll(arguments[0]), (e) => e.innerText.trim())", css)
+
+    def click(self, css, containing=""):
+        """Clicks the first element matching css whose text contains `containing`, found and
+        clicked in one script; waits until there is one."""
+        WebDriverWait(self.driver, 10).until(lambda d: d.execute_script(
+            "const e = Array.from(document.querySelectorAll(arguments[0])).find((e) => e.innerText.includes(arguments[1]));"
+            "if (e) { e.click(); return true; } return false;", css, containing), f"console: nothing to click at {css} {containing!r}")
+
     def cell(self, reader_id, name):
-        rows = self.driver.find_elements(By.CSS_SELECTOR, f'tr[data-reader="{reader_id}"] td.{name}')
-        return rows[0].text if rows else None
+        cells = self.texts(f'tr[data-reader="{reader_id}"] td.{name}')
+        return cells[0] if cells else None
 
     def until_cell(self, reader_id, name, predicate, what, timeout):
         WebDriverWait(self.driver, timeout, poll_frequency=0.02).until(lambda d: predicate(self.cell(reader_id, name)), f"console: {what} (within {timeout}s)")
@@ -273,7 +288,7 @@ def main():
         b.screenshot("4-lane-b-taken-by-lane-a")
 
         # Release from the console: the reader is free at once, and the page that held it hears it.
-        console_driver.find_element(By.CSS_SELECTOR, f'tr[data-reader="{reader_id}"] button.release').click()
+        console.click(f'tr[data-reader="{reader_id}"] button.release')
         WebDriverWait(console_driver, 10).until(lambda d: d.find_element(By.ID, "action-result").text == "released Counter 1",
                                                 "console: the release is answered")
         console.until_cell(reader_id, "holder", lambda text: text == "free", "the released reader is free", CONSOLE_TAKEOVER_SECONDS)
@@ -316,29 +331,31 @@ def main():
                                                 "console: registering by code")
         second.wait_for(r"online serial=WSB-2", timeout=20)
         WebDriverWait(console_driver, 10).until(
-            lambda d: any(row.find_element(By.CSS_SELECTOR, "td.serial").text == "WSB-2" and row.find_element(By.CSS_SELECTOR, "td.status").text == "online"
-                          for row in d.find_elements(By.CSS_SELECTOR, "#readers tbody tr")), "console: the registered reader is listed online")
+            lambda d: d.execute_script(
+                "return Array.from(document.querySelectorAll('#readers tbody tr')).some((row) =>"
+                " row.querySelector('td.serial').innerText === 'WSB-2' && row.querySelector('td.status').innerText === 'online')"),
+            "console: the registered reader is listed online")
         watch_text.wait_for(r'changed \S+ "Counter 2" serial=WSB-2 online', timeout=10)
         check(console.never_reloaded(), "console: the page reloaded while registering")
 
         # One page per location: a second location's reader is on its own page only.
         back_office = ctl("locations", "create", "Back office").splitlines()[-1].strip()
         ctl("readers", "register", "--serials", "WSB-BO", "--label-prefix", "Back", "--location", back_office)
-        WebDriverWait(console_driver, 10).until(lambda d: any("Back office" in link.text for link in d.find_elements(By.CSS_SELECTOR, "#locations a")),
+        WebDriverWait(console_driver, 10).until(lambda d: any("Back office" in text for text in console.texts("#locations a")),
                                                 "console: the new location appears in the navigation")
-        next(link for link in console_driver.find_elements(By.CSS_SELECTOR, "#locations a") if "Back office" in link.text).click()
-        WebDriverWait(console_driver, 10).until(lambda d: [cell.text for cell in d.find_elements(By.CSS_SELECTOR, "#readers tbody td.serial")] == ["WSB-BO"],
+        console.click("#locations a", "Back office")
+        WebDriverWait(console_driver, 10).until(lambda d: console.texts("#readers tbody td.serial") == ["WSB-BO"],
                                                 "console: the back office page lists its one reader")
         check(console_driver.find_element(By.ID, "location-title").text == "Back office", "console: the page's title")
         console.screenshot("10-console-second-location")
-        console_driver.find_element(By.XPATH, "//nav[@id='locations']/a[contains(., 'Browser store')]").click()
-        WebDriverWait(console_driver, 10).until(lambda d: "WSB-1" in [cell.text for cell in d.find_elements(By.CSS_SELECTOR, "#readers tbody td.serial")],
+        console.click("#locations a", "Browser store")
+        WebDriverWait(console_driver, 10).until(lambda d: "WSB-1" in console.texts("#readers tbody td.serial"),
                                                 "console: back on the first location's page")
 
         # History: the console reads the reader's ownership changes.
-        console_driver.find_element(By.CSS_SELECTOR, f'tr[data-reader="{reader_id}"] button.history').click()
-        WebDriverWait(console_driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#history-list li")) >= 4, "console: the history lists the takeovers")
-        history = [item.text for item in console_driver.find_elements(By.CSS_SELECTOR, "#history-list li")]
+        console.click(f'tr[data-reader="{reader_id}"] button.history')
+        WebDriverWait(console_driver, 10).until(lambda d: len(console.texts("#history-list li")) >= 4, "console: the history lists the takeovers")
+        history = console.texts("#history-list li")
         check(any("replaced" in line and "Lane A" in line for line in history), f"console: history without lane A's replace: {history}")
 
         # A browser that never signed in sees nothing: the sign-in form, no readers, and its

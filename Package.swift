@@ -110,9 +110,11 @@ let package = Package(
         // the interop driver and the fuzz target.
         .target(name: "GatewayWireConformance", dependencies: ["GatewayWire"], path: "Sources/Tools/GatewayWireConformance", swiftSettings: swift6),
         .executableTarget(name: "wire-interop", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/Tools/WireInterop", swiftSettings: swift6),
-        .executableTarget(name: "wire-fuzz", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/Tools/WireFuzz", swiftSettings: swift6),
+        // fuzzing: the plain (replay) build's entry and file handling, shared by the fuzz targets.
+        .target(name: "FuzzSupport", path: "Sources/Tools/FuzzSupport", swiftSettings: swift6),
+        .executableTarget(name: "wire-fuzz", dependencies: ["GatewayWire", "GatewayWireConformance", "FuzzSupport"], path: "Sources/Tools/WireFuzz", swiftSettings: swift6),
         // websocket: libFuzzer target for the upgrade parser and the frame decoder (make fuzz).
-        .executableTarget(name: "websocket-fuzz", dependencies: ["GatewayWebSocket"], path: "Sources/Tools/WebSocketFuzz", swiftSettings: swift6),
+        .executableTarget(name: "websocket-fuzz", dependencies: ["GatewayWebSocket", "FuzzSupport"], path: "Sources/Tools/WebSocketFuzz", swiftSettings: swift6),
         // websocket: the binding on a plain TCP socket, for interop tests with independent clients.
         .executableTarget(name: "websocket-echo", dependencies: ["GatewayWebSocket"], path: "Sources/Tools/WebSocketEcho", swiftSettings: swift6),
         .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/Tools/WireBench", swiftSettings: swift6),

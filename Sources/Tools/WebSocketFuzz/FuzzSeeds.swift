@@ -1,3 +1,4 @@
+import FuzzSupport
 import GatewayWebSocket
 
 /// Writes the starting corpus: `handshake/` holds upgrade requests (valid and each kind of
@@ -6,10 +7,10 @@ func writeSeeds(to directory: String) {
     let valid = "GET /readergateway/v1/websocket HTTP/1.1\r\nHost: gateway.example:7443\r\nUpgrade: websocket\r\n"
         + "Connection: keep-alive, Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         + "Origin: https://pos.example\r\nSec-WebSocket-Protocol: chat, readergateway.v1\r\n\r\n"
-    writeFile("\(directory)/handshake/valid", [7] + Array(valid.utf8))
-    writeFile("\(directory)/handshake/bad-version", [255] + Array(valid.replacing("Version: 13", with: "Version: 8").utf8))
-    writeFile("\(directory)/handshake/bad-origin", [3] + Array(valid.replacing("pos.example", with: "evil.example").utf8))
-    writeFile("\(directory)/handshake/post", [255] + Array(valid.replacing("GET", with: "POST").utf8))
+    FuzzReplay.writeInput("\(directory)/handshake/valid", [7] + Array(valid.utf8))
+    FuzzReplay.writeInput("\(directory)/handshake/bad-version", [255] + Array(valid.replacing("Version: 13", with: "Version: 8").utf8))
+    FuzzReplay.writeInput("\(directory)/handshake/bad-origin", [3] + Array(valid.replacing("pos.example", with: "evil.example").utf8))
+    FuzzReplay.writeInput("\(directory)/handshake/post", [255] + Array(valid.replacing("GET", with: "POST").utf8))
 
     let key: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
     var conversation: [UInt8] = [5]
@@ -19,7 +20,7 @@ func writeSeeds(to directory: String) {
     WebSocketFrameEncoder.append(WebSocketFrame(opcode: .continuation, payload: [4, 5]), maskingKey: key, to: &conversation)
     WebSocketFrameEncoder.append(WebSocketFrame(opcode: .binary, payload: [UInt8](repeating: 9, count: 300)), maskingKey: key, to: &conversation)
     WebSocketFrameEncoder.append(WebSocketFrame(opcode: .close, payload: [0x03, 0xE8] + Array("bye".utf8)), maskingKey: key, to: &conversation)
-    writeFile("\(directory)/frames/conversation", conversation)
-    writeFile("\(directory)/frames/unmasked", [255] + WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .binary, payload: [1])))
-    writeFile("\(directory)/frames/text", [255] + WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .text, payload: Array("hi".utf8)), maskingKey: key))
+    FuzzReplay.writeInput("\(directory)/frames/conversation", conversation)
+    FuzzReplay.writeInput("\(directory)/frames/unmasked", [255] + WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .binary, payload: [1])))
+    FuzzReplay.writeInput("\(directory)/frames/text", [255] + WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .text, payload: Array("hi".utf8)), maskingKey: key))
 }

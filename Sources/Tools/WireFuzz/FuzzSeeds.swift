@@ -1,3 +1,4 @@
+import FuzzSupport
 import GatewayWire
 import GatewayWireConformance
 
@@ -32,20 +33,20 @@ func writeSeeds(to directory: String) {
     var goAway = ReaderGatewayV1.GoAway()
     goAway.lastStreamID = 3
     FrameEncoder.append(.goAway(goAway), to: &conversation)
-    writeFile("\(directory)/frame/conversation", conversation)
+    FuzzReplay.writeInput("\(directory)/frame/conversation", conversation)
 
     var serverSide: [UInt8] = [0]
     FrameEncoder.append(.settings(ConnectionSettings().message), to: &serverSide)
     FrameEncoder.append(.endOfCall(streamID: 1, ReaderGatewayV1.CallEnd(ReaderGatewayV1.Status(.readerBusy, "busy"))), to: &serverSide)
     FrameEncoder.append(.ping(ack: true, payload: 1), to: &serverSide)
-    writeFile("\(directory)/frame/server-side", serverSide)
-    writeFile("\(directory)/frame/truncated-header", [3, 0, 0, 0, 9, 2])
+    FuzzReplay.writeInput("\(directory)/frame/server-side", serverSide)
+    FuzzReplay.writeInput("\(directory)/frame/truncated-header", [3, 0, 0, 0, 9, 2])
 
     // Messages: one per product surface message type with fields set, plus AllTypes.
     var index = 0
     func seed<M: ProtobufMessage>(_ name: String, _ message: M) {
         guard let position = messageTypes.firstIndex(where: { $0 == M.self }) else { return }
-        writeFile("\(directory)/message/\(name)", [UInt8(position)] + message.serializedBytes())
+        FuzzReplay.writeInput("\(directory)/message/\(name)", [UInt8(position)] + message.serializedBytes())
         index += 1
     }
     seed("connect-reader", request)

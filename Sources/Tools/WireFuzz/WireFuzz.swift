@@ -11,6 +11,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FuzzSupport
 import GatewayWire
 import GatewayWireConformance
 
@@ -148,39 +149,7 @@ func wireFuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointe
 @main
 struct WireFuzzReplay {
     static func main() {
-        let arguments = CommandLine.arguments.dropFirst()
-        switch arguments.first {
-        case "replay":
-            for path in arguments.dropFirst() {
-                let bytes = readFile(path)
-                bytes.withUnsafeBytes { runOne($0) }
-                print("ok \(path) (\(bytes.count) bytes)")
-            }
-        case "seeds":
-            guard let directory = arguments.dropFirst().first else { fallthrough }
-            writeSeeds(to: directory)
-        default:
-            print("usage: wire-fuzz replay FILE... | wire-fuzz seeds DIR   (WIRE_FUZZ_TARGET=frame|message)")
-        }
+        FuzzReplay.main(usage: "usage: wire-fuzz replay FILE... | wire-fuzz seeds DIR   (WIRE_FUZZ_TARGET=frame|message)", runOne: runOne, writeSeeds: { writeSeeds(to: $0) })
     }
 }
 #endif
-
-func readFile(_ path: String) -> [UInt8] {
-    guard let file = fopen(path, "rb") else { return [] }
-    defer { fclose(file) }
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = fread(&chunk, 1, chunk.count, file)
-        if count <= 0 { break }
-        out.append(contentsOf: chunk[0..<count])
-    }
-    return out
-}
-
-func writeFile(_ path: String, _ bytes: [UInt8]) {
-    guard let file = fopen(path, "wb") else { return }
-    _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-    fclose(file)
-}

@@ -29,6 +29,14 @@ final class OpsService: LifecycleService {
         self.metrics = metrics
         self.state = state
         self.store = store
+        // The store pool's gauges are read at each scrape (nothing while the store starts).
+        metrics.registry.onScrape {
+            guard let pool = store.client?.poolStatistics() else { return }
+            metrics.storePoolConnections.labels(PoolConnectionState.idle).set(Int64(pool.idle))
+            metrics.storePoolConnections.labels(PoolConnectionState.inUse).set(Int64(pool.inUse))
+            metrics.storePoolMaxConnections.unlabeled.set(Int64(pool.maximumConnections))
+            metrics.storePoolWaiters.unlabeled.set(Int64(pool.waiting))
+        }
         server = OpsServer(
             configuration: OpsServerConfiguration(host: options.opsAddress, port: options.opsPort ?? 9090),
             router: OpsRouter(registry: metrics.registry, readinessChecks: state.readinessChecks(store: store))

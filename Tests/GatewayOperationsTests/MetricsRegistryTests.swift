@@ -32,6 +32,18 @@ struct MetricsRegistryTests {
         #expect(!text.contains("color=\"other\""))
     }
 
+    @Test("scrape hooks run before every render, so a gauge read from elsewhere is current")
+    func scrapeHooks() throws {
+        let registry = MetricsRegistry()
+        let level = registry.gauge("test_pool", help: "Pool.")
+        let source = Counter()
+        registry.onScrape { level.unlabeled.set(Int64(source.value)) }
+        source.increment(by: 3)
+        #expect(try PrometheusTextReader(registry.render()).value("test_pool") == 3)
+        source.increment(by: 2)
+        #expect(try PrometheusTextReader(registry.render()).value("test_pool") == 5)
+    }
+
     @Test("values outside the declared set count under other and in the overflow counter")
     func overflow() throws {
         let registry = MetricsRegistry()

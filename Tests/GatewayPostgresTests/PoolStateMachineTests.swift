@@ -40,6 +40,26 @@ struct PoolStateMachineTests {
         #expect(machine.waitingRequests == 0)
     }
 
+    @Test func statisticsCountIdleBusyAndPinnedConnectionsAndTheWaiters() {
+        var (machine, ids) = machine(maximum: 2, ready: 2)
+        #expect(machine.statistics == PoolStatistics(idle: 2, inUse: 0, waiting: 0, maximumConnections: 2))
+        machine.enqueueAcquirer("tx", deadline: later)
+        machine.enqueue("a", deadline: later)
+        let actions = machine.dispatch(mayOpen: false)
+        #expect(actions.pin.count == 1 && actions.send.count == 1)
+        // One connection pinned by the transaction, the other running "a".
+        #expect(machine.statistics == PoolStatistics(idle: 0, inUse: 2, waiting: 0, maximumConnections: 2))
+        machine.enqueueAcquirer("tx2", deadline: later)
+        #expect(machine.statistics.waiting == 1)
+        let busy = actions.send[0].1
+        machine.finished(1, on: busy)
+        #expect(machine.statistics == PoolStatistics(idle: 1, inUse: 1, waiting: 1, maximumConnections: 2))
+        #expect(machine.dispatch(mayOpen: false).pin.map(\.0) == ["tx2"])
+        #expect(machine.statistics == PoolStatistics(idle: 0, inUse: 2, waiting: 0, maximumConnections: 2))
+        for id in ids { _ = machine.release(id, clean: true) }
+        #expect(machine.statistics == PoolStatistics(idle: 2, inUse: 0, waiting: 0, maximumConnections: 2))
+    }
+
     @Test func callerThreadsDoNotOpenConnections() {
         var machine = Machine(maximumConnections: 4, pipelineDepth: 2)
         machine.enqueue("a", deadline: later)

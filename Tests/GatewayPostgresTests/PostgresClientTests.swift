@@ -321,3 +321,25 @@ func firstElements<Element: Sendable>(of stream: AsyncStream<Element>, count: In
         return first
     }
 }
+
+@Suite("PostgresClient pool statistics against a real server")
+struct PostgresClientPoolStatisticsTests {
+    @Test func aTransactionHoldsAConnectionInUseUntilItEnds() async throws {
+        try await TestPostgres.withDatabase { database in
+            let client = database.client
+            try await client.ping()
+            // The ping's connection is handed back by the store thread, maybe after the answer.
+            #expect(await eventually { client.poolStatistics().inUse == 0 })
+            let before = client.poolStatistics()
+            #expect(before.maximumConnections == client.configuration.maximumConnections)
+            #expect(before.waiting == 0 && before.idle >= 1)
+            let inside = try await client.withTransaction { transaction in
+                _ = try await transaction.query("SELECT 1")
+                return client.poolStatistics()
+            }
+            #expect(inside.inUse == 1, "the transaction's pinned connection")
+            #expect(await eventually { client.poolStatistics().inUse == 0 }, "the connection was not handed back")
+            #expect(client.poolStatistics().idle == inside.idle + 1)
+        }
+    }
+}

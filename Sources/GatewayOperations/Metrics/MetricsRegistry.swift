@@ -8,6 +8,7 @@ import Synchronization
 public final class MetricsRegistry: Sendable {
     private let families = Mutex<[any RenderableFamily]>([])
     private let names = Mutex<Set<String>>([])
+    private let scrapeHooks = Mutex<[@Sendable () -> Void]>([])
 
     public init() {}
 
@@ -34,6 +35,13 @@ public final class MetricsRegistry: Sendable {
         register(MetricFamily(name: name, help: help, labels: []) { SampledGauge(read) })
     }
 
+    /// Runs `hook` at the start of every scrape, before any family renders: for gauges whose
+    /// value another component keeps and that are cheaper read than pushed on every change
+    /// (the store pool's counts). The hook runs on the scraping thread: quick, non-blocking.
+    public func onScrape(_ hook: @escaping @Sendable () -> Void) {
+        scrapeHooks.withLock { $0.append(hook) }
+    }
+
     private func register<Metric>(_ family: MetricFamily<Metric>) -> MetricFamily<Metric> {
         let inserted = names.withLock { $0.insert(family.name).inserted }
         precondition(inserted, "metric \(family.name) is registered twice")
@@ -43,6 +51,7 @@ public final class MetricsRegistry: Sendable {
 
     /// The whole exposition: every family, then the label overflow counter.
     public func render() -> String {
+        for hook in scrapeHooks.withLock({ $0 }) { hook() }
         let snapshot = families.withLock { $0 }
         var output = ""
         output.reserveCapacity(snapshot.count * 512)

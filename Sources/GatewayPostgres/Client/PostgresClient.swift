@@ -54,6 +54,10 @@ public final class PostgresClient: Sendable {
         return try result.get().affectedRows
     }
 
+    /// The pool's connections and waiters now, for metrics. Quick: it waits only for the
+    /// store thread's current step, never for PostgreSQL.
+    public func poolStatistics() -> PoolStatistics { loop.poolStatistics() }
+
     /// Checks that a connection can be opened and a statement run.
     public func ping() async throws(StoreError) {
         _ = try await query("SELECT 1")

@@ -69,6 +69,16 @@ struct PoolStateMachine<Request, Acquirer> {
     var waitingReservedRequests: Int { reservedRequests.count }
     /// Transactions waiting for a connection.
     var waitingAcquirers: Int { acquirers.count }
+    /// The pool's connections and waiters now (the reserved connection is not counted).
+    var statistics: PoolStatistics {
+        var statistics = PoolStatistics(maximumConnections: maximumConnections)
+        for connection in connections.values where !connection.reserved && connection.state == .ready {
+            if connection.pinned || connection.inflight > 0 { statistics.inUse += 1 } else { statistics.idle += 1 }
+        }
+        statistics.waiting = waitingRequests + waitingAcquirers
+        return statistics
+    }
+
     /// When the oldest waiting work times out.
     var earliestDeadline: ContinuousClock.Instant? {
         let request = requestsHead < requests.count ? requests[requestsHead].deadline : nil

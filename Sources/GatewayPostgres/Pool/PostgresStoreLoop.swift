@@ -112,6 +112,11 @@ final class PostgresStoreLoop: @unchecked Sendable {
         eventLoop = group.loops[0]
     }
 
+    /// The pool's counts, read under the engine lock (held only for one non-blocking step).
+    func poolStatistics() -> PoolStatistics {
+        engine.withLock { _ in pool.statistics }
+    }
+
     /// Hands a command to the store thread, or fails it when the client is shut down.
     ///
     /// Fast path: when no other thread is running the engine, the caller runs

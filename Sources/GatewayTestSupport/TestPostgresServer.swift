@@ -2,15 +2,17 @@ import Foundation
 import GatewayCore
 import GatewayPostgres
 import GatewayRepositories
-import Synchronization
 
 /// The state behind ``TestPostgres``: the server, its template databases and
 /// an administration client.
+///
+/// The server stops with the test process and nothing waits for it: it is spawned with the
+/// parent-death signal SIGINT (PostgreSQL's fast shutdown), and the next run removes its
+/// directory (``removeLeftovers()``). An exit handler that waited for it kept the process
+/// half torn down for that long, while other threads still ran in libraries whose own exit
+/// handlers had already cleaned them up (OpenSSL registers one when first used).
 actor TestPostgresServer {
     static let shared = TestPostgresServer()
-
-    /// The running server, remembered for the exit handler.
-    static let running = Mutex<EmbeddedPostgres?>(nil)
 
     struct Started: Sendable {
         let server: EmbeddedPostgres
@@ -52,13 +54,6 @@ actor TestPostgresServer {
             Self.removeLeftovers()
             let directory = TestPostgres.makeTemporaryDirectory()
             let server = try await EmbeddedPostgres.start(Self.configuration(directory: directory), logger: logger)
-            Self.running.withLock { $0 = server }
-            atexit {
-                if let server = TestPostgresServer.running.withLock({ $0 }) {
-                    server.stopBlocking()
-                    try? FileManager.default.removeItem(atPath: server.dataDirectory)
-                }
-            }
             var admin = PostgresConfiguration(connectionString: server.connectionString(database: "postgres"))
             admin.maximumConnections = 2
             return Started(server: server, admin: try PostgresClient(configuration: admin, logger: logger))

@@ -324,22 +324,24 @@ func firstElements<Element: Sendable>(of stream: AsyncStream<Element>, count: In
 
 @Suite("PostgresClient pool statistics against a real server")
 struct PostgresClientPoolStatisticsTests {
-    @Test func aTransactionHoldsAConnectionInUseUntilItEnds() async throws {
-        try await TestPostgres.withDatabase { database in
-            let client = database.client
-            try await client.ping()
-            // The ping's connection is handed back by the store thread, maybe after the answer.
-            #expect(await eventually { client.poolStatistics().inUse == 0 })
-            let before = client.poolStatistics()
-            #expect(before.maximumConnections == client.configuration.maximumConnections)
-            #expect(before.waiting == 0 && before.idle >= 1)
-            let inside = try await client.withTransaction { transaction in
-                _ = try await transaction.query("SELECT 1")
-                return client.poolStatistics()
-            }
-            #expect(inside.inUse == 1, "the transaction's pinned connection")
-            #expect(await eventually { client.poolStatistics().inUse == 0 }, "the connection was not handed back")
-            #expect(client.poolStatistics().idle == inside.idle + 1)
+    /// One connection, so every count is decided: idle, then pinned by a transaction with a
+    /// statement waiting behind it, then idle again once both are done.
+    @Test func aTransactionHoldsTheConnectionAndAStatementWaitsForIt() async throws {
+        let database = try await TestPostgres.database(maximumConnections: 1)
+        let client = database.client
+        try await client.ping()
+        // The ping's connection is handed back by the store thread, maybe after the answer.
+        #expect(await eventually { client.poolStatistics() == PoolStatistics(idle: 1, maximumConnections: 1) })
+        let waiter = try await client.withTransaction { transaction in
+            _ = try await transaction.query("SELECT 1")
+            #expect(client.poolStatistics() == PoolStatistics(inUse: 1, maximumConnections: 1))
+            let waiter = Task { try await client.query("SELECT 2 AS two") }
+            #expect(await eventually { client.poolStatistics().waiting == 1 }, "the statement did not wait for the pinned connection")
+            #expect(client.poolStatistics() == PoolStatistics(inUse: 1, waiting: 1, maximumConnections: 1))
+            return waiter
         }
+        #expect(try await waiter.value.first?.decode(Int.self, "two") == 2)
+        #expect(await eventually { client.poolStatistics() == PoolStatistics(idle: 1, maximumConnections: 1) }, "the connection was not handed back")
+        await client.shutdown()
     }
 }

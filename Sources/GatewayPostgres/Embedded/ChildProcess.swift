@@ -22,8 +22,6 @@ public final class ChildProcess: Sendable {
     private let exitStatus = Mutex<Int32?>(nil)
     /// Set by the reaper once the child has exited and ``poll()`` has its status.
     private let exited = Latch()
-    /// The same, for threads that must block (exit handlers).
-    private let exitedBlocking = DispatchSemaphore(value: 0)
     /// An eventfd that turns readable (and stays so) once the child has exited and ``poll()``
     /// has its status: wait on it beside other descriptors (`poll(2)`); never read it. -1 if
     /// no eventfd could be created (then wait on ``wait(timeout:)``).
@@ -39,7 +37,6 @@ public final class ChildProcess: Sendable {
             let reaped = rg_waitpid_blocking(pid, &code)
             exitStatus.withLock { $0 = reaped == pid ? code : -1 }
             exited.set()
-            exitedBlocking.signal()
             if exitDescriptor >= 0 { _ = rg_eventfd_write(exitDescriptor, 1) }
         }
         reaper.name = "reap-\(name)"
@@ -111,15 +108,6 @@ public final class ChildProcess: Sendable {
     /// Waits until the child exits or `timeout` passes; nil when it still runs.
     public func wait(timeout: Duration) async -> Int32? {
         _ = await exited.wait(atMost: timeout)
-        return poll()
-    }
-
-    /// Like ``wait(timeout:)`` but blocks the calling thread (for exit handlers).
-    public func waitBlocking(timeout: Duration) -> Int32? {
-        if let status = poll() { return status }
-        let (seconds, attoseconds) = timeout.components
-        let nanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-        if exitedBlocking.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success { exitedBlocking.signal() }
         return poll()
     }
 

@@ -107,17 +107,6 @@ public final class EmbeddedPostgres: Sendable {
         logger.info("embedded PostgreSQL stopped", ["data_dir": dataDirectory])
     }
 
-    /// Like ``stop()`` but blocks the calling thread (for exit handlers).
-    public func stopBlocking() {
-        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        server.signal(SIGINT)
-        if server.waitBlocking(timeout: .seconds(30)) == nil {
-            server.signal(SIGKILL)
-            _ = server.waitBlocking(timeout: .seconds(10))
-        }
-        lock.release()
-    }
-
     // MARK: start-up steps
 
     /// Waits until the server accepts connections, it exits, or the start timeout passes.

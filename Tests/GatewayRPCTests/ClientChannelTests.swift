@@ -23,7 +23,7 @@ struct ClientChannelTests {
         let server = try EchoServer()
         let channel = try await connect(server)
         #expect(channel.connectionInfo?.alpn == "reader-gateway/1")
-        let answer = try await channel.unary(EchoServer.unary, location("hello"), timeout: .seconds(5))
+        let answer = try await channel.unary(EchoServer.unary, location("hello"), timeout: outcomeDeadline)
         #expect(answer.displayName == "hello")
         let auth = try await channel.unary(EchoServer.metadata, location(""), metadata: [.bearer("sk_test_1")])
         #expect(auth.displayName == "Bearer sk_test_1")
@@ -57,7 +57,7 @@ struct ClientChannelTests {
         let channel = try await connect(server)
         // 20 000 small messages: well past the 64 KiB stream window, so credit must flow back.
         var received: [String] = []
-        for try await message in channel.serverStreaming(EchoServer.expand, location("20000"), timeout: .seconds(30)) {
+        for try await message in channel.serverStreaming(EchoServer.expand, location("20000"), timeout: outcomeDeadline) {
             received.append(message.displayName)
         }
         #expect(received.count == 20_000)
@@ -71,7 +71,7 @@ struct ClientChannelTests {
     func bidirectional() async throws {
         let server = try EchoServer()
         let channel = try await connect(server)
-        let call = channel.bidirectional(EchoServer.chat, timeout: .seconds(10))
+        let call = channel.bidirectional(EchoServer.chat, timeout: outcomeDeadline)
         var iterator = call.responses.makeAsyncIterator()
         for index in 0..<50 {
             try await call.send(location("m\(index)"))
@@ -132,7 +132,7 @@ struct ClientChannelTests {
     func goAway() async throws {
         let server = try EchoServer()
         let channel = try await connect(server)
-        let inFlight = Task { try await channel.unary(EchoServer.held, location("kept"), timeout: .seconds(10)) }
+        let inFlight = Task { try await channel.unary(EchoServer.held, location("kept"), timeout: outcomeDeadline) }
         #expect(await eventually { server.snapshot.started == 1 })
         server.goAway()
         #expect(await eventually { if case .draining = channel.state { true } else { false } })
@@ -146,7 +146,7 @@ struct ClientChannelTests {
         }
         server.releaseHeld()
         #expect(try await inFlight.value.displayName == "kept")
-        let closed = try await withTimeLimit(.seconds(5)) { await channel.waitUntilClosed() }
+        let closed = try await withTimeLimit(outcomeDeadline) { await channel.waitUntilClosed() }
         #expect(closed.code == .unavailable)
         #expect(channel.state.isClosed)
         await server.stop()
@@ -159,7 +159,7 @@ struct ClientChannelTests {
         let answers = try await withThrowingTaskGroup(of: Bool.self) { group in
             for index in 0..<300 {
                 group.addTask {
-                    let answer = try await channel.unary(EchoServer.unary, location("call \(index)"), timeout: .seconds(20))
+                    let answer = try await channel.unary(EchoServer.unary, location("call \(index)"), timeout: outcomeDeadline)
                     return answer.displayName == "call \(index)"
                 }
             }
@@ -181,7 +181,7 @@ struct ClientChannelTests {
         let echoed = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<150 {
                 group.addTask {
-                    let call = channel.bidirectional(EchoServer.chat, timeout: .seconds(20))
+                    let call = channel.bidirectional(EchoServer.chat, timeout: outcomeDeadline)
                     for message in 0..<3 { try await call.send(location("\(index).\(message)")) }
                     call.finish()
                     var count = 0
@@ -207,13 +207,13 @@ struct ClientChannelTests {
         #expect(await eventually { channel.lastPingRoundTrip != nil })
         server.goSilent()
         do {
-            _ = try await channel.unary(EchoServer.unary, location("lost"), timeout: .seconds(10))
+            _ = try await channel.unary(EchoServer.unary, location("lost"), timeout: outcomeDeadline)
             Issue.record("the call should fail when the server goes silent")
         } catch let error as RPCError {
             #expect(error.code == .unavailable)
             #expect(error.reason == .keepaliveTimeout || error.reason == .connectionLost, "reason \(error.reasonName): \(error.message)")
         }
-        #expect(try await withTimeLimit(.seconds(5)) { await channel.waitUntilClosed() }.code == .unavailable)
+        #expect(try await withTimeLimit(outcomeDeadline) { await channel.waitUntilClosed() }.code == .unavailable)
         await server.stop()
     }
 
@@ -253,7 +253,7 @@ struct ClientChannelTests {
         var refused = false
         do {
             let anonymous = try await connect(server)
-            _ = try await anonymous.unary(EchoServer.unary, location("anonymous"), timeout: .seconds(5))
+            _ = try await anonymous.unary(EchoServer.unary, location("anonymous"), timeout: outcomeDeadline)
         } catch is RPCError {
             refused = true
         }

@@ -260,4 +260,57 @@ struct BluetoothSoftwareUpdateTests {
         try await connected.disconnect()
         await fixture.stop()
     }
+
+    @Test("a location's install window: an update required outside it installs at a connect only from the window's next opening; the window is listed, refused when out of range, and cleared")
+    func installWindowDefersRequired() async throws {
+        // The clock starts at 17:46 UTC; 2.5.0 was required at 16:46, outside 02:00-05:00 UTC.
+        let fixture = try await Fixture.start(battery: 0.8)
+        var window = ReaderGatewayV1.InstallWindow()
+        window.startMinute = 2 * 60
+        window.endMinute = 5 * 60
+        let location = try await fixture.admin.setInstallWindow(fixture.phone.location, window)
+        #expect(location.installWindow == window)
+        #expect(try await fixture.admin.listLocations().first { $0.id == fixture.phone.location }?.installWindow == window)
+
+        // Until 02:00 the update is optional here: the connect installs nothing and reports it.
+        let optional = try await fixture.connect()
+        #expect(fixture.log.started.isEmpty)
+        #expect(fixture.phone.client.connectedReader?.availableUpdate?.version == "2.5.0")
+        #expect(fixture.phone.client.connectedReader?.availableUpdate?.required == false)
+        #expect(await eventually { fixture.log.available.map(\.version) == ["2.5.0"] })
+        try await optional.disconnect()
+        #expect(await eventually { fixture.air.status(Self.serial)?.connectedTo == nil })
+
+        // 02:00 the next day (8 h 14 min later): required, it installs during the connect.
+        fixture.clock.advance(by: 8 * SettableClock.hour + 14 * 60_000)
+        let required = try await fixture.connect()
+        #expect(fixture.log.started.map(\.version) == ["2.5.0"])
+        #expect(fixture.log.started.first?.required == true)
+        #expect(fixture.air.softwareVersion(Self.serial) == "2.5.0")
+        try await required.disconnect()
+
+        // Out of range, or both set and cleared: refused with what to fix, the window unchanged.
+        var empty = window
+        empty.endMinute = empty.startMinute
+        var farEast = window
+        farEast.utcOffsetMinutes = 15 * 60
+        for (bad, expected) in [(empty, "same time"), (farEast, "UTC offset")] {
+            await BluetoothReaderTests.expectRPCFailure(.invalidRequest) { try await fixture.admin.setInstallWindow(fixture.phone.location, bad) }
+            do { _ = try await fixture.admin.setInstallWindow(fixture.phone.location, bad) } catch let error as RPCError {
+                #expect(error.message.contains(expected), "\(error.message)")
+            }
+        }
+        var both = ReaderGatewayV1.UpdateLocationRequest()
+        both.locationID = fixture.phone.location
+        both.installWindow = window
+        both.clearInstallWindow = true
+        await BluetoothReaderTests.expectRPCFailure(.invalidRequest) {
+            try await fixture.adminConnection.unary(ReaderGatewayV1.FleetAdmin.updateLocation, both, metadata: [.bearer(fixture.harness.account.secretKey)])
+        }
+        #expect(try await fixture.admin.listLocations().first { $0.id == fixture.phone.location }?.installWindow == window)
+        #expect(try await fixture.admin.setInstallWindow(fixture.phone.location, nil).installWindow == nil)
+        #expect(try await fixture.admin.listLocations().first { $0.id == fixture.phone.location }?.installWindow == nil)
+        await BluetoothReaderTests.expectRPCFailure(.locationNotFound) { try await fixture.admin.setInstallWindow("tml_unknown", window) }
+        await fixture.stop()
+    }
 }

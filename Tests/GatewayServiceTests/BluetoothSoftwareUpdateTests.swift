@@ -187,6 +187,9 @@ struct BluetoothSoftwareUpdateTests {
         fixture.clock.advance(by: 10 * SettableClock.day)
         fixture.air.failNextUpdate(Self.serial)
         let within = try await fixture.connect()
+        let failure = try #require(within.requiredUpdateFailure, "the connect did not report the failed update")
+        #expect(failure.reason == .readerSoftwareUpdateFailed)
+        #expect(failure.message.contains("2.5.0") && failure.message.contains("30 days"), "\(failure.message)")
         #expect(fixture.log.started.map(\.version) == ["2.5.0"])
         #expect(fixture.phone.client.connectionStatus == .connected)
         #expect(fixture.air.softwareVersion(Self.serial) == "2.4.0")
@@ -215,6 +218,7 @@ struct BluetoothSoftwareUpdateTests {
 
         // The next connect retries it; this time it installs, and the reader connects on 2.5.0.
         let installed = try await fixture.connect()
+        #expect(installed.requiredUpdateFailure == nil)
         #expect(fixture.log.started.count == 3)
         #expect(fixture.air.softwareVersion(Self.serial) == "2.5.0")
         #expect(fixture.phone.client.connectedReader?.softwareVersion == "2.5.0")

@@ -18,6 +18,9 @@ struct AdminCommands {
         case .renameLocation(let id, let name):
             let location = try await admin.updateLocation(id, displayName: name)
             output.show(table: AdminRendering.table([location]), json: AdminRendering.json(location))
+        case .setInstallWindow(let id, let window):
+            let location = try await admin.setInstallWindow(id, window)
+            output.show(table: AdminRendering.table([location]), json: AdminRendering.json(location))
         case .registerByCode(let code, let label, let location):
             let reader = try await admin.registerReader(code: code, label: label, locationID: location)
             output.show(table: AdminRendering.table([reader]), json: AdminRendering.json(reader))

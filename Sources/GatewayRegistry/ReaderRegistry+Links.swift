@@ -25,8 +25,9 @@ extension ReaderRegistry {
     }
 
     /// A second link of a reader whose link is live here: the new one takes its place at
-    /// once, keeping epoch, owner and generation; commands on the old one fail. Nil when
-    /// the reader has no link here (the store must record the attach).
+    /// once, keeping epoch, owner and generation; commands on the old one fail, and a reboot
+    /// asked of the old one is over (the reader is back: the new link's own loss is no
+    /// reboot). Nil when the reader has no link here (the store must record the attach).
     public mutating func linkReattached(
         _ reader: ReaderID, link: LinkID, described: ReaderGatewayV1.Reader, status: LinkStatus, now: ContinuousClock.Instant
     ) -> Reattached? {
@@ -39,6 +40,7 @@ extension ReaderRegistry {
         existing.status.softwareVersion = status.softwareVersion
         existing.lastHeartbeat = now
         existing.pending = [:]
+        existing.rebootRequested = false
         links[reader] = existing
         return Reattached(replaced: old, epoch: existing.epoch, failed: failed)
     }

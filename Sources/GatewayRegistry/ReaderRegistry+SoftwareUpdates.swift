@@ -24,14 +24,14 @@ extension ReaderRegistry {
 
     /// Readers of `deviceType` linked here and owned by a session here of `account`, not in a
     /// payment: those to tell of a catalog change (a reader mid-payment hears at its next connect).
-    public func idleOwnedReaders(account: String, deviceType: ReaderGatewayV1.DeviceType) -> [(reader: ReaderID, status: LinkStatus)] {
-        var found: [(reader: ReaderID, status: LinkStatus)] = []
+    public func idleOwnedReaders(account: String, deviceType: ReaderGatewayV1.DeviceType) -> [(reader: ReaderID, status: LinkStatus, location: String)] {
+        var found: [(reader: ReaderID, status: LinkStatus, location: String)] = []
         for reader in holders.keys {
             guard let link = links[reader], link.described.deviceType == deviceType,
                   link.status.activity != .collecting, link.status.activity != .confirming,
                   let owner = owner(of: reader), owner.accountID == account
             else { continue }
-            found.append((reader, link.status))
+            found.append((reader, link.status, link.described.locationID))
         }
         return found
     }

@@ -37,6 +37,28 @@ struct ReaderRegistryLinksTests {
         #expect(next == CommandKey(link: second, command: key.command + 1))
     }
 
+    @Test func aRebootAskedOfAReplacedLinkIsOverItsSuccessorsLossIsNoReboot() {
+        var fixture = RegistryFixture()
+        let first = fixture.attach()
+        fixture.open("A")
+        fixture.claim("A", generation: 1)
+        guard case .local = fixture.relay("A", reboot: true) else { Issue.record("not relayed"); return }
+        #expect(fixture.registry.links[fixture.reader]?.rebootRequested == true)
+        // The rebooted reader's new link arrives before the old one's end is noticed.
+        let second = fixture.registry.linkStarted()
+        _ = fixture.registry.linkReattached(fixture.reader, link: second, described: .init(), status: .init(), now: fixture.start + .seconds(1))
+        #expect(fixture.registry.linkEnded(fixture.reader, link: first) == nil)
+        #expect(fixture.registry.links[fixture.reader]?.rebootRequested == false)
+        // Later the new link is lost: a loss, not the reboot of the link before.
+        let ended = fixture.registry.linkEnded(fixture.reader, link: second)
+        #expect(ended?.rebootRequested == false)
+        #expect(fixture.registry.rebootingReaders.isEmpty)
+        // A reboot asked of the new link is its own.
+        let third = fixture.attach()
+        guard case .local = fixture.relay("A", reboot: true) else { Issue.record("not relayed"); return }
+        #expect(fixture.registry.linkEnded(fixture.reader, link: third)?.rebootRequested == true)
+    }
+
     @Test func aFirstAttachHasNothingToReplace() {
         var fixture = RegistryFixture()
         let link = fixture.registry.linkStarted()

@@ -23,3 +23,14 @@ extension AdminClient {
         _ = try await call(ReaderGatewayV1.FleetAdmin.removeSoftwareUpdate, request, idempotent: false)
     }
 }
+
+extension AdminClient {
+    /// Sets a location's software install window (nil: removes it); the location as it is now.
+    public func setInstallWindow(_ locationID: String, _ window: ReaderGatewayV1.InstallWindow?) async throws -> ReaderGatewayV1.Location {
+        var request = ReaderGatewayV1.UpdateLocationRequest()
+        request.locationID = locationID
+        request.installWindow = window
+        request.clearInstallWindow = window == nil
+        return try await call(ReaderGatewayV1.FleetAdmin.updateLocation, request, idempotent: true).location ?? ReaderGatewayV1.Location()
+    }
+}

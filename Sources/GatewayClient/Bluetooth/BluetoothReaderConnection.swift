@@ -14,6 +14,8 @@ public final class BluetoothReaderConnection: Sendable {
         var reconnectTask: Task<Void, Never>?
         /// Counts the Bluetooth connections served; a loss reported for an older one is ignored.
         var served: UInt64 = 0
+        /// Why the required update failed during the connect that still succeeded.
+        var requiredUpdateFailure: ReaderGatewayV1.Status?
     }
 
     /// The reader as the gateway registered it (id, serial, location).
@@ -40,6 +42,11 @@ public final class BluetoothReaderConnection: Sendable {
     }
 
     public var serialNumber: String { reader.serialNumber }
+
+    /// Set when a required software update failed during the connect and the reader connected
+    /// anyway, because it ran its location's latest version within the last 30 days (Stripe's
+    /// `didFinishInstallingUpdate` with an error); the next connect retries the update.
+    public var requiredUpdateFailure: ReaderGatewayV1.Status? { state.withLock { $0.requiredUpdateFailure } }
 
     /// Starts serving `link` over `peripheral` (first connect, or a reconnect).
     func serve(_ link: BluetoothReaderLink, over peripheral: any BluetoothPeripheral, firstTime: Bool) {

@@ -1,10 +1,12 @@
 import GatewayWire
+import Synchronization
 
 /// Software updates on the simulated Bluetooth readers, as reader-sim's readers install them:
 /// a battery at or below 50 % refuses the install; otherwise progress goes from 0 to 1 in
 /// quarters over ``SimulatedBluetoothAir/Options/updateDuration``, and the reader runs the new
 /// version. ``SimulatedBluetoothAir/failNextUpdate(_:)`` makes the next install fail halfway; a
-/// CancelUpdate stops it at its next quarter; the Bluetooth connection ending interrupts it.
+/// CancelUpdate stops it at once (however long its quarters are); the Bluetooth connection
+/// ending interrupts it at its next quarter.
 extension SimulatedBluetoothAir {
     /// The reader's next software update fails halfway (`READER_SOFTWARE_UPDATE_FAILED`).
     public func failNextUpdate(_ serialNumber: String) {
@@ -59,6 +61,9 @@ extension SimulatedBluetoothAir {
         case .started(let failing): fails = failing
         }
         let steps = 4
+        let pauseKey = InstallPauses.Key(air: ObjectIdentifier(self), serial: serial, commandID: id)
+        let pause = InstallPauses.shared.begin(pauseKey)
+        defer { InstallPauses.shared.end(pauseKey) }
         var ended: InstallStep?
         var failed = false
         for step in 0...steps {
@@ -74,7 +79,7 @@ extension SimulatedBluetoothAir {
             }
             progress(fraction)
             guard step < steps else { break }
-            try? await Task.sleep(for: options.updateDuration / steps)
+            await pause.wait(options.updateDuration / steps)
         }
         let installed = ended == nil && !failed
         change { state, _ in
@@ -100,14 +105,17 @@ extension SimulatedBluetoothAir {
         return result
     }
 
-    /// Stops the reader's running install at its next step; the version it was installing,
-    /// or empty when none was.
+    /// Stops the reader's running install at once; the version it was installing, or empty
+    /// when none was.
     func cancelUpdate(on serial: String) -> String {
-        state.withLock { state in
-            guard let installing = state.readers[serial]?.installing else { return "" }
+        let canceled = state.withLock { state -> (commandID: UInt64, version: String)? in
+            guard let installing = state.readers[serial]?.installing else { return nil }
             state.readers[serial]!.installing!.canceled = true
-            return installing.version
+            return (installing.commandID, installing.version)
         }
+        guard let canceled else { return "" }
+        InstallPauses.shared.pause(for: InstallPauses.Key(air: ObjectIdentifier(self), serial: serial, commandID: canceled.commandID))?.cancel()
+        return canceled.version
     }
 
     private func installStep(_ serial: String, _ id: UInt64, _ connection: UInt64) -> InstallStep {
@@ -115,5 +123,78 @@ extension SimulatedBluetoothAir {
             guard let reader = state.readers[serial], reader.connection?.id == connection, reader.installing?.commandID == id else { return .interrupted }
             return reader.installing!.canceled ? .canceled : .running
         }
+    }
+}
+
+/// The pause between two quarters of each running install of a simulated reader, by air,
+/// reader and command, so that a cancel ends it at once.
+private final class InstallPauses: Sendable {
+    struct Key: Hashable {
+        let air: ObjectIdentifier
+        let serial: String
+        let commandID: UInt64
+    }
+
+    static let shared = InstallPauses()
+    private let pauses = Mutex<[Key: InstallPause]>([:])
+
+    func begin(_ key: Key) -> InstallPause {
+        let pause = InstallPause()
+        pauses.withLock { $0[key] = pause }
+        return pause
+    }
+
+    func pause(for key: Key) -> InstallPause? {
+        pauses.withLock { $0[key] }
+    }
+
+    func end(_ key: Key) {
+        _ = pauses.withLock { $0.removeValue(forKey: key) }
+    }
+}
+
+/// One install's pauses: each ends when its time has passed or at a cancel (and once
+/// cancelled, none waits).
+private final class InstallPause: Sendable {
+    private struct State {
+        var waiter: CheckedContinuation<Void, Never>?
+        /// Which pause is waiting: a timer of an earlier one that fires late wakes nothing.
+        var pauseNumber: UInt64 = 0
+        var canceled = false
+    }
+
+    private let state = Mutex(State())
+
+    func wait(_ duration: Duration) async {
+        var timer: Task<Void, Never>?
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let number = state.withLock { state -> UInt64? in
+                guard !state.canceled else { return nil }
+                state.pauseNumber += 1
+                state.waiter = waiter
+                return state.pauseNumber
+            }
+            guard let number else {
+                waiter.resume()
+                return
+            }
+            timer = Task { [self] in
+                try? await Task.sleep(for: duration)
+                state.withLock { state -> CheckedContinuation<Void, Never>? in
+                    guard state.pauseNumber == number else { return nil }
+                    defer { state.waiter = nil }
+                    return state.waiter
+                }?.resume()
+            }
+        }
+        timer?.cancel()
+    }
+
+    func cancel() {
+        state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.canceled = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }?.resume()
     }
 }

@@ -54,7 +54,8 @@ extension TerminalClient {
                 guard let own = discovered.first(where: { $0.id == registered.id }) else {
                     throw RPCError(.readerNotFound, "the Bluetooth reader was not discovered at its location; connect it again")
                 }
-                try await connectReader(own)
+                let answer = try await connectReader(own)
+                connected.state.withLock { $0.requiredUpdateFailure = answer.requiredUpdateFailure }
             } catch {
                 link.end(.disconnectRequested, reconnecting: false)
                 throw error

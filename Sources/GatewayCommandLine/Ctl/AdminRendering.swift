@@ -42,6 +42,12 @@ public enum AdminRendering {
                 "state": .string(address.state), "postal_code": .string(address.postalCode), "country": .string(address.country),
             ])
         }
+        if let window = location.installWindow {
+            object["install_window"] = .object([
+                "start_minute": .integer(Int64(window.startMinute)), "end_minute": .integer(Int64(window.endMinute)),
+                "utc_offset_minutes": .integer(Int64(window.utcOffsetMinutes)), "text": .string(InstallWindowText.show(window)),
+            ])
+        }
         return .object(object)
     }
 
@@ -50,7 +56,10 @@ public enum AdminRendering {
     public static func created(_ location: ReaderGatewayV1.Location) -> String { location.id }
 
     public static func table(_ locations: [ReaderGatewayV1.Location]) -> Table {
-        Table(headers: ["ID", "NAME", "CITY"], rows: locations.map { [$0.id, $0.displayName, dash($0.address?.city ?? "")] })
+        Table(
+            headers: ["ID", "NAME", "CITY", "INSTALL WINDOW"],
+            rows: locations.map { [$0.id, $0.displayName, dash($0.address?.city ?? ""), dash($0.installWindow.map(InstallWindowText.show) ?? "")] }
+        )
     }
 
     // MARK: readers

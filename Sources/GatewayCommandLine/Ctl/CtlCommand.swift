@@ -6,6 +6,8 @@ public enum CtlCommand: Sendable, Equatable {
     case createLocation(displayName: String)
     case listLocations
     case renameLocation(locationID: String, displayName: String)
+    /// Sets (nil: removes) a location's software install window.
+    case setInstallWindow(locationID: String, window: ReaderGatewayV1.InstallWindow?)
     case registerByCode(code: String, label: String, locationID: String)
     case registerBySerials(serials: [String], labelPrefix: String, locationID: String, deviceType: ReaderGatewayV1.DeviceType)
     case listReaders(locationID: String, status: ReaderGatewayV1.ReaderNetworkStatus)
@@ -34,6 +36,8 @@ public enum CtlCommand: Sendable, Equatable {
       locations create NAME                                  create a location; prints its id (tml_...) alone
       locations list                                         list locations
       locations rename LOCATION NAME                         change a location's display name
+      locations update LOCATION --install-window 02:00-05:00+01:00 | --clear-install-window
+                                                             when software updates become required there (local time, UTC offset)
       readers register --code CODE --label L --location LOC  register the reader showing CODE  (alias: readers register-code CODE)
       readers register --serials A,B,C --label-prefix P --location LOC [--device-type T]
                                                              register readers by serial: "P 1", "P 2", ...  (alias: readers register-serials A,B,C)
@@ -87,6 +91,8 @@ public enum CtlCommand: Sendable, Equatable {
             let name = words.dropFirst(3).joined(separator: " ")
             guard !name.isEmpty else { throw usage("`locations rename` needs a NAME") }
             return .renameLocation(locationID: id, displayName: name)
+        case ("locations", "update"):
+            return try parseLocationUpdate(words, options)
         case ("readers", "register"), ("readers", "register-code"), ("readers", "register-serials"):
             let sub = words[1]
             var code = options.string("code")

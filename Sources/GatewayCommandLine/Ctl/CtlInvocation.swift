@@ -39,6 +39,8 @@ public struct CtlInvocation: Sendable, Equatable {
             .value("components", "A,B", default: "", help: "What an update changes: incremental, firmware, config, keys (updates add)."),
             .value("duration", "BAND", default: "", help: "less_than_one_minute, one_to_two_minutes, two_to_five_minutes or five_to_fifteen_minutes (updates add)."),
             .value("required-at", "TIME", default: "", help: "When an update becomes required, RFC 3339 (2026-12-01T00:00:00Z), or never (updates add)."),
+            .value("install-window", "START-END±HH:MM", default: "", help: "A location's software install window, local time and UTC offset, e.g. 02:00-05:00+01:00 (locations update)."),
+            .flag("clear-install-window", help: "Remove a location's install window (locations update)."),
         ]
     )
 

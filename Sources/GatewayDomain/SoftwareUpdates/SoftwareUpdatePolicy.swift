@@ -13,6 +13,11 @@
 /// passed: a reader that needs no required update runs it (or newer), which the caller
 /// records as "ran the latest at" (``runsLatest``).
 ///
+/// A location may have an ``InstallWindow``: there an update whose `requiredAt` falls outside
+/// the window becomes required at the window's next opening (``Update/requiredFromMs(in:)``),
+/// for every rule above (what the connect installs, the location's latest version). Once
+/// required it is required at any hour.
+///
 /// Pure: the time is an argument (milliseconds since the Unix epoch), so tests set it.
 public enum SoftwareUpdatePolicy {
     /// The battery level a required install needs to exceed.
@@ -32,10 +37,17 @@ public enum SoftwareUpdatePolicy {
             self.requiredAtMs = requiredAtMs
         }
 
-        /// Whether `requiredAt` has passed at `nowMs`.
-        public func isRequired(atMs nowMs: Int64) -> Bool {
-            guard let requiredAtMs else { return false }
-            return requiredAtMs <= nowMs
+        /// When the update becomes required at a location with `window` (none: every
+        /// hour): its `requiredAt`, or the window's next opening after it; nil for never.
+        public func requiredFromMs(in window: InstallWindow?) -> Int64? {
+            guard let requiredAtMs else { return nil }
+            return window?.nextOpening(atOrAfter: requiredAtMs) ?? requiredAtMs
+        }
+
+        /// Whether the update is required at `nowMs` at a location with `window`.
+        public func isRequired(atMs nowMs: Int64, in window: InstallWindow? = nil) -> Bool {
+            guard let requiredFromMs = requiredFromMs(in: window) else { return false }
+            return requiredFromMs <= nowMs
         }
     }
 
@@ -82,11 +94,12 @@ public enum SoftwareUpdatePolicy {
         }
     }
 
-    /// Decides for `reader` against `catalog` (its device type's entries) at `nowMs`.
-    public static func decide(_ reader: Reader, catalog: [Update], nowMs: Int64) -> Decision {
+    /// Decides for `reader` against `catalog` (its device type's entries) at `nowMs`, at a
+    /// location with `window` (nil: updates become required at their `requiredAt`).
+    public static func decide(_ reader: Reader, catalog: [Update], nowMs: Int64, window: InstallWindow? = nil) -> Decision {
         let newer = catalog.filter { update in reader.version.map { update.version > $0 } ?? true }
         guard let newest = newer.max(by: { $0.version < $1.version }) else { return .upToDate }
-        guard newer.contains(where: { $0.isRequired(atMs: nowMs) }) else { return .optional(newest) }
+        guard newer.contains(where: { $0.isRequired(atMs: nowMs, in: window) }) else { return .optional(newest) }
         if let battery = reader.batteryLevel, battery <= minimumBatteryLevel {
             return .requiredBatteryLow(newest, batteryLevel: battery)
         }

@@ -105,11 +105,12 @@ public struct BluetoothStore: Sendable {
         return bonds
     }
 
-    /// Records why a Bluetooth reader's link ended.
-    public func recordLinkEnding(reader: String, reason: ReaderGatewayV1.MobileDisconnectReason, reconnecting: Bool) async throws(StoreError) {
+    /// Records why a Bluetooth reader's link ended, dated `at` (when the gateway received the
+    /// device's ending): the history orders the endings by it, not by when they were recorded.
+    public func recordLinkEnding(reader: String, reason: ReaderGatewayV1.MobileDisconnectReason, reconnecting: Bool, at: Date) async throws(StoreError) {
         try await client.execute(
-            "INSERT INTO mobile_link_endings (reader_id, reason, reconnecting) VALUES ($1, $2, $3)",
-            [PostgresValue(reader), PostgresValue(Self.reasonName(reason)), PostgresValue(reconnecting)]
+            "INSERT INTO mobile_link_endings (reader_id, reason, reconnecting, at) VALUES ($1, $2, $3, $4)",
+            [PostgresValue(reader), PostgresValue(Self.reasonName(reason)), PostgresValue(reconnecting), PostgresValue(at)]
         )
     }
 
@@ -123,7 +124,7 @@ public struct BluetoothStore: Sendable {
     /// The reader's latest link endings, newest first.
     public func linkEndings(reader: String, limit: Int) async throws(StoreError) -> [LinkEnding] {
         let rows = try await client.query(
-            "SELECT reason, reconnecting, at FROM mobile_link_endings WHERE reader_id = $1 ORDER BY id DESC LIMIT $2",
+            "SELECT reason, reconnecting, at FROM mobile_link_endings WHERE reader_id = $1 ORDER BY at DESC, id DESC LIMIT $2",
             [PostgresValue(reader), PostgresValue(limit)]
         )
         return try rows.map { row throws(StoreError) in

@@ -29,19 +29,21 @@ extension FleetAdminService {
                     locations = try await database.locations(account: account, after: request.pageToken.isEmpty ? nil : request.pageToken, limit: limit + 1)
                 } catch { throw ServiceError.store(error) }
                 var response = ReaderGatewayV1.ListLocationsResponse()
-                response.locations = locations.prefix(limit).map(Gateway.locationMessage)
+                response.locations = try await withInstallWindows(locations.prefix(limit).map(Gateway.locationMessage), account: account)
                 if locations.count > limit { response.nextPageToken = locations[limit - 1].id }
                 return response
             },
             MethodHandler.unary(Admin.updateLocation) { [self] request, context throws(ServiceError) in
                 let account = try await authenticateAdmin(context)
+                let window = try Self.requestedInstallWindow(request)
                 let updated: LocationRecord?
                 do {
                     updated = try await database.updateLocation(request.locationID, account: account, displayName: request.displayName, address: request.address)
                 } catch { throw ServiceError.store(error) }
                 guard let updated else { throw ServiceError.locationNotFound }
+                try await applyInstallWindow(window, location: updated.id, account: account)
                 var response = ReaderGatewayV1.UpdateLocationResponse()
-                response.location = Gateway.locationMessage(updated)
+                response.location = try await withInstallWindows([Gateway.locationMessage(updated)], account: account).first
                 return response
             },
             MethodHandler.unary(Admin.registerReader) { [self] request, context throws(ServiceError) in

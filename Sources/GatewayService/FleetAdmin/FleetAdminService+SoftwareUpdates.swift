@@ -73,10 +73,12 @@ extension FleetAdminService {
     /// that now has an update available is reported to its owner (Stripe's didReportAvailableUpdate).
     func reportAvailableUpdates(account: String, deviceType: ReaderGatewayV1.DeviceType) async {
         let readers = registry.read { $0.idleOwnedReaders(account: account, deviceType: deviceType) }
-        for (reader, status) in readers {
+        for (reader, status, location) in readers {
             let entry: ReaderGatewayV1.ReaderSoftwareUpdate?
             do {
-                entry = try await updates.decide(account: account, deviceType: deviceType, version: status.softwareVersion, batteryLevel: status.batteryLevel).1
+                entry = try await updates.decide(
+                    account: account, deviceType: deviceType, location: location, version: status.softwareVersion, batteryLevel: status.batteryLevel
+                ).1
             } catch {
                 logger.warning("could not tell a connected reader's owner of a catalog change; it hears at its next connect", ["reader": reader, "error": error])
                 continue

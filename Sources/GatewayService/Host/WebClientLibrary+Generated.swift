@@ -748,6 +748,8 @@ export const UpdateLocationRequest = defineMessage("readergateway.v1.UpdateLocat
   [1, "locationId", "string"],
   [2, "displayName", "string", "o"],
   [3, "address", "message", "", _readergateway_v1_common.Address],
+  [4, "installWindow", "message", "", _readergateway_v1_common.InstallWindow],
+  [5, "clearInstallWindow", "bool"],
 ]);
 
 /**
@@ -1358,6 +1360,20 @@ export const Location = defineMessage("readergateway.v1.Location", () => [
   [1, "id", "string"],
   [2, "displayName", "string"],
   [3, "address", "message", "", Address],
+  [4, "installWindow", "message", "", InstallWindow],
+]);
+
+/**
+ * A location's software install window: hours of its local day, at a fixed
+ * offset from UTC. An update whose required_at falls outside it becomes
+ * required at its next opening (at most a day later); once required it stays
+ * required at any hour. It includes its start and excludes its end; an end
+ * before the start spans midnight.
+ */
+export const InstallWindow = defineMessage("readergateway.v1.InstallWindow", () => [
+  [1, "startMinute", "uint32"],
+  [2, "endMinute", "uint32"],
+  [3, "utcOffsetMinutes", "sint32"],
 ]);
 
 /**

@@ -11,8 +11,9 @@ extension ReaderLinkService {
         let reader: ReaderID
         let linkID: LinkID
         let epoch: LinkEpoch
-        /// A Bluetooth reader's link: its device may say why it ends (``bluetoothLinkEnded``).
-        let bluetooth: Bool
+        /// A Bluetooth reader's link: its device may say why it ends (``bluetoothLinkEnded``),
+        /// received here on the connection's loop; nil for other readers.
+        let ending: LinkEndingReceipt?
     }
 
     /// Takes one `ReaderLink.Attach` call from hello to online; nil when it ended before.
@@ -86,19 +87,25 @@ extension ReaderLinkService {
         // Heartbeats, command results and update progress are handled on the link's loop,
         // without waking this task: a heartbeat costs no hop to another thread (at fleet scale
         // the hop cost more than the TLS and the decoding). What is left for the task below
-        // (an empty or undecodable message, a second hello) is rare.
+        // (an empty or undecodable message, a second hello) is rare. A Bluetooth device's
+        // ending is dated here, in the order it arrived.
+        let ending = record.deviceType.isBluetoothReaderType ? LinkEndingReceipt() : nil
         call.interceptMessages { [self] bytes in
             guard let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else { return false }
             switch uplink.message {
             case .heartbeat?, .commandResult?, .updateProgress?:
                 uplinkReceived(uplink, reader: reader, linkID: linkID)
                 return true
-            case .hello?, .linkEnding?, nil:
+            case .linkEnding(let said)?:
+                guard let ending else { return false }
+                ending.receive(said, at: Date())
+                return true
+            case .hello?, nil:
                 return false
             }
         }
         registry.apply(one: { $0.ownerAnnouncement(for: reader) })
-        return OnlineLink(reader: reader, linkID: linkID, epoch: epoch, bluetooth: record.deviceType.isBluetoothReaderType)
+        return OnlineLink(reader: reader, linkID: linkID, epoch: epoch, ending: ending)
     }
 
     /// Serves an online link until it ends: what the loop's interceptor leaves to a task (an
@@ -109,19 +116,18 @@ extension ReaderLinkService {
     /// stream is read on from where going online stopped (one reader at a time: that task has
     /// returned).
     func serveLink(_ link: OnlineLink, requests: AsyncStream<[UInt8]>, call: ServerCall) async {
-        // A Bluetooth reader's device says why the link ends (ReaderLinkEnding) just before.
-        var ending: ReaderGatewayV1.ReaderLinkEnding?
         for await bytes in requests {
             guard !bytes.isEmpty else { continue }
             guard let message = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else {
                 call.end(ServiceError(.malformedMessage, "a ReaderUplink message did not decode").status)
                 break
             }
-            if case .linkEnding(let said)? = message.message { ending = said }
+            // An ending that arrived before the loop's interceptor was in place is dated now.
+            if case .linkEnding(let said)? = message.message { link.ending?.receive(said, at: Date()) }
             uplinkReceived(message, reader: link.reader, linkID: link.linkID)
         }
-        if link.bluetooth {
-            await bluetoothLinkEnded(link.reader, linkID: link.linkID, epoch: link.epoch, ending: ending)
+        if let ending = link.ending {
+            await bluetoothLinkEnded(link.reader, linkID: link.linkID, epoch: link.epoch, ending: ending.taken)
         } else {
             await linkEnded(link.reader, linkID: link.linkID, epoch: link.epoch)
         }

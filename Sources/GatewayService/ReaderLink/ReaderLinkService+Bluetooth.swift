@@ -1,18 +1,26 @@
+import Foundation
 import GatewayDomain
 import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
 extension ReaderLinkService {
-    /// A Bluetooth reader's link ended: the reason its device gave (or `unknown`) is recorded
-    /// for the fleet's history, and the owner is kept through the offline bound while the
-    /// device reconnects (`MobileLinkEndRule`), else released as for any lost reader.
-    func bluetoothLinkEnded(_ reader: ReaderID, linkID: LinkID, epoch: LinkEpoch, ending: ReaderGatewayV1.ReaderLinkEnding?) async {
+    /// A Bluetooth reader's link ended: the reason its device gave (else `rebootRequested` for
+    /// a link the gateway relayed a reboot on, else `unknown`) is recorded
+    /// for the fleet's history, dated when the device's ending arrived (else now), and the
+    /// owner is kept through the offline bound while the device reconnects
+    /// (`MobileLinkEndRule`), else released as for any lost reader.
+    func bluetoothLinkEnded(_ reader: ReaderID, linkID: LinkID, epoch: LinkEpoch, ending received: LinkEndingReceipt.Received?) async {
+        let ending = received?.ending
         let keepsOwner = MobileLinkEndRule.keepsOwner(reconnecting: ending?.reconnecting)
-        let reason = ending?.reason ?? .unknown
+        // Without the device's word (its lane's connection ended first), a reboot the gateway
+        // relayed on this link, still the reader's current one, is the reason.
+        let rebootRelayed = ending == nil && registry.read { $0.links[reader].map { $0.id == linkID && $0.rebootRequested } ?? false }
+        let reason = ending?.reason ?? (rebootRelayed ? .rebootRequested : .unknown)
+        let at = received?.at ?? Date()
         let store = BluetoothStore(client: database.client)
         await followUp("recording why a Bluetooth reader's link ended", leaves: "the reader's history lacks this disconnect reason") {
-            try await store.recordLinkEnding(reader: reader.rawValue, reason: reason, reconnecting: keepsOwner)
+            try await store.recordLinkEnding(reader: reader.rawValue, reason: reason, reconnecting: keepsOwner, at: at)
         }
         guard keepsOwner, !handingOver.load(ordering: .relaxed) else {
             await linkEnded(reader, linkID: linkID, epoch: epoch)

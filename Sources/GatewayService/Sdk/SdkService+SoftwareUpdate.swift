@@ -59,7 +59,9 @@ extension SdkService {
             // catalog is cached, and the reader's battery is not looked up.
             guard try await !updates.entries(account: account, deviceType: described.deviceType).isEmpty else { return }
             let (version, battery) = await softwareStatus(of: described)
-            decided = try await updates.decide(account: account, deviceType: described.deviceType, version: version, batteryLevel: battery)
+            decided = try await updates.decide(
+                account: account, deviceType: described.deviceType, location: described.locationID, version: version, batteryLevel: battery
+            )
         } catch {
             // The catalog could not be read: the reader is still released, nothing half-done.
             try await releaseAfterFailedConnect(reader, token: token, context: context)
@@ -164,7 +166,9 @@ extension SdkService {
         let (version, battery) = await softwareStatus(of: described)
         let decided: (SoftwareUpdatePolicy.Decision, ReaderGatewayV1.ReaderSoftwareUpdate?)
         do {
-            decided = try await updates.decide(account: session.accountID, deviceType: described.deviceType, version: version, batteryLevel: battery)
+            decided = try await updates.decide(
+                account: session.accountID, deviceType: described.deviceType, location: described.locationID, version: version, batteryLevel: battery
+            )
         } catch { throw ServiceError.store(error) }
         guard let entry = decided.1 else { return ReaderGatewayV1.InstallAvailableUpdateResponse() }
         if let battery, battery <= SoftwareUpdatePolicy.minimumBatteryLevel {

@@ -28,7 +28,14 @@ final class SoftwareUpdateCatalog: Sendable {
         var version: String?
     }
 
+    /// A location's install window as last read (nil: it has none).
+    private struct CachedWindow {
+        var window: InstallWindow?
+        var readAt: ContinuousClock.Instant
+    }
+
     private let cache = Mutex<[String: Cached]>([:])
+    private let windows = Mutex<[String: CachedWindow]>([:])
     private let reports = Mutex<[ReaderID: LinkReport]>([:])
 
     init(store: SoftwareUpdateStore, clock: WallClock, cacheLifetime: Duration = .seconds(5)) {
@@ -55,18 +62,38 @@ final class SoftwareUpdateCatalog: Sendable {
         _ = cache.withLock { $0.removeValue(forKey: account) }
     }
 
-    /// The decision for a reader running `version` with `batteryLevel`, and the catalog entry it names.
+    /// The install window of the account's `location` (nil: none, or no location), cached
+    /// like the catalog.
+    func installWindow(account: String, location: String) async throws(StoreError) -> InstallWindow? {
+        guard !location.isEmpty else { return nil }
+        let now = ContinuousClock.now
+        if let cached = windows.withLock({ $0[location] }), now - cached.readAt < cacheLifetime { return cached.window }
+        let window = try await store.installWindows(account: account, locations: [location])[location]
+        windows.withLock { $0[location] = CachedWindow(window: window, readAt: now) }
+        return window
+    }
+
+    /// The location's install window changed here: the next read goes to PostgreSQL.
+    func invalidateWindow(location: String) {
+        _ = windows.withLock { $0.removeValue(forKey: location) }
+    }
+
+    /// The decision for a reader at `location` running `version` with `batteryLevel`, and the
+    /// catalog entry it names. The location's install window is read only for a device type
+    /// with a catalog.
     func decide(
-        account: String, deviceType: ReaderGatewayV1.DeviceType, version: String, batteryLevel: Float?
+        account: String, deviceType: ReaderGatewayV1.DeviceType, location: String, version: String, batteryLevel: Float?
     ) async throws(StoreError) -> (SoftwareUpdatePolicy.Decision, ReaderGatewayV1.ReaderSoftwareUpdate?) {
         let entries = try await entries(account: account, deviceType: deviceType)
         guard !entries.isEmpty else { return (.upToDate, nil) }
+        let window = try await installWindow(account: account, location: location)
         let nowMs = nowUnixMs
         let catalog = entries.compactMap { entry in
             SoftwareVersion(entry.version).map { SoftwareUpdatePolicy.Update(version: $0, requiredAtMs: entry.requiredAtUnixMs == 0 ? nil : entry.requiredAtUnixMs) }
         }
         let decision = SoftwareUpdatePolicy.decide(
-            SoftwareUpdatePolicy.Reader(version: SoftwareVersion(version), batteryLevel: batteryLevel), catalog: catalog, nowMs: nowMs
+            SoftwareUpdatePolicy.Reader(version: SoftwareVersion(version), batteryLevel: batteryLevel), catalog: catalog, nowMs: nowMs,
+            window: window
         )
         guard let chosen = decision.update, var entry = entries.first(where: { SoftwareVersion($0.version) == chosen.version }) else {
             return (decision, nil)
@@ -80,7 +107,8 @@ final class SoftwareUpdateCatalog: Sendable {
         var reader = reader
         do {
             reader.availableUpdate = try await decide(
-                account: account, deviceType: reader.deviceType, version: reader.softwareVersion, batteryLevel: reader.batteryLevel
+                account: account, deviceType: reader.deviceType, location: reader.locationID, version: reader.softwareVersion,
+                batteryLevel: reader.batteryLevel
             ).1
         } catch {
             logger.warning("could not read the software update catalog; the reader is shown without its available update", [

@@ -189,6 +189,14 @@ extension ReaderGatewayV1 {
         /// The new address; unchanged when absent.
         public var address: ReaderGatewayV1.Address? = nil
 
+        /// The new software install window (PROTOCOL.md section 16); unchanged when
+        /// absent. INVALID_REQUEST for a window out of range.
+        public var installWindow: ReaderGatewayV1.InstallWindow? = nil
+
+        /// Removes the install window (updates become required at their
+        /// required_at, any hour). INVALID_REQUEST together with install_window.
+        public var clearInstallWindow: Bool = false
+
         /// Fields this version does not know, kept as raw bytes and written back on encode.
         public var unknownFields: [UInt8] = []
 
@@ -201,6 +209,8 @@ extension ReaderGatewayV1 {
                 case 1: self.locationID = try reader.read(ProtobufString.self, tag)
                 case 2: self.displayName = try reader.read(ProtobufString.self, tag)
                 case 3: self.address = try reader.readMessage(tag, as: ReaderGatewayV1.Address.self)
+                case 4: self.installWindow = try reader.readMessage(tag, as: ReaderGatewayV1.InstallWindow.self)
+                case 5: self.clearInstallWindow = try reader.read(ProtobufBool.self, tag)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -210,6 +220,8 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.locationID, field: 1)
             if let value = self.displayName { writer.writeAlways(ProtobufString.self, value, field: 2) }
             if let value = self.address { writer.writeMessage(value, field: 3) }
+            if let value = self.installWindow { writer.writeMessage(value, field: 4) }
+            writer.writeSingular(ProtobufBool.self, self.clearInstallWindow, field: 5)
             writer.writeRaw(self.unknownFields)
         }
     }

@@ -395,6 +395,10 @@ extension ReaderGatewayV1 {
         /// Where it is.
         public var address: ReaderGatewayV1.Address? = nil
 
+        /// When the catalog's software updates become required for the readers here
+        /// (PROTOCOL.md section 16); absent: at their required_at, any hour.
+        public var installWindow: ReaderGatewayV1.InstallWindow? = nil
+
         /// Fields this version does not know, kept as raw bytes and written back on encode.
         public var unknownFields: [UInt8] = []
 
@@ -407,6 +411,7 @@ extension ReaderGatewayV1 {
                 case 1: self.id = try reader.read(ProtobufString.self, tag)
                 case 2: self.displayName = try reader.read(ProtobufString.self, tag)
                 case 3: self.address = try reader.readMessage(tag, as: ReaderGatewayV1.Address.self)
+                case 4: self.installWindow = try reader.readMessage(tag, as: ReaderGatewayV1.InstallWindow.self)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -416,6 +421,49 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.id, field: 1)
             writer.writeSingular(ProtobufString.self, self.displayName, field: 2)
             if let value = self.address { writer.writeMessage(value, field: 3) }
+            if let value = self.installWindow { writer.writeMessage(value, field: 4) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// A location's software install window: hours of its local day, at a fixed
+    /// offset from UTC. An update whose required_at falls outside it becomes
+    /// required at its next opening (at most a day later); once required it stays
+    /// required at any hour. It includes its start and excludes its end; an end
+    /// before the start spans midnight.
+    public struct InstallWindow: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.InstallWindow"
+
+        /// Minutes after local midnight the window opens, 0 to 1439.
+        public var startMinute: UInt32 = 0
+
+        /// Minutes after local midnight the window closes, 0 to 1439, not start_minute.
+        public var endMinute: UInt32 = 0
+
+        /// The location's offset from UTC in minutes, -720 to 840 (UTC+01:00 is 60).
+        public var utcOffsetMinutes: Int32 = 0
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.startMinute = try reader.read(ProtobufUInt32.self, tag)
+                case 2: self.endMinute = try reader.read(ProtobufUInt32.self, tag)
+                case 3: self.utcOffsetMinutes = try reader.read(ProtobufSInt32.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufUInt32.self, self.startMinute, field: 1)
+            writer.writeSingular(ProtobufUInt32.self, self.endMinute, field: 2)
+            writer.writeSingular(ProtobufSInt32.self, self.utcOffsetMinutes, field: 3)
             writer.writeRaw(self.unknownFields)
         }
     }

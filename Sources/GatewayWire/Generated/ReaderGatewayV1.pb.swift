@@ -60,6 +60,7 @@ public enum ReaderGatewayV1 {
         ReaderGatewayV1.HeartbeatResponse.self,
         ReaderGatewayV1.InstallAvailableUpdateRequest.self,
         ReaderGatewayV1.InstallAvailableUpdateResponse.self,
+        ReaderGatewayV1.InstallWindow.self,
         ReaderGatewayV1.ListLocationsRequest.self,
         ReaderGatewayV1.ListLocationsResponse.self,
         ReaderGatewayV1.ListOwnershipHistoryRequest.self,

@@ -56,6 +56,8 @@ export const UpdateLocationRequest = defineMessage("readergateway.v1.UpdateLocat
   [1, "locationId", "string"],
   [2, "displayName", "string", "o"],
   [3, "address", "message", "", _readergateway_v1_common.Address],
+  [4, "installWindow", "message", "", _readergateway_v1_common.InstallWindow],
+  [5, "clearInstallWindow", "bool"],
 ]);
 
 /**

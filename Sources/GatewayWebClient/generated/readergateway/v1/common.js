@@ -120,6 +120,20 @@ export const Location = defineMessage("readergateway.v1.Location", () => [
   [1, "id", "string"],
   [2, "displayName", "string"],
   [3, "address", "message", "", Address],
+  [4, "installWindow", "message", "", InstallWindow],
+]);
+
+/**
+ * A location's software install window: hours of its local day, at a fixed
+ * offset from UTC. An update whose required_at falls outside it becomes
+ * required at its next opening (at most a day later); once required it stays
+ * required at any hour. It includes its start and excludes its end; an end
+ * before the start spans midnight.
+ */
+export const InstallWindow = defineMessage("readergateway.v1.InstallWindow", () => [
+  [1, "startMinute", "uint32"],
+  [2, "endMinute", "uint32"],
+  [3, "utcOffsetMinutes", "sint32"],
 ]);
 
 /**

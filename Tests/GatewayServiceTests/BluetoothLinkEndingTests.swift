@@ -1,0 +1,68 @@
+import GatewayClient
+import GatewayTestKit
+import GatewayWire
+import Testing
+
+/// Why a Bluetooth reader's link ended, when its device could not say: a reader link on the
+/// phone's connection, driven message by message, against a real gateway and PostgreSQL.
+@Suite("Bluetooth link endings", .timeLimit(.minutes(5)))
+struct BluetoothLinkEndingTests {
+    @Test("a link dropped without its device's ending after the gateway relayed a reboot on it is recorded as rebootRequested; without the reboot, unknown")
+    func rebootRelayedIsTheReasonOfASilentEnd() async throws {
+        let harness = try await GatewayHarness.start(offlineBound: BluetoothReaderTests.reconnectWindow)
+        let air = SimulatedBluetoothAir()
+        let phone = try await BluetoothReaderTests.lane(harness, air: air, device: "phone-raw", label: "Floor 1")
+        let admin = try await harness.admin()
+
+        // The phone's side by hand: the gateway bonds the reader and gives its credential,
+        // the reader's link attaches on the phone's connection, the session connects it.
+        var bond = ReaderGatewayV1.ConnectBluetoothReaderRequest()
+        bond.sessionToken = try #require(phone.client.session?.resumeToken)
+        bond.serialNumber = "STRM2-0100"
+        bond.deviceType = .stripeM2
+        bond.locationID = phone.location
+        bond.softwareVersion = "2.4.0"
+        let bonded = try await phone.connection.unary(ReaderGatewayV1.Sdk.connectBluetoothReader, bond)
+        let readerID = try #require(bonded.reader?.id)
+        func attach() async throws -> (ReaderLinkClient, ResponseStream<ReaderGatewayV1.ReaderDownlink>.AsyncIterator) {
+            var hello = ReaderGatewayV1.ReaderHello()
+            hello.serialNumber = bond.serialNumber
+            hello.deviceType = .stripeM2
+            hello.softwareVersion = "2.4.0"
+            hello.readerCredential = bonded.readerCredential
+            let link = try await ReaderLinkClient.attach(on: try await phone.connection.channel(), hello: hello)
+            var downlinks = link.downlinks.makeAsyncIterator()
+            guard case .registration(let registration)? = try await downlinks.next()?.message else { throw RPCError(.internal, "no registration") }
+            #expect(registration.registered)
+            return (link, downlinks)
+        }
+        var (link, downlinks) = try await attach()
+        let discovered = try await phone.client.discoverReaders(locationID: phone.location)
+        try await phone.client.connectReader(try #require(discovered.first { $0.id == readerID }))
+
+        // The reboot is relayed and answered; then the link drops with no ending sent.
+        let rebooting = Task { try await phone.client.rebootReader() }
+        while let downlink = try await downlinks.next() {
+            guard case .command(let command)? = downlink.message else { continue }
+            guard case .reboot? = command.command else { continue }
+            var result = ReaderGatewayV1.CommandResult()
+            result.commandID = command.commandID
+            result.status = .ok
+            try await link.sendResult(result)
+            break
+        }
+        try await rebooting.value
+        link.cancel()
+        let endings = { try await admin.history(of: readerID).filter { $0.reason == .mobileLinkEnded } }
+        #expect(await eventually { (try? await endings())?.count == 1 })
+        #expect(try await endings().first?.mobileDisconnectReason == .rebootRequested)
+
+        // The reader's next link drops the same way with no reboot asked: the reason is unknown.
+        (link, downlinks) = try await attach()
+        link.cancel()
+        #expect(await eventually { (try? await endings())?.count == 2 })
+        #expect(try await endings().map(\.mobileDisconnectReason) == [.unknown, .rebootRequested])
+        phone.close()
+        await harness.stop()
+    }
+}

@@ -113,7 +113,8 @@ rss_kb() { awk '/VmRSS/ {print $2}' /proc/$1/status; }
 fds() { ls /proc/$1/fd | wc -l; }
 # PostgreSQL counters: statements, of which writes, execution ms, WAL bytes, then the periodic
 # ownership comparison (the snapshot statement): calls, ms, rows.
-# Then the fleet watchers' work: fleet-change NOTIFYs (calls), the watched accounts' full
+# Then the fleet watchers' work: fleet-change NOTIFYs (calls of the replicas' own
+# `pg_notify($1, $2)`, not the ownership trigger's), the watched accounts' full
 # comparison (calls, ms, rows) and the hinted re-reads (calls, rows).
 GATEWAY_STATEMENTS="query NOT LIKE '/* fleet-bench */%' AND query NOT ILIKE '%pg_stat_statements%'"
 FULL_FLEET="query ILIKE '%AS in_transaction%' AND query ILIKE '%r.account_id = \$1%'"
@@ -126,7 +127,7 @@ pg_counters() {
                  (SELECT coalesce(sum(calls),0) FROM pg_stat_statements WHERE query ILIKE '%link_detached_at IS NOT NULL AS detached%'),
                  (SELECT round(coalesce(sum(total_exec_time),0)::numeric,1) FROM pg_stat_statements WHERE query ILIKE '%link_detached_at IS NOT NULL AS detached%'),
                  (SELECT coalesce(sum(rows),0) FROM pg_stat_statements WHERE query ILIKE '%link_detached_at IS NOT NULL AS detached%'),
-                 (SELECT coalesce(sum(calls),0) FROM pg_stat_statements WHERE query ILIKE '%pg_notify%'),
+                 (SELECT coalesce(sum(calls),0) FROM pg_stat_statements WHERE query = 'SELECT pg_notify(\$1, \$2)'),
                  (SELECT coalesce(sum(calls),0) FROM pg_stat_statements WHERE $FULL_FLEET),
                  (SELECT round(coalesce(sum(total_exec_time),0)::numeric,1) FROM pg_stat_statements WHERE $FULL_FLEET),
                  (SELECT coalesce(sum(rows),0) FROM pg_stat_statements WHERE $FULL_FLEET),

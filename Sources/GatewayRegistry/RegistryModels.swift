@@ -96,10 +96,12 @@ public struct RegistrySession: Sendable {
     /// When the session's last connection closed; nil while attached.
     public internal(set) var detachedSince: ContinuousClock.Instant?
 
-    /// A session as opened (or adopted) on `connection`, owning `reader` at `generation` if given.
+    /// A session as opened (or adopted) on `connection`, owning `reader` at `generation` if given;
+    /// `discovered` holds the reader ids of `discovery`'s answered discovery (an adopted session's,
+    /// as its row keeps them).
     public init(
         id: SessionID, token: String, accountID: String, locationScope: String?, posDeviceID: String, lane: LaneLabel,
-        discovery: DiscoveryStateMachine, connection: UInt64, nowUnixMs: Int64,
+        discovery: DiscoveryStateMachine, discovered: Set<String> = [], connection: UInt64, nowUnixMs: Int64,
         reader: ReaderID? = nil, generation: OwnershipGeneration = .initial
     ) {
         self.id = id
@@ -109,6 +111,7 @@ public struct RegistrySession: Sendable {
         self.posDeviceID = posDeviceID
         self.lane = lane
         self.discovery = discovery
+        self.discovered = discovered
         self.connections = [connection]
         self.openedAtUnixMs = nowUnixMs
         self.lastSeenUnixMs = nowUnixMs

@@ -110,6 +110,34 @@ import Testing
     }
 }
 
+@Suite struct DiscoveryResumedOnAnotherReplicaTests {
+    let start = ContinuousClock.now
+
+    @Test func theAnsweredDiscoveryStaysConnectableAndOlderOnesStale() {
+        let machine = DiscoveryStateMachine(resumingAfter: .init(3))
+        #expect(machine.state == .idle)
+        #expect(machine.latest == .init(3))
+        #expect(machine.checkConnect(readerFrom: .init(3)) == .fresh)
+        #expect(machine.checkConnect(readerFrom: .init(2)) == .stale(latest: .init(3)))
+        #expect(machine.checkConnect(readerFrom: .init(4)) == .unknownDiscovery)
+    }
+
+    @Test func theNextDiscoveryIsNumberedAfterTheResumedOne() {
+        var machine = DiscoveryStateMachine(resumingAfter: .init(3))
+        #expect(machine.startDiscovery(at: start) == .start(.init(4), superseding: nil))
+        // Until it answers, the resumed discovery's readers are superseded.
+        #expect(machine.checkConnect(readerFrom: .init(3)) == .stale(latest: .init(4)))
+        #expect(machine.answerReady(.init(4)) == .answer)
+        #expect(machine.checkConnect(readerFrom: .init(4)) == .fresh)
+    }
+
+    @Test func aSessionThatNeverDiscoveredStillMustDiscover() {
+        let machine = DiscoveryStateMachine(resumingAfter: nil)
+        #expect(machine.latest == nil)
+        #expect(machine.checkConnect(readerFrom: .init(1)) == .noDiscovery)
+    }
+}
+
 @Suite struct TokenBucketTests {
     @Test func refillsAtTheConfiguredRateUpToCapacity() {
         let t0 = ContinuousClock.now

@@ -32,6 +32,8 @@ struct ClusterStoreTests {
             ).map { try $0.decode(String.self, "name") }
             #expect(columns == [
                 "cluster_settings.name", "cluster_settings.value",
+                // fleet_watchers: migration 0012 (each node's WatchFleet watchers).
+                "gateway_nodes.fleet_watchers",
                 "gateway_nodes.heartbeat_at", "gateway_nodes.internal_address", "gateway_nodes.node_id", "gateway_nodes.started_at",
                 "reader_ownership.link_detached_at", "reader_ownership.link_epoch", "reader_ownership.link_node",
                 "sdk_sessions.location_scope",
@@ -63,6 +65,27 @@ struct ClusterStoreTests {
             // Registering again (a new address) refreshes the row.
             try await cluster.register(node: "node-b", internalAddress: "[::1]:7003")
             #expect(try await cluster.nodes().map(\.internalAddress) == ["[::1]:7003"])
+        }
+    }
+
+    @Test("the node heartbeat carries each node's fleet watchers and returns the other nodes'")
+    func heartbeatCarriesFleetWatchers() async throws {
+        try await withOwnershipDatabase { client in
+            let cluster = ClusterStore(client: client)
+            try await cluster.register(node: "node-a", internalAddress: "127.0.0.1:7001")
+            try await cluster.register(node: "node-b", internalAddress: "127.0.0.1:7002")
+            try await cluster.register(node: "node-c", internalAddress: "127.0.0.1:7003")
+            // Nobody watches anywhere.
+            #expect(try await cluster.heartbeat(node: "node-a", fleetWatchers: 0) == 0)
+            // Two watchers on b: a and c hear of them, b does not count its own.
+            #expect(try await cluster.heartbeat(node: "node-b", fleetWatchers: 2) == 0)
+            #expect(try await cluster.heartbeat(node: "node-a", fleetWatchers: 0) == 2)
+            #expect(try await cluster.heartbeat(node: "node-c", fleetWatchers: 1) == 2)
+            #expect(try await cluster.heartbeat(node: "node-b", fleetWatchers: 2) == 1)
+            // A node that goes away takes its watchers with it; a reaped node learns it is gone.
+            try await cluster.deregister(node: "node-b")
+            #expect(try await cluster.heartbeat(node: "node-a", fleetWatchers: 0) == 1)
+            #expect(try await cluster.heartbeat(node: "node-b", fleetWatchers: 2) == nil)
         }
     }
 

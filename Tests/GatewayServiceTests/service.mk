@@ -33,9 +33,11 @@ bench-flood: test-deps
 # Fleet scale (issue #17): 1,000 / 5,000 / 15,000 simulated readers heartbeating on one replica with
 # N/10 lanes connecting now and then, beside transport-echo holding as many TLS connections with the
 # same heartbeat frames; then three replicas behind nginx and a reconnect storm (kill -9 of the
-# replica with the most readers). About 15 minutes, so not part of `make bench`. FLEET_SIZES,
-# FLEET_WINDOW, FLEET_ROUNDS, FLEET_CLUSTER=0 (see the script). Results: bench-results/fleet.md
-# and fleet.jsonl.
+# replica with the most readers) checked against the invariants of `make chaos`; each round
+# also measures the replica with and without a WatchFleet watcher. About 15 minutes, so not part
+# of `make bench`. FLEET_SIZES, FLEET_WINDOW, FLEET_ROUNDS, FLEET_CLUSTER=0, FLEET_WATCH=0,
+# FLEET_STORM_VICTIM=all (every reader on the killed replica), FLEET_PORT_BASE (see the script).
+# Results: bench-results/fleet.md, fleet.jsonl, fleet-storm.log, fleet-storm-statements.txt.
 bench-fleet: test-deps
 	$(call apt_install,postgresql-contrib)
 	@$(SWIFT) build -c release $(SWIFT_FLAGS) >/dev/null

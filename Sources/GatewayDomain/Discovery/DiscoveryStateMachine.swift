@@ -50,6 +50,22 @@ public struct DiscoveryStateMachine: Sendable {
         bucket = TokenBucket(capacity: burst, refillPerSecond: perSecond)
     }
 
+    /// The discovery state of a session taken over from another replica: `answered` is the
+    /// latest discovery that answered there (kept with the session's row), which stays the
+    /// latest here, so its readers remain connectable and older ones stay stale. A discovery
+    /// that had not answered when the other replica died is forgotten with it (its caller
+    /// got no readers from it); the next discovery here is numbered after `answered`.
+    ///
+    /// - Parameters:
+    ///   - answered: the latest discovery that answered; nil when the session never discovered.
+    ///   - burst: discoveries allowed back to back.
+    ///   - perSecond: the sustained rate after the burst.
+    public init(resumingAfter answered: DiscoveryID?, burst: Int = 5, perSecond: Double = 1) {
+        self.init(burst: burst, perSecond: perSecond)
+        latest = answered
+        self.answered = answered
+    }
+
     // MARK: events
 
     /// The result of ``startDiscovery(at:)``.

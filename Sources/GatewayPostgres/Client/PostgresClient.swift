@@ -48,10 +48,15 @@ public final class PostgresClient: Sendable {
     /// not delay it. Keep what runs here small and rare: it has one connection.
     @discardableResult
     public func executeReserved(_ sql: String, _ parameters: [PostgresValue?] = []) async throws(StoreError) -> Int {
+        try await queryReserved(sql, parameters).affectedRows
+    }
+
+    /// Like ``executeReserved(_:_:)``, returning the statement's rows.
+    public func queryReserved(_ sql: String, _ parameters: [PostgresValue?] = []) async throws(StoreError) -> PostgresRows {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<PostgresRows, StoreError>, Never>) in
             loop.submit(.reservedStatement(Statement(sql: sql, parameters: parameters) { continuation.resume(returning: $0) }))
         }
-        return try result.get().affectedRows
+        return try result.get()
     }
 
     /// The pool's connections and waiters now, for metrics. Quick: it waits only for the

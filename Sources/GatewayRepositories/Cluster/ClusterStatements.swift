@@ -14,6 +14,13 @@ enum ClusterStatements {
     /// re-checks the refreshed heartbeat and leaves the node alone.
     static let heartbeat = "UPDATE gateway_nodes SET heartbeat_at = now() WHERE node_id = $1::text"
 
+    /// The heartbeat with the node's `WatchFleet` watchers (parameters: node id, watchers);
+    /// returns the other nodes' watchers (no row when the node was reaped).
+    static let heartbeatWithWatchers = """
+        UPDATE gateway_nodes SET heartbeat_at = now(), fleet_watchers = $2::integer WHERE node_id = $1::text
+        RETURNING (SELECT coalesce(sum(fleet_watchers), 0) FROM gateway_nodes WHERE node_id <> $1::text) AS watchers_elsewhere
+        """
+
     /// Deletes the nodes silent for `$1` seconds and detaches their links (migration 0004's
     /// `gateway_nodes_remove`): one row per node removed. Concurrent reapers wait on the
     /// node rows and each node is removed by one of them.

@@ -43,6 +43,15 @@ public final class ClusterStore: Sendable {
         try await client.executeReserved(ClusterStatements.heartbeat, [PostgresValue(node)]) == 1
     }
 
+    /// ``heartbeat(node:)`` that also records this node's `WatchFleet` watchers and returns
+    /// how many the other nodes have (as of their own last heartbeats); nil when the row is
+    /// gone (reaped: fence).
+    public func heartbeat(node: String, fleetWatchers: Int) async throws(StoreError) -> Int? {
+        let rows = try await client.queryReserved(ClusterStatements.heartbeatWithWatchers, [PostgresValue(node), PostgresValue(Int64(fleetWatchers))])
+        guard let row = rows.first else { return nil }
+        return Int(try row.decode(Int64.self, "watchers_elsewhere"))
+    }
+
     /// Deletes nodes silent for `lease` and detaches their links, in one statement; returns
     /// their ids (each reaped exactly once, whichever replica's call reaped it).
     public func reapDeadNodes(lease: Duration) async throws(StoreError) -> [String] {

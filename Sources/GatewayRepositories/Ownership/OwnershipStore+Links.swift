@@ -37,13 +37,17 @@ extension OwnershipStore {
     /// Two statements (creating the row on a reader's first attach, then the attach); both are
     /// idempotent, and attaches are rare.
     public func readerAttached(_ reader: ReaderID, node: String?, epoch: LinkEpoch? = nil) async throws(StoreError) -> (LinkEventResult, LinkEpoch?) {
-        try await client.execute(OwnershipStatements.readerRow, [PostgresValue(reader.rawValue)])
-        let rows = try await client.query(
-            OwnershipStatements.readerAttached,
-            [PostgresValue(reader.rawValue), epoch.map { PostgresValue($0.rawValue) }, node.map { PostgresValue($0) }]
-        )
-        let row = try Self.single(rows, "reader attached")
-        switch try row.decode(String.self, "outcome") {
+        // Every attach but a registered reader's first finds its ownership row: the row is
+        // created (and the attach run again) only when the attach did not update one, so a
+        // reconnect storm costs one statement per reader here, not two. Whatever the outcome,
+        // a registered reader has its row afterwards, as when the row was created first.
+        var outcome = try await attach(reader, node: node, epoch: epoch)
+        if outcome.name != "updated" {
+            try await client.execute(OwnershipStatements.readerRow, [PostgresValue(reader.rawValue)])
+            outcome = try await attach(reader, node: node, epoch: epoch)
+        }
+        let row = outcome.row
+        switch outcome.name {
         case "unknown_reader": return (.unknownReader, nil)
         case "ignored_stale": return (.ignoredStale, nil)
         case "node_not_registered":
@@ -55,6 +59,16 @@ extension OwnershipStore {
         case let other:
             throw StoreError(.decodingFailed, "unexpected attach outcome \(other.debugDescription); the store and the gateway versions may differ")
         }
+    }
+
+    /// One run of the attach statement: its outcome and row.
+    private func attach(_ reader: ReaderID, node: String?, epoch: LinkEpoch?) async throws(StoreError) -> (name: String, row: PostgresRow) {
+        let rows = try await client.query(
+            OwnershipStatements.readerAttached,
+            [PostgresValue(reader.rawValue), epoch.map { PostgresValue($0.rawValue) }, node.map { PostgresValue($0) }]
+        )
+        let row = try Self.single(rows, "reader attached")
+        return (try row.decode(String.self, "outcome"), row)
     }
 
     /// The reader attached a new link, recorded without a node (see

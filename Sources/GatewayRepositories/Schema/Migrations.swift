@@ -17,6 +17,7 @@ public enum Migrations {
         .v0009SoftwareUpdates,
         .v0010ConsoleSessions,
         .v0011InstallWindows,
+        .v0012SessionDiscovery,
     ]
 
     /// The newest version this binary knows.

@@ -10,7 +10,8 @@ extension Gateway {
     /// for each other:
     ///
     /// - the node heartbeat (``runNodeHeartbeat(advertisedAddress:health:)``): register,
-    ///   heartbeat every lease/5 on the store client's reserved connection, fence when reaped;
+    ///   heartbeat every lease/5 on the store client's reserved connection (with this replica's
+    ///   `WatchFleet` watchers, learning the others'), fence when reaped;
     /// - the sweeps (``runMembershipSweeps(health:)``): reap replicas silent for a lease (only
     ///   after this one has itself been healthy for a whole lease, so that after a PostgreSQL
     ///   outage nobody reaps the others before they could heartbeat), release readers whose
@@ -53,7 +54,9 @@ extension Gateway {
                     try await cluster.register(node: node.id, internalAddress: advertisedAddress)
                     registered = true
                     logger.notice("node registered", ["node": node.id, "internal": advertisedAddress])
-                } else if try await !cluster.heartbeat(node: node.id) {
+                } else if let watchersElsewhere = try await cluster.heartbeat(node: node.id, fleetWatchers: fleet.watcherCount) {
+                    fleet.watchersElsewhere(watchersElsewhere)
+                } else {
                     health.lost()
                     await fence()
                     registered = false

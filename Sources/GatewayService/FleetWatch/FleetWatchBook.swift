@@ -83,7 +83,9 @@ struct FleetWatchBook: Sendable {
         }
         var out: [(watcher: UInt64, events: [ReaderGatewayV1.WatchFleetEvent])] = []
         for id in watchers.keys.sorted() {
-            guard var watcher = watchers[id] else { continue }
+            // Taken out while it changes: a copy left in the dictionary would make the first
+            // change copy the watcher's whole `sent` (every reader it watches) on every refresh.
+            guard var watcher = watchers.removeValue(forKey: id) else { continue }
             var events: [ReaderGatewayV1.WatchFleetEvent] = []
             for reader in byAccount[watcher.account] ?? [] {
                 guard watcher.location == nil || reader.reader?.locationID == watcher.location else { continue }
@@ -94,12 +96,14 @@ struct FleetWatchBook: Sendable {
                 event.event = .readerChanged(reader)
                 events.append(event)
             }
-            let gone = watcher.sent.keys.filter { reader in
-                guard !present.contains(reader) else { return false }
-                switch scope {
-                case .readers(let asked): return asked.contains(reader)
-                case .accounts(let accounts): return accounts.contains(watcher.account)
-                }
+            // Gone: sent before, within the scope read, and not read now. A refresh of a few
+            // hinted readers looks at those alone, not at every reader the watcher has.
+            let gone: [String]
+            switch scope {
+            case .readers(let asked):
+                gone = Array(asked.filter { watcher.sent[$0] != nil && !present.contains($0) })
+            case .accounts(let accounts):
+                gone = accounts.contains(watcher.account) ? watcher.sent.keys.filter { !present.contains($0) } : []
             }
             for reader in gone.sorted() {
                 watcher.sent[reader] = nil

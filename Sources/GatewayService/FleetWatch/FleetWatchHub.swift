@@ -16,7 +16,8 @@ import Synchronization
 ///   ownership trigger leaves out (a claim whose replica holds both the link and the
 ///   previous owner, the start and end of a collect or confirm, registrations, deletions),
 ///   one NOTIFY per announcement pass (every ``announcementInterval`` at most), whatever
-///   the rate of changes;
+///   the rate of changes, and only while another replica has a watcher (each replica's
+///   count travels with its node heartbeat): nobody watching costs no NOTIFY;
 /// - `reader_gateway_status` (activity and battery of readers homed elsewhere);
 /// - this replica's own changes, at once, without waiting for PostgreSQL's echo;
 /// - a full comparison of the watched accounts every ``fullRefreshInterval``, so a lost
@@ -62,6 +63,11 @@ final class FleetWatchHub: Sendable {
 
     private let book = Mutex(FleetWatchBook())
     private let calls = Mutex(Calls())
+    /// The watchers here (``calls``' count), read without its lock on every change.
+    private let localWatchers = Atomic<Int>(0)
+    /// Whether another replica had a watcher at this replica's last node heartbeat. True
+    /// until the first heartbeat says otherwise (announcing is the safe side).
+    private let othersWatch = Atomic<Bool>(true)
     private let pending = Mutex(Pending())
     private let outgoing = Mutex(Outgoing())
     /// Activity and battery last announced by the home replica of a reader homed elsewhere.
@@ -83,16 +89,26 @@ final class FleetWatchHub: Sendable {
     }
 
     /// The number of watchers on this replica.
-    var watcherCount: Int { calls.withLock { $0.calls.count } }
+    var watcherCount: Int { localWatchers.load(ordering: .relaxed) }
+
+    /// The other replicas' watchers, as the node heartbeat just read them. A watcher that
+    /// opens elsewhere is announced to from that replica's next heartbeat and this one's
+    /// (two heartbeat intervals at most); until then it learns this replica's changes from
+    /// its replica's full comparison (``fullRefreshInterval``), late but not lost.
+    func watchersElsewhere(_ count: Int) {
+        othersWatch.store(count > 0, ordering: .relaxed)
+    }
 
     // MARK: hints
 
-    /// This replica changed `readers`: its watchers hear at once, the other replicas after the
-    /// next announcement.
+    /// This replica changed `readers`: its watchers hear at once, the other replicas' after
+    /// the next announcement. Nothing at all when nobody watches anywhere (two atomic loads).
     func changed(_ readers: [String]) {
         guard !readers.isEmpty else { return }
-        outgoing.withLock { $0.readers.formUnion(readers) }
-        announceSignal.yield()
+        if othersWatch.load(ordering: .relaxed) {
+            outgoing.withLock { $0.readers.formUnion(readers) }
+            announceSignal.yield()
+        }
         hint(readers)
     }
 
@@ -119,6 +135,7 @@ final class FleetWatchHub: Sendable {
             let id = state.nextID
             state.nextID += 1
             state.calls[id] = call
+            localWatchers.store(state.calls.count, ordering: .relaxed)
             return id
         }
         metrics.browser.fleetWatchers.unlabeled.increment()
@@ -139,7 +156,11 @@ final class FleetWatchHub: Sendable {
     }
 
     private func forget(_ id: UInt64) {
-        let removed = calls.withLock { $0.calls.removeValue(forKey: id) } != nil
+        let removed = calls.withLock { state in
+            let removed = state.calls.removeValue(forKey: id) != nil
+            localWatchers.store(state.calls.count, ordering: .relaxed)
+            return removed
+        }
         book.withLock { $0.remove(id) }
         if removed { metrics.browser.fleetWatchers.unlabeled.decrement() }
     }

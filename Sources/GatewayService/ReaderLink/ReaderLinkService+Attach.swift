@@ -59,10 +59,15 @@ extension ReaderLinkService {
             call.end(error.status)
             return nil
         }
+        // Written only when the reader reports something new (the attach itself records when it
+        // was last seen): a reconnect storm of unchanged readers writes nothing here.
+        let reportsNew = record.softwareVersion != hello.softwareVersion || (hello.deviceType != .unspecified && record.deviceType != hello.deviceType)
         record.softwareVersion = hello.softwareVersion
         if hello.deviceType != .unspecified { record.deviceType = hello.deviceType }
-        await followUp("recording a reader's software version and device type", leaves: "admins see the older values until its next attach") {
-            try await database.readerReported(record.id, softwareVersion: hello.softwareVersion, deviceType: hello.deviceType)
+        if reportsNew {
+            await followUp("recording a reader's software version and device type", leaves: "admins see the older values until its next attach") {
+                try await database.readerReported(record.id, softwareVersion: hello.softwareVersion, deviceType: hello.deviceType)
+            }
         }
         guard let epoch = await goOnline(record, linkID: linkID, call: call, ipAddress: hello.ipAddress, batteryLevel: hello.batteryLevel) else { return nil }
         let reader = ReaderID(record.id)
@@ -247,7 +252,7 @@ extension ReaderLinkService {
         }
         // An attach keeps the owner: only the new epoch matters here.
         let attachedEpoch: LinkEpoch?
-        do { attachedEpoch = try await ownership.readerAttached(reader, node: node.id).1 } catch {
+        do { attachedEpoch = try await attaches.readerAttached(reader, node: node.id).1 } catch {
             call.end(ServiceError.store(error).status)
             return nil
         }

@@ -11,6 +11,8 @@ final class ReaderLinkService: RegistrableService, StoreFollowUps {
     let configuration: ServiceConfiguration
     let database: GatewayDatabase
     let ownership: OwnershipStore
+    /// Attaches that arrive together (a reconnect storm) share a statement and a commit.
+    let attaches: OwnershipAttachBatcher
     let registry: Registry
     let metrics: GatewayMetrics
     let node: NodeIdentity
@@ -30,6 +32,7 @@ final class ReaderLinkService: RegistrableService, StoreFollowUps {
         self.configuration = configuration
         self.database = database
         self.ownership = ownership
+        attaches = OwnershipAttachBatcher(store: ownership)
         self.registry = registry
         self.metrics = metrics
         self.node = node

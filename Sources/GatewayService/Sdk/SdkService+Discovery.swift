@@ -50,6 +50,10 @@ extension SdkService {
         case (.cancelled, _)?:
             throw ServiceError.discoveryCanceled(discovery, supersededBy: nil)
         case (.answer, let readers)?:
+            // Kept with the session's row before the lane sees the answer: a replica that takes
+            // the session over (this one died or drained) honours these readers too.
+            let kept = SessionDiscoveryRecord(answered: discovery.value, readers: records.map(\.id))
+            do { try await database.recordDiscovery(kept, session: session.id.rawValue) } catch { throw ServiceError.store(error) }
             var response = ReaderGatewayV1.DiscoverReadersResponse()
             response.discoveryID = Gateway.wireDiscoveryID(discovery)
             response.readers = await withAvailableUpdates(readers, account: session.accountID)

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayCore
 import GatewayClient
 import GatewayTransport
 import GatewayWire
@@ -13,10 +14,14 @@ final class FleetLanes: Sendable {
         var relays: [Double] = []
         var failures = 0
         var lastFailure = ""
+        /// Failures by the error's reason (`STALE_DISCOVERY`, `UNAVAILABLE` ...), or "other".
+        var failuresByReason: [String: Int] = [:]
     }
 
     let measuring = Atomic<Bool>(false)
     let stopping = Atomic<Bool>(false)
+    /// SIGTERM asked for the result before the measured time was over.
+    let finishRequested = Atomic<Bool>(false)
     let resumed = Atomic<Int>(0)
     let lost = Atomic<Int>(0)
     let ready = Atomic<Int>(0)
@@ -43,7 +48,7 @@ final class FleetLanes: Sendable {
                 discovered = try await lane.discoverReaders(locationID: locationID).filter(\.isOnline)
                 if !discovered.isEmpty { break }
             } catch {
-                record(failure: "lane \(index) setup: \(error)")
+                record(failure: "lane \(index) setup: \(error)", error)
             }
             try? await Task.sleep(for: .milliseconds(200 * (attempt + 1)))
         }
@@ -85,17 +90,25 @@ final class FleetLanes: Sendable {
                     }
                 }
             } catch {
-                record(failure: "lane \(index): \(error)")
+                record(failure: "lane \(index): \(error)", error)
             }
         }
     }
 
-    func record(failure: String) {
+    func record(failure: String, _ error: any Error) {
         guard measuring.load(ordering: .relaxed) else { return }
+        let reason = (error as? RPCError).map { $0.reason == .unspecified ? "\($0.code)" : $0.reasonName } ?? "other"
         samples.withLock {
             $0.failures += 1
             $0.lastFailure = failure
+            $0.failuresByReason[reason, default: 0] += 1
         }
+    }
+
+    /// The failures by reason as a JSON object.
+    func failuresByReasonJSON() -> String {
+        let counts = samples.withLock { $0.failuresByReason }
+        return "{" + counts.sorted { $0.key < $1.key }.map { "\(JSONText.quoted($0.key)):\($0.value)" }.joined(separator: ",") + "}"
     }
 }
 

@@ -39,6 +39,10 @@ final class FleetReader: ConnectionHandler, @unchecked Sendable {
         hello.serialNumber = serial
         hello.deviceType = .simulatedWiseposE
         hello.softwareVersion = "fleet-1"
+        // As reader-sim and real readers do: the battery comes with the hello, and the first
+        // heartbeat's matches it (a level that appears only with the heartbeat is a change,
+        // which the gateway writes).
+        hello.batteryLevel = 0.8
         var uplink = ReaderGatewayV1.ReaderUplink()
         uplink.message = .hello(hello)
         _ = try? frames.send(uplink, on: call)

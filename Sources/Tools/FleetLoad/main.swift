@@ -8,7 +8,11 @@
 //       line a second until SIGTERM (--echo: the same traffic to a TLS echo, the floor)
 //   fleet-load --mode lanes --dir DIR --port P --count 100 --period 20s --duration 20s
 //       sessions connecting a reader of their location and relaying a command every period;
-//       one JSON line with p50/p99 of both (--duration 0: status lines until SIGTERM)
+//       one JSON line with p50/p99 of both, at the end or at SIGTERM (--duration 0: status
+//       lines until SIGTERM)
+//   fleet-load --mode watch --dir DIR --port P --secret-key KEY
+//       one FleetAdmin.WatchFleet call (as the fleet console holds one): its snapshot and the
+//       events since, a status line a second until SIGTERM
 //
 // Readers are transport handlers on event loops with loop timers (no task per reader); lanes
 // are TerminalClients. The bench script measures this process's CPU beside the gateway's.
@@ -24,11 +28,11 @@ let parser = OptionsParser(
     summary: "simulated readers and lanes at fleet scale (make bench-fleet)",
     environmentPrefix: "FLEET_LOAD",
     options: [
-        .value("mode", "MODE", default: "readers", help: "ca, register, readers or lanes."),
+        .value("mode", "MODE", default: "readers", help: "ca, register, readers, lanes or watch."),
         .value("dir", "DIR", default: "fleet", help: "Certificates, locations and token (shared by every mode)."),
         .value("host", "ADDRESS", default: "127.0.0.1", help: "Gateway (or echo) address."),
         .value("port", "PORT", default: "7443", help: "Gateway (or echo) TLS port."),
-        .value("secret-key", "KEY", default: "", help: "Admin secret key (register)."),
+        .value("secret-key", "KEY", default: "", help: "Admin secret key (register, watch)."),
         .value("first", "N", default: "1", help: "First reader number (serial FLEET<n>)."),
         .value("count", "N", default: "1000", help: "Readers (register, readers) or lanes (lanes)."),
         .value("per-location", "N", default: "10", help: "Readers per location (one lane each)."),
@@ -203,23 +207,60 @@ case "lanes":
             while true {
                 try await Task.sleep(for: .seconds(1))
                 let (failures, lastFailure) = lanes.samples.withLock { ($0.failures, $0.lastFailure) }
-                say("{\"lanes_ready\":\(lanes.ready.load(ordering: .relaxed)),\"resumed\":\(lanes.resumed.load(ordering: .relaxed)),\"lost\":\(lanes.lost.load(ordering: .relaxed)),\"failures\":\(failures),\"last_failure\":\(JSONText.quoted(lastFailure))}")
+                say("{\"lanes_ready\":\(lanes.ready.load(ordering: .relaxed)),\"resumed\":\(lanes.resumed.load(ordering: .relaxed)),\"lost\":\(lanes.lost.load(ordering: .relaxed)),\"failures\":\(failures),\"failures_by_reason\":\(lanes.failuresByReasonJSON()),\"last_failure\":\(JSONText.quoted(lastFailure))}")
             }
         }
         try await Task.sleep(for: warmup)
+        // SIGTERM ends the measured time early (the result line still comes).
+        signal(SIGTERM, SIG_IGN)
+        let termination = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
+        termination.setEventHandler { lanes.finishRequested.store(true, ordering: .relaxed) }
+        termination.resume()
         say("{\"measuring\":true}")
         lanes.measuring.store(true, ordering: .relaxed)
-        try await Task.sleep(for: duration)
+        let end = ContinuousClock.now + duration
+        while ContinuousClock.now < end, !lanes.finishRequested.load(ordering: .relaxed) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        termination.cancel()
         lanes.measuring.store(false, ordering: .relaxed)
         let samples = lanes.samples.withLock { $0 }
         func ms(_ value: Double) -> String { String(format: "%.2f", value * 1000) }
         say("{\"lanes\":\(lanes.ready.load(ordering: .relaxed)),\"connects\":\(samples.connects.count),\"relays\":\(samples.relays.count),"
             + "\"connect_p50_ms\":\(ms(quantile(samples.connects, 0.5))),\"connect_p99_ms\":\(ms(quantile(samples.connects, 0.99))),"
             + "\"relay_p50_ms\":\(ms(quantile(samples.relays, 0.5))),\"relay_p99_ms\":\(ms(quantile(samples.relays, 0.99))),"
-            + "\"failures\":\(samples.failures),\"last_failure\":\(JSONText.quoted(samples.lastFailure))}")
+            + "\"failures\":\(samples.failures),\"failures_by_reason\":\(lanes.failuresByReasonJSON()),\"last_failure\":\(JSONText.quoted(samples.lastFailure))}")
         lanes.stopping.store(true, ordering: .relaxed)
     }
 
+case "watch":
+    let secretKey = options.string("secret-key") ?? ""
+    runAsync {
+        let group = try EventLoopGroup(loopCount: 1, threadNamePrefix: "fleet-watch")
+        let admin = AdminClient(connection: GatewayConnection(clientConfiguration(), group: group), secretKey: secretKey)
+        let counts = Mutex<(snapshot: Int, changes: Int)>((0, 0))
+        let watching = Task {
+            for try await event in try await admin.watchFleet() {
+                counts.withLock { counts in
+                    switch event.event {
+                    case .snapshot(let page)?: counts.snapshot += page.readers.count
+                    case nil: break
+                    default: counts.changes += 1
+                    }
+                }
+            }
+        }
+        signal(SIGTERM) { _ in _exit(0) }
+        signal(SIGINT) { _ in _exit(0) }
+        while true {
+            try await Task.sleep(for: .seconds(1))
+            let (snapshot, changes) = counts.withLock { $0 }
+            say("{\"watching\":true,\"snapshot_readers\":\(snapshot),\"changes\":\(changes)}")
+            if watching.isCancelled { break }
+        }
+        _ = try await watching.value
+    }
+
 default:
-    fail("--mode must be ca, register, readers or lanes")
+    fail("--mode must be ca, register, readers, lanes or watch")
 }

@@ -1,0 +1,48 @@
+import Foundation
+import GatewayPostgres
+
+/// A session's latest answered discovery as its row keeps it (migration 12), so that a
+/// replica taking the session over honours the readers it discovered elsewhere.
+public struct SessionDiscoveryRecord: Sendable, Hashable {
+    /// The discovery's number (the `disc_<n>` the session's lane was answered with).
+    public var answered: UInt64
+    /// The ids of the readers it answered with.
+    public var readers: [String]
+
+    public init(answered: UInt64, readers: [String]) {
+        self.answered = answered
+        self.readers = readers
+    }
+}
+
+extension GatewayDatabase {
+    /// Keeps discovery `answered` and its readers with the session's row, unless the row
+    /// already holds a later one (a replica holding a stale copy of the session does not
+    /// overwrite a discovery made after it). One statement per answered discovery.
+    public func recordDiscovery(_ discovery: SessionDiscoveryRecord, session: String) async throws(StoreError) {
+        try await client.execute(
+            """
+            UPDATE sdk_sessions SET discovery_answered = $2, discovered_readers = ARRAY(SELECT jsonb_array_elements_text($3::jsonb))
+            WHERE id = $1 AND closed_at IS NULL AND (discovery_answered IS NULL OR discovery_answered <= $2)
+            """,
+            [PostgresValue(session), PostgresValue(Int64(clamping: discovery.answered)), PostgresValue(Self.jsonArray(discovery.readers))]
+        )
+    }
+
+    /// The discovery a row returned with `discovery_answered` and
+    /// `to_json(discovered_readers)::text AS discovered_readers` holds; nil when the session
+    /// never had a discovery answered.
+    public static func sessionDiscovery(in row: PostgresRow) throws(StoreError) -> SessionDiscoveryRecord? {
+        guard let answered = try row.decode(Int64?.self, "discovery_answered"), answered > 0 else { return nil }
+        let text = try row.decode(String?.self, "discovered_readers") ?? "[]"
+        guard let readers = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else {
+            throw StoreError(.decodingFailed, "sdk_sessions.discovered_readers is not a JSON array of reader ids: \(text.prefix(80)); the row was written by something other than reader-gateway")
+        }
+        return SessionDiscoveryRecord(answered: UInt64(answered), readers: readers)
+    }
+
+    static func jsonArray(_ strings: [String]) -> String {
+        guard let data = try? JSONEncoder().encode(strings) else { return "[]" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

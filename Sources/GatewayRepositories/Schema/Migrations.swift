@@ -16,6 +16,7 @@ public enum Migrations {
         .v0008BluetoothReaders,
         .v0009SoftwareUpdates,
         .v0010ConsoleSessions,
+        .v0013TapToPayDeviceSetup,
     ]
 
     /// The newest version this binary knows.

@@ -11,8 +11,10 @@ extension ReaderLinkService {
         let reader: ReaderID
         let linkID: LinkID
         let epoch: LinkEpoch
-        /// A Bluetooth reader's link: its device may say why it ends (``bluetoothLinkEnded``).
-        let bluetooth: Bool
+        /// A mobile reader's link (a Bluetooth reader's, or a Tap to Pay phone's own): its
+        /// device may say why it ends, and the owner is kept while it reconnects
+        /// (``mobileLinkEnded``).
+        let mobile: Bool
     }
 
     /// Takes one `ReaderLink.Attach` call from hello to online; nil when it ended before.
@@ -98,7 +100,7 @@ extension ReaderLinkService {
             }
         }
         registry.apply(one: { $0.ownerAnnouncement(for: reader) })
-        return OnlineLink(reader: reader, linkID: linkID, epoch: epoch, bluetooth: record.deviceType.isBluetoothReaderType)
+        return OnlineLink(reader: reader, linkID: linkID, epoch: epoch, mobile: record.deviceType.isBluetoothReaderType || record.deviceType == .tapToPay)
     }
 
     /// Serves an online link until it ends: what the loop's interceptor leaves to a task (an
@@ -109,7 +111,7 @@ extension ReaderLinkService {
     /// stream is read on from where going online stopped (one reader at a time: that task has
     /// returned).
     func serveLink(_ link: OnlineLink, requests: AsyncStream<[UInt8]>, call: ServerCall) async {
-        // A Bluetooth reader's device says why the link ends (ReaderLinkEnding) just before.
+        // A mobile reader's device says why the link ends (ReaderLinkEnding) just before.
         var ending: ReaderGatewayV1.ReaderLinkEnding?
         for await bytes in requests {
             guard !bytes.isEmpty else { continue }
@@ -120,8 +122,8 @@ extension ReaderLinkService {
             if case .linkEnding(let said)? = message.message { ending = said }
             uplinkReceived(message, reader: link.reader, linkID: link.linkID)
         }
-        if link.bluetooth {
-            await bluetoothLinkEnded(link.reader, linkID: link.linkID, epoch: link.epoch, ending: ending)
+        if link.mobile {
+            await mobileLinkEnded(link.reader, linkID: link.linkID, epoch: link.epoch, ending: ending)
         } else {
             await linkEnded(link.reader, linkID: link.linkID, epoch: link.epoch)
         }

@@ -4,14 +4,15 @@ import GatewayRepositories
 import GatewayWire
 
 extension ReaderLinkService {
-    /// A Bluetooth reader's link ended: the reason its device gave (or `unknown`) is recorded
-    /// for the fleet's history, and the owner is kept through the offline bound while the
-    /// device reconnects (`MobileLinkEndRule`), else released as for any lost reader.
-    func bluetoothLinkEnded(_ reader: ReaderID, linkID: LinkID, epoch: LinkEpoch, ending: ReaderGatewayV1.ReaderLinkEnding?) async {
+    /// A mobile reader's link ended (a Bluetooth reader's, or a Tap to Pay phone's own): the
+    /// reason its device gave (or `unknown`) is recorded for the fleet's history, and the owner
+    /// is kept through the offline bound while the device reconnects (`MobileLinkEndRule`),
+    /// else released as for any lost reader.
+    func mobileLinkEnded(_ reader: ReaderID, linkID: LinkID, epoch: LinkEpoch, ending: ReaderGatewayV1.ReaderLinkEnding?) async {
         let keepsOwner = MobileLinkEndRule.keepsOwner(reconnecting: ending?.reconnecting)
         let reason = ending?.reason ?? .unknown
         let store = BluetoothStore(client: database.client)
-        await followUp("recording why a Bluetooth reader's link ended", leaves: "the reader's history lacks this disconnect reason") {
+        await followUp("recording why a mobile reader's link ended", leaves: "the reader's history lacks this disconnect reason") {
             try await store.recordLinkEnding(reader: reader.rawValue, reason: reason, reconnecting: keepsOwner)
         }
         guard keepsOwner, !handingOver.load(ordering: .relaxed) else {
@@ -24,7 +25,7 @@ extension ReaderLinkService {
         // The device reconnects: the owner keeps the reader unless no link comes back within
         // the offline bound (then the periodic release frees it, as for a drained replica).
         do { _ = try await ownership.readerDetached(reader, epoch: epoch) } catch {
-            logger.warning("could not keep a reconnecting Bluetooth reader's owner; it is released when its link is found lost", ["reader": reader, "error": error])
+            logger.warning("could not keep a reconnecting mobile reader's owner; it is released when its link is found lost", ["reader": reader, "error": error])
         }
     }
 }

@@ -48,11 +48,21 @@ struct BluetoothSessionResumeTests {
         if let replica { proxy.redirect(to: replica.1) }
         proxy.cut()
         #expect(await eventually { Self.resumes(log) == 1 })
-        #expect(await eventually {
-            guard let ownership = try? await admin.ownership(of: readerID) else { return false }
-            return ownership.networkStatus == .online && ownership.owner?.laneLabel == "Floor 1"
-        })
-        let after = try await admin.ownership(of: readerID)
+        // Whether a reader is online is what the replica holding its link knows: ask that one.
+        let home = replica == nil
+            ? admin
+            : TestAdmin(
+                channel: try await TestChannel.connect(port: replica!.1, caPath: harness.caPath, certificate: nil, loop: harness.loops.next()),
+                secretKey: harness.account.secretKey
+            )
+        var seen: ReaderGatewayV1.ReaderOwnership?
+        let back = await eventually {
+            seen = try? await home.ownership(of: readerID)
+            return seen?.networkStatus == .online && seen?.owner?.laneLabel == "Floor 1"
+        }
+        let changes = (try? await admin.history(of: readerID))?.map { ($0.reason, $0.generation) } ?? []
+        #expect(back, "\(String(describing: seen)); history: \(changes)")
+        let after = try await home.ownership(of: readerID)
         #expect(after.generation == before.generation)
         let collected = try await phone.client.collectPaymentMethod(BluetoothReaderTests.collectParams("pi_after_cut", amount: 500))
         #expect(collected.paymentMethod?.last4 == "4242")

@@ -60,6 +60,24 @@ struct TapToPayReconnectStateMachineTests {
         #expect(machine.gatewayDisconnected(Self.lost("tmr_1", generation: 5)) == .deliver)
     }
 
+    @Test("a running reconnect knows when the gateway released the reader meanwhile (its disconnect is held)")
+    func releasedMeanwhile() {
+        var machine = TapToPayReconnectStateMachine()
+        #expect(machine.reconnecting == nil)
+        machine.connected(readerID: "tmr_1", generation: 1, autoReconnect: true)
+        #expect(machine.reconnecting == nil)
+        _ = machine.linkLost(.appInBackground)
+        #expect(machine.reconnecting?.readerID == "tmr_1")
+        #expect(machine.reconnecting?.released == false)
+        // Another reader's disconnect is not this reconnect's.
+        #expect(machine.gatewayDisconnected(Self.lost("tmr_2", generation: 1)) == .deliver)
+        #expect(machine.reconnecting?.released == false)
+        #expect(machine.gatewayDisconnected(Self.lost("tmr_1", generation: 1)) == .hold)
+        #expect(machine.reconnecting?.released == true)
+        // A second loss while reconnecting starts nothing more.
+        #expect(machine.linkLost(.unknown) == .none)
+    }
+
     @Test("without auto-reconnect a lost link starts nothing and the gateway's disconnect passes through")
     func manual() {
         var machine = TapToPayReconnectStateMachine()

@@ -198,6 +198,37 @@ struct TapToPayReconnectTests {
         await harness.stop()
     }
 
+    @Test("the phone's connection is cut with auto-reconnect off: no reconnect; once the session is back the reader is let go and didDisconnect comes, once")
+    func connectivityLostWithoutAutoReconnect() async throws {
+        let harness = try await GatewayHarness.start(offlineBound: Self.offlineBound)
+        let proxy = try CuttableProxy(upstreamPort: harness.port)
+        let phone = try await TapToPayTests.lane(harness, port: proxy.port, account: harness.account, device: "phone-1", label: "Till")
+        let log = Log(phone.client)
+        let connected = try await phone.client.connectTapToPayReader(
+            device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: phone.location, autoReconnectOnUnexpectedDisconnect: false)
+        )
+        let readerID = try #require(connected.reader?.id)
+        let admin = try await harness.admin()
+        proxy.cut()
+        #expect(await eventually { Self.kinds(log) == ["disconnected"] })
+        guard case .disconnected(let info)? = log.all.last(where: TapToPayTests.isDisconnected) else { return }
+        #expect(info.reason == .readerLost)
+        #expect(info.readerID == readerID)
+        #expect(log.count { if case .sessionResumed = $0 { true } else { false } } == 1)
+        #expect(await eventually { (try? await admin.ownership(of: readerID))?.owner == nil })
+        #expect(phone.client.connectedReader == nil)
+        #expect(try await admin.history(of: readerID).first?.reason == .released)
+        // The app connects again by itself.
+        try await phone.client.connectTapToPayReader(device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: phone.location))
+        #expect(try await admin.ownership(of: readerID).owner?.laneLabel == "Till")
+        #expect(Self.kinds(log) == ["disconnected"])
+        try await phone.client.closeSession()
+        log.task.cancel()
+        phone.connection.close()
+        proxy.stop()
+        await harness.stop()
+    }
+
     @Test("the connection is cut while the app is in the background: one reconnect, which waits for the foreground and then succeeds")
     func connectivityLostInTheBackground() async throws {
         let harness = try await GatewayHarness.start(offlineBound: Self.offlineBound)

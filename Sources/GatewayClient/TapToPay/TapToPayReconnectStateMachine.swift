@@ -123,6 +123,21 @@ struct TapToPayReconnectStateMachine: Sendable {
         return [.reconnectFailed(readerID: reader, error), .disconnected(held ?? DisconnectInfo(message))]
     }
 
+    /// The phone's connection dropped with auto-reconnect off: the gateway kept the owner (it
+    /// cannot tell a drop from a reconnect), and the client let the reader go once the session
+    /// was back. Reports `disconnected` (made here), once: the gateway's own report of that
+    /// ownership's end, if it comes, is dropped.
+    mutating func lostWithoutReconnect(readerID: String, generation: UInt64) -> TerminalEvent {
+        state = .idle
+        reported = (readerID, generation)
+        var message = ReaderGatewayV1.ReaderDisconnected()
+        message.readerID = readerID
+        message.reason = .readerLost
+        message.generation = generation
+        message.message = "the connection to the gateway dropped and auto-reconnect is off: the Tap to Pay reader was let go; connect it again"
+        return .disconnected(DisconnectInfo(message))
+    }
+
     /// The session let the reader go (disconnect, close).
     mutating func released() {
         state = .idle

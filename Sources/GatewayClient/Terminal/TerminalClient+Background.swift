@@ -46,7 +46,11 @@ extension TerminalClient {
             tapToPayConnectivityLost()
             let resumed = await resumeAfterConnectionLoss(logger: logger)
             tapToPayConnectivityRestored()
-            guard resumed else { return }
+            guard resumed else {
+                state.withLock { $0.tapToPayLostWithoutReconnect = nil }
+                return
+            }
+            await releaseTapToPayLostWithoutReconnect()
             reattachBluetoothLinks()
         }
     }

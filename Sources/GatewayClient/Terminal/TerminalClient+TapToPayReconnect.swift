@@ -8,7 +8,7 @@ import GatewayWire
 /// | what happens | auto-reconnect on | off |
 /// |---|---|---|
 /// | the app goes to the background | the link ends saying `appInBackground, reconnecting` (the gateway keeps the owner); `reconnectStarted` | the link ends saying so, not reconnecting: the gateway releases the reader, its `disconnected` comes |
-/// | the connection to the gateway drops | `reconnectStarted` (reason `unknown`); the gateway keeps the owner through its offline bound | the gateway releases the reader after its offline bound |
+/// | the connection to the gateway drops | `reconnectStarted` (reason `unknown`); the gateway keeps the owner through its offline bound | once the session is back, the client lets the reader go: `disconnected` |
 /// | the app is in the foreground and the session is back | the link attaches again with the same credential: `reconnectSucceeded`, same owner, same generation | — |
 /// | ``cancelReconnect()``, the window (`reconnectTimeout`) passes, the session ends, or the gateway released the reader meanwhile | `reconnectFailed`, then `disconnected`; the reader is released | — |
 extension TerminalClient {
@@ -57,7 +57,11 @@ extension TerminalClient {
             state.connectionDown = true
             let reader = state.tapToPayReader
             state.tapToPayReader = nil
-            return (reader, reader == nil ? .none : state.tapToPayReconnect.linkLost(.unknown))
+            guard reader != nil else { return (nil, .none) }
+            if case .connected(let readerID, let generation, false) = state.tapToPayReconnect.state {
+                state.tapToPayLostWithoutReconnect = (readerID, generation)
+            }
+            return (reader, state.tapToPayReconnect.linkLost(.unknown))
         }
         reader?.stop()
         if case .startReconnect(let readerID, let reason) = lost { startTapToPayReconnect(readerID: readerID, reason: reason) }
@@ -68,6 +72,24 @@ extension TerminalClient {
     func tapToPayConnectivityRestored() {
         state.withLock { $0.connectionDown = false }
         wakeTapToPayReconnect()
+    }
+
+    /// After the session resumed: a Tap to Pay reader lost with the connection while
+    /// auto-reconnect was off is let go (the gateway kept its owner, as it does for a phone
+    /// that reconnects), and `disconnected` reports it. A session resumed without the reader
+    /// hears of the loss as any session does (the gateway's event, or the client's own).
+    func releaseTapToPayLostWithoutReconnect() async {
+        guard let (lost, owned) = state.withLock({ state -> ((readerID: String, generation: UInt64), Bool)? in
+            defer { state.tapToPayLostWithoutReconnect = nil }
+            guard let lost = state.tapToPayLostWithoutReconnect else { return nil }
+            return (lost, state.connectedReader?.id == lost.readerID)
+        }), owned else { return }
+        do { try await disconnectReader() } catch {
+            Logger(component: "tap-to-pay").warning("could not release the Tap to Pay reader lost with the connection; the gateway releases it after its offline bound", [
+                "error": "\(error)",
+            ])
+        }
+        emit(state.withLock { $0.tapToPayReconnect.lostWithoutReconnect(readerID: lost.readerID, generation: lost.generation) })
     }
 
     func wakeTapToPayReconnect() {

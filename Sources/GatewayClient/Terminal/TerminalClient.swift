@@ -69,6 +69,9 @@ public final class TerminalClient: Sendable {
         var inBackground = false
         /// The connection to the gateway dropped and the session is not resumed yet.
         var connectionDown = false
+        /// The Tap to Pay reader lost with the connection while auto-reconnect was off: let go
+        /// once the session is back.
+        var tapToPayLostWithoutReconnect: (readerID: String, generation: UInt64)?
         /// The app cancelled the running Tap to Pay reconnect.
         var tapToPayReconnectCancelled = false
         /// The task sending the ending of the Tap to Pay reader's last link (a reconnect on

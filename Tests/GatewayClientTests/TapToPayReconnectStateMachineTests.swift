@@ -78,6 +78,21 @@ struct TapToPayReconnectStateMachineTests {
         #expect(machine.linkLost(.unknown) == .none)
     }
 
+    @Test("a reader lost with the connection while auto-reconnect is off is reported once, by the client")
+    func lostWithoutReconnect() {
+        var machine = TapToPayReconnectStateMachine()
+        machine.connected(readerID: "tmr_1", generation: 7, autoReconnect: false)
+        #expect(machine.linkLost(.unknown) == .none)
+        guard case .disconnected(let made) = machine.lostWithoutReconnect(readerID: "tmr_1", generation: 7) else {
+            Issue.record("lostWithoutReconnect did not report a disconnect")
+            return
+        }
+        #expect(made.readerID == "tmr_1" && made.reason == .readerLost && made.generation == 7)
+        #expect(machine.state == .idle)
+        #expect(machine.gatewayDisconnected(Self.lost("tmr_1", generation: 7)) == .drop)
+        #expect(machine.gatewayDisconnected(Self.lost("tmr_1", generation: 8)) == .deliver)
+    }
+
     @Test("without auto-reconnect a lost link starts nothing and the gateway's disconnect passes through")
     func manual() {
         var machine = TapToPayReconnectStateMachine()

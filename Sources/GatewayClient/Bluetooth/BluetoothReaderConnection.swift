@@ -91,6 +91,38 @@ public final class BluetoothReaderConnection: Sendable {
         try await client.disconnectReader()
     }
 
+    /// The session resumed on a new connection while the reader stayed connected over
+    /// Bluetooth: its link (dead with the old connection) attaches again, with the same
+    /// credential, over the same Bluetooth connection. Nothing to do while a Bluetooth
+    /// reconnect runs (it attaches a link of its own) or once the reader was let go.
+    func reattachAfterSessionResumed() async {
+        guard let (old, peripheral, served) = state.withLock({ state -> (BluetoothReaderLink, any BluetoothPeripheral, UInt64)? in
+            guard case .connected = state.reconnect.state, let link = state.link, let peripheral = state.peripheral else { return nil }
+            return (link, peripheral, state.served)
+        }) else { return }
+        old.abandon()
+        let fresh: BluetoothReaderLink
+        do {
+            fresh = try await BluetoothReaderLink.attach(
+                on: try await client.connection.channel(), peripheral: peripheral, credential: credential, heartbeatInterval: configuration.heartbeatInterval
+            )
+        } catch {
+            Logger(component: "bluetooth").warning("a Bluetooth reader's link could not attach again after the session resumed; the gateway releases it after its offline bound", [
+                "serial": reader.serialNumber, "error": "\(error)",
+            ])
+            return
+        }
+        let kept = state.withLock { state -> Bool in
+            // Still the same Bluetooth connection, and its link is the one that died.
+            guard state.served == served, state.link === old else { return false }
+            state.link = fresh
+            return true
+        }
+        // Otherwise the link ends without a word: whoever changed the state meanwhile (a lost
+        // Bluetooth connection, a disconnect) tells the gateway what it means.
+        if !kept { fresh.abandon() }
+    }
+
     private func linkLost(_ reason: ReaderGatewayV1.MobileDisconnectReason, served: UInt64) {
         let (outcome, link) = state.withLock { state -> (MobileReconnectStateMachine.OnLinkLost, BluetoothReaderLink?) in
             // Only the connection being served counts (one the app let go ends quietly).

@@ -82,6 +82,19 @@ final class BluetoothReaderLink: Sendable {
         return tasks.count > 2 ? tasks[2] : nil
     }
 
+    /// Stops serving a link whose call died with its connection (nothing can be sent on it):
+    /// its heartbeats and sender stop. The Bluetooth connection is untouched.
+    func abandon() {
+        let tasks = state.withLock { state -> [Task<Void, Never>] in
+            state.ended = true
+            defer { state.tasks = [] }
+            return state.tasks
+        }
+        for task in tasks { task.cancel() }
+        outbox.finish()
+        link.cancel()
+    }
+
     private func start(_ downlinks: sending ResponseStream<ReaderGatewayV1.ReaderDownlink>.AsyncIterator) {
         let commands = Task { [self] in
             var downlinks = downlinks

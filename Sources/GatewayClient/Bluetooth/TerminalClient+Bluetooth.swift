@@ -49,6 +49,10 @@ extension TerminalClient {
             )
             let connected = BluetoothReaderConnection(reader: registered, client: self, radio: radio, credential: response.readerCredential, configuration: configuration)
             connected.serve(link, over: peripheral, firstTime: true)
+            state.withLock { state in
+                state.bluetoothConnections.removeAll { $0.value == nil }
+                state.bluetoothConnections.append(WeakBluetoothConnection(value: connected))
+            }
             do {
                 let discovered = try await discoverReaders(locationID: configuration.locationID)
                 guard let own = discovered.first(where: { $0.id == registered.id }) else {
@@ -64,6 +68,21 @@ extension TerminalClient {
         } catch {
             peripheral.disconnect()
             throw error
+        }
+    }
+
+    /// The session resumed on a new connection (the old one dropped, and the Bluetooth
+    /// readers' links with it, while the readers stayed connected over Bluetooth): each
+    /// reader's link attaches again with its credential, on this replica or another, and the
+    /// session keeps owning it (the gateway kept the owner through its offline bound).
+    func reattachBluetoothLinks() {
+        let connections = state.withLock { state -> [BluetoothReaderConnection] in
+            state.bluetoothConnections.removeAll { $0.value == nil }
+            return state.bluetoothConnections.compactMap(\.value)
+        }
+        for connected in connections {
+            let task = Task { await connected.reattachAfterSessionResumed() }
+            state.withLock { $0.background.append(task) }
         }
     }
 

@@ -19,11 +19,18 @@ public final class TapToPayReader: Sendable {
         public var tapAutomatically: Card?
         /// The software version the reader reports.
         public var softwareVersion: String
+        /// How long the simulated device's setup takes (its progress is reported in quarters)
+        /// when the gateway asks for one at connect.
+        public var setupDuration: Duration
 
-        public init(heartbeatInterval: Duration = .milliseconds(500), tapAutomatically: Card? = nil, softwareVersion: String = "ttp-1.0.0") {
+        public init(
+            heartbeatInterval: Duration = .milliseconds(500), tapAutomatically: Card? = nil, softwareVersion: String = "ttp-1.0.0",
+            setupDuration: Duration = .milliseconds(200)
+        ) {
             self.heartbeatInterval = heartbeatInterval
             self.tapAutomatically = tapAutomatically
             self.softwareVersion = softwareVersion
+            self.setupDuration = setupDuration
         }
     }
 
@@ -95,7 +102,8 @@ public final class TapToPayReader: Sendable {
     /// Whether a collect is waiting for a tap.
     public var isWaitingForTap: Bool { state.withLock { $0.collect != nil } }
 
-    /// Ends the reader's link (the session's next command finds the reader offline).
+    /// Ends the reader's link at once, saying nothing (the session's next command finds the
+    /// reader offline; a link whose connection dropped is dead already).
     public func stop() {
         let tasks = state.withLock { state -> [Task<Void, Never>] in
             defer { state.tasks = [] }
@@ -104,6 +112,30 @@ public final class TapToPayReader: Sendable {
         for task in tasks { task.cancel() }
         outbox.finish()
         link.finish()
+    }
+
+    /// Tells the gateway why the link ends (`ReaderLinkEnding`: the app went to the
+    /// background) and whether the phone reconnects (the gateway then keeps the owner), then
+    /// ends it. Returns the task that sends the ending: a reconnect on the same connection
+    /// awaits it, so the gateway reads this ending before the new link.
+    @discardableResult
+    func end(_ reason: ReaderGatewayV1.MobileDisconnectReason, reconnecting: Bool) -> Task<Void, Never>? {
+        let tasks = state.withLock { state -> [Task<Void, Never>] in
+            defer { state.tasks = [] }
+            return state.tasks
+        }
+        guard tasks.count == 3 else { return nil }
+        var ending = ReaderGatewayV1.ReaderLinkEnding()
+        ending.reason = reason
+        ending.reconnecting = reconnecting
+        var uplink = ReaderGatewayV1.ReaderUplink()
+        uplink.message = .linkEnding(ending)
+        outbox.yield(uplink)
+        outbox.finish()
+        // The sender drains the outbox (the ending last), then half-closes the call; the
+        // command loop ends with the call.
+        tasks[1].cancel()
+        return tasks[2]
     }
 
     private func start(_ downlinks: sending ResponseStream<ReaderGatewayV1.ReaderDownlink>.AsyncIterator) {
@@ -125,10 +157,12 @@ public final class TapToPayReader: Sendable {
                     try await link.call.send(uplink)
                 } catch {
                     Logger(component: "tap-to-pay").warning("the reader could not send to the gateway; the link is ending", ["reader": readerID, "error": "\(error)"])
-                    return
+                    break
                 }
             }
+            link.finish()
         }
+        // ``end(_:reconnecting:)`` relies on this order.
         state.withLock { $0.tasks = [commands, heartbeats, sender] }
     }
 

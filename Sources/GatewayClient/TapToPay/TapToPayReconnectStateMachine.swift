@@ -16,6 +16,13 @@ import GatewayWire
 ///                    disconnected (the gateway's, held meanwhile, or made here)
 /// ```
 ///
+/// The link is lost when the app goes to the background (the phone says so on the link, and
+/// that it reconnects: the gateway keeps the owner) or when the phone's connection to the
+/// gateway drops (the gateway keeps the owner through its offline bound). A reconnect
+/// attaches the reader's link again with the same credential once the app is in the
+/// foreground and the session is back: the session still owns the reader at the same
+/// generation, nothing is connected anew.
+///
 /// While a reconnect runs, the gateway's `disconnected` for the reader is held back: it is
 /// reported only if the reconnect fails, after `reconnectFailed`. One that arrives after the
 /// reconnect succeeded (events and answers travel on different streams) names an older
@@ -33,8 +40,8 @@ struct TapToPayReconnectStateMachine: Sendable {
 
     /// What a lost link starts.
     enum OnLinkLost: Sendable, Equatable {
-        /// Report `reconnectStarted` and reconnect.
-        case startReconnect(readerID: String)
+        /// Report `reconnectStarted` (with `reason`) and reconnect.
+        case startReconnect(readerID: String, reason: ReaderGatewayV1.MobileDisconnectReason)
         /// Nothing: no reader, or the app reconnects by itself (the gateway's disconnect comes).
         case none
     }
@@ -59,15 +66,16 @@ struct TapToPayReconnectStateMachine: Sendable {
         state = .connected(readerID: readerID, generation: generation, autoReconnect: autoReconnect)
     }
 
-    /// The reader's link ended unexpectedly (the app went to the background, connectivity lost).
-    mutating func linkLost() -> OnLinkLost {
+    /// The reader's link ended unexpectedly, for `reason` (`appInBackground`; `unknown` when the
+    /// phone's connection to the gateway dropped).
+    mutating func linkLost(_ reason: ReaderGatewayV1.MobileDisconnectReason) -> OnLinkLost {
         guard case .connected(let reader, let generation, let autoReconnect) = state else { return .none }
         guard autoReconnect else {
             state = .idle
             return .none
         }
         state = .reconnecting(readerID: reader, generation: generation, held: nil)
-        return .startReconnect(readerID: reader)
+        return .startReconnect(readerID: reader, reason: reason)
     }
 
     /// The gateway reported that the session lost `info.readerID`.
@@ -85,6 +93,13 @@ struct TapToPayReconnectStateMachine: Sendable {
             if let reported, reported.readerID == info.readerID, info.generation <= reported.generation { return .drop }
             return .deliver
         }
+    }
+
+    /// Whether a reconnect runs, and whether the gateway released the reader meanwhile (its
+    /// `disconnected` is held: the reconnect cannot keep what is gone).
+    var reconnecting: (readerID: String, released: Bool)? {
+        guard case .reconnecting(let reader, _, let held) = state else { return nil }
+        return (reader, held != nil)
     }
 
     /// The reconnect connected the reader again: report `reconnectSucceeded` (the held
@@ -106,6 +121,21 @@ struct TapToPayReconnectStateMachine: Sendable {
         message.generation = generation
         message.message = "the Tap to Pay reader did not reconnect: \(error.message)"
         return [.reconnectFailed(readerID: reader, error), .disconnected(held ?? DisconnectInfo(message))]
+    }
+
+    /// The phone's connection dropped with auto-reconnect off: the gateway kept the owner (it
+    /// cannot tell a drop from a reconnect), and the client let the reader go once the session
+    /// was back. Reports `disconnected` (made here), once: the gateway's own report of that
+    /// ownership's end, if it comes, is dropped.
+    mutating func lostWithoutReconnect(readerID: String, generation: UInt64) -> TerminalEvent {
+        state = .idle
+        reported = (readerID, generation)
+        var message = ReaderGatewayV1.ReaderDisconnected()
+        message.readerID = readerID
+        message.reason = .readerLost
+        message.generation = generation
+        message.message = "the connection to the gateway dropped and auto-reconnect is off: the Tap to Pay reader was let go; connect it again"
+        return .disconnected(DisconnectInfo(message))
     }
 
     /// The session let the reader go (disconnect, close).

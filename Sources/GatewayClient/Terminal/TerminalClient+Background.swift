@@ -39,10 +39,19 @@ extension TerminalClient {
                     state.connectedReader = nil
                 }
                 emit(.sessionEnded(failure))
+                wakeTapToPayReconnect()
                 return
             }
             emit(.connectionLost(failure))
-            guard await resumeAfterConnectionLoss(logger: logger) else { return }
+            tapToPayConnectivityLost()
+            let resumed = await resumeAfterConnectionLoss(logger: logger)
+            tapToPayConnectivityRestored()
+            guard resumed else {
+                state.withLock { $0.tapToPayLostWithoutReconnect = nil }
+                return
+            }
+            await releaseTapToPayLostWithoutReconnect()
+            reattachBluetoothLinks()
         }
     }
 
@@ -165,6 +174,8 @@ extension TerminalClient {
                 return verdict
             }
             if verdict == .deliver { emit(.disconnected(info)) }
+            // A reconnect that waits learns that the gateway released the reader meanwhile.
+            if verdict == .hold { wakeTapToPayReconnect() }
             // Only now may a command that failed because of this loss return its error.
             let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
                 state.deliveringDisconnect = false

@@ -35,18 +35,23 @@ public struct TapToPayConnectionConfiguration: Sendable, Hashable {
     public var onBehalfOf: String
     /// Whether the terms may be accepted during this connect (once per account, any device).
     public var tosAcceptancePermitted: Bool
-    /// Reconnect by itself after an unexpected disconnect.
+    /// Reconnect by itself after an unexpected disconnect (the app went to the background, the
+    /// connection to the gateway dropped); the gateway keeps the reader's owner meanwhile.
     public var autoReconnectOnUnexpectedDisconnect: Bool
+    /// How long an automatic reconnect waits (for the foreground, for the gateway) before it
+    /// fails: `reconnectFailed`, then `disconnected`, and the reader is released.
+    public var reconnectTimeout: Duration
 
     public init(
         locationID: String, merchantDisplayName: String = "", onBehalfOf: String = "",
-        tosAcceptancePermitted: Bool = true, autoReconnectOnUnexpectedDisconnect: Bool = true
+        tosAcceptancePermitted: Bool = true, autoReconnectOnUnexpectedDisconnect: Bool = true, reconnectTimeout: Duration = .seconds(60)
     ) {
         self.locationID = locationID
         self.merchantDisplayName = merchantDisplayName
         self.onBehalfOf = onBehalfOf
         self.tosAcceptancePermitted = tosAcceptancePermitted
         self.autoReconnectOnUnexpectedDisconnect = autoReconnectOnUnexpectedDisconnect
+        self.reconnectTimeout = reconnectTimeout
     }
 }
 
@@ -62,12 +67,15 @@ extension TerminalClient {
         return response.reader ?? ReaderGatewayV1.Reader()
     }
 
-    /// Connects the session to `device`'s own Tap to Pay reader, in three steps: the gateway
+    /// Connects the session to `device`'s own Tap to Pay reader, in four steps: the gateway
     /// registers the reader to the location, accepts the account's terms when permitted and
     /// not yet accepted, admits the account on the device and issues the reader's credential;
-    /// the reader's link attaches on this client's connection (``tapToPayReader``); the
-    /// session discovers and connects it as any reader. Payments then work as with a smart
-    /// reader; the customer taps with ``TapToPayReader/presentCard(_:)``.
+    /// on the device's first connect (or after an OS update) the device sets itself up,
+    /// reported as a configuration update (`updateStarted` with components `config`, then
+    /// `updateProgress` 0 to 1, while ``connectionStatus`` stays `connecting`); the reader's
+    /// link attaches on this client's connection (``tapToPayReader``); the session discovers
+    /// and connects it as any reader. Payments then work as with a smart reader; the customer
+    /// taps with ``TapToPayReader/presentCard(_:)``.
     ///
     /// Errors: `LOCATION_REQUIRED`, `LOCATION_NOT_FOUND`, `TAP_TO_PAY_UNSUPPORTED_DEVICE`,
     /// `TAP_TO_PAY_READER_MERCHANT_BLOCKED` (a 4th account on this device within 24 hours),
@@ -76,112 +84,71 @@ extension TerminalClient {
     public func connectTapToPayReader(
         device: TapToPayDevice, _ configuration: TapToPayConnectionConfiguration, reader options: TapToPayReader.Options = .init()
     ) async throws -> ReaderGatewayV1.ConnectTapToPayReaderResponse {
-        let connect = TapToPayConnectionRequest(device: device, configuration: configuration, options: options)
-        let (response, generation) = try await attachTapToPayReader(connect)
-        state.withLock { state in
-            state.tapToPayConnection = connect
-            state.tapToPayReconnect.connected(
-                readerID: response.reader?.id ?? "", generation: generation, autoReconnect: configuration.autoReconnectOnUnexpectedDisconnect
-            )
-        }
-        return response
-    }
-
-    /// The gateway's step, the link's attach, and the session's connect to the reader.
-    func attachTapToPayReader(_ connect: TapToPayConnectionRequest) async throws -> (ReaderGatewayV1.ConnectTapToPayReaderResponse, generation: UInt64) {
+        state.withLock { $0.connecting = true }
+        defer { state.withLock { $0.connecting = false } }
         var request = ReaderGatewayV1.ConnectTapToPayReaderRequest()
         request.sessionToken = try sessionToken()
-        request.device = connect.device.message
-        request.locationID = connect.configuration.locationID
-        request.merchantDisplayName = connect.configuration.merchantDisplayName
-        request.onBehalfOf = connect.configuration.onBehalfOf
-        request.tosAcceptancePermitted = connect.configuration.tosAcceptancePermitted
-        request.autoReconnectOnUnexpectedDisconnect = connect.configuration.autoReconnectOnUnexpectedDisconnect
+        request.device = device.message
+        request.locationID = configuration.locationID
+        request.merchantDisplayName = configuration.merchantDisplayName
+        request.onBehalfOf = configuration.onBehalfOf
+        request.tosAcceptancePermitted = configuration.tosAcceptancePermitted
+        request.autoReconnectOnUnexpectedDisconnect = configuration.autoReconnectOnUnexpectedDisconnect
         let response = try await connection.unary(ReaderGatewayV1.Sdk.connectTapToPayReader, request, timeout: callTimeout)
         guard let registered = response.reader else {
             throw RPCError(code: .internal, reason: .internal, message: "the gateway answered ConnectTapToPayReader without the reader; report this")
         }
+        if let setup = response.deviceSetup {
+            try await setUpDevice(device, setup, readerID: registered.id, duration: options.setupDuration)
+        }
+        let connect = TapToPayConnectionRequest(
+            device: device, configuration: configuration, options: options, serialNumber: registered.serialNumber, credential: response.readerCredential
+        )
         let reader = try await TapToPayReader.attach(
-            on: try await connection.channel(), serial: registered.serialNumber, credential: response.readerCredential, options: connect.options
+            on: try await connection.channel(), serial: registered.serialNumber, credential: response.readerCredential, options: options
         )
         let previous = state.withLock { state -> TapToPayReader? in
             defer { state.tapToPayReader = reader }
             return state.tapToPayReader
         }
         previous?.stop()
-        let discovered = try await discoverReaders(locationID: connect.configuration.locationID)
-        guard let own = discovered.first(where: { $0.id == registered.id }) else {
-            throw RPCError(code: .notFound, reason: .readerNotFound, message: "the Tap to Pay reader was not discovered at its location; connect the Tap to Pay reader again")
-        }
-        let connected = try await connectReader(own)
-        return (response, connected.generation)
-    }
-
-    /// The app went to the background (or lost connectivity): the Tap to Pay reader cannot
-    /// run, and its link ends. With `autoReconnectOnUnexpectedDisconnect` the client reports
-    /// `reconnectStarted` and reconnects once the app is back in the foreground
-    /// (``applicationWillEnterForeground()``): `reconnectSucceeded`, or `reconnectFailed`
-    /// then `disconnected`. Without it, the gateway's `disconnected` comes; connect again.
-    public func applicationDidEnterBackground() {
-        let (reader, lost) = state.withLock { state -> (TapToPayReader?, TapToPayReconnectStateMachine.OnLinkLost) in
-            state.inBackground = true
-            let reader = state.tapToPayReader
-            state.tapToPayReader = nil
-            return (reader, reader == nil ? .none : state.tapToPayReconnect.linkLost())
-        }
-        reader?.stop()
-        guard case .startReconnect(let readerID) = lost else { return }
-        emit(.reconnectStarted(readerID: readerID))
-        let task = Task { await self.reconnectTapToPay() }
-        state.withLock { $0.background.append(task) }
-    }
-
-    /// The app is in the foreground again: a reconnect that waits for it goes on.
-    public func applicationWillEnterForeground() {
-        resumeForegroundWaiters(state.withLock { state in
-            state.inBackground = false
-            return true
-        })
-    }
-
-    /// Stops a running reconnect (Stripe's `Cancelable.cancel()`): `reconnectFailed`, then
-    /// `disconnected`, are reported.
-    public func cancelReconnect() {
-        resumeForegroundWaiters(false)
-    }
-
-    func resumeForegroundWaiters(_ value: Bool) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
-            defer { state.foregroundWaiters = [] }
-            return state.foregroundWaiters
-        }
-        for waiter in waiters { waiter.resume(returning: value) }
-    }
-
-    private func reconnectTapToPay() async {
-        let foreground = await withCheckedContinuation { (waiter: CheckedContinuation<Bool, Never>) in
-            let now = state.withLock { state -> Bool in
-                if !state.inBackground { return true }
-                state.foregroundWaiters.append(waiter)
-                return false
+        do {
+            let discovered = try await discoverReaders(locationID: configuration.locationID)
+            guard let own = discovered.first(where: { $0.id == registered.id }) else {
+                throw RPCError(code: .notFound, reason: .readerNotFound, message: "the Tap to Pay reader was not discovered at its location; connect the Tap to Pay reader again")
             }
-            if now { waiter.resume(returning: true) }
-        }
-        var events: [TerminalEvent]
-        if foreground, let connect = state.withLock({ $0.tapToPayConnection }) {
-            do {
-                let (_, generation) = try await attachTapToPayReader(connect)
-                let auto = connect.configuration.autoReconnectOnUnexpectedDisconnect
-                events = state.withLock { $0.tapToPayReconnect.reconnectSucceeded(generation: generation, autoReconnect: auto) }
-            } catch {
-                let failure = error as? RPCError ?? RPCError(code: .unavailable, reason: .readerOffline, message: "\(error)")
-                events = state.withLock { $0.tapToPayReconnect.reconnectFailed(failure) }
+            let connected = try await connectReader(own)
+            state.withLock { state in
+                state.tapToPayConnection = connect
+                state.tapToPayReconnectCancelled = false
+                state.tapToPayReconnect.connected(
+                    readerID: registered.id, generation: connected.generation, autoReconnect: configuration.autoReconnectOnUnexpectedDisconnect
+                )
             }
-        } else {
-            let cancelled = RPCError(code: .cancelled, reason: .commandCanceled, message: "the reconnect was cancelled")
-            events = state.withLock { $0.tapToPayReconnect.reconnectFailed(cancelled) }
+        } catch {
+            reader.end(.disconnectRequested, reconnecting: false)
+            state.withLock { state in
+                if state.tapToPayReader === reader { state.tapToPayReader = nil }
+            }
+            throw error
         }
-        for event in events { emit(event) }
+        return response
+    }
+
+    /// The device's setup, as Stripe shows it: a configuration update with progress. The
+    /// simulated device takes `duration`, reported in quarters; then the gateway records the
+    /// device as set up (the next connects skip this until the OS version changes).
+    func setUpDevice(_ device: TapToPayDevice, _ setup: ReaderGatewayV1.ReaderSoftwareUpdate, readerID: String, duration: Duration) async throws {
+        emit(.updateStarted(readerID: readerID, setup))
+        emit(.updateProgress(readerID: readerID, progress: 0))
+        for quarter in 1...4 {
+            try await Task.sleep(for: duration / 4)
+            emit(.updateProgress(readerID: readerID, progress: Float(quarter) / 4))
+        }
+        var request = ReaderGatewayV1.CompleteTapToPayDeviceSetupRequest()
+        request.sessionToken = try sessionToken()
+        request.device = device.message
+        _ = try await connection.unary(ReaderGatewayV1.Sdk.completeTapToPayDeviceSetup, request, timeout: callTimeout, idempotent: true)
     }
 
     /// The phone's own reader after ``connectTapToPayReader(device:_:reader:)``: the customer
@@ -189,9 +156,12 @@ extension TerminalClient {
     public var tapToPayReader: TapToPayReader? { state.withLock { $0.tapToPayReader } }
 }
 
-/// What ``TerminalClient/connectTapToPayReader(device:_:reader:)`` was asked, kept for a reconnect.
+/// What ``TerminalClient/connectTapToPayReader(device:_:reader:)`` was asked and answered,
+/// kept for a reconnect (which attaches the reader's link again with the same credential).
 struct TapToPayConnectionRequest: Sendable {
     var device: TapToPayDevice
     var configuration: TapToPayConnectionConfiguration
     var options: TapToPayReader.Options
+    var serialNumber: String
+    var credential: String
 }

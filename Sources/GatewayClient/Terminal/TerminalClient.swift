@@ -35,6 +35,10 @@ public final class TerminalClient: Sendable {
         weak var value: (any TerminalDelegate)?
     }
 
+    struct WeakBluetoothConnection {
+        weak var value: BluetoothReaderConnection?
+    }
+
     struct State {
         var connectionToken = ""
         var posDeviceID = ""
@@ -63,8 +67,22 @@ public final class TerminalClient: Sendable {
         var tapToPayReconnect = TapToPayReconnectStateMachine()
         /// The app is in the background: the Tap to Pay reader cannot run.
         var inBackground = false
-        /// A reconnect waiting for the foreground (true) or cancelled (false).
-        var foregroundWaiters: [CheckedContinuation<Bool, Never>] = []
+        /// The connection to the gateway dropped and the session is not resumed yet.
+        var connectionDown = false
+        /// The Tap to Pay reader lost with the connection while auto-reconnect was off: let go
+        /// once the session is back.
+        var tapToPayLostWithoutReconnect: (readerID: String, generation: UInt64)?
+        /// The app cancelled the running Tap to Pay reconnect.
+        var tapToPayReconnectCancelled = false
+        /// The task sending the ending of the Tap to Pay reader's last link (a reconnect on
+        /// the same connection awaits it).
+        var tapToPayLinkEnding: Task<Void, Never>?
+        /// A Tap to Pay reconnect waiting for the foreground, the session, its window or a
+        /// cancel: woken on each change, it looks again.
+        var reconnectWaiters: [CheckedContinuation<TapToPayReconnectStep, Never>] = []
+        /// The Bluetooth readers connected through this client: their links are attached
+        /// again when the session resumes on a new connection.
+        var bluetoothConnections: [WeakBluetoothConnection] = []
         /// Bluetooth discoveries: one at a time, only the latest one's readers connect.
         var bluetoothDiscovery = BluetoothDiscoveryStateMachine()
     }
@@ -186,7 +204,7 @@ public final class TerminalClient: Sendable {
         }
         reader?.stop()
         // A reconnect waiting for the foreground ends (the machine is idle: it reports nothing).
-        resumeForegroundWaiters(false)
+        wakeTapToPayReconnect()
         for task in tasks { task.cancel() }
         guard let token else { return }
         var request = ReaderGatewayV1.CloseSessionRequest()

@@ -104,6 +104,11 @@ public protocol TerminalDelegate: AnyObject, Sendable {
     func terminal(_ terminal: TerminalClient, didStartInstallingUpdate update: ReaderGatewayV1.ReaderSoftwareUpdate)
     /// Progress of the installing update, 0 to 1.
     func terminal(_ terminal: TerminalClient, didReportReaderSoftwareUpdateProgress progress: Float)
+    /// The Tap to Pay reader's link was lost and the client reconnects by itself (Stripe's
+    /// `onReaderReconnectStarted`), and why: `appInBackground`, or `unknown` when the
+    /// connection to the gateway dropped. ``TerminalClient/cancelReconnect()`` is the
+    /// Cancelable. The `reconnectStarted` event follows the same path.
+    func terminal(_ terminal: TerminalClient, didStartReconnect readerID: String, reason: ReaderGatewayV1.MobileDisconnectReason)
     /// Every event, including the ones above.
     func terminal(_ terminal: TerminalClient, didReceive event: TerminalEvent)
 }
@@ -114,6 +119,7 @@ extension TerminalDelegate {
     public func terminal(_ terminal: TerminalClient, didReportAvailableUpdate update: ReaderGatewayV1.ReaderSoftwareUpdate) {}
     public func terminal(_ terminal: TerminalClient, didStartInstallingUpdate update: ReaderGatewayV1.ReaderSoftwareUpdate) {}
     public func terminal(_ terminal: TerminalClient, didReportReaderSoftwareUpdateProgress progress: Float) {}
+    public func terminal(_ terminal: TerminalClient, didStartReconnect readerID: String, reason: ReaderGatewayV1.MobileDisconnectReason) {}
     public func terminal(_ terminal: TerminalClient, didReceive event: TerminalEvent) {}
 }
 

@@ -18,6 +18,7 @@ public enum Migrations {
         .v0010ConsoleSessions,
         .v0011InstallWindows,
         .v0012SessionDiscovery,
+        .v0013TapToPayDeviceSetup,
     ]
 
     /// The newest version this binary knows.

@@ -1259,7 +1259,8 @@ export const DeviceType = defineEnum("readergateway.v1.DeviceType", {
 });
 
 /**
- * Why a Bluetooth reader's link to its point-of-sale device ended (Stripe's
+ * Why a mobile reader's link ended: a Bluetooth reader's link to its
+ * point-of-sale device, or a Tap to Pay phone's own reader (Stripe's
  * DisconnectReason for mobile readers). The device reports it on the reader's
  * link (ReaderLinkEnding); the fleet's history shows it.
  */
@@ -1273,6 +1274,7 @@ export const MobileDisconnectReason = defineEnum("readergateway.v1.MobileDisconn
   BLUETOOTH_DISABLED: 6,
   IDLE_POWER_DOWN: 7,
   BLUETOOTH_SIGNAL_LOST: 8,
+  APP_IN_BACKGROUND: 9,
 });
 
 /**
@@ -1968,6 +1970,22 @@ export const ConnectTapToPayReaderResponse = defineMessage("readergateway.v1.Con
   [3, "termsAcceptedNow", "bool"],
   [4, "accountsInWindow", "uint32"],
   [5, "readerCredential", "string"],
+  [6, "deviceSetup", "message", "", _readergateway_v1_common.ReaderSoftwareUpdate],
+]);
+
+/**
+ * CompleteTapToPayDeviceSetup's request.
+ */
+export const CompleteTapToPayDeviceSetupRequest = defineMessage("readergateway.v1.CompleteTapToPayDeviceSetupRequest", () => [
+  [1, "sessionToken", "string"],
+  [2, "device", "message", "", TapToPayDevice],
+]);
+
+/**
+ * CompleteTapToPayDeviceSetup's response.
+ */
+export const CompleteTapToPayDeviceSetupResponse = defineMessage("readergateway.v1.CompleteTapToPayDeviceSetupResponse", () => [
+  [1, "setUpUnixMs", "int64"],
 ]);
 
 /**
@@ -2307,6 +2325,21 @@ export const Sdk = Object.freeze({
     path: "/readergateway.v1.Sdk/ConnectTapToPayReader",
     requestType: ConnectTapToPayReaderRequest,
     responseType: ConnectTapToPayReaderResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Tap to Pay: the device finished the setup that ConnectTapToPayReader
+   * asked for (ConnectTapToPayReaderResponse.device_setup). The gateway
+   * records the device as set up for the model and operating system version
+   * given (in PostgreSQL, keyed by pos_device_id, so every replica knows);
+   * the next connects on the device need no setup until either changes.
+   * Errors: TAP_TO_PAY_UNSUPPORTED_DEVICE, STORE_UNAVAILABLE.
+   */
+  CompleteTapToPayDeviceSetup: Object.freeze({
+    path: "/readergateway.v1.Sdk/CompleteTapToPayDeviceSetup",
+    requestType: CompleteTapToPayDeviceSetupRequest,
+    responseType: CompleteTapToPayDeviceSetupResponse,
     clientStreaming: false,
     serverStreaming: false,
   }),

@@ -11,8 +11,9 @@ extension ReaderLinkService {
         let reader: ReaderID
         let linkID: LinkID
         let epoch: LinkEpoch
-        /// A Bluetooth reader's link: its device may say why it ends (``bluetoothLinkEnded``),
-        /// received here on the connection's loop; nil for other readers.
+        /// A mobile reader's link (a Bluetooth reader's, or a Tap to Pay phone's own): its device
+        /// may say why it ends, received here on the connection's loop in arrival order, and the
+        /// owner is kept while it reconnects (``mobileLinkEnded``); nil for other readers.
         let ending: LinkEndingReceipt?
     }
 
@@ -93,8 +94,8 @@ extension ReaderLinkService {
         // without waking this task: a heartbeat costs no hop to another thread (at fleet scale
         // the hop cost more than the TLS and the decoding). What is left for the task below
         // (an empty or undecodable message, a second hello) is rare. A Bluetooth device's
-        // ending is dated here, in the order it arrived.
-        let ending = record.deviceType.isBluetoothReaderType ? LinkEndingReceipt() : nil
+        // ending (or a Tap to Pay phone's) is dated here, in the order it arrived.
+        let ending = record.deviceType.isBluetoothReaderType || record.deviceType == .tapToPay ? LinkEndingReceipt() : nil
         call.interceptMessages { [self] bytes in
             guard let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else { return false }
             switch uplink.message {
@@ -132,7 +133,7 @@ extension ReaderLinkService {
             uplinkReceived(message, reader: link.reader, linkID: link.linkID)
         }
         if let ending = link.ending {
-            await bluetoothLinkEnded(link.reader, linkID: link.linkID, epoch: link.epoch, ending: ending.taken)
+            await mobileLinkEnded(link.reader, linkID: link.linkID, epoch: link.epoch, ending: ending.taken)
         } else {
             await linkEnded(link.reader, linkID: link.linkID, epoch: link.epoch)
         }

@@ -5,12 +5,12 @@ import GatewayRepositories
 import GatewayWire
 
 extension ReaderLinkService {
-    /// A Bluetooth reader's link ended: the reason its device gave (else `rebootRequested` for
-    /// a link the gateway relayed a reboot on, else `unknown`) is recorded
-    /// for the fleet's history, dated when the device's ending arrived (else now), and the
-    /// owner is kept through the offline bound while the device reconnects
-    /// (`MobileLinkEndRule`), else released as for any lost reader.
-    func bluetoothLinkEnded(_ reader: ReaderID, linkID: LinkID, epoch: LinkEpoch, ending received: LinkEndingReceipt.Received?) async {
+    /// A mobile reader's link ended (a Bluetooth reader's, or a Tap to Pay phone's own): the
+    /// reason its device gave (else `rebootRequested` for a link the gateway relayed a reboot
+    /// on, else `unknown`) is recorded for the fleet's history, dated when the device's ending
+    /// arrived (else now), and the owner is kept through the offline bound while the device
+    /// reconnects (`MobileLinkEndRule`), else released as for any lost reader.
+    func mobileLinkEnded(_ reader: ReaderID, linkID: LinkID, epoch: LinkEpoch, ending received: LinkEndingReceipt.Received?) async {
         let ending = received?.ending
         let keepsOwner = MobileLinkEndRule.keepsOwner(reconnecting: ending?.reconnecting)
         // Without the device's word (its lane's connection ended first), a reboot the gateway
@@ -19,7 +19,7 @@ extension ReaderLinkService {
         let reason = ending?.reason ?? (rebootRelayed ? .rebootRequested : .unknown)
         let at = received?.at ?? Date()
         let store = BluetoothStore(client: database.client)
-        await followUp("recording why a Bluetooth reader's link ended", leaves: "the reader's history lacks this disconnect reason") {
+        await followUp("recording why a mobile reader's link ended", leaves: "the reader's history lacks this disconnect reason") {
             try await store.recordLinkEnding(reader: reader.rawValue, reason: reason, reconnecting: keepsOwner, at: at)
         }
         guard keepsOwner, !handingOver.load(ordering: .relaxed) else {
@@ -32,7 +32,7 @@ extension ReaderLinkService {
         // The device reconnects: the owner keeps the reader unless no link comes back within
         // the offline bound (then the periodic release frees it, as for a drained replica).
         do { _ = try await ownership.readerDetached(reader, epoch: epoch) } catch {
-            logger.warning("could not keep a reconnecting Bluetooth reader's owner; it is released when its link is found lost", ["reader": reader, "error": error])
+            logger.warning("could not keep a reconnecting mobile reader's owner; it is released when its link is found lost", ["reader": reader, "error": error])
         }
     }
 }

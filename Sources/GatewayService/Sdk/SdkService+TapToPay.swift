@@ -15,6 +15,9 @@ extension SdkService {
         return [
             MethodHandler.unary(Sdk.discoverTapToPayReader) { [self] request, context throws(ServiceError) in try await discoverTapToPayReader(request, context) },
             MethodHandler.unary(Sdk.connectTapToPayReader) { [self] request, context throws(ServiceError) in try await connectTapToPayReader(request, context) },
+            MethodHandler.unary(Sdk.completeTapToPayDeviceSetup) { [self] request, context throws(ServiceError) in
+                try await completeTapToPayDeviceSetup(request, context)
+            },
         ]
     }
 
@@ -100,6 +103,7 @@ extension SdkService {
         response.readerCredential = credential
         response.merchantDisplayName = request.merchantDisplayName.isEmpty ? location.displayName : request.merchantDisplayName
         response.accountsInWindow = UInt32(accounts)
+        if let setup = try await deviceSetupNeeded(device: device, request.device) { response.deviceSetup = setup }
         return response
     }
 

@@ -49,7 +49,8 @@ extension ReaderGatewayV1 {
         }
     }
 
-    /// Why a Bluetooth reader's link to its point-of-sale device ended (Stripe's
+    /// Why a mobile reader's link ended: a Bluetooth reader's link to its
+    /// point-of-sale device, or a Tap to Pay phone's own reader (Stripe's
     /// DisconnectReason for mobile readers). The device reports it on the reader's
     /// link (ReaderLinkEnding); the fleet's history shows it.
     public struct MobileDisconnectReason: ProtobufEnum {
@@ -73,8 +74,11 @@ extension ReaderGatewayV1 {
         public static let idlePowerDown = MobileDisconnectReason(rawValue: 7)
         /// The reader went out of range (Bluetooth signal lost).
         public static let bluetoothSignalLost = MobileDisconnectReason(rawValue: 8)
+        /// Tap to Pay: the app went to the background, where the phone's reader
+        /// cannot run (it reconnects when the app is back in the foreground).
+        public static let appInBackground = MobileDisconnectReason(rawValue: 9)
         /// Every value this version knows, in declaration order.
-        public static let knownValues: [MobileDisconnectReason] = [.unknown, .disconnectRequested, .rebootRequested, .securityReboot, .criticallyLowBattery, .poweredOff, .bluetoothDisabled, .idlePowerDown, .bluetoothSignalLost]
+        public static let knownValues: [MobileDisconnectReason] = [.unknown, .disconnectRequested, .rebootRequested, .securityReboot, .criticallyLowBattery, .poweredOff, .bluetoothDisabled, .idlePowerDown, .bluetoothSignalLost, .appInBackground]
         /// The value's name in the .proto file, or nil for a value this version does not know.
         public var protoName: String? {
             switch rawValue {
@@ -87,6 +91,7 @@ extension ReaderGatewayV1 {
             case 6: "MOBILE_DISCONNECT_REASON_BLUETOOTH_DISABLED"
             case 7: "MOBILE_DISCONNECT_REASON_IDLE_POWER_DOWN"
             case 8: "MOBILE_DISCONNECT_REASON_BLUETOOTH_SIGNAL_LOST"
+            case 9: "MOBILE_DISCONNECT_REASON_APP_IN_BACKGROUND"
             default: nil
             }
         }

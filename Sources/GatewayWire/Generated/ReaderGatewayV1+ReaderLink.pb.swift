@@ -214,9 +214,9 @@ extension ReaderGatewayV1 {
             case commandResult(ReaderGatewayV1.CommandResult)
             /// Update progress.
             case updateProgress(ReaderGatewayV1.ReaderUpdateProgress)
-            /// A Bluetooth reader's link is about to end, and why (sent by the
+            /// A mobile reader's link is about to end, and why (sent by the
             /// point-of-sale device that carries the link, just before it ends the
-            /// call).
+            /// call): a Bluetooth reader's, or a Tap to Pay phone's own.
             case linkEnding(ReaderGatewayV1.ReaderLinkEnding)
         }
 
@@ -255,8 +255,9 @@ extension ReaderGatewayV1 {
         }
     }
 
-    /// Why a Bluetooth reader's link ends, sent by the device carrying it. A link
-    /// of a Bluetooth reader that ends while `reconnecting` (or without this
+    /// Why a mobile reader's link ends (a Bluetooth reader's, or a Tap to Pay
+    /// phone's own: APP_IN_BACKGROUND), sent by the device carrying it. A link
+    /// of a mobile reader that ends while `reconnecting` (or without this
     /// message: the device's connection dropped) keeps the reader's owner until
     /// the offline bound passes without a new Attach; one that ends without it
     /// (DISCONNECT_REQUESTED, a failed or cancelled reconnect) releases the owner

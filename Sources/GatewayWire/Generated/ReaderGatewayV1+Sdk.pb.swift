@@ -1197,6 +1197,15 @@ extension ReaderGatewayV1 {
         /// new one and revokes the previous.
         public var readerCredential: String = ""
 
+        /// Set when the device must be set up before its reader takes payments:
+        /// its first connect, or its model or operating system version changed
+        /// since its last setup. A configuration update (components `config`,
+        /// required) that the device runs while the connect goes on, reporting its
+        /// progress from 0 to 1 as a software update's (the connection status stays
+        /// connecting); then it calls CompleteTapToPayDeviceSetup. Absent when the
+        /// device is set up.
+        public var deviceSetup: ReaderGatewayV1.ReaderSoftwareUpdate? = nil
+
         /// Fields this version does not know, kept as raw bytes and written back on encode.
         public var unknownFields: [UInt8] = []
 
@@ -1211,6 +1220,7 @@ extension ReaderGatewayV1 {
                 case 3: self.termsAcceptedNow = try reader.read(ProtobufBool.self, tag)
                 case 4: self.accountsInWindow = try reader.read(ProtobufUInt32.self, tag)
                 case 5: self.readerCredential = try reader.read(ProtobufString.self, tag)
+                case 6: self.deviceSetup = try reader.readMessage(tag, as: ReaderGatewayV1.ReaderSoftwareUpdate.self)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -1222,6 +1232,69 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufBool.self, self.termsAcceptedNow, field: 3)
             writer.writeSingular(ProtobufUInt32.self, self.accountsInWindow, field: 4)
             writer.writeSingular(ProtobufString.self, self.readerCredential, field: 5)
+            if let value = self.deviceSetup { writer.writeMessage(value, field: 6) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CompleteTapToPayDeviceSetup's request.
+    public struct CompleteTapToPayDeviceSetupRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CompleteTapToPayDeviceSetupRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// The device that was set up (the model and operating system version
+        /// its setup holds for).
+        public var device: ReaderGatewayV1.TapToPayDevice? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                case 2: self.device = try reader.readMessage(tag, as: ReaderGatewayV1.TapToPayDevice.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            if let value = self.device { writer.writeMessage(value, field: 2) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CompleteTapToPayDeviceSetup's response.
+    public struct CompleteTapToPayDeviceSetupResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CompleteTapToPayDeviceSetupResponse"
+
+        /// When the gateway recorded the setup.
+        public var setUpUnixMs: Int64 = 0
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.setUpUnixMs = try reader.read(ProtobufInt64.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufInt64.self, self.setUpUnixMs, field: 1)
             writer.writeRaw(self.unknownFields)
         }
     }
@@ -1821,6 +1894,16 @@ extension ReaderGatewayV1 {
             service: serviceName, method: "ConnectTapToPayReader", kind: .unary
         )
 
+        /// Tap to Pay: the device finished the setup that ConnectTapToPayReader
+        /// asked for (ConnectTapToPayReaderResponse.device_setup). The gateway
+        /// records the device as set up for the model and operating system version
+        /// given (in PostgreSQL, keyed by pos_device_id, so every replica knows);
+        /// the next connects on the device need no setup until either changes.
+        /// Errors: TAP_TO_PAY_UNSUPPORTED_DEVICE, STORE_UNAVAILABLE.
+        public static let completeTapToPayDeviceSetup = ProtobufMethod<ReaderGatewayV1.CompleteTapToPayDeviceSetupRequest, ReaderGatewayV1.CompleteTapToPayDeviceSetupResponse>(
+            service: serviceName, method: "CompleteTapToPayDeviceSetup", kind: .unary
+        )
+
         /// Bluetooth readers: prepares a reader the device found over Bluetooth and
         /// paired with for this session (Stripe's BluetoothConnectionConfiguration).
         /// Nothing is registered in advance: the gateway registers the reader (by
@@ -1865,6 +1948,7 @@ extension ReaderGatewayV1 {
             cancelReaderSoftwareUpdate.descriptor,
             discoverTapToPayReader.descriptor,
             connectTapToPayReader.descriptor,
+            completeTapToPayDeviceSetup.descriptor,
             connectBluetoothReader.descriptor,
             subscribeEvents.descriptor,
         ]

@@ -28,6 +28,8 @@ public enum ReaderGatewayV1 {
         ReaderGatewayV1.CommandResult.self,
         ReaderGatewayV1.CompleteRegistrationRequest.self,
         ReaderGatewayV1.CompleteRegistrationResponse.self,
+        ReaderGatewayV1.CompleteTapToPayDeviceSetupRequest.self,
+        ReaderGatewayV1.CompleteTapToPayDeviceSetupResponse.self,
         ReaderGatewayV1.ConfirmPaymentIntentParams.self,
         ReaderGatewayV1.ConfirmPaymentIntentRequest.self,
         ReaderGatewayV1.ConfirmPaymentIntentResponse.self,

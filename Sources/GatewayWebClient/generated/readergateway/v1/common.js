@@ -19,7 +19,8 @@ export const DeviceType = defineEnum("readergateway.v1.DeviceType", {
 });
 
 /**
- * Why a Bluetooth reader's link to its point-of-sale device ended (Stripe's
+ * Why a mobile reader's link ended: a Bluetooth reader's link to its
+ * point-of-sale device, or a Tap to Pay phone's own reader (Stripe's
  * DisconnectReason for mobile readers). The device reports it on the reader's
  * link (ReaderLinkEnding); the fleet's history shows it.
  */
@@ -33,6 +34,7 @@ export const MobileDisconnectReason = defineEnum("readergateway.v1.MobileDisconn
   BLUETOOTH_DISABLED: 6,
   IDLE_POWER_DOWN: 7,
   BLUETOOTH_SIGNAL_LOST: 8,
+  APP_IN_BACKGROUND: 9,
 });
 
 /**

@@ -298,6 +298,22 @@ export const ConnectTapToPayReaderResponse = defineMessage("readergateway.v1.Con
   [3, "termsAcceptedNow", "bool"],
   [4, "accountsInWindow", "uint32"],
   [5, "readerCredential", "string"],
+  [6, "deviceSetup", "message", "", _readergateway_v1_common.ReaderSoftwareUpdate],
+]);
+
+/**
+ * CompleteTapToPayDeviceSetup's request.
+ */
+export const CompleteTapToPayDeviceSetupRequest = defineMessage("readergateway.v1.CompleteTapToPayDeviceSetupRequest", () => [
+  [1, "sessionToken", "string"],
+  [2, "device", "message", "", TapToPayDevice],
+]);
+
+/**
+ * CompleteTapToPayDeviceSetup's response.
+ */
+export const CompleteTapToPayDeviceSetupResponse = defineMessage("readergateway.v1.CompleteTapToPayDeviceSetupResponse", () => [
+  [1, "setUpUnixMs", "int64"],
 ]);
 
 /**
@@ -637,6 +653,21 @@ export const Sdk = Object.freeze({
     path: "/readergateway.v1.Sdk/ConnectTapToPayReader",
     requestType: ConnectTapToPayReaderRequest,
     responseType: ConnectTapToPayReaderResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Tap to Pay: the device finished the setup that ConnectTapToPayReader
+   * asked for (ConnectTapToPayReaderResponse.device_setup). The gateway
+   * records the device as set up for the model and operating system version
+   * given (in PostgreSQL, keyed by pos_device_id, so every replica knows);
+   * the next connects on the device need no setup until either changes.
+   * Errors: TAP_TO_PAY_UNSUPPORTED_DEVICE, STORE_UNAVAILABLE.
+   */
+  CompleteTapToPayDeviceSetup: Object.freeze({
+    path: "/readergateway.v1.Sdk/CompleteTapToPayDeviceSetup",
+    requestType: CompleteTapToPayDeviceSetupRequest,
+    responseType: CompleteTapToPayDeviceSetupResponse,
     clientStreaming: false,
     serverStreaming: false,
   }),

@@ -5,7 +5,8 @@ import Testing
 
 /// reader-sim hosting Bluetooth readers (`--bluetooth-air PATH`) and pos-lane reaching them
 /// through that socket (`--bluetooth-air PATH`), against a real `reader-gateway` on PostgreSQL:
-/// every process real, every step waited for by the line it prints.
+/// every process real, every step waited for by the line it prints. The first test runs the
+/// README's "The same WisePad 3, hosted by reader-sim" steps.
 @Suite("reader-sim's Bluetooth readers on a pos-lane", .serialized)
 struct BluetoothAirProcessTests {
     static func airPath() -> String {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import GatewayClient
+import GatewayCore
 import GatewayTestKit
 import GatewayWire
 import Synchronization
@@ -21,11 +22,14 @@ struct BluetoothAirSocketTests {
             let events = Mutex<[String]>([])
         }
 
-        init(_ options: SimulatedBluetoothAir.Options = .init(updateDuration: .milliseconds(40))) throws {
-            air = SimulatedBluetoothAir(options: options)
+        init(_ options: SimulatedBluetoothAir.Options = .init(updateDuration: .milliseconds(40)), failEveryInstall: Bool = false) throws {
+            let air = SimulatedBluetoothAir(options: options)
+            self.air = air
             path = NSTemporaryDirectory() + "air-\(UInt32.random(in: 0...UInt32.max)).sock"
             let log = self.log
-            server = try SimulatedBluetoothAirServer(air: air, path: path) { event in
+            server = try SimulatedBluetoothAirServer(air: air, path: path) { serial in
+                if failEveryInstall { air.failNextUpdate(serial) }
+            } onEvent: { event in
                 log.events.withLock { $0.append("\(event)") }
             }
         }
@@ -91,6 +95,46 @@ struct BluetoothAirSocketTests {
         served.air.setPower("WPC3-1", on: false)
         #expect(await peripheral.disconnected() == .poweredOff)
         #expect(await served.saw("MOBILE_DISCONNECT_REASON_POWERED_OFF"))
+    }
+
+    @Test("the server's install hook fails every install (reader-sim's --fail-updates); a CancelUpdate stops a running install")
+    func failedAndCanceledInstalls() async throws {
+        let served = try Served(failEveryInstall: true)
+        served.air.addReader(serialNumber: "M2-1", deviceType: .stripeM2)
+        let radio = try BluetoothAirSocketRadio(path: served.path, deviceID: "phone-1")
+        let peripheral = try await radio.connect(serialNumber: "M2-1", timeout: .seconds(30))
+        func install(_ id: UInt64) -> ReaderGatewayV1.ReaderCommand {
+            var command = ReaderGatewayV1.ReaderCommand()
+            command.commandID = id
+            var update = ReaderGatewayV1.ReaderCommand.InstallUpdate()
+            update.version = "2.5.0"
+            command.command = .installUpdate(update)
+            return command
+        }
+        // Fails halfway, every time: progress 0, 0.25, 0.5, then the failure.
+        for id: UInt64 in [1, 2] {
+            let progress = Mutex<[Float]>([])
+            let failed = await peripheral.run(install(id)) { fraction in progress.withLock { $0.append(fraction) } }
+            #expect(failed.status?.reason == .readerSoftwareUpdateFailed, "\(failed)")
+            #expect(progress.withLock { $0 } == [0, 0.25, 0.5])
+        }
+        #expect(peripheral.softwareVersion == "2.4.0")
+
+        // A cancel stops a running install (the hook is off for this reader's next install).
+        let quiet = try Served(.init(updateDuration: .seconds(2)))
+        quiet.air.addReader(serialNumber: "M2-2", deviceType: .stripeM2)
+        let other = try BluetoothAirSocketRadio(path: quiet.path, deviceID: "phone-1")
+        let installing = try await other.connect(serialNumber: "M2-2", timeout: .seconds(30))
+        let started = Latch()
+        let running = Task { await installing.run(install(3)) { _ in started.set() } }
+        #expect(await started.wait(atMost: .seconds(10)))
+        var cancel = ReaderGatewayV1.ReaderCommand()
+        cancel.commandID = 4
+        cancel.command = .cancelUpdate(.init())
+        let canceled = await installing.run(cancel) { _ in }
+        #expect(canceled.status == nil || canceled.status?.code == .ok, "\(canceled)")
+        #expect(await running.value.status?.reason == .commandCanceled)
+        #expect(installing.softwareVersion == "2.4.0")
     }
 
     @Test("a device whose process goes away releases its Bluetooth connection (bluetoothSignalLost); another device connects")

@@ -13,7 +13,7 @@ struct BluetoothAirProcessTests {
         NSTemporaryDirectory() + "rg-air-\(UInt32.random(in: 0...UInt32.max)).sock"
     }
 
-    @Test("a WisePad 3 in reader-sim: scanned, paired, connected with a required update, a payment, battery drain, the 24 h reboot, out of range, powered off")
+    @Test("a WisePad 3 in reader-sim: scanned, paired, connected with a required update, a payment, battery drain seen in the fleet view, the 24 h reboot, out of range, powered off, critically low battery")
     func wisePad3HostedByReaderSim() async throws {
         let gateway = try await WalkthroughGateway.start(["--reader-offline-bound", "300s"])
         defer { gateway.discard() }
@@ -87,6 +87,14 @@ struct BluetoothAirProcessTests {
         let level = try #require(OutputLine.parse(drained)?["battery"].flatMap(Float.init))
         #expect(abs(level - 0.67) < 0.001, "\(drained)")
         #expect(OutputLine.parse(drained)?["connected_to"] == "phone-7", "\(drained)")
+        // The phone reports it on its link's next heartbeat: the fleet view shows 67 %.
+        var fleetRow = ""
+        for _ in 0..<100 where !fleetRow.contains(" 67% ") {
+            let list = try ChildProcess("gatewayctl", ["readers", "list"], environment: gateway.environment)
+            #expect(await list.waitForExit() == 0, "stderr: \(list.standardError)")
+            fleetRow = list.output.first { $0.hasPrefix(reader) } ?? ""
+        }
+        #expect(fleetRow.contains(" 67% "), "\(fleetRow)")
 
         // 24 hours up: the reader reboots itself (security reboot) and the phone reconnects it.
         mark = sim.output.count
@@ -112,13 +120,24 @@ struct BluetoothAirProcessTests {
         #expect(OutputLine.parse(off)?["reason"] == "powered_off")
         sim.send("power WPC3-0001 on")
         #expect(await phone.waitForLine(after: phoneMark) { $0.hasPrefix("bluetooth_reconnect_succeeded ") } != nil, "\(phone.output)")
+
+        // The battery runs critically low: the reader powers down; charged and on, it is back.
+        phoneMark = phone.output.count
+        mark = sim.output.count
+        sim.send("battery WPC3-0001 0.04")
+        #expect(await sim.waitForLine(after: mark) { $0 == "powered_off serial=WPC3-0001 reason=critically_low_battery" } != nil, "\(sim.output)")
+        let low = try #require(await phone.waitForLine(after: phoneMark) { $0.hasPrefix("bluetooth_reconnect_started ") }, "\(phone.output)")
+        #expect(OutputLine.parse(low)?["reason"] == "critically_low_battery")
+        sim.send("battery WPC3-0001 0.8")
+        sim.send("power WPC3-0001 on")
+        #expect(await phone.waitForLine(after: phoneMark) { $0.hasPrefix("bluetooth_reconnect_succeeded ") } != nil, "\(phone.output)")
         let reasons = sim.output.filter { $0.hasPrefix("bluetooth_disconnected ") }.compactMap { OutputLine.parse($0)?["reason"] }
-        #expect(reasons == ["security_reboot", "bluetooth_signal_lost", "powered_off"], "\(sim.output)")
+        #expect(reasons == ["security_reboot", "bluetooth_signal_lost", "powered_off", "critically_low_battery"], "\(sim.output)")
 
         // The fleet's history says why each link ended.
         let history = try ChildProcess("gatewayctl", ["history", reader], environment: gateway.environment)
         #expect(await history.waitForExit() == 0, "stderr: \(history.standardError)")
-        for reason in ["security_reboot", "bluetooth_signal_lost", "powered_off"] {
+        for reason in ["security_reboot", "bluetooth_signal_lost", "powered_off", "critically_low_battery"] {
             #expect(history.output.contains { $0.contains("mobile_link_ended: \(reason), reconnecting") }, "\(reason): \(history.output)")
         }
         let list = try ChildProcess("gatewayctl", ["readers", "list"], environment: gateway.environment)

@@ -58,7 +58,8 @@ struct BluetoothAirSocketTests {
         #expect(peripheral.deviceType == .bbposWisepad3)
         #expect(peripheral.softwareVersion == "2.4.0")
         #expect(!peripheral.isBonded)
-        // Connected: another device no longer hears it.
+        // Connected: it stops advertising, to this device's running scan and to any other.
+        #expect(await heard.next() == [])
         let other = try BluetoothAirSocketRadio(path: served.path, deviceID: "phone-2")
         var otherHeard = other.advertisements().makeAsyncIterator()
         #expect(await otherHeard.next() == [])

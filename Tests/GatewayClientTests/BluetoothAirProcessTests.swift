@@ -1,5 +1,6 @@
 import Foundation
 import GatewayCommandLine
+import GatewayTestKit
 import GatewayTestSupport
 import Testing
 
@@ -152,7 +153,7 @@ struct BluetoothAirProcessTests {
         #expect(await gateway.stop() == 0)
     }
 
-    @Test("a failed required update fails the connect and the retry installs it; a phone that dies releases the reader (bluetooth_signal_lost)")
+    @Test("a failed required update fails the connect and the retry installs it; a phone that dies releases the reader (bluetooth_signal_lost); bad socket input is answered and printed, and serving goes on")
     func failedUpdateAndAPhoneThatDies() async throws {
         let gateway = try await WalkthroughGateway.start(["--reader-offline-bound", "300s"])
         defer { gateway.discard() }
@@ -209,6 +210,13 @@ struct BluetoothAirProcessTests {
         let status = try #require(await sim.waitForLine(after: statusMark) { $0.hasPrefix("status ") }, "\(sim.output)")
         #expect(OutputLine.parse(status)?["connected_to"] == "", "\(status)")
 
+        // Bad input on the socket: answered, printed, and the simulator keeps serving.
+        let badMark = sim.output.count
+        let answer = try await onOwnThread { () throws -> String in try Self.probe(path, [0, 0, 0, 1, 99]) }
+        #expect(answer.contains("message type 99 is unknown"), "\(answer)")
+        let printed = try #require(await sim.waitForLine(after: badMark) { $0.hasPrefix("bad_input ") }, "\(sim.output)")
+        #expect(printed.contains("message type 99 is unknown"), "\(printed)")
+
         // Bad stdin gets a precise error and the simulator carries on.
         let errorMark = sim.output.count
         sim.send("drop STRM2-0001")
@@ -218,6 +226,43 @@ struct BluetoothAirProcessTests {
         #expect(await sim.waitForExit() == 0)
         #expect(await gateway.stop() == 0)
     }
+}
+
+extension BluetoothAirProcessTests {
+    /// Connects to the air at `path` as a device, then sends `bytes` raw; the air's answer to
+    /// them (its bytes, as text).
+    static func probe(_ path: String, _ bytes: [UInt8]) throws -> String {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { throw ProbeFailed(description: "could not connect to \(path): errno \(errno)") }
+        // hello (type 1) naming the device "probe", then the bytes.
+        let hello: [UInt8] = [0, 0, 0, 8, 1, 0, 5] + Array("probe".utf8)
+        let sent = (hello + bytes).withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == hello.count + bytes.count else { throw ProbeFailed(description: "could not write to \(path)") }
+        // The welcome (5 bytes), then the failure frame.
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        func needed() -> Int {
+            guard received.count >= 9 else { return 9 }
+            return 9 + received[5..<9].reduce(0) { $0 << 8 | Int($1) }
+        }
+        while received.count < needed() {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    struct ProbeFailed: Error, CustomStringConvertible { var description: String }
 }
 
 extension ChildProcess {

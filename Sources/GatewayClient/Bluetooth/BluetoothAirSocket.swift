@@ -39,10 +39,12 @@ final class BluetoothAirSocket: Sendable {
         }
     }
 
-    /// Reads frames on a thread of its own until the end of the stream or a protocol error,
-    /// then calls `onEnd` (with the error, if any) and closes the descriptor.
+    /// Reads frames on a thread of its own until the end of the stream or a lost framing,
+    /// then calls `onEnd` (with the error, if any) and closes the descriptor. A malformed
+    /// message goes to `onMalformed` (by default answered with a `failure`) and reading goes on.
     func startReading(
-        name: String, onMessage: @escaping @Sendable (BluetoothAirMessage) -> Void,
+        onMessage: @escaping @Sendable (BluetoothAirMessage) -> Void,
+        onMalformed: (@Sendable (BluetoothAirProtocolError) -> Void)? = nil,
         onEnd: @escaping @Sendable (BluetoothAirProtocolError?) -> Void
     ) {
         let descriptor = self.descriptor
@@ -61,7 +63,11 @@ final class BluetoothAirSocket: Sendable {
                             onMessage(try BluetoothAirCodec.decode(payload[...]))
                         } catch {
                             // A malformed message: said, and the socket carries on.
-                            self.send(.failure(call: 0, code: .badRequest, message: error.description))
+                            if let onMalformed {
+                                onMalformed(error)
+                            } else {
+                                self.send(.failure(call: 0, code: .badRequest, message: error.description))
+                            }
                         }
                     }
                 } catch {

@@ -33,7 +33,7 @@ public final class BluetoothAirSocketRadio: BluetoothRadio {
         self.path = path
         self.deviceID = deviceID
         socket = try BluetoothAirSocket.connect(path: path)
-        socket.startReading(name: "bluetooth-air-radio") { [weak self] message in
+        socket.startReading { [weak self] message in
             self?.received(message)
         } onEnd: { [weak self] error in
             self?.lost(error.map { "the air's input was malformed: \($0)" } ?? "the simulator hosting the Bluetooth air at \(path) went away")

@@ -111,8 +111,10 @@ private final class DeviceSocket: Sendable {
     }
 
     func start() {
-        socket.startReading(name: "bluetooth-air-device") { message in
+        socket.startReading { message in
             self.handle(message)
+        } onMalformed: { error in
+            self.fail(0, error.description)
         } onEnd: { error in
             self.ended(error)
         }

@@ -153,7 +153,7 @@ struct BluetoothAirProcessTests {
         #expect(await gateway.stop() == 0)
     }
 
-    @Test("a failed required update fails the connect and the retry installs it; a phone that dies releases the reader (bluetooth_signal_lost); bad socket input is answered and printed, and serving goes on")
+    @Test("a failed required update fails the connect and the retry installs it; a phone that dies releases the reader (bluetooth_signal_lost); bad socket input is answered and printed, and serving goes on; proximity, and a second phone process that no longer hears the connected reader")
     func failedUpdateAndAPhoneThatDies() async throws {
         let gateway = try await WalkthroughGateway.start(["--reader-offline-bound", "300s"])
         defer { gateway.discard() }
@@ -177,6 +177,12 @@ struct BluetoothAirProcessTests {
         defer { phone.terminate() }
         #expect(await phone.waitForLine { $0.hasPrefix("bluetooth_air ") } != nil, "stderr: \(phone.standardError)")
 
+        // Proximity: the closest reader, twice (its serial, then with the battery it read).
+        phone.send("bt-proximity")
+        let closest = try #require(await phone.waitForLine { $0.hasPrefix("bluetooth_closest ") && OutputLine.parse($0)?["battery"]?.isEmpty == false }, "\(phone.output)")
+        #expect(OutputLine.parse(closest)?["serial"] == "STRM2-0001" && OutputLine.parse(closest)?["battery"] == "0.87", "\(closest)")
+        #expect(phone.output.filter { $0.hasPrefix("bluetooth_closest ") }.count == 2, "\(phone.output)")
+
         // The install fails halfway: a reader that never ran the required version cannot connect.
         sim.send("fail-update STRM2-0001")
         #expect(await sim.waitForLine { $0 == "update_will_fail serial=STRM2-0001" } != nil, "\(sim.output)")
@@ -198,6 +204,19 @@ struct BluetoothAirProcessTests {
         phone.send("bt-connect STRM2-0001")
         #expect(await phone.waitForLine(after: phoneMark, timeout: .seconds(30)) { $0.hasPrefix("bluetooth_connected ") } != nil, "\(phone.output)")
         #expect(await sim.waitForLine { $0 == "updated serial=STRM2-0001 version=2.5.0" } != nil, "\(sim.output)")
+
+        // A second phone in the same air, in its own process, no longer hears the connected reader.
+        let second = try ChildProcess("pos-lane", [
+            "--gateway", gateway.address, "--ca", gateway.ca, "--secret-key", gateway.secretKey, "--location", location,
+            "--lane", "Other Phone", "--pos-device-id", "phone-9", "--bluetooth-air", path,
+        ])
+        defer { second.terminate() }
+        #expect(await second.waitForLine { $0.hasPrefix("bluetooth_air ") } != nil, "stderr: \(second.standardError)")
+        second.send("bt-scan 0.2")
+        let heard = try #require(await second.waitForLine { $0.hasPrefix("bluetooth_scan_done ") }, "\(second.output)")
+        #expect(OutputLine.parse(heard)?["count"] == "0", "\(second.output)")
+        second.send("quit")
+        #expect(await second.waitForExit() == 0)
 
         // The phone's process dies: reader-sim sees the device leave and the link end as a lost signal.
         let mark = sim.output.count

@@ -38,6 +38,12 @@ extension Lane {
             }
             let air = self.air
             let configuration = BluetoothConnectionConfiguration(locationID: self.configuration.locationID) { passkey in
+                guard let air else {
+                    // reader-sim hosts the reader: the user confirms there (its `confirm SERIAL`)
+                    // and selects Pair here.
+                    LineWriter.line("pairing", ["serial": serial, "passkey": passkey])
+                    return true
+                }
                 // The simulated user checks that both show the same digits, confirms on the
                 // reader and selects Pair here.
                 LineWriter.line("pairing", ["serial": serial, "passkey": passkey, "on_reader": air.displayedPasskey(serial) ?? ""])
@@ -63,6 +69,23 @@ extension Lane {
         case .cancelReconnect:
             bluetoothConnection?.cancelReconnect()
             LineWriter.line("reconnect_cancel_requested", [:])
+        case .power, .range, .battery, .hours, .card:
+            guard let air else {
+                LineWriter.line("error", [
+                    "command": "bt-\(command.verb)",
+                    "message": "the Bluetooth readers live in reader-sim (--bluetooth-air); drive them on its stdin (power, range, battery, hours, present)",
+                ])
+                return
+            }
+            driveAir(air, command)
+        }
+    }
+
+    /// Drives a reader of this lane's own simulated air.
+    private func driveAir(_ air: SimulatedBluetoothAir, _ command: BluetoothLaneCommand) {
+        switch command {
+        case .scan, .proximity, .connect, .disconnect, .cancelReconnect:
+            break
         case .power(let serial, let on):
             air.setPower(serial, on: on)
             LineWriter.line("bluetooth_power", ["serial": serial, "on": on ? "true" : "false"])

@@ -11,19 +11,28 @@ actor Lane {
     var paymentCounter = 0
     var collectTask: Task<Void, Never>?
     var updateTask: Task<Void, Never>?
-    /// The simulated Bluetooth readers around this device, and its radio among them.
-    let air = SimulatedBluetoothAir()
-    let radio: SimulatedRadio
+    /// The simulated Bluetooth readers around this device (nil when reader-sim hosts them:
+    /// `--bluetooth-air`), and its radio among them.
+    let air: SimulatedBluetoothAir?
+    let radio: any BluetoothRadio
     var bluetoothReaders: [BluetoothDiscoveredReader] = []
     var bluetoothConnection: BluetoothReaderConnection?
 
+    /// A lane whose Bluetooth readers are simulated in this process (`--bluetooth-readers`).
     init(terminal: TerminalClient, configuration: LaneConfiguration) {
-        self.terminal = terminal
-        self.configuration = configuration
-        radio = SimulatedRadio(air: air, deviceID: configuration.posDeviceID)
+        let air = SimulatedBluetoothAir()
         for spec in configuration.bluetoothReaders {
             air.addReader(serialNumber: spec.serialNumber, deviceType: spec.deviceType)
         }
+        self.init(terminal: terminal, configuration: configuration, air: air, radio: SimulatedRadio(air: air, deviceID: configuration.posDeviceID))
+    }
+
+    /// A lane on `radio` (an air another process hosts when `air` is nil).
+    init(terminal: TerminalClient, configuration: LaneConfiguration, air: SimulatedBluetoothAir?, radio: any BluetoothRadio) {
+        self.terminal = terminal
+        self.configuration = configuration
+        self.air = air
+        self.radio = radio
     }
 
     func run(_ command: LaneCommand) async {

@@ -14,10 +14,10 @@ do {
         Stdin: discover | connect READER_ID [--fail-if-in-use] | collect AMOUNT | confirm | cancel
                display "ITEM" AMOUNT | clear | reboot | install-update | cancel-update | disconnect | quit
                tap-to-pay [MODEL OS_VERSION] | tap [BRAND LAST4]
-        Bluetooth (the readers of --bluetooth-readers, simulated around this device):
+        Bluetooth (the readers of --bluetooth-readers simulated around this device, or of --bluetooth-air PATH):
                bt-scan [SECONDS] | bt-proximity | bt-connect SERIAL | bt-disconnect | bt-cancel-reconnect
                bt-power SERIAL on|off | bt-range SERIAL in|out | bt-battery SERIAL LEVEL | bt-hours HOURS
-               bt-card SERIAL [BRAND LAST4]
+               bt-card SERIAL [BRAND LAST4]   (the last five: --bluetooth-readers only; reader-sim drives its own)
         Recommended: connect with --fail-if-in-use first; when the answer is `busy`, ask, then connect without it.
         """)
         exit(0)
@@ -53,7 +53,20 @@ do {
 let printer = LaneEventPrinter()
 terminal.setDelegate(printer)
 
-let lane = Lane(terminal: terminal, configuration: configuration)
+let lane: Lane
+if let path = configuration.bluetoothAirPath {
+    // The Bluetooth readers reader-sim hosts, reached through its Unix socket.
+    do throws(BluetoothError) {
+        let radio = try BluetoothAirSocketRadio(path: path, deviceID: configuration.posDeviceID)
+        lane = Lane(terminal: terminal, configuration: configuration, air: nil, radio: radio)
+        LineWriter.line("bluetooth_air", ["path": path])
+    } catch {
+        LineWriter.error("pos-lane: --bluetooth-air \(path): \(error.message)")
+        exit(69)
+    }
+} else {
+    lane = Lane(terminal: terminal, configuration: configuration)
+}
 let (lines, sink) = AsyncStream.makeStream(of: String.self)
 let reader = Thread {
     while let line = readLine() { sink.yield(line) }

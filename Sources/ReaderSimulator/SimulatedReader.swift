@@ -248,6 +248,9 @@ actor SimulatedReader {
         case .quit:
             stayOffline = true
             disconnect(reason: "quit", reconnectAfter: .zero)
+        case .power, .range, .idle, .answerPairing, .hours:
+            // Bluetooth readers' commands: main refuses them before they reach a smart reader.
+            break
         }
     }
 

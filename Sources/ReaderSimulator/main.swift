@@ -27,6 +27,15 @@ do {
           silent SERIAL | wake SERIAL | drop SERIAL [DURATION] | offline SERIAL | online SERIAL
           reboot SERIAL | slow SERIAL DURATION | ip SERIAL ADDRESS | present SERIAL BRAND LAST4
           decline SERIAL | battery SERIAL LEVEL | fail-update SERIAL | status [SERIAL] | quit
+
+        Bluetooth readers (--bluetooth-air PATH): no gateway connection of their own; pos-lane
+        --bluetooth-air PATH scans, pairs and connects them through the socket. Stdout adds
+          device_arrived, device_left, bluetooth_connected (serial, device),
+          bluetooth_disconnected (serial, device, reason), pairing (serial, device, passkey),
+          pairing_answered, powered_off (serial, reason), powered_on, range, rebooted (serial, reason),
+          time_passed (hours), bad_input (device, message).
+        Stdin: power SERIAL on|off | range SERIAL in|out | idle SERIAL | confirm SERIAL | reject SERIAL
+          hours N | battery SERIAL LEVEL | present SERIAL BRAND LAST4 | fail-update SERIAL | status [SERIAL] | quit
         """)
         exit(0)
     }
@@ -34,6 +43,48 @@ do {
 } catch {
     Output.error("\(error)")
     exit(OptionsError.exitCode)
+}
+
+if let path = configuration.bluetoothAirPath {
+    // Bluetooth readers: no gateway connection of their own; pos-lane reaches them through
+    // the air's socket and carries their links.
+    let host: BluetoothReaderHost
+    do throws(BluetoothError) {
+        host = try BluetoothReaderHost(configuration, path: path)
+    } catch {
+        Output.error("reader-sim: --bluetooth-air \(path): \(error.message)")
+        exit(71)
+    }
+    signal(SIGINT, SIG_IGN)
+    signal(SIGTERM, SIG_IGN)
+    let stops = [SIGINT, SIGTERM].map { number in
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler {
+            host.server.close()
+            Output.line("stopped", ["signal": number == SIGINT ? "INT" : "TERM"])
+            exit(0)
+        }
+        source.resume()
+        return source
+    }
+    Output.line("started", ["readers": "\(host.serials.count)", "bluetooth_air": path, "serials": host.serials.joined(separator: ",")])
+    while let line = readLine() {
+        do {
+            guard let command = try SimulatorCommand.parse(line) else { continue }
+            if command == .quit {
+                host.server.close()
+                Output.line("stopped", ["signal": "quit"])
+                exit(0)
+            }
+            host.apply(command, line: line)
+        } catch {
+            Output.line("error", ["command": line, "message": "\(error)"])
+        }
+    }
+    // Stdin closed: keep serving until a signal.
+    withExtendedLifetime(stops) {
+        while true { sleep(3_600) }
+    }
 }
 
 let certificates: ReaderCertificates?
@@ -86,6 +137,10 @@ Output.line("started", ["readers": "\(readers.count)", "gateway": configuration.
 for await line in commandLines {
     do {
         guard let command = try SimulatorCommand.parse(line) else { continue }
+        if command.isBluetoothOnly {
+            Output.line("error", ["command": line, "message": "`\(command.verb)` is for Bluetooth readers (reader-sim --bluetooth-air PATH); these are smart readers"])
+            continue
+        }
         let targets = readers.filter { command.applies(to: $0.serial) }
         if targets.isEmpty {
             Output.line("error", ["command": line, "message": "no simulated reader with serial \(command.target)"])

@@ -292,6 +292,9 @@ public final class SimulatedBluetoothAir: Sendable {
                 state.withLock { state in
                     state.connectWaiters[waiterID] = (serialNumber, device, waiter, state.now + timeout)
                     Self.serveConnects(&state, &wakeups)
+                    // Connected at once: the reader stops advertising to everyone listening.
+                    guard !wakeups.connects.isEmpty else { return }
+                    for listener in state.listeners.values { wakeups.lists.append((listener.sink, Self.heard(by: listener.device, state))) }
                 }
                 wakeups.run()
                 // Cancelled before it waited: the handler below found nothing to resume.

@@ -12,6 +12,22 @@ public enum BluetoothLaneCommand: Sendable, Hashable {
     case hours(Double)
     case card(serial: String, brand: String, last4: String)
 
+    /// The verb after `bt-`.
+    public var verb: String {
+        switch self {
+        case .scan: "scan"
+        case .proximity: "proximity"
+        case .connect: "connect"
+        case .disconnect: "disconnect"
+        case .cancelReconnect: "cancel-reconnect"
+        case .power: "power"
+        case .range: "range"
+        case .battery: "battery"
+        case .hours: "hours"
+        case .card: "card"
+        }
+    }
+
     /// Parses the words after a `bt-` verb.
     static func parse(_ verb: String, _ arguments: [String]) throws(LaneCommand.ParseError) -> BluetoothLaneCommand {
         func expect(_ usage: String, _ ok: Bool) throws(LaneCommand.ParseError) {

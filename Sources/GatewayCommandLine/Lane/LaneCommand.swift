@@ -25,6 +25,9 @@
 /// | `bt-battery SERIAL LEVEL` | set a simulated reader's battery (0.0 to 1.0) |
 /// | `bt-hours HOURS` | simulated time passes (batteries drain, a reader reboots after 24 h up) |
 /// | `bt-card SERIAL [BRAND LAST4]` | the customer inserts a card in a simulated Bluetooth reader |
+///
+/// With `--bluetooth-air PATH` the readers live in reader-sim, which drives them (its stdin);
+/// `bt-power`, `bt-range`, `bt-battery`, `bt-hours` and `bt-card` are refused, saying so.
 /// | `quit` | closeSession and exit |
 public enum LaneCommand: Sendable, Hashable {
     case discover

@@ -15,6 +15,9 @@ public struct LaneConfiguration: Sendable, Equatable {
     public var laneLabel: String
     /// Simulated Bluetooth readers around this device (`bt-…` commands).
     public var bluetoothReaders: [SimulatedBluetoothReaderSpec] = []
+    /// Or: the Unix socket of a simulated Bluetooth air that reader-sim hosts (its readers are
+    /// driven there).
+    public var bluetoothAirPath: String?
 
     public static let parser = OptionsParser(
         program: "pos-lane",
@@ -32,6 +35,10 @@ public struct LaneConfiguration: Sendable, Equatable {
             .value(
                 "bluetooth-readers", "MODEL:SERIAL,...", default: "",
                 help: "Simulated Bluetooth readers near this device (models wisepad3, m2, chipper2x), e.g. wisepad3:WPC3-0001,m2:STRM2-0002."
+            ),
+            .value(
+                "bluetooth-air", "PATH", default: "",
+                help: "Or reach the Bluetooth readers reader-sim hosts (reader-sim --bluetooth-air PATH) through its Unix socket."
             ),
         ]
     )
@@ -62,6 +69,12 @@ public struct LaneConfiguration: Sendable, Equatable {
                 }
                 configuration.bluetoothReaders.append(spec)
             }
+        }
+        configuration.bluetoothAirPath = options.string("bluetooth-air")
+        if configuration.bluetoothAirPath != nil && !configuration.bluetoothReaders.isEmpty {
+            throw OptionsError(
+                "pos-lane: give --bluetooth-readers (readers simulated in this process) or --bluetooth-air PATH (readers reader-sim hosts), not both"
+            )
         }
         return configuration
     }

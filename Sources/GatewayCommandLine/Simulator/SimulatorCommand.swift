@@ -19,6 +19,17 @@ import GatewayCore
 /// | `fail-update TARGET` | the next software update fails halfway (READER_SOFTWARE_UPDATE_FAILED) |
 /// | `status [TARGET]` | print a `status` line per reader |
 /// | `quit` | disconnect every reader and exit 0 |
+///
+/// Bluetooth readers (`--bluetooth-air`) take `present`, `battery`, `fail-update`, `status`,
+/// `quit` and these:
+///
+/// | line | effect |
+/// | --- | --- |
+/// | `power TARGET on\|off` | power the reader off (`powered_off`) or on (it boots: its 24-hour timer restarts) |
+/// | `range TARGET in\|out` | move the reader out of the device's range (`bluetooth_signal_lost`) or back |
+/// | `idle TARGET` | the reader powers down after being idle (`idle_power_down`) |
+/// | `confirm TARGET` / `reject TARGET` | the user answers the pairing passkey on the reader |
+/// | `hours N` | N hours of simulated time pass for every reader: batteries drain, a reader up 24 hours reboots (`security_reboot`) |
 public enum SimulatorCommand: Sendable, Hashable {
     case silent(target: String)
     case wake(target: String)
@@ -34,15 +45,62 @@ public enum SimulatorCommand: Sendable, Hashable {
     case failUpdate(target: String)
     case status(target: String)
     case quit
+    case power(target: String, on: Bool)
+    case range(target: String, inRange: Bool)
+    case idle(target: String)
+    case answerPairing(target: String, accepted: Bool)
+    case hours(Double)
 
     /// The reader the command is for; `all` for every one.
     public var target: String {
         switch self {
         case .silent(let target), .wake(let target), .drop(let target, _), .offline(let target), .online(let target),
              .reboot(let target), .slow(let target, _), .changeIP(let target, _), .present(let target, _, _),
-             .decline(let target), .status(let target), .battery(let target, _), .failUpdate(let target):
+             .decline(let target), .status(let target), .battery(let target, _), .failUpdate(let target),
+             .power(let target, _), .range(let target, _), .idle(let target), .answerPairing(let target, _):
             target == "*" ? "all" : target
-        case .quit: "all"
+        case .quit, .hours: "all"
+        }
+    }
+
+    /// Whether only Bluetooth readers (`--bluetooth-air`) take the command.
+    public var isBluetoothOnly: Bool {
+        switch self {
+        case .power, .range, .idle, .answerPairing, .hours: true
+        default: false
+        }
+    }
+
+    /// Whether only smart readers (over TLS) take the command.
+    public var isSmartReaderOnly: Bool {
+        switch self {
+        case .silent, .wake, .drop, .offline, .online, .reboot, .slow, .changeIP, .decline: true
+        default: false
+        }
+    }
+
+    /// The command's verb, as typed.
+    public var verb: String {
+        switch self {
+        case .silent: "silent"
+        case .wake: "wake"
+        case .drop: "drop"
+        case .offline: "offline"
+        case .online: "online"
+        case .reboot: "reboot"
+        case .slow: "slow"
+        case .changeIP: "ip"
+        case .present: "present"
+        case .decline: "decline"
+        case .battery: "battery"
+        case .failUpdate: "fail-update"
+        case .status: "status"
+        case .quit: "quit"
+        case .power: "power"
+        case .range: "range"
+        case .idle: "idle"
+        case .answerPairing(_, let accepted): accepted ? "confirm" : "reject"
+        case .hours: "hours"
         }
     }
 
@@ -95,8 +153,27 @@ public enum SimulatorCommand: Sendable, Hashable {
         case "fail-update": return .failUpdate(target: try target())
         case "status": return .status(target: words.count >= 2 ? words[1] : "all")
         case "quit", "exit": return .quit
+        case "power":
+            guard words.count == 3, ["on", "off"].contains(words[2].lowercased()) else { throw fail("power SERIAL on|off") }
+            return .power(target: words[1], on: words[2].lowercased() == "on")
+        case "range":
+            guard words.count == 3, ["in", "out"].contains(words[2].lowercased()) else { throw fail("range SERIAL in|out") }
+            return .range(target: words[1], inRange: words[2].lowercased() == "in")
+        case "idle": return .idle(target: try target())
+        case "confirm", "reject":
+            return .answerPairing(target: try target(), accepted: verb == "confirm")
+        case "hours":
+            // Time passes for the whole air: `hours N` (or `hours all N`).
+            let number = words.count == 2 ? words[1] : words.count == 3 && ["all", "*"].contains(words[1]) ? words[2] : ""
+            guard let hours = Double(number), hours > 0, hours <= 24 * 365 else {
+                throw fail("hours N (simulated hours for every Bluetooth reader, above 0, at most 8760)")
+            }
+            return .hours(hours)
         default:
-            throw ParseError(line: line, message: "unknown command \"\(verb)\"; one of silent, wake, drop, offline, online, reboot, slow, ip, present, decline, battery, fail-update, status, quit")
+            throw ParseError(
+                line: line,
+                message: "unknown command \"\(verb)\"; one of silent, wake, drop, offline, online, reboot, slow, ip, present, decline, battery, fail-update, status, quit (Bluetooth readers: power, range, idle, confirm, reject, hours)"
+            )
         }
     }
 }

@@ -1,3 +1,4 @@
+import GatewayClient
 import GatewayCore
 import GatewayWire
 
@@ -37,6 +38,13 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     public var updateDuration: Duration
     /// Whether every software update fails halfway (READER_SOFTWARE_UPDATE_FAILED).
     public var failUpdates: Bool
+    /// Where to serve the simulated Bluetooth air (a Unix-domain socket); nil for smart readers.
+    public var bluetoothAirPath: String?
+    /// The Bluetooth readers hosted in that air (`--bluetooth-readers`, or `--serial` with a
+    /// Bluetooth `--device-type`).
+    public var bluetoothReaders: [SimulatedBluetoothReaderSpec] = []
+    /// Uptime after which a Bluetooth reader reboots itself (`security_reboot`).
+    public var securityRebootAfter: Duration = .seconds(24 * 3600)
 
     /// Whether readers present client certificates.
     public var usesMutualTLS: Bool { certificateDirectory != nil || readerCAKeyPath != nil }
@@ -53,7 +61,10 @@ public struct SimulatorConfiguration: Sendable, Equatable {
             .value("serial", "SERIAL[,SERIAL...]", default: "", help: "Serial numbers, one reader each; with --count N and one serial: SERIAL-1 ... SERIAL-N."),
             .value("count", "N", default: "1", help: "How many readers when --serial names fewer (serials PREFIX0001, PREFIX0002, ...)."),
             .value("serial-prefix", "PREFIX", default: "SIM-", help: "The serial prefix used with --count when --serial is not given."),
-            .value("device-type", "TYPE", default: "simulated_wisepos_e", help: "simulated_wisepos_e, bbpos_wisepos_e, stripe_s700, stripe_s710, mobile or tap_to_pay."),
+            .value(
+                "device-type", "TYPE", default: "simulated_wisepos_e",
+                help: "simulated_wisepos_e, bbpos_wisepos_e, stripe_s700, stripe_s710, or mobile (a generic reader on its own TLS link); with --bluetooth-air: bbpos_wisepad3, stripe_m2 or bbpos_chipper2x_bt."
+            ),
             .value("software-version", "VERSION", default: "2.20.1.0", help: "The software version readers report."),
             .value("heartbeat-interval", "DURATION", default: "2s", help: "How often readers heartbeat (keep it under a quarter of the gateway's offline bound)."),
             .value("collect-duration", "DURATION", default: "1s", help: "How long collectPaymentMethod takes before the card is read."),
@@ -67,9 +78,21 @@ public struct SimulatorConfiguration: Sendable, Equatable {
             .value("cert-dir", "DIR", default: "", help: "Per-reader client certificates SERIAL.pem and SERIAL-key.pem (minted there with --reader-ca-key)."),
             .value("ip-address", "ADDRESS", default: "10.0.0.10", help: "The first reader's reported IP address; the others count up."),
             .value("battery", "LEVEL", default: "0.87", help: "The battery level readers start with, 0 to 1; `none` for readers on mains power."),
-            .value("battery-drain", "LEVEL", default: "0", help: "Battery drained per heartbeat, 0 to 1 (a reader that reaches 0 powers off)."),
+            .value(
+                "battery-drain", "LEVEL", default: "0",
+                help: "Battery drained per heartbeat, 0 to 1 (a reader that reaches 0 powers off); Bluetooth readers: per simulated hour (default 0.01)."
+            ),
             .value("update-duration", "DURATION", default: "1s", help: "How long a software update takes to install (progress 0 to 1 over it)."),
             .flag("fail-updates", help: "Every software update fails halfway with READER_SOFTWARE_UPDATE_FAILED."),
+            .value(
+                "bluetooth-air", "PATH", default: "",
+                help: "Host Bluetooth readers instead of smart ones, in a simulated air served on this Unix socket (pos-lane --bluetooth-air PATH connects to it)."
+            ),
+            .value(
+                "bluetooth-readers", "MODEL:SERIAL,...", default: "",
+                help: "The Bluetooth readers to host (models wisepad3, m2, chipper2x), e.g. wisepad3:WPC3-0001; or --device-type bbpos_wisepad3 with --serial."
+            ),
+            .value("security-reboot-after", "DURATION", default: "24h", help: "Bluetooth readers reboot themselves after this much simulated uptime (stdin `hours N` advances it)."),
         ]
     )
 
@@ -108,9 +131,7 @@ public struct SimulatorConfiguration: Sendable, Equatable {
             throw OptionsError.invalid(name: "serial", value: named.joined(separator: ","), expected: "distinct serial numbers", program: "reader-sim")
         }
         let rawType = options.string("device-type") ?? "simulated_wisepos_e"
-        guard let deviceType = ReaderGatewayV1.DeviceType(commandLineName: rawType) else {
-            throw OptionsError.invalid(name: "device-type", value: rawType, expected: "simulated_wisepos_e, bbpos_wisepos_e, stripe_s700, stripe_s710, mobile or tap_to_pay", program: "reader-sim")
-        }
+        let deviceType = try Self.deviceType(rawType)
         self.deviceType = deviceType
         softwareVersion = options.string("software-version") ?? "2.20.1.0"
         heartbeatInterval = try duration("heartbeat-interval")
@@ -146,6 +167,74 @@ public struct SimulatorConfiguration: Sendable, Equatable {
         batteryDrain = try level("battery-drain", default: "0")
         updateDuration = try duration("update-duration")
         failUpdates = try options.flag("fail-updates")
+        securityRebootAfter = try duration("security-reboot-after")
+        try configureBluetooth(options)
+    }
+
+    /// The device type `--device-type` names. `mobile` stays what it is: a reader on a TLS link
+    /// of its own that reports the generic mobile type (the software update walkthrough uses
+    /// it); `tap_to_pay` is refused with what to run instead.
+    static func deviceType(_ raw: String) throws(OptionsError) -> ReaderGatewayV1.DeviceType {
+        let type = ReaderGatewayV1.DeviceType(commandLineName: raw) ?? SimulatedBluetoothReaderSpec(parsing: raw + ":X")?.deviceType
+        switch type {
+        case .tapToPay?:
+            throw OptionsError(
+                "reader-sim: --device-type tap_to_pay: a Tap to Pay reader is the phone itself and rides on that phone's own session; "
+                    + "run `pos-lane --secret-key KEY --location LOCATION --pos-device-id PHONE` and its `tap-to-pay [MODEL OS_VERSION]` command instead"
+            )
+        case let type?:
+            return type
+        case nil:
+            throw OptionsError.invalid(
+                name: "device-type", value: raw,
+                expected: "simulated_wisepos_e, bbpos_wisepos_e, stripe_s700, stripe_s710, mobile, or with --bluetooth-air bbpos_wisepad3, stripe_m2, bbpos_chipper2x_bt",
+                program: "reader-sim"
+            )
+        }
+    }
+
+    /// `--bluetooth-air` and the readers it hosts: a Bluetooth model needs the air, the air
+    /// needs Bluetooth models.
+    private mutating func configureBluetooth(_ options: ParsedOptions) throws(OptionsError) {
+        bluetoothAirPath = options.string("bluetooth-air")
+        if let list = options.string("bluetooth-readers") {
+            for item in list.split(separator: ",") {
+                guard let spec = SimulatedBluetoothReaderSpec(parsing: item.trimmingCharacters(in: .whitespaces)) else {
+                    throw OptionsError.invalid(name: "bluetooth-readers", value: String(item), expected: "MODEL:SERIAL with MODEL wisepad3, m2 or chipper2x", program: "reader-sim")
+                }
+                bluetoothReaders.append(spec)
+            }
+        } else if deviceType.isBluetoothReader {
+            bluetoothReaders = serials.map { SimulatedBluetoothReaderSpec(deviceType: deviceType, serialNumber: $0.uppercased()) }
+        }
+        guard let path = bluetoothAirPath else {
+            if deviceType.isBluetoothReader || !bluetoothReaders.isEmpty {
+                throw OptionsError(
+                    "reader-sim: Bluetooth readers (\(deviceType.isBluetoothReader ? deviceType.commandLineName : "--bluetooth-readers")) have no network of their own; "
+                        + "give --bluetooth-air PATH to host them on a Unix socket, and pos-lane --bluetooth-air PATH to reach them"
+                )
+            }
+            return
+        }
+        if options.source("device-type") != .default && !deviceType.isBluetoothReader {
+            throw OptionsError(
+                "reader-sim: --bluetooth-air hosts Bluetooth readers; --device-type \(deviceType.commandLineName) is a smart reader (run it without --bluetooth-air)"
+            )
+        }
+        guard !bluetoothReaders.isEmpty else {
+            throw OptionsError("reader-sim: --bluetooth-air \(path) hosts no reader; add --bluetooth-readers wisepad3:WPC3-0001 or --device-type bbpos_wisepad3 --serial WPC3-0001")
+        }
+        guard Set(bluetoothReaders.map(\.serialNumber)).count == bluetoothReaders.count else {
+            throw OptionsError.invalid(name: "bluetooth-readers", value: bluetoothReaders.map(\.serialNumber).joined(separator: ","), expected: "distinct serial numbers", program: "reader-sim")
+        }
+        guard batteryLevel != nil else {
+            throw OptionsError.invalid(name: "battery", value: "none", expected: "a level from 0 to 1: Bluetooth readers run on batteries", program: "reader-sim")
+        }
+        if options.source("software-version") == .default { softwareVersion = "2.4.0" }
+        if options.source("battery-drain") == .default { batteryDrain = 0.01 }
+        guard securityRebootAfter > .zero else {
+            throw OptionsError.invalid(name: "security-reboot-after", value: options.string("security-reboot-after") ?? "", expected: "a duration above 0 such as 24h", program: "reader-sim")
+        }
     }
 
     /// The IP address reader number `index` (0-based) reports.

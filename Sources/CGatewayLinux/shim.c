@@ -181,8 +181,8 @@ void rg_ignore_sigpipe(void) {
 
 int rg_gettid(void) { return (int)syscall(SYS_gettid); }
 
-pid_t rg_spawn(const char *path, char *const argv[], char *const envp[], int output_fd,
-               int uid, int gid, int parent_death_signal) {
+pid_t rg_spawn(const char *path, char *const argv[], char *const envp[], int input_fd, int output_fd,
+               int error_fd, int uid, int gid, int parent_death_signal) {
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid != 0) return pid;
@@ -195,12 +195,15 @@ pid_t rg_spawn(const char *path, char *const argv[], char *const envp[], int out
     sigemptyset(&empty);
     sigprocmask(SIG_SETMASK, &empty, NULL);
     setsid();
-    int null_fd = open("/dev/null", O_RDONLY);
-    if (null_fd >= 0 && null_fd != 0) { dup2(null_fd, 0); }
-    if (output_fd >= 0) {
-        dup2(output_fd, 1);
-        dup2(output_fd, 2);
+    if (input_fd >= 0) {
+        dup2(input_fd, 0);
+    } else {
+        int null_fd = open("/dev/null", O_RDONLY);
+        if (null_fd >= 0 && null_fd != 0) { dup2(null_fd, 0); }
     }
+    if (output_fd >= 0) dup2(output_fd, 1);
+    if (error_fd >= 0) dup2(error_fd, 2);
+    else if (output_fd >= 0) dup2(output_fd, 2);
     syscall(SYS_close_range, 3U, ~0U, 0U);
     if (uid >= 0) {
         gid_t group = (gid_t)gid;

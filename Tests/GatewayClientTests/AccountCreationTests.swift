@@ -10,7 +10,7 @@ struct AccountCreationTests {
     @Test("creates the account, prints the secret key once, stores only its hash")
     func createsAccount() async throws {
         let database = try await TestPostgres.database()
-        let ctl = try ChildProcess("gatewayctl", ["--json", "accounts", "create", "--database-url", database.connectionString, "--name", "Acme"])
+        let ctl = try await ChildProcess.start("gatewayctl", ["--json", "accounts", "create", "--database-url", database.connectionString, "--name", "Acme"])
         #expect(await ctl.waitForExit(timeout: .seconds(30)) == 0, "stderr: \(ctl.standardError)")
         let document = ctl.output.joined(separator: "\n")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(document.utf8)) as? [String: Any])
@@ -30,11 +30,11 @@ struct AccountCreationTests {
     @Test("a database without the schema is bad input (65); an unreachable one is unavailable (69)")
     func failures() async throws {
         let empty = try await TestPostgres.database(migrations: [])
-        let noSchema = try ChildProcess("gatewayctl", ["accounts", "create", "--database-url", empty.connectionString])
+        let noSchema = try await ChildProcess.start("gatewayctl", ["accounts", "create", "--database-url", empty.connectionString])
         #expect(await noSchema.waitForExit(timeout: .seconds(30)) == 65)
         #expect(noSchema.standardError.contains("start reader-gateway once"))
         await empty.close()
-        let unreachable = try ChildProcess("gatewayctl", ["accounts", "create", "--database-url", "postgresql://nobody@127.0.0.1:1/none"])
+        let unreachable = try await ChildProcess.start("gatewayctl", ["accounts", "create", "--database-url", "postgresql://nobody@127.0.0.1:1/none"])
         #expect(await unreachable.waitForExit(timeout: .seconds(30)) == 69)
     }
 }

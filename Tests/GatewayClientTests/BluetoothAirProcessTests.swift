@@ -18,24 +18,24 @@ struct BluetoothAirProcessTests {
     func wisePad3HostedByReaderSim() async throws {
         let gateway = try await WalkthroughGateway.start(["--reader-offline-bound", "300s"])
         defer { gateway.discard() }
-        let create = try ChildProcess("gatewayctl", ["locations", "create", "Floor"], environment: gateway.environment)
+        let create = try await ChildProcess.start("gatewayctl", ["locations", "create", "Floor"], environment: gateway.environment)
         #expect(await create.waitForExit() == 0, "stderr: \(create.standardError)")
         let location = try #require(create.output.first)
-        let update = try ChildProcess("gatewayctl", [
+        let update = try await ChildProcess.start("gatewayctl", [
             "updates", "add", "--device-type", "bbpos_wisepad3", "--version", "2.5.0", "--components", "firmware",
             "--duration", "less_than_one_minute", "--required-at", "2026-01-01T00:00:00Z",
         ], environment: gateway.environment)
         #expect(await update.waitForExit() == 0, "stderr: \(update.standardError)")
 
         let path = Self.airPath()
-        let sim = try ChildProcess("reader-sim", [
+        let sim = try await ChildProcess.start("reader-sim", [
             "--bluetooth-air", path, "--bluetooth-readers", "wisepad3:WPC3-0001", "--update-duration", "200ms", "--battery-drain", "0.02",
         ])
         defer { sim.terminate() }
         let started = try #require(await sim.waitForLine { $0.hasPrefix("started ") }, "stderr: \(sim.standardError)")
         #expect(OutputLine.parse(started)?["serials"] == "WPC3-0001")
 
-        let phone = try ChildProcess("pos-lane", [
+        let phone = try await ChildProcess.start("pos-lane", [
             "--gateway", gateway.address, "--ca", gateway.ca, "--secret-key", gateway.secretKey, "--location", location,
             "--lane", "Floor Phone", "--pos-device-id", "phone-7", "--bluetooth-air", path,
         ])
@@ -91,7 +91,7 @@ struct BluetoothAirProcessTests {
         // The phone reports it on its link's next heartbeat: the fleet view shows 67 %.
         var fleetRow = ""
         for _ in 0..<100 where !fleetRow.contains(" 67% ") {
-            let list = try ChildProcess("gatewayctl", ["readers", "list"], environment: gateway.environment)
+            let list = try await ChildProcess.start("gatewayctl", ["readers", "list"], environment: gateway.environment)
             #expect(await list.waitForExit() == 0, "stderr: \(list.standardError)")
             fleetRow = list.output.first { $0.hasPrefix(reader) } ?? ""
         }
@@ -136,12 +136,12 @@ struct BluetoothAirProcessTests {
         #expect(reasons == ["security_reboot", "bluetooth_signal_lost", "powered_off", "critically_low_battery"], "\(sim.output)")
 
         // The fleet's history says why each link ended.
-        let history = try ChildProcess("gatewayctl", ["history", reader], environment: gateway.environment)
+        let history = try await ChildProcess.start("gatewayctl", ["history", reader], environment: gateway.environment)
         #expect(await history.waitForExit() == 0, "stderr: \(history.standardError)")
         for reason in ["security_reboot", "bluetooth_signal_lost", "powered_off", "critically_low_battery"] {
             #expect(history.output.contains { $0.contains("mobile_link_ended: \(reason), reconnecting") }, "\(reason): \(history.output)")
         }
-        let list = try ChildProcess("gatewayctl", ["readers", "list"], environment: gateway.environment)
+        let list = try await ChildProcess.start("gatewayctl", ["readers", "list"], environment: gateway.environment)
         #expect(await list.waitForExit() == 0)
         let row = try #require(list.output.first { $0.hasPrefix(reader) }, "\(list.output)")
         #expect(row.contains("bbpos_wisepad3") && row.contains(" 2.5.0 "), "\(row)")
@@ -157,20 +157,20 @@ struct BluetoothAirProcessTests {
     func failedUpdateAndAPhoneThatDies() async throws {
         let gateway = try await WalkthroughGateway.start(["--reader-offline-bound", "300s"])
         defer { gateway.discard() }
-        let create = try ChildProcess("gatewayctl", ["locations", "create", "Floor"], environment: gateway.environment)
+        let create = try await ChildProcess.start("gatewayctl", ["locations", "create", "Floor"], environment: gateway.environment)
         #expect(await create.waitForExit() == 0, "stderr: \(create.standardError)")
         let location = try #require(create.output.first)
-        let update = try ChildProcess("gatewayctl", [
+        let update = try await ChildProcess.start("gatewayctl", [
             "updates", "add", "--device-type", "stripe_m2", "--version", "2.5.0", "--components", "firmware",
             "--duration", "less_than_one_minute", "--required-at", "2026-01-01T00:00:00Z",
         ], environment: gateway.environment)
         #expect(await update.waitForExit() == 0, "stderr: \(update.standardError)")
 
         let path = Self.airPath()
-        let sim = try ChildProcess("reader-sim", ["--bluetooth-air", path, "--device-type", "stripe_m2", "--serial", "STRM2-0001", "--update-duration", "100ms"])
+        let sim = try await ChildProcess.start("reader-sim", ["--bluetooth-air", path, "--device-type", "stripe_m2", "--serial", "STRM2-0001", "--update-duration", "100ms"])
         defer { sim.terminate() }
         #expect(await sim.waitForLine { $0.hasPrefix("started ") } != nil, "stderr: \(sim.standardError)")
-        let phone = try ChildProcess("pos-lane", [
+        let phone = try await ChildProcess.start("pos-lane", [
             "--gateway", gateway.address, "--ca", gateway.ca, "--secret-key", gateway.secretKey, "--location", location,
             "--lane", "Floor Phone", "--pos-device-id", "phone-8", "--bluetooth-air", path,
         ])
@@ -206,7 +206,7 @@ struct BluetoothAirProcessTests {
         #expect(await sim.waitForLine { $0 == "updated serial=STRM2-0001 version=2.5.0" } != nil, "\(sim.output)")
 
         // A second phone in the same air, in its own process, no longer hears the connected reader.
-        let second = try ChildProcess("pos-lane", [
+        let second = try await ChildProcess.start("pos-lane", [
             "--gateway", gateway.address, "--ca", gateway.ca, "--secret-key", gateway.secretKey, "--location", location,
             "--lane", "Other Phone", "--pos-device-id", "phone-9", "--bluetooth-air", path,
         ])
@@ -220,7 +220,7 @@ struct BluetoothAirProcessTests {
 
         // The phone's process dies: reader-sim sees the device leave and the link end as a lost signal.
         let mark = sim.output.count
-        kill(phone.process.processIdentifier, SIGKILL)
+        kill(phone.pid, SIGKILL)
         #expect(await sim.waitForLine(after: mark) { $0 == "device_left device=phone-8" } != nil, "\(sim.output)")
         let ended = try #require(await sim.waitForLine(after: mark) { $0.hasPrefix("bluetooth_disconnected ") }, "\(sim.output)")
         #expect(OutputLine.parse(ended)?["reason"] == "bluetooth_signal_lost", "\(ended)")

@@ -10,24 +10,24 @@ import Testing
 struct ExecutableTests {
     @Test("--help exits 0 and explains the line protocols; bad options exit 64")
     func helpAndUsage() async throws {
-        let help = try ChildProcess("reader-sim", ["--help"])
+        let help = try await ChildProcess.start("reader-sim", ["--help"])
         #expect(await help.waitForExit() == 0)
         #expect(help.output.contains { $0.contains("present SERIAL BRAND LAST4") })
-        let bad = try ChildProcess("reader-sim", ["--count", "0"])
+        let bad = try await ChildProcess.start("reader-sim", ["--count", "0"])
         #expect(await bad.waitForExit() == 64)
-        let ctlHelp = try ChildProcess("gatewayctl", ["--help"])
+        let ctlHelp = try await ChildProcess.start("gatewayctl", ["--help"])
         #expect(await ctlHelp.waitForExit() == 0)
         #expect(ctlHelp.output.contains { $0.contains("owners [--location LOC]") })
-        let noCommand = try ChildProcess("gatewayctl", [], environment: ["GATEWAYCTL_SECRET_KEY": "sk_x"])
+        let noCommand = try await ChildProcess.start("gatewayctl", [], environment: ["GATEWAYCTL_SECRET_KEY": "sk_x"])
         #expect(await noCommand.waitForExit() == 64)
         #expect(noCommand.standardError.contains("no command given"))
     }
 
     @Test("gatewayctl: nothing listening is 69, an unreadable CA file is 64")
     func gatewayctlExitCodes() async throws {
-        let unavailable = try ChildProcess("gatewayctl", ["--gateway", "127.0.0.1:1", "owners"], environment: ["GATEWAYCTL_SECRET_KEY": "sk_x"])
+        let unavailable = try await ChildProcess.start("gatewayctl", ["--gateway", "127.0.0.1:1", "owners"], environment: ["GATEWAYCTL_SECRET_KEY": "sk_x"])
         #expect(await unavailable.waitForExit() == 69)
-        let badCA = try ChildProcess("gatewayctl", ["--ca", "/nonexistent/ca.pem", "owners"], environment: ["GATEWAYCTL_SECRET_KEY": "sk_x"])
+        let badCA = try await ChildProcess.start("gatewayctl", ["--ca", "/nonexistent/ca.pem", "owners"], environment: ["GATEWAYCTL_SECRET_KEY": "sk_x"])
         #expect(await badCA.waitForExit() == 64)
     }
 
@@ -35,7 +35,7 @@ struct ExecutableTests {
     func readerSimulatorProtocol() async throws {
         let server = try EchoServer()
         let certificates = ClientTestCertificates.shared
-        let sim = try ChildProcess("reader-sim", [
+        let sim = try await ChildProcess.start("reader-sim", [
             "--gateway", "127.0.0.1:\(server.port)", "--ca", certificates.caPath, "--serial", "SIM-A",
             "--heartbeat-interval", "100ms", "--collect-duration", "50ms", "--reconnect-delay", "100ms",
         ])

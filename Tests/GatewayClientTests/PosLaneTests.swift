@@ -7,7 +7,7 @@ struct PosLaneTests {
     @Test("the process: discover, busy with failIfInUse, connect, then the takeover event before the failed command")
     func process() async throws {
         let server = try EchoServer()
-        let lane = try ChildProcess("pos-lane", [
+        let lane = try await ChildProcess.start("pos-lane", [
             "--gateway", "127.0.0.1:\(server.port)", "--ca", ClientTestCertificates.shared.caPath,
             "--connection-token", "pst_1", "--lane", "Lane A", "--location", "tml_1",
         ])

@@ -12,19 +12,19 @@ struct ReadmeBluetoothWalkthroughTests {
         let readme = try await WalkthroughGateway.start(["--reader-offline-bound", "300s"])
         defer { readme.discard() }
         let (ca, secretKey, gatewayAddress, environment) = (readme.ca, readme.secretKey, readme.address, readme.environment)
-        let create = try ChildProcess("gatewayctl", ["locations", "create", "Front Store"], environment: environment)
+        let create = try await ChildProcess.start("gatewayctl", ["locations", "create", "Front Store"], environment: environment)
         #expect(await create.waitForExit() == 0, "stderr: \(create.standardError)")
         let location = try #require(create.output.first)
 
         // gatewayctl updates add for bbpos_wisepad3, required since a date that has passed.
-        let update = try ChildProcess("gatewayctl", [
+        let update = try await ChildProcess.start("gatewayctl", [
             "updates", "add", "--device-type", "bbpos_wisepad3", "--version", "2.5.0", "--components", "firmware",
             "--duration", "less_than_one_minute", "--required-at", "2026-01-01T00:00:00Z",
         ], environment: environment)
         #expect(await update.waitForExit() == 0, "stderr: \(update.standardError)")
         #expect(update.output.first == "added bbpos_wisepad3 2.5.0", "\(update.output)")
 
-        let phone = try ChildProcess("pos-lane", [
+        let phone = try await ChildProcess.start("pos-lane", [
             "--gateway", gatewayAddress, "--ca", ca, "--secret-key", secretKey, "--location", location,
             "--lane", "Phone 2", "--pos-device-id", "phone-2", "--bluetooth-readers", "wisepad3:WPC3-0001,m2:STRM2-0002",
         ])
@@ -80,13 +80,13 @@ struct ReadmeBluetoothWalkthroughTests {
         #expect(await phone.waitForLine { $0.hasPrefix("bluetooth_reconnect_succeeded ") } != nil, "\(phone.output)")
 
         // gatewayctl readers list: the WisePad 3 at the location; history: the link's end and why.
-        let list = try ChildProcess("gatewayctl", ["readers", "list"], environment: environment)
+        let list = try await ChildProcess.start("gatewayctl", ["readers", "list"], environment: environment)
         #expect(await list.waitForExit() == 0)
         let row = try #require(list.output.first { $0.hasPrefix(reader) }, "\(list.output)")
         #expect(row.contains("bbpos_wisepad3") && row.contains(location), "\(row)")
         // It runs the required version now, and nothing is pending.
         #expect(row.contains(" 2.5.0 ") && !row.contains("(required)"), "\(row)")
-        let history = try ChildProcess("gatewayctl", ["history", reader], environment: environment)
+        let history = try await ChildProcess.start("gatewayctl", ["history", reader], environment: environment)
         #expect(await history.waitForExit() == 0)
         #expect(history.output.contains { $0.contains("mobile_link_ended: bluetooth_signal_lost, reconnecting") }, "\(history.output)")
         #expect(history.output.contains { $0.contains("connected") && $0.contains("Phone 2") }, "\(history.output)")

@@ -14,7 +14,7 @@ struct ReadmeUpdatesWalkthroughTests {
         defer { readme.discard() }
         let (ca, secretKey, gatewayAddress, environment) = (readme.ca, readme.secretKey, readme.address, readme.environment)
         func ctl(_ arguments: [String]) async throws -> ChildProcess {
-            let process = try ChildProcess("gatewayctl", arguments, environment: environment)
+            let process = try await ChildProcess.start("gatewayctl", arguments, environment: environment)
             #expect(await process.waitForExit() == 0, "\(arguments): \(process.standardError)")
             return process
         }
@@ -30,7 +30,7 @@ struct ReadmeUpdatesWalkthroughTests {
         #expect(list.output.first?.hasPrefix("DEVICE") == true && list.output.contains { $0.contains("1.1.0") && $0.contains("2099-12-01T00:00:00Z") }, "\(list.output)")
 
         // A simulated mobile reader at 80 % battery, running 1.0.0.
-        let simulator = try ChildProcess("reader-sim", [
+        let simulator = try await ChildProcess.start("reader-sim", [
             "--gateway", gatewayAddress, "--ca", ca, "--serial", "MOB-README", "--device-type", "mobile", "--software-version", "1.0.0",
             "--battery", "0.8", "--update-duration", "400ms",
         ])
@@ -46,7 +46,7 @@ struct ReadmeUpdatesWalkthroughTests {
         // Required now: a lane's connect installs it first.
         _ = try await ctl(["updates", "add", "--device-type", "mobile", "--version", "1.1.0", "--components", "firmware,config",
                            "--duration", "one_to_two_minutes", "--required-at", "2020-01-01T00:00:00Z"])
-        let lane = try ChildProcess("pos-lane", [
+        let lane = try await ChildProcess.start("pos-lane", [
             "--gateway", gatewayAddress, "--ca", ca, "--secret-key", secretKey, "--location", location, "--lane", "Floor lane", "--pos-device-id", "phone-1",
         ])
         defer { lane.terminate() }

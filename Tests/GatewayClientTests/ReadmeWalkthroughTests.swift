@@ -15,26 +15,26 @@ struct ReadmeWalkthroughTests {
         let (ca, secretKey, gatewayAddress, environment) = (readme.ca, readme.secretKey, readme.address, readme.environment)
 
         // gatewayctl locations create "Front Store"   # prints tml_...
-        let create = try ChildProcess("gatewayctl", ["locations", "create", "Front Store"], environment: environment)
+        let create = try await ChildProcess.start("gatewayctl", ["locations", "create", "Front Store"], environment: environment)
         #expect(await create.waitForExit() == 0, "stderr: \(create.standardError)")
         #expect(create.output.count == 1, "prints one line: \(create.output)")
         let location = try #require(create.output.first)
         #expect(location.hasPrefix("tml_") && location.dropFirst(4).allSatisfy { $0.isLetter || $0.isNumber }, "not a location id alone: \(location)")
         // With --json, the whole location.
-        let createJSON = try ChildProcess("gatewayctl", ["--json", "locations", "create", "Back Store"], environment: environment)
+        let createJSON = try await ChildProcess.start("gatewayctl", ["--json", "locations", "create", "Back Store"], environment: environment)
         #expect(await createJSON.waitForExit() == 0)
         let created = try JSONSerialization.jsonObject(with: Data(createJSON.output.joined(separator: "\n").utf8)) as? [String: Any]
         #expect((created?["id"] as? String)?.hasPrefix("tml_") == true)
         #expect(created?["display_name"] as? String == "Back Store")
 
         // reader-sim ... --serial WSC513105011295: not registered yet, it prints its code.
-        let simulator = try ChildProcess("reader-sim", ["--gateway", gatewayAddress, "--ca", ca, "--serial", "WSC513105011295", "--collect-duration", "60s"])
+        let simulator = try await ChildProcess.start("reader-sim", ["--gateway", gatewayAddress, "--ca", ca, "--serial", "WSC513105011295", "--collect-duration", "60s"])
         defer { simulator.terminate() }
         let codeLine = try #require(await simulator.waitForLine { $0.hasPrefix("registration_code serial=WSC513105011295 code=") }, "\(simulator.output)")
         let code = try #require(OutputLine.parse(codeLine)?["code"])
 
         // gatewayctl readers register --code ... : the reader hears at once, prints registered and online.
-        let register = try ChildProcess(
+        let register = try await ChildProcess.start(
             "gatewayctl", ["readers", "register", "--code", code, "--label", "Counter 1", "--location", location], environment: environment
         )
         #expect(await register.waitForExit() == 0, "stderr: \(register.standardError)")
@@ -44,20 +44,20 @@ struct ReadmeWalkthroughTests {
         #expect(reader.hasPrefix("tmr_"))
         #expect(await simulator.waitForLine { $0.hasPrefix("registered ") && $0.contains("reader_id=\(reader)") } != nil)
         #expect(await simulator.waitForLine { $0.hasPrefix("online ") } != nil)
-        let list = try ChildProcess("gatewayctl", ["readers", "list"], environment: environment)
+        let list = try await ChildProcess.start("gatewayctl", ["readers", "list"], environment: environment)
         #expect(await list.waitForExit() == 0)
         #expect(list.output.contains { $0.hasPrefix(reader) && $0.contains(" online ") }, "\(list.output)")
 
         // Two lanes, each minting its own connection token from the secret key.
-        func lane(_ label: String, _ device: String) throws -> ChildProcess {
-            try ChildProcess("pos-lane", [
+        func lane(_ label: String, _ device: String) async throws -> ChildProcess {
+            try await ChildProcess.start("pos-lane", [
                 "--gateway", gatewayAddress, "--ca", ca, "--secret-key", secretKey, "--location", location,
                 "--lane", label, "--pos-device-id", device,
             ])
         }
-        let lane1 = try lane("Lane 1", "pos-1")
+        let lane1 = try await lane("Lane 1", "pos-1")
         defer { lane1.terminate() }
-        let lane2 = try lane("Lane 2", "pos-2")
+        let lane2 = try await lane("Lane 2", "pos-2")
         defer { lane2.terminate() }
         #expect(await lane1.waitForLine { $0.hasPrefix("session ") } != nil, "stderr: \(lane1.standardError)")
         #expect(await lane2.waitForLine { $0.hasPrefix("session ") } != nil, "stderr: \(lane2.standardError)")
@@ -92,12 +92,12 @@ struct ReadmeWalkthroughTests {
         #expect(lane1.output.firstIndex(of: disconnected)! < lane1.output.firstIndex(of: failed)!)
 
         // gatewayctl owners --location: Lane 2 owns it; history: connected → refused_busy → replaced, newest first.
-        let owners = try ChildProcess("gatewayctl", ["owners", "--location", location], environment: environment)
+        let owners = try await ChildProcess.start("gatewayctl", ["owners", "--location", location], environment: environment)
         #expect(await owners.waitForExit() == 0)
         #expect(owners.output.first?.hasPrefix("READER ") == true)
         let row = try #require(owners.output.first { $0.hasPrefix(reader) }, "\(owners.output)")
         #expect(row.contains("Lane 2") && row.contains("pos-2"), "\(row)")
-        let history = try ChildProcess("gatewayctl", ["history", reader], environment: environment)
+        let history = try await ChildProcess.start("gatewayctl", ["history", reader], environment: environment)
         #expect(await history.waitForExit() == 0)
         let changes = history.output.dropFirst().compactMap { line in
             ["replaced", "refused_busy", "connected"].first { line.contains("  \($0)  ") }
@@ -118,11 +118,11 @@ struct ReadmeWalkthroughTests {
         let readme = try await WalkthroughGateway.start()
         defer { readme.discard() }
         let (ca, secretKey, gatewayAddress, environment) = (readme.ca, readme.secretKey, readme.address, readme.environment)
-        let create = try ChildProcess("gatewayctl", ["locations", "create", "Front Store"], environment: environment)
+        let create = try await ChildProcess.start("gatewayctl", ["locations", "create", "Front Store"], environment: environment)
         #expect(await create.waitForExit() == 0, "stderr: \(create.standardError)")
         let location = try #require(create.output.first)
 
-        let phone = try ChildProcess("pos-lane", [
+        let phone = try await ChildProcess.start("pos-lane", [
             "--gateway", gatewayAddress, "--ca", ca, "--secret-key", secretKey, "--location", location,
             "--lane", "Phone 1", "--pos-device-id", "phone-1",
         ])
@@ -155,7 +155,7 @@ struct ReadmeWalkthroughTests {
         #expect(OutputLine.parse(confirmed)?["amount"] == "1250")
 
         // gatewayctl readers list: the phone, a tap_to_pay reader at the location.
-        let list = try ChildProcess("gatewayctl", ["readers", "list"], environment: environment)
+        let list = try await ChildProcess.start("gatewayctl", ["readers", "list"], environment: environment)
         #expect(await list.waitForExit() == 0)
         let row = try #require(list.output.first { $0.hasPrefix(reader) }, "\(list.output)")
         #expect(row.contains("tap_to_pay") && row.contains(location), "\(row)")

@@ -91,13 +91,14 @@ int rg_gettid(void);
 /// In the child, before exec: every signal disposition is reset and the signal
 /// mask cleared (the parent may block SIGINT/SIGTERM for a signalfd), the child
 /// gets its own session (a terminal's Ctrl-C reaches only the parent), standard
-/// input is /dev/null, standard output and error go to `output_fd` (unchanged
-/// when -1), descriptors above 2 are closed, the credentials become `gid`/`uid`
+/// input is `input_fd` (/dev/null when -1), standard output goes to `output_fd`
+/// (unchanged when -1) and standard error to `error_fd` (to `output_fd` when -1),
+/// descriptors above 2 are closed, the credentials become `gid`/`uid`
 /// when `uid` >= 0, and `parent_death_signal` (when > 0) is delivered to the
 /// child when the *thread* that called this exits. `argv` and `envp` are
 /// NULL-terminated. Returns the child's pid, or -1 with errno set.
-pid_t rg_spawn(const char *path, char *const argv[], char *const envp[], int output_fd,
-               int uid, int gid, int parent_death_signal);
+pid_t rg_spawn(const char *path, char *const argv[], char *const envp[], int input_fd, int output_fd,
+               int error_fd, int uid, int gid, int parent_death_signal);
 /// Blocks until child `pid` exits (retrying on EINTR) and reaps it: `*status` = exit
 /// code, or 128 + signal number. Returns `pid`, or -1 with errno set.
 pid_t rg_waitpid_blocking(pid_t pid, int *status);

@@ -63,14 +63,19 @@ public final class ChildProcess: Sendable {
     /// Starts `executable` with `arguments`.
     ///
     /// - Parameters:
-    ///   - output: a descriptor that receives standard output and error (-1 keeps the parent's).
+    ///   - input: the child's standard input (-1: /dev/null).
+    ///   - output: a descriptor that receives standard output, and standard error unless
+    ///     `errorOutput` is given (-1 keeps the parent's).
+    ///   - errorOutput: a descriptor for standard error alone (-1: as `output`).
     ///   - user: run as this account (needs root).
     ///   - parentDeathSignal: sent to the child when this process dies (0: none).
     public static func spawn(
         _ executable: String,
         _ arguments: [String],
         environment: [String],
+        input: Int32 = -1,
         output: Int32 = -1,
+        errorOutput: Int32 = -1,
         user: User? = nil,
         parentDeathSignal: Int32 = 0
     ) async throws(StoreError) -> ChildProcess {
@@ -81,7 +86,7 @@ public final class ChildProcess: Sendable {
                 let pid = withCStringArrayMutable(argv) { argvPointer in
                     withCStringArrayMutable(environment) { envPointer in
                         rg_spawn(
-                            executable, argvPointer, envPointer, output,
+                            executable, argvPointer, envPointer, input, output, errorOutput,
                             user.map { Int32(bitPattern: $0.uid) } ?? -1,
                             user.map { Int32(bitPattern: $0.gid) } ?? -1,
                             parentDeathSignal

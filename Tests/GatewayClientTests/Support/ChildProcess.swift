@@ -1,123 +1,170 @@
 import Foundation
+import GatewayPostgres
+import GatewayTestKit
 import Synchronization
 
 /// A built executable of this package run as a child process, with its stdout collected
 /// line by line and its stdin writable.
+///
+/// Started with the package's own spawn (fork and exec on one long-lived thread, the child
+/// killed if the test process dies), not Foundation's `Process`: on this toolchain
+/// `Process.run()` over-reads a `dirent` while it lists `/proc/self/fd` and crashes the test
+/// process now and then (swift-corelibs-foundation pull request 5472).
 final class ChildProcess: Sendable {
-    let process: Process
-    private let input: Pipe
+    private let child: GatewayPostgres.ChildProcess
+    /// Our end of the child's standard input: a socket, so a write after the child exited
+    /// fails with EPIPE (`MSG_NOSIGNAL`) instead of raising SIGPIPE in the test process.
+    private let input: Int32
     private let collector = Collector()
 
-    /// Output collected from the pipes' handler threads.
+    /// Output collected by the reading threads.
     final class Collector: Sendable {
         let lines = Mutex<[String]>([])
-        let partial = Mutex<String>("")
         let errorText = Mutex<String>("")
-        /// Pipes that reached end of file (2 = stdout and stderr both drained).
-        let closedPipes = Mutex(0)
+        /// Streams that reached end of file (2 = stdout and stderr both drained).
+        let closedStreams = Mutex(0)
     }
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
 
     /// The directory holding the package's built products (next to the test bundle).
     static var productsDirectory: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     }
 
-    /// Starts `product` (e.g. "reader-sim") with `arguments`.
-    init(_ product: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        let url = Self.productsDirectory.appendingPathComponent(product)
-        guard FileManager.default.isExecutableFile(atPath: url.path) else {
-            throw Missing(description: "\(url.path) is not built; run `swift build` before the tests")
+    /// Starts `product` (e.g. "reader-sim") with `arguments`; the test's environment is passed
+    /// on without the programs' own `GATEWAYCTL_` / `READER_SIM_` settings, then `environment`.
+    static func start(_ product: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> ChildProcess {
+        let path = productsDirectory.appendingPathComponent(product).path
+        guard access(path, X_OK) == 0 else {
+            throw Failure(description: "\(path) is not built; run `swift build` before the tests")
         }
-        process = Process()
-        process.executableURL = url
-        process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GATEWAYCTL_") && !$0.key.hasPrefix("READER_SIM_") }
         merged.merge(environment) { $1 }
-        process.environment = merged
-        input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Each pipe is drained by a blocking read loop on a thread of its own, never through
-        // `readabilityHandler`: tearing down the read source that installs races the
-        // descriptor's close inside libdispatch on Linux and can crash the whole test process
-        // (in `_dispatch_event_loop_drain`, on a freed epoll note).
+        let stdin = try socketPair()
+        let stdout = try pipe()
+        let stderr = try pipe()
+        let child: GatewayPostgres.ChildProcess
+        do {
+            child = try await GatewayPostgres.ChildProcess.spawn(
+                path, arguments, environment: merged.map { "\($0.key)=\($0.value)" },
+                input: stdin.child, output: stdout.write, errorOutput: stderr.write, parentDeathSignal: SIGKILL
+            )
+        } catch {
+            for descriptor in [stdin.child, stdin.ours, stdout.read, stdout.write, stderr.read, stderr.write] { close(descriptor) }
+            throw error
+        }
+        // The child has its copies; ours of its ends go, so end of file comes when it exits.
+        close(stdin.child)
+        close(stdout.write)
+        close(stderr.write)
+        return ChildProcess(child: child, input: stdin.ours, stdout: stdout.read, stderr: stderr.read)
+    }
+
+    private init(child: GatewayPostgres.ChildProcess, input: Int32, stdout: Int32, stderr: Int32) {
+        self.child = child
+        self.input = input
         let collector = self.collector
-        Self.drain(output.fileHandleForReading, name: "child-stdout") { text in
-            collector.partial.withLock { buffer in
-                buffer += text
-                while let newline = buffer.firstIndex(of: "\n") {
-                    let line = String(buffer[..<newline])
-                    buffer = String(buffer[buffer.index(after: newline)...])
+        let partial = Mutex<[UInt8]>([])
+        Self.drain(stdout, name: "child-stdout") { bytes in
+            partial.withLock { buffer in
+                buffer += bytes
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                    buffer.removeSubrange(...newline)
                     collector.lines.withLock { $0.append(line) }
                 }
             }
         } finished: {
-            collector.closedPipes.withLock { $0 += 1 }
+            collector.closedStreams.withLock { $0 += 1 }
         }
-        Self.drain(errors.fileHandleForReading, name: "child-stderr") { text in
-            collector.errorText.withLock { $0 += text }
+        Self.drain(stderr, name: "child-stderr") { bytes in
+            collector.errorText.withLock { $0 += String(decoding: bytes, as: UTF8.self) }
         } finished: {
-            collector.closedPipes.withLock { $0 += 1 }
+            collector.closedStreams.withLock { $0 += 1 }
         }
     }
 
-    /// Reads `handle` until end of file on a thread of its own, handing each chunk to `chunk`.
+    /// Reads `descriptor` until end of file on a thread of its own (a blocking read never runs
+    /// on the cooperative pool), handing each chunk to `chunk`, then closes it.
     private static func drain(
-        _ handle: FileHandle, name: String, chunk: @escaping @Sendable (String) -> Void, finished: @escaping @Sendable () -> Void
+        _ descriptor: Int32, name: String, chunk: @escaping @Sendable ([UInt8]) -> Void, finished: @escaping @Sendable () -> Void
     ) {
-        let descriptor = handle.fileDescriptor
         let thread = Thread {
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
                 let count = read(descriptor, &buffer, buffer.count)
                 if count < 0, errno == EINTR { continue }
                 if count <= 0 { break }
-                chunk(String(decoding: buffer[0..<count], as: UTF8.self))
+                chunk(Array(buffer[0..<count]))
             }
+            close(descriptor)
             finished()
-            withExtendedLifetime(handle) {}
         }
         thread.name = name
         thread.start()
     }
 
-    struct Missing: Error, CustomStringConvertible { var description: String }
+    private static func pipe() throws -> (read: Int32, write: Int32) {
+        var descriptors: [Int32] = [-1, -1]
+        guard Foundation.pipe(&descriptors) == 0 else { throw Failure(description: "pipe: \(String(cString: strerror(errno)))") }
+        // Children of this package's spawn close every descriptor above 2 anyway.
+        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        return (descriptors[0], descriptors[1])
+    }
 
+    private static func socketPair() throws -> (ours: Int32, child: Int32) {
+        var descriptors: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &descriptors) == 0 else {
+            throw Failure(description: "socketpair: \(String(cString: strerror(errno)))")
+        }
+        return (descriptors[0], descriptors[1])
+    }
+
+    /// The child's process id.
+    var pid: pid_t { child.pid }
     var output: [String] { collector.lines.withLock { $0 } }
     var standardError: String { collector.errorText.withLock { $0 } }
 
-    /// Writes one line to the child's stdin.
+    /// Writes one line to the child's stdin (dropped once the child stopped reading it).
     func send(_ line: String) {
-        input.fileHandleForWriting.write(Data((line + "\n").utf8))
-    }
-
-    /// Waits for a stdout line matching `predicate` (bounded by `timeout`).
-    func waitForLine(timeout: Duration = .seconds(10), where predicate: (String) -> Bool) async -> String? {
-        let deadline = ContinuousClock.now + timeout
-        for _ in 0..<100_000 {
-            if let line = output.first(where: predicate) { return line }
-            if ContinuousClock.now >= deadline { return nil }
-            try? await Task.sleep(for: .milliseconds(5))
+        let bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Foundation.send(input, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0, errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
         }
-        return nil
     }
 
-    /// Waits for the exit status and the end of its output (bounded); nil if still running.
-    func waitForExit(timeout: Duration = .seconds(10)) async -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        while (process.isRunning || collector.closedPipes.withLock({ $0 }) < 2) && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
+    /// Waits for a stdout line matching `predicate`; nil once `timeout` (the suite's hang
+    /// detector unless given) passed without one.
+    func waitForLine(timeout: Duration = outcomeDeadline, where predicate: (String) -> Bool) async -> String? {
+        var found: String?
+        _ = await eventually(timeout: timeout) {
+            found = output.first(where: predicate)
+            return found != nil
         }
-        return process.isRunning ? nil : process.terminationStatus
+        return found
     }
 
+    /// Waits for the exit status and the end of its output; nil if it still runs after
+    /// `timeout` (the suite's hang detector unless given).
+    func waitForExit(timeout: Duration = outcomeDeadline) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        guard let status = await child.wait(timeout: timeout) else { return nil }
+        let drained = await eventually(timeout: max(.zero, deadline - ContinuousClock.now)) { collector.closedStreams.withLock { $0 } == 2 }
+        return drained ? status : nil
+    }
+
+    /// SIGTERM, unless it has exited.
     func terminate() {
-        if process.isRunning { process.terminate() }
+        child.signal(SIGTERM)
     }
 
-    deinit { terminate() }
+    deinit {
+        terminate()
+        close(input)
+    }
 }

@@ -33,7 +33,7 @@ struct WalkthroughGateway {
             let port = try #require(LoggedProcess.field("address", in: listening)?.split(separator: ":").last.flatMap { Int($0) })
             let certificatesLine = try #require(await gateway.waitForLine(containing: "development TLS certificates"))
             let ca = try #require(LoggedProcess.field("ca", in: certificatesLine))
-            let accountCreation = try ChildProcess("gatewayctl", ["--json", "accounts", "create", "--database-url", database.connectionString])
+            let accountCreation = try await ChildProcess.start("gatewayctl", ["--json", "accounts", "create", "--database-url", database.connectionString])
             #expect(await accountCreation.waitForExit(timeout: .seconds(30)) == 0, "stderr: \(accountCreation.standardError)")
             let account = try #require(try JSONSerialization.jsonObject(with: Data(accountCreation.output.joined().utf8)) as? [String: Any])
             let secretKey = try #require(account["secret_key"] as? String)

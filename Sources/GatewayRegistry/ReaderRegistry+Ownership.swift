@@ -9,15 +9,20 @@ extension ReaderRegistry {
         _ reader: ReaderID, by session: SessionID, generation: OwnershipGeneration, lane: LaneLabel, posDeviceID: String,
         actions: [OwnershipAction], nowUnixMs: Int64
     ) -> [RegistryAction]? {
-        guard let token = tokens[session], sessions[token] != nil else { return nil }
-        setReader(reader, ofSessionAt: token)
-        sessions[token]!.generation = generation
-        sessions[token]!.home = nil
-        sessions[token]!.pendingRefusal = nil
-        sessions[token]!.lane = lane
-        sessions[token]!.posDeviceID = posDeviceID
-        var result = ownershipDecided(reader, generation: generation, actions: actions, reason: .replaced, takenBy: session, nowUnixMs: nowUnixMs)
-        if let link = links[reader] { result.append(.tellOwner(link.id, lane: lane.rawValue, generation: generation)) }
+        // The session is reached through its index and changed in place: a connect copies
+        // no session (each copy of one retains and releases its strings and sets).
+        guard let token = tokens[session], let index = sessions.index(forKey: token) else { return nil }
+        setReader(reader, ofSessionAt: index, token: token)
+        sessions.values[index].generation = generation
+        sessions.values[index].home = nil
+        sessions.values[index].pendingRefusal = nil
+        sessions.values[index].lane = lane
+        sessions.values[index].posDeviceID = posDeviceID
+        var result = ownershipDecided(
+            reader, generation: generation, actions: actions, reason: .replaced,
+            taker: (session, lane.rawValue, posDeviceID), nowUnixMs: nowUnixMs
+        )
+        if let link = links.index(forKey: reader) { result.append(.tellOwner(links.values[link].id, lane: lane.rawValue, generation: generation)) }
         return result
     }
 
@@ -54,26 +59,37 @@ extension ReaderRegistry {
         _ reader: ReaderID, generation: OwnershipGeneration, actions: [OwnershipAction], reason: ReaderGatewayV1.DisconnectReason,
         takenBy: SessionID? = nil, nowUnixMs: Int64
     ) -> [RegistryAction] {
+        let taker = takenBy.flatMap { id in
+            tokens[id].flatMap { sessions.index(forKey: $0) }.map { (id, sessions.values[$0].lane.rawValue, sessions.values[$0].posDeviceID) }
+        }
+        return ownershipDecided(reader, generation: generation, actions: actions, reason: reason, taker: taker, nowUnixMs: nowUnixMs)
+    }
+
+    /// ``ownershipDecided(_:generation:actions:reason:takenBy:nowUnixMs:)`` with the taking
+    /// session's id, lane and device already known (the connect knows them: no lookup, no copy).
+    mutating func ownershipDecided(
+        _ reader: ReaderID, generation: OwnershipGeneration, actions: [OwnershipAction], reason: ReaderGatewayV1.DisconnectReason,
+        taker: (id: SessionID, lane: String, posDeviceID: String)?, nowUnixMs: Int64
+    ) -> [RegistryAction] {
         var events: [RegistryAction] = []
         var later: [RegistryAction] = []
         if let index = links.index(forKey: reader), links.values[index].knownGeneration < generation {
             links.values[index].knownGeneration = generation
         }
-        let taker = takenBy.flatMap { session(id: $0) }
         for action in actions {
             switch action {
             case .notifyDisplaced(let displaced, _, _):
-                guard let token = tokens[displaced], sessions[token]?.reader == reader else { continue }
+                guard let token = tokens[displaced], let index = sessions.index(forKey: token), sessions.values[index].reader == reader else { continue }
                 let event = Self.disconnected(
                     reader: reader, reason: reason, generation: OwnershipGeneration(max(0, generation.rawValue - 1)),
-                    takenByLane: taker?.lane.rawValue, takenByPosDeviceID: taker?.posDeviceID
+                    takenByLane: taker?.lane, takenByPosDeviceID: taker?.posDeviceID
                 )
-                if let send = deliver(.disconnected(event), toSessionAt: token, nowUnixMs: nowUnixMs) { events.append(send) }
-                setReader(nil, ofSessionAt: token)
-                sessions[token]!.home = nil
+                if let send = deliver(.disconnected(event), toSessionAt: index, nowUnixMs: nowUnixMs) { events.append(send) }
+                setReader(nil, ofSessionAt: index, token: token)
+                sessions.values[index].home = nil
             case .failNextCommand(let displaced, let refusal):
-                guard let token = tokens[displaced], sessions[token] != nil else { continue }
-                sessions[token]!.pendingRefusal = reason == .adminReleased ? .notConnected : refusal
+                guard let token = tokens[displaced], let index = sessions.index(forKey: token) else { continue }
+                sessions.values[index].pendingRefusal = reason == .adminReleased ? .notConnected : refusal
             case .cancelCommand(let command):
                 guard let index = links.index(forKey: reader) else { continue }
                 let link = links.values[index].id
@@ -87,19 +103,22 @@ extension ReaderRegistry {
                 break
             }
         }
-        if let taker {
-            for token in holders[reader] ?? [] {
-                guard let session = sessions[token], session.id != taker.id, session.generation < generation else { continue }
+        if let taker, let holding = holders[reader] {
+            for token in holding {
+                guard let index = sessions.index(forKey: token), sessions.values[index].id != taker.id,
+                      sessions.values[index].generation < generation
+                else { continue }
                 let event = Self.disconnected(
-                    reader: reader, reason: .replaced, generation: session.generation,
-                    takenByLane: taker.lane.rawValue, takenByPosDeviceID: taker.posDeviceID
+                    reader: reader, reason: .replaced, generation: sessions.values[index].generation,
+                    takenByLane: taker.lane, takenByPosDeviceID: taker.posDeviceID
                 )
-                if let send = deliver(.disconnected(event), toSessionAt: token, nowUnixMs: nowUnixMs) { events.append(send) }
-                setReader(nil, ofSessionAt: token)
-                sessions[token]!.home = nil
-                sessions[token]!.pendingRefusal = .connectedToAnotherSession
+                if let send = deliver(.disconnected(event), toSessionAt: index, nowUnixMs: nowUnixMs) { events.append(send) }
+                setReader(nil, ofSessionAt: index, token: token)
+                sessions.values[index].home = nil
+                sessions.values[index].pendingRefusal = .connectedToAnotherSession
             }
         }
+        if later.isEmpty { return events }
         return events + later
     }
 

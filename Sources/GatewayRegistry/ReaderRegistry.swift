@@ -94,16 +94,19 @@ public struct ReaderRegistry: Sendable {
 
     /// Sets the reader a session holds, keeping the index by reader.
     mutating func setReader(_ reader: ReaderID?, ofSessionAt token: String) {
-        guard let old = sessions[token]?.reader, old != reader else {
-            if let reader, sessions[token] != nil {
-                sessions[token]!.reader = reader
-                holders[reader, default: []].insert(token)
-            }
-            return
+        guard let index = sessions.index(forKey: token) else { return }
+        setReader(reader, ofSessionAt: index, token: token)
+    }
+
+    /// ``setReader(_:ofSessionAt:)`` for the session at `index` (its token `token`): no
+    /// second lookup, and the session is read and changed in place, never copied.
+    mutating func setReader(_ reader: ReaderID?, ofSessionAt index: Dictionary<String, RegistrySession>.Index, token: String) {
+        let old = sessions.values[index].reader
+        sessions.values[index].reader = reader
+        if let old, old != reader, let held = holders.index(forKey: old) {
+            holders.values[held].remove(token)
+            if holders.values[held].isEmpty { holders.remove(at: held) }
         }
-        holders[old]?.remove(token)
-        if holders[old]?.isEmpty == true { holders[old] = nil }
-        sessions[token]!.reader = reader
         if let reader { holders[reader, default: []].insert(token) }
     }
 
@@ -132,6 +135,11 @@ public struct ReaderRegistry: Sendable {
     /// the session's next sequence number.
     mutating func deliver(_ event: ReaderGatewayV1.SessionEvent.Event, toSessionAt token: String, nowUnixMs: Int64) -> RegistryAction? {
         guard let index = sessions.index(forKey: token) else { return nil }
+        return deliver(event, toSessionAt: index, nowUnixMs: nowUnixMs)
+    }
+
+    /// ``deliver(_:toSessionAt:nowUnixMs:)`` for the session at `index`.
+    mutating func deliver(_ event: ReaderGatewayV1.SessionEvent.Event, toSessionAt index: Dictionary<String, RegistrySession>.Index, nowUnixMs: Int64) -> RegistryAction? {
         var message = ReaderGatewayV1.SessionEvent()
         message.sequence = sessions.values[index].nextSequence
         sessions.values[index].nextSequence += 1

@@ -75,25 +75,60 @@ public struct PostgresRow: Sendable {
     }
 
     /// Reads column `name` as `T`; use an optional `T` for nullable columns.
+    ///
+    /// Inlinable, so that each caller's module specialises it for its `T`: called across the
+    /// module boundary unspecialised, every column cost a generic metadata lookup and witness
+    /// calls (about half a microsecond a column on the connect path). The lookups and errors
+    /// stay here, not generic.
+    @inlinable
     public func decode<T: PostgresDecodable>(_ type: T.Type = T.self, _ name: String) throws(StoreError) -> T {
-        guard let column = rows.columnPosition(name) else {
-            throw StoreError(.decodingFailed, "the result has no column \"\(name)\" (columns: \(rows.columns.joined(separator: ", "))); check the SELECT list")
-        }
-        return try decode(T.self, at: column)
+        try Self.value(T.self, try field(named: name))
     }
 
     /// Reads the column at `column` (0-based) as `T`.
+    @inlinable
     public func decode<T: PostgresDecodable>(_ type: T.Type = T.self, at column: Int) throws(StoreError) -> T {
+        try Self.value(T.self, try field(at: column))
+    }
+
+    /// A column's text (nil for SQL `NULL`) converted to `T`.
+    @inlinable
+    static func value<T: PostgresDecodable>(_ type: T.Type, _ field: (row: PostgresRow, column: Int, text: String?)) throws(StoreError) -> T {
+        guard let text = field.text else {
+            if let null = T.postgresNull { return null }
+            throw field.row.nullError(field.column)
+        }
+        guard let value = T(postgresText: text) else {
+            throw field.row.malformedError(field.column, text, expected: "\(T.self)")
+        }
+        return value
+    }
+
+    /// Column `name`'s position and text; throws when the result has no such column.
+    @usableFromInline
+    func field(named name: String) throws(StoreError) -> (row: PostgresRow, column: Int, text: String?) {
+        guard let column = rows.columnPosition(name) else {
+            throw StoreError(.decodingFailed, "the result has no column \"\(name)\" (columns: \(rows.columns.joined(separator: ", "))); check the SELECT list")
+        }
+        return try field(at: column)
+    }
+
+    /// Column `column`'s text; throws when the result has fewer columns.
+    @usableFromInline
+    func field(at column: Int) throws(StoreError) -> (row: PostgresRow, column: Int, text: String?) {
         guard column >= 0, column < rows.columnCount else {
             throw StoreError(.decodingFailed, "the result has \(rows.columnCount) columns, not a column \(column)")
         }
-        guard let text = text(at: column) else {
-            if let null = T.postgresNull { return null }
-            throw StoreError(.decodingFailed, "column \"\(rows.columnName(column))\" is NULL; decode it as an Optional")
-        }
-        guard let value = T(postgresText: text) else {
-            throw StoreError(.decodingFailed, "column \"\(rows.columnName(column))\" value \(text.debugDescription) is not a \(T.self)")
-        }
-        return value
+        return (self, column, text(at: column))
+    }
+
+    @usableFromInline
+    func nullError(_ column: Int) -> StoreError {
+        StoreError(.decodingFailed, "column \"\(rows.columnName(column))\" is NULL; decode it as an Optional")
+    }
+
+    @usableFromInline
+    func malformedError(_ column: Int, _ text: String, expected: String) -> StoreError {
+        StoreError(.decodingFailed, "column \"\(rows.columnName(column))\" value \(text.debugDescription) is not a \(expected)")
     }
 }

@@ -107,6 +107,12 @@ extension GatewayDatabase {
     }
 
     public static func deviceType(named name: String) -> ReaderGatewayV1.DeviceType {
-        ReaderGatewayV1.DeviceType.knownValues.first { deviceTypeName($0) == name } ?? .unspecified
+        deviceTypesByName[name] ?? .unspecified
     }
+
+    /// Every known device type by its stored name, built once (every reader row decoded
+    /// looks its type up here).
+    private static let deviceTypesByName: [String: ReaderGatewayV1.DeviceType] = Dictionary(
+        ReaderGatewayV1.DeviceType.knownValues.map { (deviceTypeName($0), $0) }, uniquingKeysWith: { first, _ in first }
+    )
 }

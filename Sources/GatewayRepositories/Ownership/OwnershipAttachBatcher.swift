@@ -1,7 +1,6 @@
 import GatewayCore
 import GatewayDomain
 import GatewayPostgres
-import Synchronization
 
 /// Reader attaches on one node gathered into one statement and one commit.
 ///
@@ -22,60 +21,24 @@ public final class OwnershipAttachBatcher: Sendable {
         var continuation: CheckedContinuation<Result<(LinkEventResult, LinkEpoch?), StoreError>, Never>
     }
 
-    struct State {
-        var pending: [Pending] = []
-        var inFlight = 0
-    }
-
     let store: OwnershipStore
-    let maximumBatch: Int
-    let maximumInFlight: Int
-    private let state = Mutex(State())
+    private let queue: StatementBatchQueue<Pending>
 
     /// - Parameters:
     ///   - maximumBatch: attaches per statement at most.
     ///   - maximumInFlight: batches running at once (leave the pool room for everything else).
     public init(store: OwnershipStore, maximumBatch: Int = 128, maximumInFlight: Int = 2) {
         self.store = store
-        self.maximumBatch = max(1, maximumBatch)
-        self.maximumInFlight = max(1, maximumInFlight)
+        queue = StatementBatchQueue(maximumBatch: maximumBatch, maximumInFlight: maximumInFlight)
     }
 
     /// The reader attached a new link on `node`, with the next epoch: like
     /// ``OwnershipStore/readerAttached(_:node:epoch:)`` with no epoch.
     public func readerAttached(_ reader: ReaderID, node: String) async throws(StoreError) -> (LinkEventResult, LinkEpoch?) {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<(LinkEventResult, LinkEpoch?), StoreError>, Never>) in
-            let batch: [Pending]? = state.withLock { state in
-                state.pending.append(Pending(reader: reader, node: node, continuation: continuation))
-                return takeBatch(&state)
-            }
-            if let batch { Task { await self.run(batch) } }
+            queue.enqueue(Pending(reader: reader, node: node, continuation: continuation)) { await self.send($0) }
         }
         return try result.get()
-    }
-
-    /// The next batch to send, if a slot is free; reserves the slot.
-    private func takeBatch(_ state: inout State) -> [Pending]? {
-        guard state.inFlight < maximumInFlight, !state.pending.isEmpty else { return nil }
-        let count = min(maximumBatch, state.pending.count)
-        let batch = Array(state.pending.prefix(count))
-        state.pending.removeFirst(count)
-        state.inFlight += 1
-        return batch
-    }
-
-    /// Sends batches until nothing is waiting, then frees the slot.
-    private func run(_ first: [Pending]) async {
-        var batch = first
-        while true {
-            await send(batch)
-            let next: [Pending]? = state.withLock { state in
-                state.inFlight -= 1
-                return takeBatch(&state)
-            }
-            guard let next else { return }
-            batch = next
-        }
     }
 
     private func send(_ batch: [Pending]) async {

@@ -1,7 +1,6 @@
 import GatewayCore
 import GatewayDomain
 import GatewayPostgres
-import Synchronization
 
 /// Claims from concurrent callers gathered into one statement and one commit.
 ///
@@ -21,59 +20,23 @@ public final class OwnershipClaimBatcher: Sendable {
         var continuation: CheckedContinuation<Result<ConnectResult, StoreError>, Never>
     }
 
-    struct State {
-        var pending: [Pending] = []
-        var inFlight = 0
-    }
-
     let store: OwnershipStore
-    let maximumBatch: Int
-    let maximumInFlight: Int
-    private let state = Mutex(State())
+    private let queue: StatementBatchQueue<Pending>
 
     /// - Parameters:
     ///   - maximumBatch: claims per statement at most.
     ///   - maximumInFlight: batches running at once (about the store client's connections).
     public init(store: OwnershipStore, maximumBatch: Int = 64, maximumInFlight: Int = 8) {
         self.store = store
-        self.maximumBatch = max(1, maximumBatch)
-        self.maximumInFlight = max(1, maximumInFlight)
+        queue = StatementBatchQueue(maximumBatch: maximumBatch, maximumInFlight: maximumInFlight)
     }
 
     /// Decides a connect request, like ``OwnershipStore/claim(_:_:)``.
     public func claim(_ reader: ReaderID, _ request: ConnectRequest) async throws(StoreError) -> ConnectResult {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ConnectResult, StoreError>, Never>) in
-            let batch: [Pending]? = state.withLock { state in
-                state.pending.append(Pending(reader: reader, request: request, continuation: continuation))
-                return takeBatch(&state)
-            }
-            if let batch { Task { await self.run(batch) } }
+            queue.enqueue(Pending(reader: reader, request: request, continuation: continuation)) { await self.send($0) }
         }
         return try result.get()
-    }
-
-    /// The next batch to send, if a slot is free; reserves the slot.
-    private func takeBatch(_ state: inout State) -> [Pending]? {
-        guard state.inFlight < maximumInFlight, !state.pending.isEmpty else { return nil }
-        let count = min(maximumBatch, state.pending.count)
-        let batch = Array(state.pending.prefix(count))
-        state.pending.removeFirst(count)
-        state.inFlight += 1
-        return batch
-    }
-
-    /// Sends batches until nothing is waiting, then frees the slot.
-    private func run(_ first: [Pending]) async {
-        var batch = first
-        while true {
-            await send(batch)
-            let next: [Pending]? = state.withLock { state in
-                state.inFlight -= 1
-                return takeBatch(&state)
-            }
-            guard let next else { return }
-            batch = next
-        }
     }
 
     private func send(_ batch: [Pending]) async {

@@ -1,0 +1,56 @@
+import Synchronization
+
+/// Work from concurrent callers gathered into batches, one statement each: at most
+/// `maximumInFlight` batches run at once, items that arrive meanwhile leave together in the
+/// next one (at most `maximumBatch`), and a lone item goes at once when a slot is free (no
+/// waiting when it is quiet). Shared by ``OwnershipClaimBatcher`` and
+/// ``OwnershipAttachBatcher``.
+final class StatementBatchQueue<Item: Sendable>: Sendable {
+    private struct State {
+        var pending: [Item] = []
+        var inFlight = 0
+    }
+
+    let maximumBatch: Int
+    let maximumInFlight: Int
+    private let state = Mutex(State())
+
+    init(maximumBatch: Int, maximumInFlight: Int) {
+        self.maximumBatch = max(1, maximumBatch)
+        self.maximumInFlight = max(1, maximumInFlight)
+    }
+
+    /// Queues `item`. When a slot is free, a task sends batches with `send` until nothing is
+    /// waiting; `send` must answer every item of its batch.
+    func enqueue(_ item: Item, send: @escaping @Sendable ([Item]) async -> Void) {
+        let batch: [Item]? = state.withLock { state in
+            state.pending.append(item)
+            return takeBatch(&state)
+        }
+        if let batch { Task { await run(batch, send: send) } }
+    }
+
+    /// The next batch to send, if a slot is free; reserves the slot.
+    private func takeBatch(_ state: inout State) -> [Item]? {
+        guard state.inFlight < maximumInFlight, !state.pending.isEmpty else { return nil }
+        let count = min(maximumBatch, state.pending.count)
+        let batch = Array(state.pending.prefix(count))
+        state.pending.removeFirst(count)
+        state.inFlight += 1
+        return batch
+    }
+
+    /// Sends batches until nothing is waiting, then frees the slot.
+    private func run(_ first: [Item], send: @Sendable ([Item]) async -> Void) async {
+        var batch = first
+        while true {
+            await send(batch)
+            let next: [Item]? = state.withLock { state in
+                state.inFlight -= 1
+                return takeBatch(&state)
+            }
+            guard let next else { return }
+            batch = next
+        }
+    }
+}

@@ -135,6 +135,12 @@ actor Lane {
                 }
                 reader.presentCard(TapToPayReader.Card(brand: brand, last4: last4))
                 LineWriter.line("tapped", ["brand": brand, "last4": last4])
+            case .background:
+                terminal.applicationDidEnterBackground()
+                LineWriter.line("in_background", [:])
+            case .foreground:
+                terminal.applicationWillEnterForeground()
+                LineWriter.line("in_foreground", [:])
             case .bluetooth(let bluetooth):
                 try await runBluetooth(bluetooth)
             case .quit:

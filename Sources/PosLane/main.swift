@@ -13,7 +13,7 @@ do {
         print("""
         Stdin: discover | connect READER_ID [--fail-if-in-use] | collect AMOUNT | confirm | cancel
                display "ITEM" AMOUNT | clear | reboot | install-update | cancel-update | disconnect | quit
-               tap-to-pay [MODEL OS_VERSION] | tap [BRAND LAST4]
+               tap-to-pay [MODEL OS_VERSION] | tap [BRAND LAST4] | background | foreground
         Bluetooth (the readers of --bluetooth-readers simulated around this device, or of --bluetooth-air PATH):
                bt-scan [SECONDS] | bt-proximity | bt-connect SERIAL | bt-disconnect | bt-cancel-reconnect
                bt-power SERIAL on|off | bt-range SERIAL in|out | bt-battery SERIAL LEVEL | bt-hours HOURS

@@ -153,6 +153,17 @@ struct ReadmeWalkthroughTests {
         let confirmed = try #require(await phone.waitForLine { $0.hasPrefix("confirmed ") }, "\(phone.output)")
         #expect(OutputLine.parse(confirmed)?["status"] == "succeeded")
         #expect(OutputLine.parse(confirmed)?["amount"] == "1250")
+        // background: the phone's reader disconnects and the lane keeps it while it may
+        // reconnect; foreground: it reconnects, and takes a payment again.
+        phone.send("background")
+        #expect(await phone.waitForLine { $0.hasPrefix("reconnect_started ") && $0.contains("reader_id=\(reader)") } != nil, "\(phone.output)")
+        phone.send("foreground")
+        #expect(await phone.waitForLine { $0.hasPrefix("reconnect_succeeded ") && $0.contains("reader_id=\(reader)") } != nil, "\(phone.output)")
+        phone.send("collect 300")
+        #expect(await phone.waitForLine { $0.hasPrefix("collecting ") && $0.contains("amount=300") } != nil, "\(phone.output)")
+        phone.send("tap")
+        #expect(await eventually { phone.output.filter { $0.hasPrefix("collected ") }.count == 2 }, "\(phone.output)")
+        #expect(!phone.output.contains { $0.hasPrefix("disconnected ") }, "\(phone.output)")
 
         // gatewayctl readers list: the phone, a tap_to_pay reader at the location.
         let list = try await ChildProcess.start("gatewayctl", ["readers", "list"], environment: environment)

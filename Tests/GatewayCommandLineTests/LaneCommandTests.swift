@@ -15,12 +15,13 @@ struct LaneCommandTests {
         ("tap-to-pay", .tapToPay(model: nil, osVersion: nil)), ("tap-to-pay iPhone10,6 17.4", .tapToPay(model: "iPhone10,6", osVersion: "17.4")),
         ("tap", .tap(brand: "visa", last4: "4242")), ("tap mastercard 4444", .tap(brand: "mastercard", last4: "4444")),
         ("install-update", .installUpdate), ("cancel-update", .cancelUpdate),
+        ("background", .background), ("foreground", .foreground),
     ])
     func parses(line: String, expected: LaneCommand) throws {
         #expect(try LaneCommand.parse(line) == expected)
     }
 
-    @Test("bad commands say what was expected", arguments: ["connect", "connect a b", "connect a --force", "collect", "collect 1.5", "collect -3", "display coffee", "fly", "tap-to-pay iPhone15,2", "tap visa", "tap visa 42x2"])
+    @Test("bad commands say what was expected", arguments: ["connect", "connect a b", "connect a --force", "collect", "collect 1.5", "collect -3", "display coffee", "fly", "tap-to-pay iPhone15,2", "tap visa", "tap visa 42x2", "background now", "foreground 1"])
     func rejects(line: String) {
         #expect(throws: LaneCommand.ParseError.self) { try LaneCommand.parse(line) }
     }

@@ -15,6 +15,8 @@
 /// | `disconnect` | disconnectReader |
 /// | `tap-to-pay [MODEL OS_VERSION]` | connectTapToPayReader: this device as its own reader (default: a supported simulated iPhone) |
 /// | `tap [BRAND LAST4]` | the customer taps a card on the Tap to Pay reader (default visa 4242) |
+/// | `background` | the app goes to the background: a Tap to Pay reader disconnects, its owner kept while it may reconnect |
+/// | `foreground` | the app is in the foreground again: a Tap to Pay reader reconnects |
 /// | `bt-scan [SECONDS]` | Bluetooth scan of the lane's simulated readers for SECONDS (default 1): the nearby list on every change |
 /// | `bt-proximity` | Bluetooth proximity: the closest reader, twice (serial, then battery) |
 /// | `bt-connect SERIAL` | connectBluetoothReader with the reader from the latest Bluetooth discovery, at `--location` (WisePad 3: the passkey is shown, confirmed on the reader, paired here) |
@@ -43,6 +45,8 @@ public enum LaneCommand: Sendable, Hashable {
     case disconnect
     case tapToPay(model: String?, osVersion: String?)
     case tap(brand: String, last4: String)
+    case background
+    case foreground
     case bluetooth(BluetoothLaneCommand)
     case quit
 
@@ -86,11 +90,17 @@ public enum LaneCommand: Sendable, Hashable {
         case "tap":
             try expect("tap [BRAND LAST4]", words.count == 1 || (words.count == 3 && words[2].count == 4 && words[2].allSatisfy(\.isNumber)))
             return words.count == 3 ? .tap(brand: words[1], last4: words[2]) : .tap(brand: "visa", last4: "4242")
+        case "background":
+            try expect("background", words.count == 1)
+            return .background
+        case "foreground":
+            try expect("foreground", words.count == 1)
+            return .foreground
         case "quit", "exit": return .quit
         case _ where verb.hasPrefix("bt-"):
             return .bluetooth(try BluetoothLaneCommand.parse(verb, Array(words.dropFirst())))
         default:
-            throw ParseError(message: "unknown command \"\(verb)\"; one of discover, connect, collect, confirm, cancel, display, clear, reboot, install-update, cancel-update, disconnect, tap-to-pay, tap, bt-scan, bt-proximity, bt-connect, bt-disconnect, bt-power, bt-range, bt-battery, bt-hours, bt-card, quit")
+            throw ParseError(message: "unknown command \"\(verb)\"; one of discover, connect, collect, confirm, cancel, display, clear, reboot, install-update, cancel-update, disconnect, tap-to-pay, tap, background, foreground, bt-scan, bt-proximity, bt-connect, bt-disconnect, bt-power, bt-range, bt-battery, bt-hours, bt-card, quit")
         }
     }
 

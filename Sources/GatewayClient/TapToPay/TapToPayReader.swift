@@ -44,23 +44,18 @@ public final class TapToPayReader: Sendable {
         var tapped: Card?
         var lastAmount: Int64 = 0
         var activity = ReaderGatewayV1.ReaderActivity.idle
-        var tasks: [Task<Void, Never>] = []
     }
 
     /// The reader's id at the gateway.
     public let readerID: String
-    let link: ReaderLinkClient
     let options: Options
     private let state = Mutex(State())
-    /// Uplinks in the order they were made; one task sends them.
-    private let outbox: AsyncStream<ReaderGatewayV1.ReaderUplink>.Continuation
-    private let outgoing: AsyncStream<ReaderGatewayV1.ReaderUplink>
+    private let carrier: MobileReaderLinkCarrier
 
     private init(readerID: String, link: ReaderLinkClient, options: Options) {
         self.readerID = readerID
-        self.link = link
         self.options = options
-        (outgoing, outbox) = AsyncStream.makeStream()
+        carrier = MobileReaderLinkCarrier(link: link, readerID: readerID, what: "the Tap to Pay reader's link", logComponent: "tap-to-pay")
     }
 
     /// Attaches the reader's link on `channel` with the credential its connect issued, and
@@ -79,7 +74,9 @@ public final class TapToPayReader: Sendable {
             throw RPCError(code: .failedPrecondition, reason: .readerCredentialInvalid, message: "the gateway did not take the Tap to Pay reader's link; connect the Tap to Pay reader again")
         }
         let reader = TapToPayReader(readerID: registration.readerID, link: link, options: options)
-        reader.start(downlinks)
+        reader.carrier.start(downlinks, heartbeatInterval: options.heartbeatInterval, heartbeat: { [reader] in reader.heartbeat() }) { [reader] command in
+            reader.run(command)
+        }
         return reader
     }
 
@@ -105,13 +102,7 @@ public final class TapToPayReader: Sendable {
     /// Ends the reader's link at once, saying nothing (the session's next command finds the
     /// reader offline; a link whose connection dropped is dead already).
     public func stop() {
-        let tasks = state.withLock { state -> [Task<Void, Never>] in
-            defer { state.tasks = [] }
-            return state.tasks
-        }
-        for task in tasks { task.cancel() }
-        outbox.finish()
-        link.finish()
+        carrier.stop(cancellingCall: false)
     }
 
     /// Tells the gateway why the link ends (`ReaderLinkEnding`: the app went to the
@@ -120,50 +111,7 @@ public final class TapToPayReader: Sendable {
     /// awaits it, so the gateway reads this ending before the new link.
     @discardableResult
     func end(_ reason: ReaderGatewayV1.MobileDisconnectReason, reconnecting: Bool) -> Task<Void, Never>? {
-        let tasks = state.withLock { state -> [Task<Void, Never>] in
-            defer { state.tasks = [] }
-            return state.tasks
-        }
-        guard tasks.count == 3 else { return nil }
-        var ending = ReaderGatewayV1.ReaderLinkEnding()
-        ending.reason = reason
-        ending.reconnecting = reconnecting
-        var uplink = ReaderGatewayV1.ReaderUplink()
-        uplink.message = .linkEnding(ending)
-        outbox.yield(uplink)
-        outbox.finish()
-        // The sender drains the outbox (the ending last), then half-closes the call; the
-        // command loop ends with the call.
-        tasks[1].cancel()
-        return tasks[2]
-    }
-
-    private func start(_ downlinks: sending ResponseStream<ReaderGatewayV1.ReaderDownlink>.AsyncIterator) {
-        let commands = Task { [self] in
-            var downlinks = downlinks
-            while let downlink = try? await downlinks.next() {
-                if case .command(let command)? = downlink.message { run(command) }
-            }
-        }
-        let heartbeats = Task { [self] in
-            while !Task.isCancelled {
-                heartbeat()
-                do { try await Task.sleep(for: options.heartbeatInterval) } catch { return }
-            }
-        }
-        let sender = Task { [self] in
-            for await uplink in outgoing {
-                do {
-                    try await link.call.send(uplink)
-                } catch {
-                    Logger(component: "tap-to-pay").warning("the reader could not send to the gateway; the link is ending", ["reader": readerID, "error": "\(error)"])
-                    break
-                }
-            }
-            link.finish()
-        }
-        // ``end(_:reconnecting:)`` relies on this order.
-        state.withLock { $0.tasks = [commands, heartbeats, sender] }
+        carrier.end(reason, reconnecting: reconnecting)
     }
 
     private func run(_ command: ReaderGatewayV1.ReaderCommand) {
@@ -209,15 +157,11 @@ public final class TapToPayReader: Sendable {
     private func heartbeat() {
         var heartbeat = ReaderGatewayV1.ReaderHeartbeat()
         heartbeat.activity = state.withLock { $0.activity }
-        var uplink = ReaderGatewayV1.ReaderUplink()
-        uplink.message = .heartbeat(heartbeat)
-        outbox.yield(uplink)
+        carrier.send(.heartbeat(heartbeat))
     }
 
     private func send(_ result: ReaderGatewayV1.CommandResult) {
-        var uplink = ReaderGatewayV1.ReaderUplink()
-        uplink.message = .commandResult(result)
-        outbox.yield(uplink)
+        carrier.send(.commandResult(result))
         heartbeat()
     }
 

@@ -11,13 +11,25 @@ import GatewayPostgres
 /// `ownership_claim_batch` within one transaction. The decisions are exactly those of single
 /// claims made in that order (same function, same rules); only the commit is shared.
 ///
+/// A connect's claim (``claim(_:_:readingRecordOf:)``) also gets its reader's row for the
+/// answer in the same statement, as ``OwnershipStore/claim(_:_:readingRecordOf:)`` does alone:
+/// one round trip per batch. A batch of one is sent as that single statement.
+///
 /// If a batch fails (for example one claim names a session that does not exist), its claims
 /// are retried one by one, so one bad claim cannot fail the others.
 public final class OwnershipClaimBatcher: Sendable {
-    struct Pending {
+    /// One claim as a batch carries it: `account` set when the caller wants the reader's row.
+    struct Claim: Sendable {
         var reader: ReaderID
         var request: ConnectRequest
-        var continuation: CheckedContinuation<Result<ConnectResult, StoreError>, Never>
+        var account: String?
+    }
+
+    typealias Decision = (result: ConnectResult, record: ReaderRecord?)
+
+    struct Pending: Sendable {
+        var claim: Claim
+        var continuation: CheckedContinuation<Result<Decision, StoreError>, Never>
     }
 
     let store: OwnershipStore
@@ -25,7 +37,8 @@ public final class OwnershipClaimBatcher: Sendable {
 
     /// - Parameters:
     ///   - maximumBatch: claims per statement at most.
-    ///   - maximumInFlight: batches running at once (about the store client's connections).
+    ///   - maximumInFlight: batches running at once (about the store client's connections: each
+    ///     batch holds one connection's commit).
     public init(store: OwnershipStore, maximumBatch: Int = 64, maximumInFlight: Int = 8) {
         self.store = store
         queue = StatementBatchQueue(maximumBatch: maximumBatch, maximumInFlight: maximumInFlight)
@@ -33,44 +46,74 @@ public final class OwnershipClaimBatcher: Sendable {
 
     /// Decides a connect request, like ``OwnershipStore/claim(_:_:)``.
     public func claim(_ reader: ReaderID, _ request: ConnectRequest) async throws(StoreError) -> ConnectResult {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ConnectResult, StoreError>, Never>) in
-            queue.enqueue(Pending(reader: reader, request: request, continuation: continuation)) { await self.send($0) }
+        try await decide(Claim(reader: reader, request: request, account: nil)).result
+    }
+
+    /// Decides a connect request and reads the reader's row for the answer, like
+    /// ``OwnershipStore/claim(_:_:readingRecordOf:)``: the record is nil when the reader is not
+    /// `account`'s.
+    public func claim(
+        _ reader: ReaderID, _ request: ConnectRequest, readingRecordOf account: String
+    ) async throws(StoreError) -> (result: ConnectResult, record: ReaderRecord?) {
+        try await decide(Claim(reader: reader, request: request, account: account))
+    }
+
+    private func decide(_ claim: Claim) async throws(StoreError) -> Decision {
+        // Alone (a free slot, nobody waiting): sent from the caller's task as a batch of one.
+        if queue.reserveAlone() {
+            let result = await Self.single(store, claim)
+            queue.releaseAlone { await self.send($0) }
+            return try result.get()
+        }
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Decision, StoreError>, Never>) in
+            queue.enqueue(Pending(claim: claim, continuation: continuation)) { await self.send($0) }
         }
         return try result.get()
     }
 
     private func send(_ batch: [Pending]) async {
         if batch.count == 1, let only = batch.first {
-            only.continuation.resume(returning: await Self.single(store, only))
+            only.continuation.resume(returning: await Self.single(store, only.claim))
             return
         }
         do throws(StoreError) {
-            let columns = (0..<6).map { column in
-                PostgresValue(text: Self.arrayLiteral(batch.map { OwnershipStore.claimParameters($0.reader, $0.request)[column] }))
-            }
-            let rows = try await store.client.query(OwnershipStatements.claimBatch, columns)
-            var results = [Result<ConnectResult, StoreError>?](repeating: nil, count: batch.count)
-            for row in rows {
-                let index = try row.decode(Int.self, "claim_index") - 1
-                guard batch.indices.contains(index) else { continue }
-                results[index] = Result { () throws(StoreError) in
-                    try store.decodeClaim(row, reader: batch[index].reader, request: batch[index].request)
-                }
-            }
-            for (pending, result) in zip(batch, results) {
-                pending.continuation.resume(
-                    returning: result ?? .failure(StoreError(.decodingFailed, "the claim batch returned no row for a claim; check migration 0002"))
-                )
-            }
+            let decisions = try await Self.decideTogether(store, batch.map(\.claim))
+            for (pending, decision) in zip(batch, decisions) { pending.continuation.resume(returning: decision) }
         } catch {
             store.logger.warning("claim batch failed, retrying its claims one by one", ["claims": batch.count, "error": error])
-            for pending in batch { pending.continuation.resume(returning: await Self.single(store, pending)) }
+            for pending in batch { pending.continuation.resume(returning: await Self.single(store, pending.claim)) }
         }
     }
 
-    private static func single(_ store: OwnershipStore, _ pending: Pending) async -> Result<ConnectResult, StoreError> {
+    /// Sends `claims` as one statement (one transaction), decided in reader order and, on one
+    /// reader, in the order given. Throws when the statement fails (then nothing of it
+    /// committed); a claim's row that does not decode fails that claim alone.
+    static func decideTogether(_ store: OwnershipStore, _ claims: [Claim]) async throws(StoreError) -> [Result<Decision, StoreError>] {
+        let parameters = claims.map { OwnershipStore.claimParameters($0.reader, $0.request) }
+        var columns = (0..<6).map { column in PostgresValue(text: arrayLiteral(parameters.map { $0[column] })) }
+        let readsRecords = claims.contains { $0.account != nil }
+        if readsRecords { columns.append(PostgresValue(text: arrayLiteral(claims.map(\.account)))) }
+        let rows = try await store.client.query(
+            readsRecords ? OwnershipStatements.claimBatchWithReaders : OwnershipStatements.claimBatch, columns
+        )
+        var decisions = [Result<Decision, StoreError>?](repeating: nil, count: claims.count)
+        for row in rows {
+            let index = try row.decode(Int.self, "claim_index") - 1
+            guard claims.indices.contains(index) else { continue }
+            let claim = claims[index]
+            decisions[index] = Result { () throws(StoreError) -> Decision in
+                let result = try store.decodeClaim(row, reader: claim.reader, request: claim.request)
+                guard readsRecords, claim.account != nil, try row.decode(String?.self, "id") != nil else { return (result, nil) }
+                return (result, try GatewayDatabase.reader(row))
+            }
+        }
+        return decisions.map { $0 ?? .failure(StoreError(.decodingFailed, "the claim batch returned no row for a claim; check migration 0002")) }
+    }
+
+    private static func single(_ store: OwnershipStore, _ claim: Claim) async -> Result<Decision, StoreError> {
         do throws(StoreError) {
-            return .success(try await store.claim(pending.reader, pending.request))
+            guard let account = claim.account else { return .success((try await store.claim(claim.reader, claim.request), nil)) }
+            return .success(try await store.claim(claim.reader, claim.request, readingRecordOf: account))
         } catch {
             return .failure(error)
         }

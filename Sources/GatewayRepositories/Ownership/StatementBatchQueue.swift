@@ -30,6 +30,26 @@ final class StatementBatchQueue<Item: Sendable>: Sendable {
         if let batch { Task { await run(batch, send: send) } }
     }
 
+    /// Reserves a slot for one item that its caller sends itself, on its own task, when a slot
+    /// is free and nothing waits (there is no batch to join): no task and no continuation for
+    /// an item when it is quiet. The caller must call ``releaseAlone(send:)`` once it is sent.
+    func reserveAlone() -> Bool {
+        state.withLock { state in
+            guard state.inFlight < maximumInFlight, state.pending.isEmpty else { return false }
+            state.inFlight += 1
+            return true
+        }
+    }
+
+    /// Frees the slot of ``reserveAlone()``; items that arrived meanwhile leave in a batch.
+    func releaseAlone(send: @escaping @Sendable ([Item]) async -> Void) {
+        let batch: [Item]? = state.withLock { state in
+            state.inFlight -= 1
+            return takeBatch(&state)
+        }
+        if let batch { Task { await run(batch, send: send) } }
+    }
+
     /// The next batch to send, if a slot is free; reserves the slot.
     private func takeBatch(_ state: inout State) -> [Item]? {
         guard state.inFlight < maximumInFlight, !state.pending.isEmpty else { return nil }

@@ -66,8 +66,11 @@ final class Gateway: Sendable, StoreFollowUps {
             follower: follower, updates: updates
         )
         self.sdk = SdkService(
-            configuration: configuration, database: database, ownership: ownership, cluster: cluster, registry: registry, metrics: metrics,
-            node: node, replicas: replicas, follower: follower, updates: updates, fleet: fleet
+            configuration: configuration, database: database, ownership: ownership,
+            // As many batches in flight as the pool has connections: a connect waits for a batch
+            // only when more connects than connections are in flight.
+            connects: OwnershipClaimBatcher(store: ownership, maximumInFlight: client.configuration.maximumConnections),
+            cluster: cluster, registry: registry, metrics: metrics, node: node, replicas: replicas, follower: follower, updates: updates, fleet: fleet
         )
         self.admin = FleetAdminService(
             configuration: configuration, database: database, ownership: ownership, cluster: cluster, registry: registry, node: node,

@@ -60,10 +60,11 @@ extension SdkService {
         )
         let started = ContinuousClock.now
         // The reader's row (for the answer) comes back with the claim's decision: one
-        // statement and one round trip per connect.
+        // statement and one round trip per connect, shared with the connects that arrive
+        // with it (one statement and one commit per batch).
         let result: ConnectResult
         let record: ReaderRecord?
-        do { (result, record) = try await ownership.claim(reader, claim, readingRecordOf: session.accountID) } catch { throw ServiceError.store(error) }
+        do { (result, record) = try await connects.claim(reader, claim, readingRecordOf: session.accountID) } catch { throw ServiceError.store(error) }
         metrics.claimDuration.unlabeled.observe(ContinuousClock.now - started)
         switch result {
         case .refused(let refusal, _):

@@ -11,6 +11,8 @@ struct SdkService: RegistrableService, ShowsReaders, StoreFollowUps {
     let configuration: ServiceConfiguration
     let database: GatewayDatabase
     let ownership: OwnershipStore
+    /// `ConnectReader`'s claims: those that arrive together share one statement and one commit.
+    let connects: OwnershipClaimBatcher
     let cluster: ClusterStore
     let registry: Registry
     let metrics: GatewayMetrics

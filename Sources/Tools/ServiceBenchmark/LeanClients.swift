@@ -126,7 +126,6 @@ final class LeanLane: ConnectionHandler, @unchecked Sendable {
                 if end.status?.code ?? .ok == .ok {
                     counter.all.add(1, ordering: .relaxed)
                     if counter.measuring.load(ordering: .relaxed) { counter.count.add(1, ordering: .relaxed) }
-                    counter.all.add(1, ordering: .relaxed)
                 } else {
                     counter.failures.add(1, ordering: .relaxed)
                 }

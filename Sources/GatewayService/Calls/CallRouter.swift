@@ -10,6 +10,9 @@ final class CallRouter: Sendable {
     /// One routed method: its handler and its metric children, looked up once.
     struct Route: Sendable {
         let handler: MethodHandler
+        /// The method path: every call's ``CallContext/method`` shares this one string
+        /// (the path read from each CALL_START would be a string of its own per call).
+        let path: String
         /// The method name, the `method` label of the calls metric.
         let label: String
         /// The calls metric child for this method and OK (the common end, counted
@@ -36,7 +39,7 @@ final class CallRouter: Sendable {
         self.webSocket = webSocket
         self.routes = routes.reduce(into: [:]) { table, route in
             let label = route.key.split(separator: "/").last.map(String.init) ?? "other"
-            table[route.key] = Route(handler: route.value, label: label, okCalls: metrics.calls.labels(label, CallStatus.ok))
+            table[route.key] = Route(handler: route.value, path: route.key, label: label, okCalls: metrics.calls.labels(label, CallStatus.ok))
         }
         self.connectionConfiguration = connectionConfiguration
         self.metrics = metrics

@@ -12,8 +12,8 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: the `let`s are immutable, ``finished`` is atomic,
 /// ``cancelHandler`` is behind its `Mutex`, and the connection's bookkeeping
-/// (``requests``, ``interceptor``, ``started``) is read and written only on
-/// the connection's loop, by ``ServerConnection``. Keeping that bookkeeping
+/// (``requests``, ``loopServer``, ``requestsEndedHandler``, ``requestsEnded``, ``started``)
+/// is read and written only on the connection's loop, by ``ServerConnection``. Keeping that bookkeeping
 /// here, in the one object a call has anyway, spares the connection a second
 /// per-call allocation and the copies of a per-call struct in its table.
 final class ServerCall: @unchecked Sendable {
@@ -29,8 +29,13 @@ final class ServerCall: @unchecked Sendable {
     // Loop-confined (the connection's loop): the connection's bookkeeping of the call.
     /// Bidirectional calls: where arriving requests go.
     var requests: AsyncStream<[UInt8]>.Continuation?
-    /// Bidirectional calls: sees arriving requests before the stream (see ``interceptMessages(_:)``).
-    var interceptor: (@Sendable ([UInt8]) -> Bool)?
+    /// Bidirectional calls served on the loop: takes every arriving request, in place of the
+    /// stream (see ``serveOnLoop(_:)``).
+    var loopServer: (@Sendable ([UInt8], ServerCall) -> Void)?
+    /// Bidirectional calls: runs once the peer's requests have ended (see ``onRequestsEnded(_:)``).
+    var requestsEndedHandler: (@Sendable () -> Void)?
+    /// The peer's requests have ended: half-close, cancel, the call's end or the connection's.
+    var requestsEnded = false
     /// Unary and server-streaming calls: whether the request arrived.
     var started = false
 
@@ -72,10 +77,34 @@ final class ServerCall: @unchecked Sendable {
         connection.submit(.respond(streamID, bytes))
     }
 
-    /// Bidirectional calls: `handler` sees each later request message on the
-    /// connection's loop first; those it takes (true) skip the request stream.
-    func interceptMessages(_ handler: @escaping @Sendable ([UInt8]) -> Bool) {
-        connection.submit(.intercept(streamID, handler))
+    /// Bidirectional calls: from now on every request message goes to `serve` (with this
+    /// call, which it need not keep), on the connection's loop, in arrival order, and the
+    /// request stream finishes: the handler reads it to its end (the messages that arrived
+    /// before this was applied) and holds no task for the rest of the call. Empty wake-ups
+    /// (``wake()``) are no longer delivered.
+    ///
+    /// `serve` runs on the loop: it must not block.
+    func serveOnLoop(_ serve: @escaping @Sendable ([UInt8], ServerCall) -> Void) {
+        connection.submit(.serveOnLoop(streamID, serve))
+    }
+
+    /// Bidirectional calls: runs `handler` once on the connection's loop when the peer's
+    /// requests have ended (half-close, cancel, the call's end, the connection lost), or as
+    /// soon as this is applied if they already have. Asked after ``serveOnLoop(_:)`` and
+    /// after its stream was read to its end, `handler` follows every message: those of the
+    /// stream, then those `serve` took.
+    func onRequestsEnded(_ handler: @escaping @Sendable () -> Void) {
+        connection.submit(.onRequestsEnded(streamID, handler))
+    }
+
+    /// On the loop: the peer's requests ended. The stream finishes, the handler runs (once).
+    func endRequests() {
+        requests?.finish()
+        requestsEnded = true
+        if let handler = requestsEndedHandler {
+            requestsEndedHandler = nil
+            handler()
+        }
     }
 
     /// Runs `handler` once when the call ends without our END_OF_CALL (peer

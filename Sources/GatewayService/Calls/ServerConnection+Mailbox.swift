@@ -10,7 +10,8 @@ enum ConnectionRequest: Sendable {
     case respond(UInt32, [UInt8])
     case end(UInt32, ReaderGatewayV1.Status)
     case wake(UInt32)
-    case intercept(UInt32, @Sendable ([UInt8]) -> Bool)
+    case serveOnLoop(UInt32, @Sendable ([UInt8], ServerCall) -> Void)
+    case onRequestsEnded(UInt32, @Sendable () -> Void)
     /// Move the connection to this loop (see ``ServerConnection/follow(_:)``).
     case move(EventLoop)
 }
@@ -90,7 +91,8 @@ extension ServerConnection {
             case .respond(let id, let bytes): respond(bytes, on: id)
             case .end(let id, let status): endCall(id, status: status)
             case .wake(let id): wake(id)
-            case .intercept(let id, let handler): setInterceptor(handler, on: id)
+            case .serveOnLoop(let id, let serve): serveOnLoop(serve, on: id)
+            case .onRequestsEnded(let id, let handler): onRequestsEnded(handler, on: id)
             case .move(let target):
                 if move(to: target, carrying: batch[(index + 1)...]) { return true }
             }

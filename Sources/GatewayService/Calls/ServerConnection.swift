@@ -24,7 +24,10 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     var spareBatch: [ConnectionRequest] = []
     var frames: FrameConnection
     var transport: TLSConnection?
-    private var info: ConnectionInfo?
+    /// The peer's address and verified client identity, for the calls' contexts (the rest of
+    /// the transport's ``ConnectionInfo`` is not kept: this object lives as long as a reader's link).
+    private var peer = ""
+    private var verifiedClientIdentity: String?
     /// What carries the frames, decided by the first bytes (see `ServerConnection+WebSocket.swift`).
     var carrier: FrameCarrier
     /// The status of the frame connection's `.closed` event (the GOAWAY it sent, if any).
@@ -33,8 +36,9 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     var shuttingDown = false
     /// The WebSocket upgrade's or closing handshake's time limit, while one runs (loop-confined).
     var webSocketTimer: ScheduledTask?
-    /// The accepted WebSocket upgrade (its cookie authorises console calls); nil on raw connections.
-    var webSocketUpgrade: WebSocketUpgrade?
+    /// The console session token of the accepted WebSocket upgrade's cookie (it authorises
+    /// console calls); nil on raw connections and without the cookie.
+    var consoleSessionToken: String?
     /// Open calls by stream id; each ``ServerCall`` carries its own loop-confined bookkeeping.
     private var calls: [UInt32: ServerCall] = [:]
     var timer: ScheduledTask?
@@ -58,7 +62,8 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
 
     func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {
         transport = connection
-        self.info = info
+        peer = info.peer
+        verifiedClientIdentity = info.verifiedClientIdentity
         router.connectionOpened(self)
         flush()
     }
@@ -122,14 +127,14 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
                 messageReceived(bytes, on: streamID)
             case .halfClosed(let streamID):
                 guard let call = calls[streamID] else { break }
-                call.requests?.finish()
+                call.endRequests()
                 if !call.started, call.requests == nil {
                     // A unary or server-streaming call closed without its request.
                     endCall(streamID, status: ReaderGatewayV1.Status(.invalidRequest, "the call half-closed before sending its request message"))
                 }
             case .callCancelled(let streamID, _):
                 if let call = calls.removeValue(forKey: streamID) {
-                    call.requests?.finish()
+                    call.endRequests()
                     call.cancelledByPeer()
                     router.callEnded(call.route, status: .cancelled)
                 }
@@ -146,16 +151,16 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     }
 
     private func callStarted(_ streamID: UInt32, _ start: ReaderGatewayV1.CallStart) {
-        let context = CallContext(
-            method: start.method, metadata: start.metadata, connectionID: id,
-            peer: info?.peer ?? "", verifiedClientIdentity: info?.verifiedClientIdentity,
-            consoleSessionToken: webSocketUpgrade.flatMap(ConsoleCookie.token(in:))
-        )
         guard let route = router.route(for: start.method) else {
             _ = try? frames.endCall(streamID, status: ReaderGatewayV1.Status(.methodNotFound, "no method \(start.method) on this server; check the method path against the .proto files"))
             router.unroutedCallEnded(status: .unimplemented)
             return
         }
+        let context = CallContext(
+            method: route.path, metadata: start.metadata, connectionID: id,
+            peer: peer, verifiedClientIdentity: verifiedClientIdentity,
+            consoleSessionToken: consoleSessionToken
+        )
         if router.logger.isEnabled(.trace) { router.logger.trace("call started", ["connection": id, "stream": streamID, "method": start.method]) }
         let call = ServerCall(streamID: streamID, connection: self, context: context, route: route)
         if case .bidirectional(let body) = route.handler {
@@ -169,8 +174,11 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
 
     private func messageReceived(_ bytes: [UInt8], on streamID: UInt32) {
         guard let call = calls[streamID] else { return }
+        if let serve = call.loopServer {
+            serve(bytes, call)
+            return
+        }
         if let requests = call.requests {
-            if let interceptor = call.interceptor, interceptor(bytes) { return }
             requests.yield(bytes)
             return
         }
@@ -235,14 +243,28 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         endCall(streamID, status: .ok)
     }
 
-    func setInterceptor(_ interceptor: @escaping @Sendable ([UInt8]) -> Bool, on streamID: UInt32) {
-        calls[streamID]?.interceptor = interceptor
+    /// See ``ServerCall/serveOnLoop(_:)``: later messages go to `serve`, the stream finishes.
+    func serveOnLoop(_ serve: @escaping @Sendable ([UInt8], ServerCall) -> Void, on streamID: UInt32) {
+        guard let call = calls[streamID], !call.requestsEnded else { return }
+        call.loopServer = serve
+        call.requests?.finish()
+        call.requests = nil
+    }
+
+    /// See ``ServerCall/onRequestsEnded(_:)``: `handler` runs now if the requests ended
+    /// (the call is gone, or half-closed), else when they do.
+    func onRequestsEnded(_ handler: @escaping @Sendable () -> Void, on streamID: UInt32) {
+        guard let call = calls[streamID], !call.requestsEnded else {
+            handler()
+            return
+        }
+        call.requestsEndedHandler = handler
     }
 
     /// Ends a call without waiting for its queued messages: CANCEL with `status`, the queue dropped.
     func abandonCall(_ streamID: UInt32, status: ReaderGatewayV1.Status) {
         guard !closed, let call = calls.removeValue(forKey: streamID) else { return }
-        call.requests?.finish()
+        call.endRequests()
         call.cancelledByPeer()
         router.logger.info("call abandoned", ["connection": id, "stream": streamID, "method": call.context.method, "reason": status.reason])
         handle(frames.cancel(streamID, status: status))
@@ -252,7 +274,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
 
     func endCall(_ streamID: UInt32, status: ReaderGatewayV1.Status) {
         guard !closed, let call = calls.removeValue(forKey: streamID) else { return }
-        call.requests?.finish()
+        call.endRequests()
         call.cancelledByPeer()
         if router.logger.isEnabled(.trace) { router.logger.trace("call ended", ["connection": id, "stream": streamID, "method": call.context.method, "reason": status.reason]) }
         handle((try? frames.endCall(streamID, status: status)) ?? [])

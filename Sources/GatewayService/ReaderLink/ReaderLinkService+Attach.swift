@@ -17,8 +17,9 @@ extension ReaderLinkService {
         let ending: LinkEndingReceipt?
     }
 
-    /// Takes one `ReaderLink.Attach` call from hello to online; nil when it ended before.
-    /// ``serveLink(_:requests:call:)`` serves it from then on.
+    /// Takes one `ReaderLink.Attach` call from hello to online and hands it to the connection's
+    /// loop (``serveOnline(_:link:call:)``); nil when it ended before.
+    @discardableResult
     func attach(requests: AsyncStream<[UInt8]>, call: ServerCall, context: CallContext) async -> OnlineLink? {
         var iterator = requests.makeAsyncIterator()
         guard let first = await iterator.next(),
@@ -90,48 +91,55 @@ extension ReaderLinkService {
         call.send(downlink)
         // The admin who registered the code hears the reader as it is now: online.
         registrationMailbox.finish(Gateway.readerMessage(record, link: registry.linkStatus(of: reader)))
-        // Heartbeats, command results and update progress are handled on the link's loop,
-        // without waking this task: a heartbeat costs no hop to another thread (at fleet scale
-        // the hop cost more than the TLS and the decoding). What is left for the task below
-        // (an empty or undecodable message, a second hello) is rare. A Bluetooth device's
-        // ending (or a Tap to Pay phone's) is dated here, in the order it arrived.
+        // From here on the link holds no task: every message is handled on the connection's
+        // loop (a heartbeat costs no hop to another thread; at fleet scale the hop cost more
+        // than the TLS and the decoding), and its end starts a task that records it. A
+        // suspended task would keep the stack slabs of its deepest await for the link's life
+        // (going online's awaits, or a serving loop's: about 4 KB per attached reader). A
+        // Bluetooth device's ending (or a Tap to Pay phone's) is dated as it arrives.
         let ending = record.deviceType.isBluetoothReaderType || record.deviceType == .tapToPay ? LinkEndingReceipt() : nil
-        call.interceptMessages { [self] bytes in
-            guard let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else { return false }
-            switch uplink.message {
-            case .heartbeat?, .commandResult?, .updateProgress?:
-                uplinkReceived(uplink, reader: reader, linkID: linkID)
-                return true
-            case .linkEnding(let said)?:
-                guard let ending else { return false }
-                ending.receive(said, at: Date())
-                return true
-            case .hello?, nil:
-                return false
-            }
-        }
+        let link = OnlineLink(reader: reader, linkID: linkID, epoch: epoch, ending: ending)
+        call.serveOnLoop { [self] bytes, call in serveOnline(bytes, link: link, call: call) }
         registry.apply(one: { $0.ownerAnnouncement(for: reader) })
-        return OnlineLink(reader: reader, linkID: linkID, epoch: epoch, ending: ending)
+        // The hand-over: ``ServerCall/serveOnLoop(_:)`` finishes the request stream once the
+        // loop serves the link, so the messages that arrived before are read here, to the
+        // stream's end (its finish is the only mark: an empty wake-up left over from the
+        // registration code's timer is skipped like any other). The link's end is asked for
+        // only then, so it follows them all.
+        while let bytes = await iterator.next() {
+            if !serveOnline(bytes, link: link, call: call) { break }
+        }
+        call.onRequestsEnded { [self] in
+            Task { await onlineLinkEnded(link) }
+        }
+        return link
     }
 
-    /// Serves an online link until it ends: what the loop's interceptor leaves to a task (an
-    /// empty or undecodable message, a second hello), then the link's end. It runs in a task
-    /// of its own, started when ``attach(requests:call:context:)`` returns: a suspended task
-    /// keeps the stack slabs of its deepest await until it ends, and going online's awaits
-    /// (authentication, the store) left several KiB per attached reader that way. The request
-    /// stream is read on from where going online stopped (one reader at a time: that task has
-    /// returned).
-    func serveLink(_ link: OnlineLink, requests: AsyncStream<[UInt8]>, call: ServerCall) async {
-        for await bytes in requests {
-            guard !bytes.isEmpty else { continue }
-            guard let message = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else {
-                call.end(ServiceError(.malformedMessage, "a ReaderUplink message did not decode").status)
-                break
-            }
-            // An ending that arrived before the loop's interceptor was in place is dated now.
-            if case .linkEnding(let said)? = message.message { link.ending?.receive(said, at: Date()) }
-            uplinkReceived(message, reader: link.reader, linkID: link.linkID)
+    /// One message of an online link (on the loop, or read from the stream before the
+    /// hand-over): heartbeats, command results, update progress and a mobile device's ending;
+    /// empty messages (wake-ups) and a second hello are ignored; one that does not decode
+    /// ends the call (false: read no more).
+    @discardableResult
+    func serveOnline(_ bytes: [UInt8], link: OnlineLink, call: ServerCall) -> Bool {
+        guard !bytes.isEmpty else { return true }
+        guard let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else {
+            call.end(ServiceError(.malformedMessage, "a ReaderUplink message did not decode").status)
+            return false
         }
+        switch uplink.message {
+        case .heartbeat?, .commandResult?, .updateProgress?:
+            uplinkReceived(uplink, reader: link.reader, linkID: link.linkID)
+        case .linkEnding(let said)?:
+            link.ending?.receive(said, at: Date())
+        case .hello?, nil:
+            break
+        }
+        return true
+    }
+
+    /// The online link's requests ended (the reader closed it, the connection was lost, the
+    /// call was ended here): the reader is offline, unless a newer link took over.
+    func onlineLinkEnded(_ link: OnlineLink) async {
         if let ending = link.ending {
             await mobileLinkEnded(link.reader, linkID: link.linkID, epoch: link.epoch, ending: ending.taken)
         } else {

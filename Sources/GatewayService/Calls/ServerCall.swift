@@ -12,10 +12,11 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: the `let`s are immutable, ``finished`` is atomic,
 /// ``cancelHandler`` is behind its `Mutex`, and the connection's bookkeeping
-/// (``requests``, ``loopServer``, ``requestsEndedHandler``, ``requestsEnded``, ``started``)
-/// is read and written only on the connection's loop, by ``ServerConnection``. Keeping that bookkeeping
-/// here, in the one object a call has anyway, spares the connection a second
-/// per-call allocation and the copies of a per-call struct in its table.
+/// (``requests``, ``loopServer``, ``requestsEndedHandler``, ``requestsEnded``,
+/// ``started``) is read and written only on the connection's loop, by
+/// ``ServerConnection``. Keeping that bookkeeping here, in the one object a call has
+/// anyway, spares the connection a second per-call allocation and the copies of a
+/// per-call struct in its table.
 final class ServerCall: @unchecked Sendable {
     let streamID: UInt32
     let connection: ServerConnection

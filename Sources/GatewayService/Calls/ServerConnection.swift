@@ -44,9 +44,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     var timer: ScheduledTask?
     var timerDeadline: WireTime?
     var closed = false
-    /// Reused for the events of each read (see ``bytesReceived(_:on:)``).
-    private var eventBuffer: [ConnectionEvent] = []
-    /// Reused for the bytes of each write (see ``flush()``).
+    /// Holds the bytes of a write while the transport takes them (see ``flush()``).
     var writeBuffer: [UInt8] = []
 
     init(id: UInt64, loop: EventLoop, router: CallRouter) {
@@ -54,7 +52,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         self.loop = loop
         self.mailbox = Mutex(ConnectionMailbox(loop: loop))
         self.router = router
-        self.frames = FrameConnection(configuration: router.connectionConfiguration, now: WireTime.now)
+        self.frames = FrameConnection(shared: router.sharedConnectionConfiguration, now: WireTime.now)
         self.carrier = router.webSocket == nil ? .raw : .undecided([])
     }
 
@@ -85,14 +83,13 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     /// output, unless the caller flushes once after several (the WebSocket carrier, whose
     /// one read holds a message per frame).
     func receiveFrames(_ bytes: UnsafeRawBufferPointer, flushing: Bool = true) {
-        // The event buffer is reused from read to read (taken out while in use, so a
-        // nested use cannot see it half-processed).
-        var events = eventBuffer
-        eventBuffer = []
+        // The loop's event buffer is reused from read to read and shared by its connections
+        // (taken out while in use, so a nested use cannot see it half-processed).
+        let loop = self.loop
+        var events = router.eventBuffers.take(on: loop)
         frames.receive(bytes, now: WireTime.now, into: &events)
         handle(events)
-        events.removeAll(keepingCapacity: true)
-        eventBuffer = events
+        router.eventBuffers.put(&events, on: loop)
         if flushing { flush() }
     }
 
@@ -303,6 +300,8 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         if frames.hasOutbound {
             frames.takeOutbound(into: &writeBuffer)
             _ = transport.write(writeBuffer)
+            // The storage goes back to the frame connection (one buffer kept between writes).
+            frames.returnOutboundStorage(&writeBuffer)
             if writeBuffer.capacity > 1 << 16 { writeBuffer = [] }
         }
         if frames.state == .closed {

@@ -18,8 +18,8 @@ extension ReaderLinkService {
     }
 
     /// Takes one `ReaderLink.Attach` call from hello to online and hands it to the connection's
-    /// loop (``serveOnline(_:link:call:)``); nil when it ended before.
-    @discardableResult
+    /// loop (``serveOnline(_:link:call:)``; ``completeHandOver(_:requests:call:)`` completes
+    /// it); nil when it ended before.
     func attach(requests: AsyncStream<[UInt8]>, call: ServerCall, context: CallContext) async -> OnlineLink? {
         var iterator = requests.makeAsyncIterator()
         guard let first = await iterator.next(),
@@ -95,24 +95,30 @@ extension ReaderLinkService {
         // loop (a heartbeat costs no hop to another thread; at fleet scale the hop cost more
         // than the TLS and the decoding), and its end starts a task that records it. A
         // suspended task would keep the stack slabs of its deepest await for the link's life
-        // (going online's awaits, or a serving loop's: about 4 KB per attached reader). A
-        // Bluetooth device's ending (or a Tap to Pay phone's) is dated as it arrives.
+        // (a serving loop's, about 4 KB per attached reader). A Bluetooth device's ending (or
+        // a Tap to Pay phone's) is dated as it arrives.
         let ending = record.deviceType.isBluetoothReaderType || record.deviceType == .tapToPay ? LinkEndingReceipt() : nil
         let link = OnlineLink(reader: reader, linkID: linkID, epoch: epoch, ending: ending)
         call.serveOnLoop { [self] bytes, call in serveOnline(bytes, link: link, call: call) }
         registry.apply(one: { $0.ownerAnnouncement(for: reader) })
-        // The hand-over: ``ServerCall/serveOnLoop(_:)`` finishes the request stream once the
-        // loop serves the link, so the messages that arrived before are read here, to the
-        // stream's end (its finish is the only mark: an empty wake-up left over from the
-        // registration code's timer is skipped like any other). The link's end is asked for
-        // only then, so it follows them all.
-        while let bytes = await iterator.next() {
+        return link
+    }
+
+    /// Completes the hand-over of an online link to the connection's loop: the request stream,
+    /// which ``ServerCall/serveOnLoop(_:)`` finishes once the loop serves the link, is read to
+    /// its end (the messages that arrived before; its finish is the only mark, so an empty
+    /// wake-up left over from a registration code's timer is skipped like any other), and the
+    /// link's end is asked for only then, so that it follows them all. It runs in a task of its
+    /// own, started when ``attach(requests:call:context:)`` returns, which ends with the
+    /// hand-over: the call's task returns at once and its stack (going online's awaits: about
+    /// 14 KB) is not held while the loop, busy with a reconnect storm's handshakes, gets to it.
+    func completeHandOver(_ link: OnlineLink, requests: AsyncStream<[UInt8]>, call: ServerCall) async {
+        for await bytes in requests {
             if !serveOnline(bytes, link: link, call: call) { break }
         }
         call.onRequestsEnded { [self] in
             Task { await onlineLinkEnded(link) }
         }
-        return link
     }
 
     /// One message of an online link (on the loop, or read from the stream before the

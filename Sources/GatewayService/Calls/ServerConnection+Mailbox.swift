@@ -8,7 +8,9 @@ import Synchronization
 enum ConnectionRequest: Sendable {
     case message(UInt32, [UInt8])
     case respond(UInt32, [UInt8])
-    case end(UInt32, ReaderGatewayV1.Status)
+    /// Indirect: the status is far larger than the other requests, and a connection's mailbox
+    /// keeps its queue's storage (sized by its largest request) for its life.
+    indirect case end(UInt32, ReaderGatewayV1.Status)
     case wake(UInt32)
     case serveOnLoop(UInt32, @Sendable ([UInt8], ServerCall) -> Void)
     case onRequestsEnded(UInt32, @Sendable () -> Void)

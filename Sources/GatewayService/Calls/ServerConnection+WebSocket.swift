@@ -129,7 +129,7 @@ extension ServerConnection {
             if webSocketState != .closing { transport.close(graceful: true) }
             return
         }
-        let code = WebSocketBinding.closeCode(afterGoAwayReason: Int(closedStatus?.reason.rawValue ?? 0), shuttingDown: shuttingDown)
+        let code = WebSocketBinding.closeCode(afterGoAwayReason: Int(closedReason?.rawValue ?? 0), shuttingDown: shuttingDown)
         perform(withSession { $0.close(code) })
         guard let timeout = router.webSocket?.closeTimeout else { return }
         scheduleWebSocketTimer(after: timeout) { connection in

@@ -30,8 +30,8 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     private var verifiedClientIdentity: String?
     /// What carries the frames, decided by the first bytes (see `ServerConnection+WebSocket.swift`).
     var carrier: FrameCarrier
-    /// The status of the frame connection's `.closed` event (the GOAWAY it sent, if any).
-    var closedStatus: ReaderGatewayV1.Status?
+    /// The reason of the frame connection's `.closed` event (the GOAWAY it sent, if any).
+    var closedReason: ReaderGatewayV1.ErrorReason?
     /// The server asked this connection to shut down (WebSocket close code 1001 after it).
     var shuttingDown = false
     /// The WebSocket upgrade's or closing handshake's time limit, while one runs (loop-confined).
@@ -40,7 +40,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     /// console calls); nil on raw connections and without the cookie.
     var consoleSessionToken: String?
     /// Open calls by stream id; each ``ServerCall`` carries its own loop-confined bookkeeping.
-    private var calls: [UInt32: ServerCall] = [:]
+    private var calls = CallTable()
     var timer: ScheduledTask?
     var timerDeadline: WireTime?
     var closed = false
@@ -136,7 +136,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
                     router.callEnded(call.route, status: .cancelled)
                 }
             case .closed(let status):
-                closedStatus = status
+                closedReason = status.reason
                 // Not closed here: the frames queued with this event (the GOAWAY of a
                 // connection error, a drained connection's last END_OF_CALL) are not
                 // written yet. ``flush()`` writes them, then closes (close_notify after them).

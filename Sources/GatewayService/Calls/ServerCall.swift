@@ -30,9 +30,11 @@ final class ServerCall: @unchecked Sendable {
     // Loop-confined (the connection's loop): the connection's bookkeeping of the call.
     /// Bidirectional calls: where arriving requests go.
     var requests: AsyncStream<[UInt8]>.Continuation?
+    /// Bidirectional calls: how many messages (wake-ups included) went into ``requests``.
+    var yielded = 0
     /// Bidirectional calls served on the loop: takes every arriving request, in place of the
-    /// stream (see ``serveOnLoop(_:)``).
-    var loopServer: (@Sendable ([UInt8], ServerCall) -> Void)?
+    /// stream (see ``handOver(_:)``).
+    var loopServer: (@Sendable ([UInt8], ServerCall) -> Bool)?
     /// Bidirectional calls: runs once the peer's requests have ended (see ``onRequestsEnded(_:)``).
     var requestsEndedHandler: (@Sendable () -> Void)?
     /// The peer's requests have ended: half-close, cancel, the call's end or the connection's.
@@ -78,22 +80,15 @@ final class ServerCall: @unchecked Sendable {
         connection.submit(.respond(streamID, bytes))
     }
 
-    /// Bidirectional calls: from now on every request message goes to `serve` (with this
-    /// call, which it need not keep), on the connection's loop, in arrival order, and the
-    /// request stream finishes: the handler reads it to its end (the messages that arrived
-    /// before this was applied) and holds no task for the rest of the call. Empty wake-ups
-    /// (``wake()``) are no longer delivered.
-    ///
-    /// `serve` runs on the loop: it must not block.
-    func serveOnLoop(_ serve: @escaping @Sendable ([UInt8], ServerCall) -> Void) {
-        connection.submit(.serveOnLoop(streamID, serve))
+    /// Bidirectional calls: hands the call's requests to the connection's loop (see
+    /// ``LoopHandOver``). The handler must have stopped reading the request stream.
+    func handOver(_ handOver: LoopHandOver) {
+        connection.submit(.handOver(self, handOver))
     }
 
     /// Bidirectional calls: runs `handler` once on the connection's loop when the peer's
     /// requests have ended (half-close, cancel, the call's end, the connection lost), or as
-    /// soon as this is applied if they already have. Asked after ``serveOnLoop(_:)`` and
-    /// after its stream was read to its end, `handler` follows every message: those of the
-    /// stream, then those `serve` took.
+    /// soon as this is applied if they already have.
     func onRequestsEnded(_ handler: @escaping @Sendable () -> Void) {
         connection.submit(.onRequestsEnded(streamID, handler))
     }
@@ -132,5 +127,44 @@ final class ServerCall: @unchecked Sendable {
 
     private func markFinished() -> Bool {
         !finished.exchange(true, ordering: .acquiringAndReleasing)
+    }
+}
+
+/// What a bidirectional call's handler gives the connection's loop when the loop is to serve
+/// the rest of the call without a task (``ServerCall/handOver(_:)``): every later request goes
+/// to ``serve`` on the loop, and ``ended`` runs once the requests have ended, after all of them.
+///
+/// The hand-over is applied on the loop, where the requests arrive. When the handler had read
+/// every message that went into the request stream (``consumed`` equals the call's count),
+/// nothing waits in it: the loop serves from then on, with nothing to hand over. Otherwise (a
+/// message arrived after the handler's last read, or the call is already gone) the stream is
+/// finished and a task reads it to its end through ``serve``, then asks for ``ended``: its
+/// finish is the only mark, so a stale empty wake-up cannot be taken for the hand-over.
+final class LoopHandOver: Sendable {
+    let requests: AsyncStream<[UInt8]>
+    /// How many messages the handler read from ``requests``.
+    let consumed: Int
+    /// Serves one request (false: the call is ending, read no more from the stream).
+    let serve: @Sendable ([UInt8], ServerCall) -> Bool
+    let ended: @Sendable () -> Void
+
+    init(
+        requests: AsyncStream<[UInt8]>, consumed: Int, serve: @escaping @Sendable ([UInt8], ServerCall) -> Bool,
+        ended: @escaping @Sendable () -> Void
+    ) {
+        self.requests = requests
+        self.consumed = consumed
+        self.serve = serve
+        self.ended = ended
+    }
+
+    /// Reads what waited in the finished stream, then asks for the end (a task of its own).
+    func drain(_ call: ServerCall) {
+        Task {
+            for await bytes in requests {
+                if !serve(bytes, call) { break }
+            }
+            call.onRequestsEnded(ended)
+        }
     }
 }

@@ -12,7 +12,7 @@ enum ConnectionRequest: Sendable {
     /// keeps its queue's storage (sized by its largest request) for its life.
     indirect case end(UInt32, ReaderGatewayV1.Status)
     case wake(UInt32)
-    case serveOnLoop(UInt32, @Sendable ([UInt8], ServerCall) -> Void)
+    case handOver(ServerCall, LoopHandOver)
     case onRequestsEnded(UInt32, @Sendable () -> Void)
     /// Move the connection to this loop (see ``ServerConnection/follow(_:)``).
     case move(EventLoop)
@@ -93,7 +93,7 @@ extension ServerConnection {
             case .respond(let id, let bytes): respond(bytes, on: id)
             case .end(let id, let status): endCall(id, status: status)
             case .wake(let id): wake(id)
-            case .serveOnLoop(let id, let serve): serveOnLoop(serve, on: id)
+            case .handOver(let call, let handOver): apply(handOver, to: call)
             case .onRequestsEnded(let id, let handler): onRequestsEnded(handler, on: id)
             case .move(let target):
                 if move(to: target, carrying: batch[(index + 1)...]) { return true }

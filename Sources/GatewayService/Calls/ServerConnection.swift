@@ -172,10 +172,11 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     private func messageReceived(_ bytes: [UInt8], on streamID: UInt32) {
         guard let call = calls[streamID] else { return }
         if let serve = call.loopServer {
-            serve(bytes, call)
+            _ = serve(bytes, call)
             return
         }
         if let requests = call.requests {
+            call.yielded += 1
             requests.yield(bytes)
             return
         }
@@ -209,7 +210,9 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     /// Yields an empty message into a bidirectional call's request stream: the
     /// handler's own wake-up (it then looks at what changed, see ``ServerCall/wake()``).
     func wake(_ streamID: UInt32) {
-        calls[streamID]?.requests?.yield([])
+        guard let call = calls[streamID], let requests = call.requests else { return }
+        call.yielded += 1
+        requests.yield([])
     }
 
     func sendMessage(_ bytes: [UInt8], on streamID: UInt32) {
@@ -240,12 +243,25 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         endCall(streamID, status: .ok)
     }
 
-    /// See ``ServerCall/serveOnLoop(_:)``: later messages go to `serve`, the stream finishes.
-    func serveOnLoop(_ serve: @escaping @Sendable ([UInt8], ServerCall) -> Void, on streamID: UInt32) {
-        guard let call = calls[streamID], !call.requestsEnded else { return }
-        call.loopServer = serve
+    /// See ``ServerCall/handOver(_:)`` and ``LoopHandOver``.
+    func apply(_ handOver: LoopHandOver, to call: ServerCall) {
+        guard calls[call.streamID] === call else {
+            // Gone: its requests ended and its stream is finished; what waits in it is read.
+            handOver.drain(call)
+            return
+        }
+        call.loopServer = handOver.serve
         call.requests?.finish()
         call.requests = nil
+        guard call.yielded == handOver.consumed else {
+            handOver.drain(call)
+            return
+        }
+        if call.requestsEnded {
+            handOver.ended()
+        } else {
+            call.requestsEndedHandler = handOver.ended
+        }
     }
 
     /// See ``ServerCall/onRequestsEnded(_:)``: `handler` runs now if the requests ended

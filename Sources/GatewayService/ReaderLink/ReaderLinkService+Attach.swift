@@ -18,10 +18,10 @@ extension ReaderLinkService {
     }
 
     /// Takes one `ReaderLink.Attach` call from hello to online and hands it to the connection's
-    /// loop (``serveOnline(_:link:call:)``; ``completeHandOver(_:requests:call:)`` completes
-    /// it); nil when it ended before.
+    /// loop (``serveOnline(_:link:call:)``); nil when it ended before.
+    @discardableResult
     func attach(requests: AsyncStream<[UInt8]>, call: ServerCall, context: CallContext) async -> OnlineLink? {
-        var iterator = requests.makeAsyncIterator()
+        var iterator = CountingIterator(requests.makeAsyncIterator())
         guard let first = await iterator.next(),
               let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: first),
               case .hello(let hello)? = uplink.message
@@ -95,29 +95,34 @@ extension ReaderLinkService {
         // loop (a heartbeat costs no hop to another thread; at fleet scale the hop cost more
         // than the TLS and the decoding), and its end starts a task that records it. A
         // suspended task would keep the stack slabs of its deepest await for the link's life
-        // (a serving loop's, about 4 KB per attached reader). A Bluetooth device's ending (or
-        // a Tap to Pay phone's) is dated as it arrives.
+        // (a serving loop's, about 4 KB per attached reader); one waiting for the hand-over
+        // would hold them while a reconnect storm's handshakes keep the loops busy. A
+        // Bluetooth device's ending (or a Tap to Pay phone's) is dated as it arrives.
         let ending = record.deviceType.isBluetoothReaderType || record.deviceType == .tapToPay ? LinkEndingReceipt() : nil
         let link = OnlineLink(reader: reader, linkID: linkID, epoch: epoch, ending: ending)
-        call.serveOnLoop { [self] bytes, call in serveOnline(bytes, link: link, call: call) }
+        // The hand-over (see ``LoopHandOver``): applied on the loop, where it finds nothing left
+        // in the request stream unless a message arrived after the last read here; the link's
+        // end comes after every message.
+        call.handOver(LoopHandOver(
+            requests: requests, consumed: iterator.count,
+            serve: { [self] bytes, call in serveOnline(bytes, link: link, call: call) },
+            ended: { [self] in Task { await onlineLinkEnded(link) } }
+        ))
         registry.apply(one: { $0.ownerAnnouncement(for: reader) })
         return link
     }
 
-    /// Completes the hand-over of an online link to the connection's loop: the request stream,
-    /// which ``ServerCall/serveOnLoop(_:)`` finishes once the loop serves the link, is read to
-    /// its end (the messages that arrived before; its finish is the only mark, so an empty
-    /// wake-up left over from a registration code's timer is skipped like any other), and the
-    /// link's end is asked for only then, so that it follows them all. It runs in a task of its
-    /// own, started when ``attach(requests:call:context:)`` returns, which ends with the
-    /// hand-over: the call's task returns at once and its stack (going online's awaits: about
-    /// 14 KB) is not held while the loop, busy with a reconnect storm's handshakes, gets to it.
-    func completeHandOver(_ link: OnlineLink, requests: AsyncStream<[UInt8]>, call: ServerCall) async {
-        for await bytes in requests {
-            if !serveOnline(bytes, link: link, call: call) { break }
-        }
-        call.onRequestsEnded { [self] in
-            Task { await onlineLinkEnded(link) }
+    /// The request stream read by going online, counting what it read (``LoopHandOver``).
+    struct CountingIterator {
+        var base: AsyncStream<[UInt8]>.Iterator
+        private(set) var count = 0
+
+        init(_ base: AsyncStream<[UInt8]>.Iterator) { self.base = base }
+
+        mutating func next() async -> [UInt8]? {
+            let bytes = await base.next()
+            if bytes != nil { count += 1 }
+            return bytes
         }
     }
 
@@ -196,7 +201,7 @@ extension ReaderLinkService {
         linkID: LinkID,
         call: ServerCall,
         mailbox: RegistrationMailbox,
-        requests: inout AsyncStream<[UInt8]>.Iterator
+        requests: inout CountingIterator
     ) async -> CodeRegistration? {
         var code = ""
         func issueCode() async {

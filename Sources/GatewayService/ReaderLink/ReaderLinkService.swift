@@ -43,10 +43,9 @@ final class ReaderLinkService: RegistrableService, StoreFollowUps {
     func registerMethods(with router: inout MethodRouter) {
         router.register(ReaderGatewayV1.ReaderLink.attach.path, .bidirectional { [self] requests, call, context in
             // Going online (authentication, registration, the store) runs in this task, which
-            // then hands the link to the connection's loop and returns; a small task completes
-            // the hand-over and ends: an attached reader holds no task (see `attach`).
-            guard let online = await attach(requests: requests, call: call, context: context) else { return }
-            Task { [self] in await completeHandOver(online, requests: requests, call: call) }
+            // then hands the link to the connection's loop and returns: an attached reader
+            // holds no task (see `attach`).
+            await attach(requests: requests, call: call, context: context)
         })
     }
 }

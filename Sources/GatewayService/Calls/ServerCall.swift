@@ -34,9 +34,9 @@ final class ServerCall: @unchecked Sendable {
     var yielded = 0
     /// Bidirectional calls served on the loop: takes every arriving request, in place of the
     /// stream (see ``handOver(_:)``).
-    var loopServer: (@Sendable ([UInt8], ServerCall) -> Bool)?
-    /// Bidirectional calls: runs once the peer's requests have ended (see ``onRequestsEnded(_:)``).
-    var requestsEndedHandler: (@Sendable () -> Void)?
+    var loopServer: (any LoopServed)?
+    /// ``loopServer`` hears the end of the requests (``LoopServed/requestsEnded()``).
+    var awaitsEnd = false
     /// The peer's requests have ended: half-close, cancel, the call's end or the connection's.
     var requestsEnded = false
     /// Unary and server-streaming calls: whether the request arrived.
@@ -86,20 +86,20 @@ final class ServerCall: @unchecked Sendable {
         connection.submit(.handOver(self, handOver))
     }
 
-    /// Bidirectional calls: runs `handler` once on the connection's loop when the peer's
+    /// Bidirectional calls: `server` hears once, on the connection's loop, that the peer's
     /// requests have ended (half-close, cancel, the call's end, the connection lost), or as
     /// soon as this is applied if they already have.
-    func onRequestsEnded(_ handler: @escaping @Sendable () -> Void) {
-        connection.submit(.onRequestsEnded(streamID, handler))
+    func awaitEnd(of server: any LoopServed) {
+        connection.submit(.awaitEnd(self, server))
     }
 
     /// On the loop: the peer's requests ended. The stream finishes, the handler runs (once).
     func endRequests() {
         requests?.finish()
         requestsEnded = true
-        if let handler = requestsEndedHandler {
-            requestsEndedHandler = nil
-            handler()
+        if awaitsEnd, let server = loopServer {
+            awaitsEnd = false
+            server.requestsEnded()
         }
     }
 
@@ -130,41 +130,44 @@ final class ServerCall: @unchecked Sendable {
     }
 }
 
+/// Serves a bidirectional call's requests on the connection's loop once its handler handed
+/// them over (``LoopHandOver``): one object per call, kept by the call.
+protocol LoopServed: AnyObject, Sendable {
+    /// One request message (false: the call is ending, read no more from the stream).
+    func serve(_ bytes: [UInt8], call: ServerCall) -> Bool
+    /// The requests ended, after every one was served (once).
+    func requestsEnded()
+}
+
 /// What a bidirectional call's handler gives the connection's loop when the loop is to serve
 /// the rest of the call without a task (``ServerCall/handOver(_:)``): every later request goes
-/// to ``serve`` on the loop, and ``ended`` runs once the requests have ended, after all of them.
+/// to ``server`` on the loop, which hears the end of the requests after all of them.
 ///
 /// The hand-over is applied on the loop, where the requests arrive. When the handler had read
 /// every message that went into the request stream (``consumed`` equals the call's count),
 /// nothing waits in it: the loop serves from then on, with nothing to hand over. Otherwise (a
 /// message arrived after the handler's last read, or the call is already gone) the stream is
-/// finished and a task reads it to its end through ``serve``, then asks for ``ended``: its
+/// finished and a task reads it to its end through ``server``, then asks for the end: its
 /// finish is the only mark, so a stale empty wake-up cannot be taken for the hand-over.
 final class LoopHandOver: Sendable {
     let requests: AsyncStream<[UInt8]>
     /// How many messages the handler read from ``requests``.
     let consumed: Int
-    /// Serves one request (false: the call is ending, read no more from the stream).
-    let serve: @Sendable ([UInt8], ServerCall) -> Bool
-    let ended: @Sendable () -> Void
+    let server: any LoopServed
 
-    init(
-        requests: AsyncStream<[UInt8]>, consumed: Int, serve: @escaping @Sendable ([UInt8], ServerCall) -> Bool,
-        ended: @escaping @Sendable () -> Void
-    ) {
+    init(requests: AsyncStream<[UInt8]>, consumed: Int, server: any LoopServed) {
         self.requests = requests
         self.consumed = consumed
-        self.serve = serve
-        self.ended = ended
+        self.server = server
     }
 
     /// Reads what waited in the finished stream, then asks for the end (a task of its own).
     func drain(_ call: ServerCall) {
         Task {
             for await bytes in requests {
-                if !serve(bytes, call) { break }
+                if !server.serve(bytes, call: call) { break }
             }
-            call.onRequestsEnded(ended)
+            call.awaitEnd(of: server)
         }
     }
 }

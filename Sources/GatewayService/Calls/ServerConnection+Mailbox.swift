@@ -13,7 +13,7 @@ enum ConnectionRequest: Sendable {
     indirect case end(UInt32, ReaderGatewayV1.Status)
     case wake(UInt32)
     case handOver(ServerCall, LoopHandOver)
-    case onRequestsEnded(UInt32, @Sendable () -> Void)
+    case awaitEnd(ServerCall, any LoopServed)
     /// Move the connection to this loop (see ``ServerConnection/follow(_:)``).
     case move(EventLoop)
 }
@@ -94,7 +94,7 @@ extension ServerConnection {
             case .end(let id, let status): endCall(id, status: status)
             case .wake(let id): wake(id)
             case .handOver(let call, let handOver): apply(handOver, to: call)
-            case .onRequestsEnded(let id, let handler): onRequestsEnded(handler, on: id)
+            case .awaitEnd(let call, let server): awaitEnd(of: server, on: call)
             case .move(let target):
                 if move(to: target, carrying: batch[(index + 1)...]) { return true }
             }

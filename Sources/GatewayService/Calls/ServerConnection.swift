@@ -171,8 +171,8 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
 
     private func messageReceived(_ bytes: [UInt8], on streamID: UInt32) {
         guard let call = calls[streamID] else { return }
-        if let serve = call.loopServer {
-            _ = serve(bytes, call)
+        if let server = call.loopServer {
+            _ = server.serve(bytes, call: call)
             return
         }
         if let requests = call.requests {
@@ -250,7 +250,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
             handOver.drain(call)
             return
         }
-        call.loopServer = handOver.serve
+        call.loopServer = handOver.server
         call.requests?.finish()
         call.requests = nil
         guard call.yielded == handOver.consumed else {
@@ -258,20 +258,21 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
             return
         }
         if call.requestsEnded {
-            handOver.ended()
+            handOver.server.requestsEnded()
         } else {
-            call.requestsEndedHandler = handOver.ended
+            call.awaitsEnd = true
         }
     }
 
-    /// See ``ServerCall/onRequestsEnded(_:)``: `handler` runs now if the requests ended
-    /// (the call is gone, or half-closed), else when they do.
-    func onRequestsEnded(_ handler: @escaping @Sendable () -> Void, on streamID: UInt32) {
-        guard let call = calls[streamID], !call.requestsEnded else {
-            handler()
+    /// See ``ServerCall/awaitEnd(of:)``: `server` hears now if the requests ended (the call
+    /// is gone, or half-closed), else when they do.
+    func awaitEnd(of server: any LoopServed, on call: ServerCall) {
+        guard calls[call.streamID] === call, !call.requestsEnded else {
+            server.requestsEnded()
             return
         }
-        call.requestsEndedHandler = handler
+        call.loopServer = server
+        call.awaitsEnd = true
     }
 
     /// Ends a call without waiting for its queued messages: CANCEL with `status`, the queue dropped.

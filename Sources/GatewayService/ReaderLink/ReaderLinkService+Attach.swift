@@ -6,8 +6,11 @@ import GatewayRepositories
 import GatewayWire
 
 extension ReaderLinkService {
-    /// A reader link that went online: what its steady state needs to serve it and end it.
-    struct OnlineLink: Sendable {
+    /// A reader link that went online: what its steady state needs to serve it and end it. The
+    /// connection's loop serves it (``LoopServed``): the one object an attached reader's link
+    /// keeps besides its call.
+    final class OnlineLink: LoopServed {
+        let service: ReaderLinkService
         let reader: ReaderID
         let linkID: LinkID
         let epoch: LinkEpoch
@@ -15,6 +18,22 @@ extension ReaderLinkService {
         /// may say why it ends, received here on the connection's loop in arrival order, and the
         /// owner is kept while it reconnects (``mobileLinkEnded``); nil for other readers.
         let ending: LinkEndingReceipt?
+
+        init(service: ReaderLinkService, reader: ReaderID, linkID: LinkID, epoch: LinkEpoch, ending: LinkEndingReceipt?) {
+            self.service = service
+            self.reader = reader
+            self.linkID = linkID
+            self.epoch = epoch
+            self.ending = ending
+        }
+
+        func serve(_ bytes: [UInt8], call: ServerCall) -> Bool {
+            service.serveOnline(bytes, link: self, call: call)
+        }
+
+        func requestsEnded() {
+            Task { [self] in await service.onlineLinkEnded(self) }
+        }
     }
 
     /// Takes one `ReaderLink.Attach` call from hello to online and hands it to the connection's
@@ -99,15 +118,11 @@ extension ReaderLinkService {
         // would hold them while a reconnect storm's handshakes keep the loops busy. A
         // Bluetooth device's ending (or a Tap to Pay phone's) is dated as it arrives.
         let ending = record.deviceType.isBluetoothReaderType || record.deviceType == .tapToPay ? LinkEndingReceipt() : nil
-        let link = OnlineLink(reader: reader, linkID: linkID, epoch: epoch, ending: ending)
+        let link = OnlineLink(service: self, reader: reader, linkID: linkID, epoch: epoch, ending: ending)
         // The hand-over (see ``LoopHandOver``): applied on the loop, where it finds nothing left
         // in the request stream unless a message arrived after the last read here; the link's
         // end comes after every message.
-        call.handOver(LoopHandOver(
-            requests: requests, consumed: iterator.count,
-            serve: { [self] bytes, call in serveOnline(bytes, link: link, call: call) },
-            ended: { [self] in Task { await onlineLinkEnded(link) } }
-        ))
+        call.handOver(LoopHandOver(requests: requests, consumed: iterator.count, server: link))
         registry.apply(one: { $0.ownerAnnouncement(for: reader) })
         return link
     }

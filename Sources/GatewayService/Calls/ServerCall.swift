@@ -37,6 +37,9 @@ final class ServerCall: @unchecked Sendable {
     var loopServer: (any LoopServed)?
     /// ``loopServer`` hears the end of the requests (``LoopServed/requestsEnded()``).
     var awaitsEnd = false
+    /// Bidirectional calls whose handler reads no more (``holdRequests()``): the messages
+    /// arriving until the hand-over, held for it instead of going into the stream.
+    var held: [[UInt8]]?
     /// The peer's requests have ended: half-close, cancel, the call's end or the connection's.
     var requestsEnded = false
     /// Unary and server-streaming calls: whether the request arrived.
@@ -78,6 +81,20 @@ final class ServerCall: @unchecked Sendable {
     func respond(_ bytes: [UInt8]) {
         guard markFinished() else { return }
         connection.submit(.respond(streamID, bytes))
+    }
+
+    /// Bidirectional calls: the handler reads no more from the request stream and will hand
+    /// the call over (``handOver(_:)``): messages arriving from when this is applied wait on
+    /// the loop for the hand-over (at most as many as the stream holds, the newest), so that
+    /// the hand-over finds none in the stream.
+    func holdRequests() {
+        connection.submit(.holdRequests(self))
+    }
+
+    /// Bidirectional calls: undoes ``holdRequests()`` (the handler reads the stream again):
+    /// the held messages go into the stream, in order, and so do later ones.
+    func releaseHeldRequests() {
+        connection.submit(.releaseHeldRequests(self))
     }
 
     /// Bidirectional calls: hands the call's requests to the connection's loop (see
@@ -143,12 +160,15 @@ protocol LoopServed: AnyObject, Sendable {
 /// the rest of the call without a task (``ServerCall/handOver(_:)``): every later request goes
 /// to ``server`` on the loop, which hears the end of the requests after all of them.
 ///
-/// The hand-over is applied on the loop, where the requests arrive. When the handler had read
-/// every message that went into the request stream (``consumed`` equals the call's count),
-/// nothing waits in it: the loop serves from then on, with nothing to hand over. Otherwise (a
-/// message arrived after the handler's last read, or the call is already gone) the stream is
-/// finished and a task reads it to its end through ``server``, then asks for the end: its
-/// finish is the only mark, so a stale empty wake-up cannot be taken for the hand-over.
+/// The hand-over is applied on the loop, where the requests arrive, in order: first what
+/// waits in the request stream, then what was held on the loop since the handler stopped
+/// reading (``ServerCall/holdRequests()``), then what arrives. When the handler had read every
+/// message that went into the stream (``consumed`` equals the call's count: the common case),
+/// the held ones are served at once and nothing is left to do. Otherwise (a message arrived
+/// between the handler's last read and the hold, or the call is already gone) the stream is
+/// finished and a task reads it to its end through ``server``, then serves the held ones and
+/// asks for the end: the stream's finish is the only mark, so a stale empty wake-up cannot be
+/// taken for the hand-over.
 final class LoopHandOver: Sendable {
     let requests: AsyncStream<[UInt8]>
     /// How many messages the handler read from ``requests``.
@@ -161,11 +181,17 @@ final class LoopHandOver: Sendable {
         self.server = server
     }
 
-    /// Reads what waited in the finished stream, then asks for the end (a task of its own).
-    func drain(_ call: ServerCall) {
+    /// Reads what waited in the finished stream, then serves `held`, then asks for the end
+    /// (a task of its own).
+    func drain(_ call: ServerCall, then held: [[UInt8]]) {
         Task {
+            var open = true
             for await bytes in requests {
-                if !server.serve(bytes, call: call) { break }
+                open = server.serve(bytes, call: call)
+                if !open { break }
+            }
+            for bytes in held where open {
+                open = server.serve(bytes, call: call)
             }
             call.awaitEnd(of: server)
         }

@@ -12,6 +12,8 @@ enum ConnectionRequest: Sendable {
     /// keeps its queue's storage (sized by its largest request) for its life.
     indirect case end(UInt32, ReaderGatewayV1.Status)
     case wake(UInt32)
+    case holdRequests(ServerCall)
+    case releaseHeldRequests(ServerCall)
     case handOver(ServerCall, LoopHandOver)
     case awaitEnd(ServerCall, any LoopServed)
     /// Move the connection to this loop (see ``ServerConnection/follow(_:)``).
@@ -93,6 +95,8 @@ extension ServerConnection {
             case .respond(let id, let bytes): respond(bytes, on: id)
             case .end(let id, let status): endCall(id, status: status)
             case .wake(let id): wake(id)
+            case .holdRequests(let call): hold(call)
+            case .releaseHeldRequests(let call): releaseHeld(call)
             case .handOver(let call, let handOver): apply(handOver, to: call)
             case .awaitEnd(let call, let server): awaitEnd(of: server, on: call)
             case .move(let target):

@@ -161,7 +161,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         if router.logger.isEnabled(.trace) { router.logger.trace("call started", ["connection": id, "stream": streamID, "method": start.method]) }
         let call = ServerCall(streamID: streamID, connection: self, context: context, route: route)
         if case .bidirectional(let body) = route.handler {
-            let (requests, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(256))
+            let (requests, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(Self.requestBufferLimit))
             call.requests = continuation
             call.started = true
             Task { await body(requests, call, context) }
@@ -173,6 +173,12 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         guard let call = calls[streamID] else { return }
         if let server = call.loopServer {
             _ = server.serve(bytes, call: call)
+            return
+        }
+        if call.held != nil {
+            // Bounded as the stream is: the newest are kept.
+            if call.held!.count >= ServerConnection.requestBufferLimit { call.held!.removeFirst() }
+            call.held!.append(bytes)
             return
         }
         if let requests = call.requests {
@@ -243,19 +249,45 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         endCall(streamID, status: .ok)
     }
 
+    /// The most request messages of a bidirectional call waiting for its handler.
+    static let requestBufferLimit = 256
+
+    /// See ``ServerCall/holdRequests()``.
+    func hold(_ call: ServerCall) {
+        guard calls[call.streamID] === call, call.loopServer == nil, call.held == nil else { return }
+        call.held = []
+    }
+
+    /// See ``ServerCall/releaseHeldRequests()``: the held messages go into the stream, in
+    /// order (nothing went into it while they were held), and so do later ones.
+    func releaseHeld(_ call: ServerCall) {
+        guard let held = call.held else { return }
+        call.held = nil
+        guard let requests = call.requests else { return }
+        for bytes in held {
+            call.yielded += 1
+            requests.yield(bytes)
+        }
+    }
+
     /// See ``ServerCall/handOver(_:)`` and ``LoopHandOver``.
     func apply(_ handOver: LoopHandOver, to call: ServerCall) {
+        let held = call.held ?? []
+        call.held = nil
         guard calls[call.streamID] === call else {
             // Gone: its requests ended and its stream is finished; what waits in it is read.
-            handOver.drain(call)
+            handOver.drain(call, then: held)
             return
         }
         call.loopServer = handOver.server
         call.requests?.finish()
         call.requests = nil
         guard call.yielded == handOver.consumed else {
-            handOver.drain(call)
+            handOver.drain(call, then: held)
             return
+        }
+        for bytes in held {
+            if !handOver.server.serve(bytes, call: call) { break }
         }
         if call.requestsEnded {
             handOver.server.requestsEnded()

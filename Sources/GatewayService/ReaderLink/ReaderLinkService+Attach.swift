@@ -55,6 +55,9 @@ extension ReaderLinkService {
             call.end(ServiceError.invalid(error.message).status)
             return nil
         }
+        // A registered reader's link reads no more from the stream: what it sends until the
+        // hand-over (heartbeats, while the store is asked) waits on the loop for it.
+        call.holdRequests()
         let linkID = registry.linkStarted()
         var record: ReaderRecord
         var issuedCredential: String?
@@ -66,6 +69,8 @@ extension ReaderLinkService {
             if let found = try await authenticate(hello, serial: serial, context: context) {
                 record = found
             } else {
+                // Not registered: it shows a code and its messages are read again.
+                call.releaseHeldRequests()
                 guard let registered = await waitForRegistration(
                     hello, serial: serial, linkID: linkID, call: call, mailbox: registrationMailbox, requests: &iterator
                 ) else {

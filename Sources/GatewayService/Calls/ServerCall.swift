@@ -20,8 +20,10 @@ import Synchronization
 final class ServerCall: @unchecked Sendable {
     let streamID: UInt32
     let connection: ServerConnection
-    /// What the handler knows about the call.
-    let context: CallContext
+    /// The call's metadata from CALL_START; with the connection's peer, identity and console
+    /// session and the route's path, its ``CallContext`` (``ServerConnection/context(of:)``),
+    /// made when the handler starts rather than kept for the call's life.
+    let metadata: [ReaderGatewayV1.MetadataEntry]
     /// How the call is served and counted.
     let route: CallRouter.Route
     private let finished = Atomic<Bool>(false)
@@ -45,10 +47,10 @@ final class ServerCall: @unchecked Sendable {
     /// Unary and server-streaming calls: whether the request arrived.
     var started = false
 
-    init(streamID: UInt32, connection: ServerConnection, context: CallContext, route: CallRouter.Route) {
+    init(streamID: UInt32, connection: ServerConnection, metadata: [ReaderGatewayV1.MetadataEntry], route: CallRouter.Route) {
         self.streamID = streamID
         self.connection = connection
-        self.context = context
+        self.metadata = metadata
         self.route = route
     }
 

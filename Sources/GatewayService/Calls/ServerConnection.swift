@@ -153,20 +153,26 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
             router.unroutedCallEnded(status: .unimplemented)
             return
         }
-        let context = CallContext(
-            method: route.path, metadata: start.metadata, connectionID: id,
-            peer: peer, verifiedClientIdentity: verifiedClientIdentity,
-            consoleSessionToken: consoleSessionToken
-        )
         if router.logger.isEnabled(.trace) { router.logger.trace("call started", ["connection": id, "stream": streamID, "method": start.method]) }
-        let call = ServerCall(streamID: streamID, connection: self, context: context, route: route)
+        let call = ServerCall(streamID: streamID, connection: self, metadata: start.metadata, route: route)
         if case .bidirectional(let body) = route.handler {
+            let context = context(of: call)
             let (requests, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(Self.requestBufferLimit))
             call.requests = continuation
             call.started = true
             Task { await body(requests, call, context) }
         }
         calls[streamID] = call
+    }
+
+    /// What the handler of `call` knows about it (on the loop: the connection's peer, identity
+    /// and console session are set before any call starts and do not change).
+    func context(of call: ServerCall) -> CallContext {
+        CallContext(
+            method: call.route.path, metadata: call.metadata, connectionID: id,
+            peer: peer, verifiedClientIdentity: verifiedClientIdentity,
+            consoleSessionToken: consoleSessionToken
+        )
     }
 
     private func messageReceived(_ bytes: [UInt8], on streamID: UInt32) {
@@ -191,7 +197,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
             return
         }
         call.started = true
-        let context = call.context
+        let context = context(of: call)
         switch call.route.handler {
         case .unary(let body):
             Task {
@@ -312,7 +318,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         guard !closed, let call = calls.removeValue(forKey: streamID) else { return }
         call.endRequests()
         call.cancelledByPeer()
-        router.logger.info("call abandoned", ["connection": id, "stream": streamID, "method": call.context.method, "reason": status.reason])
+        router.logger.info("call abandoned", ["connection": id, "stream": streamID, "method": call.route.path, "reason": status.reason])
         handle(frames.cancel(streamID, status: status))
         router.callEnded(call.route, status: status.code)
         flush()
@@ -322,7 +328,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         guard !closed, let call = calls.removeValue(forKey: streamID) else { return }
         call.endRequests()
         call.cancelledByPeer()
-        if router.logger.isEnabled(.trace) { router.logger.trace("call ended", ["connection": id, "stream": streamID, "method": call.context.method, "reason": status.reason]) }
+        if router.logger.isEnabled(.trace) { router.logger.trace("call ended", ["connection": id, "stream": streamID, "method": call.route.path, "reason": status.reason]) }
         handle((try? frames.endCall(streamID, status: status)) ?? [])
         router.callEnded(call.route, status: status.code)
         flush()

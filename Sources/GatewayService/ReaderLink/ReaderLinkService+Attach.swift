@@ -55,8 +55,9 @@ extension ReaderLinkService {
             call.end(ServiceError.invalid(error.message).status)
             return nil
         }
-        // A registered reader's link reads no more from the stream: what it sends until the
-        // hand-over (heartbeats, while the store is asked) waits on the loop for it.
+        // Going online reads no more from the stream (unless the reader must show a registration
+        // code: released below): what it sends until the hand-over (heartbeats, while the store
+        // is asked) waits on the loop for it.
         call.holdRequests()
         let linkID = registry.linkStarted()
         var record: ReaderRecord

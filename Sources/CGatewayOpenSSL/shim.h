@@ -114,6 +114,33 @@ static inline int rg_X509_NAME_get_text(X509_NAME *name, int nid, char *out, int
     return length;
 }
 
+/// Client certificate verification on a server (SSL_CTX_set_cert_verify_callback): OpenSSL's own
+/// verification (X509_verify_cert, exactly what it runs without a callback), after which the
+/// certificates the client sent besides its own (its intermediates, often its root as well:
+/// OpenSSL clients send the chain they build) are released. OpenSSL hands this callback the
+/// list it received as the context's untrusted certificates and keeps that same list in the
+/// session for the connection's life (SSL_get_peer_cert_chain), decoded: the root alone is
+/// about 4.5 KB per connection. The client's own certificate (the first; the peer certificate
+/// and the identity) stays, and the verified chain (the trust store's certificates) is kept.
+static int rg_verify_then_release_sent_chain(X509_STORE_CTX *ctx, void *arg) {
+    (void)arg;
+    int ok = X509_verify_cert(ctx);
+    if (ok == 1) {
+        STACK_OF(X509) *sent = X509_STORE_CTX_get0_untrusted(ctx);
+        while (sent != NULL && sk_X509_num(sent) > 1) X509_free(sk_X509_pop(sent));
+    }
+    return ok;
+}
+static inline void rg_SSL_CTX_release_sent_chain_after_verify(SSL_CTX *ctx) {
+    SSL_CTX_set_cert_verify_callback(ctx, rg_verify_then_release_sent_chain, NULL);
+}
+/// How many certificates the peer sent that the connection still holds besides the peer's own
+/// (SSL_get_peer_cert_chain; on a server it leaves the client's certificate out).
+static inline int rg_SSL_peer_chain_count(const SSL *ssl) {
+    STACK_OF(X509) *chain = SSL_get_peer_cert_chain(ssl);
+    return chain == NULL ? -1 : sk_X509_num(chain);
+}
+
 /// Server-side ALPN: `preference` is a 2-byte little-endian length followed by the
 /// protocol list in wire format; it must outlive the SSL_CTX. A client offering ALPN
 /// with no protocol in common gets a fatal no_application_protocol alert.

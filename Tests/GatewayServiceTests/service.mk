@@ -42,3 +42,15 @@ bench-fleet: test-deps
 	$(call apt_install,postgresql-contrib)
 	@$(SWIFT) build -c release $(SWIFT_FLAGS) >/dev/null
 	@Tests/GatewayServiceTests/bench/fleet-bench.sh "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))" bench-results
+
+.PHONY: reader-memory
+
+# Memory per attached reader: 3,000 readers with client certificates (2 s heartbeats, no lanes)
+# on one release replica, its resident growth per reader beside transport-echo holding as many
+# TLS connections (the floor), with the load average. Not part of `make bench`.
+# READER_MEMORY_READERS, READER_MEMORY_ROUNDS, READER_MEMORY_SETTLE, READER_MEMORY_PORT_BASE;
+# READER_MEMORY_BASELINE=<another build's release bin dir> measures that build's replica too,
+# alternating round by round. Results: bench-results/reader-memory.md and reader-memory.jsonl.
+reader-memory: test-deps
+	@for product in reader-gateway gatewayctl fleet-load transport-echo; do $(SWIFT) build -c release --product $$product $(SWIFT_FLAGS) >/dev/null || exit 1; done
+	@Tests/GatewayServiceTests/bench/reader-memory.sh "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))" bench-results $(READER_MEMORY_BASELINE)

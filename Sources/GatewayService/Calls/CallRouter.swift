@@ -7,22 +7,37 @@ import Synchronization
 /// Routes calls by method path and creates a ``ServerConnection`` per
 /// accepted TLS connection.
 final class CallRouter: Sendable {
-    /// One routed method: its handler and its metric children, looked up once.
-    struct Route: Sendable {
+    /// One routed method: its handler and its metric children, looked up once. A class:
+    /// every call keeps its route for its life (a reader's Attach call, for days), by reference.
+    final class Route: Sendable {
         let handler: MethodHandler
+        /// The method path: every call's ``CallContext/method`` shares this one string
+        /// (the path read from each CALL_START would be a string of its own per call).
+        let path: String
         /// The method name, the `method` label of the calls metric.
         let label: String
         /// The calls metric child for this method and OK (the common end, counted
         /// without a label lookup).
         let okCalls: Counter
+
+        init(handler: MethodHandler, path: String, label: String, okCalls: Counter) {
+            self.handler = handler
+            self.path = path
+            self.label = label
+            self.okCalls = okCalls
+        }
     }
 
     let routes: [String: Route]
     let connectionConfiguration: ConnectionConfiguration
+    /// The same, held once for every connection's frame state machine.
+    let sharedConnectionConfiguration: SharedConnectionConfiguration
     let metrics: GatewayMetrics
     /// The WebSocket binding on this port; nil: raw frames only (the replica link).
     let webSocket: WebSocketCarrierConfiguration?
     let logger = Logger(component: "calls")
+    /// Each event loop's buffer for the events of a read (see ``ServerConnection/receiveFrames(_:flushing:)``).
+    let eventBuffers = LoopEventBuffers()
     private let nextConnectionID = Atomic<UInt64>(1)
     private let closedHandler: @Sendable (UInt64) -> Void
 
@@ -36,9 +51,10 @@ final class CallRouter: Sendable {
         self.webSocket = webSocket
         self.routes = routes.reduce(into: [:]) { table, route in
             let label = route.key.split(separator: "/").last.map(String.init) ?? "other"
-            table[route.key] = Route(handler: route.value, label: label, okCalls: metrics.calls.labels(label, CallStatus.ok))
+            table[route.key] = Route(handler: route.value, path: route.key, label: label, okCalls: metrics.calls.labels(label, CallStatus.ok))
         }
         self.connectionConfiguration = connectionConfiguration
+        self.sharedConnectionConfiguration = SharedConnectionConfiguration(connectionConfiguration)
         self.metrics = metrics
         self.closedHandler = connectionClosed
     }

@@ -22,9 +22,8 @@ extension ServerConnection {
 
     /// Bytes of a console request.
     func consoleReceived(_ bytes: [UInt8]) {
-        guard case .console(var parser) = carrier else { return }
-        let result = parser.receive(bytes)
-        carrier = .console(parser)
+        guard case .console(let box) = carrier else { return }
+        let result = box.parser.receive(bytes)
         switch result {
         case .needMoreBytes:
             return

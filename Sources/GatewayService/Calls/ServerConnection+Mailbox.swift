@@ -8,9 +8,14 @@ import Synchronization
 enum ConnectionRequest: Sendable {
     case message(UInt32, [UInt8])
     case respond(UInt32, [UInt8])
-    case end(UInt32, ReaderGatewayV1.Status)
+    /// Indirect: the status is far larger than the other requests, and a connection's mailbox
+    /// keeps its queue's storage (sized by its largest request) for its life.
+    indirect case end(UInt32, ReaderGatewayV1.Status)
     case wake(UInt32)
-    case intercept(UInt32, @Sendable ([UInt8]) -> Bool)
+    case holdRequests(ServerCall)
+    case releaseHeldRequests(ServerCall)
+    case handOver(ServerCall, LoopHandOver)
+    case awaitEnd(ServerCall, any LoopServed)
     /// Move the connection to this loop (see ``ServerConnection/follow(_:)``).
     case move(EventLoop)
 }
@@ -90,7 +95,10 @@ extension ServerConnection {
             case .respond(let id, let bytes): respond(bytes, on: id)
             case .end(let id, let status): endCall(id, status: status)
             case .wake(let id): wake(id)
-            case .intercept(let id, let handler): setInterceptor(handler, on: id)
+            case .holdRequests(let call): hold(call)
+            case .releaseHeldRequests(let call): releaseHeld(call)
+            case .handOver(let call, let handOver): apply(handOver, to: call)
+            case .awaitEnd(let call, let server): awaitEnd(of: server, on: call)
             case .move(let target):
                 if move(to: target, carrying: batch[(index + 1)...]) { return true }
             }

@@ -15,7 +15,14 @@ enum FrameCarrier {
     /// One frame per binary WebSocket message; the session is the binding's state machine.
     case webSocket(WebSocketSessionBox)
     /// An HTTP request for the fleet console's pages or its session (answered, then closed).
-    case console(HTTPRequestParser)
+    case console(ConsoleRequestBox)
+}
+
+/// Holds a console request's parser out of line: the carrier is stored in every connection
+/// (a reader's link lives for days), the parser only while a console page is asked for.
+/// Touched only on the connection's event loop.
+final class ConsoleRequestBox {
+    var parser = HTTPRequestParser()
 }
 
 /// Holds a connection's WebSocket session so that the carrier's switch copies one reference,
@@ -47,7 +54,7 @@ extension ServerConnection {
                 carrier = .undecided(bytes)
                 return
             case true?:
-                carrier = .console(HTTPRequestParser())
+                carrier = .console(ConsoleRequestBox())
                 if let timeout = router.webSocket?.handshakeTimeout {
                     scheduleWebSocketTimer(after: timeout) { connection in
                         connection.router.logger.info("console request timed out", ["connection": connection.id])
@@ -122,7 +129,7 @@ extension ServerConnection {
             if webSocketState != .closing { transport.close(graceful: true) }
             return
         }
-        let code = WebSocketBinding.closeCode(afterGoAwayReason: Int(closedStatus?.reason.rawValue ?? 0), shuttingDown: shuttingDown)
+        let code = WebSocketBinding.closeCode(afterGoAwayReason: Int(closedReason?.rawValue ?? 0), shuttingDown: shuttingDown)
         perform(withSession { $0.close(code) })
         guard let timeout = router.webSocket?.closeTimeout else { return }
         scheduleWebSocketTimer(after: timeout) { connection in
@@ -151,7 +158,7 @@ extension ServerConnection {
                 _ = transport.write(bytes)
             case .upgraded(let upgrade):
                 cancelWebSocketTimer()
-                webSocketUpgrade = upgrade
+                consoleSessionToken = ConsoleCookie.token(in: upgrade)
                 // No preface on WebSocket: the subprotocol stands for it.
                 FrameHeader.clientPreface.withUnsafeBytes { receiveFrames($0) }
             case .protocolFrame(let frame):

@@ -24,25 +24,27 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     var spareBatch: [ConnectionRequest] = []
     var frames: FrameConnection
     var transport: TLSConnection?
-    private var info: ConnectionInfo?
+    /// The peer's address and verified client identity, for the calls' contexts (the rest of
+    /// the transport's ``ConnectionInfo`` is not kept: this object lives as long as a reader's link).
+    private var peer = ""
+    private var verifiedClientIdentity: String?
     /// What carries the frames, decided by the first bytes (see `ServerConnection+WebSocket.swift`).
     var carrier: FrameCarrier
-    /// The status of the frame connection's `.closed` event (the GOAWAY it sent, if any).
-    var closedStatus: ReaderGatewayV1.Status?
+    /// The reason of the frame connection's `.closed` event (the GOAWAY it sent, if any).
+    var closedReason: ReaderGatewayV1.ErrorReason?
     /// The server asked this connection to shut down (WebSocket close code 1001 after it).
     var shuttingDown = false
     /// The WebSocket upgrade's or closing handshake's time limit, while one runs (loop-confined).
     var webSocketTimer: ScheduledTask?
-    /// The accepted WebSocket upgrade (its cookie authorises console calls); nil on raw connections.
-    var webSocketUpgrade: WebSocketUpgrade?
+    /// The console session token of the accepted WebSocket upgrade's cookie (it authorises
+    /// console calls); nil on raw connections and without the cookie.
+    var consoleSessionToken: String?
     /// Open calls by stream id; each ``ServerCall`` carries its own loop-confined bookkeeping.
-    private var calls: [UInt32: ServerCall] = [:]
+    private var calls = CallTable()
     var timer: ScheduledTask?
     var timerDeadline: WireTime?
     var closed = false
-    /// Reused for the events of each read (see ``bytesReceived(_:on:)``).
-    private var eventBuffer: [ConnectionEvent] = []
-    /// Reused for the bytes of each write (see ``flush()``).
+    /// Holds the bytes of a write while the transport takes them (see ``flush()``).
     var writeBuffer: [UInt8] = []
 
     init(id: UInt64, loop: EventLoop, router: CallRouter) {
@@ -50,7 +52,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         self.loop = loop
         self.mailbox = Mutex(ConnectionMailbox(loop: loop))
         self.router = router
-        self.frames = FrameConnection(configuration: router.connectionConfiguration, now: WireTime.now)
+        self.frames = FrameConnection(shared: router.sharedConnectionConfiguration, now: WireTime.now)
         self.carrier = router.webSocket == nil ? .raw : .undecided([])
     }
 
@@ -58,7 +60,8 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
 
     func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {
         transport = connection
-        self.info = info
+        peer = info.peer
+        verifiedClientIdentity = info.verifiedClientIdentity
         router.connectionOpened(self)
         flush()
     }
@@ -80,14 +83,13 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     /// output, unless the caller flushes once after several (the WebSocket carrier, whose
     /// one read holds a message per frame).
     func receiveFrames(_ bytes: UnsafeRawBufferPointer, flushing: Bool = true) {
-        // The event buffer is reused from read to read (taken out while in use, so a
-        // nested use cannot see it half-processed).
-        var events = eventBuffer
-        eventBuffer = []
+        // The loop's event buffer is reused from read to read and shared by its connections
+        // (taken out while in use, so a nested use cannot see it half-processed).
+        let loop = self.loop
+        var events = router.eventBuffers.take(on: loop)
         frames.receive(bytes, now: WireTime.now, into: &events)
         handle(events)
-        events.removeAll(keepingCapacity: true)
-        eventBuffer = events
+        router.eventBuffers.put(&events, on: loop)
         if flushing { flush() }
     }
 
@@ -122,19 +124,19 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
                 messageReceived(bytes, on: streamID)
             case .halfClosed(let streamID):
                 guard let call = calls[streamID] else { break }
-                call.requests?.finish()
+                call.endRequests()
                 if !call.started, call.requests == nil {
                     // A unary or server-streaming call closed without its request.
                     endCall(streamID, status: ReaderGatewayV1.Status(.invalidRequest, "the call half-closed before sending its request message"))
                 }
             case .callCancelled(let streamID, _):
                 if let call = calls.removeValue(forKey: streamID) {
-                    call.requests?.finish()
+                    call.endRequests()
                     call.cancelledByPeer()
                     router.callEnded(call.route, status: .cancelled)
                 }
             case .closed(let status):
-                closedStatus = status
+                closedReason = status.reason
                 // Not closed here: the frames queued with this event (the GOAWAY of a
                 // connection error, a drained connection's last END_OF_CALL) are not
                 // written yet. ``flush()`` writes them, then closes (close_notify after them).
@@ -146,20 +148,16 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     }
 
     private func callStarted(_ streamID: UInt32, _ start: ReaderGatewayV1.CallStart) {
-        let context = CallContext(
-            method: start.method, metadata: start.metadata, connectionID: id,
-            peer: info?.peer ?? "", verifiedClientIdentity: info?.verifiedClientIdentity,
-            consoleSessionToken: webSocketUpgrade.flatMap(ConsoleCookie.token(in:))
-        )
         guard let route = router.route(for: start.method) else {
             _ = try? frames.endCall(streamID, status: ReaderGatewayV1.Status(.methodNotFound, "no method \(start.method) on this server; check the method path against the .proto files"))
             router.unroutedCallEnded(status: .unimplemented)
             return
         }
         if router.logger.isEnabled(.trace) { router.logger.trace("call started", ["connection": id, "stream": streamID, "method": start.method]) }
-        let call = ServerCall(streamID: streamID, connection: self, context: context, route: route)
+        let call = ServerCall(streamID: streamID, connection: self, metadata: start.metadata, route: route)
         if case .bidirectional(let body) = route.handler {
-            let (requests, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(256))
+            let context = context(of: call)
+            let (requests, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(Self.requestBufferLimit))
             call.requests = continuation
             call.started = true
             Task { await body(requests, call, context) }
@@ -167,10 +165,30 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         calls[streamID] = call
     }
 
+    /// What the handler of `call` knows about it (on the loop: the connection's peer, identity
+    /// and console session are set before any call starts and do not change).
+    func context(of call: ServerCall) -> CallContext {
+        CallContext(
+            method: call.route.path, metadata: call.metadata, connectionID: id,
+            peer: peer, verifiedClientIdentity: verifiedClientIdentity,
+            consoleSessionToken: consoleSessionToken
+        )
+    }
+
     private func messageReceived(_ bytes: [UInt8], on streamID: UInt32) {
         guard let call = calls[streamID] else { return }
+        if let server = call.loopServer {
+            _ = server.serve(bytes, call: call)
+            return
+        }
+        if call.held != nil {
+            // Bounded as the stream is: the newest are kept.
+            if call.held!.count >= ServerConnection.requestBufferLimit { call.held!.removeFirst() }
+            call.held!.append(bytes)
+            return
+        }
         if let requests = call.requests {
-            if let interceptor = call.interceptor, interceptor(bytes) { return }
+            call.yielded += 1
             requests.yield(bytes)
             return
         }
@@ -179,7 +197,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
             return
         }
         call.started = true
-        let context = call.context
+        let context = context(of: call)
         switch call.route.handler {
         case .unary(let body):
             Task {
@@ -204,7 +222,9 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     /// Yields an empty message into a bidirectional call's request stream: the
     /// handler's own wake-up (it then looks at what changed, see ``ServerCall/wake()``).
     func wake(_ streamID: UInt32) {
-        calls[streamID]?.requests?.yield([])
+        guard let call = calls[streamID], let requests = call.requests else { return }
+        call.yielded += 1
+        requests.yield([])
     }
 
     func sendMessage(_ bytes: [UInt8], on streamID: UInt32) {
@@ -235,16 +255,70 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         endCall(streamID, status: .ok)
     }
 
-    func setInterceptor(_ interceptor: @escaping @Sendable ([UInt8]) -> Bool, on streamID: UInt32) {
-        calls[streamID]?.interceptor = interceptor
+    /// The most request messages of a bidirectional call waiting for its handler.
+    static let requestBufferLimit = 256
+
+    /// See ``ServerCall/holdRequests()``.
+    func hold(_ call: ServerCall) {
+        guard calls[call.streamID] === call, call.loopServer == nil, call.held == nil else { return }
+        call.held = []
+    }
+
+    /// See ``ServerCall/releaseHeldRequests()``: the held messages go into the stream, in
+    /// order (nothing went into it while they were held), and so do later ones.
+    func releaseHeld(_ call: ServerCall) {
+        guard let held = call.held else { return }
+        call.held = nil
+        guard let requests = call.requests else { return }
+        for bytes in held {
+            call.yielded += 1
+            requests.yield(bytes)
+        }
+    }
+
+    /// See ``ServerCall/handOver(_:)`` and ``LoopHandOver``.
+    func apply(_ handOver: LoopHandOver, to call: ServerCall) {
+        let held = call.held ?? []
+        call.held = nil
+        guard calls[call.streamID] === call else {
+            // Gone: its requests ended and its stream is finished; what waits in it is read.
+            handOver.drain(call, then: held)
+            return
+        }
+        call.loopServer = handOver.server
+        call.requests?.finish()
+        call.requests = nil
+        guard call.yielded == handOver.consumed else {
+            handOver.drain(call, then: held)
+            return
+        }
+        for bytes in held {
+            if !handOver.server.serve(bytes, call: call) { break }
+        }
+        if call.requestsEnded {
+            handOver.server.requestsEnded()
+        } else {
+            call.awaitsEnd = true
+        }
+    }
+
+    /// See ``ServerCall/awaitEnd(of:)``: `server` hears now if the requests ended (the call
+    /// is gone, or half-closed), else when they do.
+    func awaitEnd(of server: any LoopServed, on call: ServerCall) {
+        guard calls[call.streamID] === call, !call.requestsEnded else {
+            server.requestsEnded()
+            return
+        }
+        call.loopServer = server
+        call.awaitsEnd = true
     }
 
     /// Ends a call without waiting for its queued messages: CANCEL with `status`, the queue dropped.
     func abandonCall(_ streamID: UInt32, status: ReaderGatewayV1.Status) {
         guard !closed, let call = calls.removeValue(forKey: streamID) else { return }
-        call.requests?.finish()
+        call.endRequests()
         call.cancelledByPeer()
-        router.logger.info("call abandoned", ["connection": id, "stream": streamID, "method": call.context.method, "reason": status.reason])
+        router.logger.info("call abandoned", ["connection": id, "stream": streamID, "method": call.route.path, "reason": status.reason])
         handle(frames.cancel(streamID, status: status))
         router.callEnded(call.route, status: status.code)
         flush()
@@ -252,9 +326,9 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
 
     func endCall(_ streamID: UInt32, status: ReaderGatewayV1.Status) {
         guard !closed, let call = calls.removeValue(forKey: streamID) else { return }
-        call.requests?.finish()
+        call.endRequests()
         call.cancelledByPeer()
-        if router.logger.isEnabled(.trace) { router.logger.trace("call ended", ["connection": id, "stream": streamID, "method": call.context.method, "reason": status.reason]) }
+        if router.logger.isEnabled(.trace) { router.logger.trace("call ended", ["connection": id, "stream": streamID, "method": call.route.path, "reason": status.reason]) }
         handle((try? frames.endCall(streamID, status: status)) ?? [])
         router.callEnded(call.route, status: status.code)
         flush()
@@ -281,6 +355,8 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         if frames.hasOutbound {
             frames.takeOutbound(into: &writeBuffer)
             _ = transport.write(writeBuffer)
+            // The storage goes back to the frame connection (one buffer kept between writes).
+            frames.returnOutboundStorage(&writeBuffer)
             if writeBuffer.capacity > 1 << 16 { writeBuffer = [] }
         }
         if frames.state == .closed {

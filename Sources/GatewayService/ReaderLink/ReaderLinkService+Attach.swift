@@ -6,8 +6,11 @@ import GatewayRepositories
 import GatewayWire
 
 extension ReaderLinkService {
-    /// A reader link that went online: what its steady state needs to serve it and end it.
-    struct OnlineLink: Sendable {
+    /// A reader link that went online: what its steady state needs to serve it and end it. The
+    /// connection's loop serves it (``LoopServed``): the one object an attached reader's link
+    /// keeps besides its call.
+    final class OnlineLink: LoopServed {
+        let service: ReaderLinkService
         let reader: ReaderID
         let linkID: LinkID
         let epoch: LinkEpoch
@@ -15,12 +18,29 @@ extension ReaderLinkService {
         /// may say why it ends, received here on the connection's loop in arrival order, and the
         /// owner is kept while it reconnects (``mobileLinkEnded``); nil for other readers.
         let ending: LinkEndingReceipt?
+
+        init(service: ReaderLinkService, reader: ReaderID, linkID: LinkID, epoch: LinkEpoch, ending: LinkEndingReceipt?) {
+            self.service = service
+            self.reader = reader
+            self.linkID = linkID
+            self.epoch = epoch
+            self.ending = ending
+        }
+
+        func serve(_ bytes: [UInt8], call: ServerCall) -> Bool {
+            service.serveOnline(bytes, link: self, call: call)
+        }
+
+        func requestsEnded() {
+            Task { [self] in await service.onlineLinkEnded(self) }
+        }
     }
 
-    /// Takes one `ReaderLink.Attach` call from hello to online; nil when it ended before.
-    /// ``serveLink(_:requests:call:)`` serves it from then on.
+    /// Takes one `ReaderLink.Attach` call from hello to online and hands it to the connection's
+    /// loop (``serveOnline(_:link:call:)``); nil when it ended before.
+    @discardableResult
     func attach(requests: AsyncStream<[UInt8]>, call: ServerCall, context: CallContext) async -> OnlineLink? {
-        var iterator = requests.makeAsyncIterator()
+        var iterator = CountingIterator(requests.makeAsyncIterator())
         guard let first = await iterator.next(),
               let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: first),
               case .hello(let hello)? = uplink.message
@@ -35,6 +55,10 @@ extension ReaderLinkService {
             call.end(ServiceError.invalid(error.message).status)
             return nil
         }
+        // Going online reads no more from the stream (unless the reader must show a registration
+        // code: released below): what it sends until the hand-over (heartbeats, while the store
+        // is asked) waits on the loop for it.
+        call.holdRequests()
         let linkID = registry.linkStarted()
         var record: ReaderRecord
         var issuedCredential: String?
@@ -46,6 +70,8 @@ extension ReaderLinkService {
             if let found = try await authenticate(hello, serial: serial, context: context) {
                 record = found
             } else {
+                // Not registered: it shows a code and its messages are read again.
+                call.releaseHeldRequests()
                 guard let registered = await waitForRegistration(
                     hello, serial: serial, linkID: linkID, call: call, mailbox: registrationMailbox, requests: &iterator
                 ) else {
@@ -90,48 +116,62 @@ extension ReaderLinkService {
         call.send(downlink)
         // The admin who registered the code hears the reader as it is now: online.
         registrationMailbox.finish(Gateway.readerMessage(record, link: registry.linkStatus(of: reader)))
-        // Heartbeats, command results and update progress are handled on the link's loop,
-        // without waking this task: a heartbeat costs no hop to another thread (at fleet scale
-        // the hop cost more than the TLS and the decoding). What is left for the task below
-        // (an empty or undecodable message, a second hello) is rare. A Bluetooth device's
-        // ending (or a Tap to Pay phone's) is dated here, in the order it arrived.
+        // From here on the link holds no task: every message is handled on the connection's
+        // loop (a heartbeat costs no hop to another thread; at fleet scale the hop cost more
+        // than the TLS and the decoding), and its end starts a task that records it. A
+        // suspended task would keep the stack slabs of its deepest await for the link's life
+        // (a serving loop's, about 4 KB per attached reader); one waiting for the hand-over
+        // would hold them while a reconnect storm's handshakes keep the loops busy. A
+        // Bluetooth device's ending (or a Tap to Pay phone's) is dated as it arrives.
         let ending = record.deviceType.isBluetoothReaderType || record.deviceType == .tapToPay ? LinkEndingReceipt() : nil
-        call.interceptMessages { [self] bytes in
-            guard let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else { return false }
-            switch uplink.message {
-            case .heartbeat?, .commandResult?, .updateProgress?:
-                uplinkReceived(uplink, reader: reader, linkID: linkID)
-                return true
-            case .linkEnding(let said)?:
-                guard let ending else { return false }
-                ending.receive(said, at: Date())
-                return true
-            case .hello?, nil:
-                return false
-            }
-        }
+        let link = OnlineLink(service: self, reader: reader, linkID: linkID, epoch: epoch, ending: ending)
+        // The hand-over (see ``LoopHandOver``): applied on the loop, where it finds nothing left
+        // in the request stream unless a message arrived after the last read here; the link's
+        // end comes after every message.
+        call.handOver(LoopHandOver(requests: requests, consumed: iterator.count, server: link))
         registry.apply(one: { $0.ownerAnnouncement(for: reader) })
-        return OnlineLink(reader: reader, linkID: linkID, epoch: epoch, ending: ending)
+        return link
     }
 
-    /// Serves an online link until it ends: what the loop's interceptor leaves to a task (an
-    /// empty or undecodable message, a second hello), then the link's end. It runs in a task
-    /// of its own, started when ``attach(requests:call:context:)`` returns: a suspended task
-    /// keeps the stack slabs of its deepest await until it ends, and going online's awaits
-    /// (authentication, the store) left several KiB per attached reader that way. The request
-    /// stream is read on from where going online stopped (one reader at a time: that task has
-    /// returned).
-    func serveLink(_ link: OnlineLink, requests: AsyncStream<[UInt8]>, call: ServerCall) async {
-        for await bytes in requests {
-            guard !bytes.isEmpty else { continue }
-            guard let message = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else {
-                call.end(ServiceError(.malformedMessage, "a ReaderUplink message did not decode").status)
-                break
-            }
-            // An ending that arrived before the loop's interceptor was in place is dated now.
-            if case .linkEnding(let said)? = message.message { link.ending?.receive(said, at: Date()) }
-            uplinkReceived(message, reader: link.reader, linkID: link.linkID)
+    /// The request stream read by going online, counting what it read (``LoopHandOver``).
+    struct CountingIterator {
+        var base: AsyncStream<[UInt8]>.Iterator
+        private(set) var count = 0
+
+        init(_ base: AsyncStream<[UInt8]>.Iterator) { self.base = base }
+
+        mutating func next() async -> [UInt8]? {
+            let bytes = await base.next()
+            if bytes != nil { count += 1 }
+            return bytes
         }
+    }
+
+    /// One message of an online link (on the loop, or read from the stream before the
+    /// hand-over): heartbeats, command results, update progress and a mobile device's ending;
+    /// empty messages (wake-ups) and a second hello are ignored; one that does not decode
+    /// ends the call (false: read no more).
+    @discardableResult
+    func serveOnline(_ bytes: [UInt8], link: OnlineLink, call: ServerCall) -> Bool {
+        guard !bytes.isEmpty else { return true }
+        guard let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else {
+            call.end(ServiceError(.malformedMessage, "a ReaderUplink message did not decode").status)
+            return false
+        }
+        switch uplink.message {
+        case .heartbeat?, .commandResult?, .updateProgress?:
+            uplinkReceived(uplink, reader: link.reader, linkID: link.linkID)
+        case .linkEnding(let said)?:
+            link.ending?.receive(said, at: Date())
+        case .hello?, nil:
+            break
+        }
+        return true
+    }
+
+    /// The online link's requests ended (the reader closed it, the connection was lost, the
+    /// call was ended here): the reader is offline, unless a newer link took over.
+    func onlineLinkEnded(_ link: OnlineLink) async {
         if let ending = link.ending {
             await mobileLinkEnded(link.reader, linkID: link.linkID, epoch: link.epoch, ending: ending.taken)
         } else {
@@ -182,7 +222,7 @@ extension ReaderLinkService {
         linkID: LinkID,
         call: ServerCall,
         mailbox: RegistrationMailbox,
-        requests: inout AsyncStream<[UInt8]>.Iterator
+        requests: inout CountingIterator
     ) async -> CodeRegistration? {
         var code = ""
         func issueCode() async {

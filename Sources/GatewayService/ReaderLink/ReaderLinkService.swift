@@ -42,11 +42,10 @@ final class ReaderLinkService: RegistrableService, StoreFollowUps {
 
     func registerMethods(with router: inout MethodRouter) {
         router.register(ReaderGatewayV1.ReaderLink.attach.path, .bidirectional { [self] requests, call, context in
-            // Going online (authentication, registration, the store) runs in this task, whose
-            // stack keeps every slab its deepest await needed until the task ends; the online
-            // link is then served by a task of its own with a small stack (see `serveLink`).
-            guard let online = await attach(requests: requests, call: call, context: context) else { return }
-            Task { [self] in await serveLink(online, requests: requests, call: call) }
+            // Going online (authentication, registration, the store) runs in this task, which
+            // then hands the link to the connection's loop and returns: an attached reader
+            // holds no task (see `attach`).
+            await attach(requests: requests, call: call, context: context)
         })
     }
 }

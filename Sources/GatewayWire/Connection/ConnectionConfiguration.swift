@@ -87,3 +87,14 @@ public struct ConnectionConfiguration: Sendable {
         self.decodingOptions = decodingOptions
     }
 }
+
+/// A configuration held once and shared, by reference, by every connection made with it
+/// (``FrameConnection/init(shared:now:)``): a server holding thousands of long-lived
+/// connections (readers' links) keeps one copy instead of one inside each connection.
+public final class SharedConnectionConfiguration: Sendable {
+    public let configuration: ConnectionConfiguration
+
+    public init(_ configuration: ConnectionConfiguration) {
+        self.configuration = configuration
+    }
+}

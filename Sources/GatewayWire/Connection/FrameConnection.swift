@@ -26,7 +26,9 @@ public struct FrameConnection: Sendable {
     }
 
     /// The configuration it was made with.
-    public let configuration: ConnectionConfiguration
+    public var configuration: ConnectionConfiguration { shared.configuration }
+    /// The configuration, shared with the other connections made with it.
+    let shared: SharedConnectionConfiguration
     /// The peer's limits (the defaults until its SETTINGS arrives).
     public internal(set) var peerSettings = ConnectionSettings()
     /// Where the connection is in its life.
@@ -58,7 +60,14 @@ public struct FrameConnection: Sendable {
 
     /// A connection that has queued its preface (client) and SETTINGS.
     public init(configuration: ConnectionConfiguration, now: WireTime) {
-        self.configuration = configuration
+        self.init(shared: SharedConnectionConfiguration(configuration), now: now)
+    }
+
+    /// A connection that has queued its preface (client) and SETTINGS, made with a
+    /// configuration it shares with other connections.
+    public init(shared: SharedConnectionConfiguration, now: WireTime) {
+        self.shared = shared
+        let configuration = shared.configuration
         self.decoder = FrameDecoder(
             maxFrameSize: configuration.localSettings.maxFrameSize,
             maxHeaderSize: configuration.localSettings.maxHeaderSize,
@@ -112,6 +121,19 @@ public struct FrameConnection: Sendable {
         }
     }
 
+    /// Gives `buffer`'s storage back once the bytes ``takeOutbound(into:)`` moved into it are
+    /// written, if nothing was queued meanwhile: `buffer` is left empty without storage, so
+    /// that a connection keeps one buffer's capacity between writes, not two. No allocation:
+    /// the two buffers trade places again.
+    public mutating func returnOutboundStorage(_ buffer: inout [UInt8]) {
+        guard outbound.isEmpty else { return }
+        if buffer.capacity > outbound.capacity && buffer.capacity <= 1 << 16 {
+            buffer.removeAll(keepingCapacity: true)
+            swap(&buffer, &outbound)
+        }
+        buffer = []
+    }
+
     // MARK: input
 
     /// Processes received bytes.
@@ -126,11 +148,16 @@ public struct FrameConnection: Sendable {
     public mutating func receive(_ bytes: UnsafeRawBufferPointer, now: WireTime, into events: inout [ConnectionEvent]) {
         guard state != .closed else { return }
         lastReceiveAt = now
-        decoder.append(bytes)
+        // Nothing buffered: the read's whole frames are decoded where they are, and only a
+        // frame it ends in the middle of is copied into the decoder's buffer. A connection
+        // whose frames arrive whole holds no buffer between reads (nor copies its bytes).
+        var offset = 0
+        let inPlace = decoder.isDrained
+        if !inPlace { decoder.append(bytes) }
         while state != .closed {
             let frame: Frame?
             do {
-                frame = try decoder.nextFrame()
+                frame = inPlace ? try decoder.nextFrame(in: bytes, at: &offset) : try decoder.nextFrame()
             } catch let error as WireError {
                 fail(error, events: &events)
                 break
@@ -140,6 +167,9 @@ public struct FrameConnection: Sendable {
             }
             guard let frame else { break }
             handle(frame, now: now, events: &events)
+        }
+        if inPlace, state != .closed, offset < bytes.count {
+            decoder.append(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
         }
     }
 

@@ -66,50 +66,85 @@ public struct FrameDecoder: Sendable {
     /// The next complete frame, nil when more bytes are needed.
     public mutating func nextFrame() throws -> Frame? {
         if let failure { throw failure }
+        var index = readerIndex
+        var preface = prefaceRemaining
+        var consumed = consumedTotal
+        let limits = (maxFrameSize, maxHeaderSize, decodingOptions)
         do {
-            return try decodeNext()
+            let frame = try buffer.withUnsafeBytes { raw in
+                try Self.decodeNext(raw, at: &index, prefaceRemaining: &preface, consumedTotal: &consumed, limits: limits)
+            }
+            readerIndex = index
+            prefaceRemaining = preface
+            consumedTotal = consumed
+            return frame
         } catch let error as WireError {
             failure = error
             throw error
         }
     }
 
-    private mutating func decodeNext() throws -> Frame? {
+    /// Whether no received byte waits in the buffer (the next read may be decoded in place).
+    public var isDrained: Bool { readerIndex == buffer.count }
+
+    /// The next complete frame of `bytes` from `offset` (moved past it), decoded where the
+    /// read left them, without copying them into the buffer; nil when the rest is not a whole
+    /// frame: hand it to ``append(_:)-(UnsafeRawBufferPointer)``. Only while ``isDrained``.
+    /// A connection whose frames arrive whole (a reader's heartbeats) never fills the buffer.
+    public mutating func nextFrame(in bytes: UnsafeRawBufferPointer, at offset: inout Int) throws -> Frame? {
+        if let failure { throw failure }
+        precondition(isDrained, "nextFrame(in:at:) with bytes buffered: they come first")
+        do {
+            return try Self.decodeNext(
+                bytes, at: &offset, prefaceRemaining: &prefaceRemaining, consumedTotal: &consumedTotal,
+                limits: (maxFrameSize, maxHeaderSize, decodingOptions)
+            )
+        } catch let error as WireError {
+            failure = error
+            throw error
+        }
+    }
+
+    /// Decodes the frame of `raw` at `index` (moved past it; past the preface's bytes too).
+    private static func decodeNext(
+        _ raw: UnsafeRawBufferPointer, at index: inout Int, prefaceRemaining: inout Int, consumedTotal: inout Int,
+        limits: (maxFrameSize: Int, maxHeaderSize: Int, options: ProtobufDecodingOptions)
+    ) throws -> Frame? {
         if prefaceRemaining > 0 {
             let preface = FrameHeader.clientPreface
             let start = preface.count - prefaceRemaining
-            while prefaceRemaining > 0 && readerIndex < buffer.count {
-                guard buffer[readerIndex] == preface[preface.count - prefaceRemaining] else {
+            while prefaceRemaining > 0 && index < raw.count {
+                guard raw[index] == preface[preface.count - prefaceRemaining] else {
                     throw WireError(
                         code: .invalidPreface,
                         message: "the connection does not start with the protocol preface RGW1\\r\\n\\r\\n; is the client speaking this protocol (and TLS)?",
                         offset: start
                     )
                 }
-                readerIndex += 1
+                index += 1
                 consumedTotal += 1
                 prefaceRemaining -= 1
             }
             if prefaceRemaining > 0 { return nil }
         }
-        let available = buffer.count - readerIndex
+        let available = raw.count - index
         guard available >= FrameHeader.size else { return nil }
         let headerOffset = consumedTotal
-        let (length, type, flags, rawStreamID) = buffer.withUnsafeBytes { raw -> (Int, FrameType, FrameFlags, UInt32) in
-            let base = readerIndex
-            let length = Int(raw[base]) << 24 | Int(raw[base + 1]) << 16 | Int(raw[base + 2]) << 8 | Int(raw[base + 3])
-            let stream = UInt32(raw[base + 6]) << 24 | UInt32(raw[base + 7]) << 16 | UInt32(raw[base + 8]) << 8 | UInt32(raw[base + 9])
-            return (length, FrameType(rawValue: raw[base + 4]), FrameFlags(rawValue: raw[base + 5]), stream)
-        }
-        try Self.checkHeader(length: length, type: type, flags: flags, streamID: rawStreamID, maxFrameSize: maxFrameSize, maxHeaderSize: maxHeaderSize, offset: headerOffset)
+        let base = index
+        let length = Int(raw[base]) << 24 | Int(raw[base + 1]) << 16 | Int(raw[base + 2]) << 8 | Int(raw[base + 3])
+        let rawStreamID = UInt32(raw[base + 6]) << 24 | UInt32(raw[base + 7]) << 16 | UInt32(raw[base + 8]) << 8 | UInt32(raw[base + 9])
+        let type = FrameType(rawValue: raw[base + 4])
+        let flags = FrameFlags(rawValue: raw[base + 5])
+        try checkHeader(
+            length: length, type: type, flags: flags, streamID: rawStreamID, maxFrameSize: limits.maxFrameSize, maxHeaderSize: limits.maxHeaderSize,
+            offset: headerOffset
+        )
         guard available - FrameHeader.size >= length else { return nil }
 
-        let payloadStart = readerIndex + FrameHeader.size
-        let frame = try buffer.withUnsafeBytes { raw in
-            let payload = UnsafeRawBufferPointer(rebasing: raw[payloadStart..<(payloadStart + length)])
-            return try Self.decodePayload(type: type, flags: flags, streamID: rawStreamID, payload: payload, options: decodingOptions, offset: headerOffset)
-        }
-        readerIndex = payloadStart + length
+        let payloadStart = index + FrameHeader.size
+        let payload = UnsafeRawBufferPointer(rebasing: raw[payloadStart..<(payloadStart + length)])
+        let frame = try decodePayload(type: type, flags: flags, streamID: rawStreamID, payload: payload, options: limits.options, offset: headerOffset)
+        index = payloadStart + length
         consumedTotal += FrameHeader.size + length
         return frame
     }

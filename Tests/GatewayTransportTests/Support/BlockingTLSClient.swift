@@ -1,5 +1,6 @@
 import CGatewayLinux
 import CGatewayOpenSSL
+import GatewayTransport
 import Glibc
 
 /// A plain blocking OpenSSL client for tests that need to misbehave: stop reading, renegotiate,
@@ -49,9 +50,10 @@ final class BlockingTLSClient: @unchecked Sendable {
         ssl = nil
     }
 
-    /// Connects and completes a TLS handshake, trusting `caPath`, optionally limited to TLS 1.2
-    /// and with a small receive buffer (so that a peer that does not read fills up quickly).
-    init(port: Int, caPath: String, tls12Only: Bool = false, receiveBuffer: Int32? = nil) throws {
+    /// Connects and completes a TLS handshake, trusting `caPath`, optionally limited to TLS 1.2,
+    /// with a small receive buffer (so that a peer that does not read fills up quickly), and
+    /// presenting `certificate` (its chain file as it is: OpenSSL sends the certificates in it).
+    init(port: Int, caPath: String, tls12Only: Bool = false, receiveBuffer: Int32? = nil, certificate: CertificateKeyPair? = nil) throws {
         var storage = sockaddr_storage()
         var length = socklen_t(0)
         guard rg_make_sockaddr("127.0.0.1", Int32(port), &storage, &length) == 0 else { throw Failure("address") }
@@ -75,6 +77,11 @@ final class BlockingTLSClient: @unchecked Sendable {
         if tls12Only { _ = rg_SSL_CTX_set_max_proto_version(context, rg_TLS1_2_VERSION()) }
         SSL_CTX_load_verify_locations(context, caPath, nil)
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        if let certificate {
+            guard SSL_CTX_use_certificate_chain_file(context, certificate.certificateChainPath) == 1,
+                  SSL_CTX_use_PrivateKey_file(context, certificate.privateKeyPath, SSL_FILETYPE_PEM) == 1
+            else { throw Failure("client certificate \(certificate.certificateChainPath)") }
+        }
         let ssl = SSL_new(context)!
         self.ssl = ssl
         SSL_set_fd(ssl, fd)
@@ -155,6 +162,24 @@ final class BlockingTLSClient: @unchecked Sendable {
         _ = SSL_write(ssl, [0x21], 1)
         let n = SSL_read(ssl, &byte, 1)
         return n > 0 && SSL_renegotiate_pending(ssl) == 0
+    }
+
+    /// TLS 1.3: updates this side's sending key and asks the server to update its own; both
+    /// take effect with the next records each way.
+    func requestKeyUpdate() -> Bool {
+        guard let ssl else { return false }
+        ERR_clear_error()
+        return SSL_key_update(ssl, SSL_KEY_UPDATE_REQUESTED) == 1
+    }
+
+    /// Sends close_notify and waits (up to the 5 s socket timeout) for the server's.
+    func closeNotify() -> Bool {
+        guard let ssl else { return false }
+        ERR_clear_error()
+        let first = SSL_shutdown(ssl)
+        if first == 1 { return true }
+        guard first == 0 else { return false }
+        return SSL_shutdown(ssl) == 1
     }
 
     /// Closes TCP with a reset and no close_notify.

@@ -56,6 +56,13 @@ actor TestPostgresServer {
             let server = try await EmbeddedPostgres.start(Self.configuration(directory: directory), logger: logger)
             var admin = PostgresConfiguration(connectionString: server.connectionString(database: "postgres"))
             admin.maximumConnections = 2
+            // Every test's database is made here, one CREATE DATABASE after another on these two
+            // connections: a wave of tests starting together queues its set-ups, and on a loaded
+            // machine the last one waits for all the others, longer than a gateway's 30 s
+            // bound for a pool connection (which failed whole waves of tests in one run beside
+            // another test run). Waiting for its turn is not a failure; the bound only catches a
+            // server that stopped answering.
+            admin.connectionWaitTimeout = .seconds(600)
             return Started(server: server, admin: try PostgresClient(configuration: admin, logger: logger))
         }
         starting = task

@@ -116,6 +116,8 @@ static void signal_pipe_handler(int signal) {
     errno = saved;
 }
 
+int rg_pipe_cloexec(int ends[2]) { return pipe2(ends, O_CLOEXEC); }
+
 int rg_signal_pipe(const int *signals, int count) {
     int ends[2];
     if (pipe2(ends, O_CLOEXEC) != 0) return -1;

@@ -57,6 +57,8 @@ int rg_block_signals(const int *signals, int count);
 /// the pipe's read end (blocking, close-on-exec). Unlike a signalfd it needs no mask in any
 /// thread, so it survives runtimes that reset the main thread's mask. Call once per process.
 int rg_signal_pipe(const int *signals, int count);
+/// pipe2(ends, O_CLOEXEC): a pipe whose ends no forked child keeps past exec. 0, or -1 with errno.
+int rg_pipe_cloexec(int ends[2]);
 /// Blocks until a signal arrives on a pipe from `rg_signal_pipe`; its number, or -1.
 int rg_signal_pipe_read(int fd);
 

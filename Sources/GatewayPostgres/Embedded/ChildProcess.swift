@@ -122,12 +122,13 @@ public final class ChildProcess: Sendable {
         kill(pid, signal)
     }
 
-    /// Runs a short command and returns its exit status and output (blocking; start-up only).
+    /// Runs a short command and returns its exit status and output. The output is read on a
+    /// thread of its own: a read that blocks until the command ends must not hold one of the
+    /// few threads of Swift's cooperative pool meanwhile.
     static func runCapturingOutput(_ executable: String, _ arguments: [String], user: User? = nil) async -> (status: Int32, output: String)? {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return nil }
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        // Close-on-exec from the start: no child forked meanwhile by another thread keeps a copy.
+        guard rg_pipe_cloexec(&fds) == 0 else { return nil }
         let child: ChildProcess
         do {
             child = try await spawn(executable, arguments, environment: ["PATH=/usr/bin:/bin", "LC_ALL=C"], output: fds[1], user: user)
@@ -137,15 +138,23 @@ public final class ChildProcess: Sendable {
             return nil
         }
         close(fds[1])
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(fds[0], &buffer, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
+        let readEnd = fds[0]
+        let bytes = await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8], Never>) in
+            let reader = Thread {
+                var bytes: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let count = read(readEnd, &buffer, buffer.count)
+                    if count < 0, errno == EINTR { continue }
+                    if count <= 0 { break }
+                    bytes += buffer[0..<count]
+                }
+                close(readEnd)
+                continuation.resume(returning: bytes)
+            }
+            reader.name = "process-output"
+            reader.start()
         }
-        close(fds[0])
         let status = await child.wait(timeout: .seconds(60)) ?? -1
         return (status, String(decoding: bytes, as: UTF8.self))
     }

@@ -5,7 +5,9 @@ import Testing
 /// The hand-over of an online reader link from the Attach call's task to the connection's
 /// loop: what the reader sent while the gateway was still taking it online is read from the
 /// call's request stream to its end (the stream finishes when the loop takes over), and the
-/// link's end is seen whether it came before or after the hand-over.
+/// link's end is seen whether it came before or after the hand-over. The harness's offline
+/// bound is far beyond the tests' length: a reader that went offline here ended by its own
+/// half-close or close, never by its silence.
 @Suite("reader link hand-over")
 struct ReaderLinkHandOverTests {
     @Test func aHeartbeatSentRightBehindTheHelloIsApplied() async throws {

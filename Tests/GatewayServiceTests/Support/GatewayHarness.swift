@@ -26,8 +26,13 @@ final class GatewayHarness: Sendable {
     /// The browser origin the harness's gateway allows to open a WebSocket.
     static let allowedOrigin = "https://pos.example.com"
 
+    /// `offlineBound`: how long a reader may stay silent before the gateway takes it offline.
+    /// The default is far beyond any test's length, so that no test depends on how soon a
+    /// reader's next heartbeat is sent or read on a loaded machine (a test of one raw heartbeat
+    /// would otherwise have 1.5 s to observe it before the reader went offline). Tests of
+    /// silence pass their own bound.
     static func start(
-        offlineBound: Duration = .milliseconds(1500),
+        offlineBound: Duration = .seconds(300),
         lease: Duration = .seconds(3),
         discoveryBurst: Int = 5,
         discoveriesPerSecond: Double = 1,

@@ -28,6 +28,11 @@ public struct OwnershipStore: Sendable {
     /// reader discovery, latest discovery), for comparisons with pgbench and for operators.
     public static var claimStatement: String { OwnershipStatements.claim }
 
+    /// The text of what a lane's connect sends: the claim and the claimed reader's row in one
+    /// statement (parameters as for ``claimStatement``, then the session's account), for
+    /// comparisons with pgbench.
+    public static var connectStatement: String { OwnershipStatements.claimWithReader }
+
     public init(client: PostgresClient, logger: Logger = Logger(component: "ownership")) {
         self.client = client
         self.logger = logger

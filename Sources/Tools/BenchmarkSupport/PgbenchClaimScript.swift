@@ -1,8 +1,9 @@
 /// The pgbench script that runs the one-statement ownership claim, shared by the ownership
 /// and service benchmarks so pgbench runs exactly the SQL the gateway sends.
 public enum PgbenchClaimScript {
-    /// The claim's parameters `$1` … `$6`, as pgbench variables.
-    static let variables = ["reader", "session", "lane", "fail", "discovery", "latest"]
+    /// The claim's parameters `$1` … `$6`, and the connect's account `$7`, as pgbench
+    /// variables (`account` is a string: pass it with pgbench's `-D account=…`).
+    static let variables = ["reader", "session", "lane", "fail", "discovery", "latest", "account"]
 
     /// A random reader out of `readers` (ids 1 … `readers`), the client's own session and lane,
     /// failIfInUse false, discovery 1 of 1.

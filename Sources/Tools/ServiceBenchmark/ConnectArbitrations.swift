@@ -99,27 +99,43 @@ struct ConnectArbitrations {
 }
 
 /// The ownership benchmark's peer on the service's own PostgreSQL server: pgbench running
-/// the same one-statement claim (`OwnershipStore.claimStatement`, extended protocol), with
-/// `clients` claimants over `readers` readers picked at random, so most claims take a reader
-/// over, like the alternating lanes.
+/// the statement a connect sends (`OwnershipStore.connectStatement`: the claim and the
+/// reader's row), or the bare claim (`OwnershipStore.claimStatement`), with `clients`
+/// claimants over `readers` readers picked at random, so most claims take a reader over, like
+/// the alternating lanes.
 enum PgbenchClaims {
-    static func prepare(_ client: PostgresClient, readers: Int, sessions: Int) async throws {
-        try await ClaimBenchmarkRows.seed(client, name: "pgbench", readers: readers, sessions: sessions)
+    /// Which statement pgbench runs.
+    enum Statement: String {
+        /// What a connect sends: the claim and the claimed reader's row.
+        case connect
+        /// The claim alone.
+        case claim
     }
 
+    static func prepare(_ client: PostgresClient, readers: Int, sessions: Int) async throws {
+        try await ClaimBenchmarkRows.seed(client, name: name, readers: readers, sessions: sessions)
+    }
+
+    /// The name of pgbench's rows (their account is `acct_<name>`).
+    static let name = "pgbench"
 
     /// pgbench's tps (excluding connection time).
     /// `protocol` is pgbench's `-M`: `extended` (parse and plan every time, as the peer)
     /// or `prepared`.
     static func run(
-        executable: String, connectionString: String, clients: Int, readers: Int, seconds: Int, directory: String, protocol: String = "extended"
+        _ statement: Statement, executable: String, connectionString: String, clients: Int, readers: Int, seconds: Int, directory: String,
+        protocol: String = "extended"
     ) throws -> Double {
-        let scriptPath = directory + "/claim.pgbench"
-        try PgbenchClaimScript.make(claimSQL: OwnershipStore.claimStatement, readers: readers).write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        let scriptPath = directory + "/\(statement.rawValue).pgbench"
+        let sql = statement == .connect ? OwnershipStore.connectStatement : OwnershipStore.claimStatement
+        try PgbenchClaimScript.make(claimSQL: sql, readers: readers).write(toFile: scriptPath, atomically: true, encoding: .utf8)
         let outputPath = directory + "/pgbench.out"
         let status = try ChildProcessRunner.run(
             executable,
-            ["-n", "-c", String(clients), "-j", String(min(2, clients)), "-T", String(seconds), "-M", `protocol`, "-f", scriptPath, connectionString],
+            [
+                "-n", "-c", String(clients), "-j", String(min(2, clients)), "-T", String(seconds), "-M", `protocol`,
+                "-D", "account=acct_\(name)", "-f", scriptPath, connectionString,
+            ],
             outputPath: outputPath
         )
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""

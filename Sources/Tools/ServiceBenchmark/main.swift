@@ -275,17 +275,9 @@ func measureConnects(
                 FileHandle.standardError.write(Data("service-bench: \(String(format: "%.2f", Double(calls) / connectsInWindow)) per connect: \(text.prefix(100))\n".utf8))
             }
         }
-        let pgbenchCPUStart = ConnectCosts.reapedChildrenCPUSeconds()
-        let postgresBenchStart = ConnectCosts.postgresCPUSeconds(postmaster: postmaster)
-        let pgbenchRate = try PgbenchClaims.run(
-            executable: pgbenchPath, connectionString: database.connectionString, clients: 2 * readers.count,
-            readers: readers.count, seconds: seconds, directory: directory, protocol: pgbenchProtocol
-        )
-        // pgbench's backends end with it; the postmaster reaps them (and adds their CPU) a moment later.
-        try await Task.sleep(for: .milliseconds(300))
-        let postgresBenchCPU = ConnectCosts.postgresCPUSeconds(postmaster: postmaster) - postgresBenchStart
-        let pgbenchCPU = ConnectCosts.reapedChildrenCPUSeconds() - pgbenchCPUStart
-        let claims = pgbenchRate * Double(seconds)
+        // pgbench on what a connect sends (the goal's peer), then on the bare claim.
+        let peer = try await pgbenchRound(.connect)
+        let bareClaim = try await pgbenchRound(.claim)
         func perConnect(_ seconds: Double) -> String { String(format: "%.1f", measured.connects > 0 ? seconds * 1e6 / Double(measured.connects) : 0) }
         let statementsPerConnect = perStatement.isEmpty ? 0 : Double(perStatement.values.reduce(0, +)) / connectsInWindow
         let line = "{\"label\": \"\(label)\", \"round\": \(round), \"readers\": \(readers.count), \"lanes\": \(2 * readers.count), \"connects\": \(measured.connects), "
@@ -296,11 +288,41 @@ func measureConnects(
             + "\"pgbench_protocol\": \"\(pgbenchProtocol)\", \"lanes_kind\": \"\(laneKind)\", "
             + "\"postgres_cpu_us_per_connect\": \(String(format: "%.1f", measured.connects > 0 ? postgresCPU * 1e6 / Double(measured.connects) : 0)), "
             + "\"statements_per_connect\": \(String(format: "%.2f", statementsPerConnect)), "
-            + "\"pgbench_claims_per_second\": \(String(format: "%.1f", pgbenchRate)), "
-            + "\"pgbench_cpu_us_per_claim\": \(String(format: "%.1f", claims > 0 ? pgbenchCPU * 1e6 / claims : 0)), "
-            + "\"postgres_cpu_us_per_pgbench_claim\": \(String(format: "%.1f", claims > 0 ? postgresBenchCPU * 1e6 / claims : 0)), "
-            + "\"ratio\": \(String(format: "%.3f", pgbenchRate > 0 ? rate / pgbenchRate : 0))}\n"
+            + peer.fields(prefix: "pgbench") + bareClaim.fields(prefix: "pgbench_bare_claim")
+            + "\"ratio_to_bare_claim\": \(String(format: "%.3f", bareClaim.rate > 0 ? rate / bareClaim.rate : 0)), "
+            + "\"ratio\": \(String(format: "%.3f", peer.rate > 0 ? rate / peer.rate : 0))}\n"
         FileHandle.standardOutput.write(Data(line.utf8))
+    }
+
+    /// One pgbench run beside the round: its rate and its CPU, and the server's, per claim.
+    func pgbenchRound(_ statement: PgbenchClaims.Statement) async throws -> PgbenchRound {
+        let pgbenchCPUStart = ConnectCosts.reapedChildrenCPUSeconds()
+        let postgresStart = ConnectCosts.postgresCPUSeconds(postmaster: postmaster)
+        let rate = try PgbenchClaims.run(
+            statement, executable: pgbenchPath, connectionString: database.connectionString, clients: 2 * readers.count,
+            readers: readers.count, seconds: seconds, directory: directory, protocol: pgbenchProtocol
+        )
+        // pgbench's backends end with it; the postmaster reaps them (and adds their CPU) a moment later.
+        try await Task.sleep(for: .milliseconds(300))
+        let claims = rate * Double(seconds)
+        return PgbenchRound(
+            rate: rate,
+            cpuPerClaim: claims > 0 ? (ConnectCosts.reapedChildrenCPUSeconds() - pgbenchCPUStart) * 1e6 / claims : 0,
+            postgresCPUPerClaim: claims > 0 ? (ConnectCosts.postgresCPUSeconds(postmaster: postmaster) - postgresStart) * 1e6 / claims : 0
+        )
+    }
+}
+
+/// What one pgbench run beside a connect round measured.
+struct PgbenchRound {
+    var rate: Double
+    var cpuPerClaim: Double
+    var postgresCPUPerClaim: Double
+
+    /// Its JSON fields (claims/s, pgbench's CPU and the server's per claim), each named after `prefix`.
+    func fields(prefix: String) -> String {
+        "\"\(prefix)_claims_per_second\": \(String(format: "%.1f", rate)), \"\(prefix)_cpu_us_per_claim\": \(String(format: "%.1f", cpuPerClaim)), "
+            + "\"postgres_cpu_us_per_\(prefix)_claim\": \(String(format: "%.1f", postgresCPUPerClaim)), "
     }
 }
 

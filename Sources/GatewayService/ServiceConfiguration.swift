@@ -25,6 +25,11 @@ public struct ServiceConfiguration: Sendable {
     /// Most readers compared with their rows each `reconcileInterval` (the comparison passes
     /// over a replica's readers in turns, so its cost per interval does not grow with the fleet).
     public var reconcileBatch: Int = 1_000
+    /// Ownership claims (lanes' connects) sent to PostgreSQL at once; connects that arrive
+    /// meanwhile leave together in the next one, as one statement and one commit (at most the
+    /// store client's connections). One keeps PostgreSQL's work per connect lowest when the
+    /// server's CPU is the bound: see docs/operations.md, "Connects beside pgbench".
+    public var connectBatchesInFlight: Int = 1
     /// The clock of the software update rules (required_at, the 30-day rule); tests set one.
     public var updateClock: WallClock = .system
 

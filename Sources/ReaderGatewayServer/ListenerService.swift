@@ -72,6 +72,7 @@ final class ListenerService: LifecycleService {
         var service = ServiceConfiguration()
         service.readerOfflineBound = options.readerOfflineBound
         service.sessionLease = options.sessionLease
+        service.connectBatchesInFlight = options.connectBatchesInFlight
         service.nodeName = options.nodeName
         service.nodeLease = options.nodeLease
         let internalListener = InternalListenerConfiguration(

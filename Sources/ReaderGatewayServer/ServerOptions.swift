@@ -15,6 +15,7 @@ struct ServerOptions: Sendable {
             .value("data-dir", "PATH", default: ".reader-gateway", help: "Directory of the embedded PostgreSQL (cluster, Unix socket, lock file). Unused with --database-url."),
             .value("postgres-bin-dir", "PATH", default: "", help: "Directory with initdb and postgres for the embedded server. Empty: pg_config --bindir, then /usr/lib/postgresql/*/bin."),
             .value("database-pool-size", "N", default: "8", help: "Most PostgreSQL connections the gateway opens for statements."),
+            .value("connect-batches-in-flight", "N", default: "1", help: "Ownership claims (lanes' connects) sent to PostgreSQL at once, at most --database-pool-size; connects that arrive meanwhile leave together in the next one, as one statement and one commit. Raise it for a PostgreSQL server with many idle cores and a high round-trip time."),
             .value("node-name", "NAME", default: "", help: "This replica's name in the node registry (its node id adds a random suffix per start). Empty: the host name."),
             .value("node-lease", "DURATION", default: "10s", help: "A replica silent in the node registry for this long is dead: its readers may re-attach elsewhere and keep their owners."),
             .value("internal-address", "ADDRESS", default: "", help: "Address of the replica-to-replica listener (mutual TLS, internal CA kept in PostgreSQL). Empty: --address."),
@@ -44,6 +45,7 @@ struct ServerOptions: Sendable {
     var dataDirectory: String
     var postgresBinDirectory: String?
     var databasePoolSize: Int
+    var connectBatchesInFlight: Int
     var nodeName: String
     var nodeLease: Duration
     var internalAddress: String
@@ -94,6 +96,13 @@ struct ServerOptions: Sendable {
         guard !nodeName.contains(where: \.isWhitespace) else {
             throw OptionsError("reader-gateway: --node-name \(nodeName.debugDescription) must not contain spaces")
         }
+        let poolSize = try options.int("database-pool-size", in: 1...1000) ?? 8
+        let connectBatches = try options.int("connect-batches-in-flight", in: 1...1000) ?? 1
+        guard connectBatches <= poolSize else {
+            throw OptionsError(
+                "reader-gateway: --connect-batches-in-flight \(connectBatches) is more than --database-pool-size \(poolSize): each batch in flight holds a connection; lower it or raise the pool"
+            )
+        }
         let origins: OriginAllowList
         switch OriginAllowList.parse(options.string("websocket-origins") ?? "") {
         case .success(let list): origins = list
@@ -103,7 +112,8 @@ struct ServerOptions: Sendable {
             databaseURL: options.string("database-url"),
             dataDirectory: options.string("data-dir") ?? ".reader-gateway",
             postgresBinDirectory: options.string("postgres-bin-dir"),
-            databasePoolSize: try options.int("database-pool-size", in: 1...1000) ?? 8,
+            databasePoolSize: poolSize,
+            connectBatchesInFlight: connectBatches,
             nodeName: nodeName,
             nodeLease: nodeLease,
             internalAddress: options.string("internal-address") ?? address,

@@ -67,9 +67,11 @@ final class Gateway: Sendable, StoreFollowUps {
         )
         self.sdk = SdkService(
             configuration: configuration, database: database, ownership: ownership,
-            // As many batches in flight as the pool has connections: a connect waits for a batch
-            // only when more connects than connections are in flight.
-            connects: OwnershipClaimBatcher(store: ownership, maximumInFlight: client.configuration.maximumConnections),
+            // A lone connect leaves at once; connects that arrive while the configured batches are
+            // in flight leave together in the next one.
+            connects: OwnershipClaimBatcher(
+                store: ownership, maximumInFlight: min(configuration.connectBatchesInFlight, client.configuration.maximumConnections)
+            ),
             cluster: cluster, registry: registry, metrics: metrics, node: node, replicas: replicas, follower: follower, updates: updates, fleet: fleet
         )
         self.admin = FleetAdminService(

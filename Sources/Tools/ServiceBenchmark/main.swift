@@ -40,6 +40,7 @@ let parser = OptionsParser(
         .value("pgbench-protocol", "MODE", default: "extended", help: "Connect mode: pgbench's -M (extended or prepared)."),
         .value("connect-lanes", "KIND", default: "client", help: "Connect mode: client (the client library, one loop per reader alternating its two lanes) or lean (transport handlers, every lane in its own loop)."),
         .value("rounds", "N", default: "1", help: "Connect mode: interleaved rounds (the service, then pgbench)."),
+        .value("connect-batches-in-flight", "N", default: "1", help: "The gateway's --connect-batches-in-flight (at most the pool's 8 connections)."),
         .value("connects", "N", default: "0", help: "Connect mode: exactly N connects, no pgbench (for callgrind); 0: timed rounds."),
     ]
 )
@@ -72,6 +73,7 @@ let pgbenchProtocol = options.string("pgbench-protocol") ?? "extended"
 let laneKind = options.string("connect-lanes") ?? "client"
 guard laneKind == "client" || laneKind == "lean" else { fail("--connect-lanes must be client or lean") }
 guard pgbenchProtocol == "extended" || pgbenchProtocol == "prepared" else { fail("--pgbench-protocol must be extended or prepared") }
+let connectBatchesInFlight = (try? options.int("connect-batches-in-flight", in: 1...8)) ?? 1
 let fixedConnects: Int? = (try? options.int("connects", in: 1...10_000_000))
 let laneCarrier = options.string("lanes") ?? "raw"
 guard laneCarrier == "raw" || laneCarrier == "websocket" else { fail("--lanes must be raw or websocket") }
@@ -115,6 +117,7 @@ func run() async throws {
     service.discoveryBurst = 2 * pairs + 10
     // The lean readers do not heartbeat; the run is far shorter than this.
     service.readerOfflineBound = .seconds(600)
+    service.connectBatchesInFlight = connectBatchesInFlight
     let host = GatewayServiceHost(
         listener: GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: caPath, loopCount: loopCount),
         service: service, client: database.client, metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
@@ -285,7 +288,7 @@ func measureConnects(
             + "\"process_cpu_us_per_connect\": \(String(format: "%.1f", measured.connects > 0 ? cpu * 1e6 / Double(measured.connects) : 0)), "
             + "\"gateway_loops_cpu_us_per_connect\": \(perConnect(threads.gatewayLoops)), \"store_thread_cpu_us_per_connect\": \(perConnect(threads.store)), "
             + "\"load_loops_cpu_us_per_connect\": \(perConnect(threads.loadLoops)), \"other_threads_cpu_us_per_connect\": \(perConnect(threads.other)), "
-            + "\"pgbench_protocol\": \"\(pgbenchProtocol)\", \"lanes_kind\": \"\(laneKind)\", "
+            + "\"pgbench_protocol\": \"\(pgbenchProtocol)\", \"lanes_kind\": \"\(laneKind)\", \"connect_batches_in_flight\": \(connectBatchesInFlight), "
             + "\"postgres_cpu_us_per_connect\": \(String(format: "%.1f", measured.connects > 0 ? postgresCPU * 1e6 / Double(measured.connects) : 0)), "
             + "\"statements_per_connect\": \(String(format: "%.2f", statementsPerConnect)), "
             + peer.fields(prefix: "pgbench") + bareClaim.fields(prefix: "pgbench_bare_claim")

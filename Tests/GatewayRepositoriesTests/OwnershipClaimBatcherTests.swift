@@ -5,10 +5,12 @@ import Testing
 
 @Suite("Ownership store: claim batches")
 struct OwnershipClaimBatcherTests {
-    @Test("array parameters keep quotes, backslashes, braces, commas and NULL")
+    @Test("array parameters keep quotes, backslashes, braces, commas, NULL and non-ASCII text")
     func arrayLiteral() async throws {
         try await withOwnershipDatabase { client in
-            let elements: [String?] = ["plain", "with \"quotes\"", "back\\slash", "{braces}, comma", "", nil, "NULL"]
+            let elements: [String?] = [
+                "plain", "with \"quotes\"", "back\\slash", "{braces}, comma", "", nil, "NULL", "Café \"Größe\" ☕️", "é\\\"", "👩‍👩‍👧 lane",
+            ]
             let rows = try await client.query(
                 "SELECT element FROM unnest($1::text[]) WITH ORDINALITY AS u (element, position) ORDER BY position",
                 [PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(elements))]

@@ -182,8 +182,10 @@ final class PostgresConnection {
     func send(_ statement: Statement) -> Bool {
         guard let pg, state == .ready else { return false }
         let count = statement.parameters.count
-        // All parameter texts, NUL-terminated, in one buffer: one allocation per statement.
-        var buffer: [CChar] = []
+        // All parameter texts, NUL-terminated, in one buffer: one allocation per statement, each
+        // text copied whole (a native string's UTF-8 is contiguous).
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(statement.parameters.reduce(0) { $0 + ($1?.text.utf8.count ?? 0) + 1 })
         var offsets: [Int] = []
         offsets.reserveCapacity(count)
         for parameter in statement.parameters {
@@ -192,7 +194,7 @@ final class PostgresConnection {
                 continue
             }
             offsets.append(buffer.count)
-            for byte in parameter.text.utf8 { buffer.append(CChar(bitPattern: byte)) }
+            buffer.append(contentsOf: parameter.text.utf8)
             buffer.append(0)
         }
         let types: [Oid] = statement.parameters.map { $0?.typeOID ?? 0 }
@@ -219,7 +221,9 @@ final class PostgresConnection {
             }
         }
         let sent = buffer.withUnsafeBufferPointer { bytes in
-            let values: [UnsafePointer<CChar>?] = offsets.map { $0 < 0 ? nil : bytes.baseAddress! + $0 }
+            // No base address when there are no parameters (and then no offset to resolve).
+            let base = bytes.baseAddress.map(UnsafeRawPointer.init)
+            let values: [UnsafePointer<CChar>?] = offsets.map { $0 < 0 ? nil : (base! + $0).assumingMemoryBound(to: CChar.self) }
             return values.withUnsafeBufferPointer { valueBuffer in
                 types.withUnsafeBufferPointer { typeBuffer in
                     if let name {

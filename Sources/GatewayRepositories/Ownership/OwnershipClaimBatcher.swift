@@ -119,22 +119,27 @@ public final class OwnershipClaimBatcher: Sendable {
         }
     }
 
-    /// A one-dimensional array in PostgreSQL's text form, every element quoted.
+    /// A one-dimensional array in PostgreSQL's text form, every element quoted. Built on UTF-8
+    /// bytes: the two characters escaped (`"` and `\`) are ASCII, so no other byte of a UTF-8
+    /// text can be taken for them (walking `Character`s cost about 40,000 instructions a
+    /// connect in a batch of three).
     static func arrayLiteral(_ elements: [String?]) -> String {
-        var text = "{"
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        bytes.reserveCapacity(2 + elements.reduce(0) { $0 + 3 + ($1?.utf8.count ?? 4) })
         for (index, element) in elements.enumerated() {
-            if index > 0 { text += "," }
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
             guard let element else {
-                text += "NULL"
+                bytes.append(contentsOf: "NULL".utf8)
                 continue
             }
-            text += "\""
-            for character in element {
-                if character == "\"" || character == "\\" { text += "\\" }
-                text.append(character)
+            bytes.append(UInt8(ascii: "\""))
+            for byte in element.utf8 {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+                bytes.append(byte)
             }
-            text += "\""
+            bytes.append(UInt8(ascii: "\""))
         }
-        return text + "}"
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

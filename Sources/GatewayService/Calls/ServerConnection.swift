@@ -292,9 +292,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
             handOver.drain(call, then: held)
             return
         }
-        for bytes in held {
-            if !handOver.server.serve(bytes, call: call) { break }
-        }
+        handOver.serveHeld(held, call: call)
         if call.requestsEnded {
             handOver.server.requestsEnded()
         } else {

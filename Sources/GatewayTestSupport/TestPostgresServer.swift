@@ -55,10 +55,9 @@ actor TestPostgresServer {
             // removing it took minutes on a loaded machine, and done here, on one of the
             // cooperative pool's two threads and before this run's server started, every test
             // waited for it (suites with a time limit failed). It goes on a thread of its own,
-            // and nothing waits for it: this run's server lives in a directory of its own.
-            let cleanup = Thread { Self.removeLeftovers() }
-            cleanup.name = "test-postgres-cleanup"
-            cleanup.start()
+            // and nothing waits for it: this run's server lives in a directory of its own (the
+            // detached task only holds the thread's result, which no one reads).
+            Task.detached { await onOwnThread("test-postgres-cleanup") { Self.removeLeftovers() } }
             let directory = TestPostgres.makeTemporaryDirectory()
             let server = try await EmbeddedPostgres.start(Self.configuration(directory: directory), logger: logger)
             var admin = PostgresConfiguration(connectionString: server.connectionString(database: "postgres"))

@@ -23,11 +23,7 @@ final class StatementBatchQueue<Item: Sendable>: Sendable {
     /// Queues `item`. When a slot is free, a task sends batches with `send` until nothing is
     /// waiting; `send` must answer every item of its batch.
     func enqueue(_ item: Item, send: @escaping @Sendable ([Item]) async -> Void) {
-        let batch: [Item]? = state.withLock { state in
-            state.pending.append(item)
-            return takeBatch(&state)
-        }
-        if let batch { Task { await run(batch, send: send) } }
+        sendNextBatch(after: { $0.pending.append(item) }, send: send)
     }
 
     /// Reserves a slot for one item that its caller sends itself, on its own task, when a slot
@@ -43,8 +39,17 @@ final class StatementBatchQueue<Item: Sendable>: Sendable {
 
     /// Frees the slot of ``reserveAlone()``; items that arrived meanwhile leave in a batch.
     func releaseAlone(send: @escaping @Sendable ([Item]) async -> Void) {
+        sendNextBatch(after: { $0.inFlight -= 1 }, send: send)
+    }
+
+    /// Applies `change` under the lock and takes the next batch there; if there is one, a task
+    /// sends it (and those after it) with `send`.
+    private func sendNextBatch(
+        after change: (inout State) -> Void,
+        send: @escaping @Sendable ([Item]) async -> Void
+    ) {
         let batch: [Item]? = state.withLock { state in
-            state.inFlight -= 1
+            change(&state)
             return takeBatch(&state)
         }
         if let batch { Task { await run(batch, send: send) } }

@@ -192,10 +192,16 @@ final class LoopHandOver: Sendable {
                 open = server.serve(bytes, call: call)
                 if !open { break }
             }
-            for bytes in held where open {
-                open = server.serve(bytes, call: call)
-            }
+            if open { serveHeld(held, call: call) }
             call.awaitEnd(of: server)
+        }
+    }
+
+    /// Serves `held` through ``server`` in order, stopping at the first message after which
+    /// the call is ending (``LoopServed/serve(_:call:)`` answered false).
+    func serveHeld(_ held: [[UInt8]], call: ServerCall) {
+        for bytes in held {
+            if !server.serve(bytes, call: call) { return }
         }
     }
 }

@@ -292,9 +292,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
             handOver.drain(call, then: held)
             return
         }
-        for bytes in held {
-            if !handOver.server.serve(bytes, call: call) { break }
-        }
+        handOver.serveHeld(held, call: call)
         if call.requestsEnded {
             handOver.server.requestsEnded()
         } else {
@@ -355,9 +353,9 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         if frames.hasOutbound {
             frames.takeOutbound(into: &writeBuffer)
             _ = transport.write(writeBuffer)
-            // The storage goes back to the frame connection (one buffer kept between writes).
+            // The storage goes back to the frame connection, which decides what is kept
+            // between writes (one buffer, at most 64 KiB).
             frames.returnOutboundStorage(&writeBuffer)
-            if writeBuffer.capacity > 1 << 16 { writeBuffer = [] }
         }
         if frames.state == .closed {
             transport.close(graceful: true)

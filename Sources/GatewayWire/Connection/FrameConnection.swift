@@ -124,9 +124,13 @@ public struct FrameConnection: Sendable {
     /// Gives `buffer`'s storage back once the bytes ``takeOutbound(into:)`` moved into it are
     /// written, if nothing was queued meanwhile: `buffer` is left empty without storage, so
     /// that a connection keeps one buffer's capacity between writes, not two. No allocation:
-    /// the two buffers trade places again.
+    /// the two buffers trade places again. If something was queued meanwhile, `buffer` keeps
+    /// its storage for the next write unless it is over 64 KiB (then it is dropped).
     public mutating func returnOutboundStorage(_ buffer: inout [UInt8]) {
-        guard outbound.isEmpty else { return }
+        guard outbound.isEmpty else {
+            if buffer.capacity > 1 << 16 { buffer = [] }
+            return
+        }
         if buffer.capacity > outbound.capacity && buffer.capacity <= 1 << 16 {
             buffer.removeAll(keepingCapacity: true)
             swap(&buffer, &outbound)

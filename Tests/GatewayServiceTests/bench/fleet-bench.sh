@@ -41,7 +41,7 @@ STORM_SECONDS=${FLEET_STORM_SECONDS:-90}
 STORM_VICTIM=${FLEET_STORM_VICTIM:-share}
 HEARTBEAT=${FLEET_HEARTBEAT:-2s}
 LANE_PERIOD=${FLEET_LANE_PERIOD:-20s}
-PGBIN=${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
+source "$(dirname "${BASH_SOURCE[0]}")/postgres.sh"   # PGBIN, as_postgres, bench_postgres_start/stop
 mkdir -p "$OUT"
 RAW="$OUT/fleet.jsonl"; : > "$RAW"
 WORK=$(mktemp -d /tmp/fleet-bench.XXXXXX)
@@ -55,11 +55,10 @@ R1=$((BASE + 21)); R2=$((BASE + 23)); R3=$((BASE + 25))
 cleanup() {
   for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
   [ -f "$WORK/nginx/nginx.pid" ] && kill "$(cat "$WORK/nginx/nginx.pid")" 2>/dev/null || true
-  [ -d "$WORK/pg" ] && as_postgres "$PGBIN/pg_ctl" -D "$WORK/pg" -m immediate stop >/dev/null 2>&1 || true
+  bench_postgres_stop "$WORK"
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 wait_port() { for _ in $(seq 1 600); do (echo > /dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 did not open"; return 1; }
 log() { echo "== $(date -u +%H:%M:%S) $*"; }
 psql_q() { "$PGBIN/psql" -X -q -t -A -F' ' -h "$WORK/pgsock" -p $PG_PORT -U postgres -d gateway -c "/* fleet-bench */ $1"; }
@@ -67,22 +66,9 @@ loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 
 # --- PostgreSQL with pg_stat_statements --------------------------------------------------------
 log "PostgreSQL with pg_stat_statements ($PGBIN)"
-mkdir -p "$WORK/pg" "$WORK/pgsock"
-[ "$(id -u)" = 0 ] && chown postgres "$WORK/pg" "$WORK/pgsock"
-as_postgres "$PGBIN/initdb" -D "$WORK/pg" -U postgres -A trust >/dev/null
-cat >> "$WORK/pg/postgresql.conf" <<CONF
-listen_addresses = '127.0.0.1'
-port = $PG_PORT
-unix_socket_directories = '$WORK/pgsock'
-max_connections = 200
-shared_buffers = 256MB
-shared_preload_libraries = 'pg_stat_statements'
-pg_stat_statements.track = all
-CONF
-as_postgres "$PGBIN/pg_ctl" -D "$WORK/pg" -l "$WORK/pg/server.log" -w start >/dev/null
-"$PGBIN/createdb" -h "$WORK/pgsock" -p $PG_PORT -U postgres gateway
+bench_postgres_start "$WORK" $PG_PORT "max_connections = 200" "shared_buffers = 256MB" \
+  "shared_preload_libraries = 'pg_stat_statements'" "pg_stat_statements.track = all"
 psql_q "CREATE EXTENSION pg_stat_statements" >/dev/null
-DB="postgresql://postgres@127.0.0.1:$PG_PORT/gateway"
 
 "$BIN/fleet-load" --mode ca --dir "$WORK/fleet" > "$WORK/ca.json"
 TLS="$WORK/fleet/tls"

@@ -21,7 +21,7 @@ N=${READER_MEMORY_READERS:-3000}
 ROUNDS=${READER_MEMORY_ROUNDS:-1}
 SETTLE=${READER_MEMORY_SETTLE:-10}
 HEARTBEAT=2s
-PGBIN=${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
+source "$(dirname "${BASH_SOURCE[0]}")/postgres.sh"   # PGBIN, as_postgres, bench_postgres_start/stop
 mkdir -p "$OUT"
 RAW="$OUT/reader-memory.jsonl"; : > "$RAW"
 WORK=$(mktemp -d /tmp/reader-memory.XXXXXX)
@@ -31,11 +31,10 @@ BASE=${READER_MEMORY_PORT_BASE:-18670}
 PG_PORT=$BASE; GW_PORT=$((BASE + 1)); GW_INTERNAL=$((BASE + 2)); ECHO_PORT=$((BASE + 3))
 cleanup() {
   for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
-  [ -d "$WORK/pg" ] && as_postgres "$PGBIN/pg_ctl" -D "$WORK/pg" -m immediate stop >/dev/null 2>&1 || true
+  bench_postgres_stop "$WORK"
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 wait_port() { for _ in $(seq 1 600); do (echo > /dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 did not open"; return 1; }
 port_free() { for _ in $(seq 1 100); do (echo > /dev/tcp/127.0.0.1/$1) 2>/dev/null || return 0; sleep 0.1; done; echo "port $1 is still taken"; return 1; }
 log() { echo "== $(date -u +%H:%M:%S) $*"; }
@@ -57,18 +56,7 @@ wait_attached() { # PATTERN N TIMEOUT
 
 # --- PostgreSQL, the fleet's certificates, the readers registered -------------------------------
 log "PostgreSQL ($PGBIN)"
-mkdir -p "$WORK/pg" "$WORK/pgsock"
-[ "$(id -u)" = 0 ] && chown postgres "$WORK/pg" "$WORK/pgsock"
-as_postgres "$PGBIN/initdb" -D "$WORK/pg" -U postgres -A trust >/dev/null
-cat >> "$WORK/pg/postgresql.conf" <<CONF
-listen_addresses = '127.0.0.1'
-port = $PG_PORT
-unix_socket_directories = '$WORK/pgsock'
-max_connections = 100
-CONF
-as_postgres "$PGBIN/pg_ctl" -D "$WORK/pg" -l "$WORK/pg/server.log" -w start >/dev/null
-"$PGBIN/createdb" -h "$WORK/pgsock" -p $PG_PORT -U postgres gateway
-DB="postgresql://postgres@127.0.0.1:$PG_PORT/gateway"
+bench_postgres_start "$WORK" $PG_PORT "max_connections = 100"
 
 "$BIN/fleet-load" --mode ca --dir "$WORK/fleet" > "$WORK/ca.json"
 json() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$WORK/ca.json" "$1"; }

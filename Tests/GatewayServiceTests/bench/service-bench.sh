@@ -3,8 +3,8 @@
 # TLS on both legs) beside nginx relaying TLS on both legs (stream proxy, proxy_ssl on, in front
 # of a TLS echo), 16 and 256 pairs/connections, same run, same machine; then connect
 # arbitrations per second through the whole service (two lanes per reader taking it over from
-# each other) beside pgbench running the ownership store's one-statement claim on the same
-# PostgreSQL server.
+# each other) beside pgbench on the same PostgreSQL server, running what a connect sends (the
+# claim with the reader's row, the ratio's peer) and the bare claim.
 #
 # The relay comparison runs ROUNDS (default 5) interleaved rounds (nginx then the gateway, at 16 then 256
 # pairs, in each round) and reports medians: the ratio is the median of the rounds' ratios,
@@ -75,7 +75,7 @@ PRELOAD=""
 # Twice: lanes on the client library (its tasks and streams), then lean lanes (transport
 # handlers, as in the relay comparison), whose own CPU is closer to pgbench's.
 for lanes in client lean; do
-  TEST_POSTGRES_SETTINGS="$PRELOAD" timeout $((60 + ROUNDS * (2 * SECONDS_PER_RUN + 10))) "$BIN/service-bench" --mode connect --pairs "$CONNECT_READERS" \
+  TEST_POSTGRES_SETTINGS="$PRELOAD" timeout $((60 + ROUNDS * (3 * SECONDS_PER_RUN + 10))) "$BIN/service-bench" --mode connect --pairs "$CONNECT_READERS" \
     --duration ${SECONDS_PER_RUN}s --warmup 1s --rounds "$ROUNDS" --connect-lanes "$lanes" --pgbench "$PGBENCH" --label "gateway connect $lanes" \
     2> >(grep 'per connect' >&2) | tee -a "$RAW"
 done
@@ -97,18 +97,21 @@ for pairs in (16, 256):
                f"{' '.join(f'{r:.2f}' for r in ratios)} | "
                f"{median([r.get('gateway_loops_cpu_us_per_round_trip', 0) for r in mine]):.1f} / {median([r.get('server_cpu_us_per_rt', 0) for r in nginx]):.1f} | "
                f"{median([r.get('load_loops_cpu_us_per_round_trip', 0) for r in mine]):.1f} / {median(peer_load):.1f} |")
-out += ["", "| lanes | readers × lanes | rounds | connects/s through the service | pgbench claims/s (same statement, same server) | ratio (median of rounds) | each round's ratio | CPU µs per connect: bench process (gateway loops / store thread / lanes' and readers' loops / task pool) + PostgreSQL | CPU µs per pgbench claim: pgbench + PostgreSQL | statements per connect |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+out += ["", "| lanes | readers × lanes | rounds | connects/s through the service | pgbench/s: what a connect sends / the bare claim (same server) | ratio (median of rounds) | each round's ratio | ratio to the bare claim (each round) | CPU µs per connect: bench process (gateway loops / store thread / lanes' and readers' loops / task pool) + PostgreSQL | CPU µs per pgbench run: pgbench + PostgreSQL (connect's statement / bare claim) | statements per connect |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
 for kind in ("client", "lean"):
     connects = [r for r in rows if r["label"] == f"gateway connect {kind}"]
     if not connects: continue
     c = connects[0]
     def m(key): return median([r.get(key, 0) for r in connects])
     each = " ".join("%.2f" % r["ratio"] for r in connects)
-    out.append(f"| {kind} | {c['readers']} × {c['lanes']} | {len(connects)} | {m('connects_per_second'):.0f} | {m('pgbench_claims_per_second'):.0f} | {m('ratio'):.2f}× | "
-               f"{each} | {m('process_cpu_us_per_connect'):.0f} ({m('gateway_loops_cpu_us_per_connect'):.0f} / {m('store_thread_cpu_us_per_connect'):.0f} / "
+    bare = " ".join("%.2f" % r["ratio_to_bare_claim"] for r in connects)
+    out.append(f"| {kind} | {c['readers']} × {c['lanes']} | {len(connects)} | {m('connects_per_second'):.0f} | "
+               f"{m('pgbench_claims_per_second'):.0f} / {m('pgbench_bare_claim_claims_per_second'):.0f} | {m('ratio'):.2f}× | {each} | "
+               f"{m('ratio_to_bare_claim'):.2f}× ({bare}) | {m('process_cpu_us_per_connect'):.0f} ({m('gateway_loops_cpu_us_per_connect'):.0f} / {m('store_thread_cpu_us_per_connect'):.0f} / "
                f"{m('load_loops_cpu_us_per_connect'):.0f} / {m('other_threads_cpu_us_per_connect'):.0f}) + {m('postgres_cpu_us_per_connect'):.0f} | "
-               f"{m('pgbench_cpu_us_per_claim'):.0f} + {m('postgres_cpu_us_per_pgbench_claim'):.0f} | {m('statements_per_connect'):.2f} |")
+               f"{m('pgbench_cpu_us_per_claim'):.0f} + {m('postgres_cpu_us_per_pgbench_claim'):.0f} / "
+               f"{m('pgbench_bare_claim_cpu_us_per_claim'):.0f} + {m('postgres_cpu_us_per_pgbench_bare_claim_claim'):.0f} | {m('statements_per_connect'):.2f} |")
 open(sys.argv[2], "w").write("\n".join(out) + "\n")
 print("\n".join(out))
 PY

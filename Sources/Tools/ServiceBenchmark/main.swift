@@ -46,7 +46,9 @@ let parser = OptionsParser(
 )
 
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("service-bench: \(message)\n".utf8))
+    // The options parser's errors already start with the program's name.
+    let line = message.hasPrefix("service-bench: ") ? message : "service-bench: \(message)"
+    FileHandle.standardError.write(Data("\(line)\n".utf8))
     exit(1)
 }
 
@@ -73,7 +75,8 @@ let pgbenchProtocol = options.string("pgbench-protocol") ?? "extended"
 let laneKind = options.string("connect-lanes") ?? "client"
 guard laneKind == "client" || laneKind == "lean" else { fail("--connect-lanes must be client or lean") }
 guard pgbenchProtocol == "extended" || pgbenchProtocol == "prepared" else { fail("--pgbench-protocol must be extended or prepared") }
-let connectBatchesInFlight = (try? options.int("connect-batches-in-flight", in: 1...8)) ?? 1
+let connectBatchesInFlight: Int
+do { connectBatchesInFlight = try options.int("connect-batches-in-flight", in: 1...8) ?? 1 } catch { fail("\(error)") }
 let fixedConnects: Int? = (try? options.int("connects", in: 1...10_000_000))
 let laneCarrier = options.string("lanes") ?? "raw"
 guard laneCarrier == "raw" || laneCarrier == "websocket" else { fail("--lanes must be raw or websocket") }

@@ -28,6 +28,14 @@ public enum TestPostgres {
         try await TestPostgresServer.shared.started().server
     }
 
+    /// Returns once the directories that earlier runs left are removed (started with the
+    /// server, on a thread of its own). Tests never wait for it; a benchmark does before it
+    /// measures, so that the removal's CPU (a test run's cluster is gigabytes of small files)
+    /// does not fall into its figures.
+    public static func leftoversRemoved() async throws {
+        try await TestPostgresServer.shared.leftoversRemoved()
+    }
+
     /// A new, empty database with `migrations` applied, and a client for it.
     public static func database(migrations: [Migration] = Migrations.all, maximumConnections: Int = 4) async throws -> TestDatabase {
         try await TestPostgresServer.shared.makeDatabase(migrations: migrations, maximumConnections: maximumConnections)

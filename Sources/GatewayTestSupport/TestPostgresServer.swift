@@ -20,6 +20,8 @@ actor TestPostgresServer {
     }
 
     private var starting: Task<Started, any Error>?
+    /// The removal of earlier runs' directories, started with the server (see ``started()``).
+    private var leftoverRemoval: Task<Void, Never>?
     private var templates: [String: Task<String, any Error>] = [:]
     private var nextDatabase = 0
     private let logger = Logger(component: "test-postgres")
@@ -49,15 +51,15 @@ actor TestPostgresServer {
 
     func started() async throws -> Started {
         if let starting { return try await starting.value }
+        // An earlier run's cluster holds a database per test (hundreds of thousands of files):
+        // removing it took minutes on a loaded machine, and done before this run's server
+        // started, on one of the cooperative pool's two threads, every test waited for it
+        // (suites with a time limit failed). It goes on a thread of its own, and no test waits
+        // for it: this run's server lives in a directory of its own. Benchmarks wait for it
+        // (``leftoversRemoved()``), so that its CPU does not fall into their measurements.
+        leftoverRemoval = Task.detached { await onOwnThread("test-postgres-cleanup") { Self.removeLeftovers() } }
         let logger = self.logger
         let task = Task<Started, any Error> {
-            // An earlier run's cluster holds a database per test (hundreds of thousands of files):
-            // removing it took minutes on a loaded machine, and done here, on one of the
-            // cooperative pool's two threads and before this run's server started, every test
-            // waited for it (suites with a time limit failed). It goes on a thread of its own,
-            // and nothing waits for it: this run's server lives in a directory of its own (the
-            // detached task only holds the thread's result, which no one reads).
-            Task.detached { await onOwnThread("test-postgres-cleanup") { Self.removeLeftovers() } }
             let directory = TestPostgres.makeTemporaryDirectory()
             let server = try await EmbeddedPostgres.start(Self.configuration(directory: directory), logger: logger)
             var admin = PostgresConfiguration(connectionString: server.connectionString(database: "postgres"))
@@ -73,6 +75,13 @@ actor TestPostgresServer {
         }
         starting = task
         return try await task.value
+    }
+
+    /// Returns once the directories of earlier runs are removed (the server is started first,
+    /// which starts their removal).
+    func leftoversRemoved() async throws {
+        _ = try await started()
+        await leftoverRemoval?.value
     }
 
     func makeDatabase(migrations: [Migration], maximumConnections: Int) async throws -> TestDatabase {

@@ -12,14 +12,7 @@ struct OwnershipClaimBatchPlanTests {
         try await withOwnershipDatabase { client in
             let fixtures = OwnershipFixtures(client: client)
             try await fixtures.seedAccount()
-            try await client.execute(
-                """
-                INSERT INTO readers (id, account_id, serial_number, device_type, location_id, status)
-                SELECT 'tmr_fleet_' || i, $1, 'FLEET-' || i, 'bbpos_wisepos_e', $2, 'online' FROM generate_series(1, 10000) AS i
-                """,
-                [PostgresValue(OwnershipFixtures.account), PostgresValue(OwnershipFixtures.location)]
-            )
-            try await client.execute("ANALYZE readers")
+            try await Self.registerFleet(client)
             let readers = ["tmr_fleet_1", "tmr_fleet_2", "tmr_fleet_3"]
             let parameters: [PostgresValue?] = [
                 PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(readers)),
@@ -45,15 +38,8 @@ extension OwnershipClaimBatchPlanTests {
         try await withOwnershipDatabase { client in
             let fixtures = OwnershipFixtures(client: client)
             _ = try await fixtures.seedCluster(nodes: ["node-a"])
-            try await client.execute(
-                """
-                INSERT INTO readers (id, account_id, serial_number, device_type, location_id, status)
-                SELECT 'tmr_fleet_' || i, $1, 'FLEET-' || i, 'bbpos_wisepos_e', $2, 'online' FROM generate_series(1, 10000) AS i
-                """,
-                [PostgresValue(OwnershipFixtures.account), PostgresValue(OwnershipFixtures.location)]
-            )
+            try await Self.registerFleet(client)
             try await client.execute("INSERT INTO reader_ownership (reader_id) SELECT id FROM readers")
-            try await client.execute("ANALYZE readers")
             try await client.execute("ANALYZE reader_ownership")
             let parameters: [PostgresValue?] = [
                 PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(["tmr_fleet_1", "tmr_fleet_2", "tmr_fleet_3"])),
@@ -66,5 +52,18 @@ extension OwnershipClaimBatchPlanTests {
             #expect(!text.contains("Seq Scan on reader_ownership"), "\(text)")
             #expect(!text.contains("Seq Scan on readers"), "\(text)")
         }
+    }
+
+    /// Registers 10,000 readers (`tmr_fleet_1` …) to the fixtures' account, and lets the planner
+    /// know (`ANALYZE`).
+    static func registerFleet(_ client: PostgresClient) async throws {
+        try await client.execute(
+            """
+            INSERT INTO readers (id, account_id, serial_number, device_type, location_id, status)
+            SELECT 'tmr_fleet_' || i, $1, 'FLEET-' || i, 'bbpos_wisepos_e', $2, 'online' FROM generate_series(1, 10000) AS i
+            """,
+            [PostgresValue(OwnershipFixtures.account), PostgresValue(OwnershipFixtures.location)]
+        )
+        try await client.execute("ANALYZE readers")
     }
 }

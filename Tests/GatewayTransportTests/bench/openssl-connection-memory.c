@@ -15,8 +15,9 @@
 //   SEND_ROOT (1)        the client sends the chain OpenSSL builds (its root); 0: SSL_MODE_NO_AUTO_CHAIN
 //   RELEASE_CHAIN (0)    1: the transport's certificate-verify callback (releases the sent chain)
 #define _GNU_SOURCE
-#include <openssl/ssl.h>
-#include <openssl/err.h>
+// The transport's own OpenSSL shim (the script compiles with -I Sources/CGatewayOpenSSL), so
+// that RELEASE_CHAIN measures the callback the gateway installs, not a copy of it.
+#include "shim.h"
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,17 +29,6 @@
 static int envi(const char *n, int d) { const char *v = getenv(n); return v ? atoi(v) : d; }
 static size_t used(void) { struct mallinfo2 m = mallinfo2(); return m.uordblks + m.hblkhd; }
 static void die(const char *what) { fprintf(stderr, "%s\n", what); ERR_print_errors_fp(stderr); exit(1); }
-
-// The same as rg_verify_then_release_sent_chain in Sources/CGatewayOpenSSL/shim.h.
-static int verify_then_release_sent_chain(X509_STORE_CTX *ctx, void *arg) {
-    (void)arg;
-    int ok = X509_verify_cert(ctx);
-    if (ok == 1) {
-        STACK_OF(X509) *sent = X509_STORE_CTX_get0_untrusted(ctx);
-        while (sent != NULL && sk_X509_num(sent) > 1) X509_free(sk_X509_pop(sent));
-    }
-    return ok;
-}
 
 static SSL_CTX *server_context(void) {
     SSL_CTX *c = SSL_CTX_new(TLS_server_method());
@@ -62,7 +52,7 @@ static SSL_CTX *server_context(void) {
         if (envi("ADVERTISE", 1)) SSL_CTX_set_client_CA_list(c, SSL_load_client_CA_file("ca.pem"));
         SSL_CTX_set_verify(c, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, NULL);
         SSL_CTX_set_verify_depth(c, 8);
-        if (envi("RELEASE_CHAIN", 0)) SSL_CTX_set_cert_verify_callback(c, verify_then_release_sent_chain, NULL);
+        if (envi("RELEASE_CHAIN", 0)) rg_SSL_CTX_release_sent_chain_after_verify(c);
     } else {
         SSL_CTX_set_verify(c, SSL_VERIFY_NONE, NULL);
     }

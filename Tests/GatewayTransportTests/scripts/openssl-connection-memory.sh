@@ -10,7 +10,7 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d /tmp/openssl-connection-memory.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
-cc -O1 -o memory "$HERE/bench/openssl-connection-memory.c" -lssl -lcrypto
+cc -O1 -I "$HERE/../../Sources/CGatewayOpenSSL" -o memory "$HERE/bench/openssl-connection-memory.c" -lssl -lcrypto
 config() { printf '[req]\ndistinguished_name=d\n[d]\n[v3]\n%b' "$1"; }
 openssl ecparam -name prime256v1 -genkey -noout -out ca.key
 openssl req -new -x509 -key ca.key -subj "/CN=Reader CA" -days 30 -sha256 -out ca.pem -extensions v3 \

@@ -139,21 +139,17 @@ public final class ChildProcess: Sendable {
         }
         close(fds[1])
         let readEnd = fds[0]
-        let bytes = await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8], Never>) in
-            let reader = Thread {
-                var bytes: [UInt8] = []
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                while true {
-                    let count = read(readEnd, &buffer, buffer.count)
-                    if count < 0, errno == EINTR { continue }
-                    if count <= 0 { break }
-                    bytes += buffer[0..<count]
-                }
-                close(readEnd)
-                continuation.resume(returning: bytes)
+        let bytes = await onThreadOfItsOwn("process-output") { () -> [UInt8] in
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(readEnd, &buffer, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                bytes += buffer[0..<count]
             }
-            reader.name = "process-output"
-            reader.start()
+            close(readEnd)
+            return bytes
         }
         let status = await child.wait(timeout: .seconds(60)) ?? -1
         return (status, String(decoding: bytes, as: UTF8.self))

@@ -16,13 +16,9 @@ enum DescriptorWait {
         guard remaining > .zero else { return nil }
         let (seconds, attoseconds) = remaining.components
         let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Int?, Never>) in
-            let thread = Thread {
-                let ready = descriptors.withUnsafeBufferPointer { rg_wait_readable($0.baseAddress, Int32($0.count), milliseconds) }
-                continuation.resume(returning: ready >= 0 ? Int(ready) : nil)
-            }
-            thread.name = "wait-readable"
-            thread.start()
+        return await onThreadOfItsOwn("wait-readable") {
+            let ready = descriptors.withUnsafeBufferPointer { rg_wait_readable($0.baseAddress, Int32($0.count), milliseconds) }
+            return ready >= 0 ? Int(ready) : nil
         }
     }
 }

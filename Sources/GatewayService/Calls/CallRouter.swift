@@ -29,9 +29,9 @@ final class CallRouter: Sendable {
     }
 
     let routes: [String: Route]
-    let connectionConfiguration: ConnectionConfiguration
-    /// The same, held once for every connection's frame state machine.
+    /// The connections' frame configuration, held once for every connection's frame state machine.
     let sharedConnectionConfiguration: SharedConnectionConfiguration
+    var connectionConfiguration: ConnectionConfiguration { sharedConnectionConfiguration.configuration }
     let metrics: GatewayMetrics
     /// The WebSocket binding on this port; nil: raw frames only (the replica link).
     let webSocket: WebSocketCarrierConfiguration?
@@ -53,7 +53,6 @@ final class CallRouter: Sendable {
             let label = route.key.split(separator: "/").last.map(String.init) ?? "other"
             table[route.key] = Route(handler: route.value, path: route.key, label: label, okCalls: metrics.calls.labels(label, CallStatus.ok))
         }
-        self.connectionConfiguration = connectionConfiguration
         self.sharedConnectionConfiguration = SharedConnectionConfiguration(connectionConfiguration)
         self.metrics = metrics
         self.closedHandler = connectionClosed

@@ -37,23 +37,22 @@ extension ReaderLinkService {
     }
 
     /// Takes one `ReaderLink.Attach` call from hello to online and hands it to the connection's
-    /// loop (``serveOnline(_:link:call:)``); nil when it ended before.
-    @discardableResult
-    func attach(requests: AsyncStream<[UInt8]>, call: ServerCall, context: CallContext) async -> OnlineLink? {
+    /// loop (``serveOnline(_:link:call:)``), or ends it.
+    func attach(requests: AsyncStream<[UInt8]>, call: ServerCall, context: CallContext) async {
         var iterator = CountingIterator(requests.makeAsyncIterator())
         guard let first = await iterator.next(),
               let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: first),
               case .hello(let hello)? = uplink.message
         else {
             call.end(ServiceError.invalid("the first message of Attach must be a ReaderHello").status)
-            return nil
+            return
         }
         let serial = hello.serialNumber.trimmingCharacters(in: .whitespaces).uppercased()
         do {
             try SerialRegistrationRequest.validate(serial: serial)
         } catch {
             call.end(ServiceError.invalid(error.message).status)
-            return nil
+            return
         }
         // Going online reads no more from the stream (unless the reader must show a registration
         // code: released below): what it sends until the hand-over (heartbeats, while the store
@@ -76,7 +75,7 @@ extension ReaderLinkService {
                     hello, serial: serial, linkID: linkID, call: call, mailbox: registrationMailbox, requests: &iterator
                 ) else {
                     call.end()
-                    return nil
+                    return
                 }
                 record = registered.record
                 issuedCredential = registered.credential
@@ -84,7 +83,7 @@ extension ReaderLinkService {
             }
         } catch {
             call.end(error.status)
-            return nil
+            return
         }
         // Written only when the reader reports something new (the attach itself records when it
         // was last seen): a reconnect storm of unchanged readers writes nothing here.
@@ -96,7 +95,7 @@ extension ReaderLinkService {
                 try await database.readerReported(record.id, softwareVersion: hello.softwareVersion, deviceType: hello.deviceType)
             }
         }
-        guard let epoch = await goOnline(record, linkID: linkID, call: call, ipAddress: hello.ipAddress, batteryLevel: hello.batteryLevel) else { return nil }
+        guard let epoch = await goOnline(record, linkID: linkID, call: call, ipAddress: hello.ipAddress, batteryLevel: hello.batteryLevel) else { return }
         let reader = ReaderID(record.id)
         softwareStatusReported(reader, linkID: linkID, batteryLevel: hello.batteryLevel, version: hello.softwareVersion)
         if let heartbeat = heartbeatBeforeRegistration {
@@ -130,7 +129,6 @@ extension ReaderLinkService {
         // end comes after every message.
         call.handOver(LoopHandOver(requests: requests, consumed: iterator.count, server: link))
         registry.apply(one: { $0.ownerAnnouncement(for: reader) })
-        return link
     }
 
     /// The request stream read by going online, counting what it read (``LoopHandOver``).

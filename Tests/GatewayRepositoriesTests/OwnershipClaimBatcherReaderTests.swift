@@ -98,7 +98,7 @@ struct OwnershipClaimBatcherReaderTests {
                 account: OwnershipFixtures.account
             )
         }
-        let together = try await OwnershipClaimBatcher.decideTogether(store, batch).map { try $0.get() }
+        let together = try await OwnershipClaimBatcher.decide(store, batch).map { try $0.get() }
         #expect(together.count == claims.count)
         for ((index, owner, failIfInUse), decision) in zip(claims, together) {
             let request = ConnectRequest(session: owner.session, lane: owner.lane, failIfInUse: failIfInUse)

@@ -19,6 +19,39 @@ struct OwnershipClaimBatcherTests {
         }
     }
 
+    @Test("a batch's claims split into statements where no reader appears twice, each reader's claims in their order")
+    func roundsKeepEachReaderApart() {
+        let readers = ["tmr_1", "tmr_1", "tmr_2", "tmr_1", "tmr_3", "tmr_2"].map { ReaderID($0) }
+        #expect(OwnershipClaimBatcher.rounds(readers) == [[0, 2, 4], [1, 5], [3]])
+        #expect(OwnershipClaimBatcher.rounds([ReaderID("tmr_1"), ReaderID("tmr_2")]) == [[0, 1]])
+        #expect(OwnershipClaimBatcher.rounds([]) == [])
+    }
+
+    @Test("one statement naming a reader twice is refused, and changes nothing")
+    func readerTwiceInOneStatementIsRefused() async throws {
+        try await withOwnershipDatabase { client in
+            let fixtures = OwnershipFixtures(client: client)
+            try await fixtures.seedAccount()
+            let store = OwnershipStore(client: client)
+            let reader = ReaderID("tmr_twice")
+            try await fixtures.registerReader(reader)
+            _ = try await store.readerAttached(reader)
+            let owners = [("sess_a", "Till 1"), ("sess_b", "Till 2")].map { ReaderOwner(session: SessionID($0.0), lane: LaneLabel($0.1)) }
+            for owner in owners { try await fixtures.openSession(owner.session, lane: owner.lane) }
+            let claims = owners.map { owner in
+                OwnershipClaimBatcher.Claim(reader: reader, request: ConnectRequest(session: owner.session, lane: owner.lane), account: nil)
+            }
+            do throws(StoreError) {
+                _ = try await OwnershipClaimBatcher.decideTogether(store, claims)
+                Issue.record("a statement naming a reader twice must be refused")
+            } catch {
+                #expect(error.message.contains("a reader appears twice"), "\(error)")
+            }
+            #expect(try await store.ownership(of: reader)?.owner == nil)
+            #expect(try await fixtures.history(reader).isEmpty)
+        }
+    }
+
     @Test("a bad claim in a batch fails alone; the others are decided")
     func badClaimFailsAlone() async throws {
         try await withOwnershipDatabase { client in

@@ -7,9 +7,10 @@ import GatewayPostgres
 /// Each claim is its own transaction when sent alone, so a connection commits its claims one
 /// after the other, however deeply they are pipelined: with few connections, the commit (a WAL
 /// flush) bounds the rate. The batcher lets up to `maximumInFlight` batches run at once; claims
-/// that arrive meanwhile wait and leave together in the next batch, decided in reader order by
-/// `ownership_claim_batch` within one transaction. The decisions are exactly those of single
-/// claims made in that order (same function, same rules); only the commit is shared.
+/// that arrive meanwhile wait and leave together in the next batch, decided in one transaction
+/// by ``OwnershipStatements/claimBatch``: the rules of a single claim written over the whole
+/// set. A batch never names a reader twice: a reader's later claim waits for the next batch,
+/// so it is decided on the row its predecessor left, as single claims made in that order are.
 ///
 /// A connect's claim (``claim(_:_:readingRecordOf:)``) also gets its reader's row for the
 /// answer in the same statement, as ``OwnershipStore/claim(_:_:readingRecordOf:)`` does alone:
@@ -41,7 +42,7 @@ public final class OwnershipClaimBatcher: Sendable {
     ///     batch holds one connection's commit).
     public init(store: OwnershipStore, maximumBatch: Int = 64, maximumInFlight: Int = 8) {
         self.store = store
-        queue = StatementBatchQueue(maximumBatch: maximumBatch, maximumInFlight: maximumInFlight)
+        queue = StatementBatchQueue(maximumBatch: maximumBatch, maximumInFlight: maximumInFlight, distinctBy: { $0.claim.reader.rawValue })
     }
 
     /// Decides a connect request, like ``OwnershipStore/claim(_:_:)``.
@@ -76,26 +77,53 @@ public final class OwnershipClaimBatcher: Sendable {
             only.continuation.resume(returning: await Self.single(store, only.claim))
             return
         }
-        do throws(StoreError) {
-            let decisions = try await Self.decideTogether(store, batch.map(\.claim))
-            for (pending, decision) in zip(batch, decisions) { pending.continuation.resume(returning: decision) }
-        } catch {
-            store.logger.warning("claim batch failed, retrying its claims one by one", ["claims": batch.count, "error": error])
-            for pending in batch { pending.continuation.resume(returning: await Self.single(store, pending.claim)) }
-        }
+        let decisions = await Self.decide(store, batch.map(\.claim))
+        for (pending, decision) in zip(batch, decisions) { pending.continuation.resume(returning: decision) }
     }
 
-    /// Sends `claims` as one statement (one transaction), decided in reader order and, on one
-    /// reader, in the order given. Throws when the statement fails (then nothing of it
-    /// committed); a claim's row that does not decode fails that claim alone.
+    /// Decides `claims` as single claims made in the order given would be: claims on distinct
+    /// readers together in one statement (``decideTogether(_:_:)``), a reader's later claims in
+    /// later statements (the queue already keeps them apart, so this is one statement but for
+    /// callers that did not). If a statement fails, its claims are retried one by one, so one
+    /// bad claim cannot fail the others.
+    static func decide(_ store: OwnershipStore, _ claims: [Claim]) async -> [Result<Decision, StoreError>] {
+        var decisions = [Result<Decision, StoreError>?](repeating: nil, count: claims.count)
+        for round in rounds(claims.map(\.reader)) {
+            let together = round.map { claims[$0] }
+            do throws(StoreError) {
+                for (index, decision) in zip(round, try await decideTogether(store, together)) { decisions[index] = decision }
+            } catch {
+                store.logger.warning("claim batch failed, retrying its claims one by one", ["claims": round.count, "error": error])
+                for index in round { decisions[index] = await single(store, claims[index]) }
+            }
+        }
+        return decisions.map { $0! }
+    }
+
+    /// The claims' positions split into rounds in which no reader appears twice: each claim
+    /// goes in the first round after its reader's previous claim, so a reader's claims keep
+    /// their order.
+    static func rounds(_ readers: [ReaderID]) -> [[Int]] {
+        var rounds: [[Int]] = []
+        var nextRound: [ReaderID: Int] = [:]
+        for (index, reader) in readers.enumerated() {
+            let round = nextRound[reader, default: 0]
+            if round == rounds.count { rounds.append([]) }
+            rounds[round].append(index)
+            nextRound[reader] = round + 1
+        }
+        return rounds
+    }
+
+    /// Sends `claims`, on distinct readers, as one statement (one transaction,
+    /// ``OwnershipStatements/claimBatch``). Throws when the statement fails (then nothing of it
+    /// committed; a reader named twice fails it); a claim's row that does not decode fails that
+    /// claim alone.
     static func decideTogether(_ store: OwnershipStore, _ claims: [Claim]) async throws(StoreError) -> [Result<Decision, StoreError>] {
         let parameters = claims.map { OwnershipStore.claimParameters($0.reader, $0.request) }
         var columns = (0..<6).map { column in PostgresValue(text: arrayLiteral(parameters.map { $0[column] })) }
-        let readsRecords = claims.contains { $0.account != nil }
-        if readsRecords { columns.append(PostgresValue(text: arrayLiteral(claims.map(\.account)))) }
-        let rows = try await store.client.query(
-            readsRecords ? OwnershipStatements.claimBatchWithReaders : OwnershipStatements.claimBatch, columns
-        )
+        columns.append(PostgresValue(text: arrayLiteral(claims.map(\.account))))
+        let rows = try await store.client.query(OwnershipStatements.claimBatch, columns)
         var decisions = [Result<Decision, StoreError>?](repeating: nil, count: claims.count)
         for row in rows {
             let index = try row.decode(Int.self, "claim_index") - 1
@@ -103,11 +131,11 @@ public final class OwnershipClaimBatcher: Sendable {
             let claim = claims[index]
             decisions[index] = Result { () throws(StoreError) -> Decision in
                 let result = try store.decodeClaim(row, reader: claim.reader, request: claim.request)
-                guard readsRecords, claim.account != nil, try row.decode(String?.self, "id") != nil else { return (result, nil) }
+                guard claim.account != nil, try row.decode(String?.self, "id") != nil else { return (result, nil) }
                 return (result, try GatewayDatabase.reader(row))
             }
         }
-        return decisions.map { $0 ?? .failure(StoreError(.decodingFailed, "the claim batch returned no row for a claim; check migration 0002")) }
+        return decisions.map { $0 ?? .failure(StoreError(.decodingFailed, "the claim batch returned no row for a claim")) }
     }
 
     private static func single(_ store: OwnershipStore, _ claim: Claim) async -> Result<Decision, StoreError> {

@@ -97,24 +97,22 @@ enum OwnershipStatements {
         LEFT JOIN reader_ownership o ON o.reader_id = $1::text
         """
 
-    /// Several claims in one statement, one transaction and one commit: the
-    /// `ownership_claim_batch` function of migration 0002 runs `ownership_claim` for each, in
-    /// reader order. Parameters: six arrays of equal length (the claim's parameters). Returns
-    /// one row per claim with its 1-based `claim_index`.
+    /// Several claims on distinct readers in one statement, one transaction and one commit,
+    /// each with its reader's `readers` row for the connect's answer (as ``claimWithReader``
+    /// does for one claim). Parameters: seven arrays of equal length, the claim's parameters of
+    /// ``claim`` and each claim's session account (NULL where no row is wanted). Returns one
+    /// row per claim with its 1-based `claim_index`, the columns of ``claim``, and the reader's
+    /// columns (NULL when the reader is not that claim's account's).
+    ///
+    /// The claims are decided by `ownership_claim_set` of migration 0014: ``claim``'s rules
+    /// written once over the whole set, which refuses a reader named twice
+    /// (``OwnershipClaimBatcher`` sends a reader's later claim in a later statement). Each
+    /// reader's row is looked up by key in a lateral subquery kept apart (`OFFSET 0`): joined
+    /// plainly, the planner took a batch function's estimate of 1,000 rows and hashed the whole
+    /// `readers` table for every batch (about 1.9 ms of PostgreSQL's CPU a batch at 10,000
+    /// readers, growing with the fleet). `OwnershipClaimBatchPlanTests` checks both plans.
     static let claimBatch = """
-        SELECT * FROM ownership_claim_batch($1::text[], $2::text[], $3::text[], $4::boolean[], $5::bigint[], $6::bigint[])
-        """
-
-    /// ``claimBatch`` with each claimed reader's `readers` row for the connect's answer, as
-    /// ``claimWithReader`` does for one claim: parameters 1–6 as for ``claimBatch``, 7 an array
-    /// of the claims' session accounts (NULL where no row is wanted). The CTE runs the batch
-    /// once; each claim's row is looked up by its reader's key (`claim_index`), with the
-    /// reader's columns NULL when the reader is not that claim's account's. The lookup is a
-    /// lateral subquery kept apart (`OFFSET 0`): joined plainly, the planner took the function's
-    /// estimate of 1,000 rows and hashed the whole `readers` table for every batch (about
-    /// 1.9 ms of PostgreSQL's CPU a batch at 10,000 readers, growing with the fleet).
-    static let claimBatchWithReaders = """
-        WITH c AS (SELECT * FROM ownership_claim_batch($1::text[], $2::text[], $3::text[], $4::boolean[], $5::bigint[], $6::bigint[]))
+        WITH c AS (SELECT * FROM ownership_claim_set($1::text[], $2::text[], $3::text[], $4::boolean[], $5::bigint[], $6::bigint[]))
         SELECT c.*, r.id, r.account_id, r.serial_number, r.label, r.device_type, r.software_version, r.location_id, r.last_seen_at, r.status
         FROM c LEFT JOIN LATERAL (
             SELECT * FROM readers r WHERE r.id = ($1::text[])[c.claim_index] AND r.account_id = ($7::text[])[c.claim_index] OFFSET 0

@@ -3,8 +3,9 @@ import Synchronization
 /// Work from concurrent callers gathered into batches, one statement each: at most
 /// `maximumInFlight` batches run at once, items that arrive meanwhile leave together in the
 /// next one (at most `maximumBatch`), and a lone item goes at once when a slot is free (no
-/// waiting when it is quiet). Shared by ``OwnershipClaimBatcher`` and
-/// ``OwnershipAttachBatcher``.
+/// waiting when it is quiet). With `distinctBy`, a batch holds at most one item per key: an item
+/// whose key is already in the batch waits, in its place, for a later one (so items of one key
+/// keep their order). Shared by ``OwnershipClaimBatcher`` and ``OwnershipAttachBatcher``.
 final class StatementBatchQueue<Item: Sendable>: Sendable {
     private struct State {
         var pending: [Item] = []
@@ -13,11 +14,13 @@ final class StatementBatchQueue<Item: Sendable>: Sendable {
 
     let maximumBatch: Int
     let maximumInFlight: Int
+    private let distinctBy: (@Sendable (Item) -> String)?
     private let state = Mutex(State())
 
-    init(maximumBatch: Int, maximumInFlight: Int) {
+    init(maximumBatch: Int, maximumInFlight: Int, distinctBy: (@Sendable (Item) -> String)? = nil) {
         self.maximumBatch = max(1, maximumBatch)
         self.maximumInFlight = max(1, maximumInFlight)
+        self.distinctBy = distinctBy
     }
 
     /// Queues `item`. When a slot is free, a task sends batches with `send` until nothing is
@@ -58,9 +61,25 @@ final class StatementBatchQueue<Item: Sendable>: Sendable {
     /// The next batch to send, if a slot is free; reserves the slot.
     private func takeBatch(_ state: inout State) -> [Item]? {
         guard state.inFlight < maximumInFlight, !state.pending.isEmpty else { return nil }
-        let count = min(maximumBatch, state.pending.count)
-        let batch = Array(state.pending.prefix(count))
-        state.pending.removeFirst(count)
+        let batch: [Item]
+        if let distinctBy {
+            var keys = Set<String>()
+            var taken: [Item] = []
+            var left: [Item] = []
+            for item in state.pending {
+                if taken.count < maximumBatch, keys.insert(distinctBy(item)).inserted {
+                    taken.append(item)
+                } else {
+                    left.append(item)
+                }
+            }
+            batch = taken
+            state.pending = left
+        } else {
+            let count = min(maximumBatch, state.pending.count)
+            batch = Array(state.pending.prefix(count))
+            state.pending.removeFirst(count)
+        }
         state.inFlight += 1
         return batch
     }

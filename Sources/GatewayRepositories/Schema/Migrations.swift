@@ -19,6 +19,7 @@ public enum Migrations {
         .v0011InstallWindows,
         .v0012SessionDiscovery,
         .v0013TapToPayDeviceSetup,
+        .v0014OwnershipClaimSet,
     ]
 
     /// The newest version this binary knows.

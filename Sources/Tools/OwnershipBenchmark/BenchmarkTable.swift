@@ -46,7 +46,7 @@ struct BenchmarkTable {
         median of \(rounds) interleaved rounds, same server, same run.
         A = OwnershipStore.claim, store client with \(pool) connections (statements pipelined on each);
         B = OwnershipStore.claim, one connection per claimant;
-        C = OwnershipClaimBatcher over A's client: concurrent claims share one statement and one commit (`ownership_claim_batch`);
+        C = OwnershipClaimBatcher over A's client: concurrent claims on distinct readers share one statement and one commit (`OwnershipStatements.claimBatch`);
         pgbench = the same SQL text with -j 2: `-M extended` (unnamed statements, as the store client sends them) and `-M prepared`.
 
         | claimants | A claims/s | A p50 µs | A p99 µs | B claims/s | B p50 µs | B p99 µs | C claims/s | C p50 µs | C p99 µs | pgbench claims/s | p50 µs | p99 µs | pgbench prepared claims/s | p50 µs | p99 µs | A / pgbench | B / pgbench | C / pgbench | A / prepared |

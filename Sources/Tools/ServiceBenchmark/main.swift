@@ -77,7 +77,10 @@ guard laneKind == "client" || laneKind == "lean" else { fail("--connect-lanes mu
 guard pgbenchProtocol == "extended" || pgbenchProtocol == "prepared" else { fail("--pgbench-protocol must be extended or prepared") }
 let connectBatchesInFlight: Int
 do { connectBatchesInFlight = try options.int("connect-batches-in-flight", in: 1...8) ?? 1 } catch { fail("\(error)") }
-let fixedConnects: Int? = (try? options.int("connects", in: 1...10_000_000))
+let fixedConnects: Int?
+do { fixedConnects = try options.int("connects", in: 0...10_000_000).flatMap { $0 > 0 ? $0 : nil } } catch { fail("\(error)") }
+// A fixed count runs the client library's lanes only (ConnectArbitrations.run(count:)).
+if fixedConnects != nil, laneKind == "lean" { fail("--connects runs the client library's lanes; leave out --connect-lanes lean") }
 let laneCarrier = options.string("lanes") ?? "raw"
 guard laneCarrier == "raw" || laneCarrier == "websocket" else { fail("--lanes must be raw or websocket") }
 

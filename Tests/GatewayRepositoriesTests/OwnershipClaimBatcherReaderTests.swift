@@ -218,4 +218,46 @@ struct OwnershipClaimBatcherReaderTests {
             }
         }
     }
+
+    @Test("refusals in a batch (unknown, never attached, offline, stale discovery) are decided as single claims decide them, beside a grant")
+    func refusalsMatchSingleClaims() async throws {
+        try await withOwnershipDatabase { client in
+            let (batched, single) = try await Self.seed(client, readers: 3)
+            let store = OwnershipStore(client: client)
+            let fixtures = OwnershipFixtures(client: client)
+            // Twins in each state: 0 offline (its link lost), 1 claimed with a stale discovery,
+            // 2 granted; a registered reader that never attached; a reader nobody registered.
+            for reader in [batched[0], single[0]] { _ = try await store.readerLost(reader, epoch: LinkEpoch(1)) }
+            let cold = [ReaderID("tmr_batched_cold"), ReaderID("tmr_single_cold")]
+            for reader in cold { try await fixtures.registerReader(reader) }
+            let unknown = [ReaderID("tmr_batched_nobody"), ReaderID("tmr_single_nobody")]
+            var stale = ConnectRequest(session: Self.laneA.session, lane: Self.laneA.lane)
+            stale.readerDiscovery = DiscoveryStateMachine.DiscoveryID(1)
+            stale.latestDiscovery = DiscoveryStateMachine.DiscoveryID(2)
+            let plain = ConnectRequest(session: Self.laneA.session, lane: Self.laneA.lane)
+            let claims: [(batched: ReaderID, single: ReaderID, request: ConnectRequest)] = [
+                (batched[0], single[0], plain), (batched[1], single[1], stale), (batched[2], single[2], plain),
+                (cold[0], cold[1], plain), (unknown[0], unknown[1], plain),
+            ]
+            let together = await OwnershipClaimBatcher.decide(
+                store, claims.map { OwnershipClaimBatcher.Claim(reader: $0.batched, request: $0.request, account: OwnershipFixtures.account) }
+            )
+            var results: [ConnectResult] = []
+            for (claim, decision) in zip(claims, together) {
+                let alone = try await store.claim(claim.single, claim.request, readingRecordOf: OwnershipFixtures.account)
+                let result = try decision.get()
+                #expect(result.result == alone.result, "\(claim.batched.rawValue)")
+                #expect((result.record == nil) == (alone.record == nil), "\(claim.batched.rawValue)")
+                #expect(try await store.ownership(of: claim.batched)?.owner == (try await store.ownership(of: claim.single)?.owner))
+                let history = try await fixtures.history(claim.batched).map { [$0.from, $0.to, String($0.generation), $0.reason] }
+                #expect(history == (try await fixtures.history(claim.single).map { [$0.from, $0.to, String($0.generation), $0.reason] }))
+                results.append(result.result)
+            }
+            #expect(results == [
+                .refused(.readerOffline, actions: []), .refused(.staleDiscovery, actions: []),
+                .granted(.connected, generation: OwnershipGeneration(1), actions: []),
+                .refused(.readerOffline, actions: []), .refused(.unknownReader, actions: []),
+            ])
+        }
+    }
 }

@@ -14,6 +14,13 @@ struct PostgresTextFormatTests {
         ("2026-11-21T23:01:44Z", nil),
         ("2026-11-21 23:01:44", 1_795_302_104.0),
         ("1969-12-31 23:59:59.999999+00", -0.000001),
+        ("2024-02-29 12:00:00+00", 1_709_208_000.0),
+        ("2000-03-01 00:00:00+00", 951_868_800.0),
+        ("1900-03-01 00:00:00+00", -2_203_891_200.0),
+        ("2026-13-01 00:00:00+00", nil),
+        ("2026-11-00 00:00:00+00", nil),
+        ("2026-11-21 23:01:44+", nil),
+        ("", nil),
     ] as [(String, Double?)])
     func timestampsParse(text: String, expected: Double?) {
         let parsed = PostgresTimestamp.parse(text)
@@ -32,6 +39,19 @@ struct PostgresTextFormatTests {
             #expect(back.map { abs($0.timeIntervalSince1970 - seconds) < 0.0000011 } == true, "\(seconds) → \(text)")
         }
         #expect(PostgresTimestamp.format(Date(timeIntervalSince1970: 0)) == "1970-01-01 00:00:00.000000+00")
+    }
+
+    @Test("calendar arithmetic agrees with gmtime on every day from 1600 to 2400")
+    func daysSinceEpochMatchesGmtime() {
+        var parts = tm()
+        var mismatches: [String] = []
+        for day in -135_140...157_000 {
+            var time = time_t(day * 86_400)
+            gmtime_r(&time, &parts)
+            let computed = PostgresTimestamp.daysSinceEpoch(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
+            if computed != day, mismatches.count < 5 { mismatches.append("\(parts.tm_year + 1900)-\(parts.tm_mon + 1)-\(parts.tm_mday): \(computed), not \(day)") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
     }
 
     @Test func byteaHex() {

@@ -84,6 +84,11 @@ struct OwnershipClaimBatcherReaderTests {
         }
     }
 
+    /// A reader's ownership history as compared between twins: from, to, generation, reason.
+    private static func history(_ fixtures: OwnershipFixtures, _ reader: ReaderID) async throws -> [[String?]] {
+        try await fixtures.history(reader).map { [$0.from, $0.to, String($0.generation), $0.reason] }
+    }
+
     /// Sends `claims` (reader, owner, failIfInUse) as one batch on the batched readers and one by
     /// one, in the same order, on their twins; expects the same decisions, rows and history.
     private static func expectBatchMatchesSingles(
@@ -108,8 +113,7 @@ struct OwnershipClaimBatcherReaderTests {
         }
         for (reader, twin) in zip(batched, single) {
             #expect(try await store.ownership(of: reader)?.owner == (try await store.ownership(of: twin)?.owner))
-            let history = try await fixtures.history(reader).map { [$0.from, $0.to, String($0.generation), $0.reason] }
-            #expect(history == (try await fixtures.history(twin).map { [$0.from, $0.to, String($0.generation), $0.reason] }))
+            #expect(try await Self.history(fixtures, reader) == (try await Self.history(fixtures, twin)))
         }
         return together
     }
@@ -249,8 +253,7 @@ struct OwnershipClaimBatcherReaderTests {
                 #expect(result.result == alone.result, "\(claim.batched.rawValue)")
                 #expect((result.record == nil) == (alone.record == nil), "\(claim.batched.rawValue)")
                 #expect(try await store.ownership(of: claim.batched)?.owner == (try await store.ownership(of: claim.single)?.owner))
-                let history = try await fixtures.history(claim.batched).map { [$0.from, $0.to, String($0.generation), $0.reason] }
-                #expect(history == (try await fixtures.history(claim.single).map { [$0.from, $0.to, String($0.generation), $0.reason] }))
+                #expect(try await Self.history(fixtures, claim.batched) == (try await Self.history(fixtures, claim.single)))
                 results.append(result.result)
             }
             #expect(results == [

@@ -62,23 +62,26 @@ if options.helpRequested {
 }
 LoggingSystem.shared.bootstrap(level: .warning, format: .logfmt)
 
-let pairs = (try? options.int("pairs", in: 1...4096)) ?? 16
-let duration = (try? options.duration("duration")) ?? .seconds(5)
-let warmup = (try? options.duration("warmup")) ?? .seconds(1)
-let loopCount = (try? options.int("loops", in: 1...64)) ?? 2
+/// An option's value; a malformed one ends the run with its message (never a silent default).
+func parsed<T>(_ read: @autoclosure () throws(OptionsError) -> T?) -> T? {
+    do { return try read() } catch { fail("\(error)") }
+}
+
+let pairs = parsed(try options.int("pairs", in: 1...4096)) ?? 16
+let duration = parsed(try options.duration("duration")) ?? .seconds(5)
+let warmup = parsed(try options.duration("warmup")) ?? .seconds(1)
+let loopCount = parsed(try options.int("loops", in: 1...64)) ?? 2
 let label = options.string("label") ?? "gateway relay"
 let mode = options.string("mode") ?? "relay"
 guard mode == "relay" || mode == "connect" else { fail("--mode must be relay or connect") }
 let pgbenchPath = options.string("pgbench") ?? "/usr/lib/postgresql/15/bin/pgbench"
-let rounds = (try? options.int("rounds", in: 1...100)) ?? 1
+let rounds = parsed(try options.int("rounds", in: 1...100)) ?? 1
 let pgbenchProtocol = options.string("pgbench-protocol") ?? "extended"
 let laneKind = options.string("connect-lanes") ?? "client"
 guard laneKind == "client" || laneKind == "lean" else { fail("--connect-lanes must be client or lean") }
 guard pgbenchProtocol == "extended" || pgbenchProtocol == "prepared" else { fail("--pgbench-protocol must be extended or prepared") }
-let connectBatchesInFlight: Int
-do { connectBatchesInFlight = try options.int("connect-batches-in-flight", in: 1...8) ?? 1 } catch { fail("\(error)") }
-let fixedConnects: Int?
-do { fixedConnects = try options.int("connects", in: 0...10_000_000).flatMap { $0 > 0 ? $0 : nil } } catch { fail("\(error)") }
+let connectBatchesInFlight = parsed(try options.int("connect-batches-in-flight", in: 1...8)) ?? 1
+let fixedConnects = parsed(try options.int("connects", in: 0...10_000_000)).flatMap { $0 > 0 ? $0 : nil }
 // A fixed count runs the client library's lanes only (ConnectArbitrations.run(count:)).
 if fixedConnects != nil, laneKind == "lean" { fail("--connects runs the client library's lanes; leave out --connect-lanes lean") }
 let laneCarrier = options.string("lanes") ?? "raw"

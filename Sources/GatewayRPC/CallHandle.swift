@@ -1,4 +1,5 @@
 import GatewayWire
+import Synchronization
 
 /// The loop's record of one call a caller started: its stream id once started.
 ///
@@ -15,10 +16,78 @@ final class CallHandle: @unchecked Sendable {
     init() {}
 }
 
+/// Where a call's received messages (serialized) and its end go: the caller's stream, or for a
+/// unary call the one continuation its caller awaits (no stream, no iterator, no task
+/// suspension per message).
+enum CallInbound: Sendable {
+    case stream(AsyncThrowingStream<[UInt8], any Error>.Continuation)
+    case unary(UnaryResponse)
+
+    func yield(_ message: [UInt8]) {
+        switch self {
+        case .stream(let continuation): continuation.yield(message)
+        case .unary(let response): response.received(message)
+        }
+    }
+
+    /// The call ended: OK without `error`.
+    func finish(throwing error: (any Error)? = nil) {
+        switch self {
+        case .stream(let continuation): continuation.finish(throwing: error)
+        case .unary(let response): response.ended(error)
+        }
+    }
+}
+
+/// A unary call's response as the loop collects it: the first message received (later ones
+/// are dropped, as a unary caller reads one), handed to the caller once the call ends. The call
+/// may end before its caller waits (``wait()`` then returns at once) or after.
+final class UnaryResponse: Sendable {
+    private struct State {
+        var message: [UInt8]?
+        var outcome: Result<[UInt8]?, any Error>?
+        var waiter: CheckedContinuation<[UInt8]?, any Error>?
+    }
+
+    private let state = Mutex(State())
+
+    init() {}
+
+    func received(_ bytes: [UInt8]) {
+        state.withLock { state in
+            if state.message == nil, state.outcome == nil { state.message = bytes }
+        }
+    }
+
+    /// The call ended (OK without `error`): the caller gets the message, or the error. Once.
+    func ended(_ error: (any Error)?) {
+        let (waiter, outcome) = state.withLock { state -> (CheckedContinuation<[UInt8]?, any Error>?, Result<[UInt8]?, any Error>?) in
+            guard state.outcome == nil else { return (nil, nil) }
+            let outcome: Result<[UInt8]?, any Error> = error.map { .failure($0) } ?? .success(state.message)
+            state.outcome = outcome
+            defer { state.waiter = nil }
+            return (state.waiter, outcome)
+        }
+        if let waiter, let outcome { waiter.resume(with: outcome) }
+    }
+
+    /// The first message (nil if the call ended OK without one), or the call's error.
+    func wait() async throws -> [UInt8]? {
+        try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<[UInt8]?, any Error>) in
+            let outcome = state.withLock { state -> Result<[UInt8]?, any Error>? in
+                if let outcome = state.outcome { return outcome }
+                state.waiter = waiter
+                return nil
+            }
+            if let outcome { waiter.resume(with: outcome) }
+        }
+    }
+}
+
 /// One open call as the loop sees it.
 struct CallEntry {
     /// Where received messages (serialized) and the end status go.
-    var inbound: AsyncThrowingStream<[UInt8], any Error>.Continuation
+    var inbound: CallInbound
     /// Return flow-control credit as soon as a message arrives (unary calls, whose single
     /// response is consumed at once) instead of when the caller takes it.
     var autoConsume: Bool
@@ -39,5 +108,5 @@ struct PendingCall {
     var laterMessages: [[UInt8]] = []
     var halfClose: Bool
     var autoConsume: Bool
-    var inbound: AsyncThrowingStream<[UInt8], any Error>.Continuation
+    var inbound: CallInbound
 }

@@ -109,7 +109,7 @@ final class ChannelHandler: ConnectionHandler, @unchecked Sendable {
         firstMessage: [UInt8]?,
         halfClose: Bool,
         autoConsume: Bool,
-        inbound: AsyncThrowingStream<[UInt8], any Error>.Continuation
+        inbound: CallInbound
     ) {
         guard !handle.cancelled else {
             handle.outcome = .some(.cancelled())

@@ -14,11 +14,7 @@ extension ClientChannel {
         metadata: [ReaderGatewayV1.MetadataEntry] = [],
         timeout: Duration? = nil
     ) async throws -> Response {
-        let call = start(path: method.path, metadata: metadata, timeout: timeout, firstMessage: request.serializedBytes(), halfClose: true, autoConsume: true)
-        var response: [UInt8]?
-        for try await message in call.inbound where response == nil {
-            response = message
-        }
+        let response = try await startUnary(path: method.path, metadata: metadata, timeout: timeout, request: request.serializedBytes())
         if Task.isCancelled, response == nil { throw RPCError.cancelled() }
         guard let response else {
             throw RPCError(.internal, "\(method.path) ended with OK but sent no response message")
@@ -81,10 +77,32 @@ extension ClientChannel {
         handler.loop.execute {
             handler.startCall(
                 handle: handle, path: path, metadata: metadata, timeout: timeout, firstMessage: firstMessage,
-                halfClose: halfClose, autoConsume: autoConsume, inbound: continuation
+                halfClose: halfClose, autoConsume: autoConsume, inbound: .stream(continuation)
             )
         }
         return StartedCall(handle: handle, inbound: inbound)
+    }
+
+    /// Starts a unary call and waits for its end: the first response message (nil if the call
+    /// ended OK without one), or the call's error. Cancelling the task cancels the call (CANCEL
+    /// to the server) and it throws `CANCELLED`; a task cancelled already still starts the call
+    /// first, as a stream's would (cleanup calls made from a cancelled task reach the gateway).
+    func startUnary(path: String, metadata: [ReaderGatewayV1.MetadataEntry], timeout: Duration?, request: [UInt8]) async throws -> [UInt8]? {
+        let handle = CallHandle()
+        let handler = self.handler
+        let response = UnaryResponse()
+        handler.loop.execute {
+            handler.startCall(
+                handle: handle, path: path, metadata: metadata, timeout: timeout, firstMessage: request,
+                halfClose: true, autoConsume: true, inbound: .unary(response)
+            )
+        }
+        return try await withTaskCancellationHandler {
+            try await response.wait()
+        } onCancel: {
+            // On the loop after the start, as every call's operations are.
+            handler.loop.execute { handler.cancel(handle: handle, error: .cancelled()) }
+        }
     }
 
     func cancel(_ call: StartedCall, error: RPCError = .cancelled()) {

@@ -128,6 +128,29 @@ struct ClientChannelTests {
         await server.stop()
     }
 
+    @Test("a unary call from a task already cancelled is started, then cancelled, and throws CANCELLED")
+    func cancelledBeforeStart() async throws {
+        let server = try EchoServer()
+        let channel = try await connect(server)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await channel.unary(EchoServer.never, location("cleanup"), timeout: outcomeDeadline)
+        }
+        do {
+            _ = try await task.value
+            Issue.record("the call should have been cancelled")
+        } catch let error as RPCError {
+            #expect(error.code == .cancelled)
+        }
+        // Started first, so a cleanup call made from a cancelled task still reaches the gateway;
+        // then cancelled, so the server hears CANCEL for it.
+        #expect(await eventually { server.snapshot.cancelled.count == 1 })
+        #expect(server.snapshot.started == 1)
+        #expect(try await channel.unary(EchoServer.unary, location("next"), timeout: outcomeDeadline).displayName == "next")
+        channel.close()
+        await server.stop()
+    }
+
     @Test("GOAWAY: the call in flight finishes, new calls fail with a retryable UNAVAILABLE")
     func goAway() async throws {
         let server = try EchoServer()

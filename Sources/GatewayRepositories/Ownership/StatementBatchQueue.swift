@@ -61,25 +61,19 @@ final class StatementBatchQueue<Item: Sendable>: Sendable {
     /// The next batch to send, if a slot is free; reserves the slot.
     private func takeBatch(_ state: inout State) -> [Item]? {
         guard state.inFlight < maximumInFlight, !state.pending.isEmpty else { return nil }
-        let batch: [Item]
-        if let distinctBy {
-            var keys = Set<String>()
-            var taken: [Item] = []
-            var left: [Item] = []
-            for item in state.pending {
-                if taken.count < maximumBatch, keys.insert(distinctBy(item)).inserted {
-                    taken.append(item)
-                } else {
-                    left.append(item)
-                }
+        // In arrival order, as many as fit; with `distinctBy`, an item whose key is already in
+        // the batch stays behind, in its place.
+        var keys = Set<String>()
+        var batch: [Item] = []
+        var left: [Item] = []
+        for item in state.pending {
+            if batch.count < maximumBatch, distinctBy.map({ keys.insert($0(item)).inserted }) ?? true {
+                batch.append(item)
+            } else {
+                left.append(item)
             }
-            batch = taken
-            state.pending = left
-        } else {
-            let count = min(maximumBatch, state.pending.count)
-            batch = Array(state.pending.prefix(count))
-            state.pending.removeFirst(count)
         }
+        state.pending = left
         state.inFlight += 1
         return batch
     }

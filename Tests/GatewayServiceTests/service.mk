@@ -9,8 +9,8 @@ BENCH_SUITES += service-bench
 
 # Lane → gateway → reader → gateway → lane (TLS both legs), 16 and 256 pairs, beside nginx
 # relaying TLS on both legs; then connect arbitrations through the service (lanes on the client
-# library, then lean lanes) beside pgbench running what a connect sends and the bare claim, with CPU per connect
-# on both sides and statements per connect (pg_stat_statements when installed). Results:
+# library, then lean lanes) beside pgbench running what a connect sends and the bare claim, with
+# CPU per connect on both sides and statements per connect (pg_stat_statements when installed). Results:
 # bench-results/service.md and bench-results/service.jsonl.
 service-bench:
 	@$(SWIFT) build -c release --product service-bench $(SWIFT_FLAGS) >/dev/null

@@ -172,6 +172,83 @@ struct BluetoothAirSocketTests {
         }
     }
 
+    @Test("a socket whose reading ended never touches its descriptor's number again: a late shutDown, close or send leaves the socket that got the number alone")
+    func closedSocketLeavesItsNumberAlone() async throws {
+        for _ in 0..<100 {
+            var ends: [Int32] = [-1, -1]
+            try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
+            let socket = BluetoothAirSocket(descriptor: ends[0])
+            await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
+                socket.startReading(onMessage: { _ in }, onEnd: { _ in ended.resume() })
+                close(ends[1])
+            }
+            // The reading thread closed the descriptor before calling onEnd; the next socket
+            // this process opens may get its number.
+            guard let newcomer = Self.pair(at: socket.descriptor) else { continue }
+            defer { newcomer.close() }
+            socket.shutDown()
+            socket.close()
+            #expect(!socket.send(.hello(device: "late")))
+            #expect(newcomer.carriesBytesBothWays())
+            return
+        }
+        Issue.record("another thread took the closed descriptor's number first in each of 100 tries")
+    }
+
+    @Test("a server closed twice leaves alone the socket that got its listener's number after the first close")
+    func serverClosedTwiceLeavesTheNumberAlone() async throws {
+        for _ in 0..<100 {
+            let served = try Served()
+            served.server.close()
+            #expect(await eventually { served.server.isListenerClosed })
+            guard let newcomer = Self.pair(at: served.server.listener) else { continue }
+            defer { newcomer.close() }
+            served.server.close()
+            #expect(newcomer.carriesBytesBothWays())
+            return
+        }
+        Issue.record("another thread took the closed listener's number first in each of 100 tries")
+    }
+
+    /// A connected Unix socket pair whose first end holds descriptor number `number`, or nil when
+    /// another thread of this process took that number first.
+    static func pair(at number: Int32) -> SocketPair? {
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else { return nil }
+        if ends[0] == number { return SocketPair(placed: ends[0], peer: ends[1]) }
+        if ends[1] == number { return SocketPair(placed: ends[1], peer: ends[0]) }
+        // The lowest free number at or above `number`: `number` itself when it is free.
+        let placed = fcntl(ends[0], F_DUPFD_CLOEXEC, number)
+        close(ends[0])
+        guard placed == number else {
+            if placed >= 0 { close(placed) }
+            close(ends[1])
+            return nil
+        }
+        return SocketPair(placed: placed, peer: ends[1])
+    }
+
+    struct SocketPair {
+        let placed: Int32
+        let peer: Int32
+
+        /// One byte each way, read back without waiting (a Unix socket's bytes are there at once).
+        func carriesBytesBothWays() -> Bool {
+            func passes(from: Int32, to: Int32) -> Bool {
+                var byte: UInt8 = 0x5A
+                guard Glibc.send(from, &byte, 1, Int32(MSG_NOSIGNAL)) == 1 else { return false }
+                byte = 0
+                return recv(to, &byte, 1, Int32(MSG_DONTWAIT)) == 1 && byte == 0x5A
+            }
+            return passes(from: placed, to: peer) && passes(from: peer, to: placed)
+        }
+
+        func close() {
+            Glibc.close(placed)
+            Glibc.close(peer)
+        }
+    }
+
     @Test("malformed input gets a precise failure and the socket carries on; a broken framing closes that socket alone")
     func badInput() async throws {
         let served = try Served()
@@ -180,7 +257,7 @@ struct BluetoothAirSocketTests {
 
         let replies = try await onOwnThread { () throws -> [String] in
             let socket = try BluetoothAirSocket.connect(path: served.path)
-            defer { close(socket.descriptor) }
+            defer { socket.close() }
             func write(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { send(socket.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
             var frames = BluetoothAirCodec.FrameReader()
             func readMessage() throws -> BluetoothAirMessage? {

@@ -3,9 +3,25 @@ import Synchronization
 
 /// One end of the shared air's Unix-domain socket: blocking reads on a thread of its own
 /// (frames handed to `onMessage`), writes of whole frames under a lock.
+///
+/// The descriptor's number is this socket's only until it is closed; after that the process
+/// may hand it to any new socket (a gateway's TLS connection in the same process, say). So
+/// every `send`, `shutdown(2)` and the one `close(2)` happen under one lock, and none runs
+/// once the descriptor is closed: a late ``shutDown()`` (a radio's `deinit`, a server's
+/// `close()`) can never cut someone else's connection.
 final class BluetoothAirSocket: Sendable {
     let descriptor: Int32
-    private let writeLock = Mutex(false)
+
+    private struct State {
+        /// False once a send failed or the socket was shut down.
+        var sending = true
+        /// False once `shutdown(2)` ran on the descriptor.
+        var readable = true
+        /// False once the descriptor is closed: its number is no longer this socket's.
+        var open = true
+    }
+
+    private let state = Mutex(State())
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -15,14 +31,14 @@ final class BluetoothAirSocket: Sendable {
     @discardableResult
     func send(_ message: BluetoothAirMessage) -> Bool {
         let frame = BluetoothAirCodec.frame(message)
-        return writeLock.withLock { closed in
-            guard !closed else { return false }
+        return state.withLock { state in
+            guard state.sending, state.open else { return false }
             var sent = 0
             while sent < frame.count {
                 let count = frame[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else {
-                    closed = true
+                    state.sending = false
                     return false
                 }
                 sent += count
@@ -32,15 +48,30 @@ final class BluetoothAirSocket: Sendable {
     }
 
     /// Stops both directions (the reading thread sees the end and closes the descriptor).
+    /// Does nothing once the descriptor is closed.
     func shutDown() {
-        writeLock.withLock { closed in
-            closed = true
-            Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+        state.withLock { Self.shutDown(descriptor, &$0) }
+    }
+
+    /// Shuts the socket down if it is not yet, then closes the descriptor; once only.
+    func close() {
+        state.withLock { state in
+            Self.shutDown(descriptor, &state)
+            guard state.open else { return }
+            state.open = false
+            Glibc.close(descriptor)
         }
     }
 
+    private static func shutDown(_ descriptor: Int32, _ state: inout State) {
+        state.sending = false
+        guard state.open, state.readable else { return }
+        state.readable = false
+        Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
     /// Reads frames on a thread of its own until the end of the stream or a lost framing,
-    /// then calls `onEnd` (with the error, if any) and closes the descriptor. A malformed
+    /// then closes the descriptor and calls `onEnd` (with the error, if any). A malformed
     /// message goes to `onMalformed` (by default answered with a `failure`) and reading goes on.
     func startReading(
         onMessage: @escaping @Sendable (BluetoothAirMessage) -> Void,
@@ -77,9 +108,8 @@ final class BluetoothAirSocket: Sendable {
                 }
             }
             if let failure { self.send(.failure(call: 0, code: .badRequest, message: failure.description + "; closing this connection")) }
-            self.shutDown()
+            self.close()
             onEnd(failure)
-            close(descriptor)
         }
     }
 
@@ -95,7 +125,7 @@ final class BluetoothAirSocket: Sendable {
         }
         guard result == 0 else {
             let error = errno
-            close(descriptor)
+            Glibc.close(descriptor)
             throw BluetoothError(
                 .bluetoothDisabled,
                 "no simulated Bluetooth air at \(path) (\(String(cString: strerror(error)))); start `reader-sim --bluetooth-air \(path)` first"
@@ -109,8 +139,7 @@ final class BluetoothAirSocket: Sendable {
     static func listen(path: String) throws(BluetoothError) -> Int32 {
         var address = try socketAddress(path)
         if let stale = try? connect(path: path) {
-            stale.shutDown()
-            close(stale.descriptor)
+            stale.close()
             throw BluetoothError(.connectedToAnotherDevice, "another simulator already serves the Bluetooth air at \(path); stop it or choose another path")
         }
         unlink(path)
@@ -121,7 +150,7 @@ final class BluetoothAirSocket: Sendable {
         }
         guard bound == 0, Glibc.listen(descriptor, 64) == 0 else {
             let error = errno
-            close(descriptor)
+            Glibc.close(descriptor)
             throw BluetoothError(.bluetoothDisabled, "could not listen at \(path): \(String(cString: strerror(error)))")
         }
         return descriptor

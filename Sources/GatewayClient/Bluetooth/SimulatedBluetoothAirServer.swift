@@ -27,7 +27,15 @@ public final class SimulatedBluetoothAirServer: Sendable {
 
     public let air: SimulatedBluetoothAir
     public let path: String
-    private let listener: Int32
+    let listener: Int32
+    /// Where the listening descriptor stands. Its `shutdown(2)` and `close(2)` happen under
+    /// this lock, once each, so a second ``close()`` never touches a number the process has
+    /// since handed to another socket.
+    private let listenerState = Mutex(ListenerState.listening)
+    private enum ListenerState { case listening, stopping, closed }
+
+    /// Whether the accepting thread has closed the listening descriptor (after ``close()``).
+    var isListenerClosed: Bool { listenerState.withLock { $0 == .closed } }
     private let onEvent: @Sendable (Event) -> Void
     private let nextHandle = Atomic<UInt32>(0)
     /// The devices' sockets, by descriptor, while they are open.
@@ -52,7 +60,13 @@ public final class SimulatedBluetoothAirServer: Sendable {
     /// Stops accepting, removes the socket file and closes every device's socket (their
     /// Bluetooth connections end as a lost signal, as when the simulator dies).
     public func close() {
-        Glibc.shutdown(listener, Int32(SHUT_RDWR))
+        let first = listenerState.withLock { state in
+            guard state == .listening else { return false }
+            state = .stopping
+            Glibc.shutdown(listener, Int32(SHUT_RDWR))
+            return true
+        }
+        guard first else { return }
         unlink(path)
         for socket in sockets.withLock({ Array($0.values) }) { socket.shutDown() }
     }
@@ -68,7 +82,10 @@ public final class SimulatedBluetoothAirServer: Sendable {
                     usleep(50_000)
                     continue
                 }
-                Glibc.close(listener)
+                listenerState.withLock { state in
+                    state = .closed
+                    Glibc.close(listener)
+                }
                 return
             }
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)

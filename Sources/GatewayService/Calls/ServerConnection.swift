@@ -108,8 +108,13 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         let carriedCalls = transport != nil
         transport = nil
         // A connection that never finished its handshake carried no call and no session: the
-        // gateway is not told (a flood closes thousands of them a second).
-        if carriedCalls { router.connectionClosed(self) }
+        // gateway is not told (a flood closes thousands of them a second), and it is logged
+        // at debug level only, with why it ended (timed out, evicted, refused by TLS).
+        if carriedCalls {
+            router.connectionClosed(self)
+        } else if router.logger.isEnabled(.debug) {
+            router.logger.debug("connection closed in its handshake", ["connection": id, "peer": connection.peer, "reason": "\(reason)"])
+        }
     }
 
     // MARK: events

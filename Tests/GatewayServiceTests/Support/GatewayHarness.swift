@@ -41,8 +41,13 @@ final class GatewayHarness: Sendable {
         updateClock: WallClock = .system,
         maxQueuedBytesPerCall: Int? = nil
     ) async throws -> GatewayHarness {
-        if ProcessInfo.processInfo.environment["GATEWAY_TEST_TRACE"] != nil {
-            LoggingSystem.shared.bootstrap(level: .trace, format: .logfmt)
+        // GATEWAY_TEST_TRACE=1: every gateway's trace and the test channels' frames;
+        // GATEWAY_TEST_TRACE=debug: the gateways' debug lines alone (handshake endings and
+        // the like), light enough for whole repeated runs.
+        switch ProcessInfo.processInfo.environment["GATEWAY_TEST_TRACE"] {
+        case nil: break
+        case "debug": LoggingSystem.shared.bootstrap(level: .debug, format: .logfmt)
+        default: LoggingSystem.shared.bootstrap(level: .trace, format: .logfmt)
         }
         let database = try await TestPostgres.database(maximumConnections: 8)
         let directory = TestPostgres.makeTemporaryDirectory()

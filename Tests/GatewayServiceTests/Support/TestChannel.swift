@@ -173,7 +173,7 @@ func bearer(_ key: String) -> [ReaderGatewayV1.MetadataEntry] {
     return [entry]
 }
 
-let traceEnabled = ProcessInfo.processInfo.environment["GATEWAY_TEST_TRACE"] != nil
+let traceEnabled = ProcessInfo.processInfo.environment["GATEWAY_TEST_TRACE"].map { $0 != "debug" } ?? false
 func trace(_ message: @autoclosure () -> String) {
     if traceEnabled { FileHandle.standardError.write(Data((message() + "\n").utf8)) }
 }

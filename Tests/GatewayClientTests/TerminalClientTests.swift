@@ -36,6 +36,26 @@ struct TerminalClientTests {
         await server.stop()
     }
 
+    @Test("events nobody reads are kept up to the limit, the latest ones, in order")
+    func unreadEventsAreBounded() async throws {
+        let server = try EchoServer()
+        let connection = GatewayConnection(configuration(server), group: server.group)
+        let terminal = TerminalClient(connection: connection)
+        let extra = 10
+        for index in 0..<(TerminalClient.eventBufferLimit + extra) {
+            terminal.emit(.reconnectStarted(readerID: "tmr_\(index)"))
+        }
+        var kept: [String] = []
+        var iterator = terminal.events.makeAsyncIterator()
+        for _ in 0..<TerminalClient.eventBufferLimit {
+            guard case .reconnectStarted(let readerID) = await iterator.next() else { break }
+            kept.append(readerID)
+        }
+        #expect(kept == (extra..<(TerminalClient.eventBufferLimit + extra)).map { "tmr_\($0)" })
+        connection.close()
+        await server.stop()
+    }
+
     @Test("a dropped connection is repaired: the session resumes with its resume token")
     func automaticResume() async throws {
         let server = try EchoServer()

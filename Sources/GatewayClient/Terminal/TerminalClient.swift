@@ -27,7 +27,13 @@ public final class TerminalClient: Sendable {
     /// The deadline of collect and confirm, which wait for the customer.
     public let paymentTimeout: Duration
     /// Events in order (single consumer). See also ``setDelegate(_:)``.
+    ///
+    /// Until they are read, at most the latest ``eventBufferLimit`` are kept: an application
+    /// that follows the delegate and never reads this stream does not hold every event of the
+    /// session's life in memory.
     public let events: AsyncStream<TerminalEvent>
+    /// Events kept for ``events`` while nobody reads them; older ones are dropped first.
+    public static let eventBufferLimit = 1_024
     let eventSink: AsyncStream<TerminalEvent>.Continuation
     let state = Mutex(State())
 
@@ -107,7 +113,7 @@ public final class TerminalClient: Sendable {
         self.callTimeout = callTimeout
         self.paymentTimeout = paymentTimeout
         self.lossReportWait = lossReportWait
-        (events, eventSink) = AsyncStream.makeStream(of: TerminalEvent.self)
+        (events, eventSink) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(Self.eventBufferLimit))
     }
 
     /// Returns once the client's own report of a loss (if one was scheduled) has run.

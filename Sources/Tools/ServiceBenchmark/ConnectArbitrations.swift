@@ -6,10 +6,13 @@ import GatewayRepositories
 import GatewayTransport
 import Synchronization
 
-/// Connect arbitrations through the whole service: per reader, two lanes take it over
-/// from each other in a closed loop (`ConnectReader`, failIfInUse false), so every
-/// claim is a real ownership change (the displaced lane's event, the store's claim,
-/// the reader told its new owner).
+/// Connect arbitrations through the whole service: per reader, two lanes each connect it in
+/// a closed loop of their own (`ConnectReader`, failIfInUse false), so both contend at once:
+/// 16 claimants over 8 readers, as pgbench's 16 clients over the same 8. Nearly every claim
+/// takes the reader from the other lane (the displaced lane's event, the store's claim, the
+/// reader told its new owner); a lane that claims again before the other's claim is decided
+/// is already the owner, and its claim changes nothing. The benchmark reports the share of
+/// takeovers on both sides (`ConnectCosts.ownershipChanges`).
 struct ConnectArbitrations {
     struct Contender: Sendable {
         let lane: TerminalClient
@@ -38,10 +41,9 @@ struct ConnectArbitrations {
     }
 
     /// Like ``run(warmup:duration:)`` with lean lanes (transport handlers, no tasks, like the
-    /// relay mode's): each lane of each group loops on a TLS connection of its own with its
-    /// session's token, so both lanes of a reader contend at once (16 claimants over 8 readers,
-    /// like pgbench's 16 clients). The load's own CPU, which shares the machine with the gateway
-    /// and PostgreSQL, is then closer to pgbench's.
+    /// relay mode's): each lane loops on a TLS connection of its own with its session's token.
+    /// The load's own CPU, which shares the machine with the gateway and PostgreSQL, is then
+    /// closer to pgbench's.
     func runLean(port: Int, context: TLSContext, group: EventLoopGroup, warmup: Duration, duration: Duration) async -> (connects: Int, seconds: Double, failures: Int, all: Int) {
         let counter = RoundTripCounter()
         for contender in groups.flatMap({ [$0.0, $0.1] }) {
@@ -61,7 +63,7 @@ struct ConnectArbitrations {
         return (counter.count.load(ordering: .relaxed), elapsed.seconds, counter.failures.load(ordering: .relaxed), counter.all.load(ordering: .relaxed))
     }
 
-    /// Exactly `count` connects (give or take one per group), counted from the first: for
+    /// Exactly `count` connects (give or take one per lane), counted from the first: for
     /// instruction counts (callgrind), where two counts' difference leaves the set-up out.
     func run(count: Int) async -> (connects: Int, seconds: Double, failures: Int) {
         let counter = RoundTripCounter()
@@ -74,16 +76,13 @@ struct ConnectArbitrations {
         return (counter.count.load(ordering: .relaxed), (ContinuousClock.now - start).seconds, counter.failures.load(ordering: .relaxed))
     }
 
-    /// One closed loop per reader: its two lanes take turns taking it over, until `stop` (or
-    /// until `limit` connects were counted).
+    /// One closed loop per lane, connecting its reader until `stop` (or until `limit` connects
+    /// were counted).
     private func startContenders(_ counter: RoundTripCounter, limit: Int?, in tasks: inout TaskGroup<Void>) {
-        for pair in groups.map({ [$0.0, $0.1] }) {
+        for contender in groups.flatMap({ [$0.0, $0.1] }) {
             tasks.addTask {
-                var turn = 0
                 while !counter.stop.load(ordering: .relaxed) {
                     if let limit, counter.count.load(ordering: .relaxed) >= limit { return }
-                    let contender = pair[turn & 1]
-                    turn += 1
                     do {
                         try await contender.lane.connectReader(contender.reader, failIfInUse: false)
                         counter.all.wrappingAdd(1, ordering: .relaxed)
@@ -118,6 +117,8 @@ enum PgbenchClaims {
 
     /// The name of pgbench's rows (their account is `acct_<name>`).
     static let name = "pgbench"
+    /// The location of pgbench's readers (`ClaimBenchmarkRows.seed`).
+    static let location = "loc_" + name
 
     /// pgbench's tps (excluding connection time).
     /// `protocol` is pgbench's `-M`: `extended` (parse and plan every time, as the peer)

@@ -20,6 +20,21 @@ enum ConnectCosts {
         return total / ticks
     }
 
+    /// Ownership changes on one location's readers so far: the sum of their generations, which
+    /// grows by one with each claim that took a reader (connected or replaced) and not with a
+    /// claim by the reader's own owner. Its growth over a round, divided by the claims made, is
+    /// the share of claims that were takeovers, on either side of the comparison.
+    static func ownershipChanges(_ client: PostgresClient, location: String) async throws -> Int {
+        let rows = try await client.query(
+            """
+            SELECT coalesce(sum(o.generation), 0)::bigint AS changes
+            FROM reader_ownership o JOIN readers r ON r.id = o.reader_id WHERE r.location_id = $1
+            """,
+            [PostgresValue(location)]
+        )
+        return try rows.first?.decode(Int.self, "changes") ?? 0
+    }
+
     /// The postmaster's pid, from `postmaster.pid` in the cluster directory.
     static func postmasterPID(clusterDirectory: String) -> pid_t? {
         guard let text = try? String(contentsOfFile: clusterDirectory + "/postmaster.pid", encoding: .utf8) else { return nil }

@@ -228,8 +228,9 @@ func run() async throws {
     await database.close()
 }
 
-/// Connect mode: two lanes per reader alternate taking it over; then pgbench runs the same
-/// claim statement on the same server with as many claimants, in `rounds` interleaved rounds.
+/// Connect mode: two lanes per reader each connect it in a loop of their own; then pgbench runs
+/// the same claim statement on the same server with as many claimants, in `rounds` interleaved
+/// rounds.
 /// One JSON line per round with both sides' rates and CPU per connect (this process: gateway,
 /// lanes and readers; the PostgreSQL server; pgbench), and the statements per connect when the
 /// server loads `pg_stat_statements`. With `--connects N`: exactly N connects and no pgbench
@@ -267,6 +268,7 @@ func measureConnects(
     FileHandle.standardError.write(Data("service-bench: \(2 * readers.count) lanes ready, measuring connects in \(rounds) rounds\n".utf8))
     for round in 1...rounds {
         let before = try await statements?.calls()
+        let changesBefore = try await ConnectCosts.ownershipChanges(database.client, location: location)
         let cpuStart = processCPUSeconds()
         let threadsStart = ThreadCPU.sample()
         let postgresStart = ConnectCosts.postgresCPUSeconds(postmaster: postmaster)
@@ -277,6 +279,7 @@ func measureConnects(
         let threads = ThreadCPU.sample() - threadsStart
         let postgresCPU = ConnectCosts.postgresCPUSeconds(postmaster: postmaster) - postgresStart
         let after = try await statements?.calls()
+        let changes = try await ConnectCosts.ownershipChanges(database.client, location: location) - changesBefore
         if measured.failures > 0 { fail("\(measured.failures) connects failed") }
         let rate = Double(measured.connects) / measured.seconds
         var perStatement: [String: Int] = [:]
@@ -302,6 +305,7 @@ func measureConnects(
             + "\"pgbench_protocol\": \"\(pgbenchProtocol)\", \"lanes_kind\": \"\(laneKind)\", \"connect_batches_in_flight\": \(connectBatchesInFlight), "
             + "\"postgres_cpu_us_per_connect\": \(String(format: "%.1f", measured.connects > 0 ? postgresCPU * 1e6 / Double(measured.connects) : 0)), "
             + "\"statements_per_connect\": \(String(format: "%.2f", statementsPerConnect)), "
+            + "\"takeover_share\": \(String(format: "%.3f", Double(changes) / connectsInWindow)), "
             + peer.fields(prefix: "pgbench") + bareClaim.fields(prefix: "pgbench_bare_claim")
             + "\"ratio_to_bare_claim\": \(String(format: "%.3f", bareClaim.rate > 0 ? rate / bareClaim.rate : 0)), "
             + "\"ratio\": \(String(format: "%.3f", peer.rate > 0 ? rate / peer.rate : 0))}\n"
@@ -310,6 +314,7 @@ func measureConnects(
 
     /// One pgbench run beside the round: its rate and its CPU, and the server's, per claim.
     func pgbenchRound(_ statement: PgbenchClaims.Statement) async throws -> PgbenchRound {
+        let changesBefore = try await ConnectCosts.ownershipChanges(database.client, location: PgbenchClaims.location)
         let pgbenchCPUStart = ConnectCosts.reapedChildrenCPUSeconds()
         let postgresStart = ConnectCosts.postgresCPUSeconds(postmaster: postmaster)
         let rate = try PgbenchClaims.run(
@@ -319,8 +324,10 @@ func measureConnects(
         // pgbench's backends end with it; the postmaster reaps them (and adds their CPU) a moment later.
         try await Task.sleep(for: .milliseconds(300))
         let claims = rate * Double(seconds)
+        let changes = try await ConnectCosts.ownershipChanges(database.client, location: PgbenchClaims.location) - changesBefore
         return PgbenchRound(
             rate: rate,
+            takeoverShare: claims > 0 ? Double(changes) / claims : 0,
             cpuPerClaim: claims > 0 ? (ConnectCosts.reapedChildrenCPUSeconds() - pgbenchCPUStart) * 1e6 / claims : 0,
             postgresCPUPerClaim: claims > 0 ? (ConnectCosts.postgresCPUSeconds(postmaster: postmaster) - postgresStart) * 1e6 / claims : 0
         )
@@ -330,6 +337,9 @@ func measureConnects(
 /// What one pgbench run beside a connect round measured.
 struct PgbenchRound {
     var rate: Double
+    /// Claims that took the reader from another session, of all claims (pgbench's count of
+    /// claims is its rate times the seconds).
+    var takeoverShare: Double
     var cpuPerClaim: Double
     var postgresCPUPerClaim: Double
 
@@ -337,6 +347,7 @@ struct PgbenchRound {
     func fields(prefix: String) -> String {
         "\"\(prefix)_claims_per_second\": \(String(format: "%.1f", rate)), \"\(prefix)_cpu_us_per_claim\": \(String(format: "%.1f", cpuPerClaim)), "
             + "\"postgres_cpu_us_per_\(prefix)_claim\": \(String(format: "%.1f", postgresCPUPerClaim)), "
+            + "\"\(prefix)_takeover_share\": \(String(format: "%.3f", takeoverShare)), "
     }
 }
 

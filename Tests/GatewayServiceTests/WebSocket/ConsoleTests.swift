@@ -258,11 +258,11 @@ extension WebSocketPeer {
         try await sendFrame(RawWire.frame(0x3, stream: stream, []))
     }
 
-    /// The next MESSAGE on `stream` (frames of other streams are skipped); fails if the call ends first.
+    /// The next MESSAGE on `stream` (frames of other streams read meanwhile are set aside for
+    /// their own calls to this or ``callEnd(on:)``); fails if the call ends first.
     func nextMessage<Message: ProtobufMessage>(on stream: UInt32, as type: Message.Type) async throws -> Message {
         while true {
-            let frame = try await readProtocolFrame()
-            guard frame.streamID == stream else { continue }
+            let frame = try await nextFrame(on: stream)
             if frame.type == 0x2 { return try Message(serializedBytes: frame.payload) }
             if frame.type == 0x4 {
                 let end = try ReaderGatewayV1.CallEnd(serializedBytes: frame.payload)
@@ -271,11 +271,26 @@ extension WebSocketPeer {
         }
     }
 
-    /// The status the call on `stream` ends with (messages before it are skipped).
+    /// The status the call on `stream` ends with (its messages before it are skipped; other
+    /// streams' frames are set aside, as by ``nextMessage(on:as:)``).
     func callEnd(on stream: UInt32) async throws -> ReaderGatewayV1.Status {
         while true {
+            let frame = try await nextFrame(on: stream)
+            if frame.type == 0x4 { return try ReaderGatewayV1.CallEnd(serializedBytes: frame.payload).status ?? .ok }
+        }
+    }
+
+    /// The next frame on `stream`: the earliest set aside, else the next read; frames of other
+    /// streams read meanwhile are set aside in order. A watcher's event that arrives before the
+    /// answer a test waits for on another stream is therefore still there afterwards.
+    private func nextFrame(on stream: UInt32) async throws -> RawFramePeer.RawFrame {
+        if let frame = setAside.withLock({ frames in frames.firstIndex { $0.streamID == stream }.map { frames.remove(at: $0) } }) {
+            return frame
+        }
+        while true {
             let frame = try await readProtocolFrame()
-            if frame.streamID == stream, frame.type == 0x4 { return try ReaderGatewayV1.CallEnd(serializedBytes: frame.payload).status ?? .ok }
+            if frame.streamID == stream { return frame }
+            setAside.withLock { $0.append(frame) }
         }
     }
 }

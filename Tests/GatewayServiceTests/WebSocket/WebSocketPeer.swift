@@ -1,5 +1,6 @@
 import Foundation
 import GatewayWire
+import Synchronization
 
 /// A WebSocket client written from RFC 6455 and PROTOCOL.md section 15 alone, over
 /// ``RawFramePeer``'s blocking TLS socket: the upgrade request by hand, masked client
@@ -21,6 +22,8 @@ final class WebSocketPeer: Sendable {
     }
 
     let tls: RawFramePeer
+    /// Frames read while waiting for another stream's (see `nextMessage(on:as:)`).
+    let setAside = Mutex<[RawFramePeer.RawFrame]>([])
 
     private init(tls: RawFramePeer) { self.tls = tls }
 

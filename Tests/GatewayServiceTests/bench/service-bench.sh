@@ -2,9 +2,10 @@
 # Relayed command round trips through the gateway (lane → gateway → reader → gateway → lane,
 # TLS on both legs) beside nginx relaying TLS on both legs (stream proxy, proxy_ssl on, in front
 # of a TLS echo), 16 and 256 pairs/connections, same run, same machine; then connect
-# arbitrations per second through the whole service (two lanes per reader taking it over from
-# each other) beside pgbench on the same PostgreSQL server, running what a connect sends (the
-# claim with the reader's row, the ratio's peer) and the bare claim.
+# arbitrations per second through the whole service (two lanes per reader, each connecting it in
+# a loop of its own, so 16 claimants over 8 readers as pgbench's 16 clients) beside pgbench on
+# the same PostgreSQL server, running what a connect sends (the claim with the reader's row, the
+# ratio's peer) and the bare claim; each side's share of claims that took the reader over.
 #
 # The relay comparison runs ROUNDS (default 5) interleaved rounds (nginx then the gateway, at 16 then 256
 # pairs, in each round) and reports medians: the ratio is the median of the rounds' ratios,
@@ -97,8 +98,8 @@ for pairs in (16, 256):
                f"{' '.join(f'{r:.2f}' for r in ratios)} | "
                f"{median([r.get('gateway_loops_cpu_us_per_round_trip', 0) for r in mine]):.1f} / {median([r.get('server_cpu_us_per_rt', 0) for r in nginx]):.1f} | "
                f"{median([r.get('load_loops_cpu_us_per_round_trip', 0) for r in mine]):.1f} / {median(peer_load):.1f} |")
-out += ["", "| lanes | readers × lanes | rounds | connects/s through the service | pgbench/s: what a connect sends / the bare claim (same server) | ratio (median of rounds) | each round's ratio | ratio to the bare claim (each round) | CPU µs per connect: bench process (gateway loops / store thread / lanes' and readers' loops / task pool) + PostgreSQL | CPU µs per pgbench run: pgbench + PostgreSQL (connect's statement / bare claim) | statements per connect |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+out += ["", "| lanes | readers × lanes | rounds | connects/s through the service | pgbench/s: what a connect sends / the bare claim (same server) | ratio (median of rounds) | each round's ratio | ratio to the bare claim (each round) | CPU µs per connect: bench process (gateway loops / store thread / lanes' and readers' loops / task pool) + PostgreSQL | CPU µs per pgbench run: pgbench + PostgreSQL (connect's statement / bare claim) | statements per connect | takeovers: service / pgbench (connect's statement / bare claim) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
 for kind in ("client", "lean"):
     connects = [r for r in rows if r["label"] == f"gateway connect {kind}"]
     if not connects: continue
@@ -111,7 +112,8 @@ for kind in ("client", "lean"):
                f"{m('ratio_to_bare_claim'):.2f}× ({bare}) | {m('process_cpu_us_per_connect'):.0f} ({m('gateway_loops_cpu_us_per_connect'):.0f} / {m('store_thread_cpu_us_per_connect'):.0f} / "
                f"{m('load_loops_cpu_us_per_connect'):.0f} / {m('other_threads_cpu_us_per_connect'):.0f}) + {m('postgres_cpu_us_per_connect'):.0f} | "
                f"{m('pgbench_cpu_us_per_claim'):.0f} + {m('postgres_cpu_us_per_pgbench_claim'):.0f} / "
-               f"{m('pgbench_bare_claim_cpu_us_per_claim'):.0f} + {m('postgres_cpu_us_per_pgbench_bare_claim_claim'):.0f} | {m('statements_per_connect'):.2f} |")
+               f"{m('pgbench_bare_claim_cpu_us_per_claim'):.0f} + {m('postgres_cpu_us_per_pgbench_bare_claim_claim'):.0f} | {m('statements_per_connect'):.2f} | "
+               f"{m('takeover_share'):.0%} / {m('pgbench_takeover_share'):.0%} / {m('pgbench_bare_claim_takeover_share'):.0%} |")
 open(sys.argv[2], "w").write("\n".join(out) + "\n")
 print("\n".join(out))
 PY

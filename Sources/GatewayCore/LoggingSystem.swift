@@ -11,14 +11,14 @@ public final class LoggingSystem: Sendable {
     public enum Destination: Sendable {
         /// The process's standard error.
         case standardError
-        /// Kept in memory (for tests that assert on what was logged).
-        case capture(LogCapture)
     }
 
     struct State {
         var level: Logger.Level = .info
         var format: LogFormat = .logfmt
         var destination: Destination = .standardError
+        /// Where lines are also kept, whatever the destination (see ``startCapturing(_:)``).
+        var captures: [ObjectIdentifier: LogCapture] = [:]
     }
 
     public static let shared = LoggingSystem()
@@ -34,6 +34,18 @@ public final class LoggingSystem: Sendable {
             $0.destination = destination
         }
         minimumLevel.store(level.rawValue, ordering: .relaxed)
+    }
+
+    /// Also keeps every line written from now on in `capture`, until ``stopCapturing(_:)``,
+    /// whatever ``bootstrap(level:format:destination:)`` sets meanwhile: a test asserts on
+    /// what was logged without taking the process's output from the tests running beside it.
+    public func startCapturing(_ capture: LogCapture) {
+        state.withLock { $0.captures[ObjectIdentifier(capture)] = capture }
+    }
+
+    /// Stops keeping lines in `capture`.
+    public func stopCapturing(_ capture: LogCapture) {
+        _ = state.withLock { $0.captures.removeValue(forKey: ObjectIdentifier(capture)) }
     }
 
     func isEnabled(_ level: Logger.Level) -> Bool {
@@ -58,9 +70,8 @@ public final class LoggingSystem: Sendable {
                     offset += written
                 }
                 bytes.removeAll()
-            case .capture(let capture):
-                capture.append(line)
             }
+            for capture in state.captures.values { capture.append(line) }
         }
     }
 }

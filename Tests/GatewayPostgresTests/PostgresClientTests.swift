@@ -231,14 +231,15 @@ struct PostgresClientTests {
     }
 
     @Test func noticesGoToTheLogger() async throws {
+        // A capture beside the process's destination: tests that bootstrap logging meanwhile
+        // (GATEWAY_TEST_TRACE) neither take these lines away nor lose their own.
         let capture = LogCapture()
-        LoggingSystem.shared.bootstrap(level: .info, format: .logfmt, destination: .capture(capture))
+        LoggingSystem.shared.startCapturing(capture)
+        defer { LoggingSystem.shared.stopCapturing(capture) }
         let marker = "notice-\(UUID().uuidString)"
         try await TestPostgres.withDatabase { database in
             try await database.client.execute("DO $$ BEGIN RAISE NOTICE '%', '\(marker)'; END $$")
         }
-        // The log destination is process-wide: put standard error back.
-        LoggingSystem.shared.bootstrap(level: .info, format: .logfmt)
         let line = capture.all.first { $0.contains(marker) }
         #expect(line?.contains("level=notice") == true)
         #expect(line?.contains("component=store") == true)

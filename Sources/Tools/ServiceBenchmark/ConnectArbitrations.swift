@@ -19,8 +19,8 @@ struct ConnectArbitrations {
         let reader: DiscoveredReader
     }
 
-    /// Each group: the two lanes that alternate on one reader.
-    var groups: [(Contender, Contender)]
+    /// Every lane with the reader it connects (two lanes per reader).
+    var contenders: [Contender]
 
     /// Connects per second over `duration` after `warmup`, the failures seen, and every connect
     /// made (the warm-up's too).
@@ -46,7 +46,7 @@ struct ConnectArbitrations {
     /// closer to pgbench's.
     func runLean(port: Int, context: TLSContext, group: EventLoopGroup, warmup: Duration, duration: Duration) async -> (connects: Int, seconds: Double, failures: Int, all: Int) {
         let counter = RoundTripCounter()
-        for contender in groups.flatMap({ [$0.0, $0.1] }) {
+        for contender in contenders {
             guard let token = contender.lane.session?.resumeToken else { continue }
             let lane = LeanLane.connecting(sessionToken: token, reader: contender.reader.id, discoveryID: contender.reader.discoveryID, counter: counter)
             TLSClient.connect(host: "127.0.0.1", port: port, serverName: "localhost", context: context, on: group.next()) { _ in lane }
@@ -79,7 +79,7 @@ struct ConnectArbitrations {
     /// One closed loop per lane, connecting its reader until `stop` (or until `limit` connects
     /// were counted).
     private func startContenders(_ counter: RoundTripCounter, limit: Int?, in tasks: inout TaskGroup<Void>) {
-        for contender in groups.flatMap({ [$0.0, $0.1] }) {
+        for contender in contenders {
             tasks.addTask {
                 while !counter.stop.load(ordering: .relaxed) {
                     if let limit, counter.count.load(ordering: .relaxed) >= limit { return }
@@ -100,8 +100,8 @@ struct ConnectArbitrations {
 /// The ownership benchmark's peer on the service's own PostgreSQL server: pgbench running
 /// the statement a connect sends (`OwnershipStore.connectStatement`: the claim and the
 /// reader's row), or the bare claim (`OwnershipStore.claimStatement`), with `clients`
-/// claimants over `readers` readers picked at random, so most claims take a reader over, like
-/// the alternating lanes.
+/// claimants over `readers` readers picked at random, so most claims take a reader over, as
+/// the lanes' do.
 enum PgbenchClaims {
     /// Which statement pgbench runs.
     enum Statement: String {

@@ -38,7 +38,7 @@ let parser = OptionsParser(
         .value("lanes", "CARRIER", default: "raw", help: "relay: how lanes reach the gateway: raw (frames on TLS) or websocket (the WebSocket binding on TLS)."),
         .value("pgbench", "PATH", default: "/usr/lib/postgresql/15/bin/pgbench", help: "The pgbench executable (connect mode)."),
         .value("pgbench-protocol", "MODE", default: "extended", help: "Connect mode: pgbench's -M (extended or prepared)."),
-        .value("connect-lanes", "KIND", default: "client", help: "Connect mode: client (the client library, one loop per reader alternating its two lanes) or lean (transport handlers, every lane in its own loop)."),
+        .value("connect-lanes", "KIND", default: "client", help: "Connect mode: client (the client library's lanes) or lean (transport handlers); either way every lane connects its reader in a loop of its own."),
         .value("rounds", "N", default: "1", help: "Connect mode: interleaved rounds (the service, then pgbench)."),
         .value("connect-batches-in-flight", "N", default: "1", help: "The gateway's --connect-batches-in-flight (at most the pool's 8 connections)."),
         .value("connects", "N", default: "0", help: "Connect mode: exactly N connects, no pgbench (for callgrind); 0: timed rounds."),
@@ -239,19 +239,17 @@ func measureConnects(
     token: String, location: String, readers: [String], database: TestDatabase, directory: String,
     configuration: (CertificateKeyPair?) -> ClientChannelConfiguration, clients: EventLoopGroup, port: Int, caPath: String
 ) async throws {
-    var groups: [(ConnectArbitrations.Contender, ConnectArbitrations.Contender)] = []
+    var contenders: [ConnectArbitrations.Contender] = []
     for (index, readerID) in readers.enumerated() {
-        var pair: [ConnectArbitrations.Contender] = []
         for side in 0..<2 {
             let lane = TerminalClient(connection: GatewayConnection(configuration(nil), group: clients))
             _ = try await lane.openSession(connectionToken: token, posDeviceID: "bench-\(index)-\(side)", laneLabel: "Lane \(index + 1)\(side == 0 ? "a" : "b")")
             let found = try await lane.discoverReaders(locationID: location)
             guard let reader = found.first(where: { $0.id == readerID }) else { fail("reader \(index) not discovered") }
-            pair.append(ConnectArbitrations.Contender(lane: lane, reader: reader))
+            contenders.append(ConnectArbitrations.Contender(lane: lane, reader: reader))
         }
-        groups.append((pair[0], pair[1]))
     }
-    let arbitrations = ConnectArbitrations(groups: groups)
+    let arbitrations = ConnectArbitrations(contenders: contenders)
     if let fixed = fixedConnects {
         FileHandle.standardError.write(Data("service-bench: \(2 * readers.count) lanes ready, running \(fixed) connects\n".utf8))
         let measured = await arbitrations.run(count: fixed)

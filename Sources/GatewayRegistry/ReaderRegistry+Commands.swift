@@ -36,7 +36,7 @@ extension ReaderRegistry {
         /// The link has seen a newer owner than the session's generation (a change made on
         /// another replica this session has not heard yet): refresh, then refuse.
         case stale(OwnedReader)
-        /// Not held here: it may be adopted from the store, then relayed.
+        /// Not held here, or not on this connection: it may be adopted from the store, then relayed.
         case unknownSession
         case refused(RelayRefusal)
     }
@@ -51,6 +51,8 @@ extension ReaderRegistry {
         guard let index = sessions.index(forKey: token) else { return .unknownSession }
         // Reached in place: reading through `values[index]` copies nothing more than the fields.
         if sessions.values[index].leaseExpired(at: now, lease: lease) { return .refused(.sessionUnknown) }
+        // A connection the session is not bound to adopts it from its row first (see `sessionUsed`).
+        guard sessions.values[index].connections.contains(connection) else { return .unknownSession }
         attach(token, connection: connection, nowUnixMs: nowUnixMs)
         if let refusal = sessions.values[index].pendingRefusal {
             sessions.values[index].pendingRefusal = nil

@@ -7,12 +7,91 @@ extension ReaderRegistry {
         insert(session)
     }
 
-    /// A session adopted from the store (its replica died or drained): the one already held
-    /// here wins. Returns the session now held and whether it is new.
-    public mutating func sessionAdopted(_ session: RegistrySession) -> (session: RegistrySession, isNew: Bool) {
-        if let existing = sessions[session.token] { return (existing, false) }
-        insert(session)
-        return (session, true)
+    /// What adopting a session from its row did here.
+    public struct Adoption: Sendable {
+        /// The session as held here now.
+        public var session: RegistrySession
+        /// Whether this replica held no copy of it before.
+        public var isNew: Bool
+        /// What the shell performs: the stream of a stale copy ends.
+        public var actions: [RegistryAction]
+    }
+
+    /// A session adopted from its row (`resumed`, at the row's new epoch) on the connection
+    /// `resumed` names. The row is the truth; what this replica already held decides how
+    /// much of memory survives:
+    /// - no copy: the row's copy is held;
+    /// - a copy one epoch older (nobody adopted the session since it was made): memory is
+    ///   the row's truth and more (buffered events, the stream, a discovery running, the
+    ///   cached home), so it is kept at the new epoch; a reader the row gives at a newer
+    ///   generation than memory's replaces memory's, and a loss memory has not heard of yet
+    ///   is the shell's to re-read (``OwnershipRow``s of both readers);
+    /// - an older copy (another replica or connection adopted the session meanwhile): it is
+    ///   stale and is replaced whole by the row's, its stream ending and its buffered
+    ///   events dropped;
+    /// - a copy at the same or a newer epoch (a concurrent adoption here got there first):
+    ///   kept, with this connection bound to it.
+    /// Buffered `disconnected` events of an earlier generation of the reader the session
+    /// now holds are dropped: they are not true any more.
+    public mutating func sessionAdopted(_ resumed: RegistrySession) -> Adoption {
+        let token = resumed.token
+        guard let existing = sessions[token] else {
+            insert(resumed)
+            return Adoption(session: sessions[token]!, isNew: true, actions: [])
+        }
+        var actions: [RegistryAction] = []
+        if existing.epoch == resumed.epoch - 1 {
+            sessions[token]!.epoch = resumed.epoch
+            if let reader = resumed.reader, resumed.generation > existing.generation {
+                setReader(reader, ofSessionAt: token)
+                sessions[token]!.generation = resumed.generation
+                sessions[token]!.home = nil
+                sessions[token]!.pendingRefusal = nil
+            }
+        } else if existing.epoch < resumed.epoch {
+            if let stream = existing.stream { actions.append(.endStream(stream, .sessionMoved)) }
+            setReader(nil, ofSessionAt: token)
+            unindexConnections(of: token)
+            var replacement = resumed
+            replacement.nextSequence = existing.nextSequence
+            insert(replacement)
+        }
+        for connection in resumed.connections { attach(token, connection: connection, nowUnixMs: resumed.lastSeenUnixMs) }
+        dropObsoleteEvents(ofSessionAt: token)
+        return Adoption(session: sessions[token]!, isNew: false, actions: actions)
+    }
+
+    /// Drops buffered `disconnected` events of the session's current reader from generations
+    /// before the one it holds it at (it took the reader again since).
+    private mutating func dropObsoleteEvents(ofSessionAt token: String) {
+        guard let reader = sessions[token]?.reader, let generation = sessions[token]?.generation else { return }
+        sessions[token]!.bufferedEvents.removeAll { event in
+            guard case .disconnected(let lost)? = event.event else { return false }
+            return lost.readerID == reader.rawValue && lost.generation < UInt64(generation.rawValue)
+        }
+    }
+
+    /// Another replica (or connection) adopted the session at `epoch`: a copy held here at an
+    /// older epoch is stale and is dropped (its stream ends with SESSION_MOVED). Returns the
+    /// dropped copy and the actions, nil when nothing was dropped.
+    public mutating func sessionMoved(_ id: SessionID, epoch: Int64) -> (session: RegistrySession, actions: [RegistryAction])? {
+        guard let token = tokens[id], let held = sessions[token], held.epoch < epoch else { return nil }
+        return drop(token, ending: .sessionMoved)
+    }
+
+    /// The lease renewal found these copies' rows moved on (adopted elsewhere at a newer epoch,
+    /// or closed): each copy still at the epoch it was renewed at is dropped. Returns the
+    /// dropped copies and the actions.
+    public mutating func sessionsNotRenewed(_ copies: [SessionEpoch]) -> (sessions: [RegistrySession], actions: [RegistryAction]) {
+        var dropped: [RegistrySession] = []
+        var actions: [RegistryAction] = []
+        for copy in copies {
+            guard let token = tokens[copy.id], sessions[token]?.epoch == copy.epoch,
+                  let (session, ending) = drop(token, ending: .sessionMoved) else { continue }
+            dropped.append(session)
+            actions += ending
+        }
+        return (dropped, actions)
     }
 
     private mutating func insert(_ session: RegistrySession) {
@@ -26,10 +105,17 @@ extension ReaderRegistry {
 
     /// A call of the session arrived on `connection`: the session, marked as used, or nil
     /// when it is not held here or its lease ran out while detached.
+    ///
+    /// Memory answers only on a connection already bound to the session (it opened or
+    /// adopted the session, or carried its calls since): a call on any other connection is
+    /// the lane coming back, perhaps from another replica, and the shell adopts the session
+    /// from its row (nil here) so that nothing is answered from a copy the row has moved past.
     public mutating func sessionUsed(
         _ token: String, connection: UInt64, now: ContinuousClock.Instant, nowUnixMs: Int64, lease: Duration
     ) -> RegistrySession? {
-        guard let session = sessions[token], !session.leaseExpired(at: now, lease: lease) else { return nil }
+        guard let session = sessions[token], session.connections.contains(connection), !session.leaseExpired(at: now, lease: lease) else {
+            return nil
+        }
         attach(token, connection: connection, nowUnixMs: nowUnixMs)
         return sessions[token]
     }
@@ -103,24 +189,29 @@ extension ReaderRegistry {
     /// The session is over here (closed, or its lease ran out): forgotten, its stream ends.
     /// Nil when it was not held.
     public mutating func sessionEnded(_ token: String) -> (session: RegistrySession, actions: [RegistryAction])? {
+        drop(token, ending: .sessionEnded)
+    }
+
+    /// Forgets the session held at `token`; its stream ends as `ending` says.
+    private mutating func drop(_ token: String, ending: StreamEnding) -> (session: RegistrySession, actions: [RegistryAction])? {
         guard sessions[token] != nil else { return nil }
         setReader(nil, ofSessionAt: token)
         unindexConnections(of: token)
         let session = sessions.removeValue(forKey: token)!
         tokens[session.id] = nil
-        return (session, session.stream.map { [.endStream($0, fenced: false)] } ?? [])
+        return (session, session.stream.map { [.endStream($0, ending)] } ?? [])
     }
 
     /// The sessions to renew (attached) and to end (detached past `lease`) at `now`.
     /// The periodic sweep walks every session: the renewal names them all.
-    public func leaseSweep(now: ContinuousClock.Instant, lease: Duration) -> (attached: [SessionID], expired: [String]) {
-        var attached: [SessionID] = []
+    public func leaseSweep(now: ContinuousClock.Instant, lease: Duration) -> (attached: [SessionEpoch], expired: [String]) {
+        var attached: [SessionEpoch] = []
         var expired: [String] = []
         for session in sessions.values {
             if session.detachedSince != nil {
                 if session.leaseExpired(at: now, lease: lease) { expired.append(session.token) }
             } else {
-                attached.append(session.id)
+                attached.append(SessionEpoch(id: session.id, epoch: session.epoch))
             }
         }
         return (attached, expired)

@@ -39,6 +39,16 @@ public enum RegistryAction: Equatable, Sendable {
     case tellOwner(LinkID, lane: String, generation: OwnershipGeneration)
     /// End a link's Attach call (the registry already forgot the link).
     case closeLink(LinkID, LinkClosure)
-    /// End a session's event stream (the registry already forgot it).
-    case endStream(EventStreamID, fenced: Bool)
+    /// End a session's event stream (the registry already forgot it), saying why.
+    case endStream(EventStreamID, StreamEnding)
+}
+
+/// Why a session's event stream ends.
+public enum StreamEnding: Hashable, Sendable {
+    /// The session is over (closed, or its lease ran out): the stream ends cleanly.
+    case sessionEnded
+    /// This replica was fenced off: resume the session with its resume token.
+    case replicaFenced
+    /// The session was resumed elsewhere (a newer epoch of its row): this copy is gone.
+    case sessionMoved
 }

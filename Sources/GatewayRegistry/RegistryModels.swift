@@ -93,6 +93,10 @@ public struct RegistrySession: Sendable {
     public internal(set) var connections: Set<UInt64> = []
     public var openedAtUnixMs: Int64
     public internal(set) var lastSeenUnixMs: Int64
+    /// The epoch of the session's row this copy was made from (`sdk_sessions.epoch`, which
+    /// grows by one each time a replica adopts the session). A copy older than the row's is
+    /// stale: it is dropped, never answered from.
+    public internal(set) var epoch: Int64
     /// When the session's last connection closed; nil while attached.
     public internal(set) var detachedSince: ContinuousClock.Instant?
 
@@ -102,8 +106,9 @@ public struct RegistrySession: Sendable {
     public init(
         id: SessionID, token: String, accountID: String, locationScope: String?, posDeviceID: String, lane: LaneLabel,
         discovery: DiscoveryStateMachine, discovered: Set<String> = [], connection: UInt64, nowUnixMs: Int64,
-        reader: ReaderID? = nil, generation: OwnershipGeneration = .initial
+        reader: ReaderID? = nil, generation: OwnershipGeneration = .initial, epoch: Int64 = 1
     ) {
+        self.epoch = epoch
         self.id = id
         self.token = token
         self.accountID = accountID
@@ -123,6 +128,16 @@ public struct RegistrySession: Sendable {
     public func leaseExpired(at now: ContinuousClock.Instant, lease: Duration) -> Bool {
         guard let since = detachedSince else { return false }
         return now - since >= lease
+    }
+}
+
+/// A session held here and the epoch of the row its copy was made from.
+public struct SessionEpoch: Hashable, Sendable {
+    public var id: SessionID
+    public var epoch: Int64
+    public init(id: SessionID, epoch: Int64) {
+        self.id = id
+        self.epoch = epoch
     }
 }
 

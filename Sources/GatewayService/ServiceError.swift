@@ -35,6 +35,9 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     static let sessionUnknown = ServiceError(
         .sessionExpired, "the session is unknown, closed or its lease ran out; open a new session with a fresh connection token"
     )
+    static let sessionMoved = ServiceError(
+        .sessionMoved, "the session was resumed on another connection (possibly another replica); this stream is over: subscribe where the session was resumed"
+    )
     static let secretKeyInvalid = ServiceError(
         .secretKeyInvalid, "the secret key is missing or wrong; send metadata `authorization: Bearer <secret key>`"
     )

@@ -159,7 +159,7 @@ struct ReaderRegistryClusterTests {
         fixture.claim("A", generation: 1)
         guard case .local(let key, _) = fixture.relay("A") else { Issue.record("not relayed"); return }
         let fenced = fixture.registry.fenced()
-        #expect(fenced.actions == [.failCommand(key, .replicaFenced), .closeLink(link, .replicaFenced), .endStream(stream, fenced: true)])
+        #expect(fenced.actions == [.failCommand(key, .replicaFenced), .closeLink(link, .replicaFenced), .endStream(stream, .replicaFenced)])
         #expect(fenced.links.map(\.id) == [link])
         #expect(fenced.sessionCount == 1)
         #expect(fixture.registry.links.isEmpty && fixture.registry.sessions.isEmpty)

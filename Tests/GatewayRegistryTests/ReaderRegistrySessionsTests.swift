@@ -68,7 +68,8 @@ struct ReaderRegistrySessionsTests {
         var fixture = RegistryFixture()
         fixture.open("A", connection: 1)
         fixture.open("B", connection: 3)
-        _ = fixture.registry.sessionUsed(tokenA, connection: 2, now: fixture.start, nowUnixMs: 5, lease: fixture.lease)
+        // A second connection carries the session once it adopted it from its row.
+        fixture.adopt("A", epoch: 2, connection: 2)
         #expect(fixture.session("A")?.connections == [1, 2])
         fixture.registry.connectionClosed(1, now: fixture.start)
         #expect(fixture.session("A")?.detachedSince == nil)
@@ -84,15 +85,19 @@ struct ReaderRegistrySessionsTests {
         fixture.open("B", connection: 2)
         fixture.registry.connectionClosed(1, now: fixture.start)
         let sweep = fixture.registry.leaseSweep(now: fixture.start + fixture.lease, lease: fixture.lease)
-        #expect(sweep.attached == [RegistryFixture.session("B")])
+        #expect(sweep.attached == [SessionEpoch(id: RegistryFixture.session("B"), epoch: 1)])
         #expect(sweep.expired == [tokenA])
         #expect(fixture.registry.leaseSweep(now: fixture.start + fixture.lease - .milliseconds(1), lease: fixture.lease).expired.isEmpty)
         #expect(fixture.registry.sessionUsed(tokenA, connection: 3, now: fixture.start + fixture.lease, nowUnixMs: 9, lease: fixture.lease) == nil)
         #expect(fixture.relay("A", connection: 3, after: fixture.lease) == .refused(.sessionUnknown))
-        let resumed = fixture.registry.sessionUsed(tokenA, connection: 3, now: fixture.start + fixture.lease - .milliseconds(1), nowUnixMs: 9, lease: fixture.lease)
-        #expect(resumed?.detachedSince == nil)
-        #expect(resumed?.lastSeenUnixMs == 9)
-        #expect(resumed?.connections == [3])
+        // Within the lease, a new connection is not answered from memory: the row is adopted.
+        #expect(fixture.registry.sessionUsed(tokenA, connection: 3, now: fixture.start + fixture.lease - .milliseconds(1), nowUnixMs: 9, lease: fixture.lease) == nil)
+        #expect(fixture.relay("A", connection: 3, after: fixture.lease - .milliseconds(1)) == .unknownSession)
+        let resumed = fixture.adopt("A", epoch: 2, connection: 3, nowUnixMs: 9).session
+        #expect(resumed.detachedSince == nil)
+        #expect(resumed.lastSeenUnixMs == 9)
+        #expect(resumed.connections == [3])
+        #expect(fixture.registry.sessionUsed(tokenA, connection: 3, now: fixture.start + fixture.lease, nowUnixMs: 10, lease: fixture.lease)?.epoch == 2)
     }
 
     @Test func aDrainDetachesEverySession() {
@@ -115,7 +120,7 @@ struct ReaderRegistrySessionsTests {
         fixture.claim("A", generation: 1)
         let ended = fixture.registry.sessionEnded(tokenA)
         #expect(ended?.session.id == a)
-        #expect(ended?.actions == [.endStream(stream, fenced: false)])
+        #expect(ended?.actions == [.endStream(stream, .sessionEnded)])
         #expect(fixture.registry.session(id: a) == nil)
         #expect(fixture.registry.owner(of: fixture.reader) == nil)
         #expect(fixture.registry.token(of: a) == nil)

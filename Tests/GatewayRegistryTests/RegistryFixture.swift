@@ -26,6 +26,24 @@ struct RegistryFixture {
         return id
     }
 
+    /// Session `name` adopted from its row at `epoch` on `connection`, owning `reader` at
+    /// `generation` when given, its latest answered discovery `discovered` (number and readers).
+    @discardableResult
+    mutating func adopt(
+        _ name: String, epoch: Int64, connection: UInt64, nowUnixMs: Int64 = 4_000, reader: ReaderID? = nil, generation: Int64 = 0,
+        discovered: (UInt64, Set<String>)? = nil
+    ) -> ReaderRegistry.Adoption {
+        registry.sessionAdopted(
+            RegistrySession(
+                id: Self.session(name), token: Self.token(name), accountID: "acct_1", locationScope: nil, posDeviceID: "pos-\(name)",
+                lane: LaneLabel("Lane \(name)"),
+                discovery: DiscoveryStateMachine(resumingAfter: discovered.map { DiscoveryStateMachine.DiscoveryID($0.0) }, burst: 2, perSecond: 1),
+                discovered: discovered?.1 ?? [], connection: connection, nowUnixMs: nowUnixMs,
+                reader: reader, generation: OwnershipGeneration(generation), epoch: epoch
+            )
+        )
+    }
+
     /// Attaches a link of `reader` recorded at `epoch` and returns its id.
     @discardableResult
     mutating func attach(_ reader: ReaderID? = nil, epoch: Int64 = 1) -> LinkID {

@@ -17,16 +17,25 @@ public struct SessionDiscoveryRecord: Sendable, Hashable {
 
 extension GatewayDatabase {
     /// Keeps discovery `answered` and its readers with the session's row, unless the row
-    /// already holds a later one (a replica holding a stale copy of the session does not
-    /// overwrite a discovery made after it). One statement per answered discovery.
-    public func recordDiscovery(_ discovery: SessionDiscoveryRecord, session: String) async throws(StoreError) {
-        try await client.execute(
+    /// already holds a later one, or the row was adopted past `epoch` (a replica holding a
+    /// stale copy of the session writes nothing). One statement per answered discovery.
+    /// Returns false when nothing was written because the copy is stale or the session closed.
+    public func recordDiscovery(_ discovery: SessionDiscoveryRecord, session: String, epoch: Int64) async throws(StoreError) -> Bool {
+        let rows = try await client.query(
             """
-            UPDATE sdk_sessions SET discovery_answered = $2, discovered_readers = ARRAY(SELECT jsonb_array_elements_text($3::jsonb))
-            WHERE id = $1 AND closed_at IS NULL AND (discovery_answered IS NULL OR discovery_answered <= $2)
+            UPDATE sdk_sessions SET
+                discovery_answered = greatest(discovery_answered, $2),
+                discovered_readers = CASE WHEN discovery_answered IS NULL OR discovery_answered <= $2
+                    THEN ARRAY(SELECT jsonb_array_elements_text($3::jsonb)) ELSE discovered_readers END
+            WHERE id = $1 AND closed_at IS NULL AND epoch = $4
+            RETURNING id
             """,
-            [PostgresValue(session), PostgresValue(Int64(clamping: discovery.answered)), PostgresValue(Self.jsonArray(discovery.readers))]
+            [
+                PostgresValue(session), PostgresValue(Int64(clamping: discovery.answered)), PostgresValue(Self.jsonArray(discovery.readers)),
+                PostgresValue(epoch),
+            ]
         )
+        return !rows.isEmpty
     }
 
     /// The discovery a row returned with `discovery_answered` and

@@ -125,6 +125,7 @@ public final class GatewayServiceHost: Sendable {
                 Task { await gateway.runSweeper() },
                 Task { await gateway.runMembership(advertisedAddress: advertised) },
                 Task { await gateway.follower.runNotices() },
+                Task { await gateway.follower.runSessionNotices() },
                 Task { await gateway.follower.runStatusNotices() },
                 Task { await gateway.fleet.run() },
             ]

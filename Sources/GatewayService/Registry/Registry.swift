@@ -130,11 +130,13 @@ final class Registry: Sendable {
         case .closeLink(let link, let closure):
             guard let call = state.linkCalls.removeValue(forKey: link) else { return nil }
             return .end(call, ServiceError.linkClosed(closure).status)
-        case .endStream(let id, let fenced):
+        case .endStream(let id, let ending):
             guard let stream = state.streams.removeValue(forKey: id) else { return nil }
-            let status = fenced
-                ? ServiceError(.readerLinkMoved, "this replica was fenced off; resume the session with its resume token").status
-                : ReaderGatewayV1.Status.ok
+            let status = switch ending {
+            case .sessionEnded: ReaderGatewayV1.Status.ok
+            case .replicaFenced: ServiceError(.readerLinkMoved, "this replica was fenced off; resume the session with its resume token").status
+            case .sessionMoved: ServiceError.sessionMoved.status
+            }
             return .end(stream.call, status)
         }
     }

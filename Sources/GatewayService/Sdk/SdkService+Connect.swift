@@ -11,7 +11,15 @@ extension SdkService {
         guard !request.readerID.isEmpty else { throw ServiceError.invalid("reader_id is empty; pass a reader from the latest DiscoverReaders") }
         let reader = ReaderID(request.readerID)
         if let current = session.reader, current != reader {
-            throw ServiceError(.alreadyConnectedToReader, "this session is already connected to reader \(current.rawValue); disconnect it first")
+            // Memory may not have heard yet of a change made on another replica: the row
+            // decides. A session that lost the reader hears of it (its event goes out first)
+            // and this connect goes on; one that still holds it is refused.
+            await follower.refresh(current)
+            guard let fresh = registry.read({ $0.sessions[request.sessionToken] }) else { throw ServiceError.sessionUnknown }
+            session = fresh
+            if let still = session.reader, still != reader {
+                throw ServiceError(.alreadyConnectedToReader, "this session is already connected to reader \(still.rawValue); disconnect it first")
+            }
         }
         // The reader object must come from the session's latest discovery, which answered.
         guard let latest = session.discovery.latest else {

@@ -53,7 +53,16 @@ extension SdkService {
             // Kept with the session's row before the lane sees the answer: a replica that takes
             // the session over (this one died or drained) honours these readers too.
             let kept = SessionDiscoveryRecord(answered: discovery.value, readers: records.map(\.id))
-            do { try await database.recordDiscovery(kept, session: session.id.rawValue) } catch { throw ServiceError.store(error) }
+            let recorded: Bool
+            do { recorded = try await database.recordDiscovery(kept, session: session.id.rawValue, epoch: session.epoch) } catch {
+                throw ServiceError.store(error)
+            }
+            guard recorded else {
+                // The row moved past this copy (the session was resumed on another connection
+                // meanwhile): the copy is dropped and nothing is answered from it.
+                dropStaleCopies([SessionEpoch(id: session.id, epoch: session.epoch)])
+                throw ServiceError.sessionMoved
+            }
             var response = ReaderGatewayV1.DiscoverReadersResponse()
             response.discoveryID = Gateway.wireDiscoveryID(discovery)
             response.readers = await withAvailableUpdates(readers, account: session.accountID)

@@ -9,7 +9,14 @@ extension SdkService {
     func sweepSessions() async {
         let lease = configuration.sessionLease
         let (attached, expired) = registry.read { $0.leaseSweep(now: .now, lease: lease) }
-        do { try await database.renewLeases(attached.map(\.rawValue), node: node.id, lease: lease) } catch {
+        do {
+            let renewed = try await database.renewLeases(
+                attached.map { SessionEpochRecord(id: $0.id.rawValue, epoch: $0.epoch) }, node: node.id, lease: lease
+            )
+            // A copy whose row was adopted past its epoch (or closed) is stale: dropped here
+            // even when the adoption's notice never arrived.
+            dropStaleCopies(attached.filter { !renewed.contains($0.id.rawValue) })
+        } catch {
             logger.warning("could not renew session leases", ["error": error])
         }
         for token in expired {
@@ -33,5 +40,18 @@ extension SdkService {
             logger.warning("could not expire sessions", ["error": error])
         }
         for token in expired { await endSession(token) }
+    }
+
+    /// Drops copies of sessions whose rows moved past them; their streams end with SESSION_MOVED.
+    func dropStaleCopies(_ copies: [SessionEpoch]) {
+        guard !copies.isEmpty else { return }
+        let dropped = registry.act { registry -> ([RegistrySession], [RegistryAction]) in
+            let result = registry.sessionsNotRenewed(copies)
+            return (result.sessions, result.actions)
+        }
+        for session in dropped {
+            metrics.sessions.unlabeled.decrement()
+            logger.info("session no longer held here (resumed elsewhere, or closed); its copy is dropped", ["session": session.id.rawValue])
+        }
     }
 }

@@ -19,16 +19,18 @@ extension SdkService {
     }
 
     /// The session named by `token`, marked as used by the call's connection: from
-    /// memory, or adopted from PostgreSQL when this replica does not hold it (the
-    /// lane's connection landed here after its replica died, drained, or the load
-    /// balancer chose another replica).
+    /// memory when the connection is already bound to the copy held here, otherwise
+    /// adopted from PostgreSQL (the lane's connection landed here after its replica died,
+    /// drained, or the load balancer chose another replica; or it came back to a replica
+    /// whose copy the row may have moved past).
     func session(_ token: String, _ context: CallContext) async throws(ServiceError) -> RegistrySession {
         if let found = localSession(token, context) { return found }
         if let adopted = try await adoptSession(token, context) { return adopted }
         throw ServiceError.sessionUnknown
     }
 
-    /// The session named by `token` if this replica holds it (and its lease runs).
+    /// The session named by `token` if this replica holds it on the call's connection
+    /// (and its lease runs).
     func localSession(_ token: String, _ context: CallContext) -> RegistrySession? {
         let lease = configuration.sessionLease
         let nowUnixMs = Gateway.nowUnixMs()
@@ -39,7 +41,9 @@ extension SdkService {
         var response = ReaderGatewayV1.OpenSessionResponse()
         response.leaseMs = Int64(configuration.sessionLease.seconds * 1000)
         if !request.resumeToken.isEmpty {
-            let resumed = try await session(request.resumeToken, context)
+            // A resume is answered from the row, adopted anew, whatever memory holds: the
+            // answer says what PostgreSQL says the session owns and discovered.
+            guard let resumed = try await adoptSession(request.resumeToken, context) else { throw ServiceError.sessionUnknown }
             response.sessionID = resumed.id.rawValue
             response.sessionToken = resumed.token
             response.resumed = true
@@ -90,7 +94,13 @@ extension SdkService {
         // with the heartbeat rate. A detached one (a heartbeat without a connection of its own
         // cannot be that, but a concurrent close can) is renewed here as before.
         if session.detachedSince != nil {
-            do { try await database.renewLeases([session.id.rawValue], node: node.id, lease: configuration.sessionLease) } catch { throw ServiceError.store(error) }
+            let held = SessionEpochRecord(id: session.id.rawValue, epoch: session.epoch)
+            let renewed: Set<String>
+            do { renewed = try await database.renewLeases([held], node: node.id, lease: configuration.sessionLease) } catch { throw ServiceError.store(error) }
+            if renewed.isEmpty {
+                dropStaleCopies([SessionEpoch(id: session.id, epoch: session.epoch)])
+                throw ServiceError.sessionMoved
+            }
         }
         var response = ReaderGatewayV1.HeartbeatResponse()
         response.leaseRemainingMs = Int64(configuration.sessionLease.seconds * 1000)

@@ -104,6 +104,12 @@ extension ReaderGatewayV1 {
         /// A field is missing or invalid; the message names it.
         /// Status: INVALID_ARGUMENT.
         public static let invalidRequest = ErrorReason(rawValue: 7)
+        /// The session was resumed (OpenSession with its resume token) on another
+        /// connection, possibly on another replica, which now holds it: this call's
+        /// view of the session is over. Subscribe and call on the connection where it
+        /// was resumed; nothing was lost (the session and its reader are kept).
+        /// Status: UNAVAILABLE.
+        public static let sessionMoved = ErrorReason(rawValue: 8)
         /// The reader is mid-transaction for another session and the caller set
         /// fail_if_in_use. Ask the user, then retry with fail_if_in_use = false.
         /// Status: ABORTED.
@@ -300,7 +306,7 @@ extension ReaderGatewayV1 {
         /// Status: UNAVAILABLE.
         public static let connectionLost = ErrorReason(rawValue: 117)
         /// Every value this version knows, in declaration order.
-        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .readerSoftwareUpdateFailed, .readerSoftwareUpdateFailedBatteryLow, .readerSoftwareUpdateFailedInterrupted, .softwareUpdateNotFound, .bluetoothAlreadyPairedWithAnotherDevice, .bluetoothPairingFailed, .bluetoothConnectTimedOut, .consumerTooSlow, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
+        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .sessionMoved, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .readerSoftwareUpdateFailed, .readerSoftwareUpdateFailedBatteryLow, .readerSoftwareUpdateFailedInterrupted, .softwareUpdateNotFound, .bluetoothAlreadyPairedWithAnotherDevice, .bluetoothPairingFailed, .bluetoothConnectTimedOut, .consumerTooSlow, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
         /// The value's name in the .proto file, or nil for a value this version does not know.
         public var protoName: String? {
             switch rawValue {
@@ -312,6 +318,7 @@ extension ReaderGatewayV1 {
             case 5: "ERROR_REASON_PERMISSION_DENIED"
             case 6: "ERROR_REASON_RATE_LIMITED"
             case 7: "ERROR_REASON_INVALID_REQUEST"
+            case 8: "ERROR_REASON_SESSION_MOVED"
             case 10: "ERROR_REASON_READER_BUSY"
             case 11: "ERROR_REASON_READER_CONNECTED_TO_ANOTHER_SESSION"
             case 12: "ERROR_REASON_READER_OFFLINE"
@@ -380,6 +387,7 @@ extension ReaderGatewayV1 {
             case .permissionDenied: .permissionDenied
             case .rateLimited: .resourceExhausted
             case .invalidRequest: .invalidArgument
+            case .sessionMoved: .unavailable
             case .readerBusy: .aborted
             case .readerConnectedToAnotherSession: .failedPrecondition
             case .readerOffline: .unavailable

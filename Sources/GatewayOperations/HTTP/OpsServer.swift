@@ -94,9 +94,8 @@ public final class OpsServer: Sendable {
     public func run() async throws {
         try start()
         defer { stop() }
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(3600))
-        }
+        // Nothing to do on this task but wait for its cancellation: the endpoint serves on its loop.
+        _ = await Latch().wait()
     }
 
     deinit { stop() }

@@ -10,31 +10,12 @@ extension ClusterFollower {
     /// what it concerns here is re-read from the rows and applied, and the
     /// rows are re-read whole after the listener reconnects.
     func runNotices() async {
-        await follow(OwnershipNotice.channel, listening: { await self.reconcile() }) { notification in
+        await database.client.follow(OwnershipNotice.channel, subscribed: { await self.reconcile() }) { notification in
             if notification.isResubscription {
                 await self.reconcile()
             } else if let notice = OwnershipNotice(payload: notification.payload) {
                 await self.handle(notice)
             }
-        }
-    }
-
-    /// LISTENs on `channel` until cancelled, listening again (after a second) whenever
-    /// the store could not subscribe; `listening` runs each time the subscription is
-    /// confirmed, `body` for every notification (resubscription markers included).
-    func follow(
-        _ channel: String,
-        listening: () async -> Void = {},
-        _ body: (PostgresNotification) async -> Void
-    ) async {
-        while !Task.isCancelled {
-            let notifications: AsyncStream<PostgresNotification>
-            do { notifications = try await database.client.listen(channel) } catch {
-                try? await Task.sleep(for: .seconds(1))
-                continue
-            }
-            await listening()
-            for await notification in notifications { await body(notification) }
         }
     }
 

@@ -51,7 +51,7 @@ extension ClusterFollower {
     /// Delivers status changes of readers owned by sessions here, announced by
     /// their home replicas; until cancelled.
     func runStatusNotices() async {
-        await follow(ReaderStatusNotice.channel) { notification in
+        await database.client.follow(ReaderStatusNotice.channel) { notification in
             guard !notification.isResubscription, let notice = ReaderStatusNotice(payload: notification.payload) else { return }
             await self.deliverStatus(notice)
         }

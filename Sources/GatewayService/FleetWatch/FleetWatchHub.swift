@@ -233,16 +233,8 @@ final class FleetWatchHub: Sendable {
     /// LISTENs on `channel` until cancelled; a resubscription (notices may have been
     /// missed) compares everything.
     private func follow(_ channel: String, _ body: @escaping @Sendable (String) -> Void) async {
-        while !Task.isCancelled {
-            let notifications: AsyncStream<PostgresNotification>
-            do { notifications = try await database.client.listen(channel) } catch {
-                do { try await Task.sleep(for: .seconds(1)) } catch { return }
-                continue
-            }
-            hintAll()
-            for await notification in notifications {
-                if notification.isResubscription { hintAll() } else { body(notification.payload) }
-            }
+        await database.client.follow(channel, subscribed: { hintAll() }) { notification in
+            if notification.isResubscription { hintAll() } else { body(notification.payload) }
         }
     }
 

@@ -14,6 +14,8 @@ WIRE_PYTHON = $(VENV)/bin/python
 WIRE_PROTOS = readergateway/v1/errors.proto readergateway/v1/common.proto readergateway/v1/frames.proto \
 	readergateway/v1/sdk.proto readergateway/v1/reader_link.proto readergateway/v1/admin.proto readergateway/v1/replica_link.proto
 WIRE_TEST_PROTOS = readergateway/testing/v1/conformance.proto
+# The services the gateway serves: one generated route protocol each (a missing handler does not compile).
+WIRE_SERVICE_PROTOS = readergateway/v1/sdk.proto readergateway/v1/reader_link.proto readergateway/v1/admin.proto readergateway/v1/replica_link.proto
 FUZZ_SECONDS ?= 60
 FUZZ_SCRATCH = .build-fuzz
 
@@ -28,12 +30,15 @@ endef
 generate-proto: test-deps
 	$(call wire_generate,$(WIRE_PROTOS),Sources/GatewayWire/Generated,)
 	$(call wire_generate,$(WIRE_TEST_PROTOS),Sources/Tools/GatewayWireConformance/Generated,--import GatewayWire)
+	$(call wire_generate,$(WIRE_SERVICE_PROTOS),Sources/GatewayService/Generated,--routes)
 
 wire-drift: test-deps
 	@tmp=$$(mktemp -d); \
 	$(WIRE_PYTHON) proto/tools/generate_swift.py --proto-root proto --out $$tmp/product $(WIRE_PROTOS) && \
 	$(WIRE_PYTHON) proto/tools/generate_swift.py --proto-root proto --out $$tmp/testing --import GatewayWire $(WIRE_TEST_PROTOS) && \
-	if diff -r $$tmp/product Sources/GatewayWire/Generated && diff -r $$tmp/testing Sources/Tools/GatewayWireConformance/Generated; then \
+	$(WIRE_PYTHON) proto/tools/generate_swift.py --proto-root proto --out $$tmp/routes --routes $(WIRE_SERVICE_PROTOS) && \
+	if diff -r $$tmp/product Sources/GatewayWire/Generated && diff -r $$tmp/testing Sources/Tools/GatewayWireConformance/Generated \
+	   && diff -r $$tmp/routes Sources/GatewayService/Generated; then \
 	  echo "wire-drift: generated Swift matches proto/"; rm -rf $$tmp; \
 	else \
 	  echo "wire-drift: the generated Swift differs from proto/. Run 'make generate-proto' and commit the result."; rm -rf $$tmp; exit 1; \

@@ -5,17 +5,18 @@ import GatewayRepositories
 import GatewayWire
 
 extension ReplicaLinkService {
-    /// The methods of the internal listener (replica-to-replica, mutual TLS).
-    var replicaRoutes: [(String, MethodHandler)] {
-        typealias Link = ReaderGatewayV1.ReplicaLink
-        return [
-            MethodHandler.unary(Link.relayCommand) { [self] request, context throws(ServiceError) in
-                try await relayFromReplica(request, context)
-            },
-            MethodHandler.unary(Link.completeRegistration) { [self] request, context throws(ServiceError) in
-                try await completeRegistrationFromReplica(request, context)
-            },
-        ]
+    // The methods of the internal listener (replica-to-replica, mutual TLS).
+
+    var relayCommand: ReplicaLinkRoute.RelayCommand {
+        .task { [self] request, context throws(ServiceError) in
+            try await relayFromReplica(request, context)
+        }
+    }
+
+    var completeRegistration: ReplicaLinkRoute.CompleteRegistration {
+        .task { [self] request, context throws(ServiceError) in
+            try await completeRegistrationFromReplica(request, context)
+        }
     }
 
     /// Every replica call carries the internal CA's client certificate (the

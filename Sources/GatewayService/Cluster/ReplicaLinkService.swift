@@ -4,11 +4,7 @@ import GatewayWire
 /// The replica link surface (`ReplicaLink/*`, on the internal listener, mutual TLS):
 /// commands relayed by sessions on other replicas to readers whose link is here, and
 /// registrations typed on other replicas for codes shown here.
-struct ReplicaLinkService: RegistrableService {
+struct ReplicaLinkService: ReplicaLinkRoutes {
     let database: GatewayDatabase
     let registry: Registry
-
-    func registerMethods(with router: inout MethodRouter) {
-        router.register(replicaRoutes)
-    }
 }

@@ -6,156 +6,189 @@ import GatewayRepositories
 import GatewayWire
 
 extension FleetAdminService {
-    var adminRoutes: [(String, MethodHandler)] {
-        typealias Admin = ReaderGatewayV1.FleetAdmin
-        return [
-            MethodHandler.unary(Admin.createLocation) { [self] request, context throws(ServiceError) in
-                let account = try await authenticateAdmin(context)
-                let name = request.displayName.trimmingCharacters(in: .whitespaces)
-                guard !name.isEmpty else { throw ServiceError.invalid("display_name is empty; name the location") }
-                let location: LocationRecord
-                do { location = try await database.createLocation(account: account, displayName: name, address: request.address ?? .init()) } catch {
-                    throw ServiceError.store(error)
+    var createLocation: FleetAdminRoute.CreateLocation {
+        .task { [self] request, context throws(ServiceError) in
+            let account = try await authenticateAdmin(context)
+            let name = request.displayName.trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else { throw ServiceError.invalid("display_name is empty; name the location") }
+            let location: LocationRecord
+            do { location = try await database.createLocation(account: account, displayName: name, address: request.address ?? .init()) } catch {
+                throw ServiceError.store(error)
+            }
+            var response = ReaderGatewayV1.CreateLocationResponse()
+            response.location = Gateway.locationMessage(location)
+            return response
+        }
+    }
+
+    var listLocations: FleetAdminRoute.ListLocations {
+        .task { [self] request, context throws(ServiceError) in
+            let account = try await authenticateAdmin(context)
+            let limit = request.limit == 0 ? 100 : Int(min(request.limit, 1000))
+            let locations: [LocationRecord]
+            do {
+                locations = try await database.locations(account: account, after: request.pageToken.isEmpty ? nil : request.pageToken, limit: limit + 1)
+            } catch { throw ServiceError.store(error) }
+            var response = ReaderGatewayV1.ListLocationsResponse()
+            response.locations = try await withInstallWindows(locations.prefix(limit).map(Gateway.locationMessage), account: account)
+            if locations.count > limit { response.nextPageToken = locations[limit - 1].id }
+            return response
+        }
+    }
+
+    var updateLocation: FleetAdminRoute.UpdateLocation {
+        .task { [self] request, context throws(ServiceError) in
+            let account = try await authenticateAdmin(context)
+            let window = try Self.requestedInstallWindow(request)
+            let updated: LocationRecord?
+            do {
+                updated = try await database.updateLocation(request.locationID, account: account, displayName: request.displayName, address: request.address)
+            } catch { throw ServiceError.store(error) }
+            guard let updated else { throw ServiceError.locationNotFound }
+            try await applyInstallWindow(window, location: updated.id, account: account)
+            var response = ReaderGatewayV1.UpdateLocationResponse()
+            response.location = try await withInstallWindows([Gateway.locationMessage(updated)], account: account).first
+            return response
+        }
+    }
+
+    var registerReader: FleetAdminRoute.RegisterReader {
+        .task { [self] request, context throws(ServiceError) in
+            let account = try await authenticateAdmin(context)
+            var response = ReaderGatewayV1.RegisterReaderResponse()
+            response.reader = try await registerByCode(request, account: account)
+            fleet.changed(response.reader.map { [$0.id] } ?? [])
+            return response
+        }
+    }
+
+    var registerReadersBySerial: FleetAdminRoute.RegisterReadersBySerial {
+        .task { [self] request, context throws(ServiceError) in
+            let account = try await authenticateAdmin(context)
+            var response = ReaderGatewayV1.RegisterReadersBySerialResponse()
+            response.readers = try await registerBySerial(request, account: account)
+            fleet.changed(response.readers.map(\.id))
+            return response
+        }
+    }
+
+    var deleteReader: FleetAdminRoute.DeleteReader {
+        .task { [self] request, context throws(ServiceError) in
+            let account = try await authenticateAdmin(context)
+            _ = try await ownedReader(request.readerID, account: account)
+            try await adminRelease(ReaderID(request.readerID), reason: .readerUnregistered)
+            registry.endLink(of: ReaderID(request.readerID), ServiceError(.readerCredentialInvalid, "the reader was unregistered").status)
+            do { _ = try await database.deleteReader(request.readerID, account: account) } catch { throw ServiceError.store(error) }
+            fleet.changed([request.readerID])
+            return ReaderGatewayV1.DeleteReaderResponse()
+        }
+    }
+
+    var listReaders: FleetAdminRoute.ListReaders {
+        .task { [self] request, context throws(ServiceError) in
+            let account = try await authenticateAdmin(context)
+            let location = try await checkedLocation(request.locationID, account: account)
+            let records: [ReaderRecord]
+            do { records = try await database.readers(account: account, location: location) } catch { throw ServiceError.store(error) }
+            let readers = registry.read { registry in records.map { Gateway.readerMessage($0, link: registry.linkStatus(of: ReaderID($0.id))) } }
+            var response = ReaderGatewayV1.ListReadersResponse()
+            response.readers = await fleetView(
+                readers.filter { request.networkStatus == .unspecified || $0.networkStatus == request.networkStatus }, account: account
+            )
+            return response
+        }
+    }
+
+    var getReader: FleetAdminRoute.GetReader {
+        .task { [self] request, context throws(ServiceError) in
+            let account = try await authenticateAdmin(context)
+            let record = try await ownedReader(request.readerID, account: account)
+            var response = ReaderGatewayV1.GetReaderResponse()
+            response.reader = await fleetView([Gateway.readerMessage(record, link: registry.linkStatus(of: ReaderID(record.id)))], account: account).first
+            response.ownership = try await ownershipMessages([record]).first
+            return response
+        }
+    }
+
+    var listReaderOwnership: FleetAdminRoute.ListReaderOwnership {
+        .task { [self] request, context throws(ServiceError) in
+            let account = try await authenticateAdmin(context)
+            let location = try await checkedLocation(request.locationID, account: account)
+            let records: [ReaderRecord]
+            do { records = try await database.readers(account: account, location: location) } catch { throw ServiceError.store(error) }
+            var response = ReaderGatewayV1.ListReaderOwnershipResponse()
+            response.ownerships = try await ownershipMessages(records).filter { !request.ownedOnly || $0.owner != nil }
+            return response
+        }
+    }
+
+    var listOwnershipHistory: FleetAdminRoute.ListOwnershipHistory {
+        .task { [self] request, context throws(ServiceError) in
+            let account = try await authenticateAdmin(context)
+            _ = try await ownedReader(request.readerID, account: account)
+            var response = ReaderGatewayV1.ListOwnershipHistoryResponse()
+            response.entries = try await historyWithLinkEndings(ReaderID(request.readerID), limit: request.limit == 0 ? 50 : Int(min(request.limit, 1000)))
+            return response
+        }
+    }
+
+    var forceReleaseReader: FleetAdminRoute.ForceReleaseReader {
+        .task { [self] request, context throws(ServiceError) in
+            let account = try await authenticateAdmin(context)
+            let record = try await ownedReader(request.readerID, account: account)
+            if let expected = request.expectedGeneration {
+                let current: ReaderOwnershipRecord?
+                do { current = try await ownership.ownership(of: ReaderID(record.id)) } catch { throw ServiceError.store(error) }
+                if UInt64(current?.generation.rawValue ?? 0) != expected {
+                    throw ServiceError(.ownershipChanged, "the reader's ownership generation is no longer \(expected); read it again")
                 }
-                var response = ReaderGatewayV1.CreateLocationResponse()
-                response.location = Gateway.locationMessage(location)
-                return response
-            },
-            MethodHandler.unary(Admin.listLocations) { [self] request, context throws(ServiceError) in
-                let account = try await authenticateAdmin(context)
-                let limit = request.limit == 0 ? 100 : Int(min(request.limit, 1000))
-                let locations: [LocationRecord]
-                do {
-                    locations = try await database.locations(account: account, after: request.pageToken.isEmpty ? nil : request.pageToken, limit: limit + 1)
-                } catch { throw ServiceError.store(error) }
-                var response = ReaderGatewayV1.ListLocationsResponse()
-                response.locations = try await withInstallWindows(locations.prefix(limit).map(Gateway.locationMessage), account: account)
-                if locations.count > limit { response.nextPageToken = locations[limit - 1].id }
-                return response
-            },
-            MethodHandler.unary(Admin.updateLocation) { [self] request, context throws(ServiceError) in
-                let account = try await authenticateAdmin(context)
-                let window = try Self.requestedInstallWindow(request)
-                let updated: LocationRecord?
-                do {
-                    updated = try await database.updateLocation(request.locationID, account: account, displayName: request.displayName, address: request.address)
-                } catch { throw ServiceError.store(error) }
-                guard let updated else { throw ServiceError.locationNotFound }
-                try await applyInstallWindow(window, location: updated.id, account: account)
-                var response = ReaderGatewayV1.UpdateLocationResponse()
-                response.location = try await withInstallWindows([Gateway.locationMessage(updated)], account: account).first
-                return response
-            },
-            MethodHandler.unary(Admin.registerReader) { [self] request, context throws(ServiceError) in
-                let account = try await authenticateAdmin(context)
-                var response = ReaderGatewayV1.RegisterReaderResponse()
-                response.reader = try await registerByCode(request, account: account)
-                fleet.changed(response.reader.map { [$0.id] } ?? [])
-                return response
-            },
-            MethodHandler.unary(Admin.registerReadersBySerial) { [self] request, context throws(ServiceError) in
-                let account = try await authenticateAdmin(context)
-                var response = ReaderGatewayV1.RegisterReadersBySerialResponse()
-                response.readers = try await registerBySerial(request, account: account)
-                fleet.changed(response.readers.map(\.id))
-                return response
-            },
-            MethodHandler.unary(Admin.deleteReader) { [self] request, context throws(ServiceError) in
-                let account = try await authenticateAdmin(context)
-                _ = try await ownedReader(request.readerID, account: account)
-                try await adminRelease(ReaderID(request.readerID), reason: .readerUnregistered)
-                registry.endLink(of: ReaderID(request.readerID), ServiceError(.readerCredentialInvalid, "the reader was unregistered").status)
-                do { _ = try await database.deleteReader(request.readerID, account: account) } catch { throw ServiceError.store(error) }
-                fleet.changed([request.readerID])
-                return ReaderGatewayV1.DeleteReaderResponse()
-            },
-            MethodHandler.unary(Admin.listReaders) { [self] request, context throws(ServiceError) in
-                let account = try await authenticateAdmin(context)
-                let location = try await checkedLocation(request.locationID, account: account)
-                let records: [ReaderRecord]
-                do { records = try await database.readers(account: account, location: location) } catch { throw ServiceError.store(error) }
-                let readers = registry.read { registry in records.map { Gateway.readerMessage($0, link: registry.linkStatus(of: ReaderID($0.id))) } }
-                var response = ReaderGatewayV1.ListReadersResponse()
-                response.readers = await fleetView(
-                    readers.filter { request.networkStatus == .unspecified || $0.networkStatus == request.networkStatus }, account: account
-                )
-                return response
-            },
-            MethodHandler.unary(Admin.getReader) { [self] request, context throws(ServiceError) in
-                let account = try await authenticateAdmin(context)
-                let record = try await ownedReader(request.readerID, account: account)
-                var response = ReaderGatewayV1.GetReaderResponse()
-                response.reader = await fleetView([Gateway.readerMessage(record, link: registry.linkStatus(of: ReaderID(record.id)))], account: account).first
-                response.ownership = try await ownershipMessages([record]).first
-                return response
-            },
-            MethodHandler.unary(Admin.listReaderOwnership) { [self] request, context throws(ServiceError) in
-                let account = try await authenticateAdmin(context)
-                let location = try await checkedLocation(request.locationID, account: account)
-                let records: [ReaderRecord]
-                do { records = try await database.readers(account: account, location: location) } catch { throw ServiceError.store(error) }
-                var response = ReaderGatewayV1.ListReaderOwnershipResponse()
-                response.ownerships = try await ownershipMessages(records).filter { !request.ownedOnly || $0.owner != nil }
-                return response
-            },
-            MethodHandler.unary(Admin.listOwnershipHistory) { [self] request, context throws(ServiceError) in
-                let account = try await authenticateAdmin(context)
-                _ = try await ownedReader(request.readerID, account: account)
-                var response = ReaderGatewayV1.ListOwnershipHistoryResponse()
-                response.entries = try await historyWithLinkEndings(ReaderID(request.readerID), limit: request.limit == 0 ? 50 : Int(min(request.limit, 1000)))
-                return response
-            },
-            MethodHandler.unary(Admin.forceReleaseReader) { [self] request, context throws(ServiceError) in
-                let account = try await authenticateAdmin(context)
-                let record = try await ownedReader(request.readerID, account: account)
-                if let expected = request.expectedGeneration {
-                    let current: ReaderOwnershipRecord?
-                    do { current = try await ownership.ownership(of: ReaderID(record.id)) } catch { throw ServiceError.store(error) }
-                    if UInt64(current?.generation.rawValue ?? 0) != expected {
-                        throw ServiceError(.ownershipChanged, "the reader's ownership generation is no longer \(expected); read it again")
+            }
+            var response = ReaderGatewayV1.ForceReleaseReaderResponse()
+            response.releasedOwner = try await adminRelease(ReaderID(record.id), reason: .adminReleased)
+            fleet.changed([record.id])
+            response.ownership = try await ownershipMessages([record]).first
+            return response
+        }
+    }
+
+    var createConnectionToken: FleetAdminRoute.CreateConnectionToken {
+        .task { [self] request, context throws(ServiceError) in
+            let account = try await authenticateAdmin(context)
+            let location = try await checkedLocation(request.locationID, account: account)
+            guard request.ttlMs >= 0 else { throw ServiceError.invalid("ttl_ms is negative") }
+            let ttl = request.ttlMs == 0 ? configuration.defaultConnectionTokenTTL : min(.milliseconds(request.ttlMs), configuration.maximumConnectionTokenTTL)
+            let token: (secret: String, expires: Date)
+            do { token = try await database.createConnectionToken(account: account, location: location, ttl: ttl) } catch { throw ServiceError.store(error) }
+            var response = ReaderGatewayV1.CreateConnectionTokenResponse()
+            response.secret = token.secret
+            response.expiresUnixMs = Int64(token.expires.timeIntervalSince1970 * 1000)
+            response.locationID = location ?? ""
+            return response
+        }
+    }
+
+    var listSessions: FleetAdminRoute.ListSessions {
+        .task { [self] request, context throws(ServiceError) in
+            let account = try await authenticateAdmin(context)
+            let location = try await checkedLocation(request.locationID, account: account)
+            let lease = Int64(configuration.sessionLease.seconds * 1000)
+            let sessions = registry.read { $0.sessions(of: account, location: location) }
+                    .map { session in
+                        var info = ReaderGatewayV1.SessionInfo()
+                        info.sessionID = session.id.rawValue
+                        info.posDeviceID = session.posDeviceID
+                        info.laneLabel = session.lane.rawValue
+                        info.connectedReaderID = session.reader?.rawValue ?? ""
+                        info.openedUnixMs = session.openedAtUnixMs
+                        info.lastSeenUnixMs = session.lastSeenUnixMs
+                        info.leaseExpiresUnixMs = session.lastSeenUnixMs + lease
+                        info.connected = !session.connections.isEmpty
+                        return info
                     }
-                }
-                var response = ReaderGatewayV1.ForceReleaseReaderResponse()
-                response.releasedOwner = try await adminRelease(ReaderID(record.id), reason: .adminReleased)
-                fleet.changed([record.id])
-                response.ownership = try await ownershipMessages([record]).first
-                return response
-            },
-            MethodHandler.unary(Admin.createConnectionToken) { [self] request, context throws(ServiceError) in
-                let account = try await authenticateAdmin(context)
-                let location = try await checkedLocation(request.locationID, account: account)
-                guard request.ttlMs >= 0 else { throw ServiceError.invalid("ttl_ms is negative") }
-                let ttl = request.ttlMs == 0 ? configuration.defaultConnectionTokenTTL : min(.milliseconds(request.ttlMs), configuration.maximumConnectionTokenTTL)
-                let token: (secret: String, expires: Date)
-                do { token = try await database.createConnectionToken(account: account, location: location, ttl: ttl) } catch { throw ServiceError.store(error) }
-                var response = ReaderGatewayV1.CreateConnectionTokenResponse()
-                response.secret = token.secret
-                response.expiresUnixMs = Int64(token.expires.timeIntervalSince1970 * 1000)
-                response.locationID = location ?? ""
-                return response
-            },
-            MethodHandler.unary(Admin.listSessions) { [self] request, context throws(ServiceError) in
-                let account = try await authenticateAdmin(context)
-                let location = try await checkedLocation(request.locationID, account: account)
-                let lease = Int64(configuration.sessionLease.seconds * 1000)
-                let sessions = registry.read { $0.sessions(of: account, location: location) }
-                        .map { session in
-                            var info = ReaderGatewayV1.SessionInfo()
-                            info.sessionID = session.id.rawValue
-                            info.posDeviceID = session.posDeviceID
-                            info.laneLabel = session.lane.rawValue
-                            info.connectedReaderID = session.reader?.rawValue ?? ""
-                            info.openedUnixMs = session.openedAtUnixMs
-                            info.lastSeenUnixMs = session.lastSeenUnixMs
-                            info.leaseExpiresUnixMs = session.lastSeenUnixMs + lease
-                            info.connected = !session.connections.isEmpty
-                            return info
-                        }
-                var response = ReaderGatewayV1.ListSessionsResponse()
-                response.sessions = sessions
-                return response
-            },
-        ]
+            var response = ReaderGatewayV1.ListSessionsResponse()
+            response.sessions = sessions
+            return response
+        }
     }
 
     /// The account whose secret key the call carries (`authorization: Bearer <key>`), or,

@@ -7,47 +7,50 @@ import GatewayWire
 /// The software update catalog on the fleet admin surface, and the fleet view's update and
 /// battery columns.
 extension FleetAdminService {
-    var softwareUpdateRoutes: [(String, MethodHandler)] {
-        typealias Admin = ReaderGatewayV1.FleetAdmin
-        return [
-            MethodHandler.unary(Admin.listSoftwareUpdates) { [self] request, context throws(ServiceError) in
-                let account = try await authenticateAdmin(context)
-                var response = ReaderGatewayV1.ListSoftwareUpdatesResponse()
-                do { response.updates = try await updates.store.catalog(account: account, deviceType: request.deviceType) } catch {
-                    throw ServiceError.store(error)
-                }
-                return response
-            },
-            MethodHandler.unary(Admin.addSoftwareUpdate) { [self] request, context throws(ServiceError) in
-                let account = try await authenticateAdmin(context)
-                let update = try Self.validated(request.update)
-                let replaced: Bool
-                do { replaced = try await updates.store.add(update, account: account) } catch { throw ServiceError.store(error) }
-                updates.invalidate(account: account)
-                let stored: [ReaderGatewayV1.ReaderSoftwareUpdate]
-                do { stored = try await updates.store.catalog(account: account, deviceType: update.deviceType) } catch { throw ServiceError.store(error) }
-                var response = ReaderGatewayV1.AddSoftwareUpdateResponse()
-                response.update = stored.first { $0.version == update.version } ?? update
-                response.replaced = replaced
-                await reportAvailableUpdates(account: account, deviceType: update.deviceType)
-                return response
-            },
-            MethodHandler.unary(Admin.removeSoftwareUpdate) { [self] request, context throws(ServiceError) in
-                let account = try await authenticateAdmin(context)
-                let removed: Bool
-                do { removed = try await updates.store.remove(deviceType: request.deviceType, version: request.version, account: account) } catch {
-                    throw ServiceError.store(error)
-                }
-                guard removed else {
-                    throw ServiceError(
-                        .softwareUpdateNotFound,
-                        "the catalog has no update \(request.version.debugDescription) for device type \(GatewayDatabase.deviceTypeName(request.deviceType)); list the catalog to see its entries"
-                    )
-                }
-                updates.invalidate(account: account)
-                return ReaderGatewayV1.RemoveSoftwareUpdateResponse()
-            },
-        ]
+    var listSoftwareUpdates: FleetAdminRoute.ListSoftwareUpdates {
+        .task { [self] request, context throws(ServiceError) in
+            let account = try await authenticateAdmin(context)
+            var response = ReaderGatewayV1.ListSoftwareUpdatesResponse()
+            do { response.updates = try await updates.store.catalog(account: account, deviceType: request.deviceType) } catch {
+                throw ServiceError.store(error)
+            }
+            return response
+        }
+    }
+
+    var addSoftwareUpdate: FleetAdminRoute.AddSoftwareUpdate {
+        .task { [self] request, context throws(ServiceError) in
+            let account = try await authenticateAdmin(context)
+            let update = try Self.validated(request.update)
+            let replaced: Bool
+            do { replaced = try await updates.store.add(update, account: account) } catch { throw ServiceError.store(error) }
+            updates.invalidate(account: account)
+            let stored: [ReaderGatewayV1.ReaderSoftwareUpdate]
+            do { stored = try await updates.store.catalog(account: account, deviceType: update.deviceType) } catch { throw ServiceError.store(error) }
+            var response = ReaderGatewayV1.AddSoftwareUpdateResponse()
+            response.update = stored.first { $0.version == update.version } ?? update
+            response.replaced = replaced
+            await reportAvailableUpdates(account: account, deviceType: update.deviceType)
+            return response
+        }
+    }
+
+    var removeSoftwareUpdate: FleetAdminRoute.RemoveSoftwareUpdate {
+        .task { [self] request, context throws(ServiceError) in
+            let account = try await authenticateAdmin(context)
+            let removed: Bool
+            do { removed = try await updates.store.remove(deviceType: request.deviceType, version: request.version, account: account) } catch {
+                throw ServiceError.store(error)
+            }
+            guard removed else {
+                throw ServiceError(
+                    .softwareUpdateNotFound,
+                    "the catalog has no update \(request.version.debugDescription) for device type \(GatewayDatabase.deviceTypeName(request.deviceType)); list the catalog to see its entries"
+                )
+            }
+            updates.invalidate(account: account)
+            return ReaderGatewayV1.RemoveSoftwareUpdateResponse()
+        }
     }
 
     /// `update` when it can go in a catalog; INVALID_REQUEST saying what is wrong otherwise.

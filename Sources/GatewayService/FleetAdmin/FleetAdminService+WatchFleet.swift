@@ -2,12 +2,7 @@ import GatewayWire
 
 extension FleetAdminService {
     /// `WatchFleet`: the snapshot, then changes until the caller cancels (see ``FleetWatchHub``).
-    func watchFleet(_ bytes: [UInt8], call: ServerCall, context: CallContext) async {
-        let request: ReaderGatewayV1.WatchFleetRequest
-        do { request = try ReaderGatewayV1.WatchFleetRequest(serializedBytes: bytes) } catch {
-            call.end(ServiceError(.invalidRequest, "the WatchFleetRequest message does not decode: \(error)").status)
-            return
-        }
+    func watchFleet(_ request: ReaderGatewayV1.WatchFleetRequest, call: ServerCall, context: CallContext) async {
         do throws(ServiceError) {
             let account = try await authenticateAdmin(context)
             let location = try await checkedLocation(request.locationID, account: account)

@@ -6,7 +6,7 @@ import GatewayWire
 /// The fleet admin surface (`FleetAdmin/*`): locations, reader registration (by code or
 /// serial), ownership and its history, forced releases, connection tokens, sessions. It
 /// shares the registry and the store with the other surfaces.
-struct FleetAdminService: RegistrableService, ShowsReaders, StoreFollowUps {
+struct FleetAdminService: FleetAdminRoutes, ShowsReaders, StoreFollowUps {
     let configuration: ServiceConfiguration
     let database: GatewayDatabase
     let ownership: OwnershipStore
@@ -22,10 +22,7 @@ struct FleetAdminService: RegistrableService, ShowsReaders, StoreFollowUps {
     let fleet: FleetWatchHub
     let logger = Logger(component: "service")
 
-    func registerMethods(with router: inout MethodRouter) {
-        router.register(adminRoutes + softwareUpdateRoutes)
-        router.register(ReaderGatewayV1.FleetAdmin.watchFleet.path, .serverStreaming { [self] request, call, context in
-            await watchFleet(request, call: call, context: context)
-        })
+    var watchFleet: FleetAdminRoute.WatchFleet {
+        .task { [self] request, call, context in await watchFleet(request, call: call, context: context) }
     }
 }

@@ -7,7 +7,7 @@ import Synchronization
 /// The reader link surface (`ReaderLink/Attach`): readers authenticate or show
 /// registration codes, go online in the registry, heartbeat, answer commands, and go
 /// offline. It shares the registry and the store with the other surfaces.
-final class ReaderLinkService: RegistrableService, StoreFollowUps {
+final class ReaderLinkService: ReaderLinkRoutes, StoreFollowUps {
     let configuration: ServiceConfiguration
     let database: GatewayDatabase
     let ownership: OwnershipStore
@@ -40,12 +40,12 @@ final class ReaderLinkService: RegistrableService, StoreFollowUps {
         self.updates = updates
     }
 
-    func registerMethods(with router: inout MethodRouter) {
-        router.register(ReaderGatewayV1.ReaderLink.attach.path, .bidirectional { [self] requests, call, context in
+    var attach: ReaderLinkRoute.Attach {
+        .task { [self] requests, call, context in
             // Going online (authentication, registration, the store) runs in this task, which
             // then hands the link to the connection's loop and returns: an attached reader
             // holds no task (see `attach`).
             await attach(requests: requests, call: call, context: context)
-        })
+        }
     }
 }

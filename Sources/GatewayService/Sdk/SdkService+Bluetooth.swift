@@ -9,12 +9,8 @@ import GatewayWire
 /// reader's credential. The device attaches the reader's link with it on its own connection
 /// and connects to it as to any reader (only the bonded device's sessions discover it).
 extension SdkService {
-    var bluetoothRoutes: [(String, MethodHandler)] {
-        [
-            MethodHandler.unary(ReaderGatewayV1.Sdk.connectBluetoothReader) { [self] request, context throws(ServiceError) in
-                try await connectBluetoothReader(request, context)
-            },
-        ]
+    var connectBluetoothReader: SdkRoute.ConnectBluetoothReader {
+        .task { [self] request, context throws(ServiceError) in try await connectBluetoothReader(request, context) }
     }
 
     var bluetooth: BluetoothStore { BluetoothStore(client: database.client) }

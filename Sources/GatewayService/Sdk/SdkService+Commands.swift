@@ -5,23 +5,23 @@ import GatewayRepositories
 import GatewayWire
 
 extension SdkService {
-    var commandRoutes: [(String, MethodHandler)] {
-        typealias Sdk = ReaderGatewayV1.Sdk
-        return [
-            MethodHandler.unary(Sdk.collectPaymentMethod) { [self] request, context throws(ServiceError) in
-                let result = try await relay(request.sessionToken, .collectPaymentMethod, .collectPaymentMethod(request.params ?? .init()), context)
-                var response = ReaderGatewayV1.CollectPaymentMethodResponse()
-                response.paymentIntentID = request.params?.paymentIntentID ?? ""
-                if case .paymentMethod(let method)? = result.result { response.paymentMethod = method }
-                return response
-            },
-            MethodHandler.unary(Sdk.confirmPaymentIntent) { [self] request, context throws(ServiceError) in
-                let result = try await relay(request.sessionToken, .confirmPaymentIntent, .confirmPaymentIntent(request.params ?? .init()), context)
-                var response = ReaderGatewayV1.ConfirmPaymentIntentResponse()
-                if case .paymentIntent(let intent)? = result.result { response.result = intent }
-                return response
-            },
-        ]
+    var collectPaymentMethod: SdkRoute.CollectPaymentMethod {
+        .task { [self] request, context throws(ServiceError) in
+            let result = try await relay(request.sessionToken, .collectPaymentMethod, .collectPaymentMethod(request.params ?? .init()), context)
+            var response = ReaderGatewayV1.CollectPaymentMethodResponse()
+            response.paymentIntentID = request.params?.paymentIntentID ?? ""
+            if case .paymentMethod(let method)? = result.result { response.paymentMethod = method }
+            return response
+        }
+    }
+
+    var confirmPaymentIntent: SdkRoute.ConfirmPaymentIntent {
+        .task { [self] request, context throws(ServiceError) in
+            let result = try await relay(request.sessionToken, .confirmPaymentIntent, .confirmPaymentIntent(request.params ?? .init()), context)
+            var response = ReaderGatewayV1.ConfirmPaymentIntentResponse()
+            if case .paymentIntent(let intent)? = result.result { response.result = intent }
+            return response
+        }
     }
 
     /// Relays one command from a session to the reader it owns and waits for the answer.

@@ -3,32 +3,39 @@ import GatewayRegistry
 import GatewayWire
 
 extension SdkService {
-    /// The commands relayed without a task: the non-transactional ones, which the
-    /// store does not fence (collect and confirm go through ``relay(_:_:_:_:reboot:)``).
-    var loopRelayRoutes: [(String, MethodHandler)] {
-        typealias Sdk = ReaderGatewayV1.Sdk
-        return [
-            MethodHandler.immediate(Sdk.setReaderDisplay) { [self] request, call, context in
-                relayOnLoop(request.sessionToken, .setDisplay(request.cart ?? .init()), call, context) { _ in
-                    ReaderGatewayV1.SetReaderDisplayResponse().serializedBytes()
-                }
-            },
-            MethodHandler.immediate(Sdk.clearReaderDisplay) { [self] request, call, context in
-                relayOnLoop(request.sessionToken, .clearDisplay(.init()), call, context) { _ in
-                    ReaderGatewayV1.ClearReaderDisplayResponse().serializedBytes()
-                }
-            },
-            MethodHandler.immediate(Sdk.cancelCollectPaymentMethod) { [self] request, call, context in
-                relayOnLoop(request.sessionToken, .cancelCollect(.init()), call, context) { _ in
-                    ReaderGatewayV1.CancelCollectPaymentMethodResponse().serializedBytes()
-                }
-            },
-            MethodHandler.immediate(Sdk.rebootReader) { [self] request, call, context in
-                relayOnLoop(request.sessionToken, .reboot(.init()), call, context, reboot: true) { _ in
-                    ReaderGatewayV1.RebootReaderResponse().serializedBytes()
-                }
-            },
-        ]
+    // The commands relayed without a task: the non-transactional ones, which the store
+    // does not fence (collect and confirm go through ``relay(_:_:_:_:reboot:)``).
+
+    var setReaderDisplay: SdkRoute.SetReaderDisplay {
+        .onLoop { [self] request, call, context in
+            relayOnLoop(request.sessionToken, .setDisplay(request.cart ?? .init()), call, context) { _ in
+                ReaderGatewayV1.SetReaderDisplayResponse().serializedBytes()
+            }
+        }
+    }
+
+    var clearReaderDisplay: SdkRoute.ClearReaderDisplay {
+        .onLoop { [self] request, call, context in
+            relayOnLoop(request.sessionToken, .clearDisplay(.init()), call, context) { _ in
+                ReaderGatewayV1.ClearReaderDisplayResponse().serializedBytes()
+            }
+        }
+    }
+
+    var cancelCollectPaymentMethod: SdkRoute.CancelCollectPaymentMethod {
+        .onLoop { [self] request, call, context in
+            relayOnLoop(request.sessionToken, .cancelCollect(.init()), call, context) { _ in
+                ReaderGatewayV1.CancelCollectPaymentMethodResponse().serializedBytes()
+            }
+        }
+    }
+
+    var rebootReader: SdkRoute.RebootReader {
+        .onLoop { [self] request, call, context in
+            relayOnLoop(request.sessionToken, .reboot(.init()), call, context, reboot: true) { _ in
+                ReaderGatewayV1.RebootReaderResponse().serializedBytes()
+            }
+        }
     }
 
     /// Relays a non-transactional command from the lane connection's event loop

@@ -5,17 +5,32 @@ import GatewayRepositories
 import GatewayWire
 
 extension SdkService {
-    var sdkRoutes: [(String, MethodHandler)] {
-        typealias Sdk = ReaderGatewayV1.Sdk
-        return [
-            MethodHandler.unary(Sdk.openSession) { [self] request, context throws(ServiceError) in try await openSession(request, context) },
-            MethodHandler.unary(Sdk.heartbeat) { [self] request, context throws(ServiceError) in try await heartbeat(request, context) },
-            MethodHandler.unary(Sdk.closeSession) { [self] request, context throws(ServiceError) in try await closeSession(request, context) },
-            MethodHandler.unary(Sdk.discoverReaders) { [self] request, context throws(ServiceError) in try await discoverReaders(request, context) },
-            MethodHandler.unary(Sdk.cancelDiscovery) { [self] request, context throws(ServiceError) in try await cancelDiscovery(request, context) },
-            MethodHandler.unary(Sdk.connectReader) { [self] request, context throws(ServiceError) in try await connectReader(request, context) },
-            MethodHandler.unary(Sdk.disconnectReader) { [self] request, context throws(ServiceError) in try await disconnectReader(request, context) },
-        ] + commandRoutes + loopRelayRoutes + tapToPayRoutes + softwareUpdateRoutes + bluetoothRoutes
+    var openSession: SdkRoute.OpenSession {
+        .task { [self] request, context throws(ServiceError) in try await openSession(request, context) }
+    }
+
+    var heartbeat: SdkRoute.Heartbeat {
+        .task { [self] request, context throws(ServiceError) in try await heartbeat(request, context) }
+    }
+
+    var closeSession: SdkRoute.CloseSession {
+        .task { [self] request, context throws(ServiceError) in try await closeSession(request, context) }
+    }
+
+    var discoverReaders: SdkRoute.DiscoverReaders {
+        .task { [self] request, context throws(ServiceError) in try await discoverReaders(request, context) }
+    }
+
+    var cancelDiscovery: SdkRoute.CancelDiscovery {
+        .task { [self] request, context throws(ServiceError) in try await cancelDiscovery(request, context) }
+    }
+
+    var connectReader: SdkRoute.ConnectReader {
+        .task { [self] request, context throws(ServiceError) in try await connectReader(request, context) }
+    }
+
+    var disconnectReader: SdkRoute.DisconnectReader {
+        .task { [self] request, context throws(ServiceError) in try await disconnectReader(request, context) }
     }
 
     /// The session named by `token`, marked as used by the call's connection: from
@@ -127,11 +142,7 @@ extension SdkService {
         }
     }
 
-    func subscribeEvents(_ bytes: [UInt8], call: ServerCall, context: CallContext) async {
-        guard let request = try? ReaderGatewayV1.SubscribeEventsRequest(serializedBytes: bytes) else {
-            call.end(ServiceError.invalid("the SubscribeEventsRequest message does not decode").status)
-            return
-        }
+    func subscribeEvents(_ request: ReaderGatewayV1.SubscribeEventsRequest, call: ServerCall, context: CallContext) async {
         let token = request.sessionToken
         if localSession(token, context) == nil {
             do {

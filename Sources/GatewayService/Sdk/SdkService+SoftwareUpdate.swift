@@ -11,20 +11,20 @@ import GatewayWire
 /// (``SoftwareUpdateCatalog``); the install is a command relayed to the reader like any other,
 /// whose progress the reader reports on its link and the owner hears as events.
 extension SdkService {
-    var softwareUpdateRoutes: [(String, MethodHandler)] {
-        typealias Sdk = ReaderGatewayV1.Sdk
-        return [
-            MethodHandler.unary(Sdk.installAvailableUpdate) { [self] request, context throws(ServiceError) in
-                try await installAvailableUpdate(request, context)
-            },
-            MethodHandler.immediate(Sdk.cancelReaderSoftwareUpdate) { [self] request, call, context in
-                relayOnLoop(request.sessionToken, .cancelUpdate(.init()), call, context) { result in
-                    var response = ReaderGatewayV1.CancelReaderSoftwareUpdateResponse()
-                    if case .updateVersion(let version)? = result.result { response.canceled = !version.isEmpty }
-                    return response.serializedBytes()
-                }
-            },
-        ]
+    var installAvailableUpdate: SdkRoute.InstallAvailableUpdate {
+        .task { [self] request, context throws(ServiceError) in
+            try await installAvailableUpdate(request, context)
+        }
+    }
+
+    var cancelReaderSoftwareUpdate: SdkRoute.CancelReaderSoftwareUpdate {
+        .onLoop { [self] request, call, context in
+            relayOnLoop(request.sessionToken, .cancelUpdate(.init()), call, context) { result in
+                var response = ReaderGatewayV1.CancelReaderSoftwareUpdateResponse()
+                if case .updateVersion(let version)? = result.result { response.canceled = !version.isEmpty }
+                return response.serializedBytes()
+            }
+        }
     }
 
     /// The reader's version and battery as the update rules see them: its link's status when

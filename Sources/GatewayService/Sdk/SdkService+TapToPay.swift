@@ -10,15 +10,18 @@ import GatewayWire
 /// issues the reader's credential: the device attaches its reader's link with it on its own
 /// connection and connects to it as to any reader (only its own sessions discover it).
 extension SdkService {
-    var tapToPayRoutes: [(String, MethodHandler)] {
-        typealias Sdk = ReaderGatewayV1.Sdk
-        return [
-            MethodHandler.unary(Sdk.discoverTapToPayReader) { [self] request, context throws(ServiceError) in try await discoverTapToPayReader(request, context) },
-            MethodHandler.unary(Sdk.connectTapToPayReader) { [self] request, context throws(ServiceError) in try await connectTapToPayReader(request, context) },
-            MethodHandler.unary(Sdk.completeTapToPayDeviceSetup) { [self] request, context throws(ServiceError) in
-                try await completeTapToPayDeviceSetup(request, context)
-            },
-        ]
+    var discoverTapToPayReader: SdkRoute.DiscoverTapToPayReader {
+        .task { [self] request, context throws(ServiceError) in try await discoverTapToPayReader(request, context) }
+    }
+
+    var connectTapToPayReader: SdkRoute.ConnectTapToPayReader {
+        .task { [self] request, context throws(ServiceError) in try await connectTapToPayReader(request, context) }
+    }
+
+    var completeTapToPayDeviceSetup: SdkRoute.CompleteTapToPayDeviceSetup {
+        .task { [self] request, context throws(ServiceError) in
+            try await completeTapToPayDeviceSetup(request, context)
+        }
     }
 
     var tapToPay: TapToPayStore { TapToPayStore(client: database.client) }

@@ -7,7 +7,7 @@ import GatewayWire
 /// discovery, connecting readers, and the commands relayed to them (here, or over the
 /// replica link to the reader's home). It shares the registry and the store with the
 /// other surfaces.
-struct SdkService: RegistrableService, ShowsReaders, StoreFollowUps {
+struct SdkService: SdkRoutes, ShowsReaders, StoreFollowUps {
     let configuration: ServiceConfiguration
     let database: GatewayDatabase
     let ownership: OwnershipStore
@@ -27,10 +27,7 @@ struct SdkService: RegistrableService, ShowsReaders, StoreFollowUps {
     let fleet: FleetWatchHub
     let logger = Logger(component: "service")
 
-    func registerMethods(with router: inout MethodRouter) {
-        router.register(sdkRoutes)
-        router.register(ReaderGatewayV1.Sdk.subscribeEvents.path, .serverStreaming { [self] request, call, context in
-            await subscribeEvents(request, call: call, context: context)
-        })
+    var subscribeEvents: SdkRoute.SubscribeEvents {
+        .task { [self] request, call, context in await subscribeEvents(request, call: call, context: context) }
     }
 }

@@ -1,0 +1,65 @@
+import GatewayWire
+
+/// How a service serves one unary method (a requirement of a generated `…Routes` protocol).
+struct UnaryRoute<Request: ProtobufMessage, Response: ProtobufMessage>: Sendable {
+    /// What the router runs for the method's path.
+    let handler: MethodHandler
+
+    /// Served in a task, off the event loops: the answer is the response returned, or the
+    /// error thrown. A request that does not decode ends the call with INVALID_REQUEST.
+    static func task(_ body: @escaping @Sendable (Request, CallContext) async throws(ServiceError) -> Response) -> Self {
+        UnaryRoute(handler: .unary { bytes, context throws(ServiceError) in
+            try await body(try decode(bytes), context).serializedBytes()
+        })
+    }
+
+    /// Served on the connection's event loop when the request arrives (no task): the body
+    /// must not block, and answers through the call from any thread. A request that does
+    /// not decode ends the call with INVALID_REQUEST.
+    static func onLoop(_ body: @escaping @Sendable (Request, ServerCall, CallContext) -> Void) -> Self {
+        UnaryRoute(handler: .immediate { bytes, call, context in
+            let request: Request
+            do throws(ServiceError) { request = try decode(bytes) } catch {
+                call.end(error.status)
+                return
+            }
+            body(request, call, context)
+        })
+    }
+}
+
+/// How a service serves one server-streaming method: in a task, sending messages on the
+/// call and ending it. A request that does not decode ends the call with INVALID_REQUEST.
+struct ServerStreamingRoute<Request: ProtobufMessage, Response: ProtobufMessage>: Sendable {
+    let handler: MethodHandler
+
+    static func task(_ body: @escaping @Sendable (Request, ServerCall, CallContext) async -> Void) -> Self {
+        ServerStreamingRoute(handler: .serverStreaming { bytes, call, context in
+            let request: Request
+            do throws(ServiceError) { request = try decode(bytes) } catch {
+                call.end(error.status)
+                return
+            }
+            await body(request, call, context)
+        })
+    }
+}
+
+/// How a service serves one bidirectional method: in a task, reading the requests as they
+/// arrive (each still encoded: the service decodes them, as one of them may end the call).
+struct BidirectionalRoute<Request: ProtobufMessage, Response: ProtobufMessage>: Sendable {
+    let handler: MethodHandler
+
+    static func task(_ body: @escaping @Sendable (AsyncStream<[UInt8]>, ServerCall, CallContext) async -> Void) -> Self {
+        BidirectionalRoute(handler: .bidirectional(body))
+    }
+}
+
+/// The request in `bytes`, or INVALID_REQUEST naming the message that did not decode.
+private func decode<Request: ProtobufMessage>(_ bytes: [UInt8]) throws(ServiceError) -> Request {
+    do {
+        return try Request(serializedBytes: bytes)
+    } catch {
+        throw ServiceError(.invalidRequest, "the \(Request.protoMessageName) message does not decode: \(error)")
+    }
+}

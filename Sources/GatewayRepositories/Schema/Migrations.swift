@@ -20,6 +20,7 @@ public enum Migrations {
         .v0012SessionDiscovery,
         .v0013TapToPayDeviceSetup,
         .v0014OwnershipClaimSet,
+        .v0015HistoryPosDevices,
     ]
 
     /// The newest version this binary knows.

@@ -48,6 +48,15 @@ public struct ReaderLinkClient: Sendable {
         try await call.send(uplink)
     }
 
+    /// A mobile reader's device says why it ends the link (and whether it reconnects to the
+    /// reader by itself); ``finish()`` follows. A link ended this way is ended in order: its
+    /// call ends OK, where a link that ends without a word ends with `READER_OFFLINE`.
+    public func sendEnding(_ ending: ReaderGatewayV1.ReaderLinkEnding) async throws {
+        var uplink = ReaderGatewayV1.ReaderUplink()
+        uplink.message = .linkEnding(ending)
+        try await call.send(uplink)
+    }
+
     /// Ends the link politely (HALF_CLOSE).
     public func finish() { call.finish() }
 

@@ -1,6 +1,12 @@
 import GatewayPostgres
 
 extension OwnershipStatements {
+    /// The POS device of the session whose id is the SQL expression `session`, read from its
+    /// row as a history row is written: the row keeps it whatever becomes of the session.
+    static func posDevice(of session: String) -> String {
+        "(SELECT ps.pos_device_id FROM sdk_sessions ps WHERE ps.id = \(session))"
+    }
+
     /// The owner disconnects, fenced by its generation. Parameters: reader, session,
     /// generation. Returns `released` with the new generation, or the refusal.
     static let release = """
@@ -17,8 +23,8 @@ extension OwnershipStatements {
             WHERE o.reader_id = e.reader_id
             RETURNING o.reader_id, o.generation
         ), recorded AS (
-            INSERT INTO ownership_history (reader_id, from_session_id, from_lane_label, generation, reason)
-            SELECT e.reader_id, e.session_id, e.lane_label, c.generation, 'released'
+            INSERT INTO ownership_history (reader_id, from_session_id, from_lane_label, from_pos_device_id, generation, reason)
+            SELECT e.reader_id, e.session_id, e.lane_label, \(posDevice(of: "e.session_id")), c.generation, 'released'
             FROM ended e JOIN cleared c USING (reader_id)
         )
         SELECT CASE
@@ -52,8 +58,8 @@ extension OwnershipStatements {
             WHERE o.reader_id = e.reader_id
             RETURNING o.reader_id, o.generation
         ), recorded AS (
-            INSERT INTO ownership_history (reader_id, from_session_id, from_lane_label, generation, reason)
-            SELECT e.reader_id, e.session_id, e.lane_label, c.generation, 'admin_released'
+            INSERT INTO ownership_history (reader_id, from_session_id, from_lane_label, from_pos_device_id, generation, reason)
+            SELECT e.reader_id, e.session_id, e.lane_label, \(posDevice(of: "e.session_id")), c.generation, 'admin_released'
             FROM ended e JOIN cleared c USING (reader_id)
         )
         SELECT CASE
@@ -74,7 +80,7 @@ extension OwnershipStatements {
     /// when re-checked, so each expiry is recorded once.
     static let expireSessions = """
         WITH expired AS (
-            SELECT o.reader_id, o.session_id, o.lane_label, o.command
+            SELECT o.reader_id, o.session_id, o.lane_label, o.command, s.pos_device_id
             FROM reader_ownership o
             JOIN sdk_sessions s ON s.id = o.session_id
             WHERE s.lease_expires_at <= now()
@@ -88,8 +94,8 @@ extension OwnershipStatements {
             WHERE o.reader_id = e.reader_id
             RETURNING o.reader_id, o.generation
         ), recorded AS (
-            INSERT INTO ownership_history (reader_id, from_session_id, from_lane_label, generation, reason)
-            SELECT e.reader_id, e.session_id, e.lane_label, c.generation, 'session_expired'
+            INSERT INTO ownership_history (reader_id, from_session_id, from_lane_label, from_pos_device_id, generation, reason)
+            SELECT e.reader_id, e.session_id, e.lane_label, e.pos_device_id, c.generation, 'session_expired'
             FROM expired e JOIN cleared c USING (reader_id)
         )
         SELECT e.reader_id, e.session_id AS from_session_id, e.lane_label AS from_lane_label, c.generation,

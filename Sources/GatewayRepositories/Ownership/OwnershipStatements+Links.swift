@@ -127,8 +127,8 @@ extension OwnershipStatements {
             FROM updated u
             WHERE r.id = u.reader_id
         ), recorded AS (
-            INSERT INTO ownership_history (reader_id, from_session_id, from_lane_label, generation, reason)
-            SELECT s.reader_id, s.session_id, s.lane_label, u.generation, 'reader_lost'
+            INSERT INTO ownership_history (reader_id, from_session_id, from_lane_label, from_pos_device_id, generation, reason)
+            SELECT s.reader_id, s.session_id, s.lane_label, \(posDevice(of: "s.session_id")), u.generation, 'reader_lost'
             FROM \(source) s JOIN updated u USING (reader_id)
             WHERE s.session_id IS NOT NULL
         )

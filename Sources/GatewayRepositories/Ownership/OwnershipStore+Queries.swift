@@ -21,6 +21,11 @@ public struct OwnershipHistoryRecord: Hashable, Sendable {
     public var reader: ReaderID
     public var from: ReaderOwner?
     public var to: ReaderOwner?
+    /// The POS device of `from`'s session, as the row recorded it when it was written (nil for
+    /// rows written before migration 16 whose session row was gone by then).
+    public var fromPosDevice: String?
+    /// The POS device of `to`'s session, as the row recorded it.
+    public var toPosDevice: String?
     public var generation: OwnershipGeneration
     public var reason: OwnershipHistoryReason
     public var at: Date
@@ -77,6 +82,8 @@ extension OwnershipStore {
                     reader: ReaderID(try row.decode(String.self, "reader_id")),
                     from: try Self.owner(row, session: "from_session_id", lane: "from_lane_label"),
                     to: try Self.owner(row, session: "to_session_id", lane: "to_lane_label"),
+                    fromPosDevice: try row.decode(String?.self, "from_pos_device_id"),
+                    toPosDevice: try row.decode(String?.self, "to_pos_device_id"),
                     generation: OwnershipGeneration(try row.decode(Int64.self, "generation")),
                     reason: decoded,
                     at: try row.decode(Date.self, "at")
@@ -140,8 +147,8 @@ enum OwnershipQueries {
         """
 
     static let historyOfReader = """
-        SELECT h.id, h.reader_id, h.from_session_id, h.from_lane_label, h.to_session_id, h.to_lane_label,
-               h.generation, h.reason::text AS reason, h.at
+        SELECT h.id, h.reader_id, h.from_session_id, h.from_lane_label, h.from_pos_device_id,
+               h.to_session_id, h.to_lane_label, h.to_pos_device_id, h.generation, h.reason::text AS reason, h.at
         FROM ownership_history h
         WHERE h.reader_id = $1::text AND ($2::bigint IS NULL OR h.id < $2::bigint)
         ORDER BY h.id DESC

@@ -15,12 +15,13 @@ public struct Displacement: Sendable {
 }
 
 extension GatewayDatabase {
-    /// The first change of owner after `generation` that took `reader` from `session`.
+    /// The first change of owner after `generation` that took `reader` from `session`, with
+    /// the taking session's lane and POS device as the history row recorded them.
     public func displacement(of session: String, from reader: String, after generation: Int64) async throws(StoreError) -> Displacement? {
         let rows = try await client.query(
             """
-            SELECT h.reason::text AS reason, h.to_lane_label, s.pos_device_id
-            FROM ownership_history h LEFT JOIN sdk_sessions s ON s.id = h.to_session_id
+            SELECT h.reason::text AS reason, h.to_lane_label, h.to_pos_device_id
+            FROM ownership_history h
             WHERE h.reader_id = $1 AND h.from_session_id = $2 AND h.generation > $3 AND h.reason <> 'refused_busy'
             ORDER BY h.generation LIMIT 1
             """,
@@ -38,7 +39,7 @@ extension GatewayDatabase {
         return Displacement(
             reason: reason,
             takenByLane: try row.decode(String?.self, "to_lane_label"),
-            takenByPosDeviceID: try row.decode(String?.self, "pos_device_id")
+            takenByPosDeviceID: try row.decode(String?.self, "to_pos_device_id")
         )
     }
 }

@@ -21,6 +21,7 @@ public enum Migrations {
         .v0013TapToPayDeviceSetup,
         .v0014OwnershipClaimSet,
         .v0015SessionEpoch,
+        .v0016HistoryPosDevices,
     ]
 
     /// The newest version this binary knows.

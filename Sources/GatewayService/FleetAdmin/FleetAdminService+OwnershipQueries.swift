@@ -35,10 +35,21 @@ extension FleetAdminService {
         return message
     }
 
+    /// The reader's history rows, newest first, each naming its sessions' lanes and POS devices
+    /// as the row recorded them when it was written (never the sessions as they are now).
     func historyMessages(_ reader: ReaderID, limit: Int) async throws(ServiceError) -> [ReaderGatewayV1.OwnershipHistoryEntry] {
         let records: [OwnershipHistoryRecord]
         do { records = try await ownership.history(of: reader, limit: limit) } catch { throw ServiceError.store(error) }
+        func recorded(_ owner: ReaderOwner, posDevice: String?) -> ReaderGatewayV1.ReaderOwner {
+            var message = ReaderGatewayV1.ReaderOwner()
+            message.sessionID = owner.session.rawValue
+            message.laneLabel = owner.lane.rawValue
+            message.posDeviceID = posDevice ?? ""
+            return message
+        }
         return records.map { record in
+            let from = record.from.map { recorded($0, posDevice: record.fromPosDevice) }
+            let to = record.to.map { recorded($0, posDevice: record.toPosDevice) }
             var entry = ReaderGatewayV1.OwnershipHistoryEntry()
             entry.readerID = record.reader.rawValue
             entry.atUnixMs = Int64(record.at.timeIntervalSince1970 * 1000)
@@ -46,27 +57,27 @@ extension FleetAdminService {
             switch record.reason {
             case .connected:
                 entry.reason = .connected
-                entry.session = record.to.map(ownerMessage)
+                entry.session = to
             case .replaced:
                 entry.reason = .replaced
-                entry.session = record.to.map(ownerMessage)
-                entry.previousOwner = record.from.map(ownerMessage)
+                entry.session = to
+                entry.previousOwner = from
             case .refusedBusy:
                 entry.reason = .refusedBusy
-                entry.session = record.to.map(ownerMessage)
-                entry.previousOwner = record.from.map(ownerMessage)
+                entry.session = to
+                entry.previousOwner = from
             case .released:
                 entry.reason = .released
-                entry.session = record.from.map(ownerMessage)
+                entry.session = from
             case .sessionExpired:
                 entry.reason = .sessionExpired
-                entry.session = record.from.map(ownerMessage)
+                entry.session = from
             case .readerLost:
                 entry.reason = .readerLost
-                entry.previousOwner = record.from.map(ownerMessage)
+                entry.previousOwner = from
             case .adminReleased:
                 entry.reason = .adminReleased
-                entry.previousOwner = record.from.map(ownerMessage)
+                entry.previousOwner = from
             }
             return entry
         }

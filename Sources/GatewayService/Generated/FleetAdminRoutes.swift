@@ -52,7 +52,10 @@ protocol FleetAdminRoutes: RegistrableService {
     var getReader: FleetAdminRoute.GetReader { get }
     /// Who owns each reader (of a location, or of the account) right now.
     var listReaderOwnership: FleetAdminRoute.ListReaderOwnership { get }
-    /// A reader's ownership changes, newest first.
+    /// A reader's ownership changes, newest first. Each entry names its sessions
+    /// (id, lane label, pos device id) as they were when it was recorded, also
+    /// after they closed; a pos device id is empty only for entries recorded
+    /// before the gateway kept it whose session was gone by then.
     var listOwnershipHistory: FleetAdminRoute.ListOwnershipHistory { get }
     /// Takes a reader from its owner (the owner gets ADMIN_RELEASED).
     var forceReleaseReader: FleetAdminRoute.ForceReleaseReader { get }

@@ -15,7 +15,11 @@ enum ReaderLinkRoute {
 protocol ReaderLinkRoutes: RegistrableService {
     /// The reader's one long-lived call: uplink messages up, downlink down.
     /// A second Attach with the same serial replaces the first, which ends with
-    /// READER_LINK_REPLACED; the reader's owner keeps the reader.
+    /// READER_LINK_REPLACED; the reader's owner keeps the reader. A link whose
+    /// reader half-closes the call or stops heartbeating ends with UNAVAILABLE /
+    /// READER_OFFLINE (the reader is offline), except a mobile reader's link
+    /// that its device ends in order (a ReaderLinkEnding, then HALF_CLOSE),
+    /// which ends OK whatever the ending says.
     var attach: ReaderLinkRoute.Attach { get }
 }
 

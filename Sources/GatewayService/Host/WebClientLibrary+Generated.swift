@@ -839,7 +839,8 @@ export const GetReaderResponse = defineMessage("readergateway.v1.GetReaderRespon
 ]);
 
 /**
- * The session that owns a reader right now.
+ * The session that owns a reader right now (in a history entry: the session
+ * the entry names, as it was then).
  */
 export const ReaderOwner = defineMessage("readergateway.v1.ReaderOwner", () => [
   [1, "sessionId", "string"],
@@ -1146,7 +1147,10 @@ export const FleetAdmin = Object.freeze({
     serverStreaming: false,
   }),
   /**
-   * A reader's ownership changes, newest first.
+   * A reader's ownership changes, newest first. Each entry names its sessions
+   * (id, lane label, pos device id) as they were when it was recorded, also
+   * after they closed; a pos device id is empty only for entries recorded
+   * before the gateway kept it whose session was gone by then.
    */
   ListOwnershipHistory: Object.freeze({
     path: "/readergateway.v1.FleetAdmin/ListOwnershipHistory",
@@ -2297,7 +2301,9 @@ export const Sdk = Object.freeze({
   /**
    * Tap to Pay: whether this point-of-sale device can be its own reader
    * (Stripe's TapToPayDiscoveryConfiguration). Answers the device's reader
-   * (device type TAP_TO_PAY, serial `ttp-<pos_device_id>`), or fails with
+   * (device type TAP_TO_PAY, serial `TTP-<POS_DEVICE_ID>`: the session's
+   * pos_device_id in capitals, or `TTP-` and a hash of it when it is longer
+   * than 60 characters or not made of letters, digits and dashes), or fails with
    * TAP_TO_PAY_UNSUPPORTED_DEVICE when the model or operating system version
    * is not supported. It changes nothing: ConnectTapToPayReader checks the
    * device again.

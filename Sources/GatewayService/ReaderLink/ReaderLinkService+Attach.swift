@@ -335,9 +335,11 @@ extension ReaderLinkService {
     }
 
     /// The link ended (reader closed it, connection lost, heartbeat timeout):
-    /// unless a newer link took over, the reader is offline and its owner is told.
-    func linkEnded(_ reader: ReaderID, linkID: LinkID, epoch: LinkEpoch) async {
-        guard let ended = registry.linkEnded(reader, link: linkID) else { return }
+    /// unless a newer link took over, the reader is offline and its owner is told. The call
+    /// ends with READER_OFFLINE, or OK when `orderly` (a mobile reader's device ended it
+    /// saying why).
+    func linkEnded(_ reader: ReaderID, linkID: LinkID, epoch: LinkEpoch, orderly: Bool = false) async {
+        guard let ended = registry.linkEnded(reader, link: linkID, orderly: orderly) else { return }
         updates.linkEnded(reader)
         defer { if ended.rebootRequested { registry.update { $0.rebootReported(reader) } } }
         metrics.readersOnline.unlabeled.decrement()

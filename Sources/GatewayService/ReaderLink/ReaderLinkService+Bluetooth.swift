@@ -9,7 +9,10 @@ extension ReaderLinkService {
     /// reason its device gave (else `rebootRequested` for a link the gateway relayed a reboot
     /// on, else `unknown`) is recorded for the fleet's history, dated when the device's ending
     /// arrived (else now), and the owner is kept through the offline bound while the device
-    /// reconnects (`MobileLinkEndRule`), else released as for any lost reader.
+    /// reconnects (`MobileLinkEndRule`), else released as for any lost reader. A link whose
+    /// device said why it ends was ended in order: its call ends OK, where a link that ended
+    /// without a word (the device's connection dropped, or it half-closed saying nothing)
+    /// ends with READER_OFFLINE like any lost reader's.
     func mobileLinkEnded(_ reader: ReaderID, linkID: LinkID, epoch: LinkEpoch, ending received: LinkEndingReceipt.Received?) async {
         let ending = received?.ending
         let keepsOwner = MobileLinkEndRule.keepsOwner(reconnecting: ending?.reconnecting)
@@ -22,11 +25,12 @@ extension ReaderLinkService {
         await followUp("recording why a mobile reader's link ended", leaves: "the reader's history lacks this disconnect reason") {
             try await store.recordLinkEnding(reader: reader.rawValue, reason: reason, reconnecting: keepsOwner, at: at)
         }
+        let orderly = ending != nil
         guard keepsOwner, !handingOver.load(ordering: .relaxed) else {
-            await linkEnded(reader, linkID: linkID, epoch: epoch)
+            await linkEnded(reader, linkID: linkID, epoch: epoch, orderly: orderly)
             return
         }
-        guard let ended = registry.linkEnded(reader, link: linkID) else { return }
+        guard let ended = registry.linkEnded(reader, link: linkID, orderly: orderly) else { return }
         defer { if ended.rebootRequested { registry.update { $0.rebootReported(reader) } } }
         metrics.readersOnline.unlabeled.decrement()
         // The device reconnects: the owner keeps the reader unless no link comes back within

@@ -37,14 +37,17 @@ extension Registry {
 
     /// The link's call ended: unless a newer link took over, the link is forgotten, its call
     /// ends and its commands fail (the reader is offline). Returns what ended, to record.
-    func linkEnded(_ reader: ReaderID, link: LinkID) -> ReaderRegistry.EndedLink? {
+    ///
+    /// The call ends with `UNAVAILABLE` / `READER_OFFLINE`, unless `orderly`: a mobile reader's
+    /// device ended the link itself, saying why (`ReaderLinkEnding`), and its call ends OK.
+    func linkEnded(_ reader: ReaderID, link: LinkID, orderly: Bool = false) -> ReaderRegistry.EndedLink? {
         let (ended, call, failed) = state.withLock { state -> (ReaderRegistry.EndedLink?, ServerCall?, [CommandCompletion]) in
             let call = state.linkCalls.removeValue(forKey: link)
             guard let ended = state.machine.linkEnded(reader, link: link) else { return (nil, nil, []) }
             return (ended, call, ended.failed.compactMap { state.completions.removeValue(forKey: $0) })
         }
         guard let ended else { return nil }
-        call?.end(ServiceError(.readerOffline, "the reader link ended").status)
+        call?.end(orderly ? .ok : ServiceError(.readerOffline, "the reader link ended").status)
         for completion in failed { completion(.failed(.refusal(.readerOffline))) }
         return ended
     }

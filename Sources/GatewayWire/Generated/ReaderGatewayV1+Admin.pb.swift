@@ -580,7 +580,8 @@ extension ReaderGatewayV1 {
         }
     }
 
-    /// The session that owns a reader right now.
+    /// The session that owns a reader right now (in a history entry: the session
+    /// the entry names, as it was then).
     public struct ReaderOwner: ProtobufMessage {
         public static let protoMessageName = "readergateway.v1.ReaderOwner"
 
@@ -1517,7 +1518,10 @@ extension ReaderGatewayV1 {
             service: serviceName, method: "ListReaderOwnership", kind: .unary
         )
 
-        /// A reader's ownership changes, newest first.
+        /// A reader's ownership changes, newest first. Each entry names its sessions
+        /// (id, lane label, pos device id) as they were when it was recorded, also
+        /// after they closed; a pos device id is empty only for entries recorded
+        /// before the gateway kept it whose session was gone by then.
         public static let listOwnershipHistory = ProtobufMethod<ReaderGatewayV1.ListOwnershipHistoryRequest, ReaderGatewayV1.ListOwnershipHistoryResponse>(
             service: serviceName, method: "ListOwnershipHistory", kind: .unary
         )

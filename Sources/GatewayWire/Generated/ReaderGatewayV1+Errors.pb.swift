@@ -200,8 +200,11 @@ extension ReaderGatewayV1 {
         /// Status: FAILED_PRECONDITION.
         public static let tapToPayUnsupportedDevice = ErrorReason(rawValue: 60)
         /// The device already served 3 other accounts within the last 24 hours
-        /// (Stripe's TapToPayReaderMerchantBlocked). Use another device, or connect
-        /// again once the oldest of those accounts' first use is 24 hours old.
+        /// (Stripe's TapToPayReaderMerchantBlocked: 3 unique accounts per device in
+        /// a rolling 24 hours). An account uses the device at each admitted connect
+        /// and stays in the window until its last use is 24 hours old. Use another
+        /// device, or connect again once the oldest of those accounts' last use is
+        /// 24 hours old (the message says when).
         /// Status: RESOURCE_EXHAUSTED.
         public static let tapToPayReaderMerchantBlocked = ErrorReason(rawValue: 61)
         /// The account has not accepted the Tap to Pay terms yet and the connect did

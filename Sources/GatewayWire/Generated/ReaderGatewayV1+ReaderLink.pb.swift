@@ -261,7 +261,10 @@ extension ReaderGatewayV1 {
     /// message: the device's connection dropped) keeps the reader's owner until
     /// the offline bound passes without a new Attach; one that ends without it
     /// (DISCONNECT_REQUESTED, a failed or cancelled reconnect) releases the owner
-    /// at once. Either way the reason is recorded in the reader's history.
+    /// at once. Either way the reason is recorded in the reader's history, and
+    /// the call the device then half-closes ends OK (an orderly end); a mobile
+    /// link that ends without this message ends with READER_OFFLINE, as a lost
+    /// reader's does.
     public struct ReaderLinkEnding: ProtobufMessage {
         public static let protoMessageName = "readergateway.v1.ReaderLinkEnding"
 
@@ -656,7 +659,11 @@ extension ReaderGatewayV1 {
 
         /// The reader's one long-lived call: uplink messages up, downlink down.
         /// A second Attach with the same serial replaces the first, which ends with
-        /// READER_LINK_REPLACED; the reader's owner keeps the reader.
+        /// READER_LINK_REPLACED; the reader's owner keeps the reader. A link whose
+        /// reader half-closes the call or stops heartbeating ends with UNAVAILABLE /
+        /// READER_OFFLINE (the reader is offline), except a mobile reader's link
+        /// that its device ends in order (a ReaderLinkEnding, then HALF_CLOSE),
+        /// which ends OK whatever the ending says.
         public static let attach = ProtobufMethod<ReaderGatewayV1.ReaderUplink, ReaderGatewayV1.ReaderDownlink>(
             service: serviceName, method: "Attach", kind: .bidirectionalStreaming
         )

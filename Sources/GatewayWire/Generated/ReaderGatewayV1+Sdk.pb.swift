@@ -1086,8 +1086,9 @@ extension ReaderGatewayV1 {
     public struct DiscoverTapToPayReaderResponse: ProtobufMessage {
         public static let protoMessageName = "readergateway.v1.DiscoverTapToPayReaderResponse"
 
-        /// The device's reader: serial `ttp-<pos_device_id>`, device type
-        /// TAP_TO_PAY; id and location set once a connect registered it.
+        /// The device's reader: serial `TTP-<POS_DEVICE_ID>` (see
+        /// DiscoverTapToPayReader), device type TAP_TO_PAY; id and location set
+        /// once a connect registered it.
         public var reader: ReaderGatewayV1.Reader? = nil
 
         /// Fields this version does not know, kept as raw bytes and written back on encode.
@@ -1870,7 +1871,9 @@ extension ReaderGatewayV1 {
 
         /// Tap to Pay: whether this point-of-sale device can be its own reader
         /// (Stripe's TapToPayDiscoveryConfiguration). Answers the device's reader
-        /// (device type TAP_TO_PAY, serial `ttp-<pos_device_id>`), or fails with
+        /// (device type TAP_TO_PAY, serial `TTP-<POS_DEVICE_ID>`: the session's
+        /// pos_device_id in capitals, or `TTP-` and a hash of it when it is longer
+        /// than 60 characters or not made of letters, digits and dashes), or fails with
         /// TAP_TO_PAY_UNSUPPORTED_DEVICE when the model or operating system version
         /// is not supported. It changes nothing: ConnectTapToPayReader checks the
         /// device again.

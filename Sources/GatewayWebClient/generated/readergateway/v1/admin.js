@@ -147,7 +147,8 @@ export const GetReaderResponse = defineMessage("readergateway.v1.GetReaderRespon
 ]);
 
 /**
- * The session that owns a reader right now.
+ * The session that owns a reader right now (in a history entry: the session
+ * the entry names, as it was then).
  */
 export const ReaderOwner = defineMessage("readergateway.v1.ReaderOwner", () => [
   [1, "sessionId", "string"],
@@ -454,7 +455,10 @@ export const FleetAdmin = Object.freeze({
     serverStreaming: false,
   }),
   /**
-   * A reader's ownership changes, newest first.
+   * A reader's ownership changes, newest first. Each entry names its sessions
+   * (id, lane label, pos device id) as they were when it was recorded, also
+   * after they closed; a pos device id is empty only for entries recorded
+   * before the gateway kept it whose session was gone by then.
    */
   ListOwnershipHistory: Object.freeze({
     path: "/readergateway.v1.FleetAdmin/ListOwnershipHistory",

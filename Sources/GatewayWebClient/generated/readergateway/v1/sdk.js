@@ -623,7 +623,9 @@ export const Sdk = Object.freeze({
   /**
    * Tap to Pay: whether this point-of-sale device can be its own reader
    * (Stripe's TapToPayDiscoveryConfiguration). Answers the device's reader
-   * (device type TAP_TO_PAY, serial `ttp-<pos_device_id>`), or fails with
+   * (device type TAP_TO_PAY, serial `TTP-<POS_DEVICE_ID>`: the session's
+   * pos_device_id in capitals, or `TTP-` and a hash of it when it is longer
+   * than 60 characters or not made of letters, digits and dashes), or fails with
    * TAP_TO_PAY_UNSUPPORTED_DEVICE when the model or operating system version
    * is not supported. It changes nothing: ConnectTapToPayReader checks the
    * device again.

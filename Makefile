@@ -34,7 +34,7 @@ help:
 	@echo "make bench  benchmarks, each beside a peer measured in the same run"
 	@echo "make bench-fleet   fleet scale: 15,000 readers, three replicas, a reconnect storm (about 15 min; not in make bench)"
 	@echo "make fuzz   fuzz the decoders for a bounded time"
-	@echo "make lint   strict compile (warnings are errors), module lines"
+	@echo "make lint   strict compile (warnings are errors), module lines, tests that cannot fail"
 
 # --- installation -----------------------------------------------------------
 
@@ -110,10 +110,13 @@ bench: test-deps
 	@mkdir -p bench-results
 	@for suite in $(BENCH_SUITES); do $(MAKE) --no-print-directory "$$suite" || exit 1; done
 
-# Strict compile, then the module lines: each layer of docs/architecture.md imports only those above it.
+# Strict compile, then the module lines: each layer of docs/architecture.md imports only those above it;
+# then the tests: each can fail, none ends or skips quietly (Tests/Harness/check-tests.py).
 lint: deps
+	$(call apt_install,python3)
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors $(SWIFT_FLAGS)
 	@Tests/Harness/check-layers.sh
+	@python3 Tests/Harness/check-tests.py
 
 clean:
 	rm -rf .build .build-* $(VENV) test-results test-artifacts

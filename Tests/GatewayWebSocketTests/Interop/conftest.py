@@ -14,7 +14,7 @@ def pytest_addoption(parser):
 
 @pytest.fixture(scope="session")
 def node(request):
-    """The command line that runs node with the `ws` module importable: the make target installs both."""
+    """node's executable and an environment in which it loads `ws` (the make target installs both)."""
     executable = request.config.getoption("--node")
     environment = {**os.environ, "NODE_PATH": request.config.getoption("--node-modules")}
     try:

@@ -15,8 +15,6 @@ PRODUCTION_VALUES = pathlib.Path(__file__).resolve().parent / "values-production
 CACHE = ROOT / ".build-deployment"
 
 _timings: list[tuple[str, float]] = []
-# Skips that must not go unnoticed, printed in a banner at the end of the run.
-loud_notes: list[str] = []
 
 
 @contextmanager
@@ -30,10 +28,6 @@ def timed(step: str):
 
 
 def pytest_terminal_summary(terminalreporter):
-    for note in loud_notes:
-        terminalreporter.write_line("!" * 78, red=True, bold=True)
-        terminalreporter.write_line(note, red=True, bold=True)
-        terminalreporter.write_line("!" * 78, red=True, bold=True)
     if not _timings:
         return
     terminalreporter.section("deployment timings")

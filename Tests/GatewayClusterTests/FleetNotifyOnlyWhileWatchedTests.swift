@@ -14,7 +14,6 @@ extension ClusterTests {
         var options = ClusterOptions()
         options.replicas = 2
         try await ClusterFixture.run(options) { cluster in
-            guard cluster.clusterFlags else { return }
             let (r1, r2) = (cluster.replicas[0], cluster.replicas[1])
             let listener = try cluster.postgres.makeClient(maximumConnections: 1)
             let notifications = try await listener.listen("reader_gateway_fleet")

@@ -48,7 +48,7 @@ extension ClusterTests {
 
             try await cluster.expectNothingChanged(scene, generations: generations, across: "the kill")
             let live = Set(try await cluster.database.nodes())
-            for row in try await cluster.database.ownership().values where cluster.clusterFlags {
+            for row in try await cluster.database.ownership().values {
                 cluster.expect(row.node.map(live.contains) == true, "\(row.reader) is linked to a node that is not registered: \(row); nodes \(live)")
             }
             print("cluster: kill -9: \(scene.completed) commands completed, retried \(scene.retried), lost \(scene.lost.count); lanes resumed \(scene.lanes.map(\.resumes).reduce(0, +)) times")
@@ -68,7 +68,7 @@ extension ClusterTests {
             let attachmentsBefore = Dictionary(uniqueKeysWithValues: onVictim.map { ($0, $0.attachments) })
             let oldNode = victim.nodeID ?? rowsBefore.values.compactMap(\.node).first { cluster.replica(ofNode: $0) === victim }
             let historyBefore = try await scene.readerIDs.asyncMap { try await cluster.database.history($0).count }
-            cluster.expect(!cluster.clusterFlags || oldNode != nil, "no node id known for \(victim.name)")
+            cluster.expect(oldNode != nil, "no node id known for \(victim.name)")
 
             // Under load: the lanes on the paused replica have commands stuck in it.
             scene.startLoad()
@@ -113,11 +113,9 @@ extension ClusterTests {
             }
             let historyAfter = try await scene.readerIDs.asyncMap { try await cluster.database.history($0).count }
             cluster.expect(historyAfter == historyBefore, "history grew while nothing changed hands: \(historyBefore) → \(historyAfter)")
-            if cluster.clusterFlags {
-                let nodes = try await cluster.database.nodes()
-                cluster.expect(nodes.count == cluster.replicas.count, "nodes after the wake: \(nodes)")
-                if let oldNode { cluster.expect(!nodes.contains(oldNode), "the paused incarnation \(oldNode) is registered again") }
-            }
+            let nodes = try await cluster.database.nodes()
+            cluster.expect(nodes.count == cluster.replicas.count, "nodes after the wake: \(nodes)")
+            if let oldNode { cluster.expect(!nodes.contains(oldNode), "the paused incarnation \(oldNode) is registered again") }
             let history = try await cluster.historyProblems(scene.readerIDs)
             cluster.expect(history.isEmpty, "history: \(history)")
         }

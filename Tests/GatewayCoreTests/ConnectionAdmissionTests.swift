@@ -74,7 +74,7 @@ struct ConnectionAdmissionTests {
         #expect(admission.inFlight(from: "a") == 0)
     }
 
-    @Test("a source cap and the listener cap can both evict for one newcomer")
+    @Test("a newcomer evicts at most one: its source's oldest at the source cap (which frees a place under the listener's), else the heaviest source's at the listener cap")
     func bothCaps() {
         var admission = Admission(maxInFlight: 3, maxPerSource: 2)
         _ = admission.admit(1, from: "x")

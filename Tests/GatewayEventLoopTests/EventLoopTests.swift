@@ -124,15 +124,27 @@ struct EventLoopTests {
         await group.shutdown()
         #expect(ran.withLock { $0 } == 100)
 
-        let other = try EventLoopGroup(loopCount: 1)
-        let stoppedItself = await other.loops[0].submit {
+        // A loop asks for the shutdown from its own thread; its thread then ends by itself.
+        let other = try EventLoopGroup(loopCount: 1, threadNamePrefix: "rg-self-stop")
+        await other.loops[0].submit { }  // the thread has named itself once it runs tasks
+        #expect(try Self.threadNames().contains("rg-self-stop-0"))
+        let askedOnItsThread = await other.loops[0].submit {
             other.requestShutdown()
-            return true
+            return other.loops[0].inEventLoop
         }
-        #expect(stoppedItself)
+        #expect(askedOnItsThread)
+        #expect(try await eventually { try !Self.threadNames().contains("rg-self-stop-0") }, "the loop that asked for its shutdown still runs")
         // Returns only once the loop thread left its loop: two waiters both return.
         await other.shutdown()
         other.syncShutdown()
+    }
+
+    /// The names of this process's threads (`/proc/self/task/*/comm`).
+    static func threadNames() throws -> Set<String> {
+        // A thread may end between the listing and the read of its name: it is then left out.
+        Set(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").compactMap { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
+        })
     }
 
     @Test("a tick hook runs every tick once attached, and keeps the loop polling while it has work left")

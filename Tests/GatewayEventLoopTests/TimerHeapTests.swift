@@ -4,24 +4,41 @@ import Testing
 @Suite("Timer heap")
 struct TimerHeapTests {
     @Test("entries pop in deadline order, equal deadlines in insertion order, only when due")
-    func order() {
+    func order() throws {
         var heap = TimerHeap()
         var generator = SystemRandomNumberGenerator()
-        var expected: [(UInt64, Int)] = []
+        // Each entry's task is known by identity, so the order of equal deadlines is visible.
+        var indexOfTask: [ObjectIdentifier: Int] = [:]
+        var expected: [(deadline: UInt64, index: Int)] = []
         for index in 0..<2_000 {
+            // 500 deadlines for 2,000 entries: ties on almost every deadline.
             let deadline = UInt64.random(in: 1...500, using: &generator)
             let task = ScheduledTask { }
+            indexOfTask[ObjectIdentifier(task)] = index
             heap.push(deadline: deadline, .task(task))
             expected.append((deadline, index))
         }
-        expected.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
+        expected.sort { $0.deadline < $1.deadline || ($0.deadline == $1.deadline && $0.index < $1.index) }
         #expect(heap.popDue(now: 0) == nil)
-        var popped: [UInt64] = []
-        while let entry = heap.popDue(now: 250) { popped.append(entry.deadline) }
-        #expect(popped == expected.map(\.0).filter { $0 <= 250 })
+
+        var popped: [(deadline: UInt64, index: Int)] = []
+        func pop(now: UInt64) throws {
+            while let entry = heap.popDue(now: now) {
+                guard case .task(let task) = entry.action else {
+                    Issue.record("a deadline target came out of a heap of tasks")
+                    continue
+                }
+                popped.append((entry.deadline, try #require(indexOfTask[ObjectIdentifier(task)])))
+            }
+        }
+        try pop(now: 250)
+        let due = expected.filter { $0.deadline <= 250 }
+        #expect(popped.map(\.deadline) == due.map(\.deadline))
+        #expect(popped.map(\.index) == due.map(\.index))
         #expect(heap.earliestDeadline.map { $0 > 250 } ?? true)
-        while let entry = heap.popDue(now: .max) { popped.append(entry.deadline) }
-        #expect(popped == expected.map(\.0))
+        try pop(now: .max)
+        #expect(popped.map(\.deadline) == expected.map(\.deadline))
+        #expect(popped.map(\.index) == expected.map(\.index))
         #expect(heap.count == 0)
     }
 }

@@ -23,12 +23,38 @@ struct DataDirectoryLockTests {
         return descriptor
     }
 
+    /// Whether this process waits in a blocking `flock` on `path`: the kernel lists each such
+    /// waiter in /proc/locks, marked `->`, with its pid and the file's device and inode.
+    private func waitingForLock(on path: String) throws -> Bool {
+        var file = stat()
+        try #require(stat(path, &file) == 0, "cannot stat \(path)")
+        let device = UInt64(file.st_dev)
+        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff)
+        let minor = (device & 0xff) | ((device >> 12) & ~0xff)
+        func twoHexDigits(_ number: UInt64) -> String {
+            let digits = String(number, radix: 16)
+            return digits.count < 2 ? "0" + digits : digits
+        }
+        let fileID = "\(twoHexDigits(major)):\(twoHexDigits(minor)):\(file.st_ino)"
+        let locks = try String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        return locks.split(separator: "\n").contains { line in
+            // "1: -> FLOCK  ADVISORY  WRITE <pid> <major>:<minor>:<inode> 0 EOF"
+            let fields = line.split(separator: " ")
+            return fields.count >= 7 && fields[1] == "->" && fields[2] == "FLOCK"
+                && fields[5] == "\(getpid())" && fields[6] == fileID
+        }
+    }
+
     @Test("a lock held without a pid is taken the moment its holder lets go")
     func takenWhenReleased() async throws {
         try await withDirectory { directory in
-            let held = try holdSilently(directory + "/gateway.lock")
+            let path = directory + "/gateway.lock"
+            let held = try holdSilently(path)
             let acquiring = Task { try await DataDirectoryLock.acquire(dataDirectory: directory) }
+            // The holder lets go only once the acquirer is blocked in its flock.
+            let waited = try await eventually { try waitingForLock(on: path) }
             close(held)
+            #expect(waited, "the acquirer never waited in a blocking flock on \(path)")
             let lock = try await acquiring.value
             let text = try String(contentsOfFile: lock.path, encoding: .utf8)
             #expect(text == "\(getpid())\n")
@@ -60,13 +86,16 @@ struct DataDirectoryLockTests {
         try await withDirectory { directory in
             let held = try holdSilently(directory + "/gateway.lock")
             defer { close(held) }
+            let started = ContinuousClock.now
             do throws(StoreError) {
                 let lock = try await DataDirectoryLock.acquire(dataDirectory: directory)
                 lock.release()
                 Issue.record("the lock was taken while another descriptor held it")
             } catch {
+                let waited = ContinuousClock.now - started
                 #expect(error.code == .dataDirectoryInUse)
                 #expect(error.holder == nil)
+                #expect(waited >= .seconds(3), "refused after \(waited), without waiting the 3 s for the holder")
             }
         }
     }

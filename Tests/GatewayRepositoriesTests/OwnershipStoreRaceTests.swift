@@ -234,7 +234,7 @@ struct OwnershipStoreRaceTests {
 
 @Suite("Ownership store: lease sweeper")
 struct OwnershipLeaseSweeperTests {
-    @Test("a session that stops heartbeating loses its readers within the interval")
+    @Test("a session that stops heartbeating loses its readers to the sweeper")
     func sweeperReleasesExpiredSession() async throws {
         try await withOwnershipDatabase { client in
             let fixtures = OwnershipFixtures(client: client)

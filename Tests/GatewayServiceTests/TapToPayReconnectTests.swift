@@ -112,7 +112,7 @@ struct TapToPayReconnectTests {
         let admin = try await harness.admin()
         phone.client.applicationDidEnterBackground()
         #expect(await eventually { Self.kinds(log) == ["started", "failed", "disconnected"] })
-        guard case .reconnectFailed(_, let error)? = log.all.first(where: TapToPayTests.isFailed) else { return }
+        let error = try #require(TapToPayTests.failure(log.all.first(where: TapToPayTests.isFailed)))
         #expect(error.reason == .readerOffline)
         #expect(error.message.contains("reconnect timeout"), "\(error.message)")
         #expect(await eventually { (try? await admin.ownership(of: readerID))?.owner == nil })
@@ -154,7 +154,7 @@ struct TapToPayReconnectTests {
         #expect(try await admin.ownership(of: readerID).owner?.laneLabel == "Till")
         phone.client.applicationDidEnterBackground()
         #expect(await eventually { Self.kinds(log) == ["started", "failed", "disconnected", "disconnected"] })
-        guard case .disconnected(let info)? = log.all.last(where: TapToPayTests.isDisconnected) else { return }
+        let info = try #require(TapToPayTests.disconnection(log.all.last(where: TapToPayTests.isDisconnected)))
         #expect(info.reason == .readerLost)
         #expect(await eventually { (try? await admin.ownership(of: readerID))?.owner == nil })
         #expect(await eventually { await Self.latestEnding(admin, readerID)?.linkReconnecting == false })
@@ -211,7 +211,7 @@ struct TapToPayReconnectTests {
         let admin = try await harness.admin()
         proxy.cut()
         #expect(await eventually { Self.kinds(log) == ["disconnected"] })
-        guard case .disconnected(let info)? = log.all.last(where: TapToPayTests.isDisconnected) else { return }
+        let info = try #require(TapToPayTests.disconnection(log.all.last(where: TapToPayTests.isDisconnected)))
         #expect(info.reason == .readerLost)
         #expect(info.readerID == readerID)
         #expect(log.count { if case .sessionResumed = $0 { true } else { false } } == 1)
@@ -269,7 +269,7 @@ struct TapToPayReconnectTests {
         let admin = try await harness.admin()
         phone.client.applicationDidEnterBackground()
         #expect(await eventually { Self.kinds(log) == ["started", "failed", "disconnected"] })
-        guard case .reconnectFailed(_, let error)? = log.all.first(where: TapToPayTests.isFailed) else { return }
+        let error = try #require(TapToPayTests.failure(log.all.first(where: TapToPayTests.isFailed)))
         #expect(error.message.contains("offline bound"), "\(error.message)")
         #expect(try await admin.ownership(of: readerID).owner == nil)
         phone.client.applicationWillEnterForeground()

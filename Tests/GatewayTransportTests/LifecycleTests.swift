@@ -1,5 +1,6 @@
-import GatewayTestKit
+import CGatewayLinux
 import Foundation
+import GatewayTestKit
 import GatewayTransport
 import Testing
 
@@ -193,21 +194,50 @@ struct EventLoopTests {
     func manyTimers() async throws {
         let group = try EventLoopGroup(loopCount: 1)
         let loop = group.next()
-        let record = ServerRecord()
         let count = 10_000
+        // A timer's deadline is the loop's clock at `schedule` plus its delay: it lies between
+        // the clock read just before the call and just after it, plus the delay. The delays are
+        // distinct and spread over 20 ms (7,919 is prime to 20,000), far wider than one call.
+        let window = LockedBox<[(earliest: UInt64, latest: UInt64)]>([])
+        let fired = LockedBox<[Int]>([])
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             loop.execute {
+                var bounds: [(earliest: UInt64, latest: UInt64)] = []
+                bounds.reserveCapacity(count)
                 for index in 0..<count {
                     let delay = Duration.microseconds((index * 7_919) % 20_000)
+                    let before = rg_monotonic_nanoseconds()
                     loop.schedule(after: delay) {
-                        record.update { $0.writabilityChanges.append(true); $0.received += 1 }
-                        if record.snapshot.received == count { continuation.resume() }
+                        let all = fired.withLock { order -> Bool in
+                            order.append(index)
+                            return order.count == count
+                        }
+                        if all { continuation.resume() }
                     }
+                    let after = rg_monotonic_nanoseconds()
+                    bounds.append((before + delay.nanoseconds, after + delay.nanoseconds))
                 }
+                // Timers run only after this task returns, so the window is complete before any fires.
+                window.withLock { $0 = bounds }
             }
         }
-        #expect(record.snapshot.received == count)
         await group.shutdown()
+        let bounds = window.withLock { $0 }
+        let order = fired.withLock { $0 }
+        #expect(order.sorted() == Array(0..<count), "every timer fires, once")
+        // Out of order: a timer fired after one whose deadline is provably later (the latest
+        // lower bound among the timers fired so far is past its upper bound).
+        var latestFiredSoFar: (deadline: UInt64, index: Int)?
+        var inversions: [String] = []
+        for index in order {
+            if let earlier = latestFiredSoFar, earlier.deadline > bounds[index].latest {
+                inversions.append("timer \(earlier.index) (deadline ≥ \(earlier.deadline)) fired before timer \(index) (deadline ≤ \(bounds[index].latest))")
+            }
+            if latestFiredSoFar.map({ bounds[index].earliest > $0.deadline }) ?? true {
+                latestFiredSoFar = (bounds[index].earliest, index)
+            }
+        }
+        #expect(inversions.isEmpty, "\(inversions.count) out of order, first: \(inversions.prefix(3))")
     }
 
     @Test("connections are spread across loops")

@@ -129,23 +129,25 @@ struct WebSocketHandshakeTests {
         #expect(status(text) == expected, "\(text)")
     }
 
+    /// The rejection and its response text, or nil when `text` is not rejected.
+    func refusal(of text: String) -> (WebSocketHandshakeRejection, response: String)? {
+        guard case .reject(let rejection, let response) = verdict(text) else { return nil }
+        return (rejection, String(decoding: response, as: UTF8.self))
+    }
+
     @Test("refusals carry the headers RFC 6455 and RFC 9110 ask for, and a body that says what to do")
-    func rejectionResponses() {
-        guard case .reject(let rejection, let response) = verdict(Self.request(replacing: ["Sec-WebSocket-Version": "8"])) else {
-            Issue.record("not rejected")
-            return
-        }
-        let text = String(decoding: response, as: UTF8.self)
+    func rejectionResponses() throws {
+        let (rejection, text) = try #require(refusal(of: Self.request(replacing: ["Sec-WebSocket-Version": "8"])))
         #expect(rejection == .unsupportedVersion)
         #expect(text.hasPrefix("HTTP/1.1 426 Upgrade Required\r\nSec-WebSocket-Version: 13\r\n"))
         #expect(text.contains("Connection: close\r\n"))
         #expect(text.hasSuffix("\r\n\r\n" + rejection.message + "\n"))
         #expect(text.contains("Content-Length: \(rejection.message.utf8.count + 1)\r\n"))
 
-        guard case .reject(_, let post) = verdict(Self.request(requestLine: "PUT /readergateway/v1/websocket HTTP/1.1")) else { return }
-        #expect(String(decoding: post, as: UTF8.self).contains("\r\nAllow: GET\r\n"))
-        guard case .reject(_, let plain) = verdict(Self.request(replacing: ["Upgrade": nil])) else { return }
-        #expect(String(decoding: plain, as: UTF8.self).contains("\r\nUpgrade: websocket\r\n"))
+        let put = try #require(refusal(of: Self.request(requestLine: "PUT /readergateway/v1/websocket HTTP/1.1")))
+        #expect(put.response.contains("\r\nAllow: GET\r\n"))
+        let plain = try #require(refusal(of: Self.request(replacing: ["Upgrade": nil])))
+        #expect(plain.response.contains("\r\nUpgrade: websocket\r\n"))
     }
 
     @Test("a head over the byte limit gets 431 as soon as the limit passes, without its end")

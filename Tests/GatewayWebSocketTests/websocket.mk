@@ -2,7 +2,8 @@
 # and the frame decoder.
 #
 #   make websocket-interop       the binding on a real socket (websocket-echo) against Python's
-#                                `websockets` client, raw bytes and node's WebSocket (in `make test`)
+#                                `websockets` client, raw bytes and node's `ws` client (Debian's
+#                                node-ws, which runs on Debian's own node 18) (in `make test`)
 #   make websocket-fuzz          libFuzzer on the handshake parser, then on the frame decoder
 #                                and connection state machine (FUZZ_SECONDS each); part of `make fuzz`
 #   make websocket-fuzz-replay   the committed corpus through the same checks, without libFuzzer (in `make test`)
@@ -11,7 +12,9 @@
 
 TEST_PIP_PACKAGES += websockets pytest
 TEST_SUITES += websocket-interop websocket-fuzz-replay
-TEST_APT_PACKAGES += nginx-light
+TEST_APT_PACKAGES += nginx-light nodejs node-ws
+# Where Debian's node-ws puts the `ws` module (Debian's node looks there; other builds need NODE_PATH).
+NODE_MODULES ?= /usr/share/nodejs
 BENCH_SUITES += websocket-bench
 WEBSOCKET_FUZZ_CORPUS = Tests/GatewayWebSocketTests/FuzzCorpus
 
@@ -19,7 +22,8 @@ WEBSOCKET_FUZZ_CORPUS = Tests/GatewayWebSocketTests/FuzzCorpus
 
 websocket-interop: test-deps
 	$(SWIFT) build --product websocket-echo $(SWIFT_FLAGS)
-	$(VENV)/bin/python -m pytest -q Tests/GatewayWebSocketTests/Interop --echo-bin "$$($(SWIFT) build --show-bin-path $(SWIFT_FLAGS))/websocket-echo"
+	$(VENV)/bin/python -m pytest -q Tests/GatewayWebSocketTests/Interop --echo-bin "$$($(SWIFT) build --show-bin-path $(SWIFT_FLAGS))/websocket-echo" \
+	  --node $(NODE) --node-modules $(NODE_MODULES)
 
 # `make fuzz` (Tests/GatewayWireTests/wire.mk) runs this first.
 fuzz: websocket-fuzz

@@ -199,7 +199,10 @@ struct FrameConnectionCallTests {
         #expect(throws: WireError.self) { try pair.client.startCall(method: V1.Sdk.heartbeat.path, now: pair.now) }
         let closing = try pair.server.endCall(open, status: .ok)
         #expect(closing.count == 1)
-        if case .closed(let status)? = closing.first { #expect(status.reason == .goingAway) }
+        let closedWith = try #require(closing.first.flatMap { event -> ReaderGatewayV1.Status? in
+            if case .closed(let status) = event { status } else { nil }
+        }, "ending the last call of a draining connection closes it: \(closing)")
+        #expect(closedWith.reason == .goingAway)
         let final = pair.exchange().client
         #expect(final.contains(.callEnded(streamID: open, V1.CallEnd(.ok))))
         #expect(pair.client.state == .closed && pair.server.state == .closed)

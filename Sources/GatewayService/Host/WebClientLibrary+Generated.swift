@@ -2691,7 +2691,8 @@ function readMessage(reader, type, end, depth) {
       continue;
     }
     if (field.repeated && wireType === LENGTH_DELIMITED && field.wireType !== LENGTH_DELIMITED) {
-      const packedEnd = reader.position + reader.length();
+      const length = reader.length(); // first: it moves the position past the length prefix
+      const packedEnd = reader.position + length;
       const savedPackedEnd = reader.end;
       reader.end = packedEnd;
       while (reader.position < packedEnd) message[field.name].push(readScalar(reader, field.kind));

@@ -51,8 +51,6 @@ final class ClusterFixture: Sendable {
     let replicas: [Replica]
     let balancerPort: Int
     let group: EventLoopGroup
-    /// Whether the binary speaks the cluster flags (`--node-name`, `--node-lease`, ...).
-    let clusterFlags: Bool
     private let balancerBox = Mutex<LoadBalancer?>(nil)
     private let setup = Mutex<Setup?>(nil)
     private let failed = Atomic<Bool>(false)
@@ -65,7 +63,7 @@ final class ClusterFixture: Sendable {
         var token: String
     }
 
-    private init(options: ClusterOptions, directory: String, postgres: ClusterPostgres, certificates: ClusterCertificates, replicas: [Replica], balancerPort: Int, group: EventLoopGroup, clusterFlags: Bool) {
+    private init(options: ClusterOptions, directory: String, postgres: ClusterPostgres, certificates: ClusterCertificates, replicas: [Replica], balancerPort: Int, group: EventLoopGroup) {
         self.options = options
         self.directory = directory
         self.postgres = postgres
@@ -74,7 +72,6 @@ final class ClusterFixture: Sendable {
         self.replicas = replicas
         self.balancerPort = balancerPort
         self.group = group
-        self.clusterFlags = clusterFlags
     }
 
     // MARK: life cycle
@@ -106,14 +103,12 @@ final class ClusterFixture: Sendable {
         let postgres = try await ClusterPostgres.start(in: directory + "/pg")
         let started = ContinuousClock.now
         let certificates = try ClusterCertificates(directory: directory + "/tls")
-        let flags = try await supportedFlags()
-        let clusterFlags = flags.contains("--node-name") && flags.contains("--node-lease")
         let ports = try Loopback.freePorts(options.replicas * 3 + 1)
         var replicas: [Replica] = []
         for index in 0..<options.replicas {
             let name = "r\(index + 1)"
             let (port, internalPort, ops) = (ports[index * 3], ports[index * 3 + 1], ports[index * 3 + 2])
-            var arguments = [
+            let arguments = [
                 "--database-url", postgres.connectionString,
                 "--address", "127.0.0.1", "--port", "\(port)",
                 "--ops-address", "127.0.0.1", "--ops-port", "\(ops)",
@@ -123,25 +118,15 @@ final class ClusterFixture: Sendable {
                 "--session-lease", Self.text(options.sessionLease),
                 "--drain-deadline-seconds", "\(options.drainDeadlineSeconds)",
                 "--database-pool-size", "4", "--event-loops", "1",
+                "--node-name", name, "--internal-address", "127.0.0.1", "--internal-port", "\(internalPort)",
+                "--advertise-address", "127.0.0.1", "--node-lease", Self.text(options.nodeLease),
             ]
-            if clusterFlags {
-                arguments += [
-                    "--node-name", name, "--internal-port", "\(internalPort)", "--advertise-address", "127.0.0.1",
-                    "--node-lease", Self.text(options.nodeLease),
-                ]
-                if flags.contains("--internal-address") { arguments += ["--internal-address", "127.0.0.1"] }
-            } else if flags.contains("--node-id") {
-                arguments += ["--node-id", name]
-            }
             replicas.append(Replica(name: name, ports: (port, internalPort, ops), directory: directory, arguments: arguments))
         }
         let cluster = ClusterFixture(
             options: options, directory: directory, postgres: postgres, certificates: certificates, replicas: replicas,
-            balancerPort: ports[options.replicas * 3], group: try EventLoopGroup(loopCount: 2), clusterFlags: clusterFlags
+            balancerPort: ports[options.replicas * 3], group: try EventLoopGroup(loopCount: 2)
         )
-        if !clusterFlags {
-            print("cluster: reader-gateway has no cluster flags yet (--node-name, --node-lease): replicas run without them")
-        }
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for replica in replicas { group.addTask { try await replica.start() } }
@@ -159,17 +144,6 @@ final class ClusterFixture: Sendable {
         return cluster
     }
 
-    /// The options `reader-gateway --help` lists (cached).
-    private static func supportedFlags() async throws -> Set<String> {
-        if let known = flagCache.withLock({ $0 }) { return known }
-        let path = TestPostgres.makeTemporaryDirectory() + "/help.log"
-        let (_, output) = try await LoggedProcess.run(PackageExecutables.path("reader-gateway"), ["--help"], logPath: path)
-        try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
-        let flags = Set(output.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," }).filter { $0.hasPrefix("--") }.map(String.init))
-        flagCache.withLock { $0 = flags }
-        return flags
-    }
-    private static let flagCache = Mutex<Set<String>?>(nil)
 
     private func prepareAccount() async throws {
         let account = try await database.withClient { client in try await Accounts.create(name: "cluster test", client: client) }

@@ -1,21 +1,25 @@
 // The JavaScript side of the codec conformance test (test_js_conformance.py).
 //
-//   node js_codec_driver.mjs CASES.json
+//   node js_codec_driver.mjs CASES.json [MODULE.js ...]
 //
 // CASES.json: [{ "type": "readergateway.v1.X", "json": {...}, "hex": "..." }] where `json`
 // is the proto3 JSON form of the message (enums as numbers) and `hex` its bytes as Python's
 // official runtime wrote them. Prints, for each case, what this library makes of it:
 // { "decoded": <proto3 JSON of decode(hex)> | null, "error": <message> | null,
-//   "encoded": <hex of encode(fromJSON(json))> | null }.
+//   "encoded": <hex of encode(fromJSON(json))> | null }. Each MODULE.js (a generated codec of a
+// test-only proto) adds its types to the library's.
 import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import * as errors from "../../../Sources/GatewayWebClient/generated/readergateway/v1/errors.js";
 import * as common from "../../../Sources/GatewayWebClient/generated/readergateway/v1/common.js";
 import * as frames from "../../../Sources/GatewayWebClient/generated/readergateway/v1/frames.js";
 import * as sdk from "../../../Sources/GatewayWebClient/generated/readergateway/v1/sdk.js";
 import * as admin from "../../../Sources/GatewayWebClient/generated/readergateway/v1/admin.js";
 
+const [casesPath, ...extraModules] = process.argv.slice(2);
+const extra = await Promise.all(extraModules.map((path) => import(pathToFileURL(path).href)));
 const types = new Map();
-for (const module of [errors, common, frames, sdk, admin]) {
+for (const module of [errors, common, frames, sdk, admin, ...extra]) {
   for (const value of Object.values(module)) {
     if (value && typeof value.decode === "function") types.set(value.typeName, value);
   }
@@ -68,7 +72,7 @@ function scalarFromJSON(field, value) {
   return value;
 }
 
-const cases = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const cases = JSON.parse(readFileSync(casesPath, "utf8"));
 const results = cases.map((testCase) => {
   const type = types.get(testCase.type);
   if (type === undefined) return { decoded: null, error: `no JavaScript type ${testCase.type}`, encoded: null };

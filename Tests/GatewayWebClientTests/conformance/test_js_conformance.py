@@ -11,6 +11,7 @@ import base64
 import importlib
 import json
 import os
+import struct
 import subprocess
 import sys
 
@@ -126,12 +127,15 @@ def corpus(modules):
     return [(f"{message.DESCRIPTOR.full_name} {name}", message) for name, message in cases]
 
 
-def run_node(node, tmp_path, cases):
+def run_node(node, tmp_path, cases, extra_modules=()):
+    """The driver's answer for `cases`: its type names and one result per case, checked to be one per case."""
     path = tmp_path / "cases.json"
     path.write_text(json.dumps(cases))
     driver = os.path.join(HERE, "js_codec_driver.mjs")
-    output = subprocess.run([node, driver, str(path)], check=True, capture_output=True, text=True).stdout
-    return json.loads(output)
+    output = subprocess.run([node, driver, str(path), *extra_modules], check=True, capture_output=True, text=True).stdout
+    answer = json.loads(output)
+    assert len(answer["results"]) == len(cases), f"{len(cases)} cases sent to the driver, {len(answer['results'])} results back"
+    return answer
 
 
 def as_json(message):
@@ -150,7 +154,7 @@ def test_both_directions(modules, node, tmp_path):
     payload = [{"type": m.DESCRIPTOR.full_name, "json": as_json(m), "hex": m.SerializeToString().hex()} for _, m in cases]
     results = run_node(node, tmp_path, payload)["results"]
     failures = []
-    for (name, message), result in zip(cases, results):
+    for (name, message), result in zip(cases, results, strict=True):
         if result["error"] is not None:
             failures.append(f"{name}: JavaScript could not decode Python's bytes: {result['error']}")
             continue
@@ -162,13 +166,60 @@ def test_both_directions(modules, node, tmp_path):
     assert not failures, "\n".join(failures[:20])
 
 
-def test_unpacked_repeated_and_last_value_wins(modules, node, tmp_path):
-    admin = modules[4]
-    common = modules[1]
-    # ListReaderOwnershipResponse-like: a repeated message; Reader: singular string twice.
-    reader = common.Reader(id="a").SerializeToString() + common.Reader(id="b").SerializeToString()
-    results = run_node(node, tmp_path, [{"type": "readergateway.v1.Reader", "json": None, "hex": reader.hex()}])["results"]
-    assert results[0]["decoded"]["id"] == "b"
+def varint(value):
+    value &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def record(number, wire_type, payload):
+    """One field record: the key, then the payload (a length prefix added for wire type 2)."""
+    if wire_type == 2:
+        payload = varint(len(payload)) + payload
+    return varint(number << 3 | wire_type) + payload
+
+
+def test_unpacked_repeated_and_last_value_wins(modules, testing_pb, testing_js, node, tmp_path):
+    # conformance.proto's AllTypes: repeated_int32 (21) is packed by default, unpacked_int32 (38)
+    # is [packed = false]; a reader accepts both forms of each, and the values add up in order.
+    raw = b"".join([
+        record(21, 0, varint(5)),                      # repeated_int32 unpacked, one record per value,
+        record(14, 2, b"first"),                       # split by other fields,
+        record(21, 0, varint(-3)),                     # a negative one in ten bytes,
+        record(21, 2, varint(9) + varint(300)),        # then packed: appended after them
+        record(38, 2, varint(1) + varint(2)),          # unpacked_int32 packed
+        record(38, 0, varint(3)),                      # and unpacked
+        record(27, 5, struct.pack("<I", 7)),           # repeated_fixed32 unpacked (wire type 5)
+        record(27, 5, struct.pack("<I", 2**32 - 1)),
+        record(32, 1, struct.pack("<d", -2.5)),        # repeated_double unpacked (wire type 1)
+        record(14, 2, b"last"),                        # string_value again: the last value wins
+        record(1, 0, varint(1)), record(1, 0, varint(2)),  # int32_value twice
+    ])
+    expected = testing_pb.AllTypes.FromString(raw)
+    # What the bytes mean, as Python's runtime reads them.
+    assert list(expected.repeated_int32) == [5, -3, 9, 300]
+    assert list(expected.unpacked_int32) == [1, 2, 3]
+    assert list(expected.repeated_fixed32) == [7, 2**32 - 1] and list(expected.repeated_double) == [-2.5]
+    assert expected.string_value == "last" and expected.int32_value == 2
+    # A product type: two Readers' bytes concatenated read as one, the second id winning.
+    reader = modules[1].Reader
+    concatenated = reader(id="a", label="kept").SerializeToString() + reader(id="b").SerializeToString()
+    cases = [
+        {"type": "readergateway.testing.v1.AllTypes", "json": as_json(expected), "hex": raw.hex()},
+        {"type": "readergateway.v1.Reader", "json": None, "hex": concatenated.hex()},
+    ]
+    all_types, readers = run_node(node, tmp_path, cases, [testing_js])["results"]
+    assert all_types["error"] is None, all_types["error"]
+    assert all_types["decoded"] == as_json(expected)
+    # JavaScript writes the repeated numbers packed; Python reads them back to the same message.
+    assert testing_pb.AllTypes.FromString(bytes.fromhex(all_types["encoded"])) == expected
+    assert readers["error"] is None, readers["error"]
+    assert readers["decoded"] == as_json(reader.FromString(concatenated))
+    assert readers["decoded"]["id"] == "b" and readers["decoded"]["label"] == "kept"
 
 
 # (what, type, bytes, whether Python refuses them too). A declared field with the wrong

@@ -8,6 +8,22 @@ import pytest
 
 def pytest_addoption(parser):
     parser.addoption("--echo-bin", required=True, help="path of the websocket-echo executable")
+    parser.addoption("--node", default="node", help="the node executable")
+    parser.addoption("--node-modules", required=True, help="the folder holding node's `ws` module (Debian's node-ws)")
+
+
+@pytest.fixture(scope="session")
+def node(request):
+    """node's executable and an environment in which it loads `ws` (the make target installs both)."""
+    executable = request.config.getoption("--node")
+    environment = {**os.environ, "NODE_PATH": request.config.getoption("--node-modules")}
+    try:
+        found = subprocess.run([executable, "-e", "console.log(require.resolve('ws'))"], capture_output=True, text=True, env=environment, timeout=30)
+    except FileNotFoundError:
+        pytest.fail(f"{executable} is not installed (make websocket-interop installs Debian's nodejs)", pytrace=False)
+    if found.returncode != 0:
+        pytest.fail(f"node cannot load the `ws` module (make websocket-interop installs Debian's node-ws):\n{found.stderr}", pytrace=False)
+    return executable, environment
 
 
 @pytest.fixture(scope="session")

@@ -99,6 +99,9 @@ struct WireLaneDriver {
     var floors: [String: Int64] = [:]
     /// Events that arrived after an answer being judged, handled at the next step.
     var pendingEvents: [WireConnection.Arrived] = []
+    /// Readers whose loss was refused before its disconnected event arrived, with the
+    /// refusal's arrival: when the event comes after all, the log says how much later.
+    var refusedUntold: [String: UInt64] = [:]
 
     init(lane: WireLane, random: SplitMix64) {
         self.lane = lane
@@ -241,6 +244,9 @@ struct WireLaneDriver {
                 lane: lane.label, session: session.id, reader: lost.readerID, window: nil
             )
         }
+        if let refusal = refusedUntold.removeValue(forKey: lost.readerID) {
+            print("chaos: \(lane.label): the disconnected event for \(lost.readerID) generation \(lost.generation) arrived \(arrived.arrival - refusal) frames after the refusal")
+        }
         if let held, held.reader == lost.readerID,
            held.generation == nil || lost.generation == 0 || Int64(lost.generation) >= held.generation! {
             self.held = nil
@@ -251,6 +257,10 @@ struct WireLaneDriver {
     mutating func drop() {
         if connection != nil { _ = absorbEvents() }
         pendingEvents = []
+        for reader in refusedUntold.keys.sorted() {
+            print("chaos: \(lane.label): the disconnected event for \(reader) never arrived on the connection that carried the refusal")
+        }
+        refusedUntold = [:]
         connection?.cut()
         connection = nil
         attached = false
@@ -406,6 +416,7 @@ struct WireLaneDriver {
                 stillHeld ? "\(command.rawValue) was refused before the disconnected event for generation \(held?.generation.map(String.init) ?? "?") arrived\(window.map { " (\(replicas($0)))" } ?? "")" : nil,
                 lane: label, session: session.id, reader: reader, window: window
             )
+            if stillHeld { refusedUntold[reader] = answer.arrival }
             held = nil
         case .notConnectedToReader:
             if let window {

@@ -245,7 +245,8 @@ struct WireLaneDriver {
             )
         }
         if let refusal = refusedUntold.removeValue(forKey: lost.readerID) {
-            print("chaos: \(lane.label): the disconnected event for \(lost.readerID) generation \(lost.generation) arrived \(arrived.arrival - refusal) frames after the refusal")
+            let taker = lost.takenByLaneLabel.isEmpty ? "" : " by \(lost.takenByLaneLabel)"
+            print("chaos: \(lane.label): the disconnected event for \(lost.readerID) generation \(lost.generation) (\(lost.reason.protoName ?? "\(lost.reason.rawValue)")\(taker)) arrived \(arrived.arrival - refusal) frames after the refusal")
         }
         if let held, held.reader == lost.readerID,
            held.generation == nil || lost.generation == 0 || Int64(lost.generation) >= held.generation! {

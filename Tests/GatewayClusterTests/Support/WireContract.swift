@@ -75,7 +75,7 @@ struct ContractWindow: Sendable, CustomStringConvertible {
     }
 
     var description: String {
-        let changes = history.isEmpty ? "none" : history.map(\.description).joined(separator: ", ")
+        let changes = history.isEmpty ? "none" : history.map { "\($0.reader) \($0)" }.joined(separator: ", ")
         return "PostgreSQL before \(before), after \(after), changes between: \(changes)"
     }
 }

@@ -53,7 +53,7 @@ final class ContractDatabase: Sendable {
         let moved = after.readers.keys.filter { after.readers[$0]!.generation != before.readers[$0]?.generation }
         guard !moved.isEmpty else { return [] }
         let low = moved.map { before.readers[$0]?.generation ?? 0 }.min()!
-        return await reliably(patience: .seconds(60), giveUp: giveUp) { client in
+        let rows = await reliably(patience: .seconds(60), giveUp: giveUp) { client in
             try await client.query(
                 """
                 SELECT id, reader_id, from_session_id, to_session_id, to_lane_label, generation, reason::text AS reason
@@ -70,6 +70,10 @@ final class ContractDatabase: Sendable {
                     reason: try row.decode(String.self, "reason")
                 )
             }
+        }
+        // Each reader's own range: above the generation read before, up to the one read after.
+        return rows?.filter { change in
+            change.generation > (before.readers[change.reader]?.generation ?? 0) && change.generation <= (after.readers[change.reader]?.generation ?? 0)
         }
     }
 

@@ -12,6 +12,10 @@ import Testing
 /// generations and link epochs that never go back, a history without gaps that agrees with
 /// what the lanes were told. Off unless `CLUSTER_CHAOS_SECONDS` is set; `CLUSTER_CHAOS_SEED`
 /// replays a schedule.
+///
+/// Beside the client library's lanes run `CLUSTER_CHAOS_WIRE_LANES` (default 4) raw lanes
+/// (``WireLane``) that speak the protocol with no recovery of their own and judge every resume
+/// answer and every refusal against PostgreSQL at that moment; any disagreement fails the run.
 @Suite(
     "cluster chaos", .serialized, .timeLimit(.minutes(180)),
     .enabled(if: ProcessInfo.processInfo.environment["CLUSTER_CHAOS_SECONDS"] != nil)
@@ -25,16 +29,19 @@ struct ClusterChaosTests {
         let environment = ProcessInfo.processInfo.environment
         let budget = Duration.seconds(Int(environment["CLUSTER_CHAOS_SECONDS"] ?? "") ?? 120)
         let seed = UInt64(environment["CLUSTER_CHAOS_SEED"] ?? "") ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        let wireLaneCount = max(0, Int(environment["CLUSTER_CHAOS_WIRE_LANES"] ?? "") ?? 4)
         var random = SplitMix64(seed: seed)
-        print("chaos: \(seconds(budget)) of faults, seed \(seed) (CLUSTER_CHAOS_SEED=\(seed) replays the schedule)")
+        print("chaos: \(seconds(budget)) of faults, seed \(seed) (CLUSTER_CHAOS_SEED=\(seed) replays the schedule), \(wireLaneCount) wire lanes")
 
         var options = ClusterOptions()
         options.watchdog = budget + .seconds(600)
         try await ClusterFixture.run(options) { cluster in
             let scene = try await cluster.scene(8, prefix: "CHAOS", reconnect: true, retryWindow: .seconds(60))
-            let monotonic = MonotonicWatch(cluster: cluster, readerIDs: scene.readerIDs)
+            let wire = try await cluster.wireLanes(wireLaneCount, seed: seed)
+            let monotonic = MonotonicWatch(cluster: cluster, readerIDs: scene.readerIDs + wire.readerIDs)
             monotonic.start()
             scene.startLoad()
+            wire.start()
             let began = ContinuousClock.now
             var survived: [Fault: Int] = [:]
             var recoveries: [Duration] = []
@@ -67,6 +74,7 @@ struct ClusterChaosTests {
                 try? await Task.sleep(for: .milliseconds(Int64(500 + random.next() % 2500)))
             }
             await scene.stopLoad()
+            await wire.stop()
             await monotonic.stop()
 
             // One owner per reader: PostgreSQL's, and the only lane whose command works.
@@ -82,7 +90,7 @@ struct ClusterChaosTests {
             cluster.expect(cluster.doubleOwners(scene).isEmpty, "\(cluster.doubleOwners(scene))")
             cluster.expect(monotonic.violations.isEmpty, "generations or epochs went back: \(monotonic.violations)")
             cluster.expect(scene.lost.isEmpty, "commands lost: \(scene.lost)")
-            let problems = try await cluster.historyProblems(scene.readerIDs)
+            let problems = try await cluster.historyProblems(scene.readerIDs + wire.readerIDs)
             cluster.expect(problems.isEmpty, "history: \(problems)")
             // The history agrees with what the lanes were told.
             for (index, id) in scene.readerIDs.enumerated() {
@@ -103,6 +111,9 @@ struct ClusterChaosTests {
             }
             let total = survived.values.reduce(0, +)
             let slowest = recoveries.max().map(seconds) ?? "-"
+            // Every resume answer and refusal the raw lanes got agreed with PostgreSQL.
+            print(wire.summary)
+            cluster.expect(wire.violations.isEmpty, "\(wire.violations.count) answers disagreed with PostgreSQL:\n\(wire.violations.prefix(20).map(\.description).joined(separator: "\n"))")
             print("chaos: survived \(total) faults in \(seconds(ContinuousClock.now - began)) (\(Fault.allCases.map { "\($0.rawValue): \(survived[$0] ?? 0)" }.joined(separator: ", "))); slowest recovery \(slowest); \(scene.completed) commands completed, retried \(scene.retried), lost \(scene.lost.count); lanes reconnected \(scene.loads.map { $0.snapshot.reconnects.count }.reduce(0, +)) times")
         }
     }

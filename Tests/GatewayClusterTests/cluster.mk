@@ -2,15 +2,18 @@
 #
 #   swift test (make test)   the acceptance suite GatewayClusterTests (a few minutes at most)
 #   make chaos               a longer randomized schedule of faults under lane load, then the
-#                            invariants; CHAOS_SECONDS (default 120) bounds the fault schedule
+#                            invariants; CHAOS_SECONDS (default 120) bounds the fault schedule,
+#                            CHAOS_WIRE_LANES (default 4) sets how many raw-frame lanes judge every
+#                            resume answer and refusal against PostgreSQL (0: none)
 #
 # nginx's stream module stands in for the Kubernetes Service (round robin, TCP passthrough).
 
 TEST_APT_PACKAGES += nginx libnginx-mod-stream postgresql
 CHAOS_SECONDS ?= 120
+CHAOS_WIRE_LANES ?= 4
 
 .PHONY: chaos
 
 chaos: test-deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	CLUSTER_CHAOS_SECONDS=$(CHAOS_SECONDS) $(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter 'GatewayClusterTests.ClusterChaosTests'
+	CLUSTER_CHAOS_SECONDS=$(CHAOS_SECONDS) CLUSTER_CHAOS_WIRE_LANES=$(CHAOS_WIRE_LANES) $(SWIFT) test --skip-build $(SWIFT_FLAGS) --filter 'GatewayClusterTests.ClusterChaosTests'

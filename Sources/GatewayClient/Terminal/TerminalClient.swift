@@ -57,14 +57,12 @@ public final class TerminalClient: Sendable {
         var connectedGeneration: UInt64 = 0
         /// A reader the session was resumed without: its `disconnected` event is awaited
         /// from the gateway for ``lostEventGrace``, then reported by the client.
-        var awaitedLoss: (reader: ReaderGatewayV1.Reader, generation: UInt64)?
+        var lostReader = LostReaderReport()
         var closed = false
         var disconnectWaiters: [CheckedContinuation<Void, Never>] = []
         /// A `disconnected` event is being handed to the stream and the delegate.
         var deliveringDisconnect = false
         var background: [Task<Void, Never>] = []
-        /// The task that reports `awaitedLoss` itself once the grace has passed.
-        var lossReport: Task<Void, Never>?
         var delegate = WeakDelegate()
         /// The phone's own reader, once ``connectTapToPayReader(device:_:reader:)`` attached it.
         var tapToPayReader: TapToPayReader?
@@ -93,32 +91,24 @@ public final class TerminalClient: Sendable {
         var bluetoothDiscovery = BluetoothDiscoveryStateMachine()
     }
 
-    /// Waits out ``lostEventGrace`` before the client reports a loss itself (a test passes
-    /// a gate it opens when it chooses, so that which report comes first is not a race).
-    let lossReportWait: @Sendable () async -> Void
+    /// Ends ``lostEventGrace`` before the client reports a loss itself: the clock, in every
+    /// client the public initializer makes (see ``LostEventGrace``).
+    let lostEventGraceWait: LostEventGrace
 
     public convenience init(connection: GatewayConnection, callTimeout: Duration = .seconds(15), paymentTimeout: Duration = .seconds(300)) {
-        self.init(connection: connection, callTimeout: callTimeout, paymentTimeout: paymentTimeout) {
-            try? await Task.sleep(for: TerminalClient.lostEventGrace)
-        }
+        self.init(connection: connection, callTimeout: callTimeout, paymentTimeout: paymentTimeout, lostEventGrace: .clock)
     }
 
-    /// - Parameter lossReportWait: returns when the client may report a loss the gateway
-    ///   did not (see ``lostEventGrace``).
-    init(
-        connection: GatewayConnection, callTimeout: Duration, paymentTimeout: Duration,
-        lossReportWait: @escaping @Sendable () async -> Void
-    ) {
+    /// The designated initializer, with the one seam the public one fills in.
+    ///
+    /// - Parameter lostEventGrace: when the client may report a loss the gateway did not
+    ///   (``LostEventGrace/clock``: after ``lostEventGrace``).
+    init(connection: GatewayConnection, callTimeout: Duration, paymentTimeout: Duration, lostEventGrace: LostEventGrace) {
         self.connection = connection
         self.callTimeout = callTimeout
         self.paymentTimeout = paymentTimeout
-        self.lossReportWait = lossReportWait
+        self.lostEventGraceWait = lostEventGrace
         (events, eventSink) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(Self.eventBufferLimit))
-    }
-
-    /// Returns once the client's own report of a loss (if one was scheduled) has run.
-    func lossReportHasRun() async {
-        await state.withLock { $0.lossReport }?.value
     }
 
     deinit {

@@ -47,7 +47,7 @@ extension TerminalClient {
             let resumed = await resumeAfterConnectionLoss(logger: logger)
             tapToPayConnectivityRestored()
             guard resumed else {
-                state.withLock { $0.tapToPayLostWithoutReconnect = nil }
+                state.withLock { $0.tapToPay.lostWithoutReconnect = nil }
                 return
             }
             await releaseTapToPayLostWithoutReconnect()
@@ -162,7 +162,7 @@ extension TerminalClient {
             let verdict = state.withLock { state -> TapToPayReconnectStateMachine.OnGatewayDisconnected in
                 // A Tap to Pay reader reconnecting: reported only if the reconnect fails; a
                 // loss the reconnect already overtook changes nothing.
-                let verdict = state.tapToPayReconnect.gatewayDisconnected(info)
+                let verdict = state.tapToPay.reconnect.gatewayDisconnected(info)
                 if verdict != .drop {
                     if state.connectedReader == nil || state.connectedReader?.id == info.readerID || info.readerID.isEmpty {
                         state.connectedReader = nil

@@ -64,31 +64,46 @@ public final class TerminalClient: Sendable {
         var deliveringDisconnect = false
         var background: [Task<Void, Never>] = []
         var delegate = WeakDelegate()
+        /// The phone's own Tap to Pay reader and its reconnect.
+        var tapToPay = TapToPayState()
+        /// The Bluetooth readers connected through this client, and its discoveries.
+        var bluetooth = BluetoothState()
+    }
+
+    /// What the client holds of the phone's own Tap to Pay reader: the reader, how it was
+    /// connected, and its reconnect (``TapToPayReconnectStateMachine`` with the conditions a
+    /// waiting reconnect looks at). Part of ``State``, under the client's lock.
+    struct TapToPayState {
         /// The phone's own reader, once ``connectTapToPayReader(device:_:reader:)`` attached it.
-        var tapToPayReader: TapToPayReader?
+        var reader: TapToPayReader?
         /// How the Tap to Pay reader was connected (what a reconnect repeats).
-        var tapToPayConnection: TapToPayConnectionRequest?
-        var tapToPayReconnect = TapToPayReconnectStateMachine()
+        var connection: TapToPayConnectionRequest?
+        var reconnect = TapToPayReconnectStateMachine()
         /// The app is in the background: the Tap to Pay reader cannot run.
         var inBackground = false
         /// The connection to the gateway dropped and the session is not resumed yet.
         var connectionDown = false
         /// The Tap to Pay reader lost with the connection while auto-reconnect was off: let go
         /// once the session is back.
-        var tapToPayLostWithoutReconnect: (readerID: String, generation: UInt64)?
+        var lostWithoutReconnect: (readerID: String, generation: UInt64)?
         /// The app cancelled the running Tap to Pay reconnect.
-        var tapToPayReconnectCancelled = false
+        var reconnectCancelled = false
         /// The task sending the ending of the Tap to Pay reader's last link (a reconnect on
         /// the same connection awaits it).
-        var tapToPayLinkEnding: Task<Void, Never>?
+        var linkEnding: Task<Void, Never>?
         /// A Tap to Pay reconnect waiting for the foreground, the session, its window or a
         /// cancel: woken on each change, it looks again.
         var reconnectWaiters: [CheckedContinuation<TapToPayReconnectStep, Never>] = []
+    }
+
+    /// What the client holds of its Bluetooth readers. Part of ``State``, under the client's
+    /// lock.
+    struct BluetoothState {
         /// The Bluetooth readers connected through this client: their links are attached
         /// again when the session resumes on a new connection.
-        var bluetoothConnections: [WeakBluetoothConnection] = []
+        var connections: [WeakBluetoothConnection] = []
         /// Bluetooth discoveries: one at a time, only the latest one's readers connect.
-        var bluetoothDiscovery = BluetoothDiscoveryStateMachine()
+        var discovery = BluetoothDiscoveryStateMachine()
     }
 
     /// Ends ``lostEventGrace`` before the client reports a loss itself: the clock, in every
@@ -193,9 +208,9 @@ public final class TerminalClient: Sendable {
             let token = state.session?.resumeToken
             state.session = nil
             state.connectedReader = nil
-            let reader = state.tapToPayReader
-            state.tapToPayReader = nil
-            state.tapToPayReconnect.released()
+            let reader = state.tapToPay.reader
+            state.tapToPay.reader = nil
+            state.tapToPay.reconnect.released()
             return (token, tasks, reader)
         }
         reader?.stop()

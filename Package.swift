@@ -17,6 +17,7 @@
 //   operations    GatewayOperations     metrics registry, ops HTTP endpoint
 //   services      GatewayService        the gateway: SDK, reader link and admin surfaces wired together
 //   client        GatewayClient         the Swift client library (point of sale, admin, reader link)
+//   simulators    GatewaySimulators     simulated Bluetooth readers and air, the air's Unix-socket server and radio
 //                 GatewayCommandLine    the pure parts of the programs
 //   executables   reader-gateway, gatewayctl, reader-sim, pos-lane
 //
@@ -38,6 +39,7 @@ let package = Package(
         .executable(name: "reader-sim", targets: ["ReaderSimulator"]),
         .executable(name: "pos-lane", targets: ["PosLane"]),
         .library(name: "GatewayClient", targets: ["GatewayClient"]),
+        .library(name: "GatewaySimulators", targets: ["GatewaySimulators"]),
     ],
     targets: [
         // MARK: C shims
@@ -80,6 +82,9 @@ let package = Package(
             swiftSettings: swift6
         ),
         .target(name: "GatewayClient", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayRPC"], swiftSettings: swift6),
+        // simulators: what stands in for hardware behind the client's seams (the simulated Bluetooth
+        // air and its readers, the air shared over a Unix socket), for tests, pos-lane and reader-sim.
+        .target(name: "GatewaySimulators", dependencies: ["GatewayWire", "GatewayRPC", "GatewayClient"], swiftSettings: swift6),
         // client: the pure parts of gatewayctl and reader-sim (command lines, stdin commands, tables, JSON, exit codes).
         .target(name: "GatewayCommandLine", dependencies: ["GatewayCore", "GatewayWire", "GatewayClient"], swiftSettings: swift6),
 
@@ -100,8 +105,8 @@ let package = Package(
             swiftSettings: swift6
         ),
         .executableTarget(name: "GatewayCtl", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine", "GatewayPostgres", "GatewayRepositories"], swiftSettings: swift6),
-        .executableTarget(name: "ReaderSimulator", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine"], swiftSettings: swift6),
-        .executableTarget(name: "PosLane", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine"], swiftSettings: swift6),
+        .executableTarget(name: "ReaderSimulator", dependencies: ["GatewayCore", "GatewayClient", "GatewaySimulators", "GatewayCommandLine"], swiftSettings: swift6),
+        .executableTarget(name: "PosLane", dependencies: ["GatewayCore", "GatewayClient", "GatewaySimulators", "GatewayCommandLine"], swiftSettings: swift6),
 
         // MARK: tools (Sources/Tools): benchmarks, fuzzing, interop and load, none of them shipped.
         // Executable targets of the root package build by name (`swift build --product NAME`)
@@ -216,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "GatewayServiceTests",
             // OpenSSL and the Linux shims for the raw TLS peer that checks the wire contract as another implementation sees it.
-            dependencies: ["GatewayService", "GatewayClient", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTestKit", "GatewayTransport", "GatewayWebSocket", "CGatewayOpenSSL", "CGatewayLinux"],
+            dependencies: ["GatewayService", "GatewayClient", "GatewaySimulators", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTestKit", "GatewayTransport", "GatewayWebSocket", "CGatewayOpenSSL", "CGatewayLinux"],
             exclude: ["service.mk", "bench"],
             swiftSettings: swift6
         ),
@@ -230,6 +235,9 @@ let package = Package(
             dependencies: ["GatewayClient", "GatewayCommandLine", "GatewayTransport", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTestKit"],
             swiftSettings: swift6
         ),
+        // The simulators on their own: the air and its readers on a simulated clock, the air's
+        // codec, and its Unix-socket server and radio in one process.
+        .testTarget(name: "GatewaySimulatorsTests", dependencies: ["GatewaySimulators", "GatewayClient", "GatewayCore", "GatewayTestKit", "GatewayWire"], swiftSettings: swift6),
         // The reader-gateway executable, run as a real child process.
         .testTarget(
             name: "ReaderGatewayServerTests",

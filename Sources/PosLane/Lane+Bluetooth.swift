@@ -1,6 +1,7 @@
 import Foundation
 import GatewayClient
 import GatewayCommandLine
+import GatewaySimulators
 import GatewayWire
 
 /// The lane's Bluetooth readers: its simulated radio in an air of simulated readers (the

@@ -1,5 +1,6 @@
 import GatewayClient
 import GatewayCommandLine
+import GatewaySimulators
 import GatewayWire
 
 /// One interactive lane: runs stdin commands against a TerminalClient and prints results.

@@ -2,6 +2,7 @@ import Foundation
 import GatewayClient
 import GatewayCommandLine
 import GatewayCore
+import GatewaySimulators
 
 // pos-lane: an interactive point-of-sale lane on the client library. Commands on stdin
 // (see LaneCommand), one `EVENT key=value ...` line per result and per session event on stdout.

@@ -1,5 +1,6 @@
 import GatewayClient
 import GatewayCommandLine
+import GatewaySimulators
 import GatewayWire
 
 /// reader-sim's Bluetooth readers (`--bluetooth-air PATH`): a simulated air served on a Unix

@@ -89,7 +89,7 @@ struct TerminalClientTests {
         let gate = Gate()
         let terminal = TerminalClient(
             connection: GatewayConnection(configuration(server), group: server.group), callTimeout: .seconds(15), paymentTimeout: .seconds(300),
-            lossReportWait: { await gate.wait() }
+            lostEventGrace: LostEventGrace { await gate.wait() }
         )
         return (terminal, gate)
     }

@@ -1,4 +1,5 @@
 import GatewayClient
+import GatewaySimulators
 import GatewayTestKit
 import GatewayWire
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import GatewayClient
+import GatewaySimulators
 import GatewayTestKit
 import GatewayWire
 import Synchronization

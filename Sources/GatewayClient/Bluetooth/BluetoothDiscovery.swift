@@ -48,7 +48,7 @@ extension TerminalClient {
     /// `DISCOVERY_ALREADY_IN_PROGRESS`; cancel it first. Readers from an older discovery are
     /// refused by ``connectBluetoothReader(_:radio:_:)`` with `STALE_DISCOVERY`.
     public func discoverBluetoothReaders(_ method: BluetoothDiscoveryStateMachine.Method, radio: any BluetoothRadio) throws -> BluetoothDiscovery {
-        let started = state.withLock { $0.bluetoothDiscovery.start(method) }
+        let started = state.withLock { $0.bluetooth.discovery.start(method) }
         let id: UInt64
         let timeout: Duration?
         switch started {
@@ -62,18 +62,18 @@ extension TerminalClient {
         }
         let discovery = BluetoothDiscovery(id: id) { [weak self] id in
             guard let self else { return false }
-            return state.withLock { $0.bluetoothDiscovery.cancelled(id) } != .none
+            return state.withLock { $0.bluetooth.discovery.cancelled(id) } != .none
         }
         let listen = Task { [self] in
             for await heard in radio.advertisements() {
-                deliver(state.withLock { $0.bluetoothDiscovery.advertisementsChanged(heard) }, to: discovery, radio: radio)
+                deliver(state.withLock { $0.bluetooth.discovery.advertisementsChanged(heard) }, to: discovery, radio: radio)
             }
         }
         var tasks = [listen]
         if let timeout {
             tasks.append(Task { [self] in
                 do { try await Task.sleep(for: timeout) } catch { return }
-                if state.withLock({ $0.bluetoothDiscovery.timedOut(id) }) != .none { discovery.finish() }
+                if state.withLock({ $0.bluetooth.discovery.timedOut(id) }) != .none { discovery.finish() }
             })
         }
         discovery.tasks.withLock { $0 = tasks }
@@ -94,7 +94,7 @@ extension TerminalClient {
                     Logger(component: "bluetooth").notice("could not read a discovered reader's battery level", ["serial": serial, "error": "\(error)"])
                     return
                 }
-                deliver(state.withLock { $0.bluetoothDiscovery.detailsRead(serialNumber: serial, batteryLevel: level) }, to: discovery, radio: radio)
+                deliver(state.withLock { $0.bluetooth.discovery.detailsRead(serialNumber: serial, batteryLevel: level) }, to: discovery, radio: radio)
             }
             discovery.tasks.withLock { $0.append(details) }
         }

@@ -3,8 +3,8 @@ import GatewayWire
 /// A point-of-sale device's Bluetooth radio: the seam between the client library and BLE.
 ///
 /// A phone implements it over its platform's Bluetooth stack; tests, `pos-lane` and demos use
-/// ``SimulatedRadio`` (simulated readers in a ``SimulatedBluetoothAir``). The client library
-/// only talks to readers through it.
+/// the radios of the `GatewaySimulators` library (simulated readers in a simulated air, in
+/// this process or in `reader-sim`). The client library only talks to readers through it.
 public protocol BluetoothRadio: Sendable {
     /// The point-of-sale device this radio belongs to (its `pos_device_id`).
     var deviceID: String { get }

@@ -17,7 +17,7 @@ extension TerminalClient {
     public func connectBluetoothReader(
         _ reader: BluetoothDiscoveredReader, radio: any BluetoothRadio, _ configuration: BluetoothConnectionConfiguration
     ) async throws -> BluetoothReaderConnection {
-        if case .stale(let discovery, let latest) = state.withLock({ $0.bluetoothDiscovery.checkConnect(readerFrom: reader.discoveryID) }) {
+        if case .stale(let discovery, let latest) = state.withLock({ $0.bluetooth.discovery.checkConnect(readerFrom: reader.discoveryID) }) {
             throw RPCError(
                 .staleDiscovery,
                 "reader \(reader.serialNumber) comes from Bluetooth discovery \(discovery), but discovery \(latest) is newer; connect a reader from the latest discovery's results (never reuse reader objects)"
@@ -50,8 +50,8 @@ extension TerminalClient {
             let connected = BluetoothReaderConnection(reader: registered, client: self, radio: radio, credential: response.readerCredential, configuration: configuration)
             connected.serve(link, over: peripheral, firstTime: true)
             state.withLock { state in
-                state.bluetoothConnections.removeAll { $0.value == nil }
-                state.bluetoothConnections.append(WeakBluetoothConnection(value: connected))
+                state.bluetooth.connections.removeAll { $0.value == nil }
+                state.bluetooth.connections.append(WeakBluetoothConnection(value: connected))
             }
             do {
                 let discovered = try await discoverReaders(locationID: configuration.locationID)
@@ -77,8 +77,8 @@ extension TerminalClient {
     /// session keeps owning it (the gateway kept the owner through its offline bound).
     func reattachBluetoothLinks() {
         let connections = state.withLock { state -> [BluetoothReaderConnection] in
-            state.bluetoothConnections.removeAll { $0.value == nil }
-            return state.bluetoothConnections.compactMap(\.value)
+            state.bluetooth.connections.removeAll { $0.value == nil }
+            return state.bluetooth.connections.compactMap(\.value)
         }
         for connected in connections {
             let task = Task { await connected.reattachAfterSessionResumed() }

@@ -35,7 +35,7 @@ public final class TapToPayReader: Sendable {
     }
 
     /// A card (or wallet) the customer taps.
-    public typealias Card = SimulatedCard
+    public typealias Card = PresentedCard
 
     private struct State {
         /// The collect waiting for a tap: its command id and amount.
@@ -166,10 +166,10 @@ public final class TapToPayReader: Sendable {
     }
 
     static func result(_ id: UInt64, _ status: ReaderGatewayV1.Status) -> ReaderGatewayV1.CommandResult {
-        SimulatedCommandResult.status(id, status)
+        ReaderCommandResults.status(id, status)
     }
 
     static func collected(id: UInt64, card: Card, reader: String) -> ReaderGatewayV1.CommandResult {
-        SimulatedCommandResult.collected(id: id, card: card, idPrefix: "ttp", reader: reader, readMethod: "contactless_emv")
+        ReaderCommandResults.collected(id: id, card: card, idPrefix: "ttp", reader: reader, readMethod: "contactless_emv")
     }
 }

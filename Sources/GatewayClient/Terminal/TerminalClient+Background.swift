@@ -47,7 +47,7 @@ extension TerminalClient {
             let resumed = await resumeAfterConnectionLoss(logger: logger)
             tapToPayConnectivityRestored()
             guard resumed else {
-                state.withLock { $0.tapToPayLostWithoutReconnect = nil }
+                state.withLock { $0.tapToPay.lostWithoutReconnect = nil }
                 return
             }
             await releaseTapToPayLostWithoutReconnect()
@@ -110,13 +110,12 @@ extension TerminalClient {
     /// client says so itself, as the gateway would have, naming the generation that ended.
     /// Either way the lane hears of the loss once.
     func awaitLossEvent(_ reader: ReaderGatewayV1.Reader, generation: UInt64) {
-        state.withLock { $0.awaitedLoss = (reader, generation) }
-        let wait = lossReportWait
+        state.withLock { $0.lostReader.resumedWithout(reader, generation: generation) }
+        let grace = lostEventGraceWait
         let report = Task { [weak self] () async -> Void in
-            await wait()
-            guard let self, let lost = self.state.withLock({ state -> (reader: ReaderGatewayV1.Reader, generation: UInt64)? in
-                defer { state.awaitedLoss = nil }
-                return state.closed || state.awaitedLoss?.reader.id != reader.id ? nil : state.awaitedLoss
+            await grace.wait()
+            guard let self, let lost = self.state.withLock({ state in
+                state.lostReader.graceEnded(readerID: reader.id, sessionClosed: state.closed)
             }) else { return }
             var disconnected = ReaderGatewayV1.ReaderDisconnected()
             disconnected.readerID = lost.reader.id
@@ -129,7 +128,7 @@ extension TerminalClient {
         }
         state.withLock { state in
             state.background.append(report)
-            state.lossReport = report
+            state.lostReader.reportsAfterGrace(report)
         }
     }
 
@@ -163,12 +162,12 @@ extension TerminalClient {
             let verdict = state.withLock { state -> TapToPayReconnectStateMachine.OnGatewayDisconnected in
                 // A Tap to Pay reader reconnecting: reported only if the reconnect fails; a
                 // loss the reconnect already overtook changes nothing.
-                let verdict = state.tapToPayReconnect.gatewayDisconnected(info)
+                let verdict = state.tapToPay.reconnect.gatewayDisconnected(info)
                 if verdict != .drop {
                     if state.connectedReader == nil || state.connectedReader?.id == info.readerID || info.readerID.isEmpty {
                         state.connectedReader = nil
                     }
-                    if state.awaitedLoss?.reader.id == info.readerID { state.awaitedLoss = nil }
+                    state.lostReader.gatewayReported(readerID: info.readerID)
                 }
                 state.deliveringDisconnect = true
                 return verdict

@@ -79,9 +79,9 @@ extension TerminalClient {
             let waiters = state.disconnectWaiters
             state.disconnectWaiters = []
             // A Tap to Pay reader is the phone: disconnecting it ends its link too.
-            let tapToPay = state.tapToPayReader
-            state.tapToPayReader = nil
-            state.tapToPayReconnect.released()
+            let tapToPay = state.tapToPay.reader
+            state.tapToPay.reader = nil
+            state.tapToPay.reconnect.released()
             return (waiters, tapToPay)
         }
         tapToPay?.stop()

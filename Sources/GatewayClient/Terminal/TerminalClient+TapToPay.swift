@@ -108,8 +108,8 @@ extension TerminalClient {
             on: try await connection.channel(), serial: registered.serialNumber, credential: response.readerCredential, options: options
         )
         let previous = state.withLock { state -> TapToPayReader? in
-            defer { state.tapToPayReader = reader }
-            return state.tapToPayReader
+            defer { state.tapToPay.reader = reader }
+            return state.tapToPay.reader
         }
         previous?.stop()
         do {
@@ -119,16 +119,16 @@ extension TerminalClient {
             }
             let connected = try await connectReader(own)
             state.withLock { state in
-                state.tapToPayConnection = connect
-                state.tapToPayReconnectCancelled = false
-                state.tapToPayReconnect.connected(
+                state.tapToPay.connection = connect
+                state.tapToPay.reconnectCancelled = false
+                state.tapToPay.reconnect.connected(
                     readerID: registered.id, generation: connected.generation, autoReconnect: configuration.autoReconnectOnUnexpectedDisconnect
                 )
             }
         } catch {
             reader.end(.disconnectRequested, reconnecting: false)
             state.withLock { state in
-                if state.tapToPayReader === reader { state.tapToPayReader = nil }
+                if state.tapToPay.reader === reader { state.tapToPay.reader = nil }
             }
             throw error
         }
@@ -153,7 +153,7 @@ extension TerminalClient {
 
     /// The phone's own reader after ``connectTapToPayReader(device:_:reader:)``: the customer
     /// taps on it.
-    public var tapToPayReader: TapToPayReader? { state.withLock { $0.tapToPayReader } }
+    public var tapToPayReader: TapToPayReader? { state.withLock { $0.tapToPay.reader } }
 }
 
 /// What ``TerminalClient/connectTapToPayReader(device:_:reader:)`` was asked and answered,

@@ -20,10 +20,10 @@ extension TerminalClient {
     /// `disconnected` comes; connect again in the foreground.
     public func applicationDidEnterBackground() {
         let (reader, lost) = state.withLock { state -> (TapToPayReader?, TapToPayReconnectStateMachine.OnLinkLost) in
-            state.inBackground = true
-            let reader = state.tapToPayReader
-            state.tapToPayReader = nil
-            return (reader, reader == nil ? .none : state.tapToPayReconnect.linkLost(.appInBackground))
+            state.tapToPay.inBackground = true
+            let reader = state.tapToPay.reader
+            state.tapToPay.reader = nil
+            return (reader, reader == nil ? .none : state.tapToPay.reconnect.linkLost(.appInBackground))
         }
         guard let reader else { return }
         guard case .startReconnect(let readerID, let reason) = lost else {
@@ -31,13 +31,13 @@ extension TerminalClient {
             return
         }
         let ending = reader.end(reason, reconnecting: true)
-        state.withLock { $0.tapToPayLinkEnding = ending }
+        state.withLock { $0.tapToPay.linkEnding = ending }
         startTapToPayReconnect(readerID: readerID, reason: reason)
     }
 
     /// The app is in the foreground again: a reconnect waiting for it goes on.
     public func applicationWillEnterForeground() {
-        state.withLock { $0.inBackground = false }
+        state.withLock { $0.tapToPay.inBackground = false }
         wakeTapToPayReconnect()
     }
 
@@ -45,7 +45,7 @@ extension TerminalClient {
     /// `reconnectFailed`, then `disconnected`, are reported and the reader is released.
     public func cancelReconnect() {
         state.withLock { state in
-            if state.tapToPayReconnect.reconnecting != nil { state.tapToPayReconnectCancelled = true }
+            if state.tapToPay.reconnect.reconnecting != nil { state.tapToPay.reconnectCancelled = true }
         }
         wakeTapToPayReconnect()
     }
@@ -54,14 +54,14 @@ extension TerminalClient {
     /// Called by the event pump before it resumes the session.
     func tapToPayConnectivityLost() {
         let (reader, lost) = state.withLock { state -> (TapToPayReader?, TapToPayReconnectStateMachine.OnLinkLost) in
-            state.connectionDown = true
-            let reader = state.tapToPayReader
-            state.tapToPayReader = nil
+            state.tapToPay.connectionDown = true
+            let reader = state.tapToPay.reader
+            state.tapToPay.reader = nil
             guard reader != nil else { return (nil, .none) }
-            if case .connected(let readerID, let generation, false) = state.tapToPayReconnect.state {
-                state.tapToPayLostWithoutReconnect = (readerID, generation)
+            if case .connected(let readerID, let generation, false) = state.tapToPay.reconnect.state {
+                state.tapToPay.lostWithoutReconnect = (readerID, generation)
             }
-            return (reader, state.tapToPayReconnect.linkLost(.unknown))
+            return (reader, state.tapToPay.reconnect.linkLost(.unknown))
         }
         reader?.stop()
         if case .startReconnect(let readerID, let reason) = lost { startTapToPayReconnect(readerID: readerID, reason: reason) }
@@ -70,7 +70,7 @@ extension TerminalClient {
     /// The session is back on a new connection (or is gone for good): a reconnect waiting for
     /// it looks again.
     func tapToPayConnectivityRestored() {
-        state.withLock { $0.connectionDown = false }
+        state.withLock { $0.tapToPay.connectionDown = false }
         wakeTapToPayReconnect()
     }
 
@@ -80,8 +80,8 @@ extension TerminalClient {
     /// hears of the loss as any session does (the gateway's event, or the client's own).
     func releaseTapToPayLostWithoutReconnect() async {
         guard let (lost, owned) = state.withLock({ state -> ((readerID: String, generation: UInt64), Bool)? in
-            defer { state.tapToPayLostWithoutReconnect = nil }
-            guard let lost = state.tapToPayLostWithoutReconnect else { return nil }
+            defer { state.tapToPay.lostWithoutReconnect = nil }
+            guard let lost = state.tapToPay.lostWithoutReconnect else { return nil }
             return (lost, state.connectedReader?.id == lost.readerID)
         }), owned else { return }
         do { try await disconnectReader() } catch {
@@ -89,13 +89,13 @@ extension TerminalClient {
                 "error": "\(error)",
             ])
         }
-        emit(state.withLock { $0.tapToPayReconnect.lostWithoutReconnect(readerID: lost.readerID, generation: lost.generation) })
+        emit(state.withLock { $0.tapToPay.reconnect.lostWithoutReconnect(readerID: lost.readerID, generation: lost.generation) })
     }
 
     func wakeTapToPayReconnect() {
         let waiters = state.withLock { state -> [CheckedContinuation<TapToPayReconnectStep, Never>] in
-            defer { state.reconnectWaiters = [] }
-            return state.reconnectWaiters
+            defer { state.tapToPay.reconnectWaiters = [] }
+            return state.tapToPay.reconnectWaiters
         }
         for waiter in waiters { waiter.resume(returning: .wait) }
     }
@@ -103,16 +103,16 @@ extension TerminalClient {
     private func startTapToPayReconnect(readerID: String, reason: ReaderGatewayV1.MobileDisconnectReason) {
         emit(.reconnectStarted(readerID: readerID))
         if let delegate = state.withLock({ $0.delegate.value }) { delegate.terminal(self, didStartReconnect: readerID, reason: reason) }
-        let window = state.withLock { $0.tapToPayConnection?.configuration.reconnectTimeout } ?? .seconds(60)
+        let window = state.withLock { $0.tapToPay.connection?.configuration.reconnectTimeout } ?? .seconds(60)
         let task = Task { await self.reconnectTapToPay(window: window) }
         state.withLock { $0.background.append(task) }
     }
 
     static func reconnectStep(_ state: State, deadline: ContinuousClock.Instant) -> TapToPayReconnectStep {
-        guard !state.closed, let reconnecting = state.tapToPayReconnect.reconnecting else {
+        guard !state.closed, let reconnecting = state.tapToPay.reconnect.reconnecting else {
             return .fail(RPCError(code: .cancelled, reason: .commandCanceled, message: "the session let the reader go"))
         }
-        if state.tapToPayReconnectCancelled {
+        if state.tapToPay.reconnectCancelled {
             return .fail(RPCError(code: .cancelled, reason: .commandCanceled, message: "the reconnect was cancelled"))
         }
         if reconnecting.released {
@@ -124,8 +124,8 @@ extension TerminalClient {
         if ContinuousClock.now >= deadline {
             return .fail(RPCError(.readerOffline, "the Tap to Pay reader did not reconnect within its reconnect timeout (the app stayed in the background or offline); connect it again"))
         }
-        guard !state.inBackground, !state.connectionDown, let connect = state.tapToPayConnection else { return .wait }
-        return .attach(connect, ending: state.tapToPayLinkEnding)
+        guard !state.tapToPay.inBackground, !state.tapToPay.connectionDown, let connect = state.tapToPay.connection else { return .wait }
+        return .attach(connect, ending: state.tapToPay.linkEnding)
     }
 
     /// Waits until the app is in the foreground and the session is back, then attaches the
@@ -147,7 +147,7 @@ extension TerminalClient {
                 let now = state.withLock { state -> TapToPayReconnectStep? in
                     let step = Self.reconnectStep(state, deadline: deadline)
                     guard case .wait = step else { return step }
-                    state.reconnectWaiters.append(waiter)
+                    state.tapToPay.reconnectWaiters.append(waiter)
                     return nil
                 }
                 if let now { waiter.resume(returning: now) }
@@ -178,10 +178,10 @@ extension TerminalClient {
     private func finishTapToPayReconnect(attached: TapToPayReader?, failure: RPCError?) async {
         if let attached {
             let events = state.withLock { state -> [TerminalEvent] in
-                guard let reconnecting = state.tapToPayReconnect.reconnecting, !reconnecting.released, !state.tapToPayReconnectCancelled else { return [] }
-                state.tapToPayReader = attached
-                state.tapToPayLinkEnding = nil
-                return state.tapToPayReconnect.reconnectSucceeded(generation: state.connectedGeneration, autoReconnect: true)
+                guard let reconnecting = state.tapToPay.reconnect.reconnecting, !reconnecting.released, !state.tapToPay.reconnectCancelled else { return [] }
+                state.tapToPay.reader = attached
+                state.tapToPay.linkEnding = nil
+                return state.tapToPay.reconnect.reconnectSucceeded(generation: state.connectedGeneration, autoReconnect: true)
             }
             if !events.isEmpty {
                 for event in events { emit(event) }
@@ -192,10 +192,10 @@ extension TerminalClient {
         }
         let error = failure ?? RPCError(code: .cancelled, reason: .commandCanceled, message: "the reconnect was cancelled")
         let (events, release) = state.withLock { state -> ([TerminalEvent], Bool) in
-            let release = state.session != nil && !state.closed && state.tapToPayReconnect.reconnecting.map { !$0.released } == true
-            state.tapToPayReconnectCancelled = false
-            state.tapToPayLinkEnding = nil
-            return (state.tapToPayReconnect.reconnectFailed(error), release)
+            let release = state.session != nil && !state.closed && state.tapToPay.reconnect.reconnecting.map { !$0.released } == true
+            state.tapToPay.reconnectCancelled = false
+            state.tapToPay.linkEnding = nil
+            return (state.tapToPay.reconnect.reconnectFailed(error), release)
         }
         // The gateway kept the owner for the reconnect: let the reader go before saying so.
         if release {

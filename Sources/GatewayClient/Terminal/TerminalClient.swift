@@ -57,68 +57,73 @@ public final class TerminalClient: Sendable {
         var connectedGeneration: UInt64 = 0
         /// A reader the session was resumed without: its `disconnected` event is awaited
         /// from the gateway for ``lostEventGrace``, then reported by the client.
-        var awaitedLoss: (reader: ReaderGatewayV1.Reader, generation: UInt64)?
+        var lostReader = LostReaderReport()
         var closed = false
         var disconnectWaiters: [CheckedContinuation<Void, Never>] = []
         /// A `disconnected` event is being handed to the stream and the delegate.
         var deliveringDisconnect = false
         var background: [Task<Void, Never>] = []
-        /// The task that reports `awaitedLoss` itself once the grace has passed.
-        var lossReport: Task<Void, Never>?
         var delegate = WeakDelegate()
+        /// The phone's own Tap to Pay reader and its reconnect.
+        var tapToPay = TapToPayState()
+        /// The Bluetooth readers connected through this client, and its discoveries.
+        var bluetooth = BluetoothState()
+    }
+
+    /// What the client holds of the phone's own Tap to Pay reader: the reader, how it was
+    /// connected, and its reconnect (``TapToPayReconnectStateMachine`` with the conditions a
+    /// waiting reconnect looks at). Part of ``State``, under the client's lock.
+    struct TapToPayState {
         /// The phone's own reader, once ``connectTapToPayReader(device:_:reader:)`` attached it.
-        var tapToPayReader: TapToPayReader?
+        var reader: TapToPayReader?
         /// How the Tap to Pay reader was connected (what a reconnect repeats).
-        var tapToPayConnection: TapToPayConnectionRequest?
-        var tapToPayReconnect = TapToPayReconnectStateMachine()
+        var connection: TapToPayConnectionRequest?
+        var reconnect = TapToPayReconnectStateMachine()
         /// The app is in the background: the Tap to Pay reader cannot run.
         var inBackground = false
         /// The connection to the gateway dropped and the session is not resumed yet.
         var connectionDown = false
         /// The Tap to Pay reader lost with the connection while auto-reconnect was off: let go
         /// once the session is back.
-        var tapToPayLostWithoutReconnect: (readerID: String, generation: UInt64)?
+        var lostWithoutReconnect: (readerID: String, generation: UInt64)?
         /// The app cancelled the running Tap to Pay reconnect.
-        var tapToPayReconnectCancelled = false
+        var reconnectCancelled = false
         /// The task sending the ending of the Tap to Pay reader's last link (a reconnect on
         /// the same connection awaits it).
-        var tapToPayLinkEnding: Task<Void, Never>?
+        var linkEnding: Task<Void, Never>?
         /// A Tap to Pay reconnect waiting for the foreground, the session, its window or a
         /// cancel: woken on each change, it looks again.
         var reconnectWaiters: [CheckedContinuation<TapToPayReconnectStep, Never>] = []
+    }
+
+    /// What the client holds of its Bluetooth readers. Part of ``State``, under the client's
+    /// lock.
+    struct BluetoothState {
         /// The Bluetooth readers connected through this client: their links are attached
         /// again when the session resumes on a new connection.
-        var bluetoothConnections: [WeakBluetoothConnection] = []
+        var connections: [WeakBluetoothConnection] = []
         /// Bluetooth discoveries: one at a time, only the latest one's readers connect.
-        var bluetoothDiscovery = BluetoothDiscoveryStateMachine()
+        var discovery = BluetoothDiscoveryStateMachine()
     }
 
-    /// Waits out ``lostEventGrace`` before the client reports a loss itself (a test passes
-    /// a gate it opens when it chooses, so that which report comes first is not a race).
-    let lossReportWait: @Sendable () async -> Void
+    /// Ends ``lostEventGrace`` before the client reports a loss itself: the clock, in every
+    /// client the public initializer makes (see ``LostEventGrace``).
+    let lostEventGraceWait: LostEventGrace
 
     public convenience init(connection: GatewayConnection, callTimeout: Duration = .seconds(15), paymentTimeout: Duration = .seconds(300)) {
-        self.init(connection: connection, callTimeout: callTimeout, paymentTimeout: paymentTimeout) {
-            try? await Task.sleep(for: TerminalClient.lostEventGrace)
-        }
+        self.init(connection: connection, callTimeout: callTimeout, paymentTimeout: paymentTimeout, lostEventGrace: .clock)
     }
 
-    /// - Parameter lossReportWait: returns when the client may report a loss the gateway
-    ///   did not (see ``lostEventGrace``).
-    init(
-        connection: GatewayConnection, callTimeout: Duration, paymentTimeout: Duration,
-        lossReportWait: @escaping @Sendable () async -> Void
-    ) {
+    /// The designated initializer, with the one seam the public one fills in.
+    ///
+    /// - Parameter lostEventGrace: when the client may report a loss the gateway did not
+    ///   (``LostEventGrace/clock``: after ``lostEventGrace``).
+    init(connection: GatewayConnection, callTimeout: Duration, paymentTimeout: Duration, lostEventGrace: LostEventGrace) {
         self.connection = connection
         self.callTimeout = callTimeout
         self.paymentTimeout = paymentTimeout
-        self.lossReportWait = lossReportWait
+        self.lostEventGraceWait = lostEventGrace
         (events, eventSink) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(Self.eventBufferLimit))
-    }
-
-    /// Returns once the client's own report of a loss (if one was scheduled) has run.
-    func lossReportHasRun() async {
-        await state.withLock { $0.lossReport }?.value
     }
 
     deinit {
@@ -203,9 +208,9 @@ public final class TerminalClient: Sendable {
             let token = state.session?.resumeToken
             state.session = nil
             state.connectedReader = nil
-            let reader = state.tapToPayReader
-            state.tapToPayReader = nil
-            state.tapToPayReconnect.released()
+            let reader = state.tapToPay.reader
+            state.tapToPay.reader = nil
+            state.tapToPay.reconnect.released()
             return (token, tasks, reader)
         }
         reader?.stop()

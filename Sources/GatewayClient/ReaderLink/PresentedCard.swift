@@ -1,8 +1,9 @@
 import GatewayWire
 
-/// A card (or wallet) a customer presents to a simulated reader: the Tap to Pay phone's
-/// (`TapToPayReader.Card`) and the simulated Bluetooth readers' (`SimulatedBluetoothAir.Card`).
-public struct SimulatedCard: Sendable, Hashable {
+/// A card (or wallet) a customer presents to a reader the device hosts: the Tap to Pay
+/// phone's own reader (`TapToPayReader.Card`) and the simulated Bluetooth readers of the
+/// `GatewaySimulators` library (their air's `Card`).
+public struct PresentedCard: Sendable, Hashable {
     public var brand: String
     public var last4: String
 
@@ -12,10 +13,12 @@ public struct SimulatedCard: Sendable, Hashable {
     }
 }
 
-/// The command results a simulated reader in the client library answers with.
-enum SimulatedCommandResult {
+/// The command results a reader hosted on the device answers the gateway with: the Tap to Pay
+/// reader here, and the simulated Bluetooth readers of `GatewaySimulators` (which is why this
+/// is public: the seam both build their answers on, so that they answer alike).
+public enum ReaderCommandResults {
     /// A result with only a status.
-    static func status(_ id: UInt64, _ status: ReaderGatewayV1.Status) -> ReaderGatewayV1.CommandResult {
+    public static func status(_ id: UInt64, _ status: ReaderGatewayV1.Status) -> ReaderGatewayV1.CommandResult {
         var result = ReaderGatewayV1.CommandResult()
         result.commandID = id
         result.status = status
@@ -23,7 +26,7 @@ enum SimulatedCommandResult {
     }
 
     /// A collect's answer: the payment method read from `card` (id `pm_<prefix>_<reader>_<command>`).
-    static func collected(id: UInt64, card: SimulatedCard, idPrefix: String, reader: String, readMethod: String) -> ReaderGatewayV1.CommandResult {
+    public static func collected(id: UInt64, card: PresentedCard, idPrefix: String, reader: String, readMethod: String) -> ReaderGatewayV1.CommandResult {
         var method = ReaderGatewayV1.PaymentMethod()
         method.id = "pm_\(idPrefix)_\(reader)_\(id)"
         method.brand = card.brand

@@ -1,3 +1,4 @@
+import GatewayClient
 import GatewayWire
 
 /// A point-of-sale device's radio in a ``SimulatedBluetoothAir``: the real seam the client

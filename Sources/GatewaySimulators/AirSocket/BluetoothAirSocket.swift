@@ -1,4 +1,5 @@
 import Glibc
+import GatewayClient
 import Synchronization
 
 /// One end of the shared air's Unix-domain socket: blocking reads on a thread of its own

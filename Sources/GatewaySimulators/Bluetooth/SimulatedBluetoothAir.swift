@@ -1,3 +1,4 @@
+import GatewayClient
 import GatewayRPC
 import GatewayWire
 import Synchronization
@@ -33,7 +34,7 @@ public final class SimulatedBluetoothAir: Sendable {
     }
 
     /// A card the customer presents.
-    public typealias Card = SimulatedCard
+    public typealias Card = PresentedCard
 
     struct Reader {
         var advertisement: BluetoothAdvertisement
@@ -387,10 +388,10 @@ public final class SimulatedBluetoothAir: Sendable {
     }
 
     static func result(_ id: UInt64, _ status: ReaderGatewayV1.Status) -> ReaderGatewayV1.CommandResult {
-        SimulatedCommandResult.status(id, status)
+        ReaderCommandResults.status(id, status)
     }
 
     static func collected(id: UInt64, card: Card, serial: String) -> ReaderGatewayV1.CommandResult {
-        SimulatedCommandResult.collected(id: id, card: card, idPrefix: "bt", reader: serial, readMethod: "contact_emv")
+        ReaderCommandResults.collected(id: id, card: card, idPrefix: "bt", reader: serial, readMethod: "contact_emv")
     }
 }

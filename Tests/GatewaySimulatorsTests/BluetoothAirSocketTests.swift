@@ -1,5 +1,6 @@
 import Foundation
-@testable import GatewayClient
+import GatewayClient
+@testable import GatewaySimulators
 import GatewayCore
 import GatewayTestKit
 import GatewayWire

@@ -1,4 +1,5 @@
 import Dispatch
+import GatewayClient
 import GatewayWire
 import Synchronization
 

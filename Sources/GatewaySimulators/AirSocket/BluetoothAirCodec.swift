@@ -1,3 +1,4 @@
+import GatewayClient
 import GatewayWire
 
 /// The shared air's frames: a 4-byte big-endian payload length (1 to ``maximumPayload``), then

@@ -1,3 +1,4 @@
+import GatewayClient
 import GatewayWire
 import Synchronization
 
@@ -63,13 +64,13 @@ final class BluetoothAirSocketPeripheral: BluetoothPeripheral {
                 do {
                     return try ReaderGatewayV1.CommandResult(serializedBytes: bytes)
                 } catch {
-                    return SimulatedCommandResult.status(command.commandID, ReaderGatewayV1.Status(.readerError, "the air's result did not decode: \(error)"))
+                    return ReaderCommandResults.status(command.commandID, ReaderGatewayV1.Status(.readerError, "the air's result did not decode: \(error)"))
                 }
             default:
-                return SimulatedCommandResult.status(command.commandID, ReaderGatewayV1.Status(.readerError, "the reader did not answer: \(BluetoothAirSocketRadio.error(reply).message)"))
+                return ReaderCommandResults.status(command.commandID, ReaderGatewayV1.Status(.readerError, "the reader did not answer: \(BluetoothAirSocketRadio.error(reply).message)"))
             }
         }
-        return SimulatedCommandResult.status(command.commandID, ReaderGatewayV1.Status(.readerError, "the reader did not answer (the command was cancelled)"))
+        return ReaderCommandResults.status(command.commandID, ReaderGatewayV1.Status(.readerError, "the reader did not answer (the command was cancelled)"))
     }
 
     func disconnected() async -> ReaderGatewayV1.MobileDisconnectReason {

@@ -1,4 +1,5 @@
 import Glibc
+import GatewayClient
 import GatewayWire
 import Synchronization
 

@@ -1,3 +1,4 @@
+import GatewayClient
 import GatewayWire
 import Synchronization
 

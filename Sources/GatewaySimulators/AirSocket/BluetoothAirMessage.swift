@@ -1,3 +1,4 @@
+import GatewayClient
 import GatewayWire
 
 /// One message of the shared Bluetooth air's socket protocol: what a point-of-sale device's

@@ -1,0 +1,8 @@
+@testable import GatewayClient
+
+extension TerminalClient {
+    /// Returns once the client's own report of a loss (if one was scheduled) has run.
+    func lossReportHasRun() async {
+        await state.withLock { $0.lostReader.task }?.value
+    }
+}

@@ -150,8 +150,15 @@ extension ReaderRegistry {
         /// The row names a new owner (without a history row, the session was replaced;
         /// otherwise the reader was lost).
         public var taken: Bool
+        /// Its commands on the reader's link here that the change interrupted: failed
+        /// (`READER_CONNECTED_TO_ANOTHER_SESSION`) only after the session was told, so that
+        /// it hears of the loss before any of its calls is refused for it.
+        public var interrupted: [CommandKey]
 
-        public init(session: SessionID, reader: ReaderID, generation: OwnershipGeneration, rebooting: Bool, taken: Bool) {
+        public init(
+            session: SessionID, reader: ReaderID, generation: OwnershipGeneration, rebooting: Bool, taken: Bool, interrupted: [CommandKey] = []
+        ) {
+            self.interrupted = interrupted
             self.session = session
             self.reader = reader
             self.generation = generation
@@ -169,6 +176,12 @@ extension ReaderRegistry {
         var actions: [RegistryAction] = []
         var linkDropped = false
         let rebooting = rebootingReaders.contains(row.reader)
+        var displaced: [Displaced] = []
+        for token in holders[row.reader] ?? [] {
+            guard let session = sessions[token], session.id != row.session, session.generation < row.generation else { continue }
+            displaced.append(Displaced(session: session.id, reader: row.reader, generation: session.generation, rebooting: rebooting, taken: row.session != nil))
+        }
+        displaced.sort { $0.session.rawValue < $1.session.rawValue }
         if let index = links.index(forKey: row.reader) {
             let link = links.values[index]
             if Self.isSuperseded(link.epoch, here: me, by: row.epoch, on: row.node) {
@@ -181,18 +194,18 @@ extension ReaderRegistry {
                 let stale = link.pending.filter { $0.value.session != row.session }
                 for id in stale.keys.sorted() {
                     links.values[index].pending[id] = nil
-                    actions.append(.failCommand(CommandKey(link: link.id, command: id), .refusal(.connectedToAnotherSession)))
+                    let key = CommandKey(link: link.id, command: id)
+                    // A session here that loses the reader is told first (see `Displaced.interrupted`).
+                    if let told = displaced.firstIndex(where: { $0.session == stale[id]!.session }) {
+                        displaced[told].interrupted.append(key)
+                    } else {
+                        actions.append(.failCommand(key, .refusal(.connectedToAnotherSession)))
+                    }
                 }
                 if stale.values.contains(where: \.isCollect) { actions.append(.cancelOnReader(link.id)) }
                 actions.append(.tellOwner(link.id, lane: row.laneLabel ?? "", generation: row.generation))
             }
         }
-        var displaced: [Displaced] = []
-        for token in holders[row.reader] ?? [] {
-            guard let session = sessions[token], session.id != row.session, session.generation < row.generation else { continue }
-            displaced.append(Displaced(session: session.id, reader: row.reader, generation: session.generation, rebooting: rebooting, taken: row.session != nil))
-        }
-        displaced.sort { $0.session.rawValue < $1.session.rawValue }
         return (actions, displaced, linkDropped)
     }
 

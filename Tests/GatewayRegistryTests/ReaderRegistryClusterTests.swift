@@ -41,6 +41,25 @@ struct ReaderRegistryClusterTests {
         #expect(fixture.session("A")?.bufferedEvents.count == 1)
     }
 
+    @Test func aCommandInterruptedByATakeoverMadeElsewhereFailsOnlyAfterItsSessionIsTold() throws {
+        var fixture = RegistryFixture()
+        let link = fixture.attach()
+        fixture.open("A")
+        fixture.open("B", connection: 2)
+        fixture.claim("A", generation: 1)
+        var relayed: CommandKey?
+        if case .local(let key, _) = fixture.relay("A") { relayed = key }
+        let key = try #require(relayed, "A's display was not relayed to the link here")
+        let other = SessionID("ses_elsewhere")
+        let changed = fixture.registry.ownershipChanged(row(fixture, generation: 2, owner: other, lane: "Lane X", node: me), me: me)
+        // No failure among the actions performed at once: A is told first, then its command fails.
+        #expect(changed.actions == [.tellOwner(link, lane: "Lane X", generation: OwnershipGeneration(2))])
+        let displaced = try #require(changed.displaced.first)
+        #expect(displaced.session == a)
+        #expect(displaced.interrupted == [key])
+        #expect(fixture.registry.pendingCommandCount == 0)
+    }
+
     @Test func aLossWithoutHistoryReadsAsLostAndAsTheRebootWhenTheReaderWasToldToReboot() {
         var fixture = RegistryFixture()
         let link = fixture.attach()
@@ -96,12 +115,17 @@ struct ReaderRegistryClusterTests {
         let collect = fixture.registry.commandDispatched(a, to: fixture.reader, isCollect: true, reboot: false, deadline: fixture.start + .seconds(30))!
         let other = SessionID("ses_elsewhere")
         let mine = fixture.registry.commandDispatched(other, to: fixture.reader, isCollect: false, reboot: false, deadline: fixture.start + .seconds(30))!
+        // A command relayed here by a session on another replica (its replica tells it).
+        let relayed = fixture.registry.commandDispatched(SessionID("ses_remote"), to: fixture.reader, isCollect: false, reboot: false, deadline: fixture.start + .seconds(30))!
         let changed = fixture.registry.ownershipChanged(row(fixture, generation: 2, owner: other, lane: "Lane X", node: me), me: me)
+        // A's collect fails once A is told (it is a session here): it rides with A's displacement.
         #expect(changed.actions == [
-            .failCommand(collect, .refusal(.connectedToAnotherSession)),
+            .failCommand(relayed, .refusal(.connectedToAnotherSession)),
             .cancelOnReader(link),
             .tellOwner(link, lane: "Lane X", generation: OwnershipGeneration(2)),
         ])
+        #expect(changed.displaced.map(\.session) == [a])
+        #expect(changed.displaced.first?.interrupted == [collect])
         #expect(fixture.registry.links[fixture.reader]?.pending.keys.sorted() == [mine.command])
         // Repeating the row changes nothing.
         #expect(fixture.registry.ownershipChanged(row(fixture, generation: 2, owner: other, lane: "Lane X", node: me), me: me).actions.isEmpty)

@@ -77,11 +77,13 @@ extension ClusterFollower {
                 try await database.displacement(of: session.session.rawValue, from: row.reader.rawValue, after: session.generation.rawValue)
             } ?? nil
             let nowUnixMs = Gateway.nowUnixMs()
-            registry.apply(one: {
-                $0.sessionDisplaced(
+            // The event first, then the failures of the commands the change interrupted.
+            registry.apply { registry in
+                let told = registry.sessionDisplaced(
                     session, reason: found?.reason, takenByLane: found?.takenByLane, takenByPosDeviceID: found?.takenByPosDeviceID, nowUnixMs: nowUnixMs
                 )
-            })
+                return (told.map { [$0] } ?? []) + session.interrupted.map { .failCommand($0, .refusal(.connectedToAnotherSession)) }
+            }
         }
     }
 }

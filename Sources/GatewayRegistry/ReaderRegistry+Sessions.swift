@@ -22,8 +22,9 @@ extension ReaderRegistry {
     /// much of memory survives:
     /// - no copy: the row's copy is held;
     /// - a copy one epoch older (nobody adopted the session since it was made): memory is
-    ///   the row's truth and more (buffered events, the stream, a discovery running, the
-    ///   cached home), so it is kept at the new epoch; a reader the row gives at a newer
+    ///   the row's truth and more (buffered events, a discovery running, the cached home),
+    ///   so it is kept at the new epoch (a stream on another connection than the adopting
+    ///   one ends: the lane left that connection); a reader the row gives at a newer
     ///   generation than memory's replaces memory's, and a loss memory has not heard of yet
     ///   is the shell's to re-read (``OwnershipRow``s of both readers);
     /// - an older copy (another replica or connection adopted the session meanwhile): it is
@@ -42,6 +43,13 @@ extension ReaderRegistry {
         var actions: [RegistryAction] = []
         if existing.epoch == resumed.epoch - 1 {
             sessions[token]!.epoch = resumed.epoch
+            if let stream = existing.stream, let carrier = existing.streamConnection, !resumed.connections.contains(carrier) {
+                // The lane came back on another connection: the old one's stream is over (the
+                // lane left it), and events wait for the subscription on the new one.
+                actions.append(.endStream(stream, .sessionMoved))
+                sessions[token]!.stream = nil
+                sessions[token]!.streamConnection = nil
+            }
             if let reader = resumed.reader, resumed.generation > existing.generation {
                 setReader(reader, ofSessionAt: token)
                 sessions[token]!.generation = resumed.generation
@@ -140,6 +148,7 @@ extension ReaderRegistry {
         attach(token, connection: connection, nowUnixMs: nil)
         let replaced = sessions[token]!.stream
         sessions[token]!.stream = stream
+        sessions[token]!.streamConnection = connection
         let buffered = sessions[token]!.bufferedEvents
         sessions[token]!.bufferedEvents.removeAll()
         let first = buffered.first?.sequence ?? sessions[token]!.nextSequence
@@ -148,7 +157,10 @@ extension ReaderRegistry {
 
     /// The stream ended from the peer's side (cancel, connection lost): events buffer again.
     public mutating func subscriptionEnded(_ token: String, stream: EventStreamID) {
-        if sessions[token]?.stream == stream { sessions[token]!.stream = nil }
+        if sessions[token]?.stream == stream {
+            sessions[token]!.stream = nil
+            sessions[token]!.streamConnection = nil
+        }
     }
 
     /// The shell found the stream an event was queued for already finished: the stream is

@@ -87,6 +87,8 @@ public struct RegistrySession: Sendable {
     /// Set when the session lost its reader: its next command fails with it.
     public internal(set) var pendingRefusal: OwnershipRefusal?
     public internal(set) var stream: EventStreamID?
+    /// The connection that carries ``stream``.
+    public internal(set) var streamConnection: UInt64?
     public internal(set) var bufferedEvents: [ReaderGatewayV1.SessionEvent] = []
     public internal(set) var nextSequence: UInt64 = 1
     /// Connections that carried calls of this session and are still open.

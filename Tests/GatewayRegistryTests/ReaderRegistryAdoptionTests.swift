@@ -31,7 +31,7 @@ struct ReaderRegistryAdoptionTests {
         #expect(fixture.registry.sessionUsed(tokenA, connection: 1, now: fixture.start, nowUnixMs: 5, lease: fixture.lease)?.reader == fixture.reader)
     }
 
-    @Test func anAdoptionOneEpochOnKeepsTheCopyItsStreamAndItsBufferedEvents() {
+    @Test func anAdoptionOneEpochOnKeepsTheCopyAndItsBufferedEvents() {
         var fixture = RegistryFixture()
         fixture.attach()
         fixture.open("A", connection: 1)
@@ -50,6 +50,30 @@ struct ReaderRegistryAdoptionTests {
         // The loss of another reader is still true: kept for the next subscription.
         #expect(adoption.session.bufferedEvents.map(\.sequence) == [1])
         #expect(fixture.registry.owner(of: fixture.reader)?.id == a)
+    }
+
+    @Test func anAdoptionOnAnotherConnectionEndsTheStreamOnTheConnectionTheLaneLeft() {
+        var fixture = RegistryFixture()
+        fixture.open("A", connection: 1)
+        let left = fixture.subscribe("A", connection: 1).stream
+        let adoption = fixture.adopt("A", epoch: 2, connection: 2)
+        // Events wait for the subscription on connection 2 instead of going down the old one.
+        #expect(adoption.actions == [.endStream(left, .sessionMoved)])
+        #expect(adoption.session.stream == nil)
+        #expect(adoption.session.streamConnection == nil)
+        let next = fixture.subscribe("A", connection: 2)
+        #expect(next.replaced == nil)
+        #expect(fixture.session("A")?.streamConnection == 2)
+    }
+
+    @Test func anAdoptionOnTheConnectionCarryingTheStreamKeepsTheStream() {
+        var fixture = RegistryFixture()
+        fixture.open("A", connection: 1)
+        let stream = fixture.subscribe("A", connection: 1).stream
+        let adoption = fixture.adopt("A", epoch: 2, connection: 1)
+        #expect(adoption.actions.isEmpty)
+        #expect(adoption.session.stream == stream)
+        #expect(adoption.session.streamConnection == 1)
     }
 
     @Test func anAdoptionOneEpochOnTakesTheRowsReaderWhenItIsNewerThanMemorys() {

@@ -19,26 +19,9 @@ struct BluetoothLinkEndingTests {
 
         // The phone's side by hand: the gateway bonds the reader and gives its credential,
         // the reader's link attaches on the phone's connection, the session connects it.
-        var bond = ReaderGatewayV1.ConnectBluetoothReaderRequest()
-        bond.sessionToken = try #require(phone.client.session?.resumeToken)
-        bond.serialNumber = "STRM2-0100"
-        bond.deviceType = .stripeM2
-        bond.locationID = phone.location
-        bond.softwareVersion = "2.4.0"
-        let bonded = try await phone.connection.unary(ReaderGatewayV1.Sdk.connectBluetoothReader, bond)
-        let readerID = try #require(bonded.reader?.id)
-        func attach() async throws -> (ReaderLinkClient, ResponseStream<ReaderGatewayV1.ReaderDownlink>.AsyncIterator) {
-            var hello = ReaderGatewayV1.ReaderHello()
-            hello.serialNumber = bond.serialNumber
-            hello.deviceType = .stripeM2
-            hello.softwareVersion = "2.4.0"
-            hello.readerCredential = bonded.readerCredential
-            let link = try await ReaderLinkClient.attach(on: try await phone.connection.channel(), hello: hello)
-            var downlinks = link.downlinks.makeAsyncIterator()
-            guard case .registration(let registration)? = try await downlinks.next()?.message else { throw RPCError(.internal, "no registration") }
-            #expect(registration.registered)
-            return (link, downlinks)
-        }
+        let bonded = try await HandBondedReader.bond(serial: "STRM2-0100", to: phone)
+        let readerID = bonded.readerID
+        let attach = bonded.attach
         var (link, downlinks) = try await attach()
         let discovered = try await phone.client.discoverReaders(locationID: phone.location)
         try await phone.client.connectReader(try #require(discovered.first { $0.id == readerID }))
@@ -75,26 +58,9 @@ struct BluetoothLinkEndingTests {
         let air = SimulatedBluetoothAir()
         let phone = try await BluetoothReaderTests.lane(harness, air: air, device: "phone-orderly", label: "Floor 1")
         let admin = try await harness.admin()
-        var bond = ReaderGatewayV1.ConnectBluetoothReaderRequest()
-        bond.sessionToken = try #require(phone.client.session?.resumeToken)
-        bond.serialNumber = "STRM2-0200"
-        bond.deviceType = .stripeM2
-        bond.locationID = phone.location
-        bond.softwareVersion = "2.4.0"
-        let bonded = try await phone.connection.unary(ReaderGatewayV1.Sdk.connectBluetoothReader, bond)
-        let readerID = try #require(bonded.reader?.id)
-        func attach() async throws -> (ReaderLinkClient, ResponseStream<ReaderGatewayV1.ReaderDownlink>.AsyncIterator) {
-            var hello = ReaderGatewayV1.ReaderHello()
-            hello.serialNumber = bond.serialNumber
-            hello.deviceType = .stripeM2
-            hello.softwareVersion = "2.4.0"
-            hello.readerCredential = bonded.readerCredential
-            let link = try await ReaderLinkClient.attach(on: try await phone.connection.channel(), hello: hello)
-            var downlinks = link.downlinks.makeAsyncIterator()
-            guard case .registration(let registration)? = try await downlinks.next()?.message else { throw RPCError(.internal, "no registration") }
-            #expect(registration.registered)
-            return (link, downlinks)
-        }
+        let bonded = try await HandBondedReader.bond(serial: "STRM2-0200", to: phone)
+        let readerID = bonded.readerID
+        let attach = bonded.attach
         func ending(_ reason: ReaderGatewayV1.MobileDisconnectReason, reconnecting: Bool) -> ReaderGatewayV1.ReaderLinkEnding {
             var ending = ReaderGatewayV1.ReaderLinkEnding()
             ending.reason = reason
@@ -131,5 +97,39 @@ struct BluetoothLinkEndingTests {
         #expect(try await endings().first?.mobileDisconnectReason == .unknown)
         phone.close()
         await harness.stop()
+    }
+}
+
+/// A Stripe M2 bonded to a phone's session by hand (`ConnectBluetoothReader`), whose link the
+/// test attaches on the phone's connection message by message.
+struct HandBondedReader {
+    let readerID: String
+    let serial: String
+    let credential: String
+    let phone: BluetoothReaderTests.PhoneLane
+
+    static func bond(serial: String, to phone: BluetoothReaderTests.PhoneLane) async throws -> HandBondedReader {
+        var bond = ReaderGatewayV1.ConnectBluetoothReaderRequest()
+        bond.sessionToken = try #require(phone.client.session?.resumeToken)
+        bond.serialNumber = serial
+        bond.deviceType = .stripeM2
+        bond.locationID = phone.location
+        bond.softwareVersion = "2.4.0"
+        let bonded = try await phone.connection.unary(ReaderGatewayV1.Sdk.connectBluetoothReader, bond)
+        return HandBondedReader(readerID: try #require(bonded.reader?.id), serial: serial, credential: bonded.readerCredential, phone: phone)
+    }
+
+    /// Attaches the reader's link on the phone's connection; its downlinks from the first after the registration.
+    func attach() async throws -> (ReaderLinkClient, ResponseStream<ReaderGatewayV1.ReaderDownlink>.AsyncIterator) {
+        var hello = ReaderGatewayV1.ReaderHello()
+        hello.serialNumber = serial
+        hello.deviceType = .stripeM2
+        hello.softwareVersion = "2.4.0"
+        hello.readerCredential = credential
+        let link = try await ReaderLinkClient.attach(on: try await phone.connection.channel(), hello: hello)
+        var downlinks = link.downlinks.makeAsyncIterator()
+        guard case .registration(let registration)? = try await downlinks.next()?.message else { throw RPCError(.internal, "no registration") }
+        #expect(registration.registered)
+        return (link, downlinks)
     }
 }

@@ -43,6 +43,20 @@ struct ServerStreamingRoute<Request: ProtobufMessage, Response: ProtobufMessage>
             await body(request, call, context)
         })
     }
+
+    /// Started on the connection's event loop when the request arrives (no task): the body
+    /// must not block (it may start a task), and sends and ends through the call from any
+    /// thread. Calls the connection carries later find what the body did on the loop.
+    static func onLoop(_ body: @escaping @Sendable (Request, ServerCall, CallContext) -> Void) -> Self {
+        ServerStreamingRoute(handler: .immediate { bytes, call, context in
+            let request: Request
+            do throws(ServiceError) { request = try decode(bytes) } catch {
+                call.end(error.status)
+                return
+            }
+            body(request, call, context)
+        })
+    }
 }
 
 /// How a service serves one bidirectional method: in a task, reading the requests as they

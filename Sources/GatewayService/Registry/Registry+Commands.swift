@@ -29,6 +29,9 @@ extension Registry {
         /// No such session in memory: it may be adopted from PostgreSQL.
         case unknownSession
         case refused(ServiceError)
+        /// Refused for a loss whose event (numbered up to `through`) may still be on its way
+        /// to the session's stream: end the call after it (``SessionEventStream/afterEvents(through:_:)``).
+        case refusedAfterEvents(ServiceError, SessionEventStream, through: UInt64)
     }
 
     /// The loop relay's one lock: the session is checked and, when the reader's link is
@@ -54,7 +57,13 @@ extension Registry {
             case .unknownSession: return .unknownSession
             case .refused(.sessionUnknown): return .refused(.sessionUnknown)
             case .refused(.notConnected): return .refused(.notConnected)
-            case .refused(.refusal(let refusal)): return .refused(.refusal(refusal))
+            case .refused(.refusal(let refusal)):
+                // The refusal of a lost reader comes after the event telling of the loss, which
+                // the thread that decided the loss may not have handed to the stream yet.
+                if let session = state.machine.sessions[token], let id = session.stream, let stream = state.streams[id], session.nextSequence > 1 {
+                    return .refusedAfterEvents(.refusal(refusal), stream, through: session.nextSequence - 1)
+                }
+                return .refused(.refusal(refusal))
             }
         }
     }

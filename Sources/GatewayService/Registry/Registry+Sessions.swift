@@ -6,23 +6,27 @@ extension Registry {
     /// A `SubscribeEvents` call of the session: buffered events go out first, the stream it
     /// replaces ends, and the stream is forgotten when the peer ends it. False: no such session.
     func subscribe(_ token: String, call: ServerCall, connection: UInt64) -> Bool {
-        let subscribed = state.withLock { state -> (SessionEventStream, ReaderRegistry.Subscription, ServerCall?)? in
+        let subscribed = state.withLock { state -> (SessionEventStream, ReaderRegistry.Subscription, SessionEventStream?)? in
             guard let subscription = state.machine.sessionSubscribed(token, connection: connection),
                   let session = state.machine.sessions[token]?.id
             else { return nil }
             let stream = SessionEventStream(call: call, session: session, firstSequence: subscription.firstSequence)
             state.streams[subscription.stream] = stream
-            let replaced = subscription.replaced.flatMap { state.streams.removeValue(forKey: $0)?.call }
+            let replaced = subscription.replaced.flatMap { state.streams.removeValue(forKey: $0) }
             return (stream, subscription, replaced)
         }
         guard let (stream, subscription, replaced) = subscribed else { return false }
         for event in subscription.buffered { stream.send(event) }
-        if let replaced, replaced !== call { replaced.end() }
+        if let replaced {
+            replaced.releaseWaiting()
+            if replaced.call !== call { replaced.call.end() }
+        }
         call.onCancel { [self] in
-            state.withLock { state in
+            let ended = state.withLock { state -> SessionEventStream? in
                 state.machine.subscriptionEnded(token, stream: subscription.stream)
-                state.streams[subscription.stream] = nil
+                return state.streams.removeValue(forKey: subscription.stream)
             }
+            ended?.releaseWaiting()
         }
         return true
     }
@@ -33,5 +37,24 @@ extension Registry {
             guard let (session, actions) = registry.sessionEnded(token) else { return (nil, []) }
             return (session, actions)
         }
+    }
+
+    /// The refusal a displaced session's next command fails with, consumed; returned once
+    /// every event numbered before it was handed to the session's live stream, so that the
+    /// event telling of the loss (which the thread that decided it may still be handing
+    /// over) reaches the connection before the refusal does.
+    func takePendingRefusal(of session: SessionID) async -> OwnershipRefusal? {
+        let taken = state.withLock { state -> (OwnershipRefusal, SessionEventStream?, UInt64)? in
+            guard let refusal = state.machine.takePendingRefusal(of: session) else { return nil }
+            guard let live = state.machine.session(id: session), let id = live.stream, let stream = state.streams[id], live.nextSequence > 1 else {
+                return (refusal, nil, 0)
+            }
+            return (refusal, stream, live.nextSequence - 1)
+        }
+        guard let (refusal, stream, through) = taken else { return nil }
+        if let stream {
+            await withCheckedContinuation { (sent: CheckedContinuation<Void, Never>) in stream.afterEvents(through: through) { sent.resume() } }
+        }
+        return refusal
     }
 }

@@ -34,6 +34,8 @@ final class Registry: Sendable {
         case complete(CommandCompletion, CommandOutcome)
         case downlink(ServerCall, ReaderGatewayV1.ReaderDownlink)
         case end(ServerCall, ReaderGatewayV1.Status)
+        /// End a session's event stream, and the answers waiting for its events.
+        case endStream(SessionEventStream, ReaderGatewayV1.Status)
     }
 
     let state = Mutex(State())
@@ -137,7 +139,7 @@ final class Registry: Sendable {
             case .replicaFenced: ServiceError(.readerLinkMoved, "this replica was fenced off; resume the session with its resume token").status
             case .sessionMoved: ServiceError.sessionMoved.status
             }
-            return .end(stream.call, status)
+            return .endStream(stream, status)
         }
     }
 
@@ -151,6 +153,9 @@ final class Registry: Sendable {
         case .complete(let completion, let outcome): completion(outcome)
         case .downlink(let call, let downlink): call.send(downlink)
         case .end(let call, let status): call.end(status)
+        case .endStream(let stream, let status):
+            stream.releaseWaiting()
+            stream.call.end(status)
         }
     }
 }

@@ -15,6 +15,10 @@ final class SessionEventStream: Sendable {
     private struct Order {
         var next: UInt64
         var held: [UInt64: ReaderGatewayV1.SessionEvent] = [:]
+        /// Answers waiting for the events up to a sequence number to go out first.
+        var waiting: [(through: UInt64, run: @Sendable () -> Void)] = []
+        /// The stream is over: nothing waits any more.
+        var released = false
     }
 
     init(call: ServerCall, session: SessionID, firstSequence: UInt64) {
@@ -38,6 +42,34 @@ final class SessionEventStream: Sendable {
                 call.send(held)
                 order.next += 1
             }
+            guard !order.waiting.isEmpty else { return }
+            let next = order.next
+            for answer in order.waiting where answer.through < next { answer.run() }
+            order.waiting.removeAll { $0.through < next }
+        }
+    }
+
+    /// Runs `answer` (which ends another call of the session's connection) once every event
+    /// numbered up to `sequence` has been handed to the connection, so that the connection
+    /// carries those events before the answer: a refusal for a lost reader never overtakes
+    /// the event telling of the loss. At once when they already went out, or the stream is
+    /// over.
+    func afterEvents(through sequence: UInt64, _ answer: @escaping @Sendable () -> Void) {
+        order.withLock { order in
+            if sequence < order.next || order.released || call.isFinished {
+                answer()
+            } else {
+                order.waiting.append((sequence, answer))
+            }
+        }
+    }
+
+    /// The stream is over (ended, replaced, cancelled): answers waiting for its events go now.
+    func releaseWaiting() {
+        order.withLock { order in
+            order.released = true
+            for answer in order.waiting { answer.run() }
+            order.waiting.removeAll()
         }
     }
 }

@@ -37,7 +37,7 @@ extension SdkService {
         reboot: Bool = false
     ) async throws(ServiceError) -> ReaderGatewayV1.CommandResult {
         let session = try await session(token, context)
-        if let refusal = takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
+        if let refusal = await takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
         guard let reader = session.reader else { throw ServiceError.notConnected }
         let fenceKind = kind ?? .clearReaderDisplay
         let started = ContinuousClock.now
@@ -56,7 +56,7 @@ extension SdkService {
                 // session hears of it (event first), then the command fails.
                 if refusal == .connectedToAnotherSession {
                     await follower.refresh(reader)
-                    _ = takePendingRefusal(session)
+                    _ = await takePendingRefusal(session)
                 }
                 throw ServiceError.refusal(refusal)
             }
@@ -66,7 +66,7 @@ extension SdkService {
         // reader at its generation (a takeover clears it under the same lock first).
         let stillOwner = fenceKind.marksReaderInUse || registry.read { $0.holds(reader, session: session.id, at: session.generation) }
         guard stillOwner else {
-            if let refusal = takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
+            if let refusal = await takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
             throw ServiceError.notConnected
         }
         let owned = ReaderRegistry.OwnedReader(session: session.id, reader: reader, generation: session.generation, home: session.home)

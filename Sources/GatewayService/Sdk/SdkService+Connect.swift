@@ -109,7 +109,7 @@ extension SdkService {
 
     func disconnectReader(_ request: ReaderGatewayV1.DisconnectReaderRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.DisconnectReaderResponse {
         let session = try await session(request.sessionToken, context)
-        if let refusal = takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
+        if let refusal = await takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
         guard let reader = session.reader else { throw ServiceError.notConnected }
         try await release(reader, session: session, reason: .requested)
         return ReaderGatewayV1.DisconnectReaderResponse()
@@ -131,12 +131,13 @@ extension SdkService {
         }
     }
 
-    /// The refusal a displaced session's next command fails with, consumed.
-    func takePendingRefusal(_ session: RegistrySession) -> OwnershipRefusal? {
-        takePendingRefusal(of: session.id)
+    /// The refusal a displaced session's next command fails with, consumed, once the event
+    /// telling of the loss went out on its stream (see ``Registry/takePendingRefusal(of:)``).
+    func takePendingRefusal(_ session: RegistrySession) async -> OwnershipRefusal? {
+        await takePendingRefusal(of: session.id)
     }
 
-    func takePendingRefusal(of session: SessionID) -> OwnershipRefusal? {
-        registry.update { $0.takePendingRefusal(of: session) }
+    func takePendingRefusal(of session: SessionID) async -> OwnershipRefusal? {
+        await registry.takePendingRefusal(of: session)
     }
 }

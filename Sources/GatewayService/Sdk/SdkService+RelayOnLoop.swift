@@ -81,6 +81,8 @@ extension SdkService {
         ) {
         case .refused(let error):
             call.end(error.status)
+        case .refusedAfterEvents(let error, let stream, let sequence):
+            stream.afterEvents(through: sequence) { call.end(error.status) }
         case .local(let link, let commandID, let owned):
             link.send(Gateway.downlink(command, id: commandID, session: owned.session, timeout: timeout))
             // The reader talks to its owner alone: its connection joins the lane's loop, so
@@ -94,7 +96,7 @@ extension SdkService {
             // notice this session has not heard yet): tell the session first.
             Task {
                 await follower.refresh(owned.reader)
-                let refusal = takePendingRefusal(of: owned.session)
+                let refusal = await takePendingRefusal(of: owned.session)
                 call.end(ServiceError.refusal(refusal ?? .connectedToAnotherSession).status)
             }
         case .unknownSession:

@@ -80,7 +80,7 @@ extension SdkService {
                     // The reader's home knows a newer owner than this replica did: tell the
                     // session (event first), then fail the command with that refusal.
                     await follower.refresh(reader)
-                    _ = takePendingRefusal(of: session)
+                    _ = await takePendingRefusal(of: session)
                 }
                 return .failed(ServiceError(error.reason, error.message))
             } catch {

@@ -142,19 +142,25 @@ extension SdkService {
         }
     }
 
-    func subscribeEvents(_ request: ReaderGatewayV1.SubscribeEventsRequest, call: ServerCall, context: CallContext) async {
+    /// On the connection's loop as the call arrives: a session bound to this connection
+    /// subscribes at once, so the calls the connection carries after it find the stream (a
+    /// refusal for a lost reader then goes out after the event telling of the loss); a
+    /// session this connection has not carried is adopted from its row first, in a task.
+    func subscribeEvents(_ request: ReaderGatewayV1.SubscribeEventsRequest, call: ServerCall, context: CallContext) {
         let token = request.sessionToken
-        if localSession(token, context) == nil {
-            do {
+        if localSession(token, context) != nil, registry.subscribe(token, call: call, connection: context.connectionID) { return }
+        Task {
+            do throws(ServiceError) {
                 _ = try await adoptSession(token, context)
             } catch {
                 call.end(error.status)
                 return
             }
-        }
-        guard registry.subscribe(token, call: call, connection: context.connectionID) else {
-            call.end(ServiceError.sessionUnknown.status)
-            return
+            guard registry.subscribe(token, call: call, connection: context.connectionID) else {
+                call.end(ServiceError.sessionUnknown.status)
+                return
+            }
         }
     }
+
 }

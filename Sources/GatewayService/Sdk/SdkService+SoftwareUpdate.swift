@@ -153,7 +153,7 @@ extension SdkService {
         _ request: ReaderGatewayV1.InstallAvailableUpdateRequest, _ context: CallContext
     ) async throws(ServiceError) -> ReaderGatewayV1.InstallAvailableUpdateResponse {
         let session = try await session(request.sessionToken, context)
-        if let refusal = takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
+        if let refusal = await takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
         guard let reader = session.reader else { throw ServiceError.notConnected }
         let status = registry.linkStatus(of: reader)
         if let activity = status?.activity, activity == .collecting || activity == .confirming {

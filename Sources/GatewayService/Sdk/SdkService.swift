@@ -28,6 +28,6 @@ struct SdkService: SdkRoutes, ShowsReaders, StoreFollowUps {
     let logger = Logger(component: "service")
 
     var subscribeEvents: SdkRoute.SubscribeEvents {
-        .task { [self] request, call, context in await subscribeEvents(request, call: call, context: context) }
+        .onLoop { [self] request, call, context in subscribeEvents(request, call: call, context: context) }
     }
 }

@@ -149,8 +149,12 @@ extension ReaderRegistry {
         let replaced = sessions[token]!.stream
         sessions[token]!.stream = stream
         sessions[token]!.streamConnection = connection
-        let buffered = sessions[token]!.bufferedEvents
+        var buffered = sessions[token]!.bufferedEvents
         sessions[token]!.bufferedEvents.removeAll()
+        // A loss not acted on yet is told again: the stream it went to may be one the lane left.
+        if sessions[token]!.pendingRefusal != nil, let loss = sessions[token]!.lastLoss, !buffered.contains(where: { $0.sequence == loss.sequence }) {
+            buffered.insert(loss, at: buffered.firstIndex { $0.sequence > loss.sequence } ?? buffered.endIndex)
+        }
         let first = buffered.first?.sequence ?? sessions[token]!.nextSequence
         return Subscription(stream: stream, replaced: replaced, buffered: buffered, firstSequence: first)
     }

@@ -145,6 +145,7 @@ public struct ReaderRegistry: Sendable {
         sessions.values[index].nextSequence += 1
         message.atUnixMs = nowUnixMs
         message.event = event
+        if case .disconnected = event { sessions.values[index].lastLoss = message }
         if let stream = sessions.values[index].stream { return .sendEvent(message, to: stream) }
         sessions.values[index].bufferedEvents.append(message)
         if sessions.values[index].bufferedEvents.count > Self.bufferedEventLimit { sessions.values[index].bufferedEvents.removeFirst() }

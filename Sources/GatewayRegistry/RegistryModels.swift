@@ -87,6 +87,10 @@ public struct RegistrySession: Sendable {
     /// Set when the session lost its reader: its next command fails with it.
     public internal(set) var pendingRefusal: OwnershipRefusal?
     public internal(set) var stream: EventStreamID?
+    /// The last `disconnected` event the session was sent: while its armed refusal
+    /// (``pendingRefusal``) stands, a new subscription gets it again, since the stream it
+    /// went to may be one the lane had already left (a connection it dropped).
+    public internal(set) var lastLoss: ReaderGatewayV1.SessionEvent?
     /// The connection that carries ``stream``.
     public internal(set) var streamConnection: UInt64?
     public internal(set) var bufferedEvents: [ReaderGatewayV1.SessionEvent] = []

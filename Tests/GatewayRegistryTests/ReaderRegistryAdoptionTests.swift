@@ -66,6 +66,27 @@ struct ReaderRegistryAdoptionTests {
         #expect(fixture.session("A")?.streamConnection == 2)
     }
 
+    @Test func aLossNotActedOnIsToldAgainToTheNextSubscription() {
+        var fixture = RegistryFixture()
+        fixture.attach()
+        fixture.open("A", connection: 1)
+        fixture.claim("A", generation: 1)
+        let first = fixture.subscribe("A", connection: 1).stream
+        fixture.open("B", connection: 3)
+        // B takes the reader here: A is told on its stream, which the lane may already have left.
+        let actions = fixture.claim("B", generation: 2, actions: [.notifyDisplaced(session: a, reason: .connectedToAnotherSession, takenBy: LaneLabel("Lane B")), .failNextCommand(session: a, refusal: .connectedToAnotherSession)])
+        let told = actions.compactMap(\.disconnected).first
+        #expect(told?.generation == 1)
+        #expect(actions.contains { if case .sendEvent(_, first) = $0 { true } else { false } })
+        fixture.adopt("A", epoch: 2, connection: 2)
+        let again = fixture.subscribe("A", connection: 2)
+        #expect(again.buffered.compactMap { if case .disconnected(let lost)? = $0.event { lost.readerID } else { nil } } == [fixture.reader.rawValue])
+        #expect(again.firstSequence == again.buffered.first?.sequence)
+        // Once the refusal is consumed, the loss is not told again.
+        #expect(fixture.relay("A", connection: 2) == .refused(.refusal(.connectedToAnotherSession)))
+        #expect(fixture.subscribe("A", connection: 2).buffered.isEmpty)
+    }
+
     @Test func anAdoptionOnTheConnectionCarryingTheStreamKeepsTheStream() {
         var fixture = RegistryFixture()
         fixture.open("A", connection: 1)

@@ -57,6 +57,13 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         )
     }
 
+    /// A command found its session's view stale (the reader's link knows a newer owner) and
+    /// the store could not be read to tell the session first: retryable, and the session is
+    /// never refused for a loss it has not been told of.
+    static let ownershipUnconfirmed = ServiceError(
+        .storeUnavailable, "the reader has a newer owner than this session knew, and the ownership store could not be read to say who; retry with backoff"
+    )
+
     static func store(_ error: any Error) -> ServiceError {
         ServiceError(.storeUnavailable, "the ownership store could not complete the request; retry with backoff", cause: "\(error)")
     }

@@ -31,12 +31,16 @@ extension ClusterFollower {
     }
 
     /// Re-reads one reader's row and applies it (after a notice, or when a peer
-    /// refused a command of a session here as stale: its event must come first).
-    func refresh(_ reader: ReaderID) async {
+    /// refused a command of a session here as stale: its event must come first). False
+    /// when the row could not be read (the store is unavailable): nothing was applied.
+    @discardableResult
+    func refresh(_ reader: ReaderID) async -> Bool {
         do {
             for row in try await cluster.ownershipSnapshot([reader]) { await apply(row) }
+            return true
         } catch {
             logger.warning("could not read an ownership change; the next reconcile will", ["reader": reader, "error": error])
+            return false
         }
     }
 

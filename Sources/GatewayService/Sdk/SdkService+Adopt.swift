@@ -44,6 +44,9 @@ extension SdkService {
         }
         let readers = Set([row.reader.map(ReaderID.init), held?.reader, adoption.session.reader].compactMap { $0 })
         for reader in readers.sorted(by: { $0.rawValue < $1.rawValue }) { await follower.refresh(reader) }
-        return registry.read { $0.sessions[token] }
+        // Dropped again meanwhile (this replica found itself fenced, and forgot every session):
+        // the row was adopted all the same, and the answer is the row's; the next call on
+        // this connection adopts it anew.
+        return registry.read { $0.sessions[token] } ?? adoption.session
     }
 }

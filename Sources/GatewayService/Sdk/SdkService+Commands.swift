@@ -55,7 +55,7 @@ extension SdkService {
                 // The store saw the takeover before this replica's memory did: the
                 // session hears of it (event first), then the command fails.
                 if refusal == .connectedToAnotherSession {
-                    await follower.refresh(reader)
+                    guard await follower.refresh(reader) else { throw ServiceError.ownershipUnconfirmed }
                     _ = await takePendingRefusal(session)
                 }
                 throw ServiceError.refusal(refusal)

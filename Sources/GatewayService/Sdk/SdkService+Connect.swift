@@ -14,7 +14,9 @@ extension SdkService {
             // Memory may not have heard yet of a change made on another replica: the row
             // decides. A session that lost the reader hears of it (its event goes out first)
             // and this connect goes on; one that still holds it is refused.
-            await follower.refresh(current)
+            guard await follower.refresh(current) else {
+                throw ServiceError(.storeUnavailable, "the ownership store could not be read to confirm that this session still holds reader \(current.rawValue); retry with backoff")
+            }
             guard let fresh = registry.read({ $0.sessions[request.sessionToken] }) else { throw ServiceError.sessionUnknown }
             session = fresh
             if let still = session.reader, still != reader {

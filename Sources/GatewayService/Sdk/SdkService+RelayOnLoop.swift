@@ -95,7 +95,10 @@ extension SdkService {
             // The link has seen a newer owner (a change made on another replica whose
             // notice this session has not heard yet): tell the session first.
             Task {
-                await follower.refresh(owned.reader)
+                guard await follower.refresh(owned.reader) else {
+                    call.end(ServiceError.ownershipUnconfirmed.status)
+                    return
+                }
                 let refusal = await takePendingRefusal(of: owned.session)
                 call.end(ServiceError.refusal(refusal ?? .connectedToAnotherSession).status)
             }

@@ -79,7 +79,7 @@ extension SdkService {
                 if error.reason == .readerConnectedToAnotherSession {
                     // The reader's home knows a newer owner than this replica did: tell the
                     // session (event first), then fail the command with that refusal.
-                    await follower.refresh(reader)
+                    guard await follower.refresh(reader) else { return .failed(.ownershipUnconfirmed) }
                     _ = await takePendingRefusal(of: session)
                 }
                 return .failed(ServiceError(error.reason, error.message))

@@ -134,6 +134,10 @@ extension ReaderRegistry {
         public var stream: EventStreamID
         /// The stream the new one replaces: end it.
         public var replaced: EventStreamID?
+        /// The loss the session has not acted on yet, told again (it went to a stream the lane
+        /// may have left): send it before anything else. Its sequence number is an earlier
+        /// one; the stream's order starts at ``firstSequence`` all the same.
+        public var retold: ReaderGatewayV1.SessionEvent?
         /// Events buffered while no stream was live, oldest first: send them first.
         public var buffered: [ReaderGatewayV1.SessionEvent]
         /// The sequence number the new stream delivers first.
@@ -149,14 +153,15 @@ extension ReaderRegistry {
         let replaced = sessions[token]!.stream
         sessions[token]!.stream = stream
         sessions[token]!.streamConnection = connection
-        var buffered = sessions[token]!.bufferedEvents
+        let buffered = sessions[token]!.bufferedEvents
         sessions[token]!.bufferedEvents.removeAll()
         // A loss not acted on yet is told again: the stream it went to may be one the lane left.
+        var retold: ReaderGatewayV1.SessionEvent?
         if sessions[token]!.pendingRefusal != nil, let loss = sessions[token]!.lastLoss, !buffered.contains(where: { $0.sequence == loss.sequence }) {
-            buffered.insert(loss, at: buffered.firstIndex { $0.sequence > loss.sequence } ?? buffered.endIndex)
+            retold = loss
         }
         let first = buffered.first?.sequence ?? sessions[token]!.nextSequence
-        return Subscription(stream: stream, replaced: replaced, buffered: buffered, firstSequence: first)
+        return Subscription(stream: stream, replaced: replaced, retold: retold, buffered: buffered, firstSequence: first)
     }
 
     /// The stream ended from the peer's side (cancel, connection lost): events buffer again.

@@ -16,6 +16,7 @@ extension Registry {
             return (stream, subscription, replaced)
         }
         guard let (stream, subscription, replaced) = subscribed else { return false }
+        if let retold = subscription.retold { stream.call.send(retold) }
         for event in subscription.buffered { stream.send(event) }
         if let replaced {
             replaced.releaseWaiting()

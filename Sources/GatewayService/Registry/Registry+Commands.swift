@@ -60,8 +60,8 @@ extension Registry {
             case .refused(.refusal(let refusal)):
                 // The refusal of a lost reader comes after the event telling of the loss, which
                 // the thread that decided the loss may not have handed to the stream yet.
-                if let session = state.machine.sessions[token], let id = session.stream, let stream = state.streams[id], session.nextSequence > 1 {
-                    return .refusedAfterEvents(.refusal(refusal), stream, through: session.nextSequence - 1)
+                if let (stream, through) = state.lastEvent(of: state.machine.sessions[token]) {
+                    return .refusedAfterEvents(.refusal(refusal), stream, through: through)
                 }
                 return .refused(.refusal(refusal))
             }

@@ -45,16 +45,13 @@ extension Registry {
     /// event telling of the loss (which the thread that decided it may still be handing
     /// over) reaches the connection before the refusal does.
     func takePendingRefusal(of session: SessionID) async -> OwnershipRefusal? {
-        let taken = state.withLock { state -> (OwnershipRefusal, SessionEventStream?, UInt64)? in
+        let taken = state.withLock { state -> (OwnershipRefusal, (stream: SessionEventStream, through: UInt64)?)? in
             guard let refusal = state.machine.takePendingRefusal(of: session) else { return nil }
-            guard let live = state.machine.session(id: session), let id = live.stream, let stream = state.streams[id], live.nextSequence > 1 else {
-                return (refusal, nil, 0)
-            }
-            return (refusal, stream, live.nextSequence - 1)
+            return (refusal, state.lastEvent(of: state.machine.session(id: session)))
         }
-        guard let (refusal, stream, through) = taken else { return nil }
-        if let stream {
-            await withCheckedContinuation { (sent: CheckedContinuation<Void, Never>) in stream.afterEvents(through: through) { sent.resume() } }
+        guard let (refusal, events) = taken else { return nil }
+        if let events {
+            await withCheckedContinuation { (sent: CheckedContinuation<Void, Never>) in events.stream.afterEvents(through: events.through) { sent.resume() } }
         }
         return refusal
     }

@@ -26,6 +26,14 @@ final class Registry: Sendable {
         var completions: [CommandKey: CommandCompletion] = [:]
         var registrationHandlers: [LinkID: RegistrationHandler] = [:]
         var discoveryAnswers: [String: DiscoveryAnswer] = [:]
+
+        /// The live stream of `session` and the number of the last event numbered for it:
+        /// an answer that must follow those events waits on the stream for them
+        /// (``SessionEventStream/afterEvents(through:_:)``). Nil: no live stream, or no event yet.
+        func lastEvent(of session: RegistrySession?) -> (stream: SessionEventStream, through: UInt64)? {
+            guard let session, let id = session.stream, let stream = streams[id], session.nextSequence > 1 else { return nil }
+            return (stream, session.nextSequence - 1)
+        }
     }
 
     /// Work resolved under the lock, performed after it.

@@ -42,6 +42,8 @@ final class WireConnection: ConnectionHandler, @unchecked Sendable {
         var messages: [Arrived] = []
         /// Set when the streaming call ended (with its status) or the connection did.
         var ended: ReaderGatewayV1.Status?
+        /// The arrival of that end.
+        var endedArrival: UInt64?
     }
 
     let loop: EventLoop
@@ -115,6 +117,11 @@ final class WireConnection: ConnectionHandler, @unchecked Sendable {
         }
     }
 
+    /// The streaming call's end and its arrival, if it ended.
+    var streamEnd: (status: ReaderGatewayV1.Status, arrival: UInt64)? {
+        inbox.withLock { inbox in inbox.ended.map { ($0, inbox.endedArrival ?? 0) } }
+    }
+
     /// Cuts the connection at once, without a GOAWAY or close_notify (a lane losing its network).
     func cut() {
         loop.execute { [self] in connection?.close(graceful: false) }
@@ -158,7 +165,8 @@ final class WireConnection: ConnectionHandler, @unchecked Sendable {
             if let continuation {
                 continuation.resume(returning: Answer(status: status, arrival: arrivals))
             } else {
-                inbox.withLock { if $0.ended == nil { $0.ended = status } }
+                let arrival = arrivals
+                inbox.withLock { if $0.ended == nil { $0.ended = status; $0.endedArrival = arrival } }
             }
             return
         }
@@ -180,7 +188,8 @@ final class WireConnection: ConnectionHandler, @unchecked Sendable {
             if let continuation {
                 continuation.resume(returning: Answer(status: status, arrival: arrivals))
             } else {
-                inbox.withLock { $0.ended = status }
+                let arrival = arrivals
+                inbox.withLock { $0.ended = status; $0.endedArrival = arrival }
             }
         }
         afterOperation()
@@ -204,7 +213,8 @@ final class WireConnection: ConnectionHandler, @unchecked Sendable {
                     entry.continuation.resume(returning: Answer(message: entry.message, status: end.effectiveStatus, arrival: arrivals))
                 } else if id == streamID {
                     streamID = nil
-                    inbox.withLock { $0.ended = end.effectiveStatus }
+                    let arrival = arrivals
+                    inbox.withLock { $0.ended = end.effectiveStatus; $0.endedArrival = arrival }
                 }
             case .closed:
                 closing = true
@@ -220,7 +230,8 @@ final class WireConnection: ConnectionHandler, @unchecked Sendable {
         arrivals += 1
         for (_, entry) in waiting { entry.continuation.resume(returning: Answer(status: status, arrival: arrivals)) }
         streamID = nil
-        inbox.withLock { if $0.ended == nil { $0.ended = status } }
+        let arrival = arrivals
+        inbox.withLock { if $0.ended == nil { $0.ended = status; $0.endedArrival = arrival } }
     }
 
     private func afterOperation() {

@@ -102,10 +102,20 @@ struct WireLaneDriver {
     /// Readers whose loss was refused before its disconnected event arrived, with the
     /// refusal's arrival: when the event comes after all, the log says how much later.
     var refusedUntold: [String: UInt64] = [:]
+    /// The lane's last steps, events and answers, printed when an answer breaks a rule.
+    var journal: [String] = []
+    /// The end of the current connection's event stream is in the journal.
+    var streamEndNoted = false
 
     init(lane: WireLane, random: SplitMix64) {
         self.lane = lane
         self.random = random
+    }
+
+    /// Appends one line to the journal (the last 80 are kept).
+    mutating func note(_ line: String) {
+        journal.append(line)
+        if journal.count > 80 { journal.removeFirst(journal.count - 80) }
     }
 
     mutating func run() async {
@@ -136,6 +146,7 @@ struct WireLaneDriver {
             do {
                 connection = try await WireConnection.connect(port: lane.cluster.balancerPort, caPath: lane.cluster.certificates.caPath, group: lane.cluster.group)
                 lane.count { $0.connections += 1 }
+                note("connected (connection \(lane.stats.connections))")
             } catch {
                 if !reported && ContinuousClock.now - began > .seconds(60) {
                     reported = true
@@ -174,6 +185,7 @@ struct WireLaneDriver {
         startSession(id: response.sessionID, token: response.sessionToken)
         attached = true
         lane.count { $0.sessions += 1 }
+        note("opened session \(response.sessionID)")
     }
 
     mutating func startSession(id: String, token: String) {
@@ -200,6 +212,7 @@ struct WireLaneDriver {
                 )
             }
             lane.count { $0.resumes += 1 }
+            note("resume answered resumed=\(response.resumed) reader=\(reader ?? "-") owned=\(reader.map { window?.generationsOwned($0) ?? [] } ?? []) \(window.map(replicas) ?? "no window")")
             guard response.resumed else {
                 startSession(id: response.sessionID, token: response.sessionToken)
                 attached = true
@@ -228,6 +241,10 @@ struct WireLaneDriver {
     mutating func absorbEvents(before arrival: UInt64 = .max) -> Bool {
         guard let connection else { return false }
         let taken = connection.take()
+        if let end = connection.streamEnd, taken.ended != nil, !streamEndNoted {
+            streamEndNoted = true
+            note("event stream ended at arrival \(end.arrival): \(RPCError(status: end.status))")
+        }
         pendingEvents += taken.messages
         let now = pendingEvents.filter { $0.arrival < arrival }
         pendingEvents.removeAll { $0.arrival < arrival }
@@ -238,6 +255,7 @@ struct WireLaneDriver {
     mutating func apply(_ arrived: WireConnection.Arrived) {
         guard let session, let event = try? ReaderGatewayV1.SessionEvent(serializedBytes: arrived.bytes),
               case .disconnected(let lost)? = event.event else { return }
+        note("event at arrival \(arrived.arrival): disconnected \(lost.readerID) generation \(lost.generation) \(lost.reason.protoName ?? "\(lost.reason.rawValue)") taken by \(lost.takenByLaneLabel.isEmpty ? "-" : lost.takenByLaneLabel) (held \(held.map { "\($0.reader)@\($0.generation.map(String.init) ?? "?")" } ?? "none"))")
         if let floor = floors[lost.readerID] {
             lane.ledger.record(
                 .eventAfterResume, ContractRules.eventAfterResume(generation: lost.generation, floor: floor),
@@ -262,8 +280,10 @@ struct WireLaneDriver {
             print("chaos: \(lane.label): the disconnected event for \(reader) never arrived on the connection that carried the refusal")
         }
         refusedUntold = [:]
+        if connection != nil { note("dropped the connection") }
         connection?.cut()
         connection = nil
         attached = false
+        streamEndNoted = false
     }
 }

@@ -148,6 +148,7 @@ extension WireLaneDriver {
             // The disconnected event must have come first, on this very connection.
             _ = absorbEvents(before: answer.arrival)
             let stillHeld = held.map { $0.reader == reader } ?? false
+            if stillHeld { report(refusalOf: reader, window: window) }
             lane.ledger.record(
                 .toldBeforeRefused,
                 stillHeld ? "\(command.rawValue) was refused before the disconnected event for generation \(held?.generation.map(String.init) ?? "?") arrived\(window.map { " (\(replicas($0)))" } ?? "")" : nil,
@@ -170,6 +171,19 @@ extension WireLaneDriver {
 
     // MARK: judging
 
+    /// Prints what a refusal before its event needs to be understood: the lane's journal,
+    /// the owners in PostgreSQL around the call, and the replicas' log lines of the session.
+    func report(refusalOf reader: String, window: ContractWindow?) {
+        guard let session else { return }
+        var lines = ["chaos: \(lane.label) session \(session.id) was refused \(reader) (held at generation \(held?.generation.map(String.init) ?? "?")) before its event; journal:"]
+        lines += journal.map { "chaos:   \($0)" }
+        if let window { lines.append("chaos:   window: \(window)") }
+        for replica in lane.cluster.replicas {
+            for line in replica.lines(containing: session.id).suffix(30) { lines.append("chaos:   \(replica.name): \(line)") }
+        }
+        print(lines.joined(separator: "\n"))
+    }
+
     /// Reads PostgreSQL, sends the call, reads PostgreSQL again (and the changes of owner in
     /// between). Nil when PostgreSQL could not be read before (the call is not sent); the
     /// window is nil when the call's connection failed or PostgreSQL could not be read after.
@@ -185,6 +199,8 @@ extension WireLaneDriver {
         }
         let answer = await connection.call(method, request, timeout: timeout)
         lane.count { $0.calls += 1 }
+        let call = method.path.split(separator: "/").last.map(String.init) ?? method.path
+        note("\(call) answered \(Self.name(answer)) at arrival \(answer.arrival)\(answer.isOK ? "" : ": \(answer.status.message)")")
         if Self.isConnectionTrouble(answer) { return (answer, nil) }
         guard let after = await lane.database.snapshot(session: session, giveUp: giveUp),
               let changes = await lane.database.changes(from: before, to: after, giveUp: giveUp) else {

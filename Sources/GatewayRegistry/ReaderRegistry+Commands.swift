@@ -9,6 +9,9 @@ extension ReaderRegistry {
         case refusal(OwnershipRefusal)
         /// The session owns no reader.
         case notConnected
+        /// This replica ended the session's stream on this connection asking for a resume
+        /// (``ReaderRegistry/resumeRequired(_:on:)``): the call fails the same way.
+        case resumeFirst(StreamEnding)
     }
 
     /// A session, the reader it owns, the generation it owns it at, and where the
@@ -48,6 +51,7 @@ extension ReaderRegistry {
         _ token: String, connection: UInt64, reboot: Bool, deadline: ContinuousClock.Instant,
         now: ContinuousClock.Instant, nowUnixMs: Int64, lease: Duration
     ) -> RelayDecision {
+        if let ending = resumeRequired(token, on: connection) { return .refused(.resumeFirst(ending)) }
         guard let index = sessions.index(forKey: token) else { return .unknownSession }
         // Reached in place: reading through `values[index]` copies nothing more than the fields.
         if sessions.values[index].leaseExpired(at: now, lease: lease) { return .refused(.sessionUnknown) }

@@ -202,7 +202,7 @@ extension ReaderRegistry {
             actions.append(.closeLink(link.id, .replicaFenced))
         }
         for session in sessions.values {
-            if let stream = session.stream { actions.append(.endStream(stream, .replicaFenced)) }
+            if let stream = session.stream { actions.append(streamEnded(stream, of: session.token, on: session.streamConnection, .replicaFenced)) }
         }
         let sessionCount = sessions.count
         links.removeAll()

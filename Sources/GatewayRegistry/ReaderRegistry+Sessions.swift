@@ -46,7 +46,7 @@ extension ReaderRegistry {
             if let stream = existing.stream, let carrier = existing.streamConnection, !resumed.connections.contains(carrier) {
                 // The lane came back on another connection: the old one's stream is over (the
                 // lane left it), and events wait for the subscription on the new one.
-                actions.append(.endStream(stream, .sessionMoved))
+                actions.append(streamEnded(stream, of: token, on: carrier, .sessionMoved))
                 sessions[token]!.stream = nil
                 sessions[token]!.streamConnection = nil
             }
@@ -57,7 +57,10 @@ extension ReaderRegistry {
                 sessions[token]!.pendingRefusal = nil
             }
         } else if existing.epoch < resumed.epoch {
-            if let stream = existing.stream { actions.append(.endStream(stream, .sessionMoved)) }
+            if let stream = existing.stream {
+                let carrier = existing.streamConnection.flatMap { resumed.connections.contains($0) ? nil : $0 }
+                actions.append(streamEnded(stream, of: token, on: carrier, .sessionMoved))
+            }
             setReader(nil, ofSessionAt: token)
             unindexConnections(of: token)
             var replacement = resumed
@@ -67,6 +70,28 @@ extension ReaderRegistry {
         for connection in resumed.connections { attach(token, connection: connection, nowUnixMs: resumed.lastSeenUnixMs) }
         dropObsoleteEvents(ofSessionAt: token)
         return Adoption(session: sessions[token]!, isNew: false, actions: actions)
+    }
+
+    /// The action ending a session's stream carried by `connection` as `ending` says; when the
+    /// ending asks the lane to resume, the session's later calls on that connection fail the
+    /// same way until it resumes there (``resumeRequired(_:on:)``).
+    mutating func streamEnded(_ stream: EventStreamID, of token: String, on connection: UInt64?, _ ending: StreamEnding) -> RegistryAction {
+        if let connection, ending != .sessionEnded { resumeRequired[connection, default: [:]][token] = ending }
+        return .endStream(stream, ending)
+    }
+
+    /// Why the session's calls on `connection` must resume first: this replica ended its
+    /// stream there asking for a resume (fenced off, or the session moved), and no
+    /// `OpenSession(resume)` came on that connection since. Nil: nothing stands in the way.
+    public func resumeRequired(_ token: String, on connection: UInt64) -> StreamEnding? {
+        resumeRequired[connection]?[token]
+    }
+
+    /// `OpenSession(resume)` of the session arrived on `connection`: its calls there are
+    /// answered again.
+    public mutating func sessionResuming(_ token: String, on connection: UInt64) {
+        guard resumeRequired[connection]?.removeValue(forKey: token) != nil else { return }
+        if resumeRequired[connection]?.isEmpty == true { resumeRequired[connection] = nil }
     }
 
     /// Drops buffered `disconnected` events of the session's current reader from generations
@@ -187,6 +212,7 @@ extension ReaderRegistry {
     /// A connection closed: sessions whose last connection it was are detached now
     /// (their lease starts running). Costs the sessions of that connection only.
     public mutating func connectionClosed(_ connection: UInt64, now: ContinuousClock.Instant) {
+        resumeRequired[connection] = nil
         guard let carried = sessionsByConnection.removeValue(forKey: connection) else { return }
         for token in carried where sessions[token] != nil {
             sessions[token]!.connections.remove(connection)
@@ -220,7 +246,7 @@ extension ReaderRegistry {
         unindexConnections(of: token)
         let session = sessions.removeValue(forKey: token)!
         tokens[session.id] = nil
-        return (session, session.stream.map { [.endStream($0, ending)] } ?? [])
+        return (session, session.stream.map { [streamEnded($0, of: token, on: session.streamConnection, ending)] } ?? [])
     }
 
     /// The sessions to renew (attached) and to end (detached past `lease`) at `now`.

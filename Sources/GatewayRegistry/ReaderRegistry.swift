@@ -56,6 +56,11 @@ public struct ReaderRegistry: Sendable {
     /// Kept apart from the sessions: whatever happens to a session, the store's answer
     /// still finds and resumes its waiter.
     public internal(set) var discoveryWaiters: [String: DiscoveryStateMachine.DiscoveryID] = [:]
+    /// Connections whose session stream this replica ended with "resume the session"
+    /// (fenced off, or the session moved), by connection and session token: the session's
+    /// calls on that connection fail the same way until it resumes there, so that nothing
+    /// is answered on a connection that can no longer hear the session's events.
+    var resumeRequired: [UInt64: [String: StreamEnding]] = [:]
     var nextLinkID: UInt64 = 1
     var nextStreamID: UInt64 = 1
 

@@ -1,4 +1,5 @@
 import GatewayDomain
+import GatewayRegistry
 import GatewayWire
 
 /// Why a call to the gateway failed: a wire status (canonical code plus the
@@ -38,6 +39,22 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     static let sessionMoved = ServiceError(
         .sessionMoved, "the session was resumed on another connection (possibly another replica); this stream is over: subscribe where the session was resumed"
     )
+    static let replicaFenced = ServiceError(.readerLinkMoved, "this replica was fenced off; resume the session with its resume token")
+
+    /// A call of a session on a connection whose event stream this replica ended asking for a
+    /// resume: it fails the same way until `OpenSession(resume_token)` comes on that connection.
+    static func resumeFirst(_ ending: StreamEnding) -> ServiceError {
+        switch ending {
+        case .sessionEnded: sessionUnknown
+        case .replicaFenced: replicaFenced
+        case .sessionMoved:
+            ServiceError(
+                .sessionMoved,
+                "the session was resumed on another connection (possibly another replica) and its events go there; resume it with OpenSession(resume_token) to use this connection"
+            )
+        }
+    }
+
     static let secretKeyInvalid = ServiceError(
         .secretKeyInvalid, "the secret key is missing or wrong; send metadata `authorization: Bearer <secret key>`"
     )

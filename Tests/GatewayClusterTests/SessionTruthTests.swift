@@ -190,6 +190,62 @@ extension ClusterTests {
         }
     }
 
+    /// r1 holds the session (its events subscribed on the lane's connection) and is paused
+    /// past its node lease; Lane 2 takes the reader on r2. When r1 runs again it finds itself
+    /// fenced and ends the session's stream asking for a resume: the lane's next command on
+    /// that connection fails the same way (never READER_CONNECTED_TO_ANOTHER_SESSION, whose
+    /// event that connection can no longer carry), and after a resume there the answer is the
+    /// row's: no reader.
+    @Test func aFencedReplicaAsksForAResumeBeforeAnsweringOnTheConnectionWhoseStreamItEnded() async throws {
+        try await ClusterFixture.run { cluster in
+            let (r1, r2, r3) = (cluster.replicas[0], cluster.replicas[1], cluster.replicas[2])
+            let readers = try await cluster.attachReaders(1, ports: [r3.port], prefix: "FEN")
+            let x = try #require(readers[0].readerID)
+
+            let lane = try await SessionProbe.connect(to: r1, cluster: cluster)
+            let token = try await lane.open(token: cluster.token, lane: "Lane 1").sessionToken
+            lane.subscribe(token)
+            let discovery = try await lane.discover(token, location: cluster.location)
+            try await lane.connect(token, reader: x, discovery: discovery.discoveryID)
+            let oldNode = try #require(r1.nodeID)
+
+            r1.pause()
+            let reaped = await eventuallyIgnoringErrors(timeout: .seconds(30), interval: .milliseconds(100)) {
+                !(try await cluster.database.nodes().contains(oldNode))
+            }
+            try cluster.require(reaped, "r1 (\(oldNode)) was not reaped while paused")
+            let taker = try await SessionProbe.connect(to: r2, cluster: cluster)
+            let takerToken = try await taker.open(token: cluster.token, lane: "Lane 2").sessionToken
+            let takerDiscovery = try await taker.discover(takerToken, location: cluster.location)
+            let taken = try await taker.connect(takerToken, reader: x, discovery: takerDiscovery.discoveryID)
+            cluster.expect(taken.replacedOtherSession, "Lane 2 did not replace Lane 1")
+            r1.resume()
+
+            let ended = await eventuallyIgnoringErrors(timeout: .seconds(30)) { lane.streamEnding != nil }
+            try cluster.require(ended, "r1 woke and never ended the session's stream (events: \(lane.events))")
+            let ending = try #require(lane.streamEnding as? RPCError)
+            cluster.expect([.readerLinkMoved, .sessionMoved].contains(ending.reason), "the stream ended \(ending), not asking for a resume")
+            do {
+                try await lane.display(token)
+                cluster.expect(false, "a command on the connection whose stream r1 ended was accepted")
+            } catch let error as RPCError {
+                cluster.expect(error.reason == ending.reason, "the command after the stream's end (\(ending.reason)) failed \(error)")
+            }
+
+            let resumed = try await lane.resume(token)
+            cluster.expect(resumed.resumed, "the resume on the same connection was refused")
+            cluster.expect(resumed.connectedReader == nil, "the resume said the session holds \(resumed.connectedReader?.id ?? ""); Lane 2 took it")
+            do {
+                try await lane.display(token)
+                cluster.expect(false, "a command of a session holding no reader was accepted")
+            } catch let error as RPCError {
+                cluster.expect(error.reason == .notConnectedToReader, "the command after the resume failed \(error)")
+            }
+            taker.close()
+            lane.close()
+        }
+    }
+
     /// A resume on r3 races a takeover of the session's reader from r2: whichever wins, the
     /// answer agrees with the row at its moment, a loss it did not report is told on the event
     /// stream, and the session is never refused for holding the reader it lost.

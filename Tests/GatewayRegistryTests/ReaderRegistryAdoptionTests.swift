@@ -136,8 +136,8 @@ struct ReaderRegistryAdoptionTests {
         // Memory no longer says the stale copy holds the first reader.
         #expect(fixture.registry.owner(of: fixture.reader) == nil)
         #expect(fixture.registry.owner(of: other)?.id == a)
-        // Its calls on the old connection are not answered from memory any more.
-        #expect(fixture.relay("A", connection: 1) == .unknownSession)
+        // Its calls on the old connection, whose stream ended, must resume there first.
+        #expect(fixture.relay("A", connection: 1) == .refused(.resumeFirst(.sessionMoved)))
     }
 
     @Test func lossesOfAnEarlierGenerationOfTheReaderItHoldsAreNotDeliveredAfterTheResume() {
@@ -178,7 +178,8 @@ struct ReaderRegistryAdoptionTests {
         #expect(dropped?.actions == [.endStream(stream, .sessionMoved)])
         #expect(fixture.session("A") == nil)
         #expect(fixture.registry.owner(of: fixture.reader) == nil)
-        #expect(fixture.relay("A", connection: 1) == .unknownSession)
+        // The connection whose stream ended must resume before its calls are answered.
+        #expect(fixture.relay("A", connection: 1) == .refused(.resumeFirst(.sessionMoved)))
     }
 
     @Test func copiesTheRenewalLeftOutAreDroppedUnlessAdoptedAgainMeanwhile() {

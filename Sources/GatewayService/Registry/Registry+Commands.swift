@@ -57,6 +57,7 @@ extension Registry {
             case .unknownSession: return .unknownSession
             case .refused(.sessionUnknown): return .refused(.sessionUnknown)
             case .refused(.notConnected): return .refused(.notConnected)
+            case .refused(.resumeFirst(let ending)): return .refused(.resumeFirst(ending))
             case .refused(.refusal(let refusal)):
                 // The refusal of a lost reader comes after the event telling of the loss, which
                 // the thread that decided the loss may not have handed to the stream yet.

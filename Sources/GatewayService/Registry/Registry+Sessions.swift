@@ -32,6 +32,17 @@ extension Registry {
         return true
     }
 
+    /// The error a call of the session on `connection` fails with because this replica ended
+    /// the session's stream there asking for a resume; nil when nothing stands in the way.
+    func resumeFirst(_ token: String, connection: UInt64) -> ServiceError? {
+        state.withLock { $0.machine.resumeRequired(token, on: connection) }.map(ServiceError.resumeFirst)
+    }
+
+    /// `OpenSession(resume)` came on `connection`: the session's calls there are answered again.
+    func sessionResuming(_ token: String, connection: UInt64) {
+        state.withLock { $0.machine.sessionResuming(token, on: connection) }
+    }
+
     /// Forgets a session: its event stream ends. Nil when it was not held.
     func sessionEnded(_ token: String) -> RegistrySession? {
         act { registry in

@@ -144,7 +144,7 @@ final class Registry: Sendable {
             guard let stream = state.streams.removeValue(forKey: id) else { return nil }
             let status = switch ending {
             case .sessionEnded: ReaderGatewayV1.Status.ok
-            case .replicaFenced: ServiceError(.readerLinkMoved, "this replica was fenced off; resume the session with its resume token").status
+            case .replicaFenced: ServiceError.replicaFenced.status
             case .sessionMoved: ServiceError.sessionMoved.status
             }
             return .endStream(stream, status)

@@ -40,6 +40,7 @@ extension SdkService {
     /// whose copy the row may have moved past).
     func session(_ token: String, _ context: CallContext) async throws(ServiceError) -> RegistrySession {
         if let found = localSession(token, context) { return found }
+        if let error = registry.resumeFirst(token, connection: context.connectionID) { throw error }
         if let adopted = try await adoptSession(token, context) { return adopted }
         throw ServiceError.sessionUnknown
     }
@@ -58,6 +59,7 @@ extension SdkService {
         if !request.resumeToken.isEmpty {
             // A resume is answered from the row, adopted anew, whatever memory holds: the
             // answer says what PostgreSQL says the session owns and discovered.
+            registry.sessionResuming(request.resumeToken, connection: context.connectionID)
             guard let resumed = try await adoptSession(request.resumeToken, context) else { throw ServiceError.sessionUnknown }
             response.sessionID = resumed.id.rawValue
             response.sessionToken = resumed.token
@@ -149,6 +151,10 @@ extension SdkService {
     func subscribeEvents(_ request: ReaderGatewayV1.SubscribeEventsRequest, call: ServerCall, context: CallContext) {
         let token = request.sessionToken
         if localSession(token, context) != nil, registry.subscribe(token, call: call, connection: context.connectionID) { return }
+        if let error = registry.resumeFirst(token, connection: context.connectionID) {
+            call.end(error.status)
+            return
+        }
         Task {
             do throws(ServiceError) {
                 _ = try await adoptSession(token, context)

@@ -116,6 +116,7 @@ lint: deps
 	$(call apt_install,python3)
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors $(SWIFT_FLAGS)
 	@Tests/Harness/check-layers.sh
+	@Tests/Harness/check-encapsulation.sh
 	@python3 Tests/Harness/check-tests.py
 
 clean:

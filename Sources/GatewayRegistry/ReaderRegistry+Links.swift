@@ -94,18 +94,13 @@ extension ReaderRegistry {
             // another replica: announce it.
             return current.knownGeneration > .initial ? .announce(current.status) : .none
         }
-        var status = ReaderGatewayV1.ReaderStatusChanged()
-        status.reader = current.status.render(current.described, nowUnixMs: nowUnixMs)
-        return .tellOwner(deliver(.readerStatusChanged(status), toSessionAt: owner.token, nowUnixMs: nowUnixMs))
+        return .tellOwner(deliver(.statusChanged(described: current.described, status: current.status), toSessionAt: owner.token, nowUnixMs: nowUnixMs))
     }
 
     /// The reader reported update progress: its owner here hears it.
     public mutating func updateProgress(_ reader: ReaderID, progress: Float, nowUnixMs: Int64) -> RegistryAction? {
         guard let owner = owner(of: reader) else { return nil }
-        var update = ReaderGatewayV1.UpdateProgress()
-        update.readerID = reader.rawValue
-        update.progress = progress
-        return deliver(.updateProgress(update), toSessionAt: owner.token, nowUnixMs: nowUnixMs)
+        return deliver(.updateProgress(reader: reader, progress: progress), toSessionAt: owner.token, nowUnixMs: nowUnixMs)
     }
 
     /// A reader's status announced by its home replica: for the owner here of a reader
@@ -119,7 +114,7 @@ extension ReaderRegistry {
         _ status: ReaderGatewayV1.ReaderStatusChanged, reader: ReaderID, session: SessionID, nowUnixMs: Int64
     ) -> RegistryAction? {
         guard let token = tokens[session], sessions[token]?.reader == reader else { return nil }
-        return deliver(.readerStatusChanged(status), toSessionAt: token, nowUnixMs: nowUnixMs)
+        return deliver(.remoteStatus(status), toSessionAt: token, nowUnixMs: nowUnixMs)
     }
 
     /// A link that ended and was still the reader's current one.

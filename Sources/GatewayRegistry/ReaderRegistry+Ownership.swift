@@ -80,7 +80,7 @@ extension ReaderRegistry {
             switch action {
             case .notifyDisplaced(let displaced, _, _):
                 guard let token = tokens[displaced], let index = sessions.index(forKey: token), sessions.values[index].reader == reader else { continue }
-                let event = Self.disconnected(
+                let event = ReaderLoss(
                     reader: reader, reason: reason, generation: OwnershipGeneration(max(0, generation.rawValue - 1)),
                     takenByLane: taker?.lane, takenByPosDeviceID: taker?.posDeviceID
                 )
@@ -108,7 +108,7 @@ extension ReaderRegistry {
                 guard let index = sessions.index(forKey: token), sessions.values[index].id != taker.id,
                       sessions.values[index].generation < generation
                 else { continue }
-                let event = Self.disconnected(
+                let event = ReaderLoss(
                     reader: reader, reason: .replaced, generation: sessions.values[index].generation,
                     takenByLane: taker.lane, takenByPosDeviceID: taker.posDeviceID
                 )
@@ -227,7 +227,7 @@ extension ReaderRegistry {
             reason = .rebootRequested
             taker = (nil, nil)
         }
-        let event = Self.disconnected(
+        let event = ReaderLoss(
             reader: displaced.reader, reason: reason, generation: displaced.generation,
             takenByLane: taker.lane, takenByPosDeviceID: taker.posDevice
         )

@@ -99,8 +99,8 @@ extension ReaderRegistry {
     private mutating func dropObsoleteEvents(ofSessionAt token: String) {
         guard let reader = sessions[token]?.reader, let generation = sessions[token]?.generation else { return }
         sessions[token]!.bufferedEvents.removeAll { event in
-            guard case .disconnected(let lost)? = event.event else { return false }
-            return lost.readerID == reader.rawValue && lost.generation < UInt64(generation.rawValue)
+            guard let lost = event.loss else { return false }
+            return lost.reader == reader && lost.generation < generation
         }
     }
 
@@ -162,9 +162,9 @@ extension ReaderRegistry {
         /// The loss the session has not acted on yet, told again (it went to a stream the lane
         /// may have left): send it before anything else. Its sequence number is an earlier
         /// one; the stream's order starts at ``firstSequence`` all the same.
-        public var retold: ReaderGatewayV1.SessionEvent?
+        public var retold: SessionNotice?
         /// Events buffered while no stream was live, oldest first: send them first.
-        public var buffered: [ReaderGatewayV1.SessionEvent]
+        public var buffered: [SessionNotice]
         /// The sequence number the new stream delivers first.
         public var firstSequence: UInt64
     }
@@ -181,7 +181,7 @@ extension ReaderRegistry {
         let buffered = sessions[token]!.bufferedEvents
         sessions[token]!.bufferedEvents.removeAll()
         // A loss not acted on yet is told again: the stream it went to may be one the lane left.
-        var retold: ReaderGatewayV1.SessionEvent?
+        var retold: SessionNotice?
         if sessions[token]!.pendingRefusal != nil, let loss = sessions[token]!.lastLoss, !buffered.contains(where: { $0.sequence == loss.sequence }) {
             retold = loss
         }
@@ -199,7 +199,7 @@ extension ReaderRegistry {
 
     /// The shell found the stream an event was queued for already finished: the stream is
     /// forgotten and the event buffered (in sequence order) for the next subscription.
-    public mutating func eventUndelivered(_ event: ReaderGatewayV1.SessionEvent, stream: EventStreamID, session: SessionID) {
+    public mutating func eventUndelivered(_ event: SessionNotice, stream: EventStreamID, session: SessionID) {
         guard let token = tokens[session] else { return }
         subscriptionEnded(token, stream: stream)
         var buffered = sessions[token]!.bufferedEvents

@@ -19,7 +19,7 @@ extension ReaderRegistry {
         _ reader: ReaderID, _ event: ReaderGatewayV1.SessionEvent.Event, nowUnixMs: Int64
     ) -> RegistryAction? {
         guard let owner = owner(of: reader) else { return nil }
-        return deliver(event, toSessionAt: owner.token, nowUnixMs: nowUnixMs)
+        return deliver(.softwareUpdate(event), toSessionAt: owner.token, nowUnixMs: nowUnixMs)
     }
 
     /// Readers of `deviceType` linked here and owned by a session here of `account`, not in a

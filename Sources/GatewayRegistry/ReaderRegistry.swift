@@ -38,14 +38,14 @@ public struct ReaderRegistry: Sendable {
     /// The most events a session without a live stream keeps (the oldest are dropped).
     public static let bufferedEventLimit = 256
 
-    public internal(set) var links: [ReaderID: RegistryLink] = [:]
+    var links: [ReaderID: RegistryLink] = [:]
     /// Readers whose link ended after a reboot command, while the loss is being recorded:
     /// the history row says `reader_lost`, so a notice that races the link's own report
     /// reads the reason here.
-    public internal(set) var rebootingReaders: Set<ReaderID> = []
-    public internal(set) var registrations: [String: PendingRegistration] = [:]
+    var rebootingReaders: Set<ReaderID> = []
+    var registrations: [String: PendingRegistration] = [:]
     /// Sessions by token (the relay path finds them in one lookup).
-    public internal(set) var sessions: [String: RegistrySession] = [:]
+    var sessions: [String: RegistrySession] = [:]
     var tokens: [SessionID: String] = [:]
     /// Sessions (tokens) holding each reader in memory: normally one, more while a change
     /// made on another replica has not been heard here yet.
@@ -55,7 +55,7 @@ public struct ReaderRegistry: Sendable {
     /// The discovery waiting for its readers, by session token (at most one per session).
     /// Kept apart from the sessions: whatever happens to a session, the store's answer
     /// still finds and resumes its waiter.
-    public internal(set) var discoveryWaiters: [String: DiscoveryStateMachine.DiscoveryID] = [:]
+    var discoveryWaiters: [String: DiscoveryStateMachine.DiscoveryID] = [:]
     /// Connections whose session stream this replica ended with "resume the session"
     /// (fenced off, or the session moved), by connection and session token: the session's
     /// calls on that connection fail the same way until it resumes there, so that nothing
@@ -72,6 +72,13 @@ public struct ReaderRegistry: Sendable {
         tokens[id].flatMap { sessions[$0] }
     }
 
+    public func session(token: String) -> RegistrySession? { sessions[token] }
+
+    /// Whether the reader's link `link` is the one here and was asked to reboot.
+    public func rebootRequested(_ reader: ReaderID, link: LinkID) -> Bool {
+        links[reader].map { $0.id == link && $0.rebootRequested } ?? false
+    }
+
     public func token(of id: SessionID) -> String? { tokens[id] }
 
     /// The session that owns `reader` per this replica's memory: of the sessions holding
@@ -85,6 +92,9 @@ public struct ReaderRegistry: Sendable {
         }
         return best
     }
+
+    /// The id of the reader's link here, if it has one.
+    public func linkID(of reader: ReaderID) -> LinkID? { links[reader]?.id }
 
     /// The live status of the reader's link here, if it has one.
     public func linkStatus(of reader: ReaderID) -> LinkStatus? { links[reader]?.status }
@@ -138,18 +148,15 @@ public struct ReaderRegistry: Sendable {
     /// Queues `event` for the session: an action to send it on its stream, or (no live
     /// stream) buffered, the oldest dropped past ``bufferedEventLimit``. Every event gets
     /// the session's next sequence number.
-    mutating func deliver(_ event: ReaderGatewayV1.SessionEvent.Event, toSessionAt token: String, nowUnixMs: Int64) -> RegistryAction? {
+    mutating func deliver(_ event: SessionNotice.Event, toSessionAt token: String, nowUnixMs: Int64) -> RegistryAction? {
         guard let index = sessions.index(forKey: token) else { return nil }
         return deliver(event, toSessionAt: index, nowUnixMs: nowUnixMs)
     }
 
     /// ``deliver(_:toSessionAt:nowUnixMs:)`` for the session at `index`.
-    mutating func deliver(_ event: ReaderGatewayV1.SessionEvent.Event, toSessionAt index: Dictionary<String, RegistrySession>.Index, nowUnixMs: Int64) -> RegistryAction? {
-        var message = ReaderGatewayV1.SessionEvent()
-        message.sequence = sessions.values[index].nextSequence
+    mutating func deliver(_ event: SessionNotice.Event, toSessionAt index: Dictionary<String, RegistrySession>.Index, nowUnixMs: Int64) -> RegistryAction? {
+        let message = SessionNotice(sequence: sessions.values[index].nextSequence, atUnixMs: nowUnixMs, event: event)
         sessions.values[index].nextSequence += 1
-        message.atUnixMs = nowUnixMs
-        message.event = event
         if case .disconnected = event { sessions.values[index].lastLoss = message }
         if let stream = sessions.values[index].stream { return .sendEvent(message, to: stream) }
         sessions.values[index].bufferedEvents.append(message)

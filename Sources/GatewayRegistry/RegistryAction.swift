@@ -30,7 +30,7 @@ public enum LinkClosure: Hashable, Sendable {
 public enum RegistryAction: Equatable, Sendable {
     /// Send `event` on a session's event stream (its sequence number is set; a stream
     /// delivers in sequence order).
-    case sendEvent(ReaderGatewayV1.SessionEvent, to: EventStreamID)
+    case sendEvent(SessionNotice, to: EventStreamID)
     /// Hand a relayed command its failure (the completion is called once).
     case failCommand(CommandKey, CommandFailure)
     /// Send `cancelCollect` down the link: a collect it ran was interrupted by a change of owner.

@@ -90,10 +90,10 @@ public struct RegistrySession: Sendable {
     /// The last `disconnected` event the session was sent: while its armed refusal
     /// (``pendingRefusal``) stands, a new subscription gets it again, since the stream it
     /// went to may be one the lane had already left (a connection it dropped).
-    public internal(set) var lastLoss: ReaderGatewayV1.SessionEvent?
+    public internal(set) var lastLoss: SessionNotice?
     /// The connection that carries ``stream``.
     public internal(set) var streamConnection: UInt64?
-    public internal(set) var bufferedEvents: [ReaderGatewayV1.SessionEvent] = []
+    public internal(set) var bufferedEvents: [SessionNotice] = []
     public internal(set) var nextSequence: UInt64 = 1
     /// Connections that carried calls of this session and are still open.
     public internal(set) var connections: Set<UInt64> = []

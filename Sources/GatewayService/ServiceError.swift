@@ -86,6 +86,12 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The wire error for an ownership refusal.
+    /// Whether this error refuses a session's call because it lost (or never had) its reader:
+    /// answers that must come after the `disconnected` event telling of the loss.
+    var isOwnershipRefusal: Bool {
+        [.readerConnectedToAnotherSession, .notConnectedToReader, .readerOffline].contains(reason)
+    }
+
     static func refusal(_ refusal: OwnershipRefusal) -> ServiceError {
         let reason: ReaderGatewayV1.ErrorReason = switch refusal {
         case .readerBusy: .readerBusy

@@ -1,5 +1,5 @@
 import GatewayDomain
-import GatewayRegistry
+@testable import GatewayRegistry
 import GatewayWire
 import Testing
 
@@ -11,13 +11,11 @@ struct ReaderRegistryAdoptionTests {
     let other = ReaderID("tmr_2")
 
     /// A buffered `disconnected` event of `reader` at `generation`, with sequence `sequence`.
-    func lost(_ reader: ReaderID, generation: Int64, sequence: UInt64) -> ReaderGatewayV1.SessionEvent {
-        var event = ReaderGatewayV1.SessionEvent()
-        event.sequence = sequence
-        event.event = .disconnected(
-            ReaderRegistry.disconnected(reader: reader, reason: .replaced, generation: OwnershipGeneration(generation), takenByLane: "Lane B", takenByPosDeviceID: "pos-B")
+    func lost(_ reader: ReaderID, generation: Int64, sequence: UInt64) -> SessionNotice {
+        SessionNotice(
+            sequence: sequence, atUnixMs: 0,
+            event: .disconnected(ReaderLoss(reader: reader, reason: .replaced, generation: OwnershipGeneration(generation), takenByLane: "Lane B", takenByPosDeviceID: "pos-B"))
         )
-        return event
     }
 
     @Test func aCallOnAConnectionTheSessionIsNotBoundToIsNotAnsweredFromMemory() {
@@ -80,7 +78,7 @@ struct ReaderRegistryAdoptionTests {
         #expect(actions.contains { if case .sendEvent(_, first) = $0 { true } else { false } })
         fixture.adopt("A", epoch: 2, connection: 2)
         let again = fixture.subscribe("A", connection: 2)
-        let retold: String? = if case .disconnected(let lost)? = again.retold?.event { lost.readerID } else { nil }
+        let retold: String? = if case .disconnected(let lost)? = again.retold?.message.event { lost.readerID } else { nil }
         #expect(retold == fixture.reader.rawValue)
         // The stream's order goes on from the session's next number: nothing waits for a gap.
         #expect(again.buffered.isEmpty)

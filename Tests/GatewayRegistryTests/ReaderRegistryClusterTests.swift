@@ -1,5 +1,5 @@
 import GatewayDomain
-import GatewayRegistry
+@testable import GatewayRegistry
 import GatewayWire
 import Testing
 
@@ -32,7 +32,7 @@ struct ReaderRegistryClusterTests {
 
         let told = fixture.registry.sessionDisplaced(changed.displaced[0], reason: .replaced, takenByLane: "Lane X", takenByPosDeviceID: "pos-X", nowUnixMs: 5)
         #expect(told == nil) // no stream: buffered
-        guard case .disconnected(let disconnected)? = fixture.session("A")?.bufferedEvents.last?.event else { Issue.record("not told"); return }
+        guard case .disconnected(let disconnected)? = fixture.session("A")?.bufferedEvents.last?.message.event else { Issue.record("not told"); return }
         #expect(disconnected.takenByLaneLabel == "Lane X")
         #expect(disconnected.takenByPosDeviceID == "pos-X")
         #expect(fixture.relay("A") == .refused(.refusal(.connectedToAnotherSession)))
@@ -71,7 +71,7 @@ struct ReaderRegistryClusterTests {
         let changed = fixture.registry.ownershipChanged(row(fixture, generation: 2, owner: nil, node: nil), me: me)
         #expect(changed.displaced.first?.rebooting == true)
         _ = fixture.registry.sessionDisplaced(changed.displaced[0], reason: .readerLost, takenByLane: nil, takenByPosDeviceID: nil, nowUnixMs: 5)
-        guard case .disconnected(let rebooted)? = fixture.session("A")?.bufferedEvents.last?.event else { Issue.record("not told"); return }
+        guard case .disconnected(let rebooted)? = fixture.session("A")?.bufferedEvents.last?.message.event else { Issue.record("not told"); return }
         #expect(rebooted.reason == .rebootRequested)
         #expect(fixture.relay("A") == .refused(.refusal(.readerOffline)))
 
@@ -80,7 +80,7 @@ struct ReaderRegistryClusterTests {
         fixture.claim("B", generation: 3)
         let lost = fixture.registry.ownershipChanged(row(fixture, generation: 4, owner: nil, node: nil), me: me)
         _ = fixture.registry.sessionDisplaced(lost.displaced[0], reason: nil, takenByLane: "ignored", takenByPosDeviceID: nil, nowUnixMs: 6)
-        guard case .disconnected(let disconnected)? = fixture.session("B")?.bufferedEvents.last?.event else { Issue.record("not told"); return }
+        guard case .disconnected(let disconnected)? = fixture.session("B")?.bufferedEvents.last?.message.event else { Issue.record("not told"); return }
         #expect(disconnected.reason == .readerLost)
         #expect(disconnected.takenByLaneLabel == "")
     }

@@ -1,5 +1,5 @@
 import GatewayDomain
-import GatewayRegistry
+@testable import GatewayRegistry
 import Testing
 
 /// Discovery waiters: one per session, superseded or cancelled at once.

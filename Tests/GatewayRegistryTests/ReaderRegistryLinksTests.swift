@@ -1,5 +1,5 @@
 import GatewayDomain
-import GatewayRegistry
+@testable import GatewayRegistry
 import GatewayWire
 import Testing
 
@@ -132,7 +132,7 @@ struct ReaderRegistryLinksTests {
         let stream = fixture.subscribe("A").stream
         fixture.claim("A", generation: 1)
         let changed = fixture.registry.heartbeat(fixture.reader, link: link, activity: .collecting, batteryLevel: 0.8, ipAddress: "10.0.0.9", now: fixture.start, nowUnixMs: 7)
-        guard case .tellOwner(.sendEvent(let event, let to)?) = changed, case .readerStatusChanged(let status)? = event.event else {
+        guard case .tellOwner(.sendEvent(let event, let to)?) = changed, case .readerStatusChanged(let status)? = event.message.event else {
             Issue.record("the owner is not told: \(changed)")
             return
         }
@@ -168,7 +168,7 @@ struct ReaderRegistryLinksTests {
         let stream = fixture.subscribe("A").stream
         fixture.claim("A", generation: 1)
         guard case .sendEvent(let event, stream)? = fixture.registry.updateProgress(fixture.reader, progress: 0.25, nowUnixMs: 3),
-              case .updateProgress(let progress)? = event.event
+              case .updateProgress(let progress)? = event.message.event
         else { Issue.record("no progress event"); return }
         #expect(progress.progress == 0.25)
         #expect(progress.readerID == fixture.reader.rawValue)

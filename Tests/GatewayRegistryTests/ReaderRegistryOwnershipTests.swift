@@ -1,5 +1,5 @@
 import GatewayDomain
-import GatewayRegistry
+@testable import GatewayRegistry
 import GatewayWire
 import Testing
 
@@ -43,7 +43,7 @@ struct ReaderRegistryOwnershipTests {
         let result = fixture.claim("B", generation: second.rawValue, actions: actions)
 
         #expect(result.count == 2)
-        guard case .sendEvent(let event, let to)? = result.first, case .disconnected(let disconnected)? = event.event else {
+        guard case .sendEvent(let event, let to)? = result.first, case .disconnected(let disconnected)? = event.message.event else {
             Issue.record("the displaced session is not told first: \(result)")
             return
         }
@@ -86,7 +86,7 @@ struct ReaderRegistryOwnershipTests {
             .cancelOnReader(link),
             .tellOwner(link, lane: "Lane B", generation: second),
         ])
-        guard case .disconnected(let disconnected)? = fixture.session("A")?.bufferedEvents.last?.event else {
+        guard case .disconnected(let disconnected)? = fixture.session("A")?.bufferedEvents.last?.message.event else {
             Issue.record("the displaced session's event is not buffered")
             return
         }
@@ -130,7 +130,7 @@ struct ReaderRegistryOwnershipTests {
         _ = fixture.registry.ownershipDecided(fixture.reader, generation: generation, actions: actions, reason: .rebootRequested, nowUnixMs: 5)
         fixture.registry.rebootReported(fixture.reader)
 
-        guard case .disconnected(let disconnected)? = fixture.session("A")?.bufferedEvents.last?.event else { Issue.record("no event"); return }
+        guard case .disconnected(let disconnected)? = fixture.session("A")?.bufferedEvents.last?.message.event else { Issue.record("no event"); return }
         #expect(disconnected.reason == .rebootRequested)
         #expect(disconnected.message == "the reader rebooted")
         #expect(fixture.registry.rebootingReaders.isEmpty)
@@ -146,7 +146,7 @@ struct ReaderRegistryOwnershipTests {
         // The store's displaced owner was a session on another replica (generation 2);
         // B's claim at 3 tells A, which missed the change, as well.
         _ = fixture.claim("B", generation: 3)
-        guard case .disconnected(let disconnected)? = fixture.session("A")?.bufferedEvents.last?.event else { Issue.record("A not told"); return }
+        guard case .disconnected(let disconnected)? = fixture.session("A")?.bufferedEvents.last?.message.event else { Issue.record("A not told"); return }
         #expect(disconnected.reason == .replaced)
         #expect(disconnected.takenByLaneLabel == "Lane B")
         #expect(disconnected.generation == 1)

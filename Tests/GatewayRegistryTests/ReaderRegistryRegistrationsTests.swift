@@ -1,5 +1,5 @@
 import GatewayDomain
-import GatewayRegistry
+@testable import GatewayRegistry
 import Testing
 
 /// Registration codes shown by unregistered readers.

@@ -1,5 +1,5 @@
 import GatewayDomain
-import GatewayRegistry
+@testable import GatewayRegistry
 import Testing
 
 /// A stream this replica ended asking the lane to resume (fenced off, or the session moved)

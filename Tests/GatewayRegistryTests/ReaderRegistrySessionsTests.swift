@@ -1,5 +1,5 @@
 import GatewayDomain
-import GatewayRegistry
+@testable import GatewayRegistry
 import GatewayWire
 import Testing
 
@@ -54,8 +54,8 @@ struct ReaderRegistrySessionsTests {
         fixture.open("A")
         let stream = fixture.subscribe("A").stream
         fixture.claim("A", generation: 1)
-        guard let early = fixture.registry.updateProgress(fixture.reader, progress: 0.1, nowUnixMs: 1)?.event,
-              let late = fixture.registry.updateProgress(fixture.reader, progress: 0.2, nowUnixMs: 2)?.event
+        guard let early = fixture.registry.updateProgress(fixture.reader, progress: 0.1, nowUnixMs: 1)?.notice,
+              let late = fixture.registry.updateProgress(fixture.reader, progress: 0.2, nowUnixMs: 2)?.notice
         else { Issue.record("not sent"); return }
         fixture.registry.eventUndelivered(late, stream: stream, session: a)
         fixture.registry.eventUndelivered(early, stream: stream, session: a)

@@ -1,5 +1,5 @@
 import GatewayDomain
-import GatewayRegistry
+@testable import GatewayRegistry
 import GatewayWire
 import Testing
 
@@ -32,7 +32,7 @@ struct ReaderRegistrySoftwareUpdatesTests {
         let stream = fixture.subscribe("A").stream
         fixture.claim("A", generation: 1)
         guard case .sendEvent(let event, stream)? = fixture.registry.softwareUpdateEvent(fixture.reader, .updateAvailable(available), nowUnixMs: 2),
-              case .updateAvailable(let sent)? = event.event
+              case .updateAvailable(let sent)? = event.message.event
         else { Issue.record("no update event for the owner"); return }
         #expect(sent.readerID == fixture.reader.rawValue)
     }

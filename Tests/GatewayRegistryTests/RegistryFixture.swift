@@ -1,5 +1,5 @@
 import GatewayDomain
-import GatewayRegistry
+@testable import GatewayRegistry
 import GatewayWire
 
 /// A registry and the plain values the tests drive it with: no clock but `start`, no I/O.
@@ -87,9 +87,15 @@ struct RegistryFixture {
 }
 
 extension RegistryAction {
-    /// The session event this action sends, if it sends one.
+    /// The notice this action sends, if it sends one.
+    var notice: SessionNotice? {
+        if case .sendEvent(let notice, _) = self { return notice }
+        return nil
+    }
+
+    /// The session event this action sends, if it sends one, as its wire message.
     var event: ReaderGatewayV1.SessionEvent? {
-        if case .sendEvent(let event, _) = self { return event }
+        if case .sendEvent(let notice, _) = self { return notice.message }
         return nil
     }
 

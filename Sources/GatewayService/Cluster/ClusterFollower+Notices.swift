@@ -23,9 +23,7 @@ extension ClusterFollower {
     /// here that owns the reader); others are dropped without a query.
     func handle(_ notice: OwnershipNotice) async {
         let me = node.id
-        let concerned = registry.update {
-            $0.noticeReceived(notice.reader, generation: notice.generation, session: notice.session, epoch: notice.epoch, node: notice.node, me: me)
-        }
+        let concerned = registry.noticeReceived(notice.reader, generation: notice.generation, session: notice.session, epoch: notice.epoch, node: notice.node, me: me)
         guard concerned else { return }
         await refresh(notice.reader)
     }
@@ -48,7 +46,7 @@ extension ClusterFollower {
     /// sessions own) with the rows, and applies what changed (after the listener
     /// (re)subscribed: notices may have been missed meanwhile).
     func reconcile() async {
-        await reconcile(registry.read { $0.readersOfInterest })
+        await reconcile(registry.readersOfInterest)
     }
 
     /// Compares `readers` with their rows and applies what changed (the periodic
@@ -71,10 +69,7 @@ extension ClusterFollower {
             reader: snapshot.reader, generation: snapshot.generation, session: snapshot.session, laneLabel: snapshot.laneLabel,
             epoch: snapshot.epoch, node: snapshot.node
         )
-        let (displaced, linkDropped) = registry.act { registry -> (([ReaderRegistry.Displaced], Bool), [RegistryAction]) in
-            let changed = registry.ownershipChanged(row, me: me)
-            return ((changed.displaced, changed.linkDropped), changed.actions)
-        }
+        let (displaced, linkDropped) = registry.ownershipChanged(row, me: me)
         if linkDropped { metrics.readersOnline.unlabeled.decrement() }
         for session in displaced {
             let found = await followUp("reading who displaced a session", leaves: "the displaced session is told without the reason and the taking lane") {
@@ -82,12 +77,9 @@ extension ClusterFollower {
             } ?? nil
             let nowUnixMs = Gateway.nowUnixMs()
             // The event first, then the failures of the commands the change interrupted.
-            registry.apply { registry in
-                let told = registry.sessionDisplaced(
-                    session, reason: found?.reason, takenByLane: found?.takenByLane, takenByPosDeviceID: found?.takenByPosDeviceID, nowUnixMs: nowUnixMs
-                )
-                return (told.map { [$0] } ?? []) + session.interrupted.map { .failCommand($0, .refusal(.connectedToAnotherSession)) }
-            }
+            registry.sessionDisplaced(
+                session, reason: found?.reason, takenByLane: found?.takenByLane, takenByPosDeviceID: found?.takenByPosDeviceID, nowUnixMs: nowUnixMs
+            )
         }
     }
 }

@@ -13,11 +13,7 @@ extension ClusterFollower {
             guard !notification.isResubscription, let notice = SessionAdoptionNotice(payload: notification.payload),
                   notice.node != node.id
             else { return }
-            let dropped = registry.act { registry -> (RegistrySession?, [RegistryAction]) in
-                guard let (session, actions) = registry.sessionMoved(SessionID(notice.session), epoch: notice.epoch) else { return (nil, []) }
-                return (session, actions)
-            }
-            guard dropped != nil else { return }
+            guard registry.sessionMoved(SessionID(notice.session), epoch: notice.epoch) != nil else { return }
             metrics.sessions.unlabeled.decrement()
             logger.info("session moved to another replica; its copy here is dropped", ["session": notice.session, "epoch": notice.epoch, "node": notice.node])
         }

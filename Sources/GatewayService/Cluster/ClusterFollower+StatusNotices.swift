@@ -59,7 +59,7 @@ extension ClusterFollower {
 
     func deliverStatus(_ notice: ReaderStatusNotice) async {
         // For an owner here of a reader whose link is elsewhere (a link here delivers its own).
-        guard let owner = registry.read({ $0.remoteStatusRecipient(notice.reader) }) else { return }
+        guard let owner = registry.remoteStatusRecipient(notice.reader) else { return }
         let found = await followUp("reading a reader for its status notice", leaves: "its owner here misses this status change (the next one carries the state)") {
             try await database.reader(notice.reader.rawValue, account: owner.accountID)
         }
@@ -72,6 +72,6 @@ extension ClusterFollower {
         var status = ReaderGatewayV1.ReaderStatusChanged()
         status.reader = reader
         let nowUnixMs = Gateway.nowUnixMs()
-        registry.apply(one: { $0.remoteStatusReceived(status, reader: notice.reader, session: owner.id, nowUnixMs: nowUnixMs) })
+        registry.remoteStatusReceived(status, reader: notice.reader, session: owner.id, nowUnixMs: nowUnixMs)
     }
 }

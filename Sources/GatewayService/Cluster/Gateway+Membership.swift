@@ -89,7 +89,7 @@ extension Gateway {
                 // does not grow with the fleet (a full pass over N readers takes
                 // N / reconcileBatch intervals). NOTIFY is the fast path and a re-subscribed
                 // listener compares everything at once; this pass is the backstop.
-                if comparePass.isEmpty { comparePass = registry.read { $0.readersOfInterest }[...] }
+                if comparePass.isEmpty { comparePass = registry.readersOfInterest[...] }
                 let turn = comparePass.prefix(configuration.reconcileBatch)
                 comparePass = comparePass.dropFirst(turn.count)
                 await follower.reconcile(Array(turn))
@@ -113,7 +113,7 @@ extension Gateway {
             for expiry in try await ownership.releaseDetachedReaders(offlineBound: configuration.readerOfflineBound) {
                 if case .released(_, let generation, let actions) = expiry.result {
                     let nowUnixMs = Gateway.nowUnixMs()
-                    registry.apply { $0.ownershipDecided(expiry.reader, generation: generation, actions: actions, reason: .readerLost, nowUnixMs: nowUnixMs) }
+                    registry.ownershipDecided(expiry.reader, generation: generation, actions: actions, reason: .readerLost, nowUnixMs: nowUnixMs)
                 }
             }
         } catch {
@@ -128,10 +128,7 @@ extension Gateway {
     /// their owners, lanes resume their sessions, here or elsewhere), then it
     /// rejoins as a new incarnation.
     func fence() async {
-        let fenced = registry.act { registry -> (ReaderRegistry.Fenced, [RegistryAction]) in
-            let fenced = registry.fenced()
-            return (fenced, fenced.actions)
-        }
+        let fenced = registry.fenced()
         let links = fenced.links
         let old = node.id
         let fresh = node.renew()

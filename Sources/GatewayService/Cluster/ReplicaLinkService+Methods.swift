@@ -34,7 +34,7 @@ extension ReplicaLinkService {
         guard let command = request.command?.command else { throw ServiceError.invalid("RelayCommand carries no command") }
         let reader = ReaderID(request.readerID)
         let generation = OwnershipGeneration(Int64(clamping: request.generation))
-        switch registry.update({ $0.replicaRelayRequested(reader, epoch: LinkEpoch(Int64(clamping: request.linkEpoch)), generation: generation) }) {
+        switch registry.replicaRelayRequested(reader, epoch: LinkEpoch(Int64(clamping: request.linkEpoch)), generation: generation) {
         case .linkMoved: throw ServiceError(.readerLinkMoved, "this replica does not hold the reader's link of epoch \(request.linkEpoch)")
         case .staleGeneration: throw ServiceError.refusal(.connectedToAnotherSession)
         case .accepted: break

@@ -31,7 +31,7 @@ extension FleetAdminService {
         var message = ReaderGatewayV1.ReaderOwner()
         message.sessionID = owner.session.rawValue
         message.laneLabel = owner.lane.rawValue
-        message.posDeviceID = registry.read { $0.session(id: owner.session)?.posDeviceID } ?? ""
+        message.posDeviceID = registry.session(id: owner.session)?.posDeviceID ?? ""
         return message
     }
 

@@ -90,7 +90,8 @@ extension FleetAdminService {
             let location = try await checkedLocation(request.locationID, account: account)
             let records: [ReaderRecord]
             do { records = try await database.readers(account: account, location: location) } catch { throw ServiceError.store(error) }
-            let readers = registry.read { registry in records.map { Gateway.readerMessage($0, link: registry.linkStatus(of: ReaderID($0.id))) } }
+            let links = registry.linkStatuses(of: records.map { ReaderID($0.id) })
+            let readers = zip(records, links).map { Gateway.readerMessage($0, link: $1) }
             var response = ReaderGatewayV1.ListReadersResponse()
             response.readers = await fleetView(
                 readers.filter { request.networkStatus == .unspecified || $0.networkStatus == request.networkStatus }, account: account
@@ -172,7 +173,7 @@ extension FleetAdminService {
             let account = try await authenticateAdmin(context)
             let location = try await checkedLocation(request.locationID, account: account)
             let lease = Int64(configuration.sessionLease.seconds * 1000)
-            let sessions = registry.read { $0.sessions(of: account, location: location) }
+            let sessions = registry.sessions(of: account, location: location)
                     .map { session in
                         var info = ReaderGatewayV1.SessionInfo()
                         info.sessionID = session.id.rawValue
@@ -231,9 +232,9 @@ extension FleetAdminService {
         let result: ReleaseResult
         do { result = try await ownership.adminRelease(reader: reader) } catch { throw ServiceError.store(error) }
         guard case .released(let owner, let generation, let actions) = result else { return nil }
-        let session = registry.read { $0.session(id: owner.session) }
+        let session = registry.session(id: owner.session)
         let nowUnixMs = Gateway.nowUnixMs()
-        registry.apply { $0.readerReleased(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs) }
+        registry.readerReleased(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs)
         var released = ReaderGatewayV1.ReaderOwner()
         released.sessionID = owner.session.rawValue
         released.laneLabel = owner.lane.rawValue

@@ -75,7 +75,7 @@ extension FleetAdminService {
     /// The catalog changed: every connected reader of `deviceType` held here, not in a payment,
     /// that now has an update available is reported to its owner (Stripe's didReportAvailableUpdate).
     func reportAvailableUpdates(account: String, deviceType: ReaderGatewayV1.DeviceType) async {
-        let readers = registry.read { $0.idleOwnedReaders(account: account, deviceType: deviceType) }
+        let readers = registry.idleOwnedReaders(account: account, deviceType: deviceType)
         for (reader, status, location) in readers {
             let entry: ReaderGatewayV1.ReaderSoftwareUpdate?
             do {
@@ -91,7 +91,7 @@ extension FleetAdminService {
             available.readerID = reader.rawValue
             available.update = entry
             let nowUnixMs = Gateway.nowUnixMs()
-            registry.apply(one: { $0.softwareUpdateEvent(reader, .updateAvailable(available), nowUnixMs: nowUnixMs) })
+            registry.softwareUpdateEvent(reader, .updateAvailable(available), nowUnixMs: nowUnixMs)
         }
     }
 

@@ -5,7 +5,9 @@ import GatewayRepositories
 
 extension Gateway {
     /// Checks reader heartbeats every sweep interval and session leases every
-    /// third of a lease, until cancelled.
+    /// third of a lease, until cancelled. A lease renewal that failed (PostgreSQL
+    /// unreachable) is tried again at the next sweep instead of a third of a lease later:
+    /// two failed renewals in a row must not cost a lane its session.
     func runSweeper() async {
         let interval = configuration.sweepInterval
         let leaseEvery = max(interval, configuration.sessionLease / 3)
@@ -21,8 +23,8 @@ extension Gateway {
             lastTick = .now
             sweepLinks()
             if ContinuousClock.now >= nextLeaseSweep {
-                nextLeaseSweep = .now + leaseEvery
-                await sdk.sweepSessions()
+                let renewed = await sdk.sweepSessions()
+                nextLeaseSweep = .now + (renewed ? leaseEvery : interval)
             }
             try? await Task.sleep(for: interval)
         }
@@ -30,7 +32,7 @@ extension Gateway {
 
     /// Restarts every link's offline bound from now (after this process was paused).
     func forgiveReaderSilence() {
-        registry.update { $0.silenceForgiven(now: .now) }
+        registry.silenceForgiven(now: .now)
     }
 
     /// Ends links whose reader stopped heartbeating and fails commands the reader did not

@@ -99,6 +99,6 @@ final class Gateway: Sendable, StoreFollowUps {
 
     /// A connection closed: sessions it carried may now be detached (their lease starts running).
     func connectionClosed(_ connectionID: UInt64) {
-        registry.update { $0.connectionClosed(connectionID, now: .now) }
+        registry.connectionClosed(connectionID, now: .now)
     }
 }

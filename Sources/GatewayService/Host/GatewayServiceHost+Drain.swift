@@ -31,7 +31,7 @@ extension GatewayServiceHost {
 
     /// Commands (collect, confirm, …) relayed to a reader and not answered yet.
     public var inFlightCommands: Int {
-        gateway.registry.read { $0.pendingCommandCount }
+        gateway.registry.pendingCommandCount
     }
 
     /// Detaches every session this replica holds: in memory (so the sweeper
@@ -42,7 +42,7 @@ extension GatewayServiceHost {
     @discardableResult
     public func detachSessions() async -> Int {
         let now = ContinuousClock.now
-        let ids = gateway.registry.update { $0.allSessionsDetached(now: now) }
+        let ids = gateway.registry.allSessionsDetached(now: now)
         do {
             try await gateway.database.detachSessions(node: gateway.node.id, lease: gateway.configuration.sessionLease)
         } catch {

@@ -128,7 +128,7 @@ extension ReaderLinkService {
         // in the request stream unless a message arrived after the last read here; the link's
         // end comes after every message.
         call.handOver(LoopHandOver(requests: requests, consumed: iterator.count, server: link))
-        registry.apply(one: { $0.ownerAnnouncement(for: reader) })
+        registry.announceOwner(of: reader)
     }
 
     /// The request stream read by going online, counting what it read (``LoopHandOver``).
@@ -266,7 +266,7 @@ extension ReaderLinkService {
                 registered = CodeRegistration(record: record, credential: credential, lastHeartbeat: lastHeartbeat)
                 break
             }
-            let expired = registry.read { $0.registrationExpired(code, now: .now) }
+            let expired = registry.registrationExpired(code, now: .now)
             if expired { await issueCode() }
         }
         let last = code
@@ -309,16 +309,10 @@ extension ReaderLinkService {
         case .heartbeat(let heartbeat):
             let now = ContinuousClock.now
             let nowUnixMs = Gateway.nowUnixMs()
-            let announced = registry.act(one: { registry -> (LinkStatus?, RegistryAction?) in
-                switch registry.heartbeat(
-                    reader, link: linkID, activity: heartbeat.activity, batteryLevel: heartbeat.batteryLevel, ipAddress: heartbeat.ipAddress,
-                    now: now, nowUnixMs: nowUnixMs
-                ) {
-                case .none: return (nil, nil)
-                case .tellOwner(let send): return (nil, send)
-                case .announce(let status): return (status, nil)
-                }
-            })
+            let announced = registry.heartbeat(
+                reader, link: linkID, activity: heartbeat.activity, batteryLevel: heartbeat.batteryLevel, ipAddress: heartbeat.ipAddress,
+                now: now, nowUnixMs: nowUnixMs
+            )
             if let status = announced {
                 let notice = ReaderStatusNotice(reader: reader, activity: status.activity, batteryLevel: status.batteryLevel, ipAddress: status.ipAddress)
                 Task { await follower.announce(notice) }
@@ -328,7 +322,7 @@ extension ReaderLinkService {
             registry.commandAnswered(result, reader: reader, link: linkID)
         case .updateProgress(let progress):
             let nowUnixMs = Gateway.nowUnixMs()
-            registry.apply(one: { $0.updateProgress(reader, progress: progress.progress, nowUnixMs: nowUnixMs) })
+            registry.updateProgress(reader, progress: progress.progress, nowUnixMs: nowUnixMs)
         case .hello, .linkEnding, nil:
             break
         }
@@ -341,7 +335,7 @@ extension ReaderLinkService {
     func linkEnded(_ reader: ReaderID, linkID: LinkID, epoch: LinkEpoch, orderly: Bool = false) async {
         guard let ended = registry.linkEnded(reader, link: linkID, orderly: orderly) else { return }
         updates.linkEnded(reader)
-        defer { if ended.rebootRequested { registry.update { $0.rebootReported(reader) } } }
+        defer { if ended.rebootRequested { registry.rebootReported(reader) } }
         metrics.readersOnline.unlabeled.decrement()
         if handingOver.load(ordering: .relaxed) {
             // Draining: the reader re-attaches to another replica and its owner keeps it,
@@ -359,7 +353,7 @@ extension ReaderLinkService {
         if case .ownerLost(_, let generation, let actions) = result {
             let reason: ReaderGatewayV1.DisconnectReason = ended.rebootRequested ? .rebootRequested : .readerLost
             let nowUnixMs = Gateway.nowUnixMs()
-            registry.apply { $0.ownershipDecided(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs) }
+            registry.ownershipDecided(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs)
         }
     }
 }

@@ -18,7 +18,7 @@ extension ReaderLinkService {
         let keepsOwner = MobileLinkEndRule.keepsOwner(reconnecting: ending?.reconnecting)
         // Without the device's word (its lane's connection ended first), a reboot the gateway
         // relayed on this link, still the reader's current one, is the reason.
-        let rebootRelayed = ending == nil && registry.read { $0.links[reader].map { $0.id == linkID && $0.rebootRequested } ?? false }
+        let rebootRelayed = ending == nil && registry.rebootRequested(reader, link: linkID)
         let reason = ending?.reason ?? (rebootRelayed ? .rebootRequested : .unknown)
         let at = received?.at ?? Date()
         let store = BluetoothStore(client: database.client)
@@ -31,7 +31,7 @@ extension ReaderLinkService {
             return
         }
         guard let ended = registry.linkEnded(reader, link: linkID, orderly: orderly) else { return }
-        defer { if ended.rebootRequested { registry.update { $0.rebootReported(reader) } } }
+        defer { if ended.rebootRequested { registry.rebootReported(reader) } }
         metrics.readersOnline.unlabeled.decrement()
         // The device reconnects: the owner keeps the reader unless no link comes back within
         // the offline bound (then the periodic release frees it, as for a drained replica).

@@ -9,7 +9,7 @@ extension ReaderLinkService {
     /// says it is worth a write — never one write per heartbeat.
     func softwareStatusReported(_ reader: ReaderID, linkID: LinkID, batteryLevel: Float?, version: String) {
         let (writeBattery, newVersion) = updates.linkReported(reader, level: batteryLevel, version: version)
-        if newVersion, registry.update({ $0.softwareVersionReported(reader, link: linkID, version: version) }) {
+        if newVersion, registry.softwareVersionReported(reader, link: linkID, version: version) {
             Task {
                 await followUp("recording a reader's new software version", leaves: "admins see the older version until its next attach") {
                     try await database.readerReported(reader.rawValue, softwareVersion: version, deviceType: .unspecified)

@@ -61,7 +61,7 @@ extension Registry {
             case .refused(.refusal(let refusal)):
                 // The refusal of a lost reader comes after the event telling of the loss, which
                 // the thread that decided the loss may not have handed to the stream yet.
-                if let (stream, through) = state.lastEvent(of: state.machine.sessions[token]) {
+                if let (stream, through) = state.lastEvent(of: state.machine.session(token: token)) {
                     return .refusedAfterEvents(.refusal(refusal), stream, through: through)
                 }
                 return .refused(.refusal(refusal))

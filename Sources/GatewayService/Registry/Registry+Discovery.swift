@@ -37,6 +37,17 @@ extension Registry {
         answer?.resume(returning: result)
     }
 
+    /// Discovery `id` answers with `readers`: what became of it, and (for an answer) the live
+    /// status of each reader's link here, in order; the caller builds the messages after the lock.
+    func discoveryAnswered(
+        _ token: String, _ id: DiscoveryStateMachine.DiscoveryID, readers: [ReaderID]
+    ) -> (DiscoveryStateMachine.AnswerResult, [LinkStatus?])? {
+        feed { registry in
+            guard let result = registry.discoveryAnswered(token, id, readers: readers) else { return nil }
+            return (result, result == .answer ? readers.map { registry.linkStatus(of: $0) } : [])
+        }
+    }
+
     /// CancelDiscovery: the discovery still waiting ends with DISCOVERY_CANCELED.
     func discoveryCancelled(_ token: String, named: DiscoveryStateMachine.DiscoveryID?) {
         let cancelled = state.withLock { state -> (DiscoveryStateMachine.DiscoveryID, DiscoveryAnswer)? in

@@ -55,7 +55,7 @@ extension Registry {
     /// Ends the Attach call of the reader's link, if it has one here (the link itself ends
     /// when the call's handler returns).
     func endLink(of reader: ReaderID, _ status: ReaderGatewayV1.Status) {
-        let call = state.withLock { state in state.machine.links[reader].flatMap { state.linkCalls[$0.id] } }
+        let call = state.withLock { state in state.machine.linkID(of: reader).flatMap { state.linkCalls[$0] } }
         call?.end(status)
     }
 
@@ -85,7 +85,7 @@ extension Registry {
 
     /// The reader's link here, as discovery and the admin surface show it (nil: not here).
     func linkStatus(of reader: ReaderID) -> LinkStatus? {
-        read { $0.linkStatus(of: reader) }
+        query { $0.linkStatus(of: reader) }
     }
 
     // MARK: registration codes
@@ -122,5 +122,68 @@ extension Registry {
     /// A new Attach call's link id.
     func linkStarted() -> LinkID {
         state.withLock { $0.machine.linkStarted() }
+    }
+}
+
+/// Links: heartbeats, progress, reboots, relays from other replicas, and what the admin
+/// surface and the drain ask.
+extension Registry {
+    /// A heartbeat on the link: the status to announce to other replicas, if it changed
+    /// (the owner here is told at once).
+    func heartbeat(
+        _ reader: ReaderID, link: LinkID, activity: ReaderGatewayV1.ReaderActivity, batteryLevel: Float?, ipAddress: String,
+        now: ContinuousClock.Instant, nowUnixMs: Int64
+    ) -> LinkStatus? {
+        act(one: { registry -> (LinkStatus?, RegistryAction?) in
+            switch registry.heartbeat(reader, link: link, activity: activity, batteryLevel: batteryLevel, ipAddress: ipAddress, now: now, nowUnixMs: nowUnixMs) {
+            case .none: return (nil, nil)
+            case .tellOwner(let send): return (nil, send)
+            case .announce(let status): return (status, nil)
+            }
+        })
+    }
+
+    /// The reader reported update progress: its owner here hears it.
+    func updateProgress(_ reader: ReaderID, progress: Float, nowUnixMs: Int64) {
+        apply(one: { $0.updateProgress(reader, progress: progress, nowUnixMs: nowUnixMs) })
+    }
+
+    /// A new link is told which lane owns its reader.
+    func announceOwner(of reader: ReaderID) {
+        apply(one: { $0.ownerAnnouncement(for: reader) })
+    }
+
+    /// Whether the reader's link `link` is here and was asked to reboot.
+    func rebootRequested(_ reader: ReaderID, link: LinkID) -> Bool {
+        query { $0.rebootRequested(reader, link: link) }
+    }
+
+    /// The loss after a reboot was recorded.
+    func rebootReported(_ reader: ReaderID) {
+        feed { $0.rebootReported(reader) }
+    }
+
+    /// Every link's silence starts now (after a pause of this process).
+    func silenceForgiven(now: ContinuousClock.Instant) {
+        feed { $0.silenceForgiven(now: now) }
+    }
+
+    /// A command relayed from another replica, fenced by the link's epoch and the generation.
+    func replicaRelayRequested(_ reader: ReaderID, epoch: LinkEpoch, generation: OwnershipGeneration) -> ReaderRegistry.ReplicaRelayFence {
+        feed { $0.replicaRelayRequested(reader, epoch: epoch, generation: generation) }
+    }
+
+    /// Whether the registration code shown by a link here has expired.
+    func registrationExpired(_ code: String, now: ContinuousClock.Instant) -> Bool {
+        query { $0.registrationExpired(code, now: now) }
+    }
+
+    /// Commands relayed to readers here and not answered yet.
+    var pendingCommandCount: Int { query { $0.pendingCommandCount } }
+
+    /// The live status of each reader's link here (nil: not here), in order; the caller
+    /// builds its messages after the lock.
+    func linkStatuses(of readers: [ReaderID]) -> [LinkStatus?] {
+        query { registry in readers.map { registry.linkStatus(of: $0) } }
     }
 }

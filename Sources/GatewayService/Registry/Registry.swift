@@ -12,6 +12,11 @@ import Synchronization
 /// machine answered with (under the lock: table lookups only), releases the lock, and
 /// then performs the actions: sends, call ends, completions. Nothing is sent and no
 /// continuation is resumed while the lock is held.
+///
+/// The registry is closed: the rest of the service calls its named events (the files of
+/// this folder), never the machine. ``act(_:)``, ``feed(_:)``, ``query(_:)`` and
+/// ``state`` are the shell's own; `make lint` fails when a file outside this folder
+/// reaches them.
 final class Registry: Sendable {
     /// A reader waiting for an admin to register the code it shows: told the reader and its
     /// credential, it returns the reader once its link is online (nil when the link ended first).
@@ -38,9 +43,12 @@ final class Registry: Sendable {
 
     /// Work resolved under the lock, performed after it.
     enum Work {
-        case send(SessionEventStream, ReaderGatewayV1.SessionEvent)
+        case send(SessionEventStream, SessionNotice)
         case complete(CommandCompletion, CommandOutcome)
-        case downlink(ServerCall, ReaderGatewayV1.ReaderDownlink)
+        /// Send `cancelCollect` down the link's call.
+        case cancelCollect(ServerCall)
+        /// Tell the reader on the link's call which lane owns it now, at which generation.
+        case tellOwner(ServerCall, lane: String, generation: OwnershipGeneration)
         case end(ServerCall, ReaderGatewayV1.Status)
         /// End a session's event stream, and the answers waiting for its events.
         case endStream(SessionEventStream, ReaderGatewayV1.Status)
@@ -90,12 +98,12 @@ final class Registry: Sendable {
 
     /// Feeds one event that answers with no action.
     @discardableResult
-    func update<T>(_ event: (inout ReaderRegistry) -> T) -> T {
+    func feed<T>(_ event: (inout ReaderRegistry) -> T) -> T {
         state.withLock { event(&$0.machine) }
     }
 
-    /// Reads the machine (no action follows).
-    func read<T>(_ body: (ReaderRegistry) -> T) -> T {
+    /// Asks the machine a question (no action follows).
+    func query<T>(_ body: (ReaderRegistry) -> T) -> T {
         state.withLock { body($0.machine) }
     }
 
@@ -128,15 +136,10 @@ final class Registry: Sendable {
             return .complete(completion, .failed(.command(failure, timeout: timeout)))
         case .cancelOnReader(let link):
             guard let call = state.linkCalls[link] else { return nil }
-            return .downlink(call, Gateway.downlink(.cancelCollect(.init()), id: 0, session: SessionID(""), timeout: .zero))
+            return .cancelCollect(call)
         case .tellOwner(let link, let lane, let generation):
             guard let call = state.linkCalls[link] else { return nil }
-            var owner = ReaderGatewayV1.OwnerChanged()
-            owner.laneLabel = lane
-            owner.generation = UInt64(generation.rawValue)
-            var downlink = ReaderGatewayV1.ReaderDownlink()
-            downlink.message = .ownerChanged(owner)
-            return .downlink(call, downlink)
+            return .tellOwner(call, lane: lane, generation: generation)
         case .closeLink(let link, let closure):
             guard let call = state.linkCalls.removeValue(forKey: link) else { return nil }
             return .end(call, ServiceError.linkClosed(closure).status)
@@ -157,9 +160,17 @@ final class Registry: Sendable {
 
     static func perform(_ item: Work) {
         switch item {
-        case .send(let stream, let event): stream.send(event)
+        case .send(let stream, let notice): stream.send(notice.message)
         case .complete(let completion, let outcome): completion(outcome)
-        case .downlink(let call, let downlink): call.send(downlink)
+        case .cancelCollect(let call):
+            call.send(Gateway.downlink(.cancelCollect(.init()), id: 0, session: SessionID(""), timeout: .zero))
+        case .tellOwner(let call, let lane, let generation):
+            var owner = ReaderGatewayV1.OwnerChanged()
+            owner.laneLabel = lane
+            owner.generation = UInt64(generation.rawValue)
+            var downlink = ReaderGatewayV1.ReaderDownlink()
+            downlink.message = .ownerChanged(owner)
+            call.send(downlink)
         case .end(let call, let status): call.end(status)
         case .endStream(let stream, let status):
             stream.releaseWaiting()

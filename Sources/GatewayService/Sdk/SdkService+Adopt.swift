@@ -21,7 +21,7 @@ extension SdkService {
             throw ServiceError.store(error)
         }
         guard let row = found else { return nil }
-        let held = registry.read { $0.sessions[token] }
+        let held = registry.session(token: token)
         let session = RegistrySession(
             id: SessionID(row.id), token: token, accountID: row.accountID, locationScope: row.locationScope,
             posDeviceID: row.posDeviceID, lane: LaneLabel(row.laneLabel),
@@ -34,10 +34,7 @@ extension SdkService {
             connection: context.connectionID, nowUnixMs: Gateway.nowUnixMs(),
             reader: row.reader.map(ReaderID.init), generation: OwnershipGeneration(row.generation), epoch: row.epoch
         )
-        let adoption = registry.act { registry -> (ReaderRegistry.Adoption, [RegistryAction]) in
-            let adoption = registry.sessionAdopted(session)
-            return (adoption, adoption.actions)
-        }
+        let adoption = registry.sessionAdopted(session)
         if adoption.isNew { metrics.sessions.unlabeled.increment() }
         if held == nil || held!.epoch != row.epoch - 1 {
             logger.notice("session resumed from another replica", ["session": row.id, "epoch": row.epoch, "reader": row.reader ?? ""])
@@ -47,6 +44,6 @@ extension SdkService {
         // Dropped again meanwhile (this replica found itself fenced, and forgot every session):
         // the row was adopted all the same, and the answer is the row's; the next call on
         // this connection adopts it anew.
-        return registry.read { $0.sessions[token] } ?? adoption.session
+        return registry.session(token: token) ?? adoption.session
     }
 }

@@ -36,6 +36,17 @@ extension SdkService {
         _ context: CallContext,
         reboot: Bool = false
     ) async throws(ServiceError) -> ReaderGatewayV1.CommandResult {
+        try await answering(token: token, context) { () async throws(ServiceError) in try await relayFenced(token, kind, command, context, reboot: reboot) }
+    }
+
+    /// ``relay(_:_:_:_:reboot:)``'s fences and the relay itself.
+    private func relayFenced(
+        _ token: String,
+        _ kind: GatewayDomain.ReaderCommand?,
+        _ command: ReaderGatewayV1.ReaderCommand.Command,
+        _ context: CallContext,
+        reboot: Bool
+    ) async throws(ServiceError) -> ReaderGatewayV1.CommandResult {
         let session = try await session(token, context)
         if let refusal = await takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
         guard let reader = session.reader else { throw ServiceError.notConnected }
@@ -64,7 +75,7 @@ extension SdkService {
         }
         // Other commands are fenced by this replica's memory: the session still owns the
         // reader at its generation (a takeover clears it under the same lock first).
-        let stillOwner = fenceKind.marksReaderInUse || registry.read { $0.holds(reader, session: session.id, at: session.generation) }
+        let stillOwner = fenceKind.marksReaderInUse || registry.holds(reader, session: session.id, at: session.generation)
         guard stillOwner else {
             if let refusal = await takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
             throw ServiceError.notConnected

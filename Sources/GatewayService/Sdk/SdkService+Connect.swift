@@ -17,7 +17,7 @@ extension SdkService {
             guard await follower.refresh(current) else {
                 throw ServiceError(.storeUnavailable, "the ownership store could not be read to confirm that this session still holds reader \(current.rawValue); retry with backoff")
             }
-            guard let fresh = registry.read({ $0.sessions[request.sessionToken] }) else { throw ServiceError.sessionUnknown }
+            guard let fresh = registry.session(token: request.sessionToken) else { throw ServiceError.sessionUnknown }
             session = fresh
             if let still = session.reader, still != reader {
                 throw ServiceError(.alreadyConnectedToReader, "this session is already connected to reader \(still.rawValue); disconnect it first")
@@ -83,12 +83,9 @@ extension SdkService {
         case .granted(let grant, let generation, let actions):
             let nowUnixMs = Gateway.nowUnixMs()
             let posDeviceID = session.posDeviceID
-            let claimed = registry.act { registry -> (Bool, [RegistryAction]) in
-                guard let actions = registry.readerClaimed(
-                    reader, by: session.id, generation: generation, lane: lane, posDeviceID: posDeviceID, actions: actions, nowUnixMs: nowUnixMs
-                ) else { return (false, []) }
-                return (true, actions)
-            }
+            let claimed = registry.readerClaimed(
+                reader, by: session.id, generation: generation, lane: lane, posDeviceID: posDeviceID, actions: actions, nowUnixMs: nowUnixMs
+            )
             guard claimed else { throw ServiceError.sessionUnknown }
             fleet.changed([reader.rawValue])
             var replaced = false
@@ -123,11 +120,11 @@ extension SdkService {
         do { result = try await ownership.disconnect(reader: reader, session: session.id, generation: session.generation) } catch {
             throw ServiceError.store(error)
         }
-        registry.update { $0.readerLetGo(reader, by: session.id) }
+        registry.readerLetGo(reader, by: session.id)
         switch result {
         case .released(_, let generation, let actions):
             let nowUnixMs = Gateway.nowUnixMs()
-            registry.apply { $0.readerReleased(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs) }
+            registry.readerReleased(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs)
         case .unchanged, .refused:
             break
         }

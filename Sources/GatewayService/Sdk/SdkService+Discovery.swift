@@ -37,10 +37,8 @@ extension SdkService {
             .filter { $0.deviceType != .tapToPay || $0.serial == ownTapToPay }
         // A Bluetooth reader talks to the device it is bonded to: only that device discovers it.
         let records = try await withoutForeignBluetoothReaders(listed, device: session.posDeviceID)
-        let answered = registry.update { registry -> (DiscoveryStateMachine.AnswerResult, [ReaderGatewayV1.Reader])? in
-            guard let result = registry.discoveryAnswered(token, discovery, readers: records.map { ReaderID($0.id) }) else { return nil }
-            guard result == .answer else { return (result, []) }
-            return (result, records.map { Gateway.readerMessage($0, link: registry.linkStatus(of: ReaderID($0.id))) })
+        let answered = registry.discoveryAnswered(token, discovery, readers: records.map { ReaderID($0.id) }).map { result, links in
+            (result, zip(records, links).map { Gateway.readerMessage($0, link: $1) })
         }
         switch answered {
         case nil:

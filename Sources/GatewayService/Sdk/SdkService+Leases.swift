@@ -5,10 +5,13 @@ import GatewayRepositories
 
 extension SdkService {
     /// Renews the leases of attached sessions, ends detached sessions whose
-    /// lease ran out, and releases the readers of expired sessions.
-    func sweepSessions() async {
+    /// lease ran out, and releases the readers of expired sessions. False when the
+    /// renewal could not reach PostgreSQL (the sweeper tries again sooner).
+    @discardableResult
+    func sweepSessions() async -> Bool {
+        var renewedAll = true
         let lease = configuration.sessionLease
-        let (attached, expired) = registry.read { $0.leaseSweep(now: .now, lease: lease) }
+        let (attached, expired) = registry.leaseSweep(now: .now, lease: lease)
         do {
             let renewed = try await database.renewLeases(
                 attached.map { SessionEpochRecord(id: $0.id.rawValue, epoch: $0.epoch) }, node: node.id, lease: lease
@@ -17,10 +20,11 @@ extension SdkService {
             // even when the adoption's notice never arrived.
             dropStaleCopies(attached.filter { !renewed.contains($0.id.rawValue) })
         } catch {
-            logger.warning("could not renew session leases", ["error": error])
+            renewedAll = false
+            logger.warning("could not renew session leases; trying again at the next sweep", ["error": error])
         }
         for token in expired {
-            guard let id = registry.read({ $0.sessions[token]?.id }) else { continue }
+            guard let id = registry.session(token: token)?.id else { continue }
             await followUp("closing an expired session's row", leaves: "the next sweep closes it") {
                 try await database.closeSession(id.rawValue, node: node.id)
             }
@@ -29,9 +33,9 @@ extension SdkService {
             for expiry in try await ownership.expireSessions() {
                 if case .released(let owner, let generation, let actions) = expiry.result {
                     let nowUnixMs = Gateway.nowUnixMs()
-                    registry.apply { $0.readerReleased(expiry.reader, generation: generation, actions: actions, reason: .sessionExpired, nowUnixMs: nowUnixMs) }
+                    registry.readerReleased(expiry.reader, generation: generation, actions: actions, reason: .sessionExpired, nowUnixMs: nowUnixMs)
                     // Its lease ran out in the store: the session is over here too.
-                    if let token = registry.read({ $0.token(of: owner.session) }), !expired.contains(token) {
+                    if let token = registry.session(id: owner.session)?.token, !expired.contains(token) {
                         await endSession(token)
                     }
                 }
@@ -40,15 +44,13 @@ extension SdkService {
             logger.warning("could not expire sessions", ["error": error])
         }
         for token in expired { await endSession(token) }
+        return renewedAll
     }
 
     /// Drops copies of sessions whose rows moved past them; their streams end with SESSION_MOVED.
     func dropStaleCopies(_ copies: [SessionEpoch]) {
         guard !copies.isEmpty else { return }
-        let dropped = registry.act { registry -> ([RegistrySession], [RegistryAction]) in
-            let result = registry.sessionsNotRenewed(copies)
-            return (result.sessions, result.actions)
-        }
+        let dropped = registry.sessionsNotRenewed(copies)
         for session in dropped {
             metrics.sessions.unlabeled.decrement()
             logger.info("session no longer held here (resumed elsewhere, or closed); its copy is dropped", ["session": session.id.rawValue])

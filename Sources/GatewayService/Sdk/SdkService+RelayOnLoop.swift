@@ -66,7 +66,7 @@ extension SdkService {
             relayedCommandDuration.observe(ContinuousClock.now - started)
             switch outcome {
             case .failed(let error):
-                call.end(error.status)
+                call.end(answering(error, token: token, context).status)
             case .answered(let result):
                 if let status = result.status, status.code != .ok {
                     let reason = status.reason == .unspecified ? ReaderGatewayV1.ErrorReason.readerError : status.reason
@@ -80,9 +80,9 @@ extension SdkService {
             token, connection: context.connectionID, reboot: reboot, deadline: .now + timeout, lease: lease, complete: complete
         ) {
         case .refused(let error):
-            call.end(error.status)
+            call.end(answering(error, token: token, context).status)
         case .refusedAfterEvents(let error, let stream, let sequence):
-            stream.afterEvents(through: sequence) { call.end(error.status) }
+            stream.afterEvents(through: sequence) { call.end(answering(error, token: token, context).status) }
         case .local(let link, let commandID, let owned):
             link.send(Gateway.downlink(command, id: commandID, session: owned.session, timeout: timeout))
             // The reader talks to its owner alone: its connection joins the lane's loop, so
@@ -100,7 +100,7 @@ extension SdkService {
                     return
                 }
                 let refusal = await takePendingRefusal(of: owned.session)
-                call.end(ServiceError.refusal(refusal ?? .connectedToAnotherSession).status)
+                call.end(answering(.refusal(refusal ?? .connectedToAnotherSession), token: token, context).status)
             }
         case .unknownSession:
             // Not held here: adopt it from PostgreSQL if its lease runs, then relay.

@@ -34,7 +34,7 @@ extension SdkService {
         reboot: Bool
     ) async -> CommandOutcome {
         let (reader, session) = (owned.reader, owned.session)
-        var home = registry.read { $0.home(of: session) }.map { ReaderHome(epoch: $0.epoch, node: $0.node, internalAddress: $0.internalAddress) }
+        var home = registry.home(of: session).map { ReaderHome(epoch: $0.epoch, node: $0.node, internalAddress: $0.internalAddress) }
         for attempt in 0..<2 {
             if home == nil || attempt > 0 {
                 do { home = try await cluster.readerHome(reader) } catch { return .failed(.store(error)) }
@@ -59,17 +59,17 @@ extension SdkService {
                     ReaderGatewayV1.ReplicaLink.relayCommand, request, timeout: configuration.commandTimeout + .seconds(5)
                 )
                 let cached = ReaderHomeCache(epoch: target.epoch, node: target.node, internalAddress: target.internalAddress)
-                registry.update { $0.homeLearned(cached, session: session, reader: reader) }
+                registry.homeLearned(cached, session: session, reader: reader)
                 return .answered(response.result ?? ReaderGatewayV1.CommandResult())
             } catch let error as RPCError {
                 // Refused before it was processed: the peer no longer holds the link, or the
                 // call never started there (too many streams, goaway before it began).
                 if error.reason == .readerLinkMoved || error.reason == .tooManyStreams || error.reason == .goingAway {
-                    registry.update { $0.homeForgotten(session: session) }
+                    registry.homeForgotten(session: session)
                     continue
                 }
                 if error.code == .unavailable || error.code == .deadlineExceeded {
-                    registry.update { $0.homeForgotten(session: session) }
+                    registry.homeForgotten(session: session)
                     return .failed(ServiceError(
                         .readerLinkMoved,
                         "the replica holding the reader's link went away while the command ran; retry it (it may have reached the reader)",

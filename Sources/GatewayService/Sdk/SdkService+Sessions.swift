@@ -30,7 +30,9 @@ extension SdkService {
     }
 
     var disconnectReader: SdkRoute.DisconnectReader {
-        .task { [self] request, context throws(ServiceError) in try await disconnectReader(request, context) }
+        .task { [self] request, context throws(ServiceError) in
+            try await answering(token: request.sessionToken, context) { () async throws(ServiceError) in try await disconnectReader(request, context) }
+        }
     }
 
     /// The session named by `token`, marked as used by the call's connection: from
@@ -50,7 +52,7 @@ extension SdkService {
     func localSession(_ token: String, _ context: CallContext) -> RegistrySession? {
         let lease = configuration.sessionLease
         let nowUnixMs = Gateway.nowUnixMs()
-        return registry.update { $0.sessionUsed(token, connection: context.connectionID, now: .now, nowUnixMs: nowUnixMs, lease: lease) }
+        return registry.sessionUsed(token, connection: context.connectionID, now: .now, nowUnixMs: nowUnixMs, lease: lease)
     }
 
     func openSession(_ request: ReaderGatewayV1.OpenSessionRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.OpenSessionResponse {
@@ -96,7 +98,7 @@ extension SdkService {
             discovery: DiscoveryStateMachine(burst: configuration.discoveryBurst, perSecond: configuration.discoveriesPerSecond),
             connection: context.connectionID, nowUnixMs: Gateway.nowUnixMs()
         )
-        registry.update { $0.sessionOpened(session) }
+        registry.sessionOpened(session)
         metrics.sessions.unlabeled.increment()
         response.sessionID = id.rawValue
         response.sessionToken = secret

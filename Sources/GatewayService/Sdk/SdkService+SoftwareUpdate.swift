@@ -201,7 +201,7 @@ extension SdkService {
         started.readerID = owned.reader.rawValue
         started.update = entry
         let nowUnixMs = Gateway.nowUnixMs()
-        registry.apply(one: { $0.softwareUpdateEvent(owned.reader, .updateStarted(started), nowUnixMs: nowUnixMs) })
+        registry.softwareUpdateEvent(owned.reader, .updateStarted(started), nowUnixMs: nowUnixMs)
         var command = ReaderGatewayV1.ReaderCommand.InstallUpdate()
         command.version = entry.version
         command.components = entry.components
@@ -232,7 +232,7 @@ extension SdkService {
         available.readerID = reader.rawValue
         available.update = entry
         let nowUnixMs = Gateway.nowUnixMs()
-        registry.apply(one: { $0.softwareUpdateEvent(reader, .updateAvailable(available), nowUnixMs: nowUnixMs) })
+        registry.softwareUpdateEvent(reader, .updateAvailable(available), nowUnixMs: nowUnixMs)
     }
 
     /// The session's hold on the reader it just claimed.

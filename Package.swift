@@ -178,7 +178,7 @@ let package = Package(
 
         // MARK: tests
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore", "GatewayTestKit"], swiftSettings: swift6),
-        .testTarget(name: "GatewayEventLoopTests", dependencies: ["GatewayEventLoop", "CGatewayLinux", "GatewayTestKit"], swiftSettings: swift6),
+        .testTarget(name: "GatewayEventLoopTests", dependencies: ["GatewayEventLoop", "GatewayCore", "CGatewayLinux", "GatewayTestKit"], swiftSettings: swift6),
         .testTarget(
             name: "GatewayWireTests",
             dependencies: ["GatewayWire", "GatewayWireConformance", "GatewayTestKit"],

@@ -79,7 +79,11 @@ def main():
     if len(rows) < 5:
         print(f"check-layers: no layer table found in {TABLE}")
         return 1
-    package = json.loads(subprocess.run([SWIFT, "package", "dump-package"], cwd=ROOT, check=True, capture_output=True, text=True).stdout)
+    dumped = subprocess.run([SWIFT, "package", "dump-package"], cwd=ROOT, capture_output=True, text=True)
+    if dumped.returncode != 0:
+        print(f"check-layers: `{SWIFT} package dump-package` failed; fix Package.swift first:\n{dumped.stderr}")
+        return 1
+    package = json.loads(dumped.stdout)
     targets = {target["name"]: target for target in package["targets"]}
     product_targets = {product["name"]: product["targets"] for product in package["products"]}
     findings = []

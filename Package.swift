@@ -225,7 +225,7 @@ let package = Package(
             exclude: ["ownership.mk"],
             swiftSettings: swift6
         ),
-        .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations", "GatewayTestKit", "GatewayTestSupport"], swiftSettings: swift6),
+        .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations", "GatewayCore", "GatewayTestKit", "GatewayTestSupport"], swiftSettings: swift6),
         .testTarget(
             name: "GatewayRPCTests",
             dependencies: ["GatewayRPC", "GatewayTransport", "GatewayWire", "GatewayTestSupport"],

@@ -39,7 +39,7 @@ struct EventLoopWakeUpTests {
         let group = try EventLoopGroup(loopCount: 1)
         let loop = group.loops[0]
         let farOff = Locked(false)
-        await loop.submit { loop.schedule(after: .seconds(3_600)) { farOff.withLock { $0 = true } } }
+        _ = await loop.submit { loop.schedule(after: .seconds(3_600)) { farOff.withLock { $0 = true } } }
         // The loop now sleeps in epoll_wait for up to an hour.
         #expect(await onOwnThread { () -> Bool in
             let ran = DispatchSemaphore(value: 0)

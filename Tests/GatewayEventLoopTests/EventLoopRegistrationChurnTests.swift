@@ -30,6 +30,7 @@ struct EventLoopRegistrationChurnTests {
             writing.withLock { $0 = false }
         }
         // The churn ends by registering every socket again; then the rest of the bytes come in.
+        #expect(await board.churnEnded.wait(atMost: outcomeDeadline))
         let allReceived = await board.allReceived.wait(atMost: outcomeDeadline)
         let missing = await loop.submit { board.missing }
         #expect(allReceived, "\(missing) bytes never arrived")
@@ -101,6 +102,8 @@ final class ChurnBoard: @unchecked Sendable {
     let fds: [Int32]
     let bytesEach: Int
     let allReceived = Latch()
+    /// Set when the churn stopped with every socket registered again.
+    let churnEnded = Latch()
     private(set) var report = Report()
     private var handlers: [ChurnHandler] = []
     private var registrations: [EventLoopRegistration?]
@@ -146,7 +149,7 @@ final class ChurnBoard: @unchecked Sendable {
         rounds += 1
         guard rounds < Self.minimumRounds || writing.withLock({ $0 }) else {
             churning = false
-            _ = registerAll()
+            if registerAll() { churnEnded.set() }
             return
         }
         for _ in 0..<8 { remove(Int.random(in: fds.indices, using: &generator), insideHandler: false) }

@@ -115,7 +115,7 @@ bench: test-deps
 lint: deps
 	$(call apt_install,python3)
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors $(SWIFT_FLAGS)
-	@Tests/Harness/check-layers.sh
+	@python3 Tests/Harness/check-layers.py . --swift $(SWIFT)
 	@Tests/Harness/check-encapsulation.sh
 	@python3 Tests/Harness/check-tests.py
 

@@ -40,6 +40,19 @@ let package = Package(
         .executable(name: "pos-lane", targets: ["PosLane"]),
         .library(name: "GatewayClient", targets: ["GatewayClient"]),
         .library(name: "GatewaySimulators", targets: ["GatewaySimulators"]),
+        // Not shipped: the commands of the tools under Sources/Tools (benchmarks, fuzzing, interop,
+        // load). Each target is named as its folder; the command keeps its short name.
+        .executable(name: "wire-interop", targets: ["WireInterop"]),
+        .executable(name: "wire-fuzz", targets: ["WireFuzz"]),
+        .executable(name: "websocket-fuzz", targets: ["WebSocketFuzz"]),
+        .executable(name: "websocket-echo", targets: ["WebSocketEcho"]),
+        .executable(name: "wire-bench", targets: ["WireBench"]),
+        .executable(name: "transport-echo", targets: ["TransportEchoServer"]),
+        .executable(name: "transport-load", targets: ["TransportLoadGenerator"]),
+        .executable(name: "transport-flood", targets: ["TransportFlood"]),
+        .executable(name: "flood-bench", targets: ["FloodBenchmark"]),
+        .executable(name: "service-bench", targets: ["ServiceBenchmark"]),
+        .executable(name: "fleet-load", targets: ["FleetLoad"]),
     ],
     targets: [
         // MARK: C shims
@@ -78,7 +91,7 @@ let package = Package(
 
         .target(
             name: "GatewayService",
-            dependencies: ["GatewayCore", "GatewayWire", "GatewayWebSocket", "GatewayTransport", "GatewayRPC", "GatewayDomain", "GatewayRegistry", "GatewayPostgres", "GatewayRepositories", "GatewayOperations"],
+            dependencies: ["CGatewayLinux", "GatewayCore", "GatewayWire", "GatewayWebSocket", "GatewayTransport", "GatewayRPC", "GatewayDomain", "GatewayRegistry", "GatewayPostgres", "GatewayRepositories", "GatewayOperations"],
             swiftSettings: swift6
         ),
         .target(name: "GatewayClient", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayRPC"], swiftSettings: swift6),
@@ -101,28 +114,28 @@ let package = Package(
         // MARK: executables
         .executableTarget(
             name: "ReaderGatewayServer",
-            dependencies: ["GatewayCore", "GatewayPostgres", "GatewayRepositories", "GatewayOperations", "GatewayService", "GatewayWebSocket"],
+            dependencies: ["GatewayCore", "CGatewayLinux", "GatewayTransport", "GatewayPostgres", "GatewayRepositories", "GatewayOperations", "GatewayService", "GatewayWebSocket"],
             swiftSettings: swift6
         ),
-        .executableTarget(name: "GatewayCtl", dependencies: ["GatewayCore", "GatewayClient", "GatewayCommandLine", "GatewayPostgres", "GatewayRepositories"], swiftSettings: swift6),
-        .executableTarget(name: "ReaderSimulator", dependencies: ["GatewayCore", "GatewayClient", "GatewaySimulators", "GatewayCommandLine"], swiftSettings: swift6),
-        .executableTarget(name: "PosLane", dependencies: ["GatewayCore", "GatewayClient", "GatewaySimulators", "GatewayCommandLine"], swiftSettings: swift6),
+        .executableTarget(name: "GatewayCtl", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayClient", "GatewayCommandLine", "GatewayPostgres", "GatewayRepositories"], swiftSettings: swift6),
+        .executableTarget(name: "ReaderSimulator", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayClient", "GatewaySimulators", "GatewayCommandLine"], swiftSettings: swift6),
+        .executableTarget(name: "PosLane", dependencies: ["GatewayCore", "GatewayWire", "GatewayClient", "GatewaySimulators", "GatewayCommandLine"], swiftSettings: swift6),
 
         // MARK: tools (Sources/Tools): benchmarks, fuzzing, interop and load, none of them shipped.
-        // Executable targets of the root package build by name (`swift build --product NAME`)
-        // without being listed in `products`.
+        // Each is named as its folder; a command's short name (`swift build --product wire-fuzz`)
+        // is the product listed above (`make lint` checks both).
         // wire: conformance messages (proto/readergateway/testing), shared by the wire tests,
         // the interop driver and the fuzz target.
         .target(name: "GatewayWireConformance", dependencies: ["GatewayWire"], path: "Sources/Tools/GatewayWireConformance", swiftSettings: swift6),
-        .executableTarget(name: "wire-interop", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/Tools/WireInterop", swiftSettings: swift6),
+        .executableTarget(name: "WireInterop", dependencies: ["GatewayWire", "GatewayWireConformance"], path: "Sources/Tools/WireInterop", swiftSettings: swift6),
         // fuzzing: the plain (replay) build's entry and file handling, shared by the fuzz targets.
         .target(name: "FuzzSupport", path: "Sources/Tools/FuzzSupport", swiftSettings: swift6),
-        .executableTarget(name: "wire-fuzz", dependencies: ["GatewayWire", "GatewayWireConformance", "FuzzSupport"], path: "Sources/Tools/WireFuzz", swiftSettings: swift6),
+        .executableTarget(name: "WireFuzz", dependencies: ["GatewayWire", "GatewayWireConformance", "FuzzSupport"], path: "Sources/Tools/WireFuzz", swiftSettings: swift6),
         // websocket: libFuzzer target for the upgrade parser and the frame decoder (make fuzz).
-        .executableTarget(name: "websocket-fuzz", dependencies: ["GatewayWebSocket", "FuzzSupport"], path: "Sources/Tools/WebSocketFuzz", swiftSettings: swift6),
+        .executableTarget(name: "WebSocketFuzz", dependencies: ["GatewayWebSocket", "FuzzSupport"], path: "Sources/Tools/WebSocketFuzz", swiftSettings: swift6),
         // websocket: the binding on a plain TCP socket, for interop tests with independent clients.
-        .executableTarget(name: "websocket-echo", dependencies: ["GatewayWebSocket"], path: "Sources/Tools/WebSocketEcho", swiftSettings: swift6),
-        .executableTarget(name: "wire-bench", dependencies: ["GatewayWire"], path: "Sources/Tools/WireBench", swiftSettings: swift6),
+        .executableTarget(name: "WebSocketEcho", dependencies: ["GatewayWebSocket"], path: "Sources/Tools/WebSocketEcho", swiftSettings: swift6),
+        .executableTarget(name: "WireBench", dependencies: ["GatewayWire"], path: "Sources/Tools/WireBench", swiftSettings: swift6),
         // Shared by the benchmarks that drive pgbench: spawning a child with a clean signal mask.
         .target(name: "BenchmarkSupport", dependencies: ["GatewayPostgres", "GatewayRepositories"], path: "Sources/Tools/BenchmarkSupport", swiftSettings: swift6),
         // ownership: OwnershipStore.claim beside pgbench (Tests/GatewayRepositoriesTests/ownership.mk)
@@ -137,7 +150,7 @@ let package = Package(
         // Transport: a TLS echo server on GatewayTransport (bench subject, TLS scan target) and
         // a closed-loop TLS load generator (make bench; Tests/GatewayTransportTests/transport.mk).
         .executableTarget(
-            name: "transport-echo",
+            name: "TransportEchoServer",
             dependencies: ["GatewayCore", "GatewayTransport", "GatewayWebSocket"],
             path: "Sources/Tools/TransportEchoServer",
             swiftSettings: swift6
@@ -145,24 +158,24 @@ let package = Package(
         // The client side of the WebSocket binding for the load generators (masked messages out).
         .target(name: "WebSocketLoadClient", dependencies: ["GatewayWebSocket"], path: "Sources/Tools/WebSocketLoadClient", swiftSettings: swift6),
         .executableTarget(
-            name: "transport-load",
+            name: "TransportLoadGenerator",
             dependencies: ["GatewayCore", "GatewayTransport", "GatewayWebSocket", "WebSocketLoadClient"],
             path: "Sources/Tools/TransportLoadGenerator",
             swiftSettings: swift6
         ),
         // The attacker of the flood test and of `make bench-flood`: silent and half-hello sockets
         // from several loopback sources, re-opened as the server closes them.
-        .executableTarget(name: "transport-flood", dependencies: ["CGatewayLinux"], path: "Sources/Tools/TransportFlood", swiftSettings: swift6),
+        .executableTarget(name: "TransportFlood", dependencies: ["CGatewayLinux"], path: "Sources/Tools/TransportFlood", swiftSettings: swift6),
         // make bench-flood: new and existing clients during a flood, the gateway beside nginx.
         .executableTarget(
-            name: "flood-bench",
+            name: "FloodBenchmark",
             dependencies: ["GatewayCore", "GatewayClient", "GatewayTransport", "GatewayWire"],
             path: "Sources/Tools/FloodBenchmark",
             swiftSettings: swift6
         ),
         // service: relayed command round trips through the whole gateway (Tests/GatewayServiceTests/service.mk).
         .executableTarget(
-            name: "service-bench",
+            name: "ServiceBenchmark",
             dependencies: ["GatewayCore", "GatewayClient", "GatewayOperations", "GatewayService", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTransport", "GatewayWire", "BenchmarkSupport", "GatewayWebSocket", "WebSocketLoadClient"],
             path: "Sources/Tools/ServiceBenchmark",
             swiftSettings: swift6
@@ -170,7 +183,7 @@ let package = Package(
 
         // make bench-fleet: thousands of simulated readers and lanes per process (Tests/GatewayServiceTests/service.mk).
         .executableTarget(
-            name: "fleet-load",
+            name: "FleetLoad",
             dependencies: ["GatewayCore", "GatewayClient", "GatewayTransport", "GatewayWire"],
             path: "Sources/Tools/FleetLoad",
             swiftSettings: swift6
@@ -178,7 +191,7 @@ let package = Package(
 
         // MARK: tests
         .testTarget(name: "GatewayCoreTests", dependencies: ["GatewayCore", "GatewayTestKit"], swiftSettings: swift6),
-        .testTarget(name: "GatewayEventLoopTests", dependencies: ["GatewayEventLoop", "CGatewayLinux", "GatewayTestKit"], swiftSettings: swift6),
+        .testTarget(name: "GatewayEventLoopTests", dependencies: ["GatewayEventLoop", "GatewayCore", "CGatewayLinux", "GatewayTestKit"], swiftSettings: swift6),
         .testTarget(
             name: "GatewayWireTests",
             dependencies: ["GatewayWire", "GatewayWireConformance", "GatewayTestKit"],
@@ -212,7 +225,7 @@ let package = Package(
             exclude: ["ownership.mk"],
             swiftSettings: swift6
         ),
-        .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations", "GatewayTestKit", "GatewayTestSupport"], swiftSettings: swift6),
+        .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations", "GatewayCore", "GatewayTestKit", "GatewayTestSupport"], swiftSettings: swift6),
         .testTarget(
             name: "GatewayRPCTests",
             dependencies: ["GatewayRPC", "GatewayTransport", "GatewayWire", "GatewayTestSupport"],

@@ -77,6 +77,8 @@ struct TimerHeap {
 
     var count: Int { entries.count }
     var earliestDeadline: UInt64? { entries.first?.deadline }
+    /// The sequence number of the latest entry pushed: entries pushed later have higher ones.
+    var lastSequence: UInt64 { sequence }
 
     mutating func push(deadline: UInt64, _ action: Action) {
         sequence &+= 1
@@ -90,9 +92,12 @@ struct TimerHeap {
         }
     }
 
-    /// Removes and returns the earliest entry if its deadline is at or before `now`.
-    mutating func popDue(now: UInt64) -> Entry? {
-        guard let first = entries.first, first.deadline <= now else { return nil }
+    /// Removes and returns the earliest entry if its deadline is at or before `now` and it was
+    /// pushed no later than the entry numbered `pushedBy` (the loop passes the latest number
+    /// when its pass over the due timers starts, so that a timer scheduled by a timer's run
+    /// waits for the next tick even when its deadline is already due).
+    mutating func popDue(now: UInt64, pushedBy: UInt64 = .max) -> Entry? {
+        guard let first = entries.first, first.deadline <= now, first.sequence <= pushedBy else { return nil }
         let last = entries.removeLast()
         if entries.isEmpty { return first }
         entries[0] = last

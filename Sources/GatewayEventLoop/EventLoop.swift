@@ -106,7 +106,8 @@ public final class EventLoop: @unchecked Sendable {
     @discardableResult
     public func schedule(after delay: Duration, _ task: @escaping @Sendable () -> Void) -> ScheduledTask {
         let scheduled = ScheduledTask(task)
-        let deadline = rg_monotonic_nanoseconds() &+ delay.nanoseconds
+        let (sum, overflow) = rg_monotonic_nanoseconds().addingReportingOverflow(delay.nanoseconds)
+        let deadline = overflow ? UInt64.max : sum
         if inEventLoop {
             timers.push(deadline: deadline, .task(scheduled))
         } else {
@@ -119,7 +120,9 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Asks the loop to finish after the current tick. Callable from any thread.
     func requestStop() {
-        stopRequested.store(true, ordering: .relaxed)
+        // Releasing, paired with the loop's acquiring load: a task handed over before the stop
+        // was asked for is seen by the loop's final sweep.
+        stopRequested.store(true, ordering: .releasing)
         _ = rg_eventfd_write(wakeFD, 1)
     }
 
@@ -133,7 +136,7 @@ public final class EventLoop: @unchecked Sendable {
             events.deallocate()
             exited.signal()
         }
-        while !stopRequested.load(ordering: .relaxed) {
+        while !stopRequested.load(ordering: .acquiring) {
             let count = rg_epoll_wait(epollFD, events, Int32(capacity), pollTimeoutMilliseconds())
             now = rg_monotonic_nanoseconds()
             if count > 0 {
@@ -190,7 +193,10 @@ public final class EventLoop: @unchecked Sendable {
         guard timers.count > 0 else { return }
         let current = rg_monotonic_nanoseconds()
         now = current
-        while let entry = timers.popDue(now: current) {
+        // Timers scheduled by the ones run here wait for the next tick: one that reschedules
+        // itself with no delay cannot keep the loop from its descriptors and tasks.
+        let pushedBy = timers.lastSequence
+        while let entry = timers.popDue(now: current, pushedBy: pushedBy) {
             switch entry.action {
             case .task(let scheduled):
                 if !scheduled.isCancelled { scheduled.task() }

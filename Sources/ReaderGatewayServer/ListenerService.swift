@@ -118,6 +118,9 @@ final class ListenerService: LifecycleService {
         return DrainHooks(
             sendGoAway: { [host] in host.value?.goAwayAll(gracePeriod: deadline + .seconds(1)) },
             inFlightCommands: { [host] in host.value?.inFlightCommands ?? 0 },
+            whenNothingInFlight: { [host] latch in
+                if let host = host.value { host.whenNoCommandsInFlight(latch) } else { latch.set() }
+            },
             releaseClaims: { [host] in
                 await host.value?.detachSessions()
                 await host.value?.closeConnections(gracePeriod: .milliseconds(200))

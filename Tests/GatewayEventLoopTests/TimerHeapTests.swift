@@ -41,4 +41,19 @@ struct TimerHeapTests {
         #expect(popped.map(\.index) == expected.map(\.index))
         #expect(heap.count == 0)
     }
+
+    @Test("a pass over due entries leaves those pushed after it started for the next pass")
+    func pushedDuringAPass() throws {
+        var heap = TimerHeap()
+        heap.push(deadline: 10, .task(ScheduledTask { }))
+        heap.push(deadline: 20, .task(ScheduledTask { }))
+        let mark = heap.lastSequence
+        // Pushed during the pass with a deadline already due, earlier than the second entry's.
+        heap.push(deadline: 5, .task(ScheduledTask { }))
+        #expect(heap.popDue(now: 30, pushedBy: mark) == nil, "the newest entry is the earliest, and it waits")
+        #expect(heap.popDue(now: 30)?.deadline == 5)
+        #expect(heap.popDue(now: 30, pushedBy: mark)?.deadline == 10)
+        #expect(heap.popDue(now: 30, pushedBy: mark)?.deadline == 20)
+        #expect(heap.count == 0)
+    }
 }

@@ -1,3 +1,5 @@
+import GatewayCore
+
 /// What the rest of the gateway does at each step of a drain. Every hook has
 /// a do-nothing default, so a layer that has nothing in flight yet can
 /// leave it out.
@@ -7,8 +9,12 @@ public struct DrainHooks: Sendable {
     /// Tell SDK sessions, readers and peers to reconnect elsewhere; stop
     /// accepting; refuse new commands with a retryable status.
     public var sendGoAway: @Sendable () async -> Void
-    /// Commands (collect, confirm) still in flight on this replica.
+    /// Commands (collect, confirm) still in flight on this replica: read once when the load
+    /// balancer window ends, and once more if the in-flight deadline passes.
     public var inFlightCommands: @Sendable () -> Int
+    /// Sets the latch when the last command in flight ends (at once when none is). Asked once,
+    /// after goaway: the drain then waits on the latch, not on the clock.
+    public var whenNothingInFlight: @Sendable (Latch) -> Void
     /// Release the reader ownership this replica holds in the store.
     public var releaseClaims: @Sendable () async -> Void
 
@@ -16,11 +22,13 @@ public struct DrainHooks: Sendable {
         stopBeingReady: @escaping @Sendable () async -> Void = {},
         sendGoAway: @escaping @Sendable () async -> Void = {},
         inFlightCommands: @escaping @Sendable () -> Int = { 0 },
+        whenNothingInFlight: @escaping @Sendable (Latch) -> Void = { $0.set() },
         releaseClaims: @escaping @Sendable () async -> Void = {}
     ) {
         self.stopBeingReady = stopBeingReady
         self.sendGoAway = sendGoAway
         self.inFlightCommands = inFlightCommands
+        self.whenNothingInFlight = whenNothingInFlight
         self.releaseClaims = releaseClaims
     }
 }
@@ -47,12 +55,9 @@ public struct DrainCoordinator: Sendable {
     }
 
     public let configuration: DrainConfiguration
-    /// How often the in-flight count is read while waiting for it to reach zero.
-    public let pollInterval: Duration
 
-    public init(configuration: DrainConfiguration, pollInterval: Duration = .milliseconds(50)) {
+    public init(configuration: DrainConfiguration) {
         self.configuration = configuration
-        self.pollInterval = pollInterval
     }
 
     public func drain(hooks: DrainHooks) async -> Outcome {
@@ -68,13 +73,13 @@ public struct DrainCoordinator: Sendable {
                 wakeAt = next
             case .sendGoAway(let deadline):
                 await hooks.sendGoAway()
-                // Poll the in-flight count until it reaches zero or the deadline passes.
-                while ContinuousClock.now < deadline {
-                    if case .releaseClaimsAndExit(let status) = machine.inFlightChanged(to: hooks.inFlightCommands()) {
-                        await hooks.releaseClaims()
-                        return Outcome(status: status, abandonedCommands: 0)
-                    }
-                    await Self.sleep(until: min(deadline, .now + pollInterval))
+                // Until the last command in flight ends or the deadline passes, whichever is first.
+                let nothingInFlight = Latch()
+                hooks.whenNothingInFlight(nothingInFlight)
+                if await nothingInFlight.wait(atMost: ContinuousClock.now.duration(to: deadline)),
+                   case .releaseClaimsAndExit(let status) = machine.inFlightChanged(to: 0) {
+                    await hooks.releaseClaims()
+                    return Outcome(status: status, abandonedCommands: 0)
                 }
                 wakeAt = deadline
             case .sendGoAwayAndExit(let status):

@@ -78,7 +78,9 @@ public final class GatewayServiceHost: Sendable {
         var group: EventLoopGroup
         var server: TLSServer
         var internalServer: TLSServer
-        var background: [Task<Void, Never>]
+        /// ``Gateway/runBackground(advertisedAddress:)``: the background loops are its child
+        /// tasks; cancelling it ends them, and its value is there once every one has ended.
+        var background: Task<Void, Never>
     }
 
     public init(listener: GatewayListenerConfiguration, service: ServiceConfiguration, client: PostgresClient, metrics: GatewayMetrics) {
@@ -121,14 +123,7 @@ public final class GatewayServiceHost: Sendable {
                 await internalServer.shutdown(gracePeriod: .zero)
                 throw error
             }
-            let background = [
-                Task { await gateway.runSweeper() },
-                Task { await gateway.runMembership(advertisedAddress: advertised) },
-                Task { await gateway.follower.runNotices() },
-                Task { await gateway.follower.runSessionNotices() },
-                Task { await gateway.follower.runStatusNotices() },
-                Task { await gateway.fleet.run() },
-            ]
+            let background = Task { await gateway.runBackground(advertisedAddress: advertised) }
             running.withLock { $0 = Running(group: group, server: server, internalServer: internalServer, background: background) }
             logger.info("gateway listening", [
                 "address": address.description, "internal": advertised, "node": gateway.node.id,
@@ -229,7 +224,8 @@ public final class GatewayServiceHost: Sendable {
         }) else { return }
         gateway.readerLink.handingOver.store(true, ordering: .relaxed)
         await running.server.shutdown(gracePeriod: gracePeriod)
-        for task in running.background { task.cancel() }
+        running.background.cancel()
+        await running.background.value
         await gateway.replicas.closeAll()
         await running.internalServer.shutdown(gracePeriod: .milliseconds(200))
         // Leaving detaches this node's links in one statement; readers that re-attach keep their owners.

@@ -35,23 +35,10 @@ extension GatewayServiceHost {
     }
 
     /// Sets `latch` once no relayed command is in flight (at once when none is): what a drain
-    /// waits on after goaway.
-    ///
-    /// The registry does not yet report its pending commands reaching zero (its shell is being
-    /// closed into events in, actions out, where that report belongs as one more action); until
-    /// it does, this watch alone reads the count, every 50 ms, and ends when it reaches zero or
-    /// the host shuts down.
+    /// waits on after goaway. The registry sets it when the event that ends the last pending
+    /// command has been performed (``Registry/whenNoCommandsPending(_:)``); nothing polls.
     public func whenNoCommandsInFlight(_ latch: Latch) {
-        guard inFlightCommands > 0 else {
-            latch.set()
-            return
-        }
-        Task { [self] in
-            while !latch.isSet, running.withLock({ $0 != nil }) {
-                try? await Task.sleep(for: .milliseconds(50))
-                if inFlightCommands == 0 { latch.set() }
-            }
-        }
+        gateway.registry.whenNoCommandsPending(latch)
     }
 
     /// Detaches every session this replica holds: in memory (so the sweeper

@@ -19,6 +19,7 @@ extension Registry {
         }
         let error = ServiceError.command(.readerReattached, timeout: commandTimeout)
         for completion in failed { completion(.failed(error)) }
+        commandsMayHaveEnded()
         old?.end(ServiceError.linkClosed(.replaced).status)
         return epoch
     }
@@ -49,6 +50,7 @@ extension Registry {
         guard let ended else { return nil }
         call?.end(orderly ? .ok : ServiceError(.readerOffline, "the reader link ended").status)
         for completion in failed { completion(.failed(.refusal(.readerOffline))) }
+        commandsMayHaveEnded()
         return ended
     }
 
@@ -71,6 +73,7 @@ extension Registry {
         for call in silent { call.end(ServiceError.linkClosed(.silent).status) }
         let timedOut = ServiceError.command(.timedOut, timeout: commandTimeout)
         for completion in expired { completion(.failed(timedOut)) }
+        commandsMayHaveEnded()
     }
 
     /// The reader's answer to a command, matched on the reader connection's loop (one
@@ -81,6 +84,7 @@ extension Registry {
             return state.completions.removeValue(forKey: key)
         }
         completion?(.answered(result))
+        commandsMayHaveEnded()
     }
 
     /// The reader's link here, as discovery and the admin surface show it (nil: not here).

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayCore
 import GatewayDomain
 import GatewayRegistry
 import GatewayRepositories
@@ -31,6 +32,8 @@ final class Registry: Sendable {
         var completions: [CommandKey: CommandCompletion] = [:]
         var registrationHandlers: [LinkID: RegistrationHandler] = [:]
         var discoveryAnswers: [String: DiscoveryAnswer] = [:]
+        /// Drains waiting for no relayed command to be pending (``whenNoCommandsPending(_:)``).
+        var idleWaiters: [Latch] = []
 
         /// The live stream of `session` and the number of the last event numbered for it:
         /// an answer that must follow those events waits on the stream for them
@@ -55,6 +58,8 @@ final class Registry: Sendable {
     }
 
     let state = Mutex(State())
+    /// Whether a drain waits in ``State/idleWaiters`` (read without the lock on every command's end).
+    let idleWatched = Atomic<Bool>(false)
     /// The command timeout, for the message of a command that timed out.
     let commandTimeout: Duration
 
@@ -71,6 +76,7 @@ final class Registry: Sendable {
             return (result, Self.resolve(actions, in: &state, timeout: commandTimeout))
         }
         Self.perform(work)
+        commandsMayHaveEnded()
         return result
     }
 
@@ -83,6 +89,7 @@ final class Registry: Sendable {
             return (result, action.flatMap { Self.resolve($0, in: &state, timeout: commandTimeout) })
         }
         if let work { Self.perform(work) }
+        commandsMayHaveEnded()
         return result
     }
 

@@ -145,8 +145,9 @@ public final class TerminalClient: Sendable {
 
     /// Closes the session (its reader is released) and stops the background work.
     public func closeSession() async throws {
-        let close = feedSession { $0.closing() }
+        // The Tap to Pay machine first: a reconnect that looks meanwhile gives up at once.
         let reader = feedTapToPay { $0.closing() }
+        let close = feedSession { $0.closing() }
         reader?.stop()
         // A reconnect waiting for the foreground ends (the machine is idle: it reports nothing).
         wakeTapToPayReconnect()

@@ -15,8 +15,30 @@ public final class BluetoothDiscovery: Sendable {
     /// (proximity). Ends when the scan times out or the discovery is cancelled.
     public let updates: AsyncStream<[BluetoothDiscoveredReader]>
     let sink: AsyncStream<[BluetoothDiscoveredReader]>.Continuation
-    let tasks = Mutex<[Task<Void, Never>]>([])
+    /// The tasks listening to the radio for this discovery (``DiscoveryTasks``).
+    private let tasks = Mutex(DiscoveryTasks())
     let end: @Sendable (UInt64) -> Bool
+
+    /// The tasks that serve a discovery, until it finishes: a task added after that is
+    /// cancelled at once.
+    struct DiscoveryTasks: Sendable {
+        private var running: [Task<Void, Never>] = []
+        private var isFinished = false
+
+        /// `added` serve the discovery: the ones to cancel now (all of them once it finished).
+        mutating func added(_ added: [Task<Void, Never>]) -> [Task<Void, Never>] {
+            guard !isFinished else { return added }
+            running += added
+            return []
+        }
+
+        /// The discovery finished: the tasks to cancel.
+        mutating func finished() -> [Task<Void, Never>] {
+            isFinished = true
+            defer { running = [] }
+            return running
+        }
+    }
 
     init(id: UInt64, end: @escaping @Sendable (UInt64) -> Bool) {
         self.id = id
@@ -31,12 +53,17 @@ public final class BluetoothDiscovery: Sendable {
     }
 
     func finish() {
-        let tasks = tasks.withLock { tasks in
-            defer { tasks = [] }
-            return tasks
-        }
-        for task in tasks { task.cancel() }
+        for task in feedTasks({ $0.finished() }) { task.cancel() }
         sink.finish()
+    }
+
+    /// `tasks` serve the discovery (cancelled with it).
+    func serving(_ tasks: [Task<Void, Never>]) {
+        for task in feedTasks({ $0.added(tasks) }) { task.cancel() }
+    }
+
+    private func feedTasks(_ event: (inout DiscoveryTasks) -> [Task<Void, Never>]) -> [Task<Void, Never>] {
+        tasks.withLock { event(&$0) }
     }
 }
 
@@ -48,7 +75,7 @@ extension TerminalClient {
     /// `DISCOVERY_ALREADY_IN_PROGRESS`; cancel it first. Readers from an older discovery are
     /// refused by ``connectBluetoothReader(_:radio:_:)`` with `STALE_DISCOVERY`.
     public func discoverBluetoothReaders(_ method: BluetoothDiscoveryStateMachine.Method, radio: any BluetoothRadio) throws -> BluetoothDiscovery {
-        let started = state.withLock { $0.bluetooth.discovery.start(method) }
+        let started = feedBluetooth { $0.discoveryStarted(method) }
         let id: UInt64
         let timeout: Duration?
         switch started {
@@ -62,21 +89,21 @@ extension TerminalClient {
         }
         let discovery = BluetoothDiscovery(id: id) { [weak self] id in
             guard let self else { return false }
-            return state.withLock { $0.bluetooth.discovery.cancelled(id) } != .none
+            return feedBluetooth { $0.discoveryCancelled(id) } != .none
         }
         let listen = Task { [self] in
             for await heard in radio.advertisements() {
-                deliver(state.withLock { $0.bluetooth.discovery.advertisementsChanged(heard) }, to: discovery, radio: radio)
+                deliver(feedBluetooth { $0.advertisementsChanged(heard) }, to: discovery, radio: radio)
             }
         }
         var tasks = [listen]
         if let timeout {
             tasks.append(Task { [self] in
                 do { try await Task.sleep(for: timeout) } catch { return }
-                if state.withLock({ $0.bluetooth.discovery.timedOut(id) }) != .none { discovery.finish() }
+                if feedBluetooth({ $0.discoveryTimedOut(id) }) != .none { discovery.finish() }
             })
         }
-        discovery.tasks.withLock { $0 = tasks }
+        discovery.serving(tasks)
         return discovery
     }
 
@@ -94,9 +121,9 @@ extension TerminalClient {
                     Logger(component: "bluetooth").notice("could not read a discovered reader's battery level", ["serial": serial, "error": "\(error)"])
                     return
                 }
-                deliver(state.withLock { $0.bluetooth.discovery.detailsRead(serialNumber: serial, batteryLevel: level) }, to: discovery, radio: radio)
+                deliver(feedBluetooth { $0.detailsRead(serialNumber: serial, batteryLevel: level) }, to: discovery, radio: radio)
             }
-            discovery.tasks.withLock { $0.append(details) }
+            discovery.serving([details])
         }
     }
 }

@@ -14,7 +14,8 @@ final class BluetoothReaderLink: Sendable {
     let readerID: String
     let peripheral: any BluetoothPeripheral
     private let carrier: MobileReaderLinkCarrier
-    private let activity = Mutex(ReaderGatewayV1.ReaderActivity.idle)
+    /// What the reader is doing (a ``ReaderGatewayV1/ReaderActivity`` raw value), for heartbeats.
+    private let activity = Atomic<Int32>(ReaderGatewayV1.ReaderActivity.idle.rawValue)
 
     private init(readerID: String, link: ReaderLinkClient, peripheral: any BluetoothPeripheral) {
         self.readerID = readerID
@@ -90,13 +91,13 @@ final class BluetoothReaderLink: Sendable {
     }
 
     private func setActivity(_ activity: ReaderGatewayV1.ReaderActivity) {
-        self.activity.withLock { $0 = activity }
+        self.activity.store(activity.rawValue, ordering: .relaxed)
         heartbeat()
     }
 
     private func heartbeat() {
         var heartbeat = ReaderGatewayV1.ReaderHeartbeat()
-        heartbeat.activity = activity.withLock { $0 }
+        heartbeat.activity = ReaderGatewayV1.ReaderActivity(rawValue: activity.load(ordering: .relaxed))
         if let level = peripheral.batteryLevel { heartbeat.batteryLevel = level }
         heartbeat.softwareVersion = peripheral.softwareVersion
         carrier.send(.heartbeat(heartbeat))

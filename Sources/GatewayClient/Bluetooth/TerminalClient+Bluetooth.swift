@@ -17,7 +17,7 @@ extension TerminalClient {
     public func connectBluetoothReader(
         _ reader: BluetoothDiscoveredReader, radio: any BluetoothRadio, _ configuration: BluetoothConnectionConfiguration
     ) async throws -> BluetoothReaderConnection {
-        if case .stale(let discovery, let latest) = state.withLock({ $0.bluetooth.discovery.checkConnect(readerFrom: reader.discoveryID) }) {
+        if case .stale(let discovery, let latest) = feedBluetooth({ $0.discovery.checkConnect(readerFrom: reader.discoveryID) }) {
             throw RPCError(
                 .staleDiscovery,
                 "reader \(reader.serialNumber) comes from Bluetooth discovery \(discovery), but discovery \(latest) is newer; connect a reader from the latest discovery's results (never reuse reader objects)"
@@ -49,17 +49,14 @@ extension TerminalClient {
             )
             let connected = BluetoothReaderConnection(reader: registered, client: self, radio: radio, credential: response.readerCredential, configuration: configuration)
             connected.serve(link, over: peripheral, firstTime: true)
-            state.withLock { state in
-                state.bluetooth.connections.removeAll { $0.value == nil }
-                state.bluetooth.connections.append(WeakBluetoothConnection(value: connected))
-            }
+            feedBluetooth { $0.connected(connected) }
             do {
                 let discovered = try await discoverReaders(locationID: configuration.locationID)
                 guard let own = discovered.first(where: { $0.id == registered.id }) else {
                     throw RPCError(.readerNotFound, "the Bluetooth reader was not discovered at its location; connect it again")
                 }
                 let answer = try await connectReader(own)
-                connected.state.withLock { $0.requiredUpdateFailure = answer.requiredUpdateFailure }
+                connected.connectedDespiteRequiredUpdate(answer.requiredUpdateFailure)
             } catch {
                 link.end(.disconnectRequested, reconnecting: false)
                 throw error
@@ -76,13 +73,9 @@ extension TerminalClient {
     /// reader's link attaches again with its credential, on this replica or another, and the
     /// session keeps owning it (the gateway kept the owner through its offline bound).
     func reattachBluetoothLinks() {
-        let connections = state.withLock { state -> [BluetoothReaderConnection] in
-            state.bluetooth.connections.removeAll { $0.value == nil }
-            return state.bluetooth.connections.compactMap(\.value)
-        }
-        for connected in connections {
+        for connected in feedBluetooth({ $0.sessionResumed() }) {
             let task = Task { await connected.reattachAfterSessionResumed() }
-            state.withLock { $0.background.append(task) }
+            feedSession { $0.backgroundTaskStarted(task) }
         }
     }
 

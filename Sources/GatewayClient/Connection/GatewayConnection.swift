@@ -12,46 +12,51 @@ public final class GatewayConnection: Sendable {
     /// Where it connects.
     public let configuration: ClientChannelConfiguration
     let group: EventLoopGroup?
-    private let current = Mutex<ClientChannel?>(nil)
-    private let connectLock = AsyncLock()
+    /// The channel in use and the one connect running (``ChannelSlot``).
+    private let slot: Mutex<ChannelSlot>
 
     public init(_ configuration: ClientChannelConfiguration, group: EventLoopGroup? = nil) {
         self.configuration = configuration
         self.group = group
+        slot = Mutex(ChannelSlot(channel: nil))
     }
 
     /// Wraps an open channel; a replacement is connected with the same configuration.
     public init(channel: ClientChannel, group: EventLoopGroup? = nil) {
         self.configuration = channel.configuration
         self.group = group
-        current.withLock { $0 = channel }
+        slot = Mutex(ChannelSlot(channel: channel))
+    }
+
+    /// Feeds one event to the slot under its lock and returns what it asks for; the
+    /// connection acts on it (connects, resumes a waiter) after the lock is released.
+    private func feed<Action: Sendable>(_ event: (inout ChannelSlot) -> Action) -> Action {
+        slot.withLock { event(&$0) }
     }
 
     /// The current channel, connecting a new one if there is none or it stopped taking calls.
     public func channel() async throws -> ClientChannel {
-        if let channel = current.withLock({ $0 }), channel.state.acceptsCalls { return channel }
-        return try await connectLock.withLock {
-            if let channel = current.withLock({ $0 }), channel.state.acceptsCalls { return channel }
-            let fresh = try await ClientChannel.connect(configuration, group: group)
-            // The channel replaced is closed or draining: a draining channel finishes its
-            // calls and then closes by itself, so it is never closed here (that would fail
-            // its calls still in flight with a cancellation instead of their own outcome).
-            current.withLock { $0 = fresh }
-            return fresh
+        if let channel = currentChannel, channel.state.acceptsCalls { return channel }
+        // One connect at a time: the callers behind it use the channel it made.
+        await withCheckedContinuation { (turn: CheckedContinuation<Void, Never>) in
+            if feed({ $0.connectTurnRequested(turn) }) { turn.resume() }
         }
+        defer { feed { $0.connectTurnEnded() }?.resume() }
+        if let channel = currentChannel, channel.state.acceptsCalls { return channel }
+        let fresh = try await ClientChannel.connect(configuration, group: group)
+        // The channel replaced is closed or draining: a draining channel finishes its calls
+        // and then closes by itself, so it is never closed here (that would fail its calls
+        // still in flight with a cancellation instead of their own outcome).
+        feed { $0.connected(fresh) }
+        return fresh
     }
 
     /// The channel in use now, if any (no connecting).
-    public var currentChannel: ClientChannel? { current.withLock { $0 } }
+    public var currentChannel: ClientChannel? { feed { $0.channel } }
 
     /// Closes the current channel.
     public func close() {
-        let channel = current.withLock { slot -> ClientChannel? in
-            let taken = slot
-            slot = nil
-            return taken
-        }
-        channel?.close()
+        feed { $0.closing() }?.close()
     }
 
     /// Calls a unary method, retrying on a fresh channel when the call certainly was not
@@ -80,45 +85,5 @@ public final class GatewayConnection: Sendable {
             backoff *= 2
             attempt += 1
         }
-    }
-}
-
-/// A lock held across suspension points, for one-at-a-time reconnects.
-final class AsyncLock: Sendable {
-    private struct State {
-        var locked = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
-    }
-    private let state = Mutex(State())
-
-    func withLock<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        await lock()
-        defer { unlock() }
-        return try await body()
-    }
-
-    private func lock() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let acquired = state.withLock { state -> Bool in
-                if state.locked {
-                    state.waiters.append(continuation)
-                    return false
-                }
-                state.locked = true
-                return true
-            }
-            if acquired { continuation.resume() }
-        }
-    }
-
-    private func unlock() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if state.waiters.isEmpty {
-                state.locked = false
-                return nil
-            }
-            return state.waiters.removeFirst()
-        }
-        next?.resume()
     }
 }

@@ -10,11 +10,25 @@ import Synchronization
 /// the reader's handler. The link ends by saying why (``end(_:reconnecting:)``) or at once,
 /// saying nothing (``stop(cancellingCall:)``).
 final class MobileReaderLinkCarrier: Sendable {
+    /// The link's tasks until it ends, as a value.
     private struct State {
         /// The command loop, the heartbeats and the sender, in that order (``end(_:reconnecting:)``
         /// relies on it).
-        var tasks: [Task<Void, Never>] = []
-        var ended = false
+        private var tasks: [Task<Void, Never>] = []
+        private var ended = false
+
+        /// The link is served by `tasks`.
+        mutating func started(_ tasks: [Task<Void, Never>]) {
+            self.tasks = tasks
+        }
+
+        /// The link ends: its tasks, once (nil when it ended already).
+        mutating func ending() -> [Task<Void, Never>]? {
+            guard !ended else { return nil }
+            ended = true
+            defer { tasks = [] }
+            return tasks
+        }
     }
 
     let link: ReaderLinkClient
@@ -73,7 +87,7 @@ final class MobileReaderLinkCarrier: Sendable {
             }
             link.finish()
         }
-        state.withLock { $0.tasks = [commands, heartbeats, sender] }
+        feed { $0.started([commands, heartbeats, sender]) }
     }
 
     /// Tells the gateway why the link ends (and whether the device reconnects), then ends it.
@@ -105,11 +119,11 @@ final class MobileReaderLinkCarrier: Sendable {
 
     /// The link's tasks, once: nil when it has ended already.
     private func takeTasks() -> [Task<Void, Never>]? {
-        state.withLock { state in
-            guard !state.ended else { return nil }
-            state.ended = true
-            defer { state.tasks = [] }
-            return state.tasks
-        }
+        feed { $0.ending() }
+    }
+
+    /// Feeds one event to the state under its lock; the carrier acts after it is released.
+    private func feed<Action: Sendable>(_ event: (inout State) -> Action) -> Action {
+        state.withLock { event(&$0) }
     }
 }

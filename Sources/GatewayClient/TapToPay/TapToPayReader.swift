@@ -37,13 +37,54 @@ public final class TapToPayReader: Sendable {
     /// A card (or wallet) the customer taps.
     public typealias Card = PresentedCard
 
-    private struct State {
+    /// What the reader holds between commands, as a value: the collect waiting for a tap, a
+    /// tap that came first, the amount a confirm charges, the activity heartbeats carry.
+    struct State: Sendable {
         /// The collect waiting for a tap: its command id and amount.
-        var collect: (id: UInt64, amount: Int64)?
+        private var collect: (id: UInt64, amount: Int64)?
         /// A tap that came before any collect waited for it.
-        var tapped: Card?
-        var lastAmount: Int64 = 0
-        var activity = ReaderGatewayV1.ReaderActivity.idle
+        private var tapped: Card?
+        /// The amount of the last collect that read a card.
+        private(set) var lastAmount: Int64 = 0
+        private(set) var activity = ReaderGatewayV1.ReaderActivity.idle
+
+        /// Whether a collect is waiting for a tap.
+        var isWaitingForTap: Bool { collect != nil }
+
+        /// The customer tapped `card`: the waiting collect's command id to answer, or nil (the
+        /// next collect reads the card).
+        mutating func cardPresented(_ card: Card) -> UInt64? {
+            guard let waiting = collect else {
+                tapped = card
+                return nil
+            }
+            collect = nil
+            lastAmount = waiting.amount
+            activity = .idle
+            return waiting.id
+        }
+
+        /// Collect `id` for `amount` started: the card it reads at once (tapped before, or
+        /// `automatic`), or nil when it waits for a tap.
+        mutating func collectStarted(id: UInt64, amount: Int64, automatic: Card?) -> Card? {
+            if let card = tapped ?? automatic {
+                tapped = nil
+                lastAmount = amount
+                return card
+            }
+            collect = (id, amount)
+            activity = .collecting
+            return nil
+        }
+
+        /// The gateway cancelled the collect: the waiting collect's command id, if one waited.
+        mutating func collectCancelled() -> UInt64? {
+            defer {
+                collect = nil
+                activity = .idle
+            }
+            return collect?.id
+        }
     }
 
     /// The reader's id at the gateway.
@@ -51,6 +92,12 @@ public final class TapToPayReader: Sendable {
     let options: Options
     private let state = Mutex(State())
     private let carrier: MobileReaderLinkCarrier
+
+    /// Feeds one event to the state under its lock and returns what it asks for; the reader
+    /// sends after the lock is released.
+    private func feed<Action: Sendable>(_ event: (inout State) -> Action) -> Action {
+        state.withLock { event(&$0) }
+    }
 
     private init(readerID: String, link: ReaderLinkClient, options: Options) {
         self.readerID = readerID
@@ -83,21 +130,11 @@ public final class TapToPayReader: Sendable {
     /// The customer taps a card (or a phone wallet): the waiting collect reads it, or the next
     /// one does.
     public func presentCard(_ card: Card = Card()) {
-        let answer = state.withLock { state -> (UInt64, Int64)? in
-            guard let collect = state.collect else {
-                state.tapped = card
-                return nil
-            }
-            state.collect = nil
-            state.lastAmount = collect.amount
-            state.activity = .idle
-            return (collect.id, collect.amount)
-        }
-        if let (id, _) = answer { send(Self.collected(id: id, card: card, reader: readerID)) }
+        if let id = feed({ $0.cardPresented(card) }) { send(Self.collected(id: id, card: card, reader: readerID)) }
     }
 
     /// Whether a collect is waiting for a tap.
-    public var isWaitingForTap: Bool { state.withLock { $0.collect != nil } }
+    public var isWaitingForTap: Bool { feed { $0.isWaitingForTap } }
 
     /// Ends the reader's link at once, saying nothing (the session's next command finds the
     /// reader offline; a link whose connection dropped is dead already).
@@ -118,32 +155,18 @@ public final class TapToPayReader: Sendable {
         let id = command.commandID
         switch command.command {
         case .collectPaymentMethod(let params)?:
-            let tap = state.withLock { state -> Card? in
-                if let card = state.tapped ?? options.tapAutomatically {
-                    state.tapped = nil
-                    state.lastAmount = params.amount
-                    return card
-                }
-                state.collect = (id, params.amount)
-                state.activity = .collecting
-                return nil
-            }
+            let automatic = options.tapAutomatically
+            let tap = feed { $0.collectStarted(id: id, amount: params.amount, automatic: automatic) }
             if let tap { send(Self.collected(id: id, card: tap, reader: readerID)) } else { heartbeat() }
         case .cancelCollect?:
-            let waiting = state.withLock { state -> UInt64? in
-                defer {
-                    state.collect = nil
-                    state.activity = .idle
-                }
-                return state.collect?.id
-            }
+            let waiting = feed { $0.collectCancelled() }
             if let waiting { send(Self.result(waiting, ReaderGatewayV1.Status(.commandCanceled, "the collect was cancelled before a card was tapped"))) }
             if id != 0 { send(Self.result(id, .ok)) }
         case .confirmPaymentIntent(let params)?:
             var intent = ReaderGatewayV1.PaymentIntentResult()
             intent.paymentIntentID = params.paymentIntentID
             intent.status = "succeeded"
-            intent.amountReceived = state.withLock { $0.lastAmount }
+            intent.amountReceived = feed { $0.lastAmount }
             var result = Self.result(id, .ok)
             result.result = .paymentIntent(intent)
             send(result)
@@ -156,7 +179,7 @@ public final class TapToPayReader: Sendable {
 
     private func heartbeat() {
         var heartbeat = ReaderGatewayV1.ReaderHeartbeat()
-        heartbeat.activity = state.withLock { $0.activity }
+        heartbeat.activity = feed { $0.activity }
         carrier.send(.heartbeat(heartbeat))
     }
 

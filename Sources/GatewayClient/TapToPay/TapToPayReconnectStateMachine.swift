@@ -3,7 +3,7 @@ import GatewayWire
 
 /// Auto-reconnect of the phone's Tap to Pay reader (Stripe's `onReaderReconnectStarted`,
 /// `…Succeeded`, `…Failed` then `didDisconnect`), as a value: events in, the events to
-/// report out.
+/// report out (plain values: no protobuf message is built here, under the client's lock).
 ///
 /// ```
 ///            connected(autoReconnect)             linkLost (auto)
@@ -115,12 +115,8 @@ struct TapToPayReconnectStateMachine: Sendable {
         guard case .reconnecting(let reader, let generation, let held) = state else { return [] }
         state = .idle
         reported = (reader, generation)
-        var message = ReaderGatewayV1.ReaderDisconnected()
-        message.readerID = reader
-        message.reason = .readerLost
-        message.generation = generation
-        message.message = "the Tap to Pay reader did not reconnect: \(error.message)"
-        return [.reconnectFailed(readerID: reader, error), .disconnected(held ?? DisconnectInfo(message))]
+        let made = DisconnectInfo(readerID: reader, reason: .readerLost, generation: generation, message: "the Tap to Pay reader did not reconnect: \(error.message)")
+        return [.reconnectFailed(readerID: reader, error), .disconnected(held ?? made)]
     }
 
     /// The phone's connection dropped with auto-reconnect off: the gateway kept the owner (it
@@ -130,12 +126,10 @@ struct TapToPayReconnectStateMachine: Sendable {
     mutating func lostWithoutReconnect(readerID: String, generation: UInt64) -> TerminalEvent {
         state = .idle
         reported = (readerID, generation)
-        var message = ReaderGatewayV1.ReaderDisconnected()
-        message.readerID = readerID
-        message.reason = .readerLost
-        message.generation = generation
-        message.message = "the connection to the gateway dropped and auto-reconnect is off: the Tap to Pay reader was let go; connect it again"
-        return .disconnected(DisconnectInfo(message))
+        return .disconnected(DisconnectInfo(
+            readerID: readerID, reason: .readerLost, generation: generation,
+            message: "the connection to the gateway dropped and auto-reconnect is off: the Tap to Pay reader was let go; connect it again"
+        ))
     }
 
     /// The session let the reader go (disconnect, close).

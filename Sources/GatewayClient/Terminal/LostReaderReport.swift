@@ -17,8 +17,9 @@ struct LostEventGrace: Sendable {
 
 /// The reader a resumed session came back without, while the client waits for the gateway's
 /// own `disconnected` event for it, then reports the loss itself (as the gateway would have,
-/// naming the generation that ended). A value in ``TerminalClient``'s state: its events are
-/// applied under the client's lock, in the same step as the rest of the state they go with.
+/// naming the generation that ended). A value inside ``TerminalSessionStateMachine``: its
+/// events are applied under the session's lock, in the same step as the rest of the session's
+/// state they go with.
 struct LostReaderReport {
     /// A lost reader and the generation that ended.
     typealias Loss = (reader: ReaderGatewayV1.Reader, generation: UInt64)

@@ -8,7 +8,7 @@ extension TerminalClient {
     func startBackgroundTasks() {
         let events = Task { [weak self] () async -> Void in await self?.runEventPump() }
         let heartbeats = Task { [weak self] () async -> Void in await self?.runHeartbeats() }
-        state.withLock { $0.background = [events, heartbeats] }
+        feedSession { $0.backgroundStarted([events, heartbeats]) }
     }
 
     /// Subscribes to the session's events and delivers them; on a lost connection resumes
@@ -16,7 +16,7 @@ extension TerminalClient {
     func runEventPump() async {
         let logger = Logger(component: "terminal")
         for _ in 0..<1_000_000 {
-            guard !Task.isCancelled, let token = state.withLock({ $0.closed ? nil : $0.session?.resumeToken }) else { return }
+            guard !Task.isCancelled, let token = feedSession({ $0.liveSession?.resumeToken }) else { return }
             var request = ReaderGatewayV1.SubscribeEventsRequest()
             request.sessionToken = token
             let failure: RPCError
@@ -31,13 +31,10 @@ extension TerminalClient {
             } catch {
                 failure = .unavailable(.connectionLost, "\(error)")
             }
-            guard !Task.isCancelled, !state.withLock({ $0.closed }) else { return }
+            guard !Task.isCancelled, !feedSession({ $0.closed }) else { return }
             if failure.code != .unavailable {
                 logger.info("session ended", ["error": failure])
-                state.withLock { state in
-                    state.session = nil
-                    state.connectedReader = nil
-                }
+                sessionEnded()
                 emit(.sessionEnded(failure))
                 wakeTapToPayReconnect()
                 return
@@ -47,7 +44,7 @@ extension TerminalClient {
             let resumed = await resumeAfterConnectionLoss(logger: logger)
             tapToPayConnectivityRestored()
             guard resumed else {
-                state.withLock { $0.tapToPay.lostWithoutReconnect = nil }
+                _ = feedTapToPay { $0.takeLostWithoutReconnect() }
                 return
             }
             await releaseTapToPayLostWithoutReconnect()
@@ -57,31 +54,23 @@ extension TerminalClient {
 
     /// Re-opens the session with its resume token until it works or the lease ran out.
     func resumeAfterConnectionLoss(logger: Logger) async -> Bool {
-        guard let (session, token, device, lane) = state.withLock({ state -> (TerminalSession, String, String, String)? in
-            guard let session = state.session else { return nil }
-            return (session, state.connectionToken, state.posDeviceID, state.laneLabel)
-        }) else { return false }
+        guard let (session, credentials) = feedSession({ $0.resumeContext }) else { return false }
         let deadline = ContinuousClock.now + max(session.lease, .seconds(1))
         var backoff = Duration.milliseconds(100)
         for _ in 0..<10_000 {
             guard !Task.isCancelled, ContinuousClock.now < deadline else { break }
             do {
-                let resumed = try await openSessionCall(connectionToken: token, posDeviceID: device, laneLabel: lane, resumeToken: session.resumeToken)
-                let lost = state.withLock { state -> (reader: ReaderGatewayV1.Reader, generation: UInt64)? in
-                    let before = state.connectedReader
-                    state.session = resumed
-                    if resumed.connectedReader != nil { state.connectedReader = resumed.connectedReader }
-                    return resumed.connectedReader == nil ? before.map { ($0, state.connectedGeneration) } : nil
-                }
+                let resumed = try await openSessionCall(
+                    connectionToken: credentials.connectionToken, posDeviceID: credentials.posDeviceID, laneLabel: credentials.laneLabel,
+                    resumeToken: session.resumeToken
+                )
+                let lost = feedSession { $0.resumed(resumed) }
                 emit(.sessionResumed(resumed))
                 if let lost { awaitLossEvent(lost.reader, generation: lost.generation) }
                 return true
             } catch let error as RPCError where error.code != .unavailable {
                 logger.info("session could not be resumed", ["error": error])
-                state.withLock { state in
-                    state.session = nil
-                    state.connectedReader = nil
-                }
+                sessionEnded()
                 emit(.sessionEnded(error))
                 return false
             } catch {
@@ -90,10 +79,7 @@ extension TerminalClient {
             }
         }
         let error = RPCError(code: .failedPrecondition, reason: .sessionExpired, message: "the gateway could not be reached within the session's lease; open a new session")
-        state.withLock { state in
-            state.session = nil
-            state.connectedReader = nil
-        }
+        sessionEnded()
         emit(.sessionEnded(error))
         return false
     }
@@ -110,13 +96,11 @@ extension TerminalClient {
     /// client says so itself, as the gateway would have, naming the generation that ended.
     /// Either way the lane hears of the loss once.
     func awaitLossEvent(_ reader: ReaderGatewayV1.Reader, generation: UInt64) {
-        state.withLock { $0.lostReader.resumedWithout(reader, generation: generation) }
+        feedSession { $0.lossAwaited(reader, generation: generation) }
         let grace = lostEventGraceWait
         let report = Task { [weak self] () async -> Void in
             await grace.wait()
-            guard let self, let lost = self.state.withLock({ state in
-                state.lostReader.graceEnded(readerID: reader.id, sessionClosed: state.closed)
-            }) else { return }
+            guard let self, let lost = self.feedSession({ $0.lossGraceEnded(readerID: reader.id) }) else { return }
             var disconnected = ReaderGatewayV1.ReaderDisconnected()
             disconnected.readerID = lost.reader.id
             disconnected.generation = lost.generation
@@ -126,18 +110,22 @@ extension TerminalClient {
             event.event = .disconnected(disconnected)
             self.deliver(event)
         }
-        state.withLock { state in
-            state.background.append(report)
-            state.lostReader.reportsAfterGrace(report)
-        }
+        feedSession { $0.lossReportScheduled(report) }
+    }
+
+    /// The gateway ended the session (or it could not be resumed): both machines learn it
+    /// before the event is reported and a waiting Tap to Pay reconnect looks again.
+    func sessionEnded() {
+        feedSession { $0.sessionEnded() }
+        feedTapToPay { $0.sessionEnded() }
     }
 
     /// Heartbeats every third of the lease (at most every 5 s) while the session is open.
     func runHeartbeats() async {
         for _ in 0..<100_000_000 {
-            guard let session = state.withLock({ $0.closed ? nil : $0.session }) else {
+            guard let session = feedSession({ $0.liveSession }) else {
                 try? await Task.sleep(for: .milliseconds(200))
-                if Task.isCancelled || state.withLock({ $0.closed }) { return }
+                if Task.isCancelled || feedSession({ $0.closed }) { return }
                 continue
             }
             let interval = max(.milliseconds(200), min(session.lease / 3, .seconds(5)))
@@ -159,35 +147,18 @@ extension TerminalClient {
         switch event.event {
         case .disconnected(let message)?:
             let info = DisconnectInfo(message)
-            let verdict = state.withLock { state -> TapToPayReconnectStateMachine.OnGatewayDisconnected in
-                // A Tap to Pay reader reconnecting: reported only if the reconnect fails; a
-                // loss the reconnect already overtook changes nothing.
-                let verdict = state.tapToPay.reconnect.gatewayDisconnected(info)
-                if verdict != .drop {
-                    if state.connectedReader == nil || state.connectedReader?.id == info.readerID || info.readerID.isEmpty {
-                        state.connectedReader = nil
-                    }
-                    state.lostReader.gatewayReported(readerID: info.readerID)
-                }
-                state.deliveringDisconnect = true
-                return verdict
-            }
+            // A Tap to Pay reader reconnecting: reported only if the reconnect fails; a loss the
+            // reconnect already overtook changes nothing.
+            let verdict = feedTapToPay { $0.gatewayDisconnected(info) }
+            feedSession { $0.disconnectArrived(info, counts: verdict != .drop) }
             if verdict == .deliver { emit(.disconnected(info)) }
             // A reconnect that waits learns that the gateway released the reader meanwhile.
             if verdict == .hold { wakeTapToPayReconnect() }
             // Only now may a command that failed because of this loss return its error.
-            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-                state.deliveringDisconnect = false
-                let waiters = state.disconnectWaiters
-                state.disconnectWaiters = []
-                return waiters
-            }
-            for waiter in waiters { waiter.resume() }
+            for waiter in feedSession({ $0.disconnectDelivered() }) { waiter.resume() }
         case .readerStatusChanged(let message)?:
             if let reader = message.reader {
-                state.withLock { state in
-                    if state.connectedReader?.id == reader.id { state.connectedReader = reader }
-                }
+                feedSession { $0.readerStatusChanged(reader) }
                 emit(.readerStatusChanged(reader))
             }
         case .reconnectStarted(let message)?:
@@ -200,9 +171,7 @@ extension TerminalClient {
             emit(.updateProgress(readerID: message.readerID, progress: message.progress))
         case .updateAvailable(let message)?:
             if let update = message.update {
-                state.withLock { state in
-                    if state.connectedReader?.id == message.readerID { state.connectedReader?.availableUpdate = update }
-                }
+                feedSession { $0.updateAvailable(readerID: message.readerID, update) }
                 emit(.updateAvailable(readerID: message.readerID, update))
             }
         case .updateStarted(let message)?:
@@ -214,7 +183,7 @@ extension TerminalClient {
 
     func emit(_ event: TerminalEvent) {
         eventSink.yield(event)
-        guard let delegate = state.withLock({ $0.delegate.value }) else { return }
+        guard let delegate = feedSession({ $0.delegate }) else { return }
         switch event {
         case .disconnected(let info): delegate.terminal(self, didDisconnect: info)
         case .readerStatusChanged(let reader): delegate.terminal(self, didChangeReaderStatus: reader)

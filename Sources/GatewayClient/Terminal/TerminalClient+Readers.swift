@@ -59,13 +59,11 @@ extension TerminalClient {
         request.readerID = reader.id
         request.discoveryID = reader.discoveryID
         request.failIfInUse = failIfInUse
-        state.withLock { $0.connecting = true }
-        defer { state.withLock { $0.connecting = false } }
+        feedSession { $0.connectStarted() }
+        defer { feedSession { $0.connectEnded() } }
         let response = try await connection.unary(ReaderGatewayV1.Sdk.connectReader, request, timeout: paymentTimeout)
-        state.withLock { state in
-            state.connectedReader = response.reader ?? reader.reader
-            state.connectedGeneration = response.generation
-        }
+        let connected = response.reader ?? reader.reader
+        feedSession { $0.readerConnected(connected, generation: response.generation) }
         return response
     }
 
@@ -74,17 +72,9 @@ extension TerminalClient {
         var request = ReaderGatewayV1.DisconnectReaderRequest()
         request.sessionToken = try sessionToken()
         _ = try await connection.unary(ReaderGatewayV1.Sdk.disconnectReader, request, timeout: callTimeout, idempotent: true)
-        let (waiters, tapToPay) = state.withLock { state -> ([CheckedContinuation<Void, Never>], TapToPayReader?) in
-            state.connectedReader = nil
-            let waiters = state.disconnectWaiters
-            state.disconnectWaiters = []
-            // A Tap to Pay reader is the phone: disconnecting it ends its link too.
-            let tapToPay = state.tapToPay.reader
-            state.tapToPay.reader = nil
-            state.tapToPay.reconnect.released()
-            return (waiters, tapToPay)
-        }
-        tapToPay?.stop()
+        let waiters = feedSession { $0.readerReleased() }
+        // A Tap to Pay reader is the phone: disconnecting it ends its link too.
+        feedTapToPay { $0.released() }?.stop()
         for waiter in waiters { waiter.resume() }
     }
 
@@ -173,16 +163,11 @@ extension TerminalClient {
 
     /// Waits until the event stream reported the reader's loss (or `limit` passes).
     func waitForDisconnectEvent(limit: Duration) async {
-        guard state.withLock({ $0.connectedReader != nil || $0.deliveringDisconnect }) else { return }
+        guard feedSession({ $0.awaitsDisconnectEvent }) else { return }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let resumeNow = self.state.withLock { state -> Bool in
-                        if state.connectedReader == nil && !state.deliveringDisconnect { return true }
-                        state.disconnectWaiters.append(continuation)
-                        return false
-                    }
-                    if resumeNow { continuation.resume() }
+                    if !self.feedSession({ $0.disconnectWaiterArrived(continuation) }) { continuation.resume() }
                 }
             }
             group.addTask { try? await Task.sleep(for: limit) }
@@ -191,12 +176,7 @@ extension TerminalClient {
             // The group ends only when the waiter does: resume every queued waiter, whatever
             // the state now (the reader may have been cleared without an event, e.g. by a
             // session resumed without it); a waiter resumed early just stops waiting.
-            let waiters = self.state.withLock { state -> [CheckedContinuation<Void, Never>] in
-                let waiters = state.disconnectWaiters
-                state.disconnectWaiters = []
-                return waiters
-            }
-            for waiter in waiters { waiter.resume() }
+            for waiter in self.feedSession({ $0.takeDisconnectWaiters() }) { waiter.resume() }
         }
     }
 }

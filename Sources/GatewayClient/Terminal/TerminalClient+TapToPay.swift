@@ -84,8 +84,8 @@ extension TerminalClient {
     public func connectTapToPayReader(
         device: TapToPayDevice, _ configuration: TapToPayConnectionConfiguration, reader options: TapToPayReader.Options = .init()
     ) async throws -> ReaderGatewayV1.ConnectTapToPayReaderResponse {
-        state.withLock { $0.connecting = true }
-        defer { state.withLock { $0.connecting = false } }
+        feedSession { $0.connectStarted() }
+        defer { feedSession { $0.connectEnded() } }
         var request = ReaderGatewayV1.ConnectTapToPayReaderRequest()
         request.sessionToken = try sessionToken()
         request.device = device.message
@@ -107,29 +107,17 @@ extension TerminalClient {
         let reader = try await TapToPayReader.attach(
             on: try await connection.channel(), serial: registered.serialNumber, credential: response.readerCredential, options: options
         )
-        let previous = state.withLock { state -> TapToPayReader? in
-            defer { state.tapToPay.reader = reader }
-            return state.tapToPay.reader
-        }
-        previous?.stop()
+        feedTapToPay { $0.readerAttached(reader) }?.stop()
         do {
             let discovered = try await discoverReaders(locationID: configuration.locationID)
             guard let own = discovered.first(where: { $0.id == registered.id }) else {
                 throw RPCError(code: .notFound, reason: .readerNotFound, message: "the Tap to Pay reader was not discovered at its location; connect the Tap to Pay reader again")
             }
             let connected = try await connectReader(own)
-            state.withLock { state in
-                state.tapToPay.connection = connect
-                state.tapToPay.reconnectCancelled = false
-                state.tapToPay.reconnect.connected(
-                    readerID: registered.id, generation: connected.generation, autoReconnect: configuration.autoReconnectOnUnexpectedDisconnect
-                )
-            }
+            feedTapToPay { $0.connected(connect, readerID: registered.id, generation: connected.generation) }
         } catch {
             reader.end(.disconnectRequested, reconnecting: false)
-            state.withLock { state in
-                if state.tapToPay.reader === reader { state.tapToPay.reader = nil }
-            }
+            feedTapToPay { $0.connectFailed(reader) }
             throw error
         }
         return response
@@ -153,7 +141,7 @@ extension TerminalClient {
 
     /// The phone's own reader after ``connectTapToPayReader(device:_:reader:)``: the customer
     /// taps on it.
-    public var tapToPayReader: TapToPayReader? { state.withLock { $0.tapToPay.reader } }
+    public var tapToPayReader: TapToPayReader? { feedTapToPay { $0.reader } }
 }
 
 /// What ``TerminalClient/connectTapToPayReader(device:_:reader:)`` was asked and answered,

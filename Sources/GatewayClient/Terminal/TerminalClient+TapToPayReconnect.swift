@@ -19,58 +19,42 @@ extension TerminalClient {
     /// configuration's `reconnectTimeout`. Without it, the gateway releases the reader and its
     /// `disconnected` comes; connect again in the foreground.
     public func applicationDidEnterBackground() {
-        let (reader, lost) = state.withLock { state -> (TapToPayReader?, TapToPayReconnectStateMachine.OnLinkLost) in
-            state.tapToPay.inBackground = true
-            let reader = state.tapToPay.reader
-            state.tapToPay.reader = nil
-            return (reader, reader == nil ? .none : state.tapToPay.reconnect.linkLost(.appInBackground))
-        }
-        guard let reader else { return }
-        guard case .startReconnect(let readerID, let reason) = lost else {
+        let lost = feedTapToPay { $0.enteredBackground() }
+        guard let reader = lost.reader else { return }
+        guard case .startReconnect(let readerID, let reason) = lost.lost else {
             reader.end(.appInBackground, reconnecting: false)
             return
         }
         let ending = reader.end(reason, reconnecting: true)
-        state.withLock { $0.tapToPay.linkEnding = ending }
+        feedTapToPay { $0.linkEnding(ending) }
         startTapToPayReconnect(readerID: readerID, reason: reason)
     }
 
     /// The app is in the foreground again: a reconnect waiting for it goes on.
     public func applicationWillEnterForeground() {
-        state.withLock { $0.tapToPay.inBackground = false }
+        feedTapToPay { $0.enteredForeground() }
         wakeTapToPayReconnect()
     }
 
     /// Stops a running Tap to Pay reconnect (Stripe's `Cancelable.cancel()`):
     /// `reconnectFailed`, then `disconnected`, are reported and the reader is released.
     public func cancelReconnect() {
-        state.withLock { state in
-            if state.tapToPay.reconnect.reconnecting != nil { state.tapToPay.reconnectCancelled = true }
-        }
+        feedTapToPay { $0.cancelRequested() }
         wakeTapToPayReconnect()
     }
 
     /// The connection to the gateway dropped: the Tap to Pay reader's link died with it.
     /// Called by the event pump before it resumes the session.
     func tapToPayConnectivityLost() {
-        let (reader, lost) = state.withLock { state -> (TapToPayReader?, TapToPayReconnectStateMachine.OnLinkLost) in
-            state.tapToPay.connectionDown = true
-            let reader = state.tapToPay.reader
-            state.tapToPay.reader = nil
-            guard reader != nil else { return (nil, .none) }
-            if case .connected(let readerID, let generation, false) = state.tapToPay.reconnect.state {
-                state.tapToPay.lostWithoutReconnect = (readerID, generation)
-            }
-            return (reader, state.tapToPay.reconnect.linkLost(.unknown))
-        }
-        reader?.stop()
-        if case .startReconnect(let readerID, let reason) = lost { startTapToPayReconnect(readerID: readerID, reason: reason) }
+        let lost = feedTapToPay { $0.connectivityLost() }
+        lost.reader?.stop()
+        if case .startReconnect(let readerID, let reason) = lost.lost { startTapToPayReconnect(readerID: readerID, reason: reason) }
     }
 
     /// The session is back on a new connection (or is gone for good): a reconnect waiting for
     /// it looks again.
     func tapToPayConnectivityRestored() {
-        state.withLock { $0.tapToPay.connectionDown = false }
+        feedTapToPay { $0.connectivityRestored() }
         wakeTapToPayReconnect()
     }
 
@@ -79,53 +63,25 @@ extension TerminalClient {
     /// that reconnects), and `disconnected` reports it. A session resumed without the reader
     /// hears of the loss as any session does (the gateway's event, or the client's own).
     func releaseTapToPayLostWithoutReconnect() async {
-        guard let (lost, owned) = state.withLock({ state -> ((readerID: String, generation: UInt64), Bool)? in
-            defer { state.tapToPay.lostWithoutReconnect = nil }
-            guard let lost = state.tapToPay.lostWithoutReconnect else { return nil }
-            return (lost, state.connectedReader?.id == lost.readerID)
-        }), owned else { return }
+        guard let lost = feedTapToPay({ $0.takeLostWithoutReconnect() }), feedSession({ $0.connectedReader?.id }) == lost.readerID else { return }
         do { try await disconnectReader() } catch {
             Logger(component: "tap-to-pay").warning("could not release the Tap to Pay reader lost with the connection; the gateway releases it after its offline bound", [
                 "error": "\(error)",
             ])
         }
-        emit(state.withLock { $0.tapToPay.reconnect.lostWithoutReconnect(readerID: lost.readerID, generation: lost.generation) })
+        emit(feedTapToPay { $0.lostWithoutReconnectReleased(readerID: lost.readerID, generation: lost.generation) })
     }
 
     func wakeTapToPayReconnect() {
-        let waiters = state.withLock { state -> [CheckedContinuation<TapToPayReconnectStep, Never>] in
-            defer { state.tapToPay.reconnectWaiters = [] }
-            return state.tapToPay.reconnectWaiters
-        }
-        for waiter in waiters { waiter.resume(returning: .wait) }
+        for waiter in feedTapToPay({ $0.takeWaiters() }) { waiter.resume(returning: .wait) }
     }
 
     private func startTapToPayReconnect(readerID: String, reason: ReaderGatewayV1.MobileDisconnectReason) {
         emit(.reconnectStarted(readerID: readerID))
-        if let delegate = state.withLock({ $0.delegate.value }) { delegate.terminal(self, didStartReconnect: readerID, reason: reason) }
-        let window = state.withLock { $0.tapToPay.connection?.configuration.reconnectTimeout } ?? .seconds(60)
+        if let delegate = feedSession({ $0.delegate }) { delegate.terminal(self, didStartReconnect: readerID, reason: reason) }
+        let window = feedTapToPay { $0.reconnectWindow }
         let task = Task { await self.reconnectTapToPay(window: window) }
-        state.withLock { $0.background.append(task) }
-    }
-
-    static func reconnectStep(_ state: State, deadline: ContinuousClock.Instant) -> TapToPayReconnectStep {
-        guard !state.closed, let reconnecting = state.tapToPay.reconnect.reconnecting else {
-            return .fail(RPCError(code: .cancelled, reason: .commandCanceled, message: "the session let the reader go"))
-        }
-        if state.tapToPay.reconnectCancelled {
-            return .fail(RPCError(code: .cancelled, reason: .commandCanceled, message: "the reconnect was cancelled"))
-        }
-        if reconnecting.released {
-            return .fail(RPCError(.readerOffline, "the gateway released the Tap to Pay reader while it was away (its offline bound passed); connect it again"))
-        }
-        guard state.session != nil else {
-            return .fail(RPCError(code: .failedPrecondition, reason: .sessionExpired, message: "the session ended while the Tap to Pay reader was away; open a session and connect again"))
-        }
-        if ContinuousClock.now >= deadline {
-            return .fail(RPCError(.readerOffline, "the Tap to Pay reader did not reconnect within its reconnect timeout (the app stayed in the background or offline); connect it again"))
-        }
-        guard !state.tapToPay.inBackground, !state.tapToPay.connectionDown, let connect = state.tapToPay.connection else { return .wait }
-        return .attach(connect, ending: state.tapToPay.linkEnding)
+        feedSession { $0.backgroundTaskStarted(task) }
     }
 
     /// Waits until the app is in the foreground and the session is back, then attaches the
@@ -142,21 +98,15 @@ extension TerminalClient {
         var attached: TapToPayReader?
         var backoff = Duration.milliseconds(50)
         while failure == nil, attached == nil, !Task.isCancelled {
-            let step = await withCheckedContinuation { (waiter: CheckedContinuation<TapToPayReconnectStep, Never>) in
+            let step = await withCheckedContinuation { (waiter: CheckedContinuation<TapToPayState.ReconnectStep, Never>) in
                 // Looked at and registered under the lock every change takes: no wake-up is lost.
-                let now = state.withLock { state -> TapToPayReconnectStep? in
-                    let step = Self.reconnectStep(state, deadline: deadline)
-                    guard case .wait = step else { return step }
-                    state.tapToPay.reconnectWaiters.append(waiter)
-                    return nil
-                }
-                if let now { waiter.resume(returning: now) }
+                if let now = feedTapToPay({ $0.reconnectStep(now: .now, deadline: deadline, waiter: waiter) }) { waiter.resume(returning: now) }
             }
             switch step {
             case .wait:
                 continue
-            case .fail(let error):
-                failure = error
+            case .fail(let reason):
+                failure = reason.error
             case .attach(let connect, let ending):
                 await ending?.value
                 do {
@@ -177,12 +127,8 @@ extension TerminalClient {
 
     private func finishTapToPayReconnect(attached: TapToPayReader?, failure: RPCError?) async {
         if let attached {
-            let events = state.withLock { state -> [TerminalEvent] in
-                guard let reconnecting = state.tapToPay.reconnect.reconnecting, !reconnecting.released, !state.tapToPay.reconnectCancelled else { return [] }
-                state.tapToPay.reader = attached
-                state.tapToPay.linkEnding = nil
-                return state.tapToPay.reconnect.reconnectSucceeded(generation: state.connectedGeneration, autoReconnect: true)
-            }
+            let generation = feedSession { $0.connectedGeneration }
+            let events = feedTapToPay { $0.reconnectAttached(attached, generation: generation) }
             if !events.isEmpty {
                 for event in events { emit(event) }
                 return
@@ -191,30 +137,15 @@ extension TerminalClient {
             attached.end(.disconnectRequested, reconnecting: false)
         }
         let error = failure ?? RPCError(code: .cancelled, reason: .commandCanceled, message: "the reconnect was cancelled")
-        let (events, release) = state.withLock { state -> ([TerminalEvent], Bool) in
-            let release = state.session != nil && !state.closed && state.tapToPay.reconnect.reconnecting.map { !$0.released } == true
-            state.tapToPay.reconnectCancelled = false
-            state.tapToPay.linkEnding = nil
-            return (state.tapToPay.reconnect.reconnectFailed(error), release)
-        }
+        let failed = feedTapToPay { $0.reconnectFailed(error) }
         // The gateway kept the owner for the reconnect: let the reader go before saying so.
-        if release {
+        if failed.releaseReader {
             do { try await disconnectReader() } catch {
                 Logger(component: "tap-to-pay").warning("could not release the Tap to Pay reader after its reconnect failed; the gateway releases it after its offline bound", [
                     "error": "\(error)",
                 ])
             }
         }
-        for event in events { emit(event) }
+        for event in failed.events { emit(event) }
     }
-}
-
-/// Where a waiting Tap to Pay reconnect stands.
-enum TapToPayReconnectStep: Sendable {
-    /// Attach the link now (once the old link's ending is on its way).
-    case attach(TapToPayConnectionRequest, ending: Task<Void, Never>?)
-    /// Wait for the next change (foreground, session back, cancel, the window).
-    case wait
-    /// Give up, for this reason.
-    case fail(RPCError)
 }

@@ -35,75 +35,31 @@ public final class TerminalClient: Sendable {
     /// Events kept for ``events`` while nobody reads them; older ones are dropped first.
     public static let eventBufferLimit = 1_024
     let eventSink: AsyncStream<TerminalEvent>.Continuation
-    let state = Mutex(State())
+    /// The session and its reader (``TerminalSessionStateMachine``), behind its own lock.
+    private let sessionState = Mutex(TerminalSessionStateMachine())
+    /// The phone's own Tap to Pay reader and its reconnect (``TapToPayClientStateMachine``).
+    private let tapToPayState = Mutex(TapToPayState())
+    /// The Bluetooth discoveries and readers (``BluetoothClientState``).
+    private let bluetoothState = Mutex(BluetoothClientState())
 
-    struct WeakDelegate {
-        weak var value: (any TerminalDelegate)?
+    /// What the client holds of the phone's own Tap to Pay reader.
+    typealias TapToPayState = TapToPayClientStateMachine<TapToPayReader>
+
+    /// Feeds one event to the session's machine under its lock and returns what it asks for;
+    /// the caller acts on it (calls, events, resumptions) after the lock is released. The
+    /// machine's fields are read-only from here: events are its methods.
+    func feedSession<Action: Sendable>(_ event: (inout TerminalSessionStateMachine) -> Action) -> Action {
+        sessionState.withLock { event(&$0) }
     }
 
-    struct WeakBluetoothConnection {
-        weak var value: BluetoothReaderConnection?
+    /// Feeds one event to the Tap to Pay machine (see ``feedSession(_:)``).
+    func feedTapToPay<Action: Sendable>(_ event: (inout TapToPayState) -> Action) -> Action {
+        tapToPayState.withLock { event(&$0) }
     }
 
-    struct State {
-        var connectionToken = ""
-        var posDeviceID = ""
-        var laneLabel = ""
-        var session: TerminalSession?
-        var connectedReader: ReaderGatewayV1.Reader?
-        /// A ConnectReader is running.
-        var connecting = false
-        /// The ownership generation the session's connect was granted (0: unknown).
-        var connectedGeneration: UInt64 = 0
-        /// A reader the session was resumed without: its `disconnected` event is awaited
-        /// from the gateway for ``lostEventGrace``, then reported by the client.
-        var lostReader = LostReaderReport()
-        var closed = false
-        var disconnectWaiters: [CheckedContinuation<Void, Never>] = []
-        /// A `disconnected` event is being handed to the stream and the delegate.
-        var deliveringDisconnect = false
-        var background: [Task<Void, Never>] = []
-        var delegate = WeakDelegate()
-        /// The phone's own Tap to Pay reader and its reconnect.
-        var tapToPay = TapToPayState()
-        /// The Bluetooth readers connected through this client, and its discoveries.
-        var bluetooth = BluetoothState()
-    }
-
-    /// What the client holds of the phone's own Tap to Pay reader: the reader, how it was
-    /// connected, and its reconnect (``TapToPayReconnectStateMachine`` with the conditions a
-    /// waiting reconnect looks at). Part of ``State``, under the client's lock.
-    struct TapToPayState {
-        /// The phone's own reader, once ``connectTapToPayReader(device:_:reader:)`` attached it.
-        var reader: TapToPayReader?
-        /// How the Tap to Pay reader was connected (what a reconnect repeats).
-        var connection: TapToPayConnectionRequest?
-        var reconnect = TapToPayReconnectStateMachine()
-        /// The app is in the background: the Tap to Pay reader cannot run.
-        var inBackground = false
-        /// The connection to the gateway dropped and the session is not resumed yet.
-        var connectionDown = false
-        /// The Tap to Pay reader lost with the connection while auto-reconnect was off: let go
-        /// once the session is back.
-        var lostWithoutReconnect: (readerID: String, generation: UInt64)?
-        /// The app cancelled the running Tap to Pay reconnect.
-        var reconnectCancelled = false
-        /// The task sending the ending of the Tap to Pay reader's last link (a reconnect on
-        /// the same connection awaits it).
-        var linkEnding: Task<Void, Never>?
-        /// A Tap to Pay reconnect waiting for the foreground, the session, its window or a
-        /// cancel: woken on each change, it looks again.
-        var reconnectWaiters: [CheckedContinuation<TapToPayReconnectStep, Never>] = []
-    }
-
-    /// What the client holds of its Bluetooth readers. Part of ``State``, under the client's
-    /// lock.
-    struct BluetoothState {
-        /// The Bluetooth readers connected through this client: their links are attached
-        /// again when the session resumes on a new connection.
-        var connections: [WeakBluetoothConnection] = []
-        /// Bluetooth discoveries: one at a time, only the latest one's readers connect.
-        var discovery = BluetoothDiscoveryStateMachine()
+    /// Feeds one event to the Bluetooth state (see ``feedSession(_:)``).
+    func feedBluetooth<Action: Sendable>(_ event: (inout BluetoothClientState) -> Action) -> Action {
+        bluetoothState.withLock { event(&$0) }
     }
 
     /// Ends ``lostEventGrace`` before the client reports a loss itself: the clock, in every
@@ -127,30 +83,24 @@ public final class TerminalClient: Sendable {
     }
 
     deinit {
-        let tasks = state.withLock { $0.background }
-        for task in tasks { task.cancel() }
+        for task in feedSession({ $0.backgroundTasks }) { task.cancel() }
         eventSink.finish()
     }
 
     /// Sets the delegate (held weakly).
     public func setDelegate(_ delegate: (any TerminalDelegate)?) {
-        state.withLock { $0.delegate.value = delegate }
+        feedSession { $0.delegateSet(delegate) }
     }
 
     /// The open session, if any.
-    public var session: TerminalSession? { state.withLock { $0.session } }
+    public var session: TerminalSession? { feedSession { $0.session } }
 
     /// The connected reader, if any.
-    public var connectedReader: ReaderGatewayV1.Reader? { state.withLock { $0.connectedReader } }
+    public var connectedReader: ReaderGatewayV1.Reader? { feedSession { $0.connectedReader } }
 
     /// `connecting` while a ConnectReader runs (a required update installs during it), then
     /// `connected` once it answered, until the reader is lost or released.
-    public var connectionStatus: ConnectionStatus {
-        state.withLock { state in
-            if state.connecting { return .connecting }
-            return state.connectedReader == nil ? .notConnected : .connected
-        }
-    }
+    public var connectionStatus: ConnectionStatus { feedSession { $0.connectionStatus } }
 
     // MARK: sessions
 
@@ -170,15 +120,9 @@ public final class TerminalClient: Sendable {
 
     private func open(connectionToken: String, posDeviceID: String, laneLabel: String, resumeToken: String) async throws -> TerminalSession {
         let session = try await openSessionCall(connectionToken: connectionToken, posDeviceID: posDeviceID, laneLabel: laneLabel, resumeToken: resumeToken)
-        let start = state.withLock { state -> Bool in
-            state.connectionToken = connectionToken
-            state.posDeviceID = posDeviceID
-            state.laneLabel = laneLabel
-            state.session = session
-            state.connectedReader = session.connectedReader
-            state.closed = false
-            return state.background.isEmpty
-        }
+        let credentials = TerminalSessionStateMachine.Credentials(connectionToken: connectionToken, posDeviceID: posDeviceID, laneLabel: laneLabel)
+        let start = feedSession { $0.opened(session, credentials: credentials) }
+        feedTapToPay { $0.sessionOpened() }
         if start { startBackgroundTasks() }
         return session
     }
@@ -201,23 +145,14 @@ public final class TerminalClient: Sendable {
 
     /// Closes the session (its reader is released) and stops the background work.
     public func closeSession() async throws {
-        let (token, tasks, reader) = state.withLock { state -> (String?, [Task<Void, Never>], TapToPayReader?) in
-            state.closed = true
-            let tasks = state.background
-            state.background = []
-            let token = state.session?.resumeToken
-            state.session = nil
-            state.connectedReader = nil
-            let reader = state.tapToPay.reader
-            state.tapToPay.reader = nil
-            state.tapToPay.reconnect.released()
-            return (token, tasks, reader)
-        }
+        // The Tap to Pay machine first: a reconnect that looks meanwhile gives up at once.
+        let reader = feedTapToPay { $0.closing() }
+        let close = feedSession { $0.closing() }
         reader?.stop()
         // A reconnect waiting for the foreground ends (the machine is idle: it reports nothing).
         wakeTapToPayReconnect()
-        for task in tasks { task.cancel() }
-        guard let token else { return }
+        for task in close.tasks { task.cancel() }
+        guard let token = close.token else { return }
         var request = ReaderGatewayV1.CloseSessionRequest()
         request.sessionToken = token
         _ = try await connection.unary(ReaderGatewayV1.Sdk.closeSession, request, timeout: callTimeout, idempotent: true)
@@ -225,7 +160,7 @@ public final class TerminalClient: Sendable {
 
     /// The session token, or the error for calls made without a session.
     func sessionToken() throws -> String {
-        guard let token = state.withLock({ $0.session?.resumeToken }) else {
+        guard let token = feedSession({ $0.session?.resumeToken }) else {
             throw RPCError(code: .failedPrecondition, reason: .sessionExpired, message: "there is no open session; call openSession first")
         }
         return token

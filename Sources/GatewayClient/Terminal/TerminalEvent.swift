@@ -50,6 +50,16 @@ public struct DisconnectInfo: Sendable, Equatable {
     /// The ownership generation that ended.
     public var generation: UInt64
 
+    /// A loss the client reports itself (no takeover: nobody took the reader).
+    init(readerID: String, reason: ReaderGatewayV1.DisconnectReason, generation: UInt64, message: String) {
+        self.readerID = readerID
+        self.reason = reason
+        takenByLaneLabel = ""
+        takenByPosDeviceID = ""
+        self.message = message
+        self.generation = generation
+    }
+
     init(_ message: ReaderGatewayV1.ReaderDisconnected) {
         readerID = message.readerID
         reason = message.reason

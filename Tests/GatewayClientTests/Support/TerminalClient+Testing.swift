@@ -3,6 +3,6 @@
 extension TerminalClient {
     /// Returns once the client's own report of a loss (if one was scheduled) has run.
     func lossReportHasRun() async {
-        await state.withLock { $0.lostReader.task }?.value
+        await feedSession { $0.lostReader.task }?.value
     }
 }

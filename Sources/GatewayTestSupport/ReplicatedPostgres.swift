@@ -87,15 +87,34 @@ public final class ReplicatedPostgres: Sendable {
         "host='\(slotDirectory(slot))' port=5432 user=\(EmbeddedPostgres.superuser) dbname=\(database ?? databaseName) target_session_attrs=any"
     }
 
-    /// `kill -9` of the primary's postmaster, waited for (its backends end when they notice).
+    /// `kill -9` of every process of the primary, as when its machine dies: the postmaster is
+    /// stopped first (so it forks nothing more), then it and all its children are killed. A
+    /// postmaster killed alone leaves its backends running — still committing, and still
+    /// streaming to the standby — until each notices.
     public func killPrimary() async {
         let victim = servers.withLock { servers -> EmbeddedPostgres? in
             defer { servers.slots[servers.primary] = nil }
             return servers.slots[servers.primary]
         }
         guard let victim else { return }
-        kill(victim.serverPID, SIGKILL)
+        let postmaster = victim.serverPID
+        kill(postmaster, SIGSTOP)
+        for child in Self.children(of: postmaster) { kill(child, SIGKILL) }
+        kill(postmaster, SIGKILL)
         await victim.stop()  // Reaps it and releases its directory; the SIGINT finds it gone.
+    }
+
+    /// The processes whose parent is `pid` (from /proc).
+    private static func children(of pid: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let candidate = pid_t(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            // After the command's closing parenthesis: state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == pid ? candidate : nil
+        }
     }
 
     /// Promotes the standby (`pg_promote(wait => true)`) and makes it the primary. Returns
@@ -118,6 +137,19 @@ public final class ReplicatedPostgres: Sendable {
         let slot = servers.withLock { 1 - $0.primary }
         try? FileManager.default.removeItem(atPath: slotDirectory(slot) + "/postgres")
         try await makeStandby(slot: slot)
+    }
+
+    /// Fast shutdown of the primary, then started again on its directory after `downtime`;
+    /// the standby streams from it again by itself.
+    public func restartPrimary(downtime: Duration = .zero) async throws {
+        let (slot, running) = servers.withLock { servers in
+            defer { servers.slots[servers.primary] = nil }
+            return (servers.primary, servers.slots[servers.primary])
+        }
+        await running?.stop()
+        if downtime > .zero { try? await Task.sleep(for: downtime) }
+        let restarted = try await EmbeddedPostgres.start(configuration(slot: slot), logger: logger)
+        servers.withLock { $0.slots[slot] = restarted }
     }
 
     /// Stops both servers (fast shutdown).

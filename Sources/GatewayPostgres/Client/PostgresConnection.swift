@@ -382,7 +382,9 @@ final class PostgresConnection {
             reason ?? "the connection to PostgreSQL broke (server restarted or network failed); the statement may not have run, retry it",
             underlying: lastError
         )
-        for entry in inflight { input.finished.append((entry.completion, .failure(error))) }
+        // A statement the server already failed keeps its own error (a read-only refusal
+        // that ends the connection is reported as that refusal).
+        for entry in inflight { input.finished.append((entry.completion, .failure(entry.error ?? error))) }
         inflight.removeAll()
         input.failure = error
         close()

@@ -76,14 +76,16 @@ struct PostgresFailoverTests {
         let checker = try PostgresClient(configuration: .init(connectionString: pair.connectionString(slot: 1)), logger: Logger(component: "check"))
         let present = Set(try await checker.query("SELECT n FROM acknowledged").map { try $0.decode(Int64.self, "n") })
         let lost = acknowledged.filter { !present.contains($0) }
-        // Acknowledged before the promotion: by the old primary.
-        let byOldPrimary = writer.acknowledged(before: promoted)
-        #expect(Set(lost).isSubset(of: byOldPrimary), "writes the promoted server acknowledged are missing: \(lost.filter { !byOldPrimary.contains($0) }.prefix(20))")
+        // Acknowledged after pg_promote() returned: by the promoted server, never lost.
+        let untilPromoted = writer.acknowledged(before: promoted)
+        #expect(Set(lost).isSubset(of: untilPromoted), "writes the promoted server acknowledged are missing: \(lost.filter { !untilPromoted.contains($0) }.prefix(20))")
         if pair.replication == .synchronous {
             #expect(lost.isEmpty, "acknowledged writes missing after the failover: \(lost.prefix(20))")
         } else {
-            // What an asynchronous standby lacks is the end of what the old primary acknowledged.
-            let firstLost = lost.min() ?? Int64.max
+            // Acknowledged before the kill: by the old primary, one after another. What an
+            // asynchronous standby has of them is a prefix (it replays the WAL in order).
+            let byOldPrimary = writer.acknowledged(before: killed)
+            let firstLost = byOldPrimary.filter { !present.contains($0) }.min() ?? Int64.max
             #expect(byOldPrimary.filter { $0 > firstLost && present.contains($0) }.isEmpty, "the promoted server has writes after the first it lacks (\(firstLost))")
         }
         let inRecovery = try await checker.query("SELECT pg_is_in_recovery() AS standby")[0].decode(Bool.self, "standby")
@@ -104,7 +106,9 @@ struct PostgresFailoverTests {
         let pair = try await ReplicatedPostgres.start(in: TestPostgres.makeTemporaryDirectory() + "/pair", replication: .asynchronous)
         defer { try? FileManager.default.removeItem(atPath: pair.directory) }
         // target_session_attrs=any: the client takes the standby.
-        let client = try PostgresClient(configuration: .init(connectionString: pair.connectionString(slot: 1)), logger: Logger(component: "store"))
+        var configuration = PostgresConfiguration(connectionString: pair.connectionString(slot: 1))
+        configuration.maximumConnections = 1
+        let client = try PostgresClient(configuration: configuration, logger: Logger(component: "store"))
         let standby = try await client.query("SELECT pg_is_in_recovery() AS standby")[0].decode(Bool.self, "standby")
         #expect(standby)
         #expect(client.poolStatistics().idle + client.poolStatistics().inUse == 1)

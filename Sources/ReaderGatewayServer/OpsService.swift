@@ -76,7 +76,14 @@ final class OpsService: LifecycleService {
     }
 
     /// Records that `service` finished starting (the store: migrations applied).
-    func serviceStarted(_ service: String) { state.markStarted(service) }
+    ///
+    /// The store's start ran the migrations over a live connection: that counts as the first
+    /// successful ping, so `/readyz` agrees with the log's `msg=ready` line from the start
+    /// rather than a ping period later.
+    func serviceStarted(_ service: String) {
+        if service == "store" { state.recordPing() }
+        state.markStarted(service)
+    }
 
     /// Fails `/readyz` from now on: the replica is shutting down.
     func beginDraining() {

@@ -7,7 +7,9 @@ import Synchronization
 import Testing
 
 /// `make chaos`: a randomized schedule of faults — kill -9 (and start again), SIGSTOP past
-/// the node lease then SIGCONT, SIGTERM drain (and start again), PostgreSQL restart — for
+/// the node lease then SIGCONT, SIGTERM drain (and start again), PostgreSQL restart, and a
+/// PostgreSQL failover (kill -9 of the primary, its synchronous standby promoted on the other
+/// address of the replicas' multi-host URL, then a new standby made from it) — for
 /// `CLUSTER_CHAOS_SECONDS` under lane load, then the invariants: one owner per reader,
 /// generations and link epochs that never go back, a history without gaps that agrees with
 /// what the lanes were told. Off unless `CLUSTER_CHAOS_SECONDS` is set; `CLUSTER_CHAOS_SEED`
@@ -23,6 +25,10 @@ import Testing
 struct ClusterChaosTests {
     enum Fault: String, CaseIterable, Sendable {
         case kill9 = "kill -9", pause = "SIGSTOP/SIGCONT", drain = "drain and restart", postgres = "PostgreSQL restart"
+        case failover = "PostgreSQL failover"
+
+        /// The fault is PostgreSQL's, not a replica's.
+        var isStore: Bool { self == .postgres || self == .failover }
     }
 
     @Test func randomizedFaultsKeepTheInvariants() async throws {
@@ -35,6 +41,7 @@ struct ClusterChaosTests {
 
         var options = ClusterOptions()
         options.watchdog = budget + .seconds(600)
+        options.replication = .synchronous
         try await ClusterFixture.run(options) { cluster in
             let scene = try await cluster.scene(8, prefix: "CHAOS", reconnect: true, retryWindow: .seconds(60))
             let wire = try await cluster.wireLanes(wireLaneCount, seed: seed)
@@ -49,7 +56,7 @@ struct ClusterChaosTests {
                 let fault = Fault.allCases[Int(random.next() % UInt64(Fault.allCases.count))]
                 let victim = cluster.replicas[Int(random.next() % UInt64(cluster.replicas.count))]
                 let injected = ContinuousClock.now
-                print("chaos: \(wallClock()) \(fault.rawValue)\(fault == .postgres ? "" : " of \(victim.name)")")
+                print("chaos: \(wallClock()) \(fault.rawValue)\(fault.isStore ? "" : " of \(victim.name)")")
                 switch fault {
                 case .kill9:
                     await victim.kill9()
@@ -64,13 +71,17 @@ struct ClusterChaosTests {
                     try await victim.start()
                 case .postgres:
                     try await cluster.postgres.restart(downtime: .milliseconds(Int64(random.next() % 2000)))
+                case .failover:
+                    _ = try await cluster.postgres.failOver()
                 }
                 let recovered = await cluster.waitForRecovery(scene, since: ContinuousClock.now, timeout: .seconds(45))
                 await cluster.expect(recovered != nil, "no recovery after \(fault.rawValue) of \(victim.name)", showing: scene)
                 guard recovered != nil else { break }
                 survived[fault, default: 0] += 1
+                // The promoted primary gets a standby again, for the next failover.
+                if fault == .failover { try await cluster.postgres.rebuildStandby() }
                 recoveries.append(ContinuousClock.now - injected)
-                print("chaos: \(fault.rawValue)\(fault == .postgres ? "" : " of \(victim.name)") survived, recovered \(seconds(ContinuousClock.now - injected)) after the fault began")
+                print("chaos: \(fault.rawValue)\(fault.isStore ? "" : " of \(victim.name)") survived, recovered \(seconds(ContinuousClock.now - injected)) after the fault began")
                 try? await Task.sleep(for: .milliseconds(Int64(500 + random.next() % 2500)))
             }
             await scene.stopLoad()

@@ -1,7 +1,9 @@
-# Cluster: three reader-gateway replicas behind nginx stream, one PostgreSQL.
+# Cluster: three reader-gateway replicas behind nginx stream, one PostgreSQL (or, for the
+# failover test and make chaos, a primary with a streaming standby made by pg_basebackup).
 #
 #   swift test (make test)   the acceptance suite GatewayClusterTests (a few minutes at most)
-#   make chaos               a longer randomized schedule of faults under lane load, then the
+#   make chaos               a longer randomized schedule of faults (replica kill, pause, drain;
+#                            PostgreSQL restart and failover) under lane load, then the
 #                            invariants; CHAOS_SECONDS (default 120) bounds the fault schedule,
 #                            CHAOS_WIRE_LANES (default 4) sets how many raw-frame lanes judge every
 #                            resume answer and refusal against PostgreSQL (0: none)

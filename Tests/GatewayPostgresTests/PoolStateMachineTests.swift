@@ -140,6 +140,19 @@ struct PoolStateMachineTests {
         #expect(machine.waitingRequests == 2)
     }
 
+    /// Attempts still connecting go to the same servers: a failed one fails the waiting work
+    /// when no connection is ready, rather than leave it to the next attempt, and the next.
+    @Test func failedConnectFailsTheWorkWhenTheOthersAreOnlyConnecting() {
+        var machine = Machine(maximumConnections: 3, pipelineDepth: 1)
+        for name in ["a", "b", "c"] { machine.enqueue(name, deadline: later) }
+        // Three waiting statements: an attempt each, one per dispatch.
+        let opened = (0..<3).flatMap { _ in machine.dispatch(mayOpen: true).open }
+        #expect(opened.count == 3)
+        let failed = machine.connectFailed(opened[0], error: failure)
+        #expect(failed.failedRequests == ["a", "b", "c"])
+        #expect(machine.waitingRequests == 0)
+    }
+
     @Test func waitingWorkExpires() {
         var machine = Machine(maximumConnections: 1, pipelineDepth: 1)
         let now = ContinuousClock.now

@@ -3,6 +3,12 @@ import CGatewayPostgres
 /// Where the server is and how the client's pool behaves.
 public struct PostgresConfiguration: Sendable {
     /// A libpq connection string: a URL (`postgresql://user@host/db`) or `key=value` pairs.
+    ///
+    /// Several hosts (`host=pg-a,pg-b`, or `postgresql://pg-a:5432,pg-b:5432/db`) are tried in
+    /// order for every new connection; the client only takes a server that accepts writes
+    /// (``defaultTargetSessionAttributes``), so after a failover new connections find the
+    /// promoted standby. Connections still open to a server that refuses a write as
+    /// read-only are dropped (``StoreError/Code/notPrimary``).
     public var connectionString: String
     /// Most connections the pool opens for statements and transactions (the
     /// LISTEN connection and the reserved connection of
@@ -16,6 +22,11 @@ public struct PostgresConfiguration: Sendable {
     public var connectionWaitTimeout: Duration = .seconds(30)
     /// Reported to the server as `application_name` unless the string sets one.
     public var applicationName: String = "reader-gateway"
+
+    /// libpq's `target_session_attrs` when the connection string does not set one: only a
+    /// server that accepts writes (the primary) is taken. A string may set its own
+    /// (`target_session_attrs=any` connects to whatever answers first).
+    public static let defaultTargetSessionAttributes = "read-write"
 
     public init(connectionString: String) {
         self.connectionString = connectionString
@@ -33,7 +44,7 @@ public struct PostgresConfiguration: Sendable {
         var option = options
         while let keyword = option.pointee.keyword {
             let key = String(cString: keyword)
-            if ["host", "hostaddr", "port", "dbname", "user"].contains(key), let value = option.pointee.val {
+            if ["host", "hostaddr", "port", "dbname", "user", "target_session_attrs"].contains(key), let value = option.pointee.val {
                 parts.append("\(key)=\(String(cString: value))")
             }
             option += 1

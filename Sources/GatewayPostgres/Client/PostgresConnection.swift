@@ -102,6 +102,9 @@ final class PostgresConnection {
     var connectWantsWrite = true
     /// Output is still buffered in libpq.
     private(set) var wantsWrite = false
+    /// The server refused a statement as read-only (SQLSTATE 25006): it is not the primary
+    /// (any more). The store drops the connection once the results are delivered.
+    private(set) var refusedAsReadOnly = false
 
     var inflightCount: Int { inflight.count }
     var socket: Int32 { pg.map { PQsocket($0) } ?? -1 }
@@ -125,8 +128,11 @@ final class PostgresConnection {
         configuration: PostgresConfiguration,
         logger: Logger
     ) -> Result<PostgresConnection, StoreError> {
-        let keywords = ["dbname", "fallback_application_name"]
-        let values = [configuration.connectionString, configuration.applicationName]
+        // Keywords given later override earlier ones: the connection string's own
+        // target_session_attrs (for example `any`) wins over the default, which makes libpq
+        // skip a standby or a read-only server and, with several hosts, find the primary.
+        let keywords = ["target_session_attrs", "dbname", "fallback_application_name"]
+        let values = [PostgresConfiguration.defaultTargetSessionAttributes, configuration.connectionString, configuration.applicationName]
         let pg = withCStringArray(keywords) { keywordPointers in
             withCStringArray(values) { valuePointers in
                 PQconnectStartParams(keywordPointers, valuePointers, 1)
@@ -169,10 +175,18 @@ final class PostgresConnection {
             state = .ready
             return .ready
         default:
+            let reason = lastError
+            if reason.contains("read-only") || reason.contains("hot standby") {
+                return .failed(StoreError(
+                    .connectionFailed,
+                    "no server at \(description) accepts writes (a standby, or a failover not finished yet); retry, and list the primary's address (or every host) in the database URL",
+                    underlying: reason
+                ))
+            }
             return .failed(StoreError(
                 .connectionFailed,
                 "cannot connect to PostgreSQL at \(description); check the database URL and that the server is running",
-                underlying: lastError
+                underlying: reason
             ))
         }
     }
@@ -345,11 +359,13 @@ final class PostgresConnection {
 
     /// A failed result as the caller's error.
     private func serverError(_ result: OpaquePointer) -> StoreError {
-        StoreError.server(
+        let error = StoreError.server(
             sqlState: rg_pq_sqlstate(result).map { String(cString: $0) },
             message: rg_pq_message_primary(result).map { String(cString: $0) } ?? lastError,
             detail: rg_pq_message_detail(result).map { String(cString: $0) }
         )
+        if error.code == .notPrimary { refusedAsReadOnly = true }
+        return error
     }
 
     /// SQLSTATEs after which a prepared statement must be prepared again: 26000 (no such
@@ -366,7 +382,9 @@ final class PostgresConnection {
             reason ?? "the connection to PostgreSQL broke (server restarted or network failed); the statement may not have run, retry it",
             underlying: lastError
         )
-        for entry in inflight { input.finished.append((entry.completion, .failure(error))) }
+        // A statement the server already failed keeps its own error (a read-only refusal
+        // that ends the connection is reported as that refusal).
+        for entry in inflight { input.finished.append((entry.completion, .failure(entry.error ?? error))) }
         inflight.removeAll()
         input.failure = error
         close()

@@ -13,7 +13,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         private enum Wrapped: Sendable, Hashable {
             case connectionFailed, connectionLost, queryFailed, uniqueViolation, serializationFailure
             case timeout, closed, decodingFailed, embeddedServerFailed, dataDirectoryInUse
-            case migrationFailed, databaseTooNew, invalidConfiguration, nodeNotRegistered
+            case migrationFailed, databaseTooNew, invalidConfiguration, nodeNotRegistered, notPrimary
         }
         private let wrapped: Wrapped
         private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
@@ -48,6 +48,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         /// lease): it must close its links, register again as a new node, and act on nothing it
         /// remembered.
         public static let nodeNotRegistered = Code(.nodeNotRegistered)
+        /// SQLSTATE 25006 (`read_only_sql_transaction`): the server refused a write because it is
+        /// not the primary (a standby, or a primary demoted by a failover). The connection is
+        /// dropped and the next one looks for the primary; run the statement again.
+        public static let notPrimary = Code(.notPrimary)
 
         public var description: String { String(describing: wrapped) }
     }
@@ -70,9 +74,11 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Whether running the same statement (or transaction) again may succeed:
-    /// a lost connection, a serialization failure or deadlock, a timeout.
+    /// a lost connection, a serialization failure or deadlock, a timeout, a server that is
+    /// no longer the primary.
     public var isRetryable: Bool {
         code == .connectionLost || code == .serializationFailure || code == .timeout || code == .connectionFailed
+            || code == .notPrimary
     }
 
     public var description: String {
@@ -91,6 +97,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case "23505": code = .uniqueViolation
         case "40001", "40P01": code = .serializationFailure
         case "57014": code = .timeout
+        case "25006": code = .notPrimary
         case let state? where state.hasPrefix("08") || state == "57P01" || state == "57P02" || state == "57P03":
             code = .connectionLost
         default: code = .queryFailed

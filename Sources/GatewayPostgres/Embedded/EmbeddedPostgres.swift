@@ -148,7 +148,9 @@ public final class EmbeddedPostgres: Sendable {
     }
 
     private func createDatabaseIfNeeded() async throws(StoreError) {
-        var admin = PostgresConfiguration(connectionString: connectionString(database: "postgres"))
+        // `any`: a cluster made by pg_basebackup starts as a read-only standby, whose database
+        // is already there (a copy of its primary's).
+        var admin = PostgresConfiguration(connectionString: connectionString(database: "postgres") + " target_session_attrs=any")
         admin.maximumConnections = 1
         let client = try PostgresClient(configuration: admin, logger: logger)
         do throws(StoreError) {

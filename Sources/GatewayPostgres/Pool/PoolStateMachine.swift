@@ -143,7 +143,11 @@ struct PoolStateMachine<Request, Acquirer> {
             actions.failure = actions.failedRequests.isEmpty ? nil : error
             return actions
         }
-        guard !connections.values.contains(where: { !$0.reserved }) else { return actions }
+        // Only a ready connection can serve what waits: other attempts still connecting go to
+        // the same servers. (Counting them, attempts that overlap — each failure finding the
+        // next one already opened for the waiting work — kept work waiting for its whole
+        // timeout while no server accepted writes during a failover.)
+        guard !connections.values.contains(where: { !$0.reserved && $0.state == .ready }) else { return actions }
         actions.failedRequests = takeAllRequests()
         actions.failedAcquirers = acquirers.map(\.acquirer)
         acquirers.removeAll()

@@ -27,11 +27,27 @@ extension PostgresStoreLoop {
                     return
                 }
                 deliver(input, from: connection)
+                if connection.refusedAsReadOnly {
+                    dropReadOnly(connection)
+                    return
+                }
             }
             updateInterest(connection)
         case .closed:
             removeConnection(connection)
         }
+    }
+
+    /// The server refused a write as read-only: it is a standby, or a primary a failover
+    /// demoted. The connection goes (statements still in flight on it fail retryably), and the
+    /// next one is opened by libpq's host list, which takes only a server that accepts writes.
+    private func dropReadOnly(_ connection: PostgresConnection) {
+        logger.warning("PostgreSQL refused a write as read-only (not the primary; a failover?); dropping the connection to find the primary", [
+            "connection": connection.id, "role": "\(connection.role)",
+        ])
+        connectionBroke(connection, input: connection.breakConnection(
+            ConnectionInput(), reason: "the server stopped being the primary (failover) before the statement finished; retry it"
+        ))
     }
 
     /// Runs completions and hands notifications to subscribers.

@@ -34,7 +34,7 @@ extension StoreErrorKind {
             return
         }
         switch error.code {
-        case .connectionFailed, .connectionLost, .closed: self = .connection
+        case .connectionFailed, .connectionLost, .closed, .notPrimary: self = .connection
         case .timeout: self = .timeout
         case .serializationFailure, .uniqueViolation: self = .conflict
         default: self = .query

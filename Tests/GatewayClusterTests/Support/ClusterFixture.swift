@@ -26,6 +26,9 @@ struct ClusterOptions: Sendable {
     /// A hard bound on the whole test: past it the watchdog prints the logs, kills the
     /// cluster's processes and ends the test process (a stuck test must fail, not hang).
     var watchdog: Duration = .seconds(300)
+    /// A PostgreSQL primary with a streaming standby replicated this way, instead of one
+    /// server (``ClusterPostgres/failOver()``).
+    var replication: ReplicatedPostgres.Replication?
 }
 
 /// Three (or N) `reader-gateway` replicas as real processes on loopback, sharing one
@@ -94,13 +97,13 @@ final class ClusterFixture: Sendable {
 
     /// Every process of the cluster, for the watchdog.
     var pids: [pid_t] {
-        replicas.compactMap(\.pid) + [balancerBox.withLock { $0?.process.process.pid }, postgres.serverPID].compactMap { $0 }
+        replicas.compactMap(\.pid) + [balancerBox.withLock { $0?.process.process.pid }].compactMap { $0 } + postgres.serverPIDs
     }
 
     static func start(_ options: ClusterOptions) async throws -> ClusterFixture {
         let directory = TestPostgres.makeTemporaryDirectory()
         chmod(directory, 0o755)
-        let postgres = try await ClusterPostgres.start(in: directory + "/pg")
+        let postgres = try await ClusterPostgres.start(in: directory + "/pg", replication: options.replication)
         let started = ContinuousClock.now
         let certificates = try ClusterCertificates(directory: directory + "/tls")
         let ports = try Loopback.freePorts(options.replicas * 3 + 1)

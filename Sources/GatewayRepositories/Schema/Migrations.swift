@@ -22,6 +22,7 @@ public enum Migrations {
         .v0014OwnershipClaimSet,
         .v0015SessionEpoch,
         .v0016HistoryPosDevices,
+        .v0017NodeVersions,
     ]
 
     /// The newest version this binary knows.

@@ -26,6 +26,9 @@ struct ClusterOptions: Sendable {
     /// A hard bound on the whole test: past it the watchdog prints the logs, kills the
     /// cluster's processes and ends the test process (a stuck test must fail, not hang).
     var watchdog: Duration = .seconds(300)
+    /// The `reader-gateway` every replica starts with (nil: this package's); with one, the
+    /// replicas migrate the database themselves (nil: the fixture migrates it first).
+    var binary: String?
 }
 
 /// Three (or N) `reader-gateway` replicas as real processes on loopback, sharing one
@@ -100,7 +103,7 @@ final class ClusterFixture: Sendable {
     static func start(_ options: ClusterOptions) async throws -> ClusterFixture {
         let directory = TestPostgres.makeTemporaryDirectory()
         chmod(directory, 0o755)
-        let postgres = try await ClusterPostgres.start(in: directory + "/pg")
+        let postgres = try await ClusterPostgres.start(in: directory + "/pg", migrate: options.binary == nil)
         let started = ContinuousClock.now
         let certificates = try ClusterCertificates(directory: directory + "/tls")
         let ports = try Loopback.freePorts(options.replicas * 3 + 1)
@@ -121,7 +124,7 @@ final class ClusterFixture: Sendable {
                 "--node-name", name, "--internal-address", "127.0.0.1", "--internal-port", "\(internalPort)",
                 "--advertise-address", "127.0.0.1", "--node-lease", Self.text(options.nodeLease),
             ]
-            replicas.append(Replica(name: name, ports: (port, internalPort, ops), directory: directory, arguments: arguments))
+            replicas.append(Replica(name: name, ports: (port, internalPort, ops), directory: directory, arguments: arguments, binary: options.binary))
         }
         let cluster = ClusterFixture(
             options: options, directory: directory, postgres: postgres, certificates: certificates, replicas: replicas,

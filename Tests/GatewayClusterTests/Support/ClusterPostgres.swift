@@ -25,10 +25,12 @@ final class ClusterPostgres: Sendable {
         return configuration
     }
 
-    /// Creates the cluster, starts it and applies every migration.
-    static func start(in directory: String) async throws -> ClusterPostgres {
+    /// Creates the cluster, starts it and applies every migration (unless `migrate` is false:
+    /// the replicas will).
+    static func start(in directory: String, migrate: Bool = true) async throws -> ClusterPostgres {
         let postgres = ClusterPostgres(dataDirectory: directory)
         try await postgres.start()
+        guard migrate else { return postgres }
         let client = try postgres.makeClient(maximumConnections: 1)
         do {
             let logger = postgres.logger

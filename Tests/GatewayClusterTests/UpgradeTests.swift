@@ -158,7 +158,35 @@ struct UpgradeTests {
                     )
                 }
             }
+            try await expectRefusalBelowTheFloor(cluster, previousBinary: previousBinary, previousVersion: previousVersion)
             print("upgrade: \(summaries.count) phases, \(summaries.flatMap(\.rolled).count) replica rollouts (\(cluster.replicas.count * 2) forward, \(cluster.replicas.count) back), \(scene.completed) commands acknowledged, \(scene.lost.count) lost; schema \(before.schema) → \(after.schema), no restore")
+        }
+    }
+
+    /// A later release's contract step with a floor above the previous release: the previous
+    /// release's binary refuses to start, naming its release, the one that migrated and the floor.
+    func expectRefusalBelowTheFloor(_ cluster: ClusterFixture, previousBinary: String, previousVersion: String) async throws {
+        let later = "\(GatewayVersion.current.major).\(GatewayVersion.current.minor + 1).0"
+        _ = try await cluster.database.withClient { client in
+            try await client.execute(
+                "INSERT INTO schema_migrations (version, name, compatible_from, applied_by) VALUES ($1, 'a later release''s contract step', $2, $3)",
+                [.init(Migrations.latestVersion + 1), .init(GatewayVersion.current.description), .init(later)]
+            )
+        }
+        let refused = try await LoggedProcess.start(previousBinary, [
+            "--database-url", cluster.postgres.connectionString, "--address", "127.0.0.1", "--port", "0",
+            "--internal-address", "127.0.0.1", "--internal-port", "0", "--node-name", "below-floor",
+        ], logPath: cluster.directory + "/below-floor.log")
+        let status = await refused.process.wait(timeout: .seconds(60))
+        if status == nil { refused.process.signal(SIGKILL) }
+        let output = refused.output
+        cluster.expect(status != nil && status != 0, "the previous release \(previousVersion) started below the floor \(GatewayVersion.current) (status \(String(describing: status))):\n\(output)")
+        for text in ["migrated by reader-gateway \(later)", "compatible from \(GatewayVersion.current)", "this reader-gateway is \(previousVersion)"] {
+            cluster.expect(output.contains(text), "the refusal does not say \"\(text)\":\n\(output)")
+        }
+        print("upgrade: below the floor, \(previousVersion) refuses: \(output.split(separator: "\n").first { $0.contains("compatible from") } ?? "")")
+        _ = try await cluster.database.withClient { client in
+            try await client.execute("DELETE FROM schema_migrations WHERE version = $1", [.init(Migrations.latestVersion + 1)])
         }
     }
 

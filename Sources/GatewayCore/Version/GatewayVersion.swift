@@ -6,7 +6,7 @@
 /// label repeat it, and a test checks that they agree.
 public struct GatewayVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// This build's version. Raise it for a release and record the release in `CHANGELOG.md`.
-    public static let current = GatewayVersion(0, 1, 0)
+    public static let current = GatewayVersion(0, 2, 0)
 
     public var major: Int
     public var minor: Int
@@ -25,7 +25,7 @@ public struct GatewayVersion: Sendable, Hashable, Comparable, CustomStringConver
         guard parts.count == 3 else { return nil }
         var numbers: [Int] = []
         for part in parts {
-            guard !part.isEmpty, part.allSatisfy { $0.isASCII }, let number = Int(part), number >= 0, String(number) == part else { return nil }
+            guard !part.isEmpty, part.allSatisfy({ $0.isASCII }), let number = Int(part), number >= 0, String(number) == part else { return nil }
             numbers.append(number)
         }
         self.init(numbers[0], numbers[1], numbers[2])

@@ -2,11 +2,12 @@ import GatewayPostgres
 
 /// The statements of ``ClusterStore``; each is one round trip.
 enum ClusterStatements {
-    /// Registers a node (parameters: node id, internal address, release); registering again
-    /// refreshes the address and the heartbeat.
+    /// Registers a node (parameters: node id, internal address, release, newest schema the
+    /// build knows); registering again refreshes the address and the heartbeat.
     static let register = """
-        INSERT INTO gateway_nodes (node_id, internal_address, version) VALUES ($1::text, $2::text, $3::text)
-        ON CONFLICT (node_id) DO UPDATE SET internal_address = EXCLUDED.internal_address, version = EXCLUDED.version, heartbeat_at = now()
+        INSERT INTO gateway_nodes (node_id, internal_address, version, schema_version) VALUES ($1::text, $2::text, $3::text, $4::integer)
+        ON CONFLICT (node_id) DO UPDATE SET internal_address = EXCLUDED.internal_address, version = EXCLUDED.version,
+            schema_version = EXCLUDED.schema_version, heartbeat_at = now()
         """
 
     /// A node's heartbeat (parameter: node id); touches no row when the node was reaped. A

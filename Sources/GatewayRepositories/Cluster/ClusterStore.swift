@@ -29,7 +29,8 @@ public final class ClusterStore: Sendable {
     /// Runs on the client's reserved connection, like ``heartbeat(node:)``.
     public func register(node: String, internalAddress: String) async throws(StoreError) {
         try await client.executeReserved(
-            ClusterStatements.register, [PostgresValue(node), PostgresValue(internalAddress), PostgresValue(GatewayVersion.current.description)]
+            ClusterStatements.register,
+            [PostgresValue(node), PostgresValue(internalAddress), PostgresValue(GatewayVersion.current.description), PostgresValue(Migrations.latestVersion)]
         )
     }
 

@@ -23,6 +23,7 @@ public enum Migrations {
         .v0015SessionEpoch,
         .v0016HistoryPosDevices,
         .v0017NodeVersions,
+        .v0018NodeSchemas,
     ]
 
     /// The newest version this binary knows.

@@ -33,6 +33,7 @@ help:
 	@echo "make test-repeat RUNS=10 [LOAD=1]   the Swift suite N times (under CPU load), failures per test"
 	@echo "make bench  benchmarks, each beside a peer measured in the same run"
 	@echo "make bench-fleet   fleet scale: 15,000 readers, three replicas, a reconnect storm (about 15 min; not in make bench)"
+	@echo "make upgrade-test   the previous release (CHANGELOG.md) and this one side by side, rolled forward, back and forward under load"
 	@echo "make fuzz   fuzz the decoders for a bounded time"
 	@echo "make lint   strict compile (warnings are errors), module lines, tests that cannot fail"
 

@@ -262,7 +262,7 @@ let package = Package(
         .testTarget(
             name: "GatewayClusterTests",
             dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayPostgres", "GatewayRepositories", "GatewayClient", "GatewayTestSupport", "GatewayTestKit"],
-            exclude: ["cluster.mk"],
+            exclude: ["cluster.mk", "upgrade.mk", "build-previous-release.sh"],
             swiftSettings: swift6
         ),
     ]

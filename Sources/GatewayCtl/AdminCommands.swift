@@ -91,8 +91,8 @@ struct AdminCommands {
             for try await event in try await admin.watchFleet(locationID: location) {
                 for line in FleetWatchRendering.lines(event, json: output.json) { output.write(line) }
             }
-        case .createAccount:
-            preconditionFailure("accounts create runs against PostgreSQL, not the gateway")
+        case .createAccount, .nodes:
+            preconditionFailure("accounts create and nodes run against PostgreSQL, not the gateway")
         }
     }
 }

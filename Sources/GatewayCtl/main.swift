@@ -23,6 +23,9 @@ let output = CtlOutput(json: invocation.json)
 if case .createAccount(let url, let name) = invocation.command {
     exit(await AccountCreation.run(databaseURL: url, name: name, output: output).rawValue)
 }
+if case .nodes(let url) = invocation.command {
+    exit(await NodeListing.run(databaseURL: url, output: output).rawValue)
+}
 
 var configuration = ClientChannelConfiguration(
     host: invocation.gateway.host, port: invocation.gateway.port, serverName: invocation.serverName,

@@ -1,6 +1,7 @@
 import Foundation
 import GatewayCore
 import GatewayOperations
+import GatewayRepositories
 import GatewayService
 
 /// The gateway's services, run side by side by a ``ServiceGroup``: the ops endpoint, the
@@ -19,7 +20,9 @@ final class GatewayServer: Sendable {
     init(options: ServerOptions) {
         self.options = options
         store = StoreService(options: options)
-        let metrics = GatewayMetrics(callMethods: GatewayServiceHost.methodNames)
+        let metrics = GatewayMetrics(
+            callMethods: GatewayServiceHost.methodNames, version: GatewayVersion.current.description, schema: "\(Migrations.latestVersion)"
+        )
         let ops = options.opsPort == nil ? nil : OpsService(options: options, store: store, metrics: metrics, startedServices: ["store", "gateway"])
         let drain: @Sendable (DrainHooks) async -> Void
         if let ops {
@@ -36,7 +39,9 @@ final class GatewayServer: Sendable {
     /// Runs until a signal's graceful shutdown has finished or a service failed. Returns
     /// the process exit status.
     func run(signals: SignalWaiter) async -> Int32 {
-        logger.info("reader-gateway starting", ["node_name": options.nodeName, "pid": getpid()])
+        logger.info("reader-gateway starting", [
+            "version": GatewayVersion.current.description, "schema": Migrations.latestVersion, "node_name": options.nodeName, "pid": getpid(),
+        ])
         let group = ServiceGroup(services) { [self] event in observe(event) }
         return await withTaskGroup(of: Void.self) { tasks in
             tasks.addTask { [self] in
@@ -69,7 +74,7 @@ final class GatewayServer: Sendable {
         case .allStarted:
             var readyLogger = logger
             for (key, value) in store.readyMetadata { readyLogger = readyLogger.with(key, value) }
-            readyLogger.with("node_name", options.nodeName).info("ready")
+            readyLogger.with("node_name", options.nodeName).with("version", GatewayVersion.current.description).info("ready")
         case .shuttingDown(let cause?):
             logger.critical("\(cause); stopping the other services")
         case .shuttingDown(nil):

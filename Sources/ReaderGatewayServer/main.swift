@@ -1,11 +1,18 @@
 import Foundation
 import GatewayCore
+import GatewayRepositories
 
 // Signals first: from here on SIGINT and SIGTERM start a graceful shutdown instead of
 // ending the process.
 guard let signals = SignalWaiter.install() else {
     FileHandle.standardError.write(Data("reader-gateway: cannot set up signal handling\n".utf8))
     exit(1)
+}
+
+// `--version`: the release and the newest schema this binary knows, then exit.
+if CommandLine.arguments.dropFirst().contains("--version") {
+    print("reader-gateway \(GatewayVersion.current) (schema \(Migrations.latestVersion))")
+    exit(0)
 }
 
 let options: ServerOptions

@@ -31,6 +31,7 @@ struct GatewayCtlTests {
         #expect(try parse(["tokens", "create", "--location", "tml_1", "--ttl", "10m"]).command == .createToken(locationID: "tml_1", ttl: .seconds(600)))
         #expect(try parse(["accounts", "create", "--database-url", "postgresql://x/y"], environment: [:]).command
             == .createAccount(databaseURL: "postgresql://x/y", name: "default"))
+        #expect(try parse(["nodes", "--database-url", "postgresql://x/y"], environment: [:]).command == .nodes(databaseURL: "postgresql://x/y"))
     }
 
     @Test("global options from flags and environment")
@@ -49,7 +50,7 @@ struct GatewayCtlTests {
     @Test("usage errors", arguments: [
         ["frobnicate"], [], ["readers", "register", "--location", "tml_1"], ["readers", "register", "--code", "C", "--serials", "A", "--location", "x"],
         ["readers", "register", "--code", "C"], ["history"], ["release"], ["tokens", "create", "--ttl", "never"], ["readers", "list", "--status", "sleepy"],
-        ["accounts", "create"], ["locations", "create"], ["owners", "extra"],
+        ["accounts", "create"], ["locations", "create"], ["owners", "extra"], ["nodes"], ["nodes", "extra", "--database-url", "u"],
     ])
     func usageErrors(arguments: [String]) {
         #expect(throws: OptionsError.self) { try CtlInvocation.parse(arguments: arguments, environment: ["GATEWAYCTL_SECRET_KEY": "sk"]) }

@@ -131,7 +131,7 @@ struct MetricsRegistryTests {
 
     @Test("the gateway's families are all declared and parse")
     func gatewayMetrics() throws {
-        let metrics = GatewayMetrics(callMethods: ["ConnectReader"], version: "1.2.3")
+        let metrics = GatewayMetrics(callMethods: ["ConnectReader"], version: "1.2.3", schema: "17")
         metrics.claims.labels(ClaimOutcome.refusedBusy).increment()
         metrics.calls.labels("ConnectReader", CallStatus.ok).increment()
         metrics.connections.labels(ConnectionKind.lane, ConnectionState.active).increment()
@@ -155,7 +155,7 @@ struct MetricsRegistryTests {
         #expect(parsed.value("reader_gateway_calls_total", ["method": "ConnectReader", "status": "OK"]) == 1)
         #expect(parsed.value("reader_gateway_connections", ["kind": "lane", "state": "active"]) == 1)
         #expect(parsed.value("reader_gateway_claim_duration_seconds_bucket", ["le": "0.005"]) == 1)
-        #expect(parsed.value("reader_gateway_build_info", ["version": "1.2.3"]) == 1)
+        #expect(parsed.value("reader_gateway_build_info", ["version": "1.2.3", "schema": "17"]) == 1)
         #expect((parsed.value("process_resident_memory_bytes") ?? 0) > 1_000_000)
         for sample in parsed.samples { #expect(parsed.type(of: sample.name) != nil, "\(sample.name) has no TYPE") }
     }

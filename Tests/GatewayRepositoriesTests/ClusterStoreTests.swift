@@ -34,7 +34,9 @@ struct ClusterStoreTests {
                 "cluster_settings.name", "cluster_settings.value",
                 // fleet_watchers: migration 0012 (each node's WatchFleet watchers).
                 "gateway_nodes.fleet_watchers",
-                "gateway_nodes.heartbeat_at", "gateway_nodes.internal_address", "gateway_nodes.node_id", "gateway_nodes.started_at",
+                "gateway_nodes.heartbeat_at", "gateway_nodes.internal_address", "gateway_nodes.node_id",
+                // schema_version, version: migrations 0018 and 0017 (each replica's schema and release).
+                "gateway_nodes.schema_version", "gateway_nodes.started_at", "gateway_nodes.version",
                 "reader_ownership.link_detached_at", "reader_ownership.link_epoch", "reader_ownership.link_node",
                 "sdk_sessions.location_scope",
             ])

@@ -59,7 +59,7 @@ struct MigratorTests {
 
     @Test func failedMigrationRollsEverythingBack() async throws {
         try await TestPostgres.withDatabase(migrations: []) { database in
-            let broken = Migration(version: 1000, name: "broken", statements: ["CREATE TABLE fine (a int)", "SELEC broken"])
+            let broken = Migration(version: 1000, name: "broken", compatibleFrom: GatewayVersion(0, 1, 0), statements: ["CREATE TABLE fine (a int)", "SELEC broken"])
             do throws(StoreError) {
                 try await Migrator(client: database.client, migrations: Migrations.all + [broken], logger: logger).migrate()
                 Issue.record("a broken migration succeeded")

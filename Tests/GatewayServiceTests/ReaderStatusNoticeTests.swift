@@ -14,9 +14,11 @@ struct ReaderStatusNoticeTests {
         #expect(ReaderStatusNotice(payload: full.payload) == full)
         let bare = ReaderStatusNotice(reader: ReaderID("tmr_abc"), activity: .idle, batteryLevel: nil, ipAddress: "")
         #expect(ReaderStatusNotice(payload: bare.payload) == bare)
+        // A later release may append fields; this one reads the four it knows.
+        #expect(ReaderStatusNotice(payload: full.payload + " later fields") == full)
     }
 
-    @Test("malformed payloads are dropped, not guessed", arguments: ["", "tmr_abc", "tmr_abc 1 0.5", "tmr_abc x 0.5 -", "tmr_abc 1 full -", " 1 - -", "tmr_abc 1 - - extra"])
+    @Test("malformed payloads are dropped, not guessed", arguments: ["", "tmr_abc", "tmr_abc 1 0.5", "tmr_abc x 0.5 -", "tmr_abc 1 full -", " 1 - -"])
     func malformed(payload: String) {
         #expect(ReaderStatusNotice(payload: payload) == nil)
     }

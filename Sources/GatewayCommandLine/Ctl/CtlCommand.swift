@@ -20,14 +20,19 @@ public enum CtlCommand: Sendable, Equatable {
     case createToken(locationID: String, ttl: Duration?)
     case watch(locationID: String)
     case createAccount(databaseURL: String, name: String)
+    /// Every replica in the node registry (read from PostgreSQL).
+    case nodes(databaseURL: String)
     case listUpdates(deviceType: ReaderGatewayV1.DeviceType)
     case addUpdate(ReaderGatewayV1.ReaderSoftwareUpdate)
     case removeUpdate(deviceType: ReaderGatewayV1.DeviceType, version: String)
 
-    /// Whether the command talks to the gateway (all but `accounts create`, which talks to PostgreSQL).
+    /// Whether the command talks to the gateway (all but `accounts create` and `nodes`, which
+    /// talk to PostgreSQL).
     public var usesGateway: Bool {
-        if case .createAccount = self { return false }
-        return true
+        switch self {
+        case .createAccount, .nodes: false
+        default: true
+        }
     }
 
     /// The commands, for `--help`.
@@ -53,6 +58,7 @@ public enum CtlCommand: Sendable, Equatable {
       watch [--location LOC]                                 every reader, then each change as it happens (until interrupted);
                                                              one line each, or one JSON object per line with --json
       accounts create --database-url URL [--name NAME]       create an account in PostgreSQL; prints its secret key once
+      nodes --database-url URL                               every replica: node, release, schema it knows, age, last heartbeat
       updates list [--device-type T]                         the software update catalog
       updates add --device-type T --version V [--components firmware,config,keys,incremental]
                   [--duration one_to_two_minutes] [--required-at 2026-12-01T00:00:00Z|never]
@@ -166,6 +172,9 @@ public enum CtlCommand: Sendable, Equatable {
         case ("accounts", "create"):
             try extra(2)
             return .createAccount(databaseURL: try required("database-url"), name: options.string("name") ?? "default")
+        case ("nodes", _):
+            try extra(1)
+            return .nodes(databaseURL: try required("database-url"))
         case ("updates", _):
             return try parseUpdates(words, options)
         default:

@@ -33,7 +33,7 @@ public struct CtlInvocation: Sendable, Equatable {
             .value("limit", "N", default: "", help: "At most N entries (history)."),
             .value("generation", "N", default: "", help: "Release only if the ownership generation is still N (release)."),
             .value("ttl", "DURATION", default: "", help: "How long a connection token lives (tokens create)."),
-            .value("database-url", "URL", default: "", help: "PostgreSQL connection string (accounts create)."),
+            .value("database-url", "URL", default: "", help: "PostgreSQL connection string (accounts create, nodes)."),
             .value("name", "NAME", default: "", help: "The account name (accounts create)."),
             .value("version", "VERSION", default: "", help: "A software version such as 2.4.0 (updates add, updates remove)."),
             .value("components", "A,B", default: "", help: "What an update changes: incremental, firmware, config, keys (updates add)."),

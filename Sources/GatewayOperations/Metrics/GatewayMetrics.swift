@@ -59,10 +59,11 @@ public struct GatewayMetrics: Sendable {
     /// - Parameters:
     ///   - callMethods: the method names the wire protocol defines; any other
     ///     name is counted under `method="other"`.
-    ///   - version: the version written in `reader_gateway_build_info`.
+    ///   - version: the release written in `reader_gateway_build_info`.
+    ///   - schema: the newest database schema the build knows, beside it.
     ///   - includeProcessMetrics: adds resident memory, open descriptors and
     ///     start time read from `/proc/self`.
-    public init(callMethods: [String] = [], version: String = "dev", includeProcessMetrics: Bool = true) {
+    public init(callMethods: [String] = [], version: String = "dev", schema: String = "", includeProcessMetrics: Bool = true) {
         let registry = MetricsRegistry()
         let kind = MetricLabel("kind", ConnectionKind.self)
         self.registry = registry
@@ -126,10 +127,10 @@ public struct GatewayMetrics: Sendable {
         )
         draining = registry.gauge("reader_gateway_draining", help: "1 while this replica drains, else 0.")
         buildInfo = registry.gauge(
-            "reader_gateway_build_info", help: "Always 1; the version label names the running build.",
-            labels: [MetricLabel("version", values: [version])]
+            "reader_gateway_build_info", help: "Always 1; version names the running release, schema the newest database schema it knows.",
+            labels: [MetricLabel("version", values: [version]), MetricLabel("schema", values: [schema])]
         )
-        buildInfo.labels(version).set(1)
+        buildInfo.labels(version, schema).set(1)
         browser = BrowserMetrics(registry: registry)
         if includeProcessMetrics { ProcessMetrics.register(in: registry) }
     }

@@ -11,12 +11,15 @@ public struct NodeRecord: Sendable, Equatable {
     public var startedAt: Date
     /// The last heartbeat, by the database's clock.
     public var heartbeatAt: Date
+    /// The replica's release (nil: a build from before releases were recorded).
+    public var version: String?
 
-    public init(id: String, internalAddress: String, startedAt: Date, heartbeatAt: Date) {
+    public init(id: String, internalAddress: String, startedAt: Date, heartbeatAt: Date, version: String? = nil) {
         self.id = id
         self.internalAddress = internalAddress
         self.startedAt = startedAt
         self.heartbeatAt = heartbeatAt
+        self.version = version
     }
 }
 

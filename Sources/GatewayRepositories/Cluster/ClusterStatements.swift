@@ -2,11 +2,12 @@ import GatewayPostgres
 
 /// The statements of ``ClusterStore``; each is one round trip.
 enum ClusterStatements {
-    /// Registers a node (parameters: node id, internal address); registering again refreshes
-    /// the address and the heartbeat.
+    /// Registers a node (parameters: node id, internal address, release, newest schema the
+    /// build knows); registering again refreshes the address and the heartbeat.
     static let register = """
-        INSERT INTO gateway_nodes (node_id, internal_address) VALUES ($1::text, $2::text)
-        ON CONFLICT (node_id) DO UPDATE SET internal_address = EXCLUDED.internal_address, heartbeat_at = now()
+        INSERT INTO gateway_nodes (node_id, internal_address, version, schema_version) VALUES ($1::text, $2::text, $3::text, $4::integer)
+        ON CONFLICT (node_id) DO UPDATE SET internal_address = EXCLUDED.internal_address, version = EXCLUDED.version,
+            schema_version = EXCLUDED.schema_version, heartbeat_at = now()
         """
 
     /// A node's heartbeat (parameter: node id); touches no row when the node was reaped. A
@@ -29,7 +30,7 @@ enum ClusterStatements {
     /// Deletes one node and detaches its links (parameter: node id).
     static let deregister = "SELECT node_id, detached_links FROM gateway_nodes_remove($1::text, NULL)"
 
-    static let nodes = "SELECT node_id, internal_address, started_at, heartbeat_at FROM gateway_nodes ORDER BY node_id"
+    static let nodes = "SELECT node_id, internal_address, started_at, heartbeat_at, version FROM gateway_nodes ORDER BY node_id"
 
     /// The node holding a reader's live link (parameter: reader); no row when the link is
     /// down, detached, or on a node that is no longer registered.

@@ -28,7 +28,10 @@ public final class ClusterStore: Sendable {
     ///
     /// Runs on the client's reserved connection, like ``heartbeat(node:)``.
     public func register(node: String, internalAddress: String) async throws(StoreError) {
-        try await client.executeReserved(ClusterStatements.register, [PostgresValue(node), PostgresValue(internalAddress)])
+        try await client.executeReserved(
+            ClusterStatements.register,
+            [PostgresValue(node), PostgresValue(internalAddress), PostgresValue(GatewayVersion.current.description), PostgresValue(Migrations.latestVersion)]
+        )
     }
 
     /// Records that `node` is alive.
@@ -78,7 +81,8 @@ public final class ClusterStore: Sendable {
                 id: try row.decode(String.self, "node_id"),
                 internalAddress: try row.decode(String.self, "internal_address"),
                 startedAt: try row.decode(Date.self, "started_at"),
-                heartbeatAt: try row.decode(Date.self, "heartbeat_at")
+                heartbeatAt: try row.decode(Date.self, "heartbeat_at"),
+                version: try row.decode(String?.self, "version")
             )
         }
     }

@@ -28,10 +28,12 @@ public struct OwnershipNotice: Sendable, Equatable {
     }
 
     /// Parses a payload; nil when it is not one the trigger writes (for example the empty
-    /// payload of a resubscription marker).
+    /// payload of a resubscription marker). Fields after the fifth are ignored: a later release
+    /// may append some, and this one must keep reading its notices (docs/architecture.md,
+    /// "Schema changes across releases").
     public init?(payload: String) {
         let fields = payload.split(separator: " ", omittingEmptySubsequences: false)
-        guard fields.count == 5, !fields[0].isEmpty, !fields[2].isEmpty, !fields[4].isEmpty,
+        guard fields.count >= 5, !fields[0].isEmpty, !fields[2].isEmpty, !fields[4].isEmpty,
               let generation = Int64(fields[1]), let epoch = Int64(fields[3])
         else { return nil }
         self.reader = ReaderID(String(fields[0]))

@@ -160,10 +160,11 @@ public struct SessionAdoptionNotice: Sendable, Hashable {
     public var epoch: Int64
     public var node: String
 
-    /// Parses `<id> <epoch> <node>`; nil for anything else.
+    /// Parses `<id> <epoch> <node>` (fields a later release appends are ignored); nil for
+    /// anything else.
     public init?(payload: String) {
         let parts = payload.split(separator: " ")
-        guard parts.count == 3, let epoch = Int64(parts[1]) else { return nil }
+        guard parts.count >= 3, let epoch = Int64(parts[1]) else { return nil }
         session = String(parts[0])
         self.epoch = epoch
         node = String(parts[2])

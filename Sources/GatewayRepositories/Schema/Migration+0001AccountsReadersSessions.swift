@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayPostgres
 
 extension Migration {
@@ -7,6 +8,7 @@ extension Migration {
     static let v0001AccountsReadersSessions = Migration(
         version: 1,
         name: "accounts, locations, readers, sdk sessions, connection tokens",
+        compatibleFrom: GatewayVersion(0, 1, 0),
         statements: [
             """
             CREATE TABLE accounts (

@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayPostgres
 
 extension Migration {
@@ -21,6 +22,7 @@ extension Migration {
     static let v0002Ownership = Migration(
         version: 2,
         name: "reader ownership and ownership history",
+        compatibleFrom: GatewayVersion(0, 1, 0),
         statements: [
             """
             CREATE TYPE ownership_reason AS ENUM (

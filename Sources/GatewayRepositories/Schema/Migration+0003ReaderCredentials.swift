@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayPostgres
 
 extension Migration {
@@ -6,6 +7,7 @@ extension Migration {
     static let v0003ReaderCredentials = Migration(
         version: 3,
         name: "reader credentials",
+        compatibleFrom: GatewayVersion(0, 1, 0),
         statements: [
             "ALTER TABLE readers ADD COLUMN credential_sha256 bytea UNIQUE CHECK (octet_length(credential_sha256) = 32)",
         ]

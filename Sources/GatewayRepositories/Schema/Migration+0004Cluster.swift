@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayPostgres
 
 extension Migration {
@@ -22,6 +23,7 @@ extension Migration {
     static let v0004Cluster = Migration(
         version: 4,
         name: "gateway nodes, reader links per node, cluster settings, ownership notifications",
+        compatibleFrom: GatewayVersion(0, 1, 0),
         statements: [
             """
             CREATE TABLE gateway_nodes (

@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayPostgres
 
 extension Migration {
@@ -8,6 +9,7 @@ extension Migration {
     static let v0005RegistrationCodes = Migration(
         version: 5,
         name: "registration codes shared by the replicas",
+        compatibleFrom: GatewayVersion(0, 1, 0),
         statements: [
             """
             CREATE TABLE registration_codes (

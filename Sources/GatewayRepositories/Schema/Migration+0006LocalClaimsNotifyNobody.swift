@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayPostgres
 
 extension Migration {
@@ -14,6 +15,7 @@ extension Migration {
     static let v0006LocalClaimsNotifyNobody = Migration(
         version: 6,
         name: "ownership notices only where another replica must hear",
+        compatibleFrom: GatewayVersion(0, 1, 0),
         statements: [
             """
             CREATE OR REPLACE FUNCTION reader_ownership_notify() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayPostgres
 
 extension Migration {
@@ -12,6 +13,7 @@ extension Migration {
     static let v0007TapToPay = Migration(
         version: 7,
         name: "tap to pay: accounts per device, terms per account",
+        compatibleFrom: GatewayVersion(0, 1, 0),
         statements: [
             """
             CREATE TABLE tap_to_pay_devices (

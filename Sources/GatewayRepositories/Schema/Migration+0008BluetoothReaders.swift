@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayPostgres
 
 extension Migration {
@@ -13,6 +14,7 @@ extension Migration {
     static let v0008BluetoothReaders = Migration(
         version: 8,
         name: "bluetooth readers: bonds to devices, link endings with reasons",
+        compatibleFrom: GatewayVersion(0, 1, 0),
         statements: [
             """
             CREATE TABLE bluetooth_bonds (

@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayPostgres
 
 extension Migration {
@@ -8,6 +9,7 @@ extension Migration {
     static let v0009SoftwareUpdates = Migration(
         version: 9,
         name: "software updates: catalog per device type, reader update status",
+        compatibleFrom: GatewayVersion(0, 1, 0),
         statements: [
             """
             CREATE TABLE software_updates (

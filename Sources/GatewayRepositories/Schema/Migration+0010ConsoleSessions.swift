@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayPostgres
 
 extension Migration {
@@ -10,6 +11,7 @@ extension Migration {
     static let v0010ConsoleSessions = Migration(
         version: 10,
         name: "fleet console sessions",
+        compatibleFrom: GatewayVersion(0, 1, 0),
         statements: [
             """
             CREATE TABLE console_sessions (

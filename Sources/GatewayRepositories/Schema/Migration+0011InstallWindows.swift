@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayPostgres
 
 extension Migration {
@@ -8,6 +9,7 @@ extension Migration {
     static let v0011InstallWindows = Migration(
         version: 11,
         name: "location install windows",
+        compatibleFrom: GatewayVersion(0, 1, 0),
         statements: [
             """
             CREATE TABLE location_install_windows (

@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayPostgres
 
 extension Migration {
@@ -17,6 +18,7 @@ extension Migration {
     static let v0012SessionDiscovery = Migration(
         version: 12,
         name: "session discovery kept with the session; fleet watchers per node",
+        compatibleFrom: GatewayVersion(0, 1, 0),
         statements: [
             "ALTER TABLE sdk_sessions ADD COLUMN discovery_answered bigint, ADD COLUMN discovered_readers text[]",
             "ALTER TABLE gateway_nodes ADD COLUMN fleet_watchers integer NOT NULL DEFAULT 0",

@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayPostgres
 
 extension Migration {
@@ -9,6 +10,7 @@ extension Migration {
     static let v0013TapToPayDeviceSetup = Migration(
         version: 13,
         name: "tap to pay: device setup per device",
+        compatibleFrom: GatewayVersion(0, 1, 0),
         statements: [
             """
             CREATE TABLE tap_to_pay_device_setups (

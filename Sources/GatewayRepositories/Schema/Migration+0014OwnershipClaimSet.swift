@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayPostgres
 
 extension Migration {
@@ -22,6 +23,7 @@ extension Migration {
     static let v0014OwnershipClaimSet = Migration(
         version: 14,
         name: "ownership: claims on distinct readers decided as one set",
+        compatibleFrom: GatewayVersion(0, 1, 0),
         statements: [
             """
             CREATE FUNCTION ownership_claim_set(

@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayPostgres
 
 extension Migration {
@@ -16,6 +17,7 @@ extension Migration {
     static let v0015SessionEpoch = Migration(
         version: 15,
         name: "session epoch: an adopted session's row fences older copies",
+        compatibleFrom: GatewayVersion(0, 1, 0),
         statements: [
             "ALTER TABLE sdk_sessions ADD COLUMN epoch bigint NOT NULL DEFAULT 1",
         ]

@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayPostgres
 
 extension Migration {
@@ -19,6 +20,7 @@ extension Migration {
     static let v0016HistoryPosDevices = Migration(
         version: 16,
         name: "ownership history: the POS device of each session named",
+        compatibleFrom: GatewayVersion(0, 1, 0),
         statements: [
             "ALTER TABLE ownership_history ADD COLUMN from_pos_device_id text, ADD COLUMN to_pos_device_id text",
             "ALTER TABLE ownership_history DISABLE TRIGGER ownership_history_append_only",

@@ -22,6 +22,8 @@ public enum Migrations {
         .v0014OwnershipClaimSet,
         .v0015SessionEpoch,
         .v0016HistoryPosDevices,
+        .v0017NodeVersions,
+        .v0018NodeSchemas,
     ]
 
     /// The newest version this binary knows.

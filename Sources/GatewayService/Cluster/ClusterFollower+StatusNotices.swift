@@ -26,9 +26,10 @@ struct ReaderStatusNotice: Sendable, Equatable {
         "\(reader.rawValue) \(activity.rawValue) \(batteryLevel.map { "\($0)" } ?? "-") \(ipAddress.isEmpty ? "-" : ipAddress)"
     }
 
+    /// Parses a payload; fields after the fourth (a later release's) are ignored.
     init?(payload: String) {
         let fields = payload.split(separator: " ", omittingEmptySubsequences: false)
-        guard fields.count == 4, !fields[0].isEmpty, let activity = Int32(fields[1]) else { return nil }
+        guard fields.count >= 4, !fields[0].isEmpty, let activity = Int32(fields[1]) else { return nil }
         reader = ReaderID(String(fields[0]))
         self.activity = ReaderGatewayV1.ReaderActivity(rawValue: activity)
         if fields[2] == "-" { batteryLevel = nil } else {

@@ -72,7 +72,7 @@ public final class GatewayServiceHost: Sendable {
     public let listener: GatewayListenerConfiguration
     let gateway: Gateway
     let running = Mutex<Running?>(nil)
-    private let logger = Logger(component: "service")
+    let logger = Logger(component: "service")
 
     struct Running: Sendable {
         var group: EventLoopGroup
@@ -116,7 +116,8 @@ public final class GatewayServiceHost: Sendable {
                 advertised = GatewayAddress(host: advertisedHost, port: port).description
                 // Registered before the first reader can attach (an attach names this node).
                 try await gateway.cluster.register(node: gateway.node.id, internalAddress: advertised)
-                logger.notice("node registered", ["node": gateway.node.id, "internal": advertised])
+                logger.notice("node registered", ["node": gateway.node.id, "internal": advertised, "version": GatewayVersion.current.description])
+                await logReleasesAlongside()
                 server = try startPublicListener(group: group)
                 address = try server.start()
             } catch {

@@ -29,6 +29,9 @@ struct ClusterOptions: Sendable {
     /// A PostgreSQL primary with a streaming standby replicated this way, instead of one
     /// server (``ClusterPostgres/failOver()``).
     var replication: ReplicatedPostgres.Replication?
+    /// The `reader-gateway` every replica starts with (nil: this package's); with one, the
+    /// replicas migrate the database themselves (nil: the fixture migrates it first).
+    var binary: String?
 }
 
 /// Three (or N) `reader-gateway` replicas as real processes on loopback, sharing one
@@ -103,7 +106,7 @@ final class ClusterFixture: Sendable {
     static func start(_ options: ClusterOptions) async throws -> ClusterFixture {
         let directory = TestPostgres.makeTemporaryDirectory()
         chmod(directory, 0o755)
-        let postgres = try await ClusterPostgres.start(in: directory + "/pg", replication: options.replication)
+        let postgres = try await ClusterPostgres.start(in: directory + "/pg", replication: options.replication, migrate: options.binary == nil)
         let started = ContinuousClock.now
         let certificates = try ClusterCertificates(directory: directory + "/tls")
         let ports = try Loopback.freePorts(options.replicas * 3 + 1)
@@ -124,7 +127,7 @@ final class ClusterFixture: Sendable {
                 "--node-name", name, "--internal-address", "127.0.0.1", "--internal-port", "\(internalPort)",
                 "--advertise-address", "127.0.0.1", "--node-lease", Self.text(options.nodeLease),
             ]
-            replicas.append(Replica(name: name, ports: (port, internalPort, ops), directory: directory, arguments: arguments))
+            replicas.append(Replica(name: name, ports: (port, internalPort, ops), directory: directory, arguments: arguments, binary: options.binary))
         }
         let cluster = ClusterFixture(
             options: options, directory: directory, postgres: postgres, certificates: certificates, replicas: replicas,

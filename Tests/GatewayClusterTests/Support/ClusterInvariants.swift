@@ -140,3 +140,27 @@ struct ClusterDatabase: Sendable {
         return problems
     }
 }
+
+extension ClusterDatabase {
+    /// Each registered replica's release as its node row records it (nil: not recorded).
+    func nodeVersions() async throws -> [String: String?] {
+        try await withClient { client in
+            var result: [String: String?] = [:]
+            for row in try await client.query("SELECT node_id, to_jsonb(n) ->> 'version' AS version FROM gateway_nodes n") {
+                result[try row.decode(String.self, "node_id")] = try row.decode(String?.self, "version")
+            }
+            return result
+        }
+    }
+
+    /// The newest migration applied, and how many readers are registered (both only grow: a
+    /// restore from a backup would take them back).
+    func schemaAndReaders() async throws -> (schema: Int, readers: Int) {
+        try await withClient { client in
+            let row = try await client.query(
+                "SELECT (SELECT max(version) FROM schema_migrations) AS schema, (SELECT count(*) FROM readers) AS readers"
+            )[0]
+            return (try row.decode(Int.self, "schema"), Int(try row.decode(Int64.self, "readers")))
+        }
+    }
+}

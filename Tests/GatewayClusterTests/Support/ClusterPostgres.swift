@@ -34,8 +34,10 @@ final class ClusterPostgres: Sendable {
     }
 
     /// Creates the cluster (a primary and its standby with `replication`), starts it and
-    /// applies every migration.
-    static func start(in directory: String, replication: ReplicatedPostgres.Replication? = nil) async throws -> ClusterPostgres {
+    /// applies every migration (unless `migrate` is false: the replicas will).
+    static func start(
+        in directory: String, replication: ReplicatedPostgres.Replication? = nil, migrate: Bool = true
+    ) async throws -> ClusterPostgres {
         let postgres: ClusterPostgres
         if let replication {
             let pair = try await withDeadline(.seconds(120), "starting a PostgreSQL primary and its standby") {
@@ -46,6 +48,7 @@ final class ClusterPostgres: Sendable {
             postgres = ClusterPostgres(dataDirectory: directory)
             try await postgres.start()
         }
+        guard migrate else { return postgres }
         let client = try postgres.makeClient(maximumConnections: 1)
         do {
             let logger = postgres.logger

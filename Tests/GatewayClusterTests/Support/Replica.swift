@@ -16,6 +16,8 @@ final class Replica: Sendable {
     private let arguments: [String]
 
     private struct State {
+        /// The `reader-gateway` executable the next incarnation runs (nil: this package's).
+        var binary: String?
         var process: LoggedProcess?
         var incarnation = 0
         var paused = false
@@ -24,7 +26,8 @@ final class Replica: Sendable {
     }
     private let state = Mutex(State())
 
-    init(name: String, ports: (port: Int, internal: Int, ops: Int), directory: String, arguments: [String]) {
+    init(name: String, ports: (port: Int, internal: Int, ops: Int), directory: String, arguments: [String], binary: String? = nil) {
+        state.withLock { $0.binary = binary }
         self.name = name
         port = ports.port
         internalPort = ports.internal
@@ -34,6 +37,12 @@ final class Replica: Sendable {
     }
 
     var process: LoggedProcess? { state.withLock { $0.process } }
+    /// The executable the next ``start(timeout:)`` runs: another release's `reader-gateway`
+    /// (an upgrade or rollback), or nil for this package's.
+    var binary: String? {
+        get { state.withLock { $0.binary } }
+        set { state.withLock { $0.binary = newValue } }
+    }
     var isRunning: Bool { process.map { $0.process.poll() == nil } ?? false }
     var isPaused: Bool { state.withLock { $0.paused } }
     var pid: pid_t? { process?.process.pid }
@@ -50,7 +59,8 @@ final class Replica: Sendable {
             state.logs.append(path)
             return path
         }
-        let child = try await LoggedProcess.start(PackageExecutables.path("reader-gateway"), arguments, logPath: logPath)
+        let executable = binary ?? PackageExecutables.path("reader-gateway")
+        let child = try await LoggedProcess.start(executable, arguments, logPath: logPath)
         state.withLock {
             $0.process = child
             $0.paused = false

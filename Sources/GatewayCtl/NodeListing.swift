@@ -1,0 +1,63 @@
+import GatewayCommandLine
+import GatewayCore
+import GatewayPostgres
+import GatewayRepositories
+
+/// `gatewayctl nodes`: every replica registered in PostgreSQL with its release, the newest
+/// schema its build knows, its age and its last heartbeat — during a rollout, which replicas
+/// run which release.
+enum NodeListing {
+    static func run(databaseURL: String, output: CtlOutput) async -> ExitCode {
+        let configuration = PostgresConfiguration(connectionString: databaseURL)
+        let client: PostgresClient
+        do {
+            client = try PostgresClient(configuration: configuration, logger: Logger(component: "gatewayctl"))
+        } catch {
+            CtlOutput.fail("cannot use the database URL \(configuration.redactedDescription): \(error)")
+            return .usage
+        }
+        defer { Task { await client.shutdown() } }
+        let nodes: [NodeSummary]
+        do {
+            nodes = try await ClusterStore(client: client).nodeSummaries()
+        } catch {
+            let text = "\(error)"
+            if text.contains("42P01") || text.contains("does not exist") {
+                CtlOutput.fail("the database has no node registry; start reader-gateway once with this --database-url to apply its migrations (\(error))")
+                return .dataError
+            }
+            CtlOutput.fail("could not read the node registry in \(configuration.redactedDescription): \(error)")
+            return .unavailable
+        }
+        var table = Table(headers: ["NODE", "VERSION", "SCHEMA", "AGE", "HEARTBEAT", "INTERNAL"])
+        for node in nodes {
+            table.append([
+                node.id, node.version ?? "-", node.schema.map(String.init) ?? "-",
+                age(node.ageSeconds), age(node.heartbeatAgeSeconds) + " ago", node.internalAddress,
+            ])
+        }
+        output.show(table: table, json: .array(nodes.map { node in
+            .object([
+                "node": .string(node.id),
+                "version": node.version.map(JSONValue.string) ?? .null,
+                "schema": node.schema.map { .integer(Int64($0)) } ?? .null,
+                "age_seconds": .integer(Int64(node.ageSeconds.rounded())),
+                "heartbeat_age_seconds": .integer(Int64(node.heartbeatAgeSeconds.rounded())),
+                "internal_address": .string(node.internalAddress),
+            ])
+        }))
+        return .ok
+    }
+
+    /// `42s`, `5m07s`, `3h02m`, `2d04h`.
+    static func age(_ seconds: Double) -> String {
+        let whole = max(0, Int(seconds.rounded(.down)))
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        switch whole {
+        case ..<60: return "\(whole)s"
+        case ..<3_600: return "\(whole / 60)m\(two(whole % 60))s"
+        case ..<86_400: return "\(whole / 3_600)h\(two(whole % 3_600 / 60))m"
+        default: return "\(whole / 86_400)d\(two(whole % 86_400 / 3_600))h"
+        }
+    }
+}

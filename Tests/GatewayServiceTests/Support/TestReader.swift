@@ -166,18 +166,18 @@ final class TestReader: Sendable {
     var isHoldingCollect: Bool { state.withLock { $0.heldCollect != nil } }
 
     /// The reader id once the gateway says it is registered and online.
-    func waitUntilRegistered(timeout: Duration = .seconds(5)) async -> ReaderGatewayV1.RegistrationState? {
+    func waitUntilRegistered(timeout: Duration = outcomeDeadline) async -> ReaderGatewayV1.RegistrationState? {
         _ = await eventually(timeout: timeout) { registrations.contains { $0.registered } || endStatus != nil }
         return registrations.last { $0.registered }
     }
 
     /// The registration code once the gateway sent one.
-    func waitForCode(timeout: Duration = .seconds(5)) async -> String? {
+    func waitForCode(timeout: Duration = outcomeDeadline) async -> String? {
         _ = await eventually(timeout: timeout) { registrations.contains { !$0.registrationCode.isEmpty } || endStatus != nil }
         return registrations.last { !$0.registrationCode.isEmpty }?.registrationCode
     }
 
-    func waitUntilEnded(timeout: Duration = .seconds(5)) async -> ReaderGatewayV1.Status? {
+    func waitUntilEnded(timeout: Duration = outcomeDeadline) async -> ReaderGatewayV1.Status? {
         _ = await eventually(timeout: timeout) { endStatus != nil }
         return endStatus
     }

@@ -187,7 +187,7 @@ export class Terminal {
       const skipTipping = objects.booleanArgument(overrides.skip_tipping, "options.config_override.skip_tipping");
       const allowCancel = this.options.readerBehavior?.allowCustomerCancel ?? false;
       const customerCancellation = objects.booleanArgument(overrides.enable_customer_cancellation, "options.config_override.enable_customer_cancellation", allowCancel === true);
-      const token = await this.sessionToken();
+      const token = await this.readerSessionToken();
       this.setPaymentStatus("waiting_for_input");
       try {
         const response = await this.call(Sdk.CollectPaymentMethod, {
@@ -221,7 +221,7 @@ export class Terminal {
     return this.readerCommand(async () => {
       const intent = objects.intentArgument(paymentIntent, "processPayment's paymentIntent");
       objects.optionsArgument(options, "processPayment's options");
-      const token = await this.sessionToken();
+      const token = await this.readerSessionToken();
       this.setPaymentStatus("processing");
       try {
         const response = await this.call(Sdk.ConfirmPaymentIntent, { sessionToken: token, params: { paymentIntentId: intent.id } });
@@ -246,7 +246,7 @@ export class Terminal {
   setReaderDisplay(display) {
     return this.readerCommand(async () => {
       const cart = objects.cartArgument(display, "setReaderDisplay's display");
-      await this.call(Sdk.SetReaderDisplay, { sessionToken: await this.sessionToken(), cart });
+      await this.call(Sdk.SetReaderDisplay, { sessionToken: await this.readerSessionToken(), cart });
       return {};
     });
   }
@@ -254,7 +254,7 @@ export class Terminal {
   /** Clears the reader's display: `{}`. */
   clearReaderDisplay() {
     return this.readerCommand(async () => {
-      await this.call(Sdk.ClearReaderDisplay, { sessionToken: await this.sessionToken() });
+      await this.call(Sdk.ClearReaderDisplay, { sessionToken: await this.readerSessionToken() });
       return {};
     });
   }
@@ -262,7 +262,7 @@ export class Terminal {
   /** Reboots the connected reader (it is then lost with reason "reboot_requested"): `{}`. */
   rebootReader() {
     return this.readerCommand(async () => {
-      await this.call(Sdk.RebootReader, { sessionToken: await this.sessionToken() });
+      await this.call(Sdk.RebootReader, { sessionToken: await this.readerSessionToken() });
       return {};
     });
   }
@@ -270,7 +270,7 @@ export class Terminal {
   /** Installs the reader's pending software update: `{ version }` ("" when there was none). */
   installAvailableUpdate() {
     return this.readerCommand(async () => {
-      const response = await this.call(Sdk.InstallAvailableUpdate, { sessionToken: await this.sessionToken() }, { timeoutMs: 0 });
+      const response = await this.call(Sdk.InstallAvailableUpdate, { sessionToken: await this.readerSessionToken() }, { timeoutMs: 0 });
       return { version: response.version };
     });
   }
@@ -335,6 +335,16 @@ export class Terminal {
     if (this.session) return this.session.sessionToken;
     this.sessionOpening ??= this.openSession("").finally(() => { this.sessionOpening = null; });
     return (await this.sessionOpening).sessionToken;
+  }
+
+  /**
+   * The session token for a reader command, once its arguments passed: after a loss, the
+   * loss's error instead. Not async itself: awaiting it takes the same turns as awaiting
+   * sessionToken(), so a command and a cancel made right after it leave in that order.
+   */
+  readerSessionToken() {
+    if (this.lostError && !this.connectedReader) return Promise.reject(this.lostError);
+    return this.sessionToken();
   }
 
   /** The page's onFetchConnectionToken, its failures said as such. */
@@ -504,7 +514,6 @@ export class Terminal {
    * a loss told meanwhile does too.
    */
   readerCommand(body) {
-    if (this.lostError && !this.connectedReader && !this.optionsError) return Promise.resolve({ error: this.lostError });
     const losses = this.losses;
     return this.result(body).then((outcome) => (outcome.error && this.losses !== losses && this.lostError && outcome.error.argument === undefined ? { error: this.lostError } : outcome));
   }

@@ -191,7 +191,7 @@ export interface TerminalOptions {
   readerBehavior?: { allowCustomerCancel?: boolean };
   /** wss://<gateway>:<port>/readergateway/v1/websocket; by default the gateway this library was loaded from. */
   url?: string;
-  /** Who this lane is: shown to a lane it takes a reader from, and in the fleet console. */
+  /** Who this lane is: shown to a lane it takes a reader from, and in the fleet console. By default an id kept for this tab (sessionStorage). */
   posDeviceId?: string;
   laneLabel?: string;
   /** Each call's deadline (default 15000; collect and updates have none). */

@@ -33,6 +33,27 @@ function urlBesideLibrary() {
   }
 }
 
+/**
+ * This browser's point-of-sale device id when the page gives none (Terminal JS pages do not):
+ * made once per tab and kept in sessionStorage, so it stays the same across reloads (two tabs
+ * are two lanes); without storage
+ * (node, a locked-down browser), one per terminal.
+ */
+function defaultPosDeviceId() {
+  const key = "readergateway.pos_device_id";
+  const made = `pos_${globalThis.crypto?.randomUUID?.().replaceAll("-", "").slice(0, 16) ?? Math.random().toString(36).slice(2, 18)}`;
+  try {
+    const storage = globalThis.sessionStorage;
+    if (!storage) return made;
+    const kept = storage.getItem(key);
+    if (kept) return kept;
+    storage.setItem(key, made);
+  } catch {
+    // Storage refused (a sandboxed frame, privacy settings): this terminal's own id.
+  }
+  return made;
+}
+
 /** What is wrong with create's options, as the error every call then resolves with; null when nothing is. */
 function optionsProblem(options) {
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
@@ -65,7 +86,8 @@ export class Terminal {
    * - `onUnexpectedReaderDisconnect({ error, reason, reader, taken_by, message })`
    * - `onConnectionStatusChange({ status })`, `onPaymentStatusChange({ status })`
    * - `url`: the gateway's WebSocket URL; by default the gateway this module was loaded from
-   * - `posDeviceId`, `laneLabel`: who this lane is (shown to a lane it takes a reader from)
+   * - `posDeviceId`, `laneLabel`: who this lane is (shown to a lane it takes a reader from);
+   *   by default an id kept for this tab (sessionStorage)
    * - `readerBehavior: { allowCustomerCancel }`, `onSessionResumed({ session })`, `onReaderEvent(event)`
    * - `callTimeoutMs` (default 15000), `connection` (a shared GatewayConnection), and the
    *   Channel's options (`keepaliveTimeMs`, `keepaliveTimeoutMs`, `WebSocket`, ...)
@@ -81,6 +103,7 @@ export class Terminal {
     this.options = this.optionsError ? {} : options;
     this.connection = this.optionsError ? null : options.connection ?? new GatewayConnection(options.url ?? urlBesideLibrary(), options);
     this.callTimeoutMs = this.options.callTimeoutMs ?? 15000;
+    this.posDeviceId = this.optionsError ? "" : this.options.posDeviceId || defaultPosDeviceId();
     this.session = null; // { sessionId, sessionToken, leaseMs, resumed }
     this.sessionOpening = null;
     this.connectedReader = null; // a terminal.reader (objects.reader)
@@ -140,7 +163,7 @@ export class Terminal {
           readerId: target.id,
           discoveryId: target.discovery_id ?? "",
           failIfInUse,
-          posDeviceId: this.options.posDeviceId ?? "",
+          posDeviceId: this.posDeviceId,
           laneLabel: this.options.laneLabel ?? "",
           locationId: typeof target.location === "string" ? target.location : "",
         });
@@ -364,7 +387,7 @@ export class Terminal {
   async openSession(resumeToken) {
     const connectionToken = resumeToken === "" ? await this.connectionToken() : "";
     const response = await this.call(Sdk.OpenSession, {
-      connectionToken, posDeviceId: this.options.posDeviceId ?? "", laneLabel: this.options.laneLabel ?? "", resumeToken,
+      connectionToken, posDeviceId: this.posDeviceId, laneLabel: this.options.laneLabel ?? "", resumeToken,
     }, { idempotent: resumeToken !== "" });
     this.session = { sessionId: response.sessionId, sessionToken: response.sessionToken, leaseMs: objects.safeNumber(response.leaseMs, "lease_ms"), resumed: response.resumed };
     if (response.connectedReader) {

@@ -99,7 +99,11 @@ export class Terminal {
 
   constructor(options) {
     for (const name of METHODS) this[name] = this[name].bind(this);
-    this.optionsError = optionsProblem(options);
+    try {
+      this.optionsError = optionsProblem(options);
+    } catch (error) {
+      this.optionsError = RPCError.argument("ReaderGateway.create's options", `could not be read (${error?.message ?? error})`);
+    }
     this.options = this.optionsError ? {} : options;
     this.connection = this.optionsError ? null : options.connection ?? new GatewayConnection(options.url ?? urlBesideLibrary(), options);
     this.callTimeoutMs = this.options.callTimeoutMs ?? 15000;

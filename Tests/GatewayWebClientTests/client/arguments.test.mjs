@@ -114,6 +114,7 @@ test("create with bad options never throws: every call resolves with the error n
     [{ onFetchConnectionToken: async () => "t", url: "https://not-a-websocket" }, "url"],
     [{ onFetchConnectionToken: async () => "t", url: URL, onUnexpectedReaderDisconnect: 5 }, "onUnexpectedReaderDisconnect"],
     [{ onFetchConnectionToken: async () => "t", url: URL, laneLabel: 3 }, "laneLabel"],
+    [hostile, "ReaderGateway.create's options"],
   ]) {
     let terminal;
     assert.doesNotThrow(() => { terminal = ReaderGateway.create(options); });

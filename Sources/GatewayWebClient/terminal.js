@@ -458,8 +458,16 @@ export class Terminal {
     }
   }
 
-  /** A SessionEvent from the gateway, told to the page in its own shape. */
+  /** A SessionEvent from the gateway, told to the page in its own shape; never throws into the stream. */
   deliver(event) {
+    try {
+      this.deliverEvent(event);
+    } catch (error) {
+      console.error("readergateway: a session event could not be told to the page", error);
+    }
+  }
+
+  deliverEvent(event) {
     if (event.sequence <= this.lastSequence && event.sequence !== 0n) return;
     this.lastSequence = event.sequence;
     const at = objects.safeNumber(event.atUnixMs, "at");

@@ -71,8 +71,12 @@ test-deps: deps
 build: deps
 	$(SWIFT) build -c $(CONFIGURATION) $(SWIFT_FLAGS)
 
+# Development only: pages served from any localhost port may use the gateway (never the
+# production default, which allows no page origin; docs/operations.md). ARGS may name others.
+RUN_ORIGINS ?= http://localhost:*,http://127.0.0.1:*
 run: build
-	$(SWIFT) run -c $(CONFIGURATION) --skip-build reader-gateway $(ARGS)
+	@echo "make run: browser pages allowed from $(RUN_ORIGINS) (development; set --websocket-origins in production)"
+	$(SWIFT) run -c $(CONFIGURATION) --skip-build reader-gateway $(if $(findstring --websocket-origins,$(ARGS)),,--websocket-origins '$(RUN_ORIGINS)') $(ARGS)
 
 # Every suite runs even when an earlier one fails; the last line names those that failed and
 # those skipped. A suite that cannot run fails; SKIP_SUITES="container ..." leaves suites out by name.

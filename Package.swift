@@ -15,14 +15,16 @@
 //   postgres      GatewayPostgres       libpq client and pool, rows, notifications, embedded server, migrations runner
 //   repositories  GatewayRepositories   the schema, ownership and cluster stores, readers, sessions, registration codes
 //   operations    GatewayOperations     metrics registry, ops HTTP endpoint
+//   web files     GatewayWebClient, GatewayWebClientCodecs, GatewayConsole   the browser library and console, compiled in
 //   services      GatewayService        the gateway: SDK, reader link and admin surfaces wired together
 //   client        GatewayClient         the Swift client library (point of sale, admin, reader link)
 //   simulators    GatewaySimulators     simulated Bluetooth readers and air, the air's Unix-socket server and radio
 //                 GatewayCommandLine    the pure parts of the programs
 //   executables   reader-gateway, gatewayctl, reader-sim, pos-lane
 //
-// Sources/GatewayWebClient is not a Swift target: it holds the browser library (plain ES
-// modules, codecs generated from proto/ by proto/tools/generate_js.py; docs/client.md).
+// Sources/GatewayWebClient holds the browser library (plain ES modules, codecs generated
+// from proto/ by proto/tools/generate_js.py; docs/client.md) and Sources/GatewayConsole the
+// fleet console; each is a Swift target only to compile its files into the gateway.
 //
 // Sources/Tools holds what is not shipped: benchmarks, fuzzing, interop, load and flood tools.
 //
@@ -30,6 +32,14 @@
 import PackageDescription
 
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+// The browser library's own files and the console's, compiled into the gateway (each listed
+// in the target's Swift table too; a test fetches every file over HTTP and compares the bytes).
+let webClientFiles = [
+    "admin.js", "channel-receive.js", "channel.js", "connection.js", "errors.js", "frames.js",
+    "objects.js", "protobuf.js", "readergateway.d.ts", "readergateway.js", "terminal.js",
+]
+let consoleFiles = ["console.css", "console.js", "fleet-view.js", "index.html"]
 
 let package = Package(
     name: "ReaderGateway",
@@ -89,9 +99,29 @@ let package = Package(
         .target(name: "GatewayRPC", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport"], swiftSettings: swift6),
         .target(name: "GatewayOperations", dependencies: ["GatewayCore", "GatewayEventLoop", "CGatewayLinux"], swiftSettings: swift6),
 
+        // web files: the browser library, its generated codecs (two targets: SwiftPM names an
+        // embedded file by its file name, and both folders have an errors.js) and the console,
+        // compiled in with `.embedInCode`, so the gateway serves them from the executable alone.
+        .target(
+            name: "GatewayWebClient",
+            path: "Sources/GatewayWebClient",
+            exclude: ["generated"],
+            sources: ["WebClientLibrary.swift"],
+            resources: webClientFiles.map { .embedInCode($0) },
+            swiftSettings: swift6
+        ),
+        .target(
+            name: "GatewayWebClientCodecs",
+            path: "Sources/GatewayWebClient/generated",
+            sources: ["WebClientCodecs.swift"],
+            resources: [.embedInCode("readergateway")],
+            swiftSettings: swift6
+        ),
+        .target(name: "GatewayConsole", sources: ["ConsoleFiles.swift"], resources: consoleFiles.map { .embedInCode($0) }, swiftSettings: swift6),
+
         .target(
             name: "GatewayService",
-            dependencies: ["CGatewayLinux", "GatewayCore", "GatewayWire", "GatewayWebSocket", "GatewayTransport", "GatewayRPC", "GatewayDomain", "GatewayRegistry", "GatewayPostgres", "GatewayRepositories", "GatewayOperations"],
+            dependencies: ["CGatewayLinux", "GatewayCore", "GatewayWire", "GatewayWebSocket", "GatewayTransport", "GatewayRPC", "GatewayDomain", "GatewayRegistry", "GatewayPostgres", "GatewayRepositories", "GatewayOperations", "GatewayWebClient", "GatewayWebClientCodecs", "GatewayConsole"],
             swiftSettings: swift6
         ),
         .target(name: "GatewayClient", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayRPC"], swiftSettings: swift6),

@@ -11,7 +11,8 @@ const state = { session: null, client: null, readers: new Map(), locations: [], 
 
 async function currentSession() {
   const response = await fetch("/console/session", { credentials: "same-origin" });
-  return response.ok ? response.json() : null;
+  const session = response.ok ? await response.json() : null;
+  return session?.signed_in ? session : null;
 }
 
 async function signIn(key) {

@@ -25,6 +25,24 @@ const MAX_STREAM_ID = 0x7fffffff;
  * below the gateway's 5 s policy in production), `keepaliveTimeoutMs` (default 10 s),
  * `WebSocket` (a constructor, default globalThis.WebSocket), `connectTimeoutMs` (default 10 s).
  */
+/**
+ * After a failed upgrade: the page's origin when the gateway says it does not allow it
+ * (`GET /readergateway/v1/js/origins/<origin>` answers `{ origin, allowed }`), else null
+ * (not a browser, no answer, or allowed: the failure is something else).
+ */
+async function refusedOrigin(url, options) {
+  const origin = options.origin ?? globalThis.location?.origin;
+  if (typeof origin !== "string" || origin === "null" || typeof globalThis.fetch !== "function") return null;
+  try {
+    const gateway = new URL(url);
+    const probe = `${gateway.protocol === "ws:" ? "http:" : "https:"}//${gateway.host}/readergateway/v1/js/origins/${encodeURIComponent(origin)}`;
+    const answer = await (await globalThis.fetch(probe, { cache: "no-store" })).json();
+    return answer?.allowed === false ? origin : null;
+  } catch {
+    return null;
+  }
+}
+
 export class Channel {
   /** Opens the WebSocket and sends SETTINGS; resolves when the upgrade succeeded. */
   static connect(url, options = {}) {
@@ -63,8 +81,16 @@ export class Channel {
         clearTimeout(timer);
         resolve(new Channel(socket, options));
       };
-      // A refused upgrade fires error (and, in browsers, close): either ends the attempt.
-      const failed = (detail) => refuse(RPCError.of("CONNECTION_LOST", `the WebSocket upgrade to ${url} failed (${detail}); check the URL, the gateway's origin allow-list and the network`));
+      // A refused upgrade fires error (and, in browsers, close): either ends the attempt. A
+      // browser does not say why; the gateway does, when asked whether it allows the page's origin.
+      const failed = (detail) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        refusedOrigin(url, options).then((origin) => reject(origin
+          ? RPCError.of("ORIGIN_NOT_ALLOWED", `the gateway refused this page's origin ${origin}: start reader-gateway with --websocket-origins ${origin} (comma-separated, with the origins it already allows); \`make run\` allows http://localhost:* and http://127.0.0.1:* for development`)
+          : RPCError.of("CONNECTION_LOST", `the WebSocket upgrade to ${url} failed (${detail}); check the URL and the network`)));
+      };
       socket.onerror = () => failed("error");
       socket.onclose = (event) => failed(`close ${event.code}`);
     });

@@ -4,24 +4,39 @@ import { ErrorReason, ErrorReasonStatusCode, StatusCode } from "./generated/read
 
 export { ErrorReason, StatusCode };
 
+/**
+ * Reasons only the browser library gives (the gateway never sends them), with their code:
+ * `ORIGIN_NOT_ALLOWED` — the gateway refused the page's origin (its `--websocket-origins`).
+ */
+export const ClientErrorReason = Object.freeze({
+  ORIGIN_NOT_ALLOWED: "PERMISSION_DENIED",
+});
 
 /**
  * A failed call. `code` and `reason` are the short proto names ("ABORTED", "READER_BUSY");
  * `codeNumber` and `reasonNumber` the wire numbers (an unknown reason keeps its number and
  * reads "UNKNOWN_<n>"). Switch on `reason` for precise handling, on `code` for generic.
+ * `code`, `reason` and `message` (and `argument` for a bad argument) are enumerable, so
+ * `JSON.stringify(error)` and `{ ...error }` show them.
  */
 export class RPCError extends Error {
-  constructor({ code, reason, message, cause } = {}) {
-    const codeNumber = typeof code === "number" ? code : StatusCode[code] ?? StatusCode.UNKNOWN;
+  constructor({ code, reason, message, cause, argument } = {}) {
+    const clientReason = typeof reason === "string" && ClientErrorReason[reason] !== undefined ? reason : null;
+    const codeNumber = typeof code === "number" ? code : StatusCode[code ?? (clientReason && ClientErrorReason[clientReason])] ?? StatusCode.UNKNOWN;
     const reasonNumber = typeof reason === "number" ? reason : ErrorReason[reason] ?? ErrorReason.UNSPECIFIED;
     const codeName = StatusCode.nameOf(codeNumber) ?? `UNKNOWN_${codeNumber}`;
     super(message || `the call failed with ${codeName}`);
-    this.name = "RPCError";
-    this.codeNumber = codeNumber;
-    this.reasonNumber = reasonNumber;
+    Object.defineProperty(this, "name", { value: "RPCError", enumerable: false, writable: true, configurable: true });
+    // Error keeps its message hidden (not enumerable): made visible for JSON and spreads.
+    const text = this.message;
+    delete this.message;
     this.code = codeName;
-    this.reason = ErrorReason.nameOf(reasonNumber) ?? `UNKNOWN_${reasonNumber}`;
-    if (cause !== undefined) this.cause = cause;
+    this.reason = clientReason ?? ErrorReason.nameOf(reasonNumber) ?? `UNKNOWN_${reasonNumber}`;
+    this.message = text;
+    if (argument !== undefined) this.argument = argument;
+    Object.defineProperty(this, "codeNumber", { value: codeNumber, enumerable: false });
+    Object.defineProperty(this, "reasonNumber", { value: reasonNumber, enumerable: false });
+    if (cause !== undefined) Object.defineProperty(this, "cause", { value: cause, enumerable: false, writable: true, configurable: true });
   }
 
   /** The error a wire status (readergateway.v1.Status) stands for. */
@@ -31,7 +46,12 @@ export class RPCError extends Error {
 
   /** An error made on the client, with the code that belongs to `reason`. */
   static of(reason, message, cause) {
-    return new RPCError({ code: ErrorReasonStatusCode[reason] ?? "UNKNOWN", reason, message, cause });
+    return new RPCError({ code: ErrorReasonStatusCode[reason] ?? ClientErrorReason[reason] ?? "UNKNOWN", reason, message, cause });
+  }
+
+  /** A bad argument: INVALID_ARGUMENT / INVALID_REQUEST, naming the argument at fault. */
+  static argument(argument, message) {
+    return new RPCError({ code: "INVALID_ARGUMENT", reason: "INVALID_REQUEST", message: `${argument}: ${message}`, argument });
   }
 
   /**
@@ -46,6 +66,11 @@ export class RPCError extends Error {
   /** Whether an idempotent call may be retried after this error (any UNAVAILABLE). */
   get isRetryableForIdempotentCall() {
     return this.code === "UNAVAILABLE";
+  }
+
+  /** `{ code, reason, message }` (and `argument`): what JSON.stringify writes. */
+  toJSON() {
+    return { ...this };
   }
 
   toString() {

@@ -101,6 +101,8 @@ final class ListenerService: LifecycleService {
             lines.append("  gateway:    \(address)")
             FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n\n").utf8))
         }
+        // Which pages may use the gateway: the first thing to check when a page's upgrade fails.
+        logger.notice("browser page origins allowed (--websocket-origins)", ["origins": "\(options.webSocketOrigins)"])
         if let developmentCA {
             logger.notice("development TLS certificates (dev defaults; pass --tls-cert and --tls-key in production)", ["ca": developmentCA])
         }

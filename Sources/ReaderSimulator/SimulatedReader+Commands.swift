@@ -62,6 +62,10 @@ extension SimulatedReader {
         result.commandID = id
         do {
             try await Task.sleep(for: configuration.collectDuration + slowDelay)
+            if configuration.cardOnCommand {
+                await waitForCard()
+                try Task.checkCancellation()
+            }
             if declineNext {
                 declineNext = false
                 result.status = ReaderGatewayV1.Status(.readerError, "the card was declined")
@@ -86,6 +90,23 @@ extension SimulatedReader {
         Output.line("result", ["serial": serial, "kind": "collect", "id": "\(id)", "status": statusName(result.status)])
         await deliver(result, on: link)
         await sendHeartbeat()
+    }
+
+    /// `--card manual`: waits until a card is presented (or declined), or the collect is cancelled.
+    private func waitForCard() async {
+        guard presented == nil, !declineNext else { return }
+        Output.line("waiting_for_card", ["serial": serial])
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { cardWaiter = $0 }
+        } onCancel: {
+            Task { await self.cardPresented() }
+        }
+    }
+
+    /// Ends a wait for a card, if one is waiting.
+    func cardPresented() {
+        cardWaiter?.resume()
+        cardWaiter = nil
     }
 
     private func confirm(id: UInt64, params: ReaderGatewayV1.ConfirmPaymentIntentParams, link: ReaderLinkClient) async {

@@ -25,6 +25,8 @@ actor SimulatedReader {
     var heartbeatsSent = 0
     var slowDelay = Duration.zero
     var presented: (brand: String, last4: String)?
+    /// A collect waiting for a card (`--card manual`), resumed by `present` or `decline`.
+    var cardWaiter: CheckedContinuation<Void, Never>?
     var declineNext = false
     var stayOffline = false
     var nextReconnectDelay: Duration?
@@ -229,9 +231,11 @@ actor SimulatedReader {
             presented = (brand, last4)
             declineNext = false
             Output.line("card_ready", ["serial": serial, "brand": brand, "last4": last4])
+            cardPresented()
         case .decline:
             declineNext = true
             Output.line("card_ready", ["serial": serial, "decline": "true"])
+            cardPresented()
         case .battery(_, let level):
             batteryLevel = level
             Output.line("battery", ["serial": serial, "level": "\(level)"])

@@ -20,6 +20,7 @@ do {
           attaching, registration_code (serial, code), registered (serial, reader_id, label, location),
           online (serial, reader_id), offline (serial, reason), owner (serial, lane, generation),
           command (serial, kind, id), result (serial, kind, id, status), display, rebooting, status, error,
+          waiting_for_card (serial; --card manual: type `present SERIAL BRAND LAST4` to tap a card),
           update_progress (serial, version, progress), updated (serial, version), update_failed (serial, version, reason),
           update_canceled (serial, version), battery (serial, level), powered_off (serial, reason).
 

@@ -65,11 +65,16 @@ struct SimulatorCommandTests {
         #expect(tuned.deviceType == .stripeS700)
         #expect(tuned.heartbeatInterval == .milliseconds(250))
         #expect(tuned.collectDuration == .seconds(2))
+        #expect(!tuned.cardOnCommand, "a card is read by itself unless --card manual")
         #expect(tuned.confirmDuration == .zero)
         #expect(tuned.usesMutualTLS)
         #expect(tuned.readerCACertificatePath == "ca.pem")
         #expect(tuned.ipAddress(forReaderAt: 0) == "192.168.1.254")
         #expect(tuned.ipAddress(forReaderAt: 3) == "192.168.2.1")
+
+        #expect(try SimulatorConfiguration.parse(arguments: ["--card", "manual"], environment: [:]).cardOnCommand)
+        #expect(try SimulatorConfiguration.parse(arguments: [], environment: ["READER_SIM_CARD": "Manual"]).cardOnCommand)
+        #expect(throws: OptionsError.self) { try SimulatorConfiguration.parse(arguments: ["--card", "tap"], environment: [:]) }
 
         let development = try SimulatorConfiguration.parse(arguments: ["--mtls", "--ca", "data/tls/ca.pem"], environment: [:])
         #expect(development.readerCAKeyPath == "data/tls/ca-key.pem")

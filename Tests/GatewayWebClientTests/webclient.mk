@@ -4,22 +4,19 @@
 #   make js-drift         fail when the committed generated JavaScript differs from proto/
 #   make js-conformance   the JavaScript codecs against Python's official protobuf runtime, both ways
 #   make js-client-test   the client library under node against a Python WebSocket test server
-#   make generate-js-embed  regenerate the gateway's embedded copy of the library (served under /readergateway/v1/js/)
-#   make js-embed-drift   fail when the embedded copy differs from Sources/GatewayWebClient
+#   make js-types         `tsc --noEmit` on an example page that uses every method, against readergateway.d.ts
 #   make js-live-test     the library, imported from a real reader-gateway, drives two lanes and a reader-sim over WebSocket
 
 TEST_APT_PACKAGES += nodejs
 TEST_PIP_PACKAGES += websockets
-TEST_SUITES += js-drift js-conformance js-client-test js-embed-drift js-live-test
+TEST_SUITES += js-drift js-conformance js-client-test js-types js-live-test
 
 JS_OUT = Sources/GatewayWebClient/generated
 JS_PROTOS = readergateway/v1/errors.proto readergateway/v1/common.proto readergateway/v1/frames.proto \
 	readergateway/v1/sdk.proto readergateway/v1/admin.proto
 NODE ?= node
 
-JS_EMBED = Sources/GatewayService/Host/WebClientLibrary+Generated.swift
-
-.PHONY: generate-js js-drift js-conformance js-client-test generate-js-embed js-embed-drift js-live-test
+.PHONY: generate-js js-drift js-conformance js-client-test js-types js-live-test
 
 generate-js: test-deps
 	rm -rf $(JS_OUT) && mkdir -p $(JS_OUT)
@@ -41,17 +38,12 @@ js-conformance: test-deps
 js-client-test: test-deps
 	$(VENV)/bin/python Tests/GatewayWebClientTests/client/run_client_tests.py --node $(NODE)
 
-generate-js-embed:
-	python3 proto/tools/embed_web_client.py --library Sources/GatewayWebClient --out $(JS_EMBED)
-
-js-embed-drift:
-	@tmp=$$(mktemp); \
-	python3 proto/tools/embed_web_client.py --library Sources/GatewayWebClient --out $$tmp && \
-	if diff -q $$tmp $(JS_EMBED) >/dev/null; then \
-	  echo "js-embed-drift: the gateway's embedded library matches Sources/GatewayWebClient"; rm -f $$tmp; \
-	else \
-	  echo "js-embed-drift: $(JS_EMBED) differs from Sources/GatewayWebClient. Run 'make generate-js-embed' and commit the result."; rm -f $$tmp; exit 1; \
-	fi
+# Debian's node-typescript provides tsc; the example page imports the library by its
+# relative path, so tsc reads readergateway.d.ts beside readergateway.js.
+js-types:
+	$(call apt_install,node-typescript)
+	tsc -p Tests/GatewayWebClientTests/types/tsconfig.json
+	@echo "js-types: the example page type-checks against readergateway.d.ts"
 
 js-live-test: test-deps
 	$(SWIFT) build --product reader-gateway $(SWIFT_FLAGS)

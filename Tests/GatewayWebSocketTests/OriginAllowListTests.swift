@@ -18,6 +18,20 @@ struct OriginAllowListTests {
         #expect(!OriginAllowList.none.allows("https://a.example"))
     }
 
+    @Test("a port of * matches the scheme and host on any port, and nothing else (make run's development list)")
+    func anyPort() throws {
+        let list = try OriginAllowList.parse("http://localhost:*,http://127.0.0.1:*").get()
+        #expect(list.allows("http://localhost:27082"))
+        #expect(list.allows("http://127.0.0.1:8000"))
+        #expect(list.allows("http://localhost"))
+        #expect(!list.allows("https://localhost:27082"), "another scheme")
+        #expect(!list.allows("http://localhost.example:80"), "another host")
+        #expect(!list.allows("http://evil.example#localhost:1"))
+        #expect(!list.allows("http://[::1]:8000"))
+        #expect(list.description == "http://127.0.0.1:*,http://localhost:*")
+        #expect(OriginAllowList.none.description == "none" && OriginAllowList.any.description == "*")
+    }
+
     @Test("an entry that is not an origin is named in the error", arguments: ["a.example", "https://a.example/path", "https://", "https://a.example?x", "*, https://a.example"])
     func invalid(entry: String) {
         guard case .failure(let error) = OriginAllowList.parse(entry) else {

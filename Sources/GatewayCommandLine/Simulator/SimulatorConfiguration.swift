@@ -17,6 +17,9 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     public var heartbeatInterval: Duration
     /// How long a collect takes before the presented card is read.
     public var collectDuration: Duration
+    /// `--card manual`: a collect waits for a `present` (or `decline`) line on stdin before it
+    /// reads the card, as a customer who has not tapped yet; `auto` reads one after the duration.
+    public var cardOnCommand = false
     /// How long a confirm takes.
     public var confirmDuration: Duration
     /// How long a reboot keeps the reader away.
@@ -68,6 +71,7 @@ public struct SimulatorConfiguration: Sendable, Equatable {
             .value("software-version", "VERSION", default: "2.20.1.0", help: "The software version readers report."),
             .value("heartbeat-interval", "DURATION", default: "2s", help: "How often readers heartbeat (keep it under a quarter of the gateway's offline bound)."),
             .value("collect-duration", "DURATION", default: "1s", help: "How long collectPaymentMethod takes before the card is read."),
+            .value("card", "auto|manual", default: "auto", help: "auto: a collect reads a card after --collect-duration; manual: it then waits for a `present SERIAL BRAND LAST4` (or `decline SERIAL`) line on stdin, as a customer who has not tapped yet (one presented earlier is read at once)."),
             .value("confirm-duration", "DURATION", default: "500ms", help: "How long confirmPaymentIntent takes."),
             .value("reboot-duration", "DURATION", default: "1s", help: "How long a reboot keeps the reader away."),
             .value("reconnect-delay", "DURATION", default: "500ms", help: "The wait before re-attaching after a lost link."),
@@ -139,6 +143,11 @@ public struct SimulatorConfiguration: Sendable, Equatable {
             throw OptionsError.invalid(name: "heartbeat-interval", value: options.string("heartbeat-interval") ?? "", expected: "at least 10ms", program: "reader-sim")
         }
         collectDuration = try duration("collect-duration")
+        switch options.string("card")?.lowercased() ?? "auto" {
+        case "auto": cardOnCommand = false
+        case "manual": cardOnCommand = true
+        case let other: throw OptionsError.invalid(name: "card", value: other, expected: "auto or manual", program: "reader-sim")
+        }
         confirmDuration = try duration("confirm-duration")
         rebootDuration = try duration("reboot-duration")
         reconnectDelay = try duration("reconnect-delay")

@@ -6,8 +6,9 @@ import GatewayWebSocket
 /// the store), then the connection closes.
 extension ServerConnection {
     /// Request lines that are the console's: a connection starting with one of these is HTTP
-    /// for the console (`GET /console…` before the WebSocket rule, which takes other GETs).
-    static let consoleProbes: [[UInt8]] = ["GET /console", "PUT /console", "DELETE /console"].map { Array($0.utf8) }
+    /// for the console (`GET /console…` before the WebSocket rule, which takes other GETs);
+    /// the icon a browser asks for beside any page is answered there too.
+    static let consoleProbes: [[UInt8]] = ["GET /console", "PUT /console", "DELETE /console", "GET /favicon.ico "].map { Array($0.utf8) }
 
     /// What the first bytes say about the console: it is (true), it is not (false), or
     /// they are too few to tell (nil).

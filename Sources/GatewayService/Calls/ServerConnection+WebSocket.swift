@@ -1,6 +1,8 @@
 import GatewayCore
 import GatewayOperations
 import GatewayTransport
+import GatewayWebClient
+import GatewayWebClientCodecs
 import GatewayWebSocket
 import GatewayWire
 
@@ -167,8 +169,11 @@ extension ServerConnection {
                 frame.withUnsafeBytes { receiveFrames($0, flushing: false) }
             case .plainGet(let path):
                 cancelWebSocketTimer()
-                _ = transport.write(Self.libraryResponse(for: path))
+                _ = transport.write(Self.libraryResponse(for: path, origins: router.webSocket?.origins ?? .none))
                 transport.close(graceful: true)
+            case .rejected(let rejection) where rejection.kind == "path":
+                // A GET for a path the gateway does not serve (no console page, library file or endpoint).
+                router.logger.info("http request for an unknown path", ["connection": id, "status": 404, "reason": "\(rejection)"])
             case .rejected(let rejection):
                 router.logger.info("websocket upgrade refused", ["connection": id, "reason": "\(rejection)"])
             case .peerClosed(let code, let reason):
@@ -180,13 +185,41 @@ extension ServerConnection {
         }
     }
 
-    /// The answer to a plain GET under the library prefix: the file, or 404.
-    static func libraryResponse(for path: String) -> [UInt8] {
+    /// Where the browser library asks, after a failed upgrade, whether the page's origin is
+    /// allowed: `GET <this><percent-encoded origin>` answers `{"origin": …, "allowed": …}`
+    /// (a browser does not tell a page why its upgrade failed; the 403 is for the browser).
+    static let originQueryPrefix = WebSocketCarrierConfiguration.libraryPrefix + "origins/"
+
+    /// The answer to a plain GET under the library prefix: the file, whether an origin is
+    /// allowed, or 404.
+    static func libraryResponse(for path: String, origins: OriginAllowList) -> [UInt8] {
+        if path.hasPrefix(originQueryPrefix) {
+            let origin = percentDecoded(path.dropFirst(originQueryPrefix.count))
+            let body = "{\"origin\":\(JSONText.quoted(origin)),\"allowed\":\(origins.allows(origin)),\"flag\":\"--websocket-origins\"}"
+            return WebSocketHandshake.plainResponse(status: 200, contentType: "application/json", body: Array(body.utf8))
+        }
         let name = String(path.dropFirst(WebSocketCarrierConfiguration.libraryPrefix.count))
-        guard let file = WebClientLibrary.files[name] else {
+        guard let file = WebClientLibrary.files[name] ?? WebClientCodecs.files[name] else {
             return WebSocketHandshake.plainResponse(status: 404, body: Array("no file \(path) in the browser library; the module to import is \(WebSocketCarrierConfiguration.libraryPrefix)readergateway.js\n".utf8))
         }
-        return WebSocketHandshake.plainResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(file.utf8))
+        // The TypeScript declarations are served beside the module for editors and `tsc`.
+        let type = name.hasSuffix(".d.ts") ? "application/typescript; charset=utf-8" : "text/javascript; charset=utf-8"
+        return WebSocketHandshake.plainResponse(status: 200, contentType: type, body: file)
+    }
+
+    /// `%XX` escapes decoded (an invalid one is kept as it is).
+    static func percentDecoded(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        var utf8 = Array(text.utf8)[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "%"), utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The session's state (nil: not WebSocket).

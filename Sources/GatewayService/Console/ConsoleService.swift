@@ -1,4 +1,5 @@
 import Foundation
+import GatewayConsole
 import GatewayCore
 import GatewayOperations
 import GatewayRepositories
@@ -10,7 +11,8 @@ import GatewayWebSocket
 /// |---|---|
 /// | `GET /console` | 303 to `/console/` |
 /// | `GET /console/`, `GET /console/<file>` | the page and its modules and style (``ConsoleFiles``), with the CSP |
-/// | `GET /console/session` | 200 `{account, csrf_token, expires_unix_ms}` for a live session cookie, else 401 |
+/// | `GET /console/session` | 200 `{signed_in: true, account, csrf_token, expires_unix_ms}` for a live session cookie, else 200 `{signed_in: false}` (an ordinary signed-out load, not an error) |
+/// | `GET /favicon.ico` | 204: the gateway has no icon (a browser asks beside every page) |
 /// | `PUT /console/session` (body: the secret key) | sign-in: the session cookie and 200 `{account, csrf_token, …}`; 401 for a wrong key |
 /// | `DELETE /console/session` (`X-CSRF-Token`) | sign-out: the session row deleted, the cookie cleared |
 ///
@@ -38,9 +40,11 @@ struct ConsoleService: Sendable {
             return redirect
         case ("GET", Self.prefix + "/session"):
             guard let session = await currentSession(request) else {
-                return .json(status: 401, [("error", .string("not signed in; sign in with the account's secret key"))])
+                return .json(status: 200, [("signed_in", .bool(false)), ("message", .string("not signed in; sign in with the account's secret key"))])
             }
             return sessionAnswer(session)
+        case ("GET", "/favicon.ico"):
+            return ConsoleResponse(status: 204, contentType: "image/x-icon", body: [])
         case ("PUT", Self.prefix + "/session"):
             return await signIn(request, host: host)
         case ("DELETE", Self.prefix + "/session"):
@@ -60,18 +64,18 @@ struct ConsoleService: Sendable {
 
     private func file(_ name: Substring, host: String) -> ConsoleResponse {
         let path = name.isEmpty ? "index.html" : String(name)
-        guard let text = ConsoleFiles.files[path] else {
+        guard let bytes = ConsoleFiles.files[path] else {
             return .text(status: 404, "no page \(Self.prefix)/\(path) in the console; open \(Self.prefix)/\n")
         }
         let type = path.hasSuffix(".html") ? "text/html; charset=utf-8" : path.hasSuffix(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8"
-        var response = ConsoleResponse(status: 200, contentType: type, body: Array(text.utf8))
+        var response = ConsoleResponse(status: 200, contentType: type, body: bytes)
         response.headers.append(("Content-Security-Policy", ConsoleResponse.contentSecurityPolicy(host: host)))
         return response
     }
 
     private func sessionAnswer(_ session: ConsoleSessionRecord) -> ConsoleResponse {
         .json(status: 200, [
-            ("account", .string(session.accountID)), ("csrf_token", .string(session.csrfToken)),
+            ("signed_in", .bool(true)), ("account", .string(session.accountID)), ("csrf_token", .string(session.csrfToken)),
             ("expires_unix_ms", .number(Int64(session.expiresAt.timeIntervalSince1970 * 1000))),
         ])
     }

@@ -5,11 +5,14 @@
 /// Programs that are not browsers send no `Origin`; they are not subject to the list (a
 /// page cannot leave the header out). Origins compare as RFC 6454 serializations
 /// (`https://pos.example.com`, `http://localhost:8080`), case-insensitively; `null` (an
-/// opaque origin: a file, a sandboxed frame) matches only an explicit `null` entry.
-public struct OriginAllowList: Sendable, Hashable {
+/// opaque origin: a file, a sandboxed frame) matches only an explicit `null` entry. An
+/// entry whose port is `*` (`http://localhost:*`, for development) matches its scheme and
+/// host on any port.
+public struct OriginAllowList: Sendable, Hashable, CustomStringConvertible {
     private enum Rule: Sendable, Hashable {
         case any
-        case exactly(Set<String>)
+        /// Origins listed as they are, and `scheme://host` of the entries with port `*`.
+        case listed(exact: Set<String>, anyPort: Set<String>)
     }
 
     private let rule: Rule
@@ -18,11 +21,13 @@ public struct OriginAllowList: Sendable, Hashable {
     public static let any = OriginAllowList(rule: .any)
 
     /// No browser origin is allowed; clients that send no `Origin` still are.
-    public static let none = OriginAllowList(rule: .exactly([]))
+    public static let none = OriginAllowList(rule: .listed(exact: [], anyPort: []))
 
-    /// Exactly these origins (`scheme://host[:port]`, no path).
+    /// Exactly these origins (`scheme://host[:port]`, no path; port `*` for any port).
     public static func only(_ origins: some Sequence<String>) -> OriginAllowList {
-        OriginAllowList(rule: .exactly(Set(origins.map { normalize($0) })))
+        let entries = origins.map { normalize($0) }
+        let anyPort = entries.filter { $0.hasSuffix(":*") }
+        return OriginAllowList(rule: .listed(exact: Set(entries).subtracting(anyPort), anyPort: Set(anyPort.map { String($0.dropLast(2)) })))
     }
 
     private init(rule: Rule) { self.rule = rule }
@@ -48,8 +53,27 @@ public struct OriginAllowList: Sendable, Hashable {
         guard let origin else { return true }
         switch rule {
         case .any: return true
-        case .exactly(let origins): return origins.contains(Self.normalize(origin))
+        case .listed(let exact, let anyPort):
+            let origin = Self.normalize(origin)
+            return exact.contains(origin) || (!anyPort.isEmpty && anyPort.contains(Self.withoutPort(origin)))
         }
+    }
+
+    /// The list as the flag takes it: `*`, the entries, or `none`.
+    public var description: String {
+        switch rule {
+        case .any: return "*"
+        case .listed(let exact, let anyPort):
+            let entries = exact.sorted() + anyPort.sorted().map { $0 + ":*" }
+            return entries.isEmpty ? "none" : entries.joined(separator: ",")
+        }
+    }
+
+    /// `scheme://host` of `scheme://host[:port]` (an IPv6 host keeps its brackets).
+    private static func withoutPort(_ origin: String) -> String {
+        guard let colon = origin.lastIndex(of: ":"), let schemeEnd = origin.firstRange(of: "://"), colon > schemeEnd.lowerBound,
+              origin[origin.index(after: colon)...].allSatisfy(\.isNumber), !origin[origin.index(after: colon)...].isEmpty else { return origin }
+        return String(origin[..<colon])
     }
 
     private static func normalize(_ origin: String) -> String {

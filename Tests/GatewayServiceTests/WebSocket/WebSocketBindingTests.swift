@@ -165,24 +165,46 @@ struct WebSocketBindingTests {
         }
     }
 
+    /// Every file of Sources/GatewayWebClient (but the Swift tables that compile them in) is
+    /// served over HTTP byte for byte as it is in the tree.
     @Test func theBrowserLibraryIsServedAsOnDisk() async throws {
         let library = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Sources/GatewayWebClient").standardizedFileURL
+        let files = try #require(FileManager.default.enumerator(atPath: library.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".js") || $0.hasSuffix(".d.ts") }.sorted()
+        #expect(files.count >= 16 && files.contains("readergateway.d.ts") && files.contains("generated/readergateway/v1/sdk.js"), "\(files)")
         try await withHarness { harness in
-            for file in ["readergateway.js", "generated/readergateway/v1/sdk.js"] {
+            for file in files {
                 let tls = try await RawFramePeer.connect(port: harness.port, caPath: harness.caPath)
                 try await tls.write(Array("GET /readergateway/v1/js/\(file) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
                 let head = try await tls.readHead().get()
-                #expect(head.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(file)")
-                #expect(head.contains("Content-Type: text/javascript; charset=utf-8\r\n"))
+                #expect(head.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(file) is not served: list it in Package.swift and its folder's Swift table")
+                #expect(head.contains(file.hasSuffix(".d.ts") ? "Content-Type: application/typescript; charset=utf-8\r\n" : "Content-Type: text/javascript; charset=utf-8\r\n"))
                 let length = try #require(head.split(separator: "\r\n").first { $0.hasPrefix("Content-Length: ") }.flatMap { Int($0.dropFirst(16)) })
                 let body = try await tls.read(exactly: length).get()
                 let onDisk = try Data(contentsOf: library.appendingPathComponent(file))
-                #expect(body == Array(onDisk), "\(file) is served as committed (run `make generate-js-embed` after changing the library)")
+                #expect(body == Array(onDisk), "\(file) is served byte for byte as in Sources/GatewayWebClient")
                 #expect(await tls.readEnd() == .closeNotify)
             }
             let tls = try await RawFramePeer.connect(port: harness.port, caPath: harness.caPath)
             try await tls.write(Array("GET /readergateway/v1/js/../Package.swift HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
             #expect(try await tls.readHead().get().hasPrefix("HTTP/1.1 404 "))
+        }
+    }
+
+    /// A page whose upgrade failed asks whether its origin is allowed (a browser does not
+    /// tell it the 403): the answer names the origin and says yes or no.
+    @Test func anOriginIsToldWhetherItIsAllowed() async throws {
+        try await withHarness { harness in
+            for (origin, allowed) in [(GatewayHarness.allowedOrigin, true), ("http://localhost:27082", false)] {
+                let encoded = origin.replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: "/", with: "%2F")
+                let tls = try await RawFramePeer.connect(port: harness.port, caPath: harness.caPath)
+                try await tls.write(Array("GET /readergateway/v1/js/origins/\(encoded) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+                let head = try await tls.readHead().get()
+                #expect(head.hasPrefix("HTTP/1.1 200 OK\r\n") && head.contains("Access-Control-Allow-Origin: *\r\n"), "\(head)")
+                let length = try #require(head.split(separator: "\r\n").first { $0.hasPrefix("Content-Length: ") }.flatMap { Int($0.dropFirst(16)) })
+                let body = String(decoding: try await tls.read(exactly: length).get(), as: UTF8.self)
+                #expect(body == "{\"origin\":\"\(origin)\",\"allowed\":\(allowed),\"flag\":\"--websocket-origins\"}", "\(body)")
+            }
         }
     }
 

@@ -3,9 +3,12 @@ against a real reader-gateway and reader-sim, over the WebSocket binding.
 
     python run_browser_tests.py --bin-dir "$(swift build --show-bin-path)" --artifacts test-artifacts/browser
 
-The lane pages (pages/lane.html) are served by a small static server whose origin is the
-one on the gateway's allow-list; the same page from a second server (another origin) is
-refused. The page imports the library from the gateway's own URL. The fleet console
+The lane pages (pages/lane.html, written against docs/client.md's API only) are served by a
+small static server whose origin is on the gateway's allow-list; the same page from a second
+server (another origin) is refused with ORIGIN_NOT_ALLOWED, once. The page imports the library
+from the gateway's own URL. At the end, docs/client.md's quickstart (its two files, taken from
+the page as written) runs in two browsers, and a Stripe Terminal JS page ported by changing its
+import alone (pages/terminal-js-port.html beside terminal-js-original.html) runs its flow. The fleet console
 (served by the gateway at /console/, signed in with the account's secret key) is open in a
 third browser and must show each takeover within 1 s, without a reload. Every wait is a
 WebDriverWait on a DOM condition (or a line the gateway or simulator prints), never a sleep.
@@ -17,10 +20,12 @@ Screenshots of each step go to --artifacts (described in README.md beside this f
 
 import argparse
 import base64
+import difflib
 import hashlib
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -41,23 +46,52 @@ OFFLINE_BOUND_SECONDS = 2
 CONSOLE_TAKEOVER_SECONDS = 1.0
 
 
-def serve_pages(token):
-    """A static server for pages/ on 127.0.0.1 (a free port); POST /token answers `token()`."""
+# The gateway address the pages are written with (docs/client.md's `make run` default),
+# replaced by the test gateway's when a page is served.
+WRITTEN_GATEWAY = "127.0.0.1:7443"
+
+
+def serve_pages(token, state):
+    """A static server for pages/ on 127.0.0.1 (a free port). POST /token answers `token()`
+    as text (lane.html); the Terminal JS page's backend: POST /connection_token answers
+    {secret} for the quickstart's location, /create_payment_intent a made-up intent,
+    /capture_payment_intent {captured} (the capture stays with the payment processor)."""
 
     class Handler(http.server.SimpleHTTPRequestHandler):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, directory=os.path.join(HERE, "pages"), **kwargs)
 
+        def do_GET(self):
+            path = self.path.split("?")[0].lstrip("/")
+            if not path.endswith(".html"):
+                return super().do_GET()
+            with open(os.path.join(HERE, "pages", path), encoding="utf-8") as page:
+                self.answer(page.read().replace(WRITTEN_GATEWAY, state["gateway"]), "text/html; charset=utf-8")
+
         def do_POST(self):
-            if self.path != "/token":
+            length = int(self.headers.get("Content-Length") or 0)
+            body = json.loads(self.rfile.read(length) or b"{}") if length else {}
+            if self.path == "/token":
+                self.answer(token(state["location"]), "text/plain")
+            elif self.path == "/connection_token":
+                self.answer(json.dumps({"secret": token(state["quick_location"])}), "application/json")
+            elif self.path == "/create_payment_intent":
+                state["intents"] = state.get("intents", 0) + 1
+                intent = f"pi_port{state['intents']}"
+                self.answer(json.dumps({"client_secret": f"{intent}_secret_x{body.get('amount')}"}), "application/json")
+            elif self.path == "/capture_payment_intent":
+                state["captured"] = body.get("payment_intent_id")
+                self.answer(json.dumps({"captured": body.get("payment_intent_id")}), "application/json")
+            else:
                 self.send_error(404)
-                return
-            body = token().encode()
+
+        def answer(self, text, content_type):
+            data = text.encode()
             self.send_response(200)
-            self.send_header("Content-Type", "text/plain")
-            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
             self.end_headers()
-            self.wfile.write(body)
+            self.wfile.write(data)
 
         def log_message(self, *args):
             pass
@@ -80,8 +114,24 @@ def browser(profile, spki, size="900,700"):
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={size}",
                      f"--user-data-dir={profile}", f"--ignore-certificate-errors-spki-list={spki}"]:
         options.add_argument(argument)
+    # The page's console (WebSocket failures, failed loads) is read back by console_lines().
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = webdriver.ChromeService(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
     return webdriver.Chrome(options=options, service=service)
+
+
+def console_lines(driver):
+    """What the page's console printed since the last call (Chromium's browser log)."""
+    return [entry["message"] for entry in driver.get_log("browser")]
+
+
+def docs_files():
+    """The quickstart's files as docs/client.md writes them: each fenced block titled with its name."""
+    with open(os.path.join(HERE, "..", "..", "..", "docs", "client.md"), encoding="utf-8") as docs:
+        text = docs.read()
+    files = {name: body for name, body in re.findall(r'```\w+ title="([^"]+)"\n(.*?)```', text, re.S)}
+    check(set(files) >= {"quickstart.py", "quickstart.html"}, f"docs/client.md has no quickstart files: {sorted(files)}")
+    return files
 
 
 class Lane:
@@ -172,6 +222,100 @@ def check(condition, message):
         raise AssertionError(message)
 
 
+def quickstart(args, directory, children, drivers, state, spki, port, ca, secret, allowed, ctl):
+    """docs/client.md's quickstart as written (the gateway's address changed to this run's):
+    its backend mints tokens with gatewayctl, its page discovers, connects, collects and
+    processes, and a second tab takes the reader; then the ported Terminal JS page's flow."""
+    location = ctl("locations", "create", "Quickstart store").splitlines()[-1].strip()
+    state["quick_location"] = location
+    reader = Child("reader-sim-quickstart", [
+        os.path.join(args.bin_dir, "reader-sim"), "--gateway", f"127.0.0.1:{port}", "--ca", ca,
+        "--serial", "WSQ-1", "--heartbeat-interval", "400ms", "--card", "manual",
+    ], directory, stdin=True)
+    children.append(reader)
+    code = reader.wait_for(r"registration_code serial=WSQ-1 code=(\S+)").group(1)
+    ctl("readers", "register", "--code", code, "--label", "Counter Q", "--location", location)
+    reader.wait_for(r"online serial=WSQ-1")
+
+    folder = os.path.join(directory, "quickstart")
+    os.makedirs(folder)
+    for name, body in docs_files().items():
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
+            file.write(body.replace(WRITTEN_GATEWAY, f"127.0.0.1:{port}"))
+    backend = Child("quickstart.py", [sys.executable, "quickstart.py"], directory, cwd=folder, env={
+        **os.environ, "PORT": "0", "LOCATION": location, "PATH": f"{args.bin_dir}:{os.environ['PATH']}",
+        "GATEWAYCTL_GATEWAY": f"127.0.0.1:{port}", "GATEWAYCTL_CA": ca, "GATEWAYCTL_SECRET_KEY": secret,
+    })
+    children.append(backend)
+    url = backend.wait_for(r"serving (http://localhost:\d+/quickstart\.html)").group(1)
+
+    def tab(name, query=""):
+        driver = browser(os.path.join(directory, f"profile-{name}"), spki)
+        drivers.append(driver)
+        driver.get(url + query)
+        return driver
+
+    def click_and_wait(driver, button, expected, what, timeout=20):
+        count = len(driver.find_elements(By.CSS_SELECTOR, "#log li"))
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, button).is_enabled(), f"quickstart: {button} enabled")
+        driver.find_element(By.ID, button).click()
+        return wait_line(driver, count, expected, what, timeout)
+
+    def wait_line(driver, count, expected, what, timeout=20):
+        WebDriverWait(driver, timeout).until(lambda d: any(re.search(expected, line.text) for line in d.find_elements(By.CSS_SELECTOR, "#log li")[count:])
+                                             or any("failed" in line.text for line in d.find_elements(By.CSS_SELECTOR, "#log li")[count:]),
+                                             f"quickstart: {what}")
+        lines = [line.text for line in driver.find_elements(By.CSS_SELECTOR, "#log li")[count:]]
+        check(any(re.search(expected, line) for line in lines), f"quickstart: {what}: {lines}")
+        return lines
+
+    first = tab("quickstart-1")
+    click_and_wait(first, "discover", r"^discoverReaders: Counter Q WSQ-1 online$", "discovers the reader")
+    click_and_wait(first, "connect", r"^connectReader: connected to Counter Q$", "connects")
+    check(first.find_element(By.ID, "status").text == "connected", "quickstart: the status line")
+    count = len(first.find_elements(By.CSS_SELECTOR, "#log li"))
+    first.find_element(By.ID, "collect").click()
+    reader.wait_for(r"command serial=WSQ-1 kind=collect .*amount=495 currency=usd", timeout=20)
+    reader.wait_for(r"waiting_for_card serial=WSQ-1", timeout=20)
+    reader.send("present WSQ-1 visa 4242")
+    lines = wait_line(first, count, r"^processPayment: pi_\w+ succeeded$", "processes the payment")
+    check(lines[0] == "collectPaymentMethod: requires_confirmation visa", f"quickstart: {lines}")
+    first.save_screenshot(os.path.join(args.artifacts, "12-quickstart-payment-processed.png"))
+    second = tab("quickstart-2", "?lane=Lane%202")
+    click_and_wait(second, "discover", r"^discoverReaders: Counter Q", "the second tab discovers")
+    count = len(first.find_elements(By.CSS_SELECTOR, "#log li"))
+    click_and_wait(second, "connect", r"^connectReader: connected to Counter Q$", "the second tab takes the reader")
+    wait_line(first, count, r"^onUnexpectedReaderDisconnect: taken by Lane 2$", "the first tab hears who took the reader", timeout=5)
+    first.save_screenshot(os.path.join(args.artifacts, "13-quickstart-taken-by-lane-2.png"))
+    print("browser: docs/client.md's quickstart ran as written: discover, connect, collect, process, a takeover told")
+
+    # A Terminal JS page, ported by its import alone, runs its flow unchanged.
+    with open(os.path.join(HERE, "pages", "terminal-js-original.html"), encoding="utf-8") as original, \
+            open(os.path.join(HERE, "pages", "terminal-js-port.html"), encoding="utf-8") as ported:
+        changed = [line for line in difflib.ndiff(original.readlines(), ported.readlines()) if line[:2] in ("- ", "+ ")]
+    check(changed == ['-   <script src="https://js.stripe.com/terminal/v1/"></script>\n',
+                      '+     import { ReaderGateway as StripeTerminal } from "https://127.0.0.1:7443/readergateway/v1/js/readergateway.js";\n'],
+          f"the port changes more than the import: {changed}")
+    driver = browser(os.path.join(directory, "profile-port"), spki)
+    drivers.append(driver)
+    driver.get(f"http://127.0.0.1:{allowed.server_address[1]}/terminal-js-port.html?location={location}")
+    log = lambda: driver.find_element(By.ID, "log").text
+    for button, expected in [("discover-button", "terminal.discoverReaders: "), ("connect-button", "Connected to reader: : \"Counter Q\"")]:
+        driver.find_element(By.ID, button).click()
+        WebDriverWait(driver, 20).until(lambda d: expected in log() or "Failed" in log(), f"port: {button}")
+        check(expected in log(), f"port: {button}: {log()}")
+    driver.find_element(By.ID, "collect-button").click()
+    reader.wait_for(r"command serial=WSQ-1 kind=collect .*payment_intent|command serial=WSQ-1 kind=collect", timeout=20)
+    reader.wait_for(r"waiting_for_card serial=WSQ-1", timeout=20)
+    reader.send("present WSQ-1 mastercard 4444")
+    WebDriverWait(driver, 20).until(lambda d: "server.capture" in log() or "Failed" in log(), "port: the payment is processed and captured")
+    processed = json.loads(re.search(r"^terminal\.processPayment: (.*)$", log(), re.M).group(1))
+    check(processed["object"] == "payment_intent" and processed["status"] == "succeeded" and processed["id"] == state["captured"]
+          and processed["sdk_payment_details"]["card_present"]["last4"] == "4444", f"port: processPayment answered {processed}")
+    driver.save_screenshot(os.path.join(args.artifacts, "14-terminal-js-port-processed.png"))
+    print(f"browser: the Terminal JS page ran with its import changed: {processed['id']} {processed['status']}, captured")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin-dir", required=True)
@@ -185,33 +329,38 @@ def main():
     try:
         state = {}
 
-        def token():
+        def token(location):
             output = subprocess.run(
-                [os.path.join(args.bin_dir, "gatewayctl"), "--json", "tokens", "create", "--location", state["location"]],
+                [os.path.join(args.bin_dir, "gatewayctl"), "--json", "tokens", "create", "--location", location],
                 capture_output=True, text=True, check=True, env=state["ctl_env"],
             ).stdout
             return json.loads(output)["secret"]
 
-        allowed = serve_pages(token)
-        foreign = serve_pages(token)
+        allowed = serve_pages(token, state)
+        foreign = serve_pages(token, state)
         servers += [allowed, foreign]
         allowed_origin = f"http://127.0.0.1:{allowed.server_address[1]}"
+        foreign_origin = f"http://127.0.0.1:{foreign.server_address[1]}"
+        # The lane pages' origin, and any localhost port for the quickstart (as `make run` allows).
         gateway = Child("reader-gateway", [
             os.path.join(args.bin_dir, "reader-gateway"), "--data-dir", os.path.join(directory, "data"),
-            "--port", "0", "--internal-port", "0", "--websocket-origins", allowed_origin,
+            "--port", "0", "--internal-port", "0", "--websocket-origins", f"{allowed_origin},http://localhost:*",
             "--reader-offline-bound", f"{OFFLINE_BOUND_SECONDS}s",
         ], directory)
         children.append(gateway)
         port = gateway.wait_for(r"gateway listening\"? address=127\.0\.0\.1:(\d+)").group(1)
+        state["gateway"] = f"127.0.0.1:{port}"
         secret = gateway.wait_for(r"secret key: (sk_\S+)").group(1)
         ca = os.path.join(directory, "data", "tls", "ca.pem")
         state["ctl_env"] = {**os.environ, "GATEWAYCTL_GATEWAY": f"127.0.0.1:{port}", "GATEWAYCTL_CA": ca, "GATEWAYCTL_SECRET_KEY": secret}
         ctl = lambda *arguments: subprocess.run([os.path.join(args.bin_dir, "gatewayctl"), *arguments], capture_output=True, text=True, check=True, env=state["ctl_env"]).stdout.strip()
         state["location"] = ctl("locations", "create", "Browser store").splitlines()[-1].strip()
+        # --card manual: a collect waits for a `present` line (the customer's tap), so lane B's
+        # collect keeps the reader mid-transaction for cells 3 and 4.
         simulator = Child("reader-sim", [
             os.path.join(args.bin_dir, "reader-sim"), "--gateway", f"127.0.0.1:{port}", "--ca", ca,
-            "--serial", "WSB-1", "--heartbeat-interval", "400ms", "--collect-duration", "120s",
-        ], directory)
+            "--serial", "WSB-1", "--heartbeat-interval", "400ms", "--card", "manual",
+        ], directory, stdin=True)
         children.append(simulator)
         code = simulator.wait_for(r"registration_code serial=WSB-1 code=(\S+)").group(1)
         ctl("readers", "register", "--code", code, "--label", "Counter 1", "--location", state["location"])
@@ -286,6 +435,28 @@ def main():
         console.screenshot("7-console-lane-a-holds-the-reader")
         b.until_text("taken-by", lambda text: text == "Lane A (pos-a)", "lane B shows who took the reader", timeout=5)
         b.screenshot("4-lane-b-taken-by-lane-a")
+        # The gateway cancelled lane B's collect on the reader when lane A took it.
+        simulator.wait_for(r"result serial=WSB-1 kind=collect .*status=COMMAND_CANCELED", timeout=10)
+
+        # processPayment: lane A collects, the customer taps, the intent is processed.
+        check(a.text("reader").startswith("Counter 1 WSB-1 simulated_wisepos_e online"), f"lane A's reader: {a.text('reader')}")
+        a.start("pay()")
+        simulator.wait_for(r"command serial=WSB-1 kind=collect .*amount=1250 currency=eur", timeout=20)
+        simulator.wait_for(r"waiting_for_card serial=WSB-1", timeout=20)
+        simulator.send("present WSB-1 visa 4242")
+        paid = a.until_text("result", lambda text: text.startswith("processed") or text.startswith("error"), "lane A's payment is processed")
+        check(paid == "processed requires_confirmation succeeded 1250 eur 4242 ready", f"processPayment: {paid}")
+        a.screenshot("11-lane-a-payment-processed")
+
+        # Bad arguments of every kind: each resolves with INVALID_REQUEST naming the argument,
+        # and JSON writes each error with its message; nothing throws.
+        answers = json.loads(a.run("badArguments()"))
+        check(len(answers) == 10, f"bad arguments: {answers}")
+        for answer in answers:
+            error = answer.get("error") or {}
+            check(error.get("reason") == "INVALID_REQUEST" and error.get("code") == "INVALID_ARGUMENT" and error.get("argument")
+                  and error.get("message", "").startswith(error["argument"]), f"a bad argument's answer: {answer}")
+        print(f"browser: {len(answers)} bad calls resolved, e.g. {json.dumps(answers[2])}")
 
         # Release from the console: the reader is free at once, and the page that held it hears it.
         console.click(f'tr[data-reader="{reader_id}"] button.release')
@@ -301,11 +472,16 @@ def main():
         # The reader dies: the owning page hears within the offline bound.
         killed_at = time.time()
         simulator.process.kill()
-        a.until_text("lost", lambda text: text != "", "lane A hears the reader is gone", timeout=OFFLINE_BOUND_SECONDS + 3)
+        a.until_text("lost", lambda text: text == "reader_lost", "lane A hears the reader is gone", timeout=OFFLINE_BOUND_SECONDS + 3)
         heard_after = int(a.driver.find_element(By.ID, "lost").get_attribute("data-at")) / 1000 - killed_at
         check(heard_after <= OFFLINE_BOUND_SECONDS + 1, f"lane A heard after {heard_after:.2f}s (offline bound {OFFLINE_BOUND_SECONDS}s)")
         print(f"browser: lane A heard '{a.text('lost')}' {heard_after:.2f}s after the reader was killed")
         a.screenshot("5-lane-a-reader-lost")
+        # One reason for one loss: the next command fails as the event said.
+        lost_error = a.driver.find_element(By.ID, "lost").get_attribute("data-error")
+        check(lost_error == "UNAVAILABLE/READER_OFFLINE", f"the loss event's error: {lost_error}")
+        after = a.run("afterLoss()")
+        check(after == lost_error, f"the command after the loss fails {after}, the event said {lost_error}")
         # The console shows the reader offline (and free) within the same bound, still without a reload.
         console.until_cell(reader_id, "status", lambda text: text == "offline", "the killed reader is offline", OFFLINE_BOUND_SECONDS + 1)
         offline_after = time.time() - killed_at
@@ -368,6 +544,8 @@ def main():
         check(not stranger_driver.find_element(By.ID, "fleet").is_displayed(), "signed-out tab: the fleet is shown")
         check(stranger_driver.find_elements(By.CSS_SELECTOR, "#readers tbody tr") == [], "signed-out tab: readers are listed")
         check(reader_id not in stranger_driver.page_source and "WSB-1" not in stranger_driver.page_source, "signed-out tab: the reader appears in the page")
+        noise = [line for line in console_lines(stranger_driver) if "401" in line or "favicon" in line or "404" in line]
+        check(noise == [], f"signed-out console load logged errors: {noise}")
         refused = stranger_driver.execute_async_script("""
             const done = arguments[arguments.length - 1];
             import("/readergateway/v1/js/readergateway.js").then(({ AdminClient, GatewayConnection }) => {
@@ -386,15 +564,22 @@ def main():
         console.open()
         check(console_driver.find_element(By.ID, "signin").is_displayed(), "console: still signed in after sign-out and a reload")
 
-        # A page from an origin not on the allow-list is refused (403 on the upgrade).
+        quickstart(args, directory, children, drivers, state, spki, port, ca, secret, allowed, ctl)
+
+        # A page from an origin not on the allow-list is refused (403 on the upgrade), and told
+        # so: ORIGIN_NOT_ALLOWED naming its origin and the flag, after one attempt (no retries).
         driver = browser(os.path.join(directory, "profile-foreign"), spki)
         drivers.append(driver)
         driver.get(page(foreign, "Foreign", "pos-x"))
         intruder = Lane(driver, "Foreign", args.artifacts)
         intruder.until_text("library", lambda text: text != "loading", "the library loads (files are public)")
         refused = intruder.run("connect(true)")
-        check(refused.startswith("error ") and "upgrade" in refused, f"foreign origin: {refused}")
+        check(refused.startswith(f"error ORIGIN_NOT_ALLOWED: the gateway refused this page's origin {foreign_origin}:")
+              and f"--websocket-origins {foreign_origin}" in refused, f"foreign origin: {refused}")
         gateway.wait_for(r"websocket upgrade refused", timeout=10)
+        attempts = [line for line in console_lines(driver) if "WebSocket connection to" in line]
+        check(len(attempts) == 1, f"the refused upgrade was tried {len(attempts)} times: {attempts}")
+        print(f"browser: the foreign page was told '{refused[6:]}' after {len(attempts)} attempt")
         intruder.screenshot("6-foreign-origin-refused")
         ok = True
         print("browser: all checks passed; screenshots in", args.artifacts)

@@ -134,7 +134,7 @@ test("a GatewayConnection moves to a new channel after GOAWAY", async () => {
 test("a refused upgrade rejects with CONNECTION_LOST and says what to check", async () => {
   const error = await rejection(Channel.connect(URL.replace("/websocket", "/elsewhere")));
   assert.equal(error.reason, "CONNECTION_LOST");
-  assert.match(error.message, /origin allow-list/);
+  assert.match(error.message, /check the URL and the network/);
 });
 
 test("FleetAdmin calls carry the secret key as bearer metadata", async () => {

@@ -11,6 +11,7 @@ Scenarios, chosen by the request:
 - ConnectReader of `tmr_busy` with fail_if_in_use: ABORTED / READER_BUSY.
 - CollectPaymentMethod: waits for CancelCollectPaymentMethod (then CANCELLED /
   COMMAND_CANCELED), except for payment intent `pi_ok`, answered at once.
+- ConfirmPaymentIntent: succeeded with 1999 received; for `pi_huge`, 2^60 (beyond a JS number).
 - SetReaderDisplay with cart currency `take`: the session's reader is taken by "Lane 2"
   (a ReaderDisconnected REPLACED event), `blip`: the connection is cut (once per session) without a
   close frame, `goaway`: GOAWAY (last stream id = this call), then the call succeeds.
@@ -217,7 +218,9 @@ class Connection:
             await asyncio.Event().wait()
         elif name == "DiscoverReaders":
             readers = [
-                common.Reader(id="tmr_1", label="Front", location_id=request.location_id, network_status=1),
+                common.Reader(id="tmr_1", label="Front", location_id=request.location_id, network_status=1, serial_number="WSC-1",
+                              device_type=1, software_version="2.31.1", ip_address="10.0.0.7", battery_level=0.5,
+                              last_seen_unix_ms=1764300000000, activity=1),
                 common.Reader(id="tmr_busy", label="Back", location_id=request.location_id, network_status=1, activity=2),
             ]
             await self.reply(stream_id, sdk.DiscoverReadersResponse(discovery_id="disc_1", readers=readers))
@@ -240,6 +243,11 @@ class Connection:
             session["collect"] = asyncio.get_running_loop().create_future()
             await session["collect"]
             await self.end(stream_id, 1, 30, "the collect was canceled by the point of sale")
+        elif name == "ConfirmPaymentIntent":
+            huge = request.params.payment_intent_id == "pi_huge"
+            result = common.PaymentIntentResult(payment_intent_id=request.params.payment_intent_id, status="succeeded",
+                                                amount_received=2**60 if huge else 1999)
+            await self.reply(stream_id, sdk.ConfirmPaymentIntentResponse(result=result))
         elif name == "CancelCollectPaymentMethod":
             if session["collect"] is not None and not session["collect"].done():
                 session["collect"].set_result(None)

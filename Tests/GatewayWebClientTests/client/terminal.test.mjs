@@ -1,14 +1,16 @@
 // The Stripe-shaped Terminal against the fake gateway: discovery, connect with
-// fail_if_in_use, collect and its cancel, the display, a takeover by another lane, and a
-// session that survives a dropped connection with its reader.
+// fail_if_in_use, collect and its cancel, process, the display, a takeover by another lane,
+// and a session that survives a dropped connection with its reader. Every object is checked
+// against Terminal JS's shapes (terminal-js-shapes.json).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Terminal } from "../../../Sources/GatewayWebClient/readergateway.js";
+import { ReaderGateway } from "../../../Sources/GatewayWebClient/readergateway.js";
+import { assertShape, matches, SHAPES } from "./shapes.mjs";
 
 const URL = process.env.GATEWAY_WS_URL;
 
 function makeTerminal(extra = {}) {
-  return Terminal.create({
+  return ReaderGateway.create({
     url: URL,
     onFetchConnectionToken: async () => "pst_1",
     posDeviceId: "pos-1",
@@ -34,14 +36,27 @@ async function connected(terminal) {
   return result.reader;
 }
 
-test("discoverReaders opens the session and tags readers with their discovery", () => withTerminal({}, async (terminal) => {
+test("discoverReaders opens the session and answers Terminal JS readers tagged with their discovery", () => withTerminal({}, async (terminal) => {
   assert.equal(terminal.getConnectionStatus(), "not_connected");
+  assert.equal(terminal.getPaymentStatus(), "not_ready");
   const { discoveredReaders } = await terminal.discoverReaders({ location: "tml_1" });
   assert.deepEqual(discoveredReaders.map((reader) => reader.id), ["tmr_1", "tmr_busy"]);
-  assert.equal(discoveredReaders[0].discoveryId, "disc_1");
-  assert.equal(discoveredReaders[0].locationId, "tml_1");
-  assert.match(terminal.getSession().sessionToken, /^st_/);
+  for (const reader of discoveredReaders) assertShape("reader", reader);
+  assert.deepEqual(
+    { ...discoveredReaders[0], metadata: undefined },
+    {
+      object: "terminal.reader", id: "tmr_1", label: "Front", serial_number: "WSC-1", device_type: "bbpos_wisepos_e",
+      device_sw_version: "2.31.1", ip_address: "10.0.0.7", location: "tml_1", status: "online", last_seen_at: 1764300000000,
+      livemode: false, metadata: undefined, action: null, activity: "idle", battery_level: 0.5, simulated: false,
+      available_update: null, discovery_id: "disc_1",
+    },
+  );
+  assert.equal(discoveredReaders[1].activity, "collecting");
+  assert.equal(discoveredReaders[1].device_type, null);
+  assert.match(terminal.getSession().session_id, /^ses_st_/);
   assert.equal(terminal.getGatewayStatus(), "connected");
+  const filtered = await terminal.discoverReaders({ location: "tml_1", device_type: "bbpos_wisepos_e" });
+  assert.deepEqual(filtered.discoveredReaders.map((reader) => reader.id), ["tmr_1"]);
 }));
 
 test("connectReader: connected, and fail_if_in_use refuses a busy reader with READER_BUSY", () => withTerminal({}, async (terminal) => {
@@ -51,16 +66,20 @@ test("connectReader: connected, and fail_if_in_use refuses a busy reader with RE
   const busy = await terminal.connectReader(discoveredReaders[1], { fail_if_in_use: true });
   assert.equal(busy.error.reason, "READER_BUSY");
   assert.equal(busy.error.code, "ABORTED");
+  assertShape("error", busy.error);
   assert.equal(terminal.getConnectionStatus(), "not_connected");
   const taken = await terminal.connectReader(discoveredReaders[1], { fail_if_in_use: false });
-  assert.equal(taken.replacedOtherSession, true);
+  assert.equal(taken.replaced_other_session, true);
+  assert.equal(taken.generation, 3);
+  assertShape("reader", taken.reader);
   assert.equal(terminal.getConnectedReader().id, "tmr_busy");
+  assert.equal(terminal.getPaymentStatus(), "ready");
   assert.deepEqual(statuses, ["connecting", "not_connected", "connecting", "connected"]);
 }));
 
 test("a reader from another discovery is refused with STALE_DISCOVERY", () => withTerminal({}, async (terminal) => {
   await terminal.discoverReaders({ location: "tml_1" });
-  const { error } = await terminal.connectReader({ id: "tmr_1", discoveryId: "disc_0" });
+  const { error } = await terminal.connectReader({ id: "tmr_1", discovery_id: "disc_0" });
   assert.equal(error.reason, "STALE_DISCOVERY");
 }));
 
@@ -71,12 +90,33 @@ test("a bad connection token surfaces as CONNECTION_TOKEN_INVALID", () =>
     assert.equal(error.code, "UNAUTHENTICATED");
   }));
 
-test("collectPaymentMethod: collected at once, or cancelled by cancelCollectPaymentMethod", () => withTerminal({}, async (terminal) => {
+test("collectPaymentMethod(clientSecret) then processPayment: Terminal JS's payment intents; a collect cancelled by cancelCollectPaymentMethod", () => withTerminal({}, async (terminal) => {
+  const statuses = [];
+  terminal.options.onPaymentStatusChange = ({ status }) => statuses.push(status);
   await connected(terminal);
-  const collected = await terminal.collectPaymentMethod({ paymentIntentId: "pi_ok", amount: 1999, currency: "usd" });
+  const collected = await terminal.collectPaymentMethod("pi_ok_secret_abc");
+  assert.equal(collected.error, undefined);
+  assertShape("payment_intent", collected.paymentIntent);
+  assertShape("payment_method", collected.paymentIntent.sdk_payment_details);
   assert.equal(collected.paymentIntent.id, "pi_ok");
-  assert.equal(collected.paymentIntent.paymentMethod.last4, "4242");
-  const pending = terminal.collectPaymentMethod({ paymentIntentId: "pi_wait", amount: 500, currency: "usd" });
+  assert.equal(collected.paymentIntent.client_secret, "pi_ok_secret_abc");
+  assert.equal(collected.paymentIntent.status, "requires_confirmation");
+  assert.equal(collected.paymentIntent.payment_method, "pm_1");
+  assert.equal(collected.paymentIntent.sdk_payment_details.card_present.last4, "4242");
+  const processed = await terminal.processPayment(collected.paymentIntent);
+  assert.equal(processed.error, undefined);
+  assertShape("payment_intent", processed.paymentIntent);
+  assert.equal(processed.paymentIntent.status, "succeeded");
+  assert.equal(processed.paymentIntent.amount_received, 1999);
+  assert.equal(processed.paymentIntent.sdk_payment_details.card_present.brand, "visa");
+  assert.doesNotThrow(() => JSON.stringify(processed));
+  assert.deepEqual(statuses, ["ready", "waiting_for_input", "ready", "processing", "ready"]);
+  for (const status of statuses) assert.ok(matches(SHAPES.payment_status, status));
+  // An amount the wire holds but a JS number cannot: refused, not rounded.
+  const huge = await terminal.processPayment({ id: "pi_huge" });
+  assert.equal(huge.error.reason, "MALFORMED_MESSAGE");
+  assert.match(huge.error.message, /amount_received is 1152921504606846976, beyond Number.MAX_SAFE_INTEGER/);
+  const pending = terminal.collectPaymentMethod({ id: "pi_wait", amount: 500, currency: "usd" });
   // The cancel is sent after the collect's CALL_START on the same connection (calls keep their order).
   const cancel = await terminal.cancelCollectPaymentMethod();
   assert.deepEqual(cancel, {});
@@ -99,15 +139,21 @@ test("another lane takes the reader: onUnexpectedReaderDisconnect says who", asy
   const lost = new Promise((resolve) => { resolveLost = resolve; });
   await withTerminal({ onUnexpectedReaderDisconnect: resolveLost }, async (terminal) => {
     const reader = await connected(terminal);
-    await terminal.setReaderDisplay({ cart: { currency: "take" } });
+    await terminal.setReaderDisplay({ type: "cart", cart: { currency: "take", total: 0 } });
     const event = await lost;
-    assert.equal(event.reason, "REPLACED");
-    assert.deepEqual(event.takenBy, { laneLabel: "Lane 2", posDeviceId: "pos-2" });
+    assertShape("disconnect_event", event);
+    assert.equal(event.reason, "replaced");
+    assert.deepEqual(event.taken_by, { lane_label: "Lane 2", pos_device_id: "pos-2" });
     assert.equal(event.reader.id, reader.id);
     assert.equal(event.error.reason, "READER_CONNECTED_TO_ANOTHER_SESSION");
     assert.match(event.message, /Lane 2 took the reader/);
+    assert.match(JSON.stringify(event.error), /"message":"Lane 2 took the reader"/);
     assert.equal(terminal.getConnectionStatus(), "not_connected");
+    assert.equal(terminal.getPaymentStatus(), "not_ready");
     assert.equal(terminal.getConnectedReader(), null);
+    // One reason for one loss: the next command says what the event said.
+    const next = await terminal.collectPaymentMethod("pi_ok");
+    assert.equal(next.error, event.error);
   });
 });
 
@@ -117,14 +163,14 @@ test("after a dropped connection the session resumes with its token and keeps it
   const lost = [];
   await withTerminal({ onSessionResumed: resolveResumed, onUnexpectedReaderDisconnect: (event) => lost.push(event) }, async (terminal) => {
     const reader = await connected(terminal);
-    const token = terminal.getSession().sessionToken;
+    const token = terminal.session.sessionToken;
     // The gateway cuts the connection under this call; it was certainly not processed
     // (CONNECTION_LOST before any answer), so the client sends it again on a new connection.
-    const display = await terminal.setReaderDisplay({ cart: { currency: "blip" } });
+    const display = await terminal.setReaderDisplay({ type: "cart", cart: { currency: "blip", total: 0 } });
     assert.deepEqual(display, {});
     const { session } = await resumed;
     assert.equal(session.resumed, true);
-    assert.equal(session.sessionToken, token);
+    assert.equal(terminal.session.sessionToken, token, "resumed with its own token");
     assert.equal(terminal.getConnectedReader().id, reader.id);
     assert.equal(terminal.getConnectionStatus(), "connected");
     assert.deepEqual(lost, []);

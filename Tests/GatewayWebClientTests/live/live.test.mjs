@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-const { Terminal, AdminClient, GatewayConnection } = await import(process.env.GATEWAY_JS);
+const { ReaderGateway, AdminClient, GatewayConnection } = await import(process.env.GATEWAY_JS);
 const url = process.env.GATEWAY_WS_URL;
 const secretKey = process.env.GATEWAY_SECRET_KEY;
 const registrationCode = process.env.READER_REGISTRATION_CODE;
@@ -44,13 +44,14 @@ test("lanes in a browser library: discover, connect, failIfInUse, takeover event
   const lost = { a: [], b: [] };
   const replacedA = signal();
   const replacedB = signal();
-  const laneA = Terminal.create({
-    url, onFetchConnectionToken: token, posDeviceId: "pos-a", laneLabel: "Lane A",
-    onUnexpectedReaderDisconnect: (event) => { lost.a.push(event); if (event.reason === "REPLACED") replacedA.resolve(event); },
+  // Lane A gives no url: the library connects to the gateway it was imported from.
+  const laneA = ReaderGateway.create({
+    onFetchConnectionToken: token, posDeviceId: "pos-a", laneLabel: "Lane A",
+    onUnexpectedReaderDisconnect: (event) => { lost.a.push(event); if (event.reason === "replaced") replacedA.resolve(event); },
   });
-  const laneB = Terminal.create({
+  const laneB = ReaderGateway.create({
     url, onFetchConnectionToken: token, posDeviceId: "pos-b", laneLabel: "Lane B",
-    onUnexpectedReaderDisconnect: (event) => { lost.b.push(event); if (event.reason === "REPLACED") replacedB.resolve(event); },
+    onUnexpectedReaderDisconnect: (event) => { lost.b.push(event); if (event.reason === "replaced") replacedB.resolve(event); },
   });
   t.after(async () => { await laneA.close(); await laneB.close(); });
 
@@ -58,6 +59,11 @@ test("lanes in a browser library: discover, connect, failIfInUse, takeover event
   assert.equal(discoveredA.error, undefined, `${discoveredA.error}`);
   const readerA = discoveredA.discoveredReaders.find((r) => r.id === reader.id);
   assert.ok(readerA, "lane A discovers the registered reader");
+  assert.equal(readerA.object, "terminal.reader");
+  assert.equal(readerA.serial_number, "WSLIVE-1");
+  assert.equal(readerA.device_type, "simulated_wisepos_e");
+  assert.equal(readerA.status, "online");
+  assert.equal(readerA.location, location.id);
 
   // Cell 1: failIfInUse on an idle, free reader: connected.
   const first = await laneA.connectReader(readerA, { fail_if_in_use: true });
@@ -74,11 +80,11 @@ test("lanes in a browser library: discover, connect, failIfInUse, takeover event
   const second = await laneB.connectReader(readerB, { fail_if_in_use: true });
   assert.equal(second.error, undefined, `${second.error}`);
   const takenFromA = await replacedA.promise;
-  assert.equal(takenFromA.takenBy.laneLabel, "Lane B");
-  assert.equal(takenFromA.takenBy.posDeviceId, "pos-b");
+  assert.deepEqual(takenFromA.taken_by, { lane_label: "Lane B", pos_device_id: "pos-b" });
+  assert.equal(takenFromA.error.reason, "READER_CONNECTED_TO_ANOTHER_SESSION");
 
   // Mid-transaction: lane B collects (the simulator holds the collect open).
-  const collecting = laneB.collectPaymentMethod({ paymentIntentId: "pi_ws_1", amount: 495, currency: "usd" });
+  const collecting = laneB.collectPaymentMethod({ id: "pi_ws_1", amount: 495, currency: "usd" });
   await eventually("the reader busy with lane B's collect", async () => {
     const { reader: current } = await admin.call("GetReader", { readerId: reader.id });
     // readergateway.v1.ReaderActivity.COLLECTING (enums decode to their numbers): waiting for
@@ -97,7 +103,7 @@ test("lanes in a browser library: discover, connect, failIfInUse, takeover event
   const taken = await laneA.connectReader(again, { fail_if_in_use: false });
   assert.equal(taken.error, undefined, `${taken.error}`);
   const takenFromB = await replacedB.promise;
-  assert.equal(takenFromB.takenBy.laneLabel, "Lane A");
+  assert.equal(takenFromB.taken_by.lane_label, "Lane A");
   const collected = await collecting;
   assert.ok(collected.error, "lane B's collect ends with an error once the reader is taken");
 

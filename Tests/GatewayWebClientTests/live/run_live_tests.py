@@ -23,12 +23,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 class Child:
     """A child process whose output lines are read on a thread, so waits have deadlines."""
 
-    def __init__(self, name, arguments, log_directory):
+    def __init__(self, name, arguments, log_directory, stdin=False, cwd=None, env=None):
         self.name = name
         self.lines = queue.Queue()
         self.log = open(os.path.join(log_directory, f"{name}.log"), "w")
-        self.process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                        stdin=subprocess.PIPE if stdin else None, cwd=cwd, env=env)
         threading.Thread(target=self._pump, daemon=True).start()
+
+    def send(self, line):
+        """Writes a line to the child's stdin (started with stdin=True)."""
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
 
     def _pump(self):
         for line in self.process.stdout:

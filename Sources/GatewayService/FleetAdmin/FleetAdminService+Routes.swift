@@ -90,7 +90,7 @@ extension FleetAdminService {
             let location = try await checkedLocation(request.locationID, account: account)
             let records: [ReaderRecord]
             do { records = try await database.readers(account: account, location: location) } catch { throw ServiceError.store(error) }
-            let readers = registry.read { registry in records.map { Gateway.readerMessage($0, link: registry.linkStatus(of: ReaderID($0.id))) } }
+            let readers = registry.read { registry in records.map { Gateway.readerMessage(at: configuration.clock, $0, link: registry.linkStatus(of: ReaderID($0.id))) } }
             var response = ReaderGatewayV1.ListReadersResponse()
             response.readers = await fleetView(
                 readers.filter { request.networkStatus == .unspecified || $0.networkStatus == request.networkStatus }, account: account
@@ -104,7 +104,7 @@ extension FleetAdminService {
             let account = try await authenticateAdmin(context)
             let record = try await ownedReader(request.readerID, account: account)
             var response = ReaderGatewayV1.GetReaderResponse()
-            response.reader = await fleetView([Gateway.readerMessage(record, link: registry.linkStatus(of: ReaderID(record.id)))], account: account).first
+            response.reader = await fleetView([Gateway.readerMessage(at: registry.clock, record, link: registry.linkStatus(of: ReaderID(record.id)))], account: account).first
             response.ownership = try await ownershipMessages([record]).first
             return response
         }
@@ -232,7 +232,7 @@ extension FleetAdminService {
         do { result = try await ownership.adminRelease(reader: reader) } catch { throw ServiceError.store(error) }
         guard case .released(let owner, let generation, let actions) = result else { return nil }
         let session = registry.read { $0.session(id: owner.session) }
-        let nowUnixMs = Gateway.nowUnixMs()
+        let nowUnixMs = configuration.clock.nowUnixMs
         registry.apply { $0.readerReleased(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs) }
         var released = ReaderGatewayV1.ReaderOwner()
         released.sessionID = owner.session.rawValue

@@ -16,7 +16,7 @@ extension SdkService {
         }
         if let wanted = location {
             let found: LocationRecord?
-            do { found = try await database.location(wanted, account: session.accountID) } catch { throw ServiceError.store(error) }
+            do { found = try await readerRecords.location(wanted, account: session.accountID) } catch { throw ServiceError.store(error) }
             guard found != nil else { throw ServiceError.locationNotFound }
         } else {
             location = nil
@@ -40,7 +40,7 @@ extension SdkService {
         let answered = registry.update { registry -> (DiscoveryStateMachine.AnswerResult, [ReaderGatewayV1.Reader])? in
             guard let result = registry.discoveryAnswered(token, discovery, readers: records.map { ReaderID($0.id) }) else { return nil }
             guard result == .answer else { return (result, []) }
-            return (result, records.map { Gateway.readerMessage($0, link: registry.linkStatus(of: ReaderID($0.id))) })
+            return (result, records.map { Gateway.readerMessage(at: configuration.clock, $0, link: registry.linkStatus(of: ReaderID($0.id))) })
         }
         switch answered {
         case nil:
@@ -54,7 +54,7 @@ extension SdkService {
             // the session over (this one died or drained) honours these readers too.
             let kept = SessionDiscoveryRecord(answered: discovery.value, readers: records.map(\.id))
             let recorded: Bool
-            do { recorded = try await database.recordDiscovery(kept, session: session.id.rawValue, epoch: session.epoch) } catch {
+            do { recorded = try await sessions.recordDiscovery(kept, session: session.id.rawValue, epoch: session.epoch) } catch {
                 throw ServiceError.store(error)
             }
             guard recorded else {
@@ -86,7 +86,7 @@ extension SdkService {
             Task {
                 let result: Result<[ReaderRecord], ServiceError>
                 do {
-                    result = .success(try await database.readers(account: account, location: location))
+                    result = .success(try await readerRecords.readers(account: account, location: location))
                 } catch {
                     result = .failure(.store(error))
                 }

@@ -32,6 +32,9 @@ public struct ServiceConfiguration: Sendable {
     public var connectBatchesInFlight: Int = 1
     /// The clock of the software update rules (required_at, the 30-day rule); tests set one.
     public var updateClock: WallClock = .system
+    /// The clock every service and the registry read (deadlines, leases, rate limits, the
+    /// times the wire carries); tests set a manual one.
+    public var clock: any ServiceClock = SystemServiceClock()
 
     public init() {}
 

@@ -141,6 +141,11 @@ public struct OwnershipStore: Sendable {
         public var reader: ReaderID
         /// The released ownership, with the actions to run (notify, cancel).
         public var result: ReleaseResult
+
+        public init(reader: ReaderID, result: ReleaseResult) {
+            self.reader = reader
+            self.result = result
+        }
     }
 
     /// Ends the ownerships of sessions whose lease ran out (at most `limit` per call).

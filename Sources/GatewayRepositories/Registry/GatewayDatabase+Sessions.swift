@@ -6,6 +6,12 @@ public struct ConnectionTokenRecord: Sendable {
     public var accountID: String
     public var locationID: String?
     public var expired: Bool
+
+    public init(accountID: String, locationID: String?, expired: Bool) {
+        self.accountID = accountID
+        self.locationID = locationID
+        self.expired = expired
+    }
 }
 
 extension GatewayDatabase {
@@ -142,6 +148,21 @@ public struct AdoptedSessionRecord: Sendable {
     /// The reader it owns per `reader_ownership`, and at which generation (0: none).
     public var reader: String?
     public var generation: Int64
+
+    public init(
+        id: String, epoch: Int64, accountID: String, posDeviceID: String, laneLabel: String, locationScope: String?,
+        discovery: SessionDiscoveryRecord?, reader: String?, generation: Int64
+    ) {
+        self.id = id
+        self.epoch = epoch
+        self.accountID = accountID
+        self.posDeviceID = posDeviceID
+        self.laneLabel = laneLabel
+        self.locationScope = locationScope
+        self.discovery = discovery
+        self.reader = reader
+        self.generation = generation
+    }
 }
 
 /// A session copy held by a replica and the epoch of the row it was made from.

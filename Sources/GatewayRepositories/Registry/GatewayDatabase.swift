@@ -36,6 +36,12 @@ public struct LocationRecord: Sendable {
     public var id: String
     public var displayName: String
     public var address: ReaderGatewayV1.Address
+
+    public init(id: String, displayName: String, address: ReaderGatewayV1.Address = ReaderGatewayV1.Address()) {
+        self.id = id
+        self.displayName = displayName
+        self.address = address
+    }
 }
 
 /// The gateway's registry queries: accounts, locations, readers, tokens and

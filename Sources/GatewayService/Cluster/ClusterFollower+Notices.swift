@@ -75,7 +75,7 @@ extension ClusterFollower {
             let found = await followUp("reading who displaced a session", leaves: "the displaced session is told without the reason and the taking lane") {
                 try await database.displacement(of: session.session.rawValue, from: row.reader.rawValue, after: session.generation.rawValue)
             } ?? nil
-            let nowUnixMs = Gateway.nowUnixMs()
+            let nowUnixMs = registry.clock.nowUnixMs
             // The event first, then the failures of the commands the change interrupted.
             registry.sessionDisplaced(
                 session, reason: found?.reason, takenByLane: found?.takenByLane, takenByPosDeviceID: found?.takenByPosDeviceID, nowUnixMs: nowUnixMs

@@ -65,14 +65,14 @@ extension ClusterFollower {
             try await database.reader(notice.reader.rawValue, account: owner.accountID)
         }
         guard let record = found ?? nil else { return }
-        var reader = Gateway.readerMessage(record, link: nil)
+        var reader = Gateway.readerMessage(at: registry.clock, record, link: nil)
         reader.networkStatus = .online
         reader.activity = notice.activity
         reader.batteryLevel = notice.batteryLevel
         reader.ipAddress = notice.ipAddress
         var status = ReaderGatewayV1.ReaderStatusChanged()
         status.reader = reader
-        let nowUnixMs = Gateway.nowUnixMs()
+        let nowUnixMs = registry.clock.nowUnixMs
         registry.remoteStatusReceived(status, reader: notice.reader, session: owner.id, nowUnixMs: nowUnixMs)
     }
 }

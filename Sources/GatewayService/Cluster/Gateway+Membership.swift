@@ -23,7 +23,7 @@ extension Gateway {
     /// waits behind them in the pool nor behind the sweeps in one loop, so such a burst cannot
     /// cost this replica its node lease.
     func runMembership(advertisedAddress: String) async {
-        let health = NodeHealth()
+        let health = NodeHealth(clock: configuration.clock)
         await withTaskGroup(of: Void.self) { loops in
             loops.addTask { [self] in await runNodeHeartbeat(advertisedAddress: advertisedAddress, health: health) }
             loops.addTask { [self] in await runMembershipSweeps(health: health) }
@@ -37,9 +37,9 @@ extension Gateway {
         let interval = configuration.nodeHeartbeatInterval
         // The host registered this node before opening its port.
         var registered = true
-        var lastTick = ContinuousClock.now
+        var lastTick = configuration.clock.now
         while !Task.isCancelled {
-            let now = ContinuousClock.now
+            let now = configuration.clock.now
             if now - lastTick > lease {
                 // Paused (SIGSTOP, a frozen VM) past the lease: the others may have
                 // reaped this node. Trust nothing until the heartbeat says otherwise.
@@ -75,16 +75,16 @@ extension Gateway {
     func runMembershipSweeps(health: NodeHealth) async {
         let lease = configuration.nodeLease
         let interval = configuration.nodeHeartbeatInterval
-        var nextReconcile = ContinuousClock.now
+        var nextReconcile = configuration.clock.now
         // The readers of interest still to compare in this pass of the periodic comparison.
         var comparePass: ArraySlice<ReaderID> = []
-        var nextCodeSweep = ContinuousClock.now
+        var nextCodeSweep = configuration.clock.now
         while !Task.isCancelled {
             if health.healthy(for: lease) {
                 await reapAndRelease(lease: lease)
             }
-            if health.isHealthy, ContinuousClock.now >= nextReconcile {
-                nextReconcile = .now + configuration.reconcileInterval
+            if health.isHealthy, configuration.clock.now >= nextReconcile {
+                nextReconcile = configuration.clock.now + configuration.reconcileInterval
                 // In turns of at most `reconcileBatch` readers: PostgreSQL's work per interval
                 // does not grow with the fleet (a full pass over N readers takes
                 // N / reconcileBatch intervals). NOTIFY is the fast path and a re-subscribed
@@ -94,8 +94,8 @@ extension Gateway {
                 comparePass = comparePass.dropFirst(turn.count)
                 await follower.reconcile(Array(turn))
             }
-            if health.isHealthy, ContinuousClock.now >= nextCodeSweep {
-                nextCodeSweep = .now + .seconds(60)
+            if health.isHealthy, configuration.clock.now >= nextCodeSweep {
+                nextCodeSweep = configuration.clock.now + .seconds(60)
                 await followUp("deleting expired registration codes", leaves: "they are deleted on the next sweep (they are refused as expired meanwhile)") {
                     try await database.deleteExpiredRegistrationCodes()
                 }
@@ -112,7 +112,7 @@ extension Gateway {
             if !reaped.isEmpty { logger.notice("reaped replicas that stopped heartbeating", ["nodes": reaped.joined(separator: ",")]) }
             for expiry in try await ownership.releaseDetachedReaders(offlineBound: configuration.readerOfflineBound) {
                 if case .released(_, let generation, let actions) = expiry.result {
-                    let nowUnixMs = Gateway.nowUnixMs()
+                    let nowUnixMs = configuration.clock.nowUnixMs
                     registry.ownershipDecided(expiry.reader, generation: generation, actions: actions, reason: .readerLost, nowUnixMs: nowUnixMs)
                 }
             }

@@ -5,11 +5,17 @@ import Synchronization
 /// heartbeat loop, read by the membership sweeps, which reap others only after a whole lease
 /// of health.
 final class NodeHealth: Sendable {
-    private let healthySince = Mutex<ContinuousClock.Instant?>(.now)
+    private let clock: any ServiceClock
+    private let healthySince: Mutex<ContinuousClock.Instant?>
+
+    init(clock: any ServiceClock) {
+        self.clock = clock
+        healthySince = Mutex(clock.now)
+    }
 
     /// The heartbeat held: healthy from now on unless it was already.
     func held() {
-        healthySince.withLock { since in if since == nil { since = .now } }
+        healthySince.withLock { since in if since == nil { since = clock.now } }
     }
 
     /// The heartbeat failed or cannot be trusted.
@@ -21,6 +27,6 @@ final class NodeHealth: Sendable {
 
     /// Healthy without a break for at least `duration`.
     func healthy(for duration: Duration) -> Bool {
-        healthySince.withLock { since in since.map { ContinuousClock.now - $0 >= duration } ?? false }
+        healthySince.withLock { since in since.map { clock.now - $0 >= duration } ?? false }
     }
 }

@@ -71,7 +71,7 @@ extension FleetAdminService {
         let stored = await followUp("reading a reader registered on another replica", leaves: "the answer shows the reader as registered, without its live status") {
             try await readerMessage(record.id, account: record.accountID)
         }
-        return stored ?? Gateway.readerMessage(record, link: nil)
+        return stored ?? Gateway.readerMessage(at: registry.clock, record, link: nil)
     }
 
     /// Registers readers by serial number, labelled "<prefix> 1", "<prefix> 2", ...
@@ -99,6 +99,6 @@ extension FleetAdminService {
         } catch {
             throw ServiceError.store(error)
         }
-        return records.map { Gateway.readerMessage($0, link: nil) }
+        return records.map { Gateway.readerMessage(at: registry.clock, $0, link: nil) }
     }
 }

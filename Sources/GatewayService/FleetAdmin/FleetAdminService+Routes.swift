@@ -91,7 +91,7 @@ extension FleetAdminService {
             let records: [ReaderRecord]
             do { records = try await database.readers(account: account, location: location) } catch { throw ServiceError.store(error) }
             let links = registry.linkStatuses(of: records.map { ReaderID($0.id) })
-            let readers = zip(records, links).map { Gateway.readerMessage($0, link: $1) }
+            let readers = zip(records, links).map { Gateway.readerMessage(at: configuration.clock, $0, link: $1) }
             var response = ReaderGatewayV1.ListReadersResponse()
             response.readers = await fleetView(
                 readers.filter { request.networkStatus == .unspecified || $0.networkStatus == request.networkStatus }, account: account
@@ -105,7 +105,7 @@ extension FleetAdminService {
             let account = try await authenticateAdmin(context)
             let record = try await ownedReader(request.readerID, account: account)
             var response = ReaderGatewayV1.GetReaderResponse()
-            response.reader = await fleetView([Gateway.readerMessage(record, link: registry.linkStatus(of: ReaderID(record.id)))], account: account).first
+            response.reader = await fleetView([Gateway.readerMessage(at: registry.clock, record, link: registry.linkStatus(of: ReaderID(record.id)))], account: account).first
             response.ownership = try await ownershipMessages([record]).first
             return response
         }
@@ -233,7 +233,7 @@ extension FleetAdminService {
         do { result = try await ownership.adminRelease(reader: reader) } catch { throw ServiceError.store(error) }
         guard case .released(let owner, let generation, let actions) = result else { return nil }
         let session = registry.session(id: owner.session)
-        let nowUnixMs = Gateway.nowUnixMs()
+        let nowUnixMs = configuration.clock.nowUnixMs
         registry.readerReleased(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs)
         var released = ReaderGatewayV1.ReaderOwner()
         released.sessionID = owner.session.rawValue

@@ -90,7 +90,7 @@ extension FleetAdminService {
             var available = ReaderGatewayV1.UpdateAvailable()
             available.readerID = reader.rawValue
             available.update = entry
-            let nowUnixMs = Gateway.nowUnixMs()
+            let nowUnixMs = configuration.clock.nowUnixMs
             registry.softwareUpdateEvent(reader, .updateAvailable(available), nowUnixMs: nowUnixMs)
         }
     }

@@ -22,6 +22,8 @@ struct FleetAdminService: FleetAdminRoutes, ShowsReaders, StoreFollowUps {
     let fleet: FleetWatchHub
     let logger = Logger(component: "service")
 
+    var readerRecords: any ReaderRepository { database }
+
     var watchFleet: FleetAdminRoute.WatchFleet {
         .task { [self] request, call, context in await watchFleet(request, call: call, context: context) }
     }

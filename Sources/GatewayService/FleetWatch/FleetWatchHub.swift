@@ -148,7 +148,7 @@ final class FleetWatchHub: Sendable {
             }
             guard !call.isFinished else { return }
             let readers = rows.map(fleetReader)
-            let nowUnixMs = Gateway.nowUnixMs()
+            let nowUnixMs = registry.clock.nowUnixMs
             let pages = book.withLock { $0.add(id, account: account, location: location, readers: readers, locations: locations, nowUnixMs: nowUnixMs) }
             for page in pages { call.send(page) }
         }
@@ -260,7 +260,7 @@ final class FleetWatchHub: Sendable {
         }
         let scope: FleetWatchBook.Scope = all ? .accounts(accounts) : .readers(asked)
         let bookRows = rows.map { FleetWatchBook.Row(account: $0.reader.accountID, reader: fleetReader($0)) }
-        let nowUnixMs = Gateway.nowUnixMs()
+        let nowUnixMs = registry.clock.nowUnixMs
         let sends = book.withLock { $0.refreshed(bookRows, scope: scope, nowUnixMs: nowUnixMs) }
         guard !sends.isEmpty else { return }
         let targets = calls.withLock { state in sends.map { (state.calls[$0.watcher], $0.events) } }

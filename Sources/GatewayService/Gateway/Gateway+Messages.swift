@@ -7,7 +7,6 @@ import GatewayWire
 /// Messages every surface builds the same way: readers, locations, commands on the
 /// reader link, discovery ids, the wall clock in milliseconds.
 extension Gateway {
-    static func nowUnixMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
     /// A discovery id as the wire carries it (`disc_7`).
     static func wireDiscoveryID(_ id: DiscoveryStateMachine.DiscoveryID) -> String { "disc_\(id.value)" }
@@ -33,9 +32,9 @@ extension Gateway {
     }
 
     /// A reader as discovery and the admin surface show it, live status from its link here.
-    static func readerMessage(_ record: ReaderRecord, link: LinkStatus?) -> ReaderGatewayV1.Reader {
+    static func readerMessage(at clock: any ServiceClock, _ record: ReaderRecord, link: LinkStatus?) -> ReaderGatewayV1.Reader {
         let reader = describedReader(record)
-        if let link { return link.render(reader, nowUnixMs: Gateway.nowUnixMs()) }
+        if let link { return link.render(reader, nowUnixMs: clock.nowUnixMs) }
         var offline = reader
         // No link here: online when another replica holds its link.
         offline.networkStatus = record.online ? .online : .offline

@@ -11,20 +11,20 @@ extension Gateway {
     func runSweeper() async {
         let interval = configuration.sweepInterval
         let leaseEvery = max(interval, configuration.sessionLease / 3)
-        var nextLeaseSweep = ContinuousClock.now
-        var lastTick = ContinuousClock.now
+        var nextLeaseSweep = configuration.clock.now
+        var lastTick = configuration.clock.now
         while !Task.isCancelled {
-            if ContinuousClock.now - lastTick > interval * 3 + .seconds(1) {
+            if configuration.clock.now - lastTick > interval * 3 + .seconds(1) {
                 // This process was paused (SIGSTOP, a frozen VM): its readers' silence is its
                 // own. They get a fresh bound instead of being reported lost on stale clocks;
                 // the node heartbeat decides whether this replica may still act at all.
                 forgiveReaderSilence()
             }
-            lastTick = .now
+            lastTick = configuration.clock.now
             sweepLinks()
-            if ContinuousClock.now >= nextLeaseSweep {
+            if configuration.clock.now >= nextLeaseSweep {
                 let renewed = await sdk.sweepSessions()
-                nextLeaseSweep = .now + (renewed ? leaseEvery : interval)
+                nextLeaseSweep = configuration.clock.now + (renewed ? leaseEvery : interval)
             }
             try? await Task.sleep(for: interval)
         }
@@ -32,7 +32,7 @@ extension Gateway {
 
     /// Restarts every link's offline bound from now (after this process was paused).
     func forgiveReaderSilence() {
-        registry.silenceForgiven(now: .now)
+        registry.silenceForgiven(now: configuration.clock.now)
     }
 
     /// Ends links whose reader stopped heartbeating and fails commands the reader did not

@@ -46,9 +46,9 @@ final class Gateway: Sendable, StoreFollowUps {
         let node = NodeIdentity(name: configuration.nodeName)
         let loops = EventLoopGroupBox()
         let replicas = ReplicaChannels(group: loops)
-        let registry = Registry(commandTimeout: configuration.commandTimeout)
+        let registry = Registry(commandTimeout: configuration.commandTimeout, clock: configuration.clock)
         let follower = ClusterFollower(database: database, cluster: cluster, registry: registry, metrics: metrics, node: node)
-        let updates = SoftwareUpdateCatalog(store: SoftwareUpdateStore(client: client), clock: configuration.updateClock)
+        let updates = SoftwareUpdateCatalog(store: SoftwareUpdateStore(client: client), clock: configuration.updateClock, cacheClock: configuration.clock)
         let fleet = FleetWatchHub(database: database, registry: registry, metrics: metrics)
         self.fleet = fleet
         self.configuration = configuration
@@ -66,13 +66,14 @@ final class Gateway: Sendable, StoreFollowUps {
             follower: follower, updates: updates
         )
         self.sdk = SdkService(
-            configuration: configuration, database: database, ownership: ownership,
+            configuration: configuration, sessions: database, readerRecords: database, ownership: ownership,
             // A lone connect leaves at once; connects that arrive while the configured batches are
             // in flight leave together in the next one.
             connects: OwnershipClaimBatcher(
                 store: ownership, maximumInFlight: min(configuration.connectBatchesInFlight, client.configuration.maximumConnections)
             ),
-            cluster: cluster, registry: registry, metrics: metrics, node: node, replicas: replicas, follower: follower, updates: updates, fleet: fleet
+            cluster: cluster, bluetooth: BluetoothStore(client: client), tapToPay: TapToPayStore(client: client),
+            registry: registry, metrics: metrics, node: node, replicas: replicas, follower: follower, updates: updates, fleet: fleet
         )
         self.admin = FleetAdminService(
             configuration: configuration, database: database, ownership: ownership, cluster: cluster, registry: registry, node: node,
@@ -99,6 +100,6 @@ final class Gateway: Sendable, StoreFollowUps {
 
     /// A connection closed: sessions it carried may now be detached (their lease starts running).
     func connectionClosed(_ connectionID: UInt64) {
-        registry.connectionClosed(connectionID, now: .now)
+        registry.connectionClosed(connectionID, now: configuration.clock.now)
     }
 }

@@ -5,15 +5,15 @@ import GatewayWire
 /// A surface that shows readers as the store describes them, with their live status
 /// from a link here.
 protocol ShowsReaders {
-    var database: GatewayDatabase { get }
+    var readerRecords: any ReaderRepository { get }
     var registry: Registry { get }
 }
 
 extension ShowsReaders {
     func readerMessage(_ id: String, account: String) async throws(ServiceError) -> ReaderGatewayV1.Reader {
         let record: ReaderRecord?
-        do { record = try await database.reader(id, account: account) } catch { throw ServiceError.store(error) }
+        do { record = try await readerRecords.reader(id, account: account) } catch { throw ServiceError.store(error) }
         guard let record else { throw ServiceError.readerNotFound }
-        return Gateway.readerMessage(record, link: registry.linkStatus(of: ReaderID(id)))
+        return Gateway.readerMessage(at: registry.clock, record, link: registry.linkStatus(of: ReaderID(id)))
     }
 }

@@ -114,7 +114,7 @@ extension ReaderLinkService {
         downlink.message = .registration(registration)
         call.send(downlink)
         // The admin who registered the code hears the reader as it is now: online.
-        registrationMailbox.finish(Gateway.readerMessage(record, link: registry.linkStatus(of: reader)))
+        registrationMailbox.finish(Gateway.readerMessage(at: registry.clock, record, link: registry.linkStatus(of: reader)))
         // From here on the link holds no task: every message is handled on the connection's
         // loop (a heartbeat costs no hop to another thread; at fleet scale the hop cost more
         // than the TLS and the decoding), and its end starts a task that records it. A
@@ -160,7 +160,7 @@ extension ReaderLinkService {
         case .heartbeat?, .commandResult?, .updateProgress?:
             uplinkReceived(uplink, reader: link.reader, linkID: link.linkID)
         case .linkEnding(let said)?:
-            link.ending?.receive(said, at: Date())
+            link.ending?.receive(said, at: configuration.clock.date)
         case .hello?, nil:
             break
         }
@@ -228,7 +228,7 @@ extension ReaderLinkService {
             let lifetime = configuration.registrationCodeLifetime
             let previous = code
             registry.registrationCodeIssued(
-                fresh, replacing: previous.isEmpty ? nil : previous, link: linkID, serial: serial, expires: .now + lifetime
+                fresh, replacing: previous.isEmpty ? nil : previous, link: linkID, serial: serial, expires: configuration.clock.now + lifetime
             ) { record, credential in
                 await mailbox.deliver(record, credential: credential, wake: { call.wake() })
             }
@@ -244,7 +244,7 @@ extension ReaderLinkService {
             }
             var registration = ReaderGatewayV1.RegistrationState()
             registration.registrationCode = String(fresh.prefix(4)) + "-" + String(fresh.suffix(4))
-            registration.registrationCodeExpiresUnixMs = Gateway.nowUnixMs() + Int64(lifetime.seconds * 1000)
+            registration.registrationCodeExpiresUnixMs = configuration.clock.nowUnixMs + Int64(lifetime.seconds * 1000)
             var downlink = ReaderGatewayV1.ReaderDownlink()
             downlink.message = .registration(registration)
             call.send(downlink)
@@ -266,7 +266,7 @@ extension ReaderLinkService {
                 registered = CodeRegistration(record: record, credential: credential, lastHeartbeat: lastHeartbeat)
                 break
             }
-            let expired = registry.registrationExpired(code, now: .now)
+            let expired = registry.registrationExpired(code, now: configuration.clock.now)
             if expired { await issueCode() }
         }
         let last = code
@@ -307,8 +307,8 @@ extension ReaderLinkService {
     func uplinkReceived(_ message: ReaderGatewayV1.ReaderUplink, reader: ReaderID, linkID: LinkID) {
         switch message.message {
         case .heartbeat(let heartbeat):
-            let now = ContinuousClock.now
-            let nowUnixMs = Gateway.nowUnixMs()
+            let now = configuration.clock.now
+            let nowUnixMs = configuration.clock.nowUnixMs
             let announced = registry.heartbeat(
                 reader, link: linkID, activity: heartbeat.activity, batteryLevel: heartbeat.batteryLevel, ipAddress: heartbeat.ipAddress,
                 now: now, nowUnixMs: nowUnixMs
@@ -321,7 +321,7 @@ extension ReaderLinkService {
         case .commandResult(let result):
             registry.commandAnswered(result, reader: reader, link: linkID)
         case .updateProgress(let progress):
-            let nowUnixMs = Gateway.nowUnixMs()
+            let nowUnixMs = configuration.clock.nowUnixMs
             registry.updateProgress(reader, progress: progress.progress, nowUnixMs: nowUnixMs)
         case .hello, .linkEnding, nil:
             break
@@ -352,7 +352,7 @@ extension ReaderLinkService {
         }
         if case .ownerLost(_, let generation, let actions) = result {
             let reason: ReaderGatewayV1.DisconnectReason = ended.rebootRequested ? .rebootRequested : .readerLost
-            let nowUnixMs = Gateway.nowUnixMs()
+            let nowUnixMs = configuration.clock.nowUnixMs
             registry.ownershipDecided(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs)
         }
     }

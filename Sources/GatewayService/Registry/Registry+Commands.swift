@@ -40,8 +40,8 @@ extension Registry {
         _ token: String, connection: UInt64, reboot: Bool, deadline: ContinuousClock.Instant, lease: Duration,
         complete: @escaping CommandCompletion
     ) -> LoopRelay {
-        let now = ContinuousClock.now
-        let nowUnixMs = Gateway.nowUnixMs()
+        let now = clock.now
+        let nowUnixMs = clock.nowUnixMs
         return state.withLock { state -> LoopRelay in
             switch state.machine.commandRequested(token, connection: connection, reboot: reboot, deadline: deadline, now: now, nowUnixMs: nowUnixMs, lease: lease) {
             case .local(let key, let owned):

@@ -7,7 +7,7 @@ extension Registry {
     /// store, ends with DISCOVERY_CANCELED. Nil: no such session.
     func discoveryStarted(_ token: String) -> DiscoveryStateMachine.StartResult? {
         let (started, superseded) = state.withLock { state -> (ReaderRegistry.DiscoveryStart?, DiscoveryAnswer?) in
-            let started = state.machine.discoveryStarted(token, now: .now)
+            let started = state.machine.discoveryStarted(token, now: clock.now)
             return (started, started?.supersededWaiter == nil ? nil : state.discoveryAnswers.removeValue(forKey: token))
         }
         if let superseded, let id = started?.supersededWaiter, case .start(let newer, _)? = started?.result {

@@ -10,7 +10,7 @@ extension Registry {
         _ reader: ReaderID, link: LinkID, call: ServerCall, described: ReaderGatewayV1.Reader, status: LinkStatus
     ) -> LinkEpoch? {
         let (epoch, old, failed) = state.withLock { state -> (LinkEpoch?, ServerCall?, [CommandCompletion]) in
-            guard let reattached = state.machine.linkReattached(reader, link: link, described: described, status: status, now: .now) else {
+            guard let reattached = state.machine.linkReattached(reader, link: link, described: described, status: status, now: clock.now) else {
                 return (nil, nil, [])
             }
             state.linkCalls[link] = call
@@ -29,7 +29,7 @@ extension Registry {
         _ reader: ReaderID, link: LinkID, call: ServerCall, epoch: LinkEpoch, described: ReaderGatewayV1.Reader, status: LinkStatus
     ) {
         let work = state.withLock { state -> [Work] in
-            let actions = state.machine.linkAttached(reader, link: link, epoch: epoch, described: described, status: status, now: .now)
+            let actions = state.machine.linkAttached(reader, link: link, epoch: epoch, described: described, status: status, now: clock.now)
             state.linkCalls[link] = call
             return Self.resolve(actions, in: &state, timeout: commandTimeout)
         }
@@ -64,7 +64,7 @@ extension Registry {
     /// The periodic sweep at `now`: silent links' calls end, overdue commands fail.
     func tick(heartbeatBound: Duration) {
         let (silent, expired) = state.withLock { state -> ([ServerCall], [CommandCompletion]) in
-            let result = state.machine.tick(now: .now, heartbeatBound: heartbeatBound)
+            let result = state.machine.tick(now: clock.now, heartbeatBound: heartbeatBound)
             return (
                 result.silentLinks.compactMap { state.linkCalls[$0] },
                 result.expiredCommands.compactMap { state.completions.removeValue(forKey: $0) }
@@ -80,7 +80,7 @@ extension Registry {
     /// lock); the outcome is handed over outside it.
     func commandAnswered(_ result: ReaderGatewayV1.CommandResult, reader: ReaderID, link: LinkID) {
         let completion = state.withLock { state -> CommandCompletion? in
-            guard let key = state.machine.commandAnswered(reader, link: link, commandID: result.commandID, now: .now) else { return nil }
+            guard let key = state.machine.commandAnswered(reader, link: link, commandID: result.commandID, now: clock.now) else { return nil }
             return state.completions.removeValue(forKey: key)
         }
         completion?(.answered(result))

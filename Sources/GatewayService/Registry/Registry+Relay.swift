@@ -30,7 +30,7 @@ extension Registry {
         complete: @escaping CommandCompletion
     ) -> Bool {
         let timeout = commandTimeout
-        guard let (call, commandID) = dispatch(session, to: reader, isCollect: isCollect, reboot: reboot, deadline: .now + timeout, complete: complete) else {
+        guard let (call, commandID) = dispatch(session, to: reader, isCollect: isCollect, reboot: reboot, deadline: clock.now + timeout, complete: complete) else {
             return false
         }
         call.send(Gateway.downlink(command, id: commandID, session: session, timeout: timeout))

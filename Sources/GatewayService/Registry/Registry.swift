@@ -62,9 +62,12 @@ final class Registry: Sendable {
     let idleWatched = Atomic<Bool>(false)
     /// The command timeout, for the message of a command that timed out.
     let commandTimeout: Duration
+    /// Where the registry reads the time (the services' clock).
+    let clock: any ServiceClock
 
-    init(commandTimeout: Duration) {
+    init(commandTimeout: Duration, clock: any ServiceClock = SystemServiceClock()) {
         self.commandTimeout = commandTimeout
+        self.clock = clock
     }
 
     /// Feeds one event that answers with actions, performs them after the lock, and

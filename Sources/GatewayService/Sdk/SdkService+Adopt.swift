@@ -17,7 +17,7 @@ extension SdkService {
     /// is answered. Returns nil when there is no open session with that token.
     func adoptSession(_ token: String, _ context: CallContext) async throws(ServiceError) -> RegistrySession? {
         let found: AdoptedSessionRecord?
-        do { found = try await database.adoptSession(token: token, node: node.id, lease: configuration.sessionLease) } catch {
+        do { found = try await sessions.adoptSession(token: token, node: node.id, lease: configuration.sessionLease) } catch {
             throw ServiceError.store(error)
         }
         guard let row = found else { return nil }
@@ -31,7 +31,7 @@ extension SdkService {
                 burst: configuration.discoveryBurst, perSecond: configuration.discoveriesPerSecond
             ),
             discovered: Set(row.discovery?.readers ?? []),
-            connection: context.connectionID, nowUnixMs: Gateway.nowUnixMs(),
+            connection: context.connectionID, nowUnixMs: configuration.clock.nowUnixMs,
             reader: row.reader.map(ReaderID.init), generation: OwnershipGeneration(row.generation), epoch: row.epoch
         )
         let adoption = registry.sessionAdopted(session)

@@ -13,8 +13,6 @@ extension SdkService {
         .task { [self] request, context throws(ServiceError) in try await connectBluetoothReader(request, context) }
     }
 
-    var bluetooth: BluetoothStore { BluetoothStore(client: database.client) }
-
     func connectBluetoothReader(
         _ request: ReaderGatewayV1.ConnectBluetoothReaderRequest, _ context: CallContext
     ) async throws(ServiceError) -> ReaderGatewayV1.ConnectBluetoothReaderResponse {
@@ -37,12 +35,12 @@ extension SdkService {
             throw ServiceError(.permissionDenied, "this session's connection token is limited to another location; mint a token for this location")
         }
         let location: LocationRecord?
-        do { location = try await database.location(request.locationID, account: session.accountID) } catch { throw ServiceError.store(error) }
+        do { location = try await readerRecords.location(request.locationID, account: session.accountID) } catch { throw ServiceError.store(error) }
         guard let location else { throw ServiceError.locationNotFound }
         if let current = session.reader {
             // The same reader may be connected again (a reconnect); any other may not.
             let record: ReaderRecord?
-            do { record = try await database.reader(current.rawValue, account: session.accountID) } catch { throw ServiceError.store(error) }
+            do { record = try await readerRecords.reader(current.rawValue, account: session.accountID) } catch { throw ServiceError.store(error) }
             guard record?.serial == serial else {
                 throw ServiceError(.alreadyConnectedToReader, "this session is already connected to reader \(current.rawValue); disconnect it first")
             }
@@ -62,7 +60,7 @@ extension SdkService {
             throw ServiceError(.readerAlreadyRegistered, "serial \(serial) belongs to a reader that is not a Bluetooth reader; check the serial the reader advertised")
         case .connected(let record, let rebonded):
             var response = ReaderGatewayV1.ConnectBluetoothReaderResponse()
-            response.reader = Gateway.readerMessage(record, link: registry.linkStatus(of: ReaderID(record.id)))
+            response.reader = Gateway.readerMessage(at: registry.clock, record, link: registry.linkStatus(of: ReaderID(record.id)))
             response.readerCredential = credential
             response.rebondedFromAnotherDevice = rebonded
             return response

@@ -51,7 +51,7 @@ extension SdkService {
         if let refusal = await takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
         guard let reader = session.reader else { throw ServiceError.notConnected }
         let fenceKind = kind ?? .clearReaderDisplay
-        let started = ContinuousClock.now
+        let started = configuration.clock.now
         if fenceKind.marksReaderInUse {
             // Collect and confirm mark the reader in use in the store, fenced by generation,
             // so that a failIfInUse connect on any replica sees the transaction.
@@ -91,7 +91,7 @@ extension SdkService {
             }
             fleet.changed([reader.rawValue])
         }
-        metrics.relayedCommandDuration.unlabeled.observe(ContinuousClock.now - started)
+        metrics.relayedCommandDuration.unlabeled.observe(configuration.clock.now - started)
         switch outcome {
         case .failed(let error):
             throw error
@@ -112,12 +112,8 @@ extension SdkService {
     /// supersedes the old one: the mark is cleared and the caller marks the
     /// reader again. True when it did.
     func clearStaleMark(_ reader: ReaderID, session: RegistrySession) async throws(StoreError) -> Bool {
-        let rows = try await database.client.query(
-            "SELECT command FROM reader_ownership WHERE reader_id = $1 AND command_session_id = $2",
-            [PostgresValue(reader.rawValue), PostgresValue(session.id.rawValue)]
-        )
-        guard let name = try rows.first?.decode(String?.self, "command"), let stale = GatewayDomain.ReaderCommand(rawValue: name) else { return false }
-        logger.notice("a session's new transaction superseded its own unfinished one", ["reader": reader, "session": session.id, "command": name])
+        guard let stale = try await ownership.commandMark(reader: reader, session: session.id) else { return false }
+        logger.notice("a session's new transaction superseded its own unfinished one", ["reader": reader, "session": session.id, "command": stale.rawValue])
         _ = try await ownership.commandFinished(stale, reader: reader, session: session.id, generation: session.generation)
         return true
     }

@@ -41,7 +41,7 @@ extension SdkService {
             guard session.discovered.contains(reader.rawValue) else {
                 // Unknown and foreign readers look alike; a known reader not in the latest answer is stale.
                 let record: ReaderRecord?
-                do { record = try await database.reader(reader.rawValue, account: session.accountID) } catch { throw ServiceError.store(error) }
+                do { record = try await readerRecords.reader(reader.rawValue, account: session.accountID) } catch { throw ServiceError.store(error) }
                 guard let record else { throw ServiceError.readerNotFound }
                 if let refusal = try await foreignBluetoothRefusal(record, device: session.posDeviceID) { throw refusal }
                 throw ServiceError.refusal(.staleDiscovery)
@@ -68,20 +68,20 @@ extension SdkService {
             session: session.id, lane: lane, failIfInUse: request.failIfInUse,
             readerDiscovery: discoveryID, latestDiscovery: latest
         )
-        let started = ContinuousClock.now
+        let started = configuration.clock.now
         // The reader's row (for the answer) comes back with the claim's decision: one
         // statement and one round trip per connect, shared with the connects that arrive
         // with it (one statement and one commit per batch).
         let result: ConnectResult
         let record: ReaderRecord?
         do { (result, record) = try await connects.claim(reader, claim, readingRecordOf: session.accountID) } catch { throw ServiceError.store(error) }
-        metrics.claimDuration.unlabeled.observe(ContinuousClock.now - started)
+        metrics.claimDuration.unlabeled.observe(configuration.clock.now - started)
         switch result {
         case .refused(let refusal, _):
             if refusal == .readerBusy { metrics.claims.labels(ClaimOutcome.refusedBusy).increment() }
             throw ServiceError.refusal(refusal)
         case .granted(let grant, let generation, let actions):
-            let nowUnixMs = Gateway.nowUnixMs()
+            let nowUnixMs = configuration.clock.nowUnixMs
             let posDeviceID = session.posDeviceID
             let claimed = registry.readerClaimed(
                 reader, by: session.id, generation: generation, lane: lane, posDeviceID: posDeviceID, actions: actions, nowUnixMs: nowUnixMs
@@ -98,7 +98,7 @@ extension SdkService {
             }
             var response = ReaderGatewayV1.ConnectReaderResponse()
             guard let row = record else { throw ServiceError.readerNotFound }
-            response.reader = Gateway.readerMessage(row, link: registry.linkStatus(of: reader))
+            response.reader = Gateway.readerMessage(at: registry.clock, row, link: registry.linkStatus(of: reader))
             response.generation = UInt64(generation.rawValue)
             response.replacedOtherSession = replaced
             try await connectSoftwareUpdateStep(reader, token: request.sessionToken, account: session.accountID, context: context, response: &response)
@@ -123,7 +123,7 @@ extension SdkService {
         registry.readerLetGo(reader, by: session.id)
         switch result {
         case .released(_, let generation, let actions):
-            let nowUnixMs = Gateway.nowUnixMs()
+            let nowUnixMs = configuration.clock.nowUnixMs
             registry.readerReleased(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs)
         case .unchanged, .refused:
             break

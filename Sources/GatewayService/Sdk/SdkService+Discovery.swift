@@ -16,7 +16,7 @@ extension SdkService {
         }
         if let wanted = location {
             let found: LocationRecord?
-            do { found = try await database.location(wanted, account: session.accountID) } catch { throw ServiceError.store(error) }
+            do { found = try await readerRecords.location(wanted, account: session.accountID) } catch { throw ServiceError.store(error) }
             guard found != nil else { throw ServiceError.locationNotFound }
         } else {
             location = nil
@@ -38,7 +38,7 @@ extension SdkService {
         // A Bluetooth reader talks to the device it is bonded to: only that device discovers it.
         let records = try await withoutForeignBluetoothReaders(listed, device: session.posDeviceID)
         let answered = registry.discoveryAnswered(token, discovery, readers: records.map { ReaderID($0.id) }).map { result, links in
-            (result, zip(records, links).map { Gateway.readerMessage($0, link: $1) })
+            (result, zip(records, links).map { Gateway.readerMessage(at: configuration.clock, $0, link: $1) })
         }
         switch answered {
         case nil:
@@ -52,7 +52,7 @@ extension SdkService {
             // the session over (this one died or drained) honours these readers too.
             let kept = SessionDiscoveryRecord(answered: discovery.value, readers: records.map(\.id))
             let recorded: Bool
-            do { recorded = try await database.recordDiscovery(kept, session: session.id.rawValue, epoch: session.epoch) } catch {
+            do { recorded = try await sessions.recordDiscovery(kept, session: session.id.rawValue, epoch: session.epoch) } catch {
                 throw ServiceError.store(error)
             }
             guard recorded else {
@@ -84,7 +84,7 @@ extension SdkService {
             Task {
                 let result: Result<[ReaderRecord], ServiceError>
                 do {
-                    result = .success(try await database.readers(account: account, location: location))
+                    result = .success(try await readerRecords.readers(account: account, location: location))
                 } catch {
                     result = .failure(.store(error))
                 }

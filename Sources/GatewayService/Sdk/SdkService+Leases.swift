@@ -11,9 +11,9 @@ extension SdkService {
     func sweepSessions() async -> Bool {
         var renewedAll = true
         let lease = configuration.sessionLease
-        let (attached, expired) = registry.leaseSweep(now: .now, lease: lease)
+        let (attached, expired) = registry.leaseSweep(now: configuration.clock.now, lease: lease)
         do {
-            let renewed = try await database.renewLeases(
+            let renewed = try await sessions.renewLeases(
                 attached.map { SessionEpochRecord(id: $0.id.rawValue, epoch: $0.epoch) }, node: node.id, lease: lease
             )
             // A copy whose row was adopted past its epoch (or closed) is stale: dropped here
@@ -26,13 +26,13 @@ extension SdkService {
         for token in expired {
             guard let id = registry.session(token: token)?.id else { continue }
             await followUp("closing an expired session's row", leaves: "the next sweep closes it") {
-                try await database.closeSession(id.rawValue, node: node.id)
+                try await sessions.closeSession(id.rawValue, node: node.id)
             }
         }
         do {
-            for expiry in try await ownership.expireSessions() {
+            for expiry in try await ownership.expireSessions(limit: 500) {
                 if case .released(let owner, let generation, let actions) = expiry.result {
-                    let nowUnixMs = Gateway.nowUnixMs()
+                    let nowUnixMs = configuration.clock.nowUnixMs
                     registry.readerReleased(expiry.reader, generation: generation, actions: actions, reason: .sessionExpired, nowUnixMs: nowUnixMs)
                     // Its lease ran out in the store: the session is over here too.
                     if let token = registry.session(id: owner.session)?.token, !expired.contains(token) {

@@ -59,11 +59,12 @@ extension SdkService {
     ) {
         let lease = configuration.sessionLease
         let timeout = configuration.commandTimeout
-        let started = ContinuousClock.now
+        let clock = configuration.clock
+        let started = clock.now
         // The histogram alone: capturing the whole metrics struct would retain every family.
         let relayedCommandDuration = metrics.relayedCommandDuration.unlabeled
         let complete: CommandCompletion = { outcome in
-            relayedCommandDuration.observe(ContinuousClock.now - started)
+            relayedCommandDuration.observe(clock.now - started)
             switch outcome {
             case .failed(let error):
                 call.end(answering(error, token: token, context).status)
@@ -77,7 +78,7 @@ extension SdkService {
             }
         }
         switch registry.commandRequested(
-            token, connection: context.connectionID, reboot: reboot, deadline: .now + timeout, lease: lease, complete: complete
+            token, connection: context.connectionID, reboot: reboot, deadline: started + timeout, lease: lease, complete: complete
         ) {
         case .refused(let error):
             call.end(answering(error, token: token, context).status)

@@ -51,8 +51,8 @@ extension SdkService {
     /// (and its lease runs).
     func localSession(_ token: String, _ context: CallContext) -> RegistrySession? {
         let lease = configuration.sessionLease
-        let nowUnixMs = Gateway.nowUnixMs()
-        return registry.sessionUsed(token, connection: context.connectionID, now: .now, nowUnixMs: nowUnixMs, lease: lease)
+        let nowUnixMs = configuration.clock.nowUnixMs
+        return registry.sessionUsed(token, connection: context.connectionID, now: configuration.clock.now, nowUnixMs: nowUnixMs, lease: lease)
     }
 
     func openSession(_ request: ReaderGatewayV1.OpenSessionRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.OpenSessionResponse {
@@ -76,7 +76,7 @@ extension SdkService {
         }
         guard !request.posDeviceID.isEmpty else { throw ServiceError.invalid("pos_device_id is empty; send a stable id of the point-of-sale device") }
         let token: ConnectionTokenRecord?
-        do { token = try await database.connectionToken(request.connectionToken) } catch { throw ServiceError.store(error) }
+        do { token = try await sessions.connectionToken(request.connectionToken) } catch { throw ServiceError.store(error) }
         guard let token else {
             throw ServiceError(.connectionTokenInvalid, "the connection token is not valid; mint a new one with FleetAdmin.CreateConnectionToken")
         }
@@ -87,7 +87,7 @@ extension SdkService {
         let secret = Secrets.sessionToken()
         let lane = request.laneLabel.isEmpty ? request.posDeviceID : request.laneLabel
         do {
-            try await database.insertSession(
+            try await sessions.insertSession(
                 id: id.rawValue, account: token.accountID, posDeviceID: request.posDeviceID, lane: lane,
                 locationScope: token.locationID, nodeID: node.id, lease: configuration.sessionLease, token: secret
             )
@@ -96,7 +96,7 @@ extension SdkService {
             id: id, token: secret, accountID: token.accountID, locationScope: token.locationID,
             posDeviceID: request.posDeviceID, lane: LaneLabel(lane),
             discovery: DiscoveryStateMachine(burst: configuration.discoveryBurst, perSecond: configuration.discoveriesPerSecond),
-            connection: context.connectionID, nowUnixMs: Gateway.nowUnixMs()
+            connection: context.connectionID, nowUnixMs: configuration.clock.nowUnixMs
         )
         registry.sessionOpened(session)
         metrics.sessions.unlabeled.increment()
@@ -115,7 +115,7 @@ extension SdkService {
         if session.detachedSince != nil {
             let held = SessionEpochRecord(id: session.id.rawValue, epoch: session.epoch)
             let renewed: Set<String>
-            do { renewed = try await database.renewLeases([held], node: node.id, lease: configuration.sessionLease) } catch { throw ServiceError.store(error) }
+            do { renewed = try await sessions.renewLeases([held], node: node.id, lease: configuration.sessionLease) } catch { throw ServiceError.store(error) }
             if renewed.isEmpty {
                 dropStaleCopies([SessionEpoch(id: session.id, epoch: session.epoch)])
                 throw ServiceError.sessionMoved
@@ -142,7 +142,7 @@ extension SdkService {
         guard let removed = registry.sessionEnded(token) else { return }
         metrics.sessions.unlabeled.decrement()
         await followUp("closing a session's row", leaves: "the row stays until its lease runs out") {
-            try await database.closeSession(removed.id.rawValue, node: node.id)
+            try await sessions.closeSession(removed.id.rawValue, node: node.id)
         }
     }
 

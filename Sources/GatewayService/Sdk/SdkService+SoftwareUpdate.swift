@@ -160,9 +160,9 @@ extension SdkService {
             throw ServiceError(.readerBusy, "a payment is running on the reader; install the update once it has finished")
         }
         let record: ReaderRecord?
-        do { record = try await database.reader(reader.rawValue, account: session.accountID) } catch { throw ServiceError.store(error) }
+        do { record = try await readerRecords.reader(reader.rawValue, account: session.accountID) } catch { throw ServiceError.store(error) }
         guard let record else { throw ServiceError.readerNotFound }
-        let described = Gateway.readerMessage(record, link: status)
+        let described = Gateway.readerMessage(at: registry.clock, record, link: status)
         let (version, battery) = await softwareStatus(of: described)
         let decided: (SoftwareUpdatePolicy.Decision, ReaderGatewayV1.ReaderSoftwareUpdate?)
         do {
@@ -200,7 +200,7 @@ extension SdkService {
         var started = ReaderGatewayV1.UpdateStarted()
         started.readerID = owned.reader.rawValue
         started.update = entry
-        let nowUnixMs = Gateway.nowUnixMs()
+        let nowUnixMs = configuration.clock.nowUnixMs
         registry.softwareUpdateEvent(owned.reader, .updateStarted(started), nowUnixMs: nowUnixMs)
         var command = ReaderGatewayV1.ReaderCommand.InstallUpdate()
         command.version = entry.version
@@ -231,7 +231,7 @@ extension SdkService {
         var available = ReaderGatewayV1.UpdateAvailable()
         available.readerID = reader.rawValue
         available.update = entry
-        let nowUnixMs = Gateway.nowUnixMs()
+        let nowUnixMs = configuration.clock.nowUnixMs
         registry.softwareUpdateEvent(reader, .updateAvailable(available), nowUnixMs: nowUnixMs)
     }
 
@@ -264,7 +264,7 @@ extension SdkService {
     /// The reader installed `version`: the store (and admins) see it now, before its next heartbeat says so.
     func softwareVersionInstalled(_ reader: ReaderID, version: String) async {
         await followUp("recording a reader's new software version", leaves: "admins see the older version until its next attach") {
-            try await database.readerReported(reader.rawValue, softwareVersion: version, deviceType: .unspecified)
+            try await readerRecords.readerReported(reader.rawValue, softwareVersion: version, deviceType: .unspecified)
         }
     }
 }

@@ -24,14 +24,12 @@ extension SdkService {
         }
     }
 
-    var tapToPay: TapToPayStore { TapToPayStore(client: database.client) }
-
     func discoverTapToPayReader(_ request: ReaderGatewayV1.DiscoverTapToPayReaderRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.DiscoverTapToPayReaderResponse {
         let session = try await session(request.sessionToken, context)
         try Self.checkTapToPaySupport(request.device)
         let serial = TapToPayStore.serial(posDeviceID: session.posDeviceID)
         let record: ReaderRecord?
-        do { record = try await database.reader(serial: serial) } catch { throw ServiceError.store(error) }
+        do { record = try await readerRecords.reader(serial: serial) } catch { throw ServiceError.store(error) }
         var reader = ReaderGatewayV1.Reader()
         if let record, record.accountID == session.accountID {
             reader = Gateway.describedReader(record)
@@ -56,13 +54,13 @@ extension SdkService {
         if let current = session.reader {
             // Its own phone's reader may be connected again (a reconnect); any other may not.
             let record: ReaderRecord?
-            do { record = try await database.reader(current.rawValue, account: session.accountID) } catch { throw ServiceError.store(error) }
+            do { record = try await readerRecords.reader(current.rawValue, account: session.accountID) } catch { throw ServiceError.store(error) }
             guard record?.serial == TapToPayStore.serial(posDeviceID: session.posDeviceID) else {
                 throw ServiceError(.alreadyConnectedToReader, "this session is already connected to reader \(current.rawValue); disconnect it first")
             }
         }
         let location: LocationRecord?
-        do { location = try await database.location(request.locationID, account: session.accountID) } catch { throw ServiceError.store(error) }
+        do { location = try await readerRecords.location(request.locationID, account: session.accountID) } catch { throw ServiceError.store(error) }
         guard let location else { throw ServiceError.locationNotFound }
         let store = tapToPay
         let account = TapToPayStore.accountKey(account: session.accountID, onBehalfOf: request.onBehalfOf)
@@ -76,7 +74,7 @@ extension SdkService {
             )
         }
         let admission: TapToPayAccountWindow.Admission
-        do { admission = try await store.admit(device: device, account: account) } catch { throw ServiceError.store(error) }
+        do { admission = try await store.admit(device: device, account: account, now: nil) } catch { throw ServiceError.store(error) }
         let accounts: Int
         switch admission {
         case .admitted(let count):
@@ -102,7 +100,7 @@ extension SdkService {
         guard let registered else {
             throw ServiceError(.readerAlreadyRegistered, "serial \(serial) belongs to a reader that is not Tap to Pay; use another pos_device_id")
         }
-        response.reader = Gateway.readerMessage(registered, link: registry.linkStatus(of: ReaderID(registered.id)))
+        response.reader = Gateway.readerMessage(at: registry.clock, registered, link: registry.linkStatus(of: ReaderID(registered.id)))
         response.readerCredential = credential
         response.merchantDisplayName = request.merchantDisplayName.isEmpty ? location.displayName : request.merchantDisplayName
         response.accountsInWindow = UInt32(accounts)

@@ -22,7 +22,7 @@ extension SdkService {
         setup.components = ["config"]
         setup.durationEstimate = .lessThanOneMinute
         setup.required = true
-        setup.requiredAtUnixMs = Gateway.nowUnixMs()
+        setup.requiredAtUnixMs = configuration.clock.nowUnixMs
         return setup
     }
 

@@ -11,8 +11,10 @@ import Synchronization
 /// once, one made on another replica within the lifetime), the update rules applied at the
 /// clock of the configuration, and the battery levels recorded only when worth a write.
 final class SoftwareUpdateCatalog: Sendable {
-    let store: SoftwareUpdateStore
+    let store: any SoftwareUpdateRepository
     let clock: WallClock
+    /// The services' clock, for the cache's lifetime.
+    let cacheClock: any ServiceClock
     /// How long a cached catalog is used before it is read again.
     let cacheLifetime: Duration
     let logger = Logger(component: "service")
@@ -38,9 +40,10 @@ final class SoftwareUpdateCatalog: Sendable {
     private let windows = Mutex<[String: CachedWindow]>([:])
     private let reports = Mutex<[ReaderID: LinkReport]>([:])
 
-    init(store: SoftwareUpdateStore, clock: WallClock, cacheLifetime: Duration = .seconds(5)) {
+    init(store: any SoftwareUpdateRepository, clock: WallClock, cacheClock: any ServiceClock, cacheLifetime: Duration = .seconds(5)) {
         self.store = store
         self.clock = clock
+        self.cacheClock = cacheClock
         self.cacheLifetime = cacheLifetime
     }
 
@@ -48,11 +51,11 @@ final class SoftwareUpdateCatalog: Sendable {
 
     /// The account's catalog entries for `deviceType`.
     func entries(account: String, deviceType: ReaderGatewayV1.DeviceType) async throws(StoreError) -> [ReaderGatewayV1.ReaderSoftwareUpdate] {
-        let now = ContinuousClock.now
+        let now = cacheClock.now
         if let cached = cache.withLock({ $0[account] }), now - cached.readAt < cacheLifetime {
             return cached.updates.filter { $0.deviceType == deviceType }
         }
-        let all = try await store.catalog(account: account)
+        let all = try await store.catalog(account: account, deviceType: .unspecified)
         cache.withLock { $0[account] = Cached(updates: all, readAt: now) }
         return all.filter { $0.deviceType == deviceType }
     }
@@ -66,7 +69,7 @@ final class SoftwareUpdateCatalog: Sendable {
     /// like the catalog.
     func installWindow(account: String, location: String) async throws(StoreError) -> InstallWindow? {
         guard !location.isEmpty else { return nil }
-        let now = ContinuousClock.now
+        let now = cacheClock.now
         if let cached = windows.withLock({ $0[location] }), now - cached.readAt < cacheLifetime { return cached.window }
         let window = try await store.installWindows(account: account, locations: [location])[location]
         windows.withLock { $0[location] = CachedWindow(window: window, readAt: now) }

@@ -1,0 +1,35 @@
+import GatewayDomain
+@testable import GatewayService
+import Synchronization
+
+/// The cluster as one replica sees it when it is the only one: every ownership change went
+/// through this replica's registry, so a refresh finds the row as memory has it; it fails
+/// when the store cannot be read (``InMemoryStore/setUnavailable(_:)``). Counts refreshes.
+final class LocalOwnershipFollower: OwnershipFollowing {
+    let store: InMemoryStore
+    private let refreshed = Mutex<[ReaderID]>([])
+
+    init(store: InMemoryStore) {
+        self.store = store
+    }
+
+    @discardableResult
+    func refresh(_ reader: ReaderID) async -> Bool {
+        refreshed.withLock { $0.append(reader) }
+        return !store.tables.withLock { $0.unavailable }
+    }
+
+    /// The readers refreshed so far, in order.
+    var refreshes: [ReaderID] { refreshed.withLock { $0 } }
+}
+
+/// The fleet's watchers as a list of what they were told changed.
+final class RecordedFleetChanges: FleetChanges {
+    private let told = Mutex<[String]>([])
+
+    func changed(_ readers: [String]) {
+        told.withLock { $0 += readers }
+    }
+
+    var readers: [String] { told.withLock { $0 } }
+}

@@ -9,14 +9,7 @@ import GatewayRepositories
 /// as the gateway checks it (only its SHA-256).
 enum AccountCreation {
     static func run(databaseURL: String, name: String, output: CtlOutput) async -> ExitCode {
-        let configuration = PostgresConfiguration(connectionString: databaseURL)
-        let client: PostgresClient
-        do {
-            client = try PostgresClient(configuration: configuration, logger: Logger(component: "gatewayctl"))
-        } catch {
-            CtlOutput.fail("cannot use the database URL \(configuration.redactedDescription): \(error)")
-            return .usage
-        }
+        guard let (client, shown) = CtlDatabase.client(databaseURL) else { return .usage }
         defer { Task { await client.shutdown() } }
         let id: String
         let secret: String
@@ -28,7 +21,7 @@ enum AccountCreation {
                 CtlOutput.fail("the database has no accounts table; start reader-gateway once with this --database-url to apply its migrations (\(error))")
                 return .dataError
             }
-            CtlOutput.fail("could not create the account in \(configuration.redactedDescription): \(error)")
+            CtlOutput.fail("could not create the account in \(shown): \(error)")
             return .unavailable
         }
         output.show(

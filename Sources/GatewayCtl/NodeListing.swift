@@ -8,14 +8,7 @@ import GatewayRepositories
 /// run which release.
 enum NodeListing {
     static func run(databaseURL: String, output: CtlOutput) async -> ExitCode {
-        let configuration = PostgresConfiguration(connectionString: databaseURL)
-        let client: PostgresClient
-        do {
-            client = try PostgresClient(configuration: configuration, logger: Logger(component: "gatewayctl"))
-        } catch {
-            CtlOutput.fail("cannot use the database URL \(configuration.redactedDescription): \(error)")
-            return .usage
-        }
+        guard let (client, shown) = CtlDatabase.client(databaseURL) else { return .usage }
         defer { Task { await client.shutdown() } }
         let nodes: [NodeSummary]
         do {
@@ -26,7 +19,7 @@ enum NodeListing {
                 CtlOutput.fail("the database has no node registry; start reader-gateway once with this --database-url to apply its migrations (\(error))")
                 return .dataError
             }
-            CtlOutput.fail("could not read the node registry in \(configuration.redactedDescription): \(error)")
+            CtlOutput.fail("could not read the node registry in \(shown): \(error)")
             return .unavailable
         }
         var table = Table(headers: ["NODE", "VERSION", "SCHEMA", "AGE", "HEARTBEAT", "INTERNAL"])

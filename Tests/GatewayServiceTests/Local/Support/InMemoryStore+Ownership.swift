@@ -6,6 +6,19 @@ import GatewayRepositories
 /// `reader_ownership` as one ``ReaderOwnershipStateMachine`` per reader: the rules the
 /// store's statements encode, decided by the machine they were written from.
 extension InMemoryStore: OwnershipRepository, ReaderClaims {
+    /// Feeds the reader's machine one event and keeps what it became; `unknown` when the
+    /// store has no such reader.
+    private func onMachine<Result>(
+        of reader: ReaderID, unknown: Result, _ event: (inout ReaderOwnershipStateMachine) -> Result
+    ) throws(StoreError) -> Result {
+        try run { tables in
+            guard var machine = tables.ownership[reader] else { return unknown }
+            let result = event(&machine)
+            tables.ownership[reader] = machine
+            return result
+        }
+    }
+
     func claim(
         _ reader: ReaderID, _ request: ConnectRequest, readingRecordOf account: String
     ) async throws(StoreError) -> (result: ConnectResult, record: ReaderRecord?) {
@@ -20,34 +33,19 @@ extension InMemoryStore: OwnershipRepository, ReaderClaims {
     }
 
     func disconnect(reader: ReaderID, session: SessionID, generation: OwnershipGeneration) async throws(StoreError) -> ReleaseResult {
-        try run { tables in
-            guard var machine = tables.ownership[reader] else { return .unchanged(.unknownReader) }
-            let result = machine.disconnect(session: session, generation: generation)
-            tables.ownership[reader] = machine
-            return result
-        }
+        try onMachine(of: reader, unknown: .unchanged(.unknownReader)) { $0.disconnect(session: session, generation: generation) }
     }
 
     func commandStarted(
         _ command: ReaderCommand, reader: ReaderID, session: SessionID, generation: OwnershipGeneration
     ) async throws(StoreError) -> CommandStartResult {
-        try run { tables in
-            guard var machine = tables.ownership[reader] else { return .refused(.unknownReader) }
-            let result = machine.commandStarted(command, session: session, generation: generation)
-            tables.ownership[reader] = machine
-            return result
-        }
+        try onMachine(of: reader, unknown: .refused(.unknownReader)) { $0.commandStarted(command, session: session, generation: generation) }
     }
 
     func commandFinished(
         _ command: ReaderCommand, reader: ReaderID, session: SessionID, generation: OwnershipGeneration
     ) async throws(StoreError) -> CommandFinishResult {
-        try run { tables in
-            guard var machine = tables.ownership[reader] else { return .ignored(.unknownReader) }
-            let result = machine.commandFinished(command, session: session, generation: generation)
-            tables.ownership[reader] = machine
-            return result
-        }
+        try onMachine(of: reader, unknown: .ignored(.unknownReader)) { $0.commandFinished(command, session: session, generation: generation) }
     }
 
     func expireSessions(limit: Int) async throws(StoreError) -> [OwnershipStore.ExpiredOwnership] {

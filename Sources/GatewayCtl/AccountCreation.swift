@@ -16,13 +16,7 @@ enum AccountCreation {
         do {
             (id, secret) = try await Accounts.create(name: name, client: client)
         } catch {
-            let text = "\(error)"
-            if text.contains("42P01") || text.contains("does not exist") {
-                CtlOutput.fail("the database has no accounts table; start reader-gateway once with this --database-url to apply its migrations (\(error))")
-                return .dataError
-            }
-            CtlOutput.fail("could not create the account in \(shown): \(error)")
-            return .unavailable
+            return CtlDatabase.failed(error, doing: "create the account", table: "accounts table", in: shown)
         }
         output.show(
             text: "account:    \(id)\nsecret key: \(secret)\n(the secret key is shown once; only its hash is stored)",

@@ -1,3 +1,4 @@
+import GatewayCommandLine
 import GatewayCore
 import GatewayPostgres
 
@@ -13,5 +14,17 @@ enum CtlDatabase {
             CtlOutput.fail("cannot use the database URL \(configuration.redactedDescription): \(error)")
             return nil
         }
+    }
+
+    /// Prints why `doing` failed and returns the exit code: a database without `table` has not
+    /// been migrated yet (say how to migrate it), anything else is the database being unreachable.
+    static func failed(_ error: any Error, doing: String, table: String, in shown: String) -> ExitCode {
+        let text = "\(error)"
+        if text.contains("42P01") || text.contains("does not exist") {
+            CtlOutput.fail("the database has no \(table); start reader-gateway once with this --database-url to apply its migrations (\(error))")
+            return .dataError
+        }
+        CtlOutput.fail("could not \(doing) in \(shown): \(error)")
+        return .unavailable
     }
 }

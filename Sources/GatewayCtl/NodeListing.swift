@@ -14,13 +14,7 @@ enum NodeListing {
         do {
             nodes = try await ClusterStore(client: client).nodeSummaries()
         } catch {
-            let text = "\(error)"
-            if text.contains("42P01") || text.contains("does not exist") {
-                CtlOutput.fail("the database has no node registry; start reader-gateway once with this --database-url to apply its migrations (\(error))")
-                return .dataError
-            }
-            CtlOutput.fail("could not read the node registry in \(shown): \(error)")
-            return .unavailable
+            return CtlDatabase.failed(error, doing: "read the node registry", table: "node registry", in: shown)
         }
         var table = Table(headers: ["NODE", "VERSION", "SCHEMA", "AGE", "HEARTBEAT", "INTERNAL"])
         for node in nodes {

@@ -153,13 +153,11 @@ extension SdkService {
     func subscribeEvents(_ request: ReaderGatewayV1.SubscribeEventsRequest, call: ServerCall, context: CallContext) {
         let token = request.sessionToken
         if localSession(token, context) != nil, registry.subscribe(token, call: call, connection: context.connectionID) { return }
-        if let error = registry.resumeFirst(token, connection: context.connectionID) {
-            call.end(error.status)
-            return
-        }
         Task {
             do throws(ServiceError) {
-                _ = try await adoptSession(token, context)
+                // Not held on this connection: resume first if its stream here was ended so,
+                // else adopted from its row (``session(_:_:)``).
+                _ = try await session(token, context)
             } catch {
                 call.end(error.status)
                 return

@@ -9,7 +9,7 @@
 //   wire          GatewayWire           frames, protobuf codec, messages, call state machines
 //   websocket     GatewayWebSocket      HTTP/1.1 upgrade and RFC 6455 framing as pure state machines
 //   transport     GatewayTransport      sockets, TLS on OpenSSL, over the event loops
-//   calls         GatewayRPC            client channels and calls over FrameConnection, RPCError
+//   calls         GatewayRPC            client channels, the server's call layer over a transport (TLS or in memory), RPCError
 //   domain        GatewayDomain         ownership arbitration, registration, discovery (pure)
 //   registry      GatewayRegistry       live links, sessions, pending commands of one replica (pure state machine)
 //   postgres      GatewayPostgres       libpq client and pool, rows, notifications, embedded server, migrations runner
@@ -95,8 +95,9 @@ let package = Package(
             dependencies: ["GatewayCore", "GatewayWire", "GatewayDomain", "GatewayPostgres"],
             swiftSettings: swift6
         ),
-        // calls: client channels and calls over FrameConnection, RPCError; below the service and the client library.
-        .target(name: "GatewayRPC", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport"], swiftSettings: swift6),
+        // calls: client channels and the server's call layer (routes, connections, the WebSocket carrier) over a
+        // transport protocol (TLS or in memory), RPCError; below the service and the client library.
+        .target(name: "GatewayRPC", dependencies: ["CGatewayLinux", "GatewayCore", "GatewayWire", "GatewayWebSocket", "GatewayTransport"], swiftSettings: swift6),
         .target(name: "GatewayOperations", dependencies: ["GatewayCore", "GatewayEventLoop", "CGatewayLinux"], swiftSettings: swift6),
 
         // web files: the browser library, its generated codecs (two targets: SwiftPM names an

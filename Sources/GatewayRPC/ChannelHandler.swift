@@ -3,18 +3,18 @@ import GatewayTransport
 import GatewayWire
 import Synchronization
 
-/// Drives one client-role ``FrameConnection`` over one TLS connection.
+/// Drives one client-role ``FrameConnection`` over one transport (TLS, or an in-memory pipe).
 ///
 /// ## Threads
 /// `@unchecked Sendable`: the properties under "loop-confined" are read and written only on
 /// ``loop``'s thread (transport callbacks run there, and callers hop there with
 /// `loop.execute`); ``shared`` is a `Mutex` read from any thread.
-final class ChannelHandler: ConnectionHandler, @unchecked Sendable {
+final class ChannelHandler: ConnectionHandler, TransportHandler, @unchecked Sendable {
     let loop: EventLoop
     let logger: Logger
 
     // MARK: loop-confined
-    var connection: TLSConnection?
+    var connection: (any ConnectionTransport)?
     var frames: FrameConnection
     var calls: [UInt32: CallEntry] = [:]
     /// Calls waiting for a stream slot (the server's max concurrent streams was reached).
@@ -43,10 +43,24 @@ final class ChannelHandler: ConnectionHandler, @unchecked Sendable {
 
     var state: ChannelState { shared.withLock { $0.state } }
 
-    // MARK: transport callbacks (loop thread)
+    // MARK: TLS callbacks (loop thread; forwarded to the transport's)
 
     func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {
-        self.connection = connection
+        transportActive(connection, peer: info.peer, verifiedClientIdentity: info.verifiedClientIdentity, info: info)
+    }
+
+    func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
+        transportReceived(bytes)
+    }
+
+    func connectionClosed(_ reason: CloseReason, on connection: TLSConnection) {
+        transportClosed(reason, peer: connection.peer)
+    }
+
+    // MARK: transport callbacks (loop thread)
+
+    func transportActive(_ transport: any ConnectionTransport, peer: String, verifiedClientIdentity: String?, info: ConnectionInfo?) {
+        self.connection = transport
         afterOperation()
         let continuation = shared.withLock { shared in
             shared.state = .ready
@@ -58,13 +72,13 @@ final class ChannelHandler: ConnectionHandler, @unchecked Sendable {
         continuation?.resume()
     }
 
-    func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
+    func transportReceived(_ bytes: UnsafeRawBufferPointer) {
         let events = frames.receive(bytes, now: WireTime.now)
         process(events)
         afterOperation()
     }
 
-    func connectionClosed(_ reason: CloseReason, on connection: TLSConnection) {
+    func transportClosed(_ reason: CloseReason, peer: String) {
         finished = true
         self.connection = nil
         timer?.cancel()

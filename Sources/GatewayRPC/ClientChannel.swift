@@ -19,7 +19,7 @@ public final class ClientChannel: Sendable {
     public let configuration: ClientChannelConfiguration
     let handler: ChannelHandler
 
-    private init(configuration: ClientChannelConfiguration, handler: ChannelHandler) {
+    init(configuration: ClientChannelConfiguration, handler: ChannelHandler) {
         self.configuration = configuration
         self.handler = handler
     }

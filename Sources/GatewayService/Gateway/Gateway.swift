@@ -83,19 +83,19 @@ final class Gateway: Sendable, StoreFollowUps {
     }
 
     /// Every method path of the public port: the reader link, SDK and fleet admin surfaces.
-    var routes: [String: MethodHandler] {
+    var routes: MethodRouter {
         var router = MethodRouter()
         readerLink.registerMethods(with: &router)
         sdk.registerMethods(with: &router)
         admin.registerMethods(with: &router)
-        return router.handlers
+        return router
     }
 
     /// The methods of the internal listener (replica-to-replica, mutual TLS).
-    var replicaRoutes: [String: MethodHandler] {
+    var replicaRoutes: MethodRouter {
         var router = MethodRouter()
         replicaLink.registerMethods(with: &router)
-        return router.handlers
+        return router
     }
 
     /// A connection closed: sessions it carried may now be detached (their lease starts running).

@@ -148,11 +148,10 @@ public final class GatewayServiceHost: Sendable {
             cluster: gateway.cluster, nodeID: gateway.node.id, advertiseAddress: advertisedHost, directory: directory
         )
         gateway.replicas.configure(certificates)
-        let router = CallRouter(
-            routes: gateway.replicaRoutes,
+        let server = CallServer(
+            router: gateway.replicaRoutes,
             connectionConfiguration: ConnectionConfiguration(role: .server),
-            metrics: gateway.metrics,
-            connectionClosed: { _ in }
+            metrics: GatewayCallMetrics(metrics: gateway.metrics)
         )
         var limits = ConnectionLimits()
         limits.idleTimeout = nil
@@ -163,20 +162,19 @@ public final class GatewayServiceHost: Sendable {
             limits: limits
         )
         tls.sessionTickets = 0
-        let server = try TLSServer(configuration: tls, group: group) { connection in router.makeConnection(connection) }
-        _ = try server.start()
-        return server
+        let listener = try TLSServer(configuration: tls, group: group) { connection in server.makeConnection(connection) }
+        _ = try listener.start()
+        return listener
     }
 
     private func startPublicListener(group: EventLoopGroup) throws -> TLSServer {
         let gateway = self.gateway
         var webSocket = listener.webSocket
-        let console = ConsoleService(database: gateway.database, metrics: gateway.metrics)
-        webSocket.console = { await console.respond(to: $0) }
-        let router = CallRouter(
-            routes: gateway.routes,
+        webSocket.http = GatewayHTTPResponder(console: ConsoleService(database: gateway.database, metrics: gateway.metrics))
+        let server = CallServer(
+            router: gateway.routes,
             connectionConfiguration: ConnectionConfiguration(role: .server, maxQueuedBytesPerStream: listener.maxQueuedBytesPerCall),
-            metrics: gateway.metrics,
+            metrics: GatewayCallMetrics(metrics: gateway.metrics),
             webSocket: webSocket,
             connectionClosed: { gateway.connectionClosed($0) }
         )
@@ -198,7 +196,7 @@ public final class GatewayServiceHost: Sendable {
         // triggered) never sees them. Lanes and readers keep one long connection,
         // so resumption buys little.
         configuration.sessionTickets = 0
-        return try TLSServer(configuration: configuration, group: group) { connection in router.makeConnection(connection) }
+        return try TLSServer(configuration: configuration, group: group) { connection in server.makeConnection(connection) }
     }
 
     /// The host other replicas dial (and the internal certificate names), checked before

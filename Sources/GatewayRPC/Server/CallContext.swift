@@ -6,7 +6,7 @@ public struct CallContext: Sendable {
     public var method: String
     /// The call's metadata from CALL_START.
     public var metadata: [ReaderGatewayV1.MetadataEntry]
-    /// Identifies the TLS connection the call arrived on (unique in this process).
+    /// Identifies the connection the call arrived on (unique in this process).
     public var connectionID: UInt64
     /// The remote address, `host:port`.
     public var peer: String
@@ -15,7 +15,19 @@ public struct CallContext: Sendable {
     public var verifiedClientIdentity: String?
     /// The fleet console's session token, from the cookie of the WebSocket upgrade the call
     /// arrived on (nil on raw connections and for pages without the cookie).
-    public var consoleSessionToken: String? = nil
+    public var consoleSessionToken: String?
+
+    public init(
+        method: String, metadata: [ReaderGatewayV1.MetadataEntry], connectionID: UInt64, peer: String,
+        verifiedClientIdentity: String?, consoleSessionToken: String? = nil
+    ) {
+        self.method = method
+        self.metadata = metadata
+        self.connectionID = connectionID
+        self.peer = peer
+        self.verifiedClientIdentity = verifiedClientIdentity
+        self.consoleSessionToken = consoleSessionToken
+    }
 
     /// The value of the first metadata entry named `key` (lower case).
     public func metadataValue(_ key: String) -> String? {

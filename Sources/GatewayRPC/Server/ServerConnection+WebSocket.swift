@@ -1,8 +1,5 @@
 import GatewayCore
-import GatewayOperations
 import GatewayTransport
-import GatewayWebClient
-import GatewayWebClientCodecs
 import GatewayWebSocket
 import GatewayWire
 
@@ -16,12 +13,13 @@ enum FrameCarrier {
     case raw
     /// One frame per binary WebSocket message; the session is the binding's state machine.
     case webSocket(WebSocketSessionBox)
-    /// An HTTP request for the fleet console's pages or its session (answered, then closed).
+    /// An HTTP request the port's ``PlainHTTPResponder`` claims (the fleet console's pages or
+    /// its session): answered, then closed.
     case console(ConsoleRequestBox)
 }
 
-/// Holds a console request's parser out of line: the carrier is stored in every connection
-/// (a reader's link lives for days), the parser only while a console page is asked for.
+/// Holds a plain HTTP request's parser out of line: the carrier is stored in every connection
+/// (a reader's link lives for days), the parser only while a request is read.
 /// Touched only on the connection's event loop.
 final class ConsoleRequestBox {
     var parser = HTTPRequestParser()
@@ -50,16 +48,16 @@ extension ServerConnection {
 
     /// Looks at the first bytes and commits to a carrier.
     func decideCarrier(_ bytes: [UInt8]) {
-        if router.webSocket?.console != nil {
-            switch Self.isConsoleRequest(bytes) {
+        if let responder = server.webSocket?.http {
+            switch responder.claims(bytes) {
             case nil:
                 carrier = .undecided(bytes)
                 return
             case true?:
                 carrier = .console(ConsoleRequestBox())
-                if let timeout = router.webSocket?.handshakeTimeout {
+                if let timeout = server.webSocket?.handshakeTimeout {
                     scheduleWebSocketTimer(after: timeout) { connection in
-                        connection.router.logger.info("console request timed out", ["connection": connection.id])
+                        connection.server.logger.info("http request timed out", ["connection": connection.id])
                         connection.transport?.close(graceful: false)
                     }
                 }
@@ -74,16 +72,16 @@ extension ServerConnection {
             carrier = .undecided(bytes)
             return
         }
-        guard bytes.starts(with: probe), let configuration = router.webSocket else {
+        guard bytes.starts(with: probe), let configuration = server.webSocket else {
             carrier = .raw
             bytes.withUnsafeBytes { receiveFrames($0) }
             return
         }
-        carrier = .webSocket(WebSocketSessionBox(configuration.makeSession(maxFrameSize: router.connectionConfiguration.localSettings.maxFrameSize)))
+        carrier = .webSocket(WebSocketSessionBox(configuration.makeSession(maxFrameSize: server.connectionConfiguration.localSettings.maxFrameSize)))
         // The upgrade must finish in time; a request that trickles in is cut without an answer.
         scheduleWebSocketTimer(after: configuration.handshakeTimeout) { connection in
             guard connection.webSocketState == .handshaking else { return }
-            connection.router.logger.info("websocket upgrade timed out", ["connection": connection.id])
+            connection.server.logger.info("websocket upgrade timed out", ["connection": connection.id])
             connection.transport?.close(graceful: false)
         }
         webSocketReceived(bytes)
@@ -133,7 +131,7 @@ extension ServerConnection {
         }
         let code = WebSocketBinding.closeCode(afterGoAwayReason: Int(closedReason?.rawValue ?? 0), shuttingDown: shuttingDown)
         perform(withSession { $0.close(code) })
-        guard let timeout = router.webSocket?.closeTimeout else { return }
+        guard let timeout = server.webSocket?.closeTimeout else { return }
         scheduleWebSocketTimer(after: timeout) { connection in
             connection.perform(connection.withSession { $0.closeTimedOut() })
         }
@@ -145,10 +143,9 @@ extension ServerConnection {
         for action in actions {
             switch action {
             case .upgraded:
-                router.metrics.browser.webSocketUpgrades.unlabeled.increment()
+                server.metrics.webSocketUpgraded()
             case .rejected(let rejection):
-                let reason = WebSocketRefusalReason.allCases.first { $0.labelValue == rejection.kind } ?? .malformed
-                router.metrics.browser.webSocketRefusals.labels(reason).increment()
+                server.metrics.webSocketRefused(kind: rejection.kind)
             default:
                 break
             }
@@ -160,7 +157,7 @@ extension ServerConnection {
                 _ = transport.write(bytes)
             case .upgraded(let upgrade):
                 cancelWebSocketTimer()
-                consoleSessionToken = ConsoleCookie.token(in: upgrade)
+                consoleSessionToken = server.webSocket?.http?.sessionToken(in: upgrade)
                 // No preface on WebSocket: the subprotocol stands for it.
                 FrameHeader.clientPreface.withUnsafeBytes { receiveFrames($0) }
             case .protocolFrame(let frame):
@@ -169,15 +166,15 @@ extension ServerConnection {
                 frame.withUnsafeBytes { receiveFrames($0, flushing: false) }
             case .plainGet(let path):
                 cancelWebSocketTimer()
-                _ = transport.write(Self.libraryResponse(for: path, origins: router.webSocket?.origins ?? .none))
+                _ = transport.write(plainGetResponse(for: path))
                 transport.close(graceful: true)
             case .rejected(let rejection) where rejection.kind == "path":
                 // A GET for a path the gateway does not serve (no console page, library file or endpoint).
-                router.logger.info("http request for an unknown path", ["connection": id, "status": 404, "reason": "\(rejection)"])
+                server.logger.info("http request for an unknown path", ["connection": id, "status": 404, "reason": "\(rejection)"])
             case .rejected(let rejection):
-                router.logger.info("websocket upgrade refused", ["connection": id, "reason": "\(rejection)"])
+                server.logger.info("websocket upgrade refused", ["connection": id, "reason": "\(rejection)"])
             case .peerClosed(let code, let reason):
-                if router.logger.isEnabled(.debug) { router.logger.debug("websocket closed by peer", ["connection": id, "code": code.rawValue, "reason": reason]) }
+                if server.logger.isEnabled(.debug) { server.logger.debug("websocket closed by peer", ["connection": id, "code": code.rawValue, "reason": reason]) }
             case .closeTransport:
                 cancelWebSocketTimer()
                 transport.close(graceful: true)
@@ -185,41 +182,12 @@ extension ServerConnection {
         }
     }
 
-    /// Where the browser library asks, after a failed upgrade, whether the page's origin is
-    /// allowed: `GET <this><percent-encoded origin>` answers `{"origin": …, "allowed": …}`
-    /// (a browser does not tell a page why its upgrade failed; the 403 is for the browser).
-    static let originQueryPrefix = WebSocketCarrierConfiguration.libraryPrefix + "origins/"
-
-    /// The answer to a plain GET under the library prefix: the file, whether an origin is
-    /// allowed, or 404.
-    static func libraryResponse(for path: String, origins: OriginAllowList) -> [UInt8] {
-        if path.hasPrefix(originQueryPrefix) {
-            let origin = percentDecoded(path.dropFirst(originQueryPrefix.count))
-            let body = "{\"origin\":\(JSONText.quoted(origin)),\"allowed\":\(origins.allows(origin)),\"flag\":\"--websocket-origins\"}"
-            return WebSocketHandshake.plainResponse(status: 200, contentType: "application/json", body: Array(body.utf8))
+    /// The answer to a plain GET under the library prefix: the responder's, or 404 without one.
+    private func plainGetResponse(for path: String) -> [UInt8] {
+        guard let configuration = server.webSocket, let responder = configuration.http else {
+            return WebSocketHandshake.plainResponse(status: 404, body: Array("no file \(path): this port serves no files\n".utf8))
         }
-        let name = String(path.dropFirst(WebSocketCarrierConfiguration.libraryPrefix.count))
-        guard let file = WebClientLibrary.files[name] ?? WebClientCodecs.files[name] else {
-            return WebSocketHandshake.plainResponse(status: 404, body: Array("no file \(path) in the browser library; the module to import is \(WebSocketCarrierConfiguration.libraryPrefix)readergateway.js\n".utf8))
-        }
-        // The TypeScript declarations are served beside the module for editors and `tsc`.
-        let type = name.hasSuffix(".d.ts") ? "application/typescript; charset=utf-8" : "text/javascript; charset=utf-8"
-        return WebSocketHandshake.plainResponse(status: 200, contentType: type, body: file)
-    }
-
-    /// `%XX` escapes decoded (an invalid one is kept as it is).
-    static func percentDecoded(_ text: Substring) -> String {
-        var bytes: [UInt8] = []
-        var utf8 = Array(text.utf8)[...]
-        while let byte = utf8.popFirst() {
-            if byte == UInt8(ascii: "%"), utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(value)
-                utf8 = utf8.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        return responder.plainGet(path, origins: configuration.origins)
     }
 
     /// The session's state (nil: not WebSocket).

@@ -17,15 +17,16 @@ import Synchronization
 /// ``ServerConnection``. Keeping that bookkeeping here, in the one object a call has
 /// anyway, spares the connection a second per-call allocation and the copies of a
 /// per-call struct in its table.
-final class ServerCall: @unchecked Sendable {
-    let streamID: UInt32
-    let connection: ServerConnection
+public final class ServerCall: @unchecked Sendable {
+    public let streamID: UInt32
+    /// The connection the call arrived on.
+    public let connection: ServerConnection
     /// The call's metadata from CALL_START; with the connection's peer, identity and console
     /// session and the route's path, its ``CallContext`` (``ServerConnection/context(of:)``),
     /// made when the handler starts rather than kept for the call's life.
     let metadata: [ReaderGatewayV1.MetadataEntry]
     /// How the call is served and counted.
-    let route: CallRouter.Route
+    let route: CallServer.Route
     private let finished = Atomic<Bool>(false)
     private let cancelHandler = Mutex<(@Sendable () -> Void)?>(nil)
 
@@ -47,7 +48,7 @@ final class ServerCall: @unchecked Sendable {
     /// Unary and server-streaming calls: whether the request arrived.
     var started = false
 
-    init(streamID: UInt32, connection: ServerConnection, metadata: [ReaderGatewayV1.MetadataEntry], route: CallRouter.Route) {
+    init(streamID: UInt32, connection: ServerConnection, metadata: [ReaderGatewayV1.MetadataEntry], route: CallServer.Route) {
         self.streamID = streamID
         self.connection = connection
         self.metadata = metadata
@@ -55,32 +56,32 @@ final class ServerCall: @unchecked Sendable {
     }
 
     /// Whether the call has ended (no more messages reach the peer).
-    var isFinished: Bool { finished.load(ordering: .acquiring) }
+    public var isFinished: Bool { finished.load(ordering: .acquiring) }
 
     /// The connection the call arrived on.
-    var connectionID: UInt64 { connection.id }
+    public var connectionID: UInt64 { connection.id }
 
     /// Sends one message (dropped when the call has ended).
-    func send(_ message: some ProtobufMessage) {
+    public func send(_ message: some ProtobufMessage) {
         guard !isFinished else { return }
         connection.submit(.message(streamID, message.serializedBytes()))
     }
 
     /// Wakes the handler of a bidirectional call: an empty message arrives in its
     /// request stream, in order with the peer's messages.
-    func wake() {
+    public func wake() {
         guard !isFinished else { return }
         connection.submit(.wake(streamID))
     }
 
     /// Ends the call with `status` (OK for success). Only the first end counts.
-    func end(_ status: ReaderGatewayV1.Status = .ok) {
+    public func end(_ status: ReaderGatewayV1.Status = .ok) {
         guard markFinished() else { return }
         connection.submit(.end(streamID, status))
     }
 
     /// Sends `message` then ends the call with OK, in one hop.
-    func respond(_ bytes: [UInt8]) {
+    public func respond(_ bytes: [UInt8]) {
         guard markFinished() else { return }
         connection.submit(.respond(streamID, bytes))
     }
@@ -89,26 +90,26 @@ final class ServerCall: @unchecked Sendable {
     /// the call over (``handOver(_:)``): messages arriving from when this is applied wait on
     /// the loop for the hand-over (at most as many as the stream holds, the newest), so that
     /// the hand-over finds none in the stream.
-    func holdRequests() {
+    public func holdRequests() {
         connection.submit(.holdRequests(self))
     }
 
     /// Bidirectional calls: undoes ``holdRequests()`` (the handler reads the stream again):
     /// the held messages go into the stream, in order, and so do later ones.
-    func releaseHeldRequests() {
+    public func releaseHeldRequests() {
         connection.submit(.releaseHeldRequests(self))
     }
 
     /// Bidirectional calls: hands the call's requests to the connection's loop (see
     /// ``LoopHandOver``). The handler must have stopped reading the request stream.
-    func handOver(_ handOver: LoopHandOver) {
+    public func handOver(_ handOver: LoopHandOver) {
         connection.submit(.handOver(self, handOver))
     }
 
     /// Bidirectional calls: `server` hears once, on the connection's loop, that the peer's
     /// requests have ended (half-close, cancel, the call's end, the connection lost), or as
     /// soon as this is applied if they already have.
-    func awaitEnd(of server: any LoopServed) {
+    public func awaitEnd(of server: any LoopServed) {
         connection.submit(.awaitEnd(self, server))
     }
 
@@ -124,7 +125,7 @@ final class ServerCall: @unchecked Sendable {
 
     /// Runs `handler` once when the call ends without our END_OF_CALL (peer
     /// cancel, deadline, connection lost); at once if that already happened.
-    func onCancel(_ handler: @escaping @Sendable () -> Void) {
+    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
         let runNow = cancelHandler.withLock { slot -> Bool in
             if isFinished { return true }
             slot = handler
@@ -151,7 +152,7 @@ final class ServerCall: @unchecked Sendable {
 
 /// Serves a bidirectional call's requests on the connection's loop once its handler handed
 /// them over (``LoopHandOver``): one object per call, kept by the call.
-protocol LoopServed: AnyObject, Sendable {
+public protocol LoopServed: AnyObject, Sendable {
     /// One request message (false: the call is ending, read no more from the stream).
     func serve(_ bytes: [UInt8], call: ServerCall) -> Bool
     /// The requests ended, after every one was served (once).
@@ -171,13 +172,13 @@ protocol LoopServed: AnyObject, Sendable {
 /// finished and a task reads it to its end through ``server``, then serves the held ones and
 /// asks for the end: the stream's finish is the only mark, so a stale empty wake-up cannot be
 /// taken for the hand-over.
-final class LoopHandOver: Sendable {
-    let requests: AsyncStream<[UInt8]>
+public final class LoopHandOver: Sendable {
+    public let requests: AsyncStream<[UInt8]>
     /// How many messages the handler read from ``requests``.
-    let consumed: Int
-    let server: any LoopServed
+    public let consumed: Int
+    public let server: any LoopServed
 
-    init(requests: AsyncStream<[UInt8]>, consumed: Int, server: any LoopServed) {
+    public init(requests: AsyncStream<[UInt8]>, consumed: Int, server: any LoopServed) {
         self.requests = requests
         self.consumed = consumed
         self.server = server

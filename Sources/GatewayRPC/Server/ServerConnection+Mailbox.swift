@@ -56,7 +56,7 @@ extension ServerConnection {
     /// Brings this connection to the loop of `other`, if it lives elsewhere and has not
     /// just moved: its traffic then meets `other`'s without a hop between threads. Called
     /// on `other`'s loop (it reads `other.loop`).
-    func follow(_ other: ServerConnection) {
+    public func follow(_ other: ServerConnection) {
         let target = other.loop
         let now = rg_monotonic_nanoseconds()
         let request = mailbox.withLock { box -> Bool in
@@ -127,7 +127,7 @@ extension ServerConnection {
         }
         loop = target
         if transport.move(to: target, then: { [self] in arrived() }) {
-            router.metrics.connectionMoves.unlabeled.increment()
+            server.metrics.connectionMoved()
             return true
         }
         // Not moved after all (the connection closed while flushing): stay, and drain here.

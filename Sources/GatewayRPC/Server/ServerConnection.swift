@@ -4,8 +4,8 @@ import GatewayWebSocket
 import GatewayWire
 import Synchronization
 
-/// One TLS connection of the gateway: a server-role `FrameConnection` driven by
-/// the transport, with calls routed by method path.
+/// One connection of a ``CallServer``: a server-role `FrameConnection` driven by its
+/// transport (TLS, or an in-memory pipe), with calls routed by method path.
 ///
 /// `@unchecked Sendable`: every stored `var` is read and written only on
 /// ``loop``'s thread (transport callbacks arrive there, and ``ServerCall``'s
@@ -13,17 +13,18 @@ import Synchronization
 /// behind its `Mutex`. Method handlers run in tasks and never touch this object's
 /// state directly. The connection may move to another loop (see
 /// `ServerConnection+Mailbox.swift`); ``loop`` is then the new one.
-final class ServerConnection: ConnectionHandler, @unchecked Sendable {
-    let id: UInt64
+public final class ServerConnection: ConnectionHandler, TransportHandler, @unchecked Sendable {
+    /// Identifies the connection in this process (``CallContext/connectionID``).
+    public let id: UInt64
     /// The loop the connection lives on (loop-confined; changes when it moves).
     var loop: EventLoop
-    let router: CallRouter
+    let server: CallServer
     /// Requests from other threads, applied on ``loop`` in order.
     let mailbox: Mutex<ConnectionMailbox>
     /// The mailbox's previous batch, kept for its capacity (loop-confined).
     var spareBatch: [ConnectionRequest] = []
     var frames: FrameConnection
-    var transport: TLSConnection?
+    var transport: (any ConnectionTransport)?
     /// The peer's address and verified client identity, for the calls' contexts (the rest of
     /// the transport's ``ConnectionInfo`` is not kept: this object lives as long as a reader's link).
     private var peer = ""
@@ -36,8 +37,8 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     var shuttingDown = false
     /// The WebSocket upgrade's or closing handshake's time limit, while one runs (loop-confined).
     var webSocketTimer: ScheduledTask?
-    /// The console session token of the accepted WebSocket upgrade's cookie (it authorises
-    /// console calls); nil on raw connections and without the cookie.
+    /// The session token of the accepted WebSocket upgrade's cookie (it authorises console
+    /// calls; ``PlainHTTPResponder/sessionToken(in:)``); nil on raw connections and without it.
     var consoleSessionToken: String?
     /// Open calls by stream id; each ``ServerCall`` carries its own loop-confined bookkeeping.
     private var calls = CallTable()
@@ -47,26 +48,43 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     /// Holds the bytes of a write while the transport takes them (see ``flush()``).
     var writeBuffer: [UInt8] = []
 
-    init(id: UInt64, loop: EventLoop, router: CallRouter) {
+    init(id: UInt64, loop: EventLoop, server: CallServer) {
         self.id = id
         self.loop = loop
         self.mailbox = Mutex(ConnectionMailbox(loop: loop))
-        self.router = router
-        self.frames = FrameConnection(shared: router.sharedConnectionConfiguration, now: WireTime.now)
-        self.carrier = router.webSocket == nil ? .raw : .undecided([])
+        self.server = server
+        self.frames = FrameConnection(shared: server.sharedConnectionConfiguration, now: WireTime.now)
+        self.carrier = server.webSocket == nil ? .raw : .undecided([])
+    }
+
+    // MARK: TLS callbacks (forwarded to the transport's)
+
+    public func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {
+        transportActive(connection, peer: info.peer, verifiedClientIdentity: info.verifiedClientIdentity, info: info)
+    }
+
+    public func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
+        transportReceived(bytes)
+    }
+
+    public func shutdownRequested(on connection: TLSConnection) {
+        shutdownRequested()
+    }
+
+    public func connectionClosed(_ reason: CloseReason, on connection: TLSConnection) {
+        transportClosed(reason, peer: connection.peer)
     }
 
     // MARK: transport callbacks
 
-    func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {
-        transport = connection
-        peer = info.peer
-        verifiedClientIdentity = info.verifiedClientIdentity
-        router.connectionOpened(self)
+    func transportActive(_ transport: any ConnectionTransport, peer: String, verifiedClientIdentity: String?, info: ConnectionInfo?) {
+        self.transport = transport
+        self.peer = peer
+        self.verifiedClientIdentity = verifiedClientIdentity
         flush()
     }
 
-    func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
+    func transportReceived(_ bytes: UnsafeRawBufferPointer) {
         switch carrier {
         case .raw:
             receiveFrames(bytes)
@@ -86,20 +104,21 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         // The loop's event buffer is reused from read to read and shared by its connections
         // (taken out while in use, so a nested use cannot see it half-processed).
         let loop = self.loop
-        var events = router.eventBuffers.take(on: loop)
+        var events = server.eventBuffers.take(on: loop)
         frames.receive(bytes, now: WireTime.now, into: &events)
         handle(events)
-        router.eventBuffers.put(&events, on: loop)
+        server.eventBuffers.put(&events, on: loop)
         if flushing { flush() }
     }
 
-    func shutdownRequested(on connection: TLSConnection) {
+    /// The server is shutting down: GOAWAY, the calls in flight finish, then the connection closes.
+    func shutdownRequested() {
         shuttingDown = true
         handle(frames.initiateGracefulShutdown())
         flush()
     }
 
-    func connectionClosed(_ reason: CloseReason, on connection: TLSConnection) {
+    func transportClosed(_ reason: CloseReason, peer: String) {
         handle(frames.connectionLost(reason: "\(reason)"))
         closed = true
         timer?.cancel()
@@ -108,12 +127,12 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         let carriedCalls = transport != nil
         transport = nil
         // A connection that never finished its handshake carried no call and no session: the
-        // gateway is not told (a flood closes thousands of them a second), and it is logged
+        // server is not told (a flood closes thousands of them a second), and it is logged
         // at debug level only, with why it ended (timed out, evicted, refused by TLS).
         if carriedCalls {
-            router.connectionClosed(self)
-        } else if router.logger.isEnabled(.debug) {
-            router.logger.debug("connection closed in its handshake", ["connection": id, "peer": connection.peer, "reason": "\(reason)"])
+            server.connectionClosed(self)
+        } else if server.logger.isEnabled(.debug) {
+            server.logger.debug("connection closed in its handshake", ["connection": id, "peer": peer, "reason": "\(reason)"])
         }
     }
 
@@ -138,7 +157,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
                 if let call = calls.removeValue(forKey: streamID) {
                     call.endRequests()
                     call.cancelledByPeer()
-                    router.callEnded(call.route, status: .cancelled)
+                    server.callEnded(call.route, status: .cancelled)
                 }
             case .closed(let status):
                 closedReason = status.reason
@@ -153,12 +172,12 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     }
 
     private func callStarted(_ streamID: UInt32, _ start: ReaderGatewayV1.CallStart) {
-        guard let route = router.route(for: start.method) else {
+        guard let route = server.route(for: start.method) else {
             _ = try? frames.endCall(streamID, status: ReaderGatewayV1.Status(.methodNotFound, "no method \(start.method) on this server; check the method path against the .proto files"))
-            router.unroutedCallEnded(status: .unimplemented)
+            server.unroutedCallEnded(status: .unimplemented)
             return
         }
-        if router.logger.isEnabled(.trace) { router.logger.trace("call started", ["connection": id, "stream": streamID, "method": start.method]) }
+        if server.logger.isEnabled(.trace) { server.logger.trace("call started", ["connection": id, "stream": streamID, "method": start.method]) }
         let call = ServerCall(streamID: streamID, connection: self, metadata: start.metadata, route: route)
         if case .bidirectional(let body) = route.handler {
             let context = context(of: call)
@@ -206,7 +225,7 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         switch call.route.handler {
         case .unary(let body):
             Task {
-                do throws(ServiceError) {
+                do throws(RPCError) {
                     let response = try await body(bytes, context)
                     call.respond(response)
                 } catch {
@@ -321,9 +340,9 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         guard !closed, let call = calls.removeValue(forKey: streamID) else { return }
         call.endRequests()
         call.cancelledByPeer()
-        router.logger.info("call abandoned", ["connection": id, "stream": streamID, "method": call.route.path, "reason": status.reason])
+        server.logger.info("call abandoned", ["connection": id, "stream": streamID, "method": call.route.path, "reason": status.reason])
         handle(frames.cancel(streamID, status: status))
-        router.callEnded(call.route, status: status.code)
+        server.callEnded(call.route, status: status.code)
         flush()
     }
 
@@ -331,9 +350,9 @@ final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         guard !closed, let call = calls.removeValue(forKey: streamID) else { return }
         call.endRequests()
         call.cancelledByPeer()
-        if router.logger.isEnabled(.trace) { router.logger.trace("call ended", ["connection": id, "stream": streamID, "method": call.route.path, "reason": status.reason]) }
+        if server.logger.isEnabled(.trace) { server.logger.trace("call ended", ["connection": id, "stream": streamID, "method": call.route.path, "reason": status.reason]) }
         handle((try? frames.endCall(streamID, status: status)) ?? [])
-        router.callEnded(call.route, status: status.code)
+        server.callEnded(call.route, status: status.code)
         flush()
     }
 

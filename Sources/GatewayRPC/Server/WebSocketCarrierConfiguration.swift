@@ -1,7 +1,8 @@
 import GatewayWebSocket
 
-/// How the gateway's TLS port carries the protocol over WebSocket (PROTOCOL.md section 15):
-/// which browser origins may upgrade, where the browser library is served, and the time
+/// How a server's port carries the protocol over WebSocket (PROTOCOL.md section 15):
+/// which browser origins may upgrade, where the browser library is served, what answers
+/// plain HTTP, and the time
 /// limits of the upgrade and of the closing handshake.
 public struct WebSocketCarrierConfiguration: Sendable {
     /// The browser origins allowed to upgrade; clients that send no `Origin` always may.
@@ -13,15 +14,19 @@ public struct WebSocketCarrierConfiguration: Sendable {
     public var handshakeTimeout: Duration
     /// How long the gateway waits for the peer's close frame after sending its own.
     public var closeTimeout: Duration
-    /// Answers the fleet console's HTTP requests (`/console...`: its pages and its session);
-    /// nil: no console on this port.
-    var console: (@Sendable (HTTPRequest) async -> [UInt8])?
+    /// Answers the plain HTTP on the port (the browser library's files, the fleet console's
+    /// pages and session); nil: plain GETs under ``libraryPrefix`` are answered 404, and no
+    /// other request is HTTP.
+    public var http: (any PlainHTTPResponder)?
 
-    public init(origins: OriginAllowList = .none, handshakeTimeout: Duration = .seconds(10), closeTimeout: Duration = .seconds(2)) {
+    public init(
+        origins: OriginAllowList = .none, handshakeTimeout: Duration = .seconds(10), closeTimeout: Duration = .seconds(2),
+        http: (any PlainHTTPResponder)? = nil
+    ) {
         self.origins = origins
         self.handshakeTimeout = handshakeTimeout
         self.closeTimeout = closeTimeout
-        self.console = nil
+        self.http = http
     }
 
     /// The session of one connection whose frames may be up to `maxFrameSize` payload bytes.

@@ -15,13 +15,13 @@ enum FrameCarrier {
     case webSocket(WebSocketSessionBox)
     /// An HTTP request the port's ``PlainHTTPResponder`` claims (the fleet console's pages or
     /// its session): answered, then closed.
-    case console(ConsoleRequestBox)
+    case http(HTTPRequestBox)
 }
 
 /// Holds a plain HTTP request's parser out of line: the carrier is stored in every connection
 /// (a reader's link lives for days), the parser only while a request is read.
 /// Touched only on the connection's event loop.
-final class ConsoleRequestBox {
+final class HTTPRequestBox {
     var parser = HTTPRequestParser()
 }
 
@@ -54,14 +54,14 @@ extension ServerConnection {
                 carrier = .undecided(bytes)
                 return
             case true?:
-                carrier = .console(ConsoleRequestBox())
+                carrier = .http(HTTPRequestBox())
                 if let timeout = server.webSocket?.handshakeTimeout {
                     scheduleWebSocketTimer(after: timeout) { connection in
                         connection.server.logger.info("http request timed out", ["connection": connection.id])
                         connection.transport?.close(graceful: false)
                     }
                 }
-                consoleReceived(bytes)
+                httpReceived(bytes)
                 return
             case false?:
                 break

@@ -92,8 +92,8 @@ public final class ServerConnection: ConnectionHandler, TransportHandler, @unche
             decideCarrier(pending + bytes)
         case .webSocket:
             webSocketReceived(bytes)
-        case .console:
-            consoleReceived(Array(bytes))
+        case .http:
+            httpReceived(Array(bytes))
         }
     }
 
@@ -371,7 +371,7 @@ public final class ServerConnection: ConnectionHandler, TransportHandler, @unche
         case .webSocket:
             flushWebSocket()
             return
-        case .console:
+        case .http:
             return
         }
         if frames.hasOutbound {

@@ -6,8 +6,8 @@ import GatewayWebSocket
 /// responder (off the loop: the console's sign-in needs the store), then the connection closes.
 extension ServerConnection {
     /// Bytes of a claimed HTTP request.
-    func consoleReceived(_ bytes: [UInt8]) {
-        guard case .console(let box) = carrier, let responder = server.webSocket?.http else { return }
+    func httpReceived(_ bytes: [UInt8]) {
+        guard case .http(let box) = carrier, let responder = server.webSocket?.http else { return }
         let result = box.parser.receive(bytes)
         switch result {
         case .needMoreBytes:

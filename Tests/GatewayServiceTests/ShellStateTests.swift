@@ -1,4 +1,5 @@
 import GatewayDomain
+import GatewayRepositories
 @testable import GatewayService
 import GatewayTransport
 import GatewayWire
@@ -126,5 +127,36 @@ struct ShellStateTests {
         #expect(feed(.answerWaiting(through: 9, finished: false, answer: {})).run.isEmpty)
         #expect(feed(.released).run.count == 1)
         #expect(feed(.answerWaiting(through: 20, finished: false, answer: {})).run.count == 1)  // released: at once
+    }
+
+    static let record = ReaderRecord(
+        id: "tmr_1", accountID: "acct", serial: "WPE-1", label: "Front", deviceType: .bbposWiseposE, softwareVersion: "2.0.0",
+        locationID: nil, lastSeen: nil, online: true
+    )
+
+    @Test func aRegistrationIsTakenOnceAndItsAdminAnsweredOnce() {
+        var mailbox = RegistrationMailbox.State<String>.waiting
+        func feed(_ event: RegistrationMailbox.State<String>.Event) -> RegistrationMailbox.State<String>.Action { mailbox.handle(event) }
+        guard case .none = feed(.taken) else { Issue.record("taken before any delivery"); return }
+        guard case .wake = feed(.delivered(Self.record, credential: "secret", "admin-1")) else { Issue.record("the link was not woken"); return }
+        guard case .refuse("admin-2") = feed(.delivered(Self.record, credential: "other", "admin-2")) else {
+            Issue.record("a second delivery was not refused"); return
+        }
+        guard case .take(let record, "secret") = feed(.taken) else { Issue.record("the delivery was not taken"); return }
+        #expect(record == Self.record)
+        guard case .none = feed(.taken) else { Issue.record("taken twice"); return }
+        guard case .answer("admin-1") = feed(.finished) else { Issue.record("the admin was not answered"); return }
+        guard case .none = feed(.finished) else { Issue.record("the admin was answered twice"); return }
+        guard case .refuse("admin-3") = feed(.delivered(Self.record, credential: "late", "admin-3")) else {
+            Issue.record("a delivery after the end was not refused"); return
+        }
+    }
+
+    @Test func aLinkThatEndsBeforeTakingItsRegistrationAnswersTheAdmin() {
+        var mailbox = RegistrationMailbox.State<String>.waiting
+        func feed(_ event: RegistrationMailbox.State<String>.Event) -> RegistrationMailbox.State<String>.Action { mailbox.handle(event) }
+        _ = feed(.delivered(Self.record, credential: "secret", "admin-1"))
+        guard case .answer("admin-1") = feed(.finished) else { Issue.record("the admin was left waiting"); return }
+        guard case .none = feed(.taken) else { Issue.record("taken after the link ended"); return }
     }
 }

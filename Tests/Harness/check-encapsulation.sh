@@ -28,6 +28,7 @@ one_entry=(
     "SoftwareUpdateCatalog:Sources/GatewayService/SoftwareUpdates/SoftwareUpdateCatalog*.swift"
     "ReplicaChannels:Sources/GatewayService/Cluster/ReplicaChannels.swift"
     "NodeHealth:Sources/GatewayService/Cluster/NodeHealth.swift"
+    "RegistrationMailbox:Sources/GatewayService/ReaderLink/RegistrationMailbox.swift"
 )
 failed=0
 for entry in "${one_entry[@]}"; do

@@ -4,6 +4,9 @@
 # files, Sources/GatewayService/Registry/; any other file reaching them fails `make lint`
 # with the lines that do.
 #
+# What a shell feeds under its lock builds no wire message: the state values below decide on
+# plain values, and the shell builds the protobuf messages (a status included) after the lock.
+#
 # Shells have one entry: each state-machine shell below takes its lock in one place only
 # (lock, feed the event, act after the lock), so a second `withLock` in it, a method
 # reaching around the entry, fails `make lint` with the lines that do.
@@ -44,3 +47,18 @@ for entry in "${one_entry[@]}"; do
 done
 (( failed == 0 )) || exit 1
 echo "check-encapsulation: each state-machine shell takes its lock in one place"
+
+# The state values fed under a lock (files of their own) build no protobuf message.
+under_lock=(
+    "$shell/Registry+State.swift"
+    Sources/GatewayService/FleetWatch/FleetWatchState.swift
+    Sources/GatewayService/SoftwareUpdates/SoftwareUpdateCatalog+State.swift
+)
+built=$(grep -nE 'ReaderGatewayV1\.[A-Z][A-Za-z.]*\(|\.status\b' "${under_lock[@]}" || true)
+if [[ -n "$built" ]]; then
+    echo "check-encapsulation: these lines build a wire message in a state fed under its shell's lock;"
+    echo "answer with plain values and build the message in the shell after the lock:"
+    echo "$built"
+    exit 1
+fi
+echo "check-encapsulation: the states fed under a lock build no wire message"

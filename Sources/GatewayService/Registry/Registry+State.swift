@@ -36,9 +36,12 @@ extension Registry {
         case cancelCollect(ServerCall)
         /// Tell the reader on the link's call which lane owns it now, at which generation.
         case tellOwner(ServerCall, lane: String, generation: OwnershipGeneration)
-        case end(ServerCall, ReaderGatewayV1.Status)
-        /// End a session's event stream, and the answers waiting for its events.
-        case endStream(SessionEventStream, ReaderGatewayV1.Status)
+        /// End the call with the error's status (nil: OK); the status message is built after the lock.
+        case end(ServerCall, ServiceError?)
+        /// End the call with a status its caller built (before the lock).
+        case endAs(ServerCall, ReaderGatewayV1.Status)
+        /// End a session's event stream (nil: OK), and the answers waiting for its events.
+        case endStream(SessionEventStream, ServiceError?)
         /// A newer stream of the session replaced this one: its waiting answers go, and its
         /// call ends (unless the new stream is on the same call).
         case replaceStream(SessionEventStream, by: ServerCall)
@@ -73,7 +76,7 @@ extension Registry.State {
             let old = linkCalls.removeValue(forKey: reattached.replaced)
             let error = ServiceError.command(.readerReattached, timeout: timeout)
             work = reattached.failed.compactMap { completions.removeValue(forKey: $0) }.map { .complete($0, .failed(error)) }
-            if let old { work.append(.end(old, ServiceError.linkClosed(.replaced).status)) }
+            if let old { work.append(.end(old, .linkClosed(.replaced))) }
             answer = .epoch(reattached.epoch)
         case .linkAttached(let reader, let link, let call, let epoch, let described, let status, let now):
             let actions = machine.linkAttached(reader, link: link, epoch: epoch, described: described, status: status, now: now)
@@ -82,14 +85,14 @@ extension Registry.State {
         case .linkEnded(let reader, let link, let orderly):
             let call = linkCalls.removeValue(forKey: link)
             guard let ended = machine.linkEnded(reader, link: link) else { return (.endedLink(nil), []) }
-            if let call { work.append(.end(call, orderly ? .ok : ServiceError(.readerOffline, "the reader link ended").status)) }
+            if let call { work.append(.end(call, orderly ? nil : ServiceError(.readerOffline, "the reader link ended"))) }
             work += ended.failed.compactMap { completions.removeValue(forKey: $0) }.map { .complete($0, .failed(.refusal(.readerOffline))) }
             answer = .endedLink(ended)
         case .linkEndAsked(let reader, let status):
-            if let call = machine.linkID(of: reader).flatMap({ linkCalls[$0] }) { work.append(.end(call, status)) }
+            if let call = machine.linkID(of: reader).flatMap({ linkCalls[$0] }) { work.append(.endAs(call, status)) }
         case .ticked(let heartbeatBound, let now):
             let result = machine.tick(now: now, heartbeatBound: heartbeatBound)
-            work = result.silentLinks.compactMap { linkCalls[$0] }.map { .end($0, ServiceError.linkClosed(.silent).status) }
+            work = result.silentLinks.compactMap { linkCalls[$0] }.map { .end($0, .linkClosed(.silent)) }
             let timedOut = ServiceError.command(.timedOut, timeout: timeout)
             work += result.expiredCommands.compactMap { completions.removeValue(forKey: $0) }.map { .complete($0, .failed(timedOut)) }
         case .commandAnswered(let result, let reader, let link, let now):
@@ -357,15 +360,15 @@ extension Registry.State {
             return .tellOwner(call, lane: lane, generation: generation)
         case .closeLink(let link, let closure):
             guard let call = linkCalls.removeValue(forKey: link) else { return nil }
-            return .end(call, ServiceError.linkClosed(closure).status)
+            return .end(call, .linkClosed(closure))
         case .endStream(let id, let ending):
             guard let stream = streams.removeValue(forKey: id) else { return nil }
-            let status = switch ending {
-            case .sessionEnded: ReaderGatewayV1.Status.ok
-            case .replicaFenced: ServiceError.replicaFenced.status
-            case .sessionMoved: ServiceError.sessionMoved.status
+            let error: ServiceError? = switch ending {
+            case .sessionEnded: nil
+            case .replicaFenced: .replicaFenced
+            case .sessionMoved: .sessionMoved
             }
-            return .endStream(stream, status)
+            return .endStream(stream, error)
         }
     }
 }

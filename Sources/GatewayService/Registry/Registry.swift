@@ -60,10 +60,11 @@ final class Registry: Sendable {
             var downlink = ReaderGatewayV1.ReaderDownlink()
             downlink.message = .ownerChanged(owner)
             call.send(downlink)
-        case .end(let call, let status): call.end(status)
-        case .endStream(let stream, let status):
+        case .end(let call, let error): call.end(error?.status ?? .ok)
+        case .endAs(let call, let status): call.end(status)
+        case .endStream(let stream, let error):
             stream.releaseWaiting()
-            stream.call.end(status)
+            stream.call.end(error?.status ?? .ok)
         case .replaceStream(let stream, let call):
             stream.releaseWaiting()
             if stream.call !== call { stream.call.end() }

@@ -10,13 +10,71 @@ import Synchronization
 ///
 /// Mutual TLS with the internal CA: the peer's certificate must chain to it
 /// (and name its advertised address), and this replica presents its own.
+///
+/// One ``State`` value behind one lock, fed through ``feed(_:)``; connecting, waiting and
+/// closing happen after the lock.
 final class ReplicaChannels: Sendable {
-    private struct State {
-        var certificates: InternalCertificates?
-        var channels: [String: Task<ClientChannel, any Error>] = [:]
+    /// The channels as a value, generic over the connect task so that it is tested with plain values.
+    struct State<Connect: Equatable & Sendable>: Sendable {
+        enum Event: Sendable {
+            /// The internal certificates exist.
+            case configured(InternalCertificates)
+            /// A caller wants the channel to `address`.
+            case wanted(String)
+            /// The connect for `address` was started (filed under the same lock as its `.open`).
+            case opening(String, Connect)
+            /// The channel `task` opened for `address` failed or stopped accepting calls.
+            case failed(String, Connect)
+            /// The replica shuts down.
+            case closedAll
+        }
+
+        enum Action: Sendable {
+            case none
+            /// Wait for this connect (already started).
+            case use(Connect)
+            /// Start connecting with `configuration` and file the connect (``Event/opening(_:_:)``) before the lock is released.
+            case open(String, ClientChannelConfiguration)
+            /// Fail the caller.
+            case refuse(RPCError)
+            /// Close each channel these connects opened.
+            case close([Connect])
+        }
+
+        private var certificates: InternalCertificates?
+        private var channels: [String: Connect] = [:]
+
+        mutating func handle(_ event: Event) -> Action {
+            switch event {
+            case .configured(let certificates):
+                self.certificates = certificates
+                return .none
+            case .wanted(let address):
+                if let existing = channels[address] { return .use(existing) }
+                guard let certificates else { return .refuse(RPCError(.readerLinkMoved, "the replica link is not ready yet; retry")) }
+                guard let peer = GatewayAddress(parsing: address) else {
+                    return .refuse(RPCError(.internal, "replica address \(address.debugDescription) is not host:port"))
+                }
+                return .open(address, ClientChannelConfiguration(
+                    host: peer.host, port: peer.port, trustedCAPath: certificates.caPath, clientCertificate: certificates.client,
+                    keepalive: .init(interval: .seconds(5), timeout: .seconds(5)), connectTimeout: .seconds(3)
+                ))
+            case .opening(let address, let connect):
+                channels[address] = connect
+                return .use(connect)
+            case .failed(let address, let connect):
+                if channels[address] == connect { channels[address] = nil }
+                return .none
+            case .closedAll:
+                defer { channels.removeAll() }
+                return .close(Array(channels.values))
+            }
+        }
     }
 
-    private let state = Mutex(State())
+    private typealias Connect = Task<ClientChannel, any Error>
+
+    private let state = Mutex(State<Connect>())
     private let group: EventLoopGroupBox
     private let logger = Logger(component: "replica-link")
 
@@ -24,61 +82,45 @@ final class ReplicaChannels: Sendable {
 
     /// Called once the internal certificates exist.
     func configure(_ certificates: InternalCertificates) {
-        state.withLock { $0.certificates = certificates }
+        _ = feed(.configured(certificates))
     }
 
     /// The open channel to `address` (`host:port`), connecting if needed.
     func channel(to address: String) async throws -> ClientChannel {
-        let task = try state.withLock { state throws -> Task<ClientChannel, any Error> in
-            if let existing = state.channels[address] { return existing }
-            guard let certificates = state.certificates else {
-                throw RPCError(.readerLinkMoved, "the replica link is not ready yet; retry")
-            }
-            guard let peer = GatewayAddress(parsing: address) else {
-                throw RPCError(.internal, "replica address \(address.debugDescription) is not host:port")
-            }
-            let configuration = ClientChannelConfiguration(
-                host: peer.host, port: peer.port, trustedCAPath: certificates.caPath, clientCertificate: certificates.client,
-                keepalive: .init(interval: .seconds(5), timeout: .seconds(5)), connectTimeout: .seconds(3)
-            )
-            let group = self.group.group
-            let task = Task { try await ClientChannel.connect(configuration, group: group) }
-            state.channels[address] = task
-            return task
+        let task: Connect
+        switch feed(.wanted(address)) {
+        case .use(let connect): task = connect
+        case .refuse(let error): throw error
+        case .none, .open, .close: throw RPCError(.internal, "the replica channels answered a request for \(address) with no channel")
         }
         do {
             let channel = try await task.value
             if !channel.state.acceptsCalls {
-                forget(address, task)
+                _ = feed(.failed(address, task))
                 return try await self.channel(to: address)
             }
             return channel
         } catch {
-            forget(address, task)
+            _ = feed(.failed(address, task))
             throw error
-        }
-    }
-
-    private func forget(_ address: String, _ task: Task<ClientChannel, any Error>) {
-        state.withLock { state in
-            if let current = state.channels[address], current == task { state.channels[address] = nil }
         }
     }
 
     /// Closes every channel.
     func closeAll() async {
-        let tasks = state.withLock { state -> [Task<ClientChannel, any Error>] in
-            defer { state.channels.removeAll() }
-            return Array(state.channels.values)
-        }
+        guard case .close(let tasks) = feed(.closedAll) else { return }
         // A channel that never opened has nothing to close (its opener heard the error).
         for task in tasks { (try? await task.value)?.close() }
     }
-}
 
-/// The event loop group replica channels use (set when the host starts).
-final class EventLoopGroupBox: Sendable {
-    private let storage = Mutex<EventLoopGroup?>(nil)
-    var group: EventLoopGroup? { storage.withLock { $0 } }
-    func set(_ group: EventLoopGroup?) { storage.withLock { $0 = group } }
+    /// Feeds one event under the lock. An `.open` is started and filed before the lock is
+    /// released (starting a task does no I/O), so one connect serves every caller of an address.
+    private func feed(_ event: State<Connect>.Event) -> State<Connect>.Action {
+        state.withLock { state in
+            let action = state.handle(event)
+            guard case .open(let address, let configuration) = action else { return action }
+            let group = self.group.group
+            return state.handle(.opening(address, Task { try await ClientChannel.connect(configuration, group: group) }))
+        }
+    }
 }

@@ -2,12 +2,12 @@ import GatewayWire
 
 /// What each `WatchFleet` watcher of this replica was last told, and what to tell it next.
 ///
-/// Pure: the hub (``FleetWatchHub``) feeds it the rows it read and performs the sends it
-/// answers. A watcher hears a reader only when the reader's state differs from what it was
+/// Pure, and decides on plain values: the hub (``FleetWatchHub``) feeds it the rows it read
+/// under its lock and builds the messages of the changes it answers after the lock. A watcher hears a reader only when the reader's state differs from what it was
 /// last told, so a refresh that finds nothing new sends nothing.
 ///
 /// ```
-///   watch ──snapshot read──▶ added (snapshot pages sent) ──refreshed──▶ changes sent ──▶ …
+///   watch ──snapshot read──▶ added (snapshot pages sent) ──refreshed──▶ changes (sent) ──▶ …
 ///                                    │
 ///                                    └── call ended / too slow ──▶ removed
 /// ```
@@ -42,14 +42,27 @@ struct FleetWatchBook: Sendable {
     /// The accounts someone watches.
     var accounts: Set<String> { Set(watchers.values.map(\.account)) }
 
-    /// A new watcher whose snapshot is `readers`: the pages to send, the last one `complete`.
-    mutating func add(
-        _ id: UInt64, account: String, location: String?, readers: [ReaderGatewayV1.FleetReader], locations: [ReaderGatewayV1.Location],
-        nowUnixMs: Int64
-    ) -> [ReaderGatewayV1.WatchFleetEvent] {
+    /// What a watcher hears of one reader after a refresh: decided on plain values under the
+    /// hub's lock, turned into a `WatchFleetEvent` after it (``event(_:nowUnixMs:)``).
+    enum Change: Sendable, Equatable {
+        /// The reader is new to the watcher or differs from what it was told.
+        case changed(ReaderGatewayV1.FleetReader)
+        /// The reader the watcher was told of has no row any more.
+        case removed(String)
+    }
+
+    /// A new watcher whose snapshot is `readers` (the hub sends the pages,
+    /// ``snapshotPages(_:locations:nowUnixMs:)``, after its lock).
+    mutating func add(_ id: UInt64, account: String, location: String?, readers: [ReaderGatewayV1.FleetReader]) {
         var sent: [String: ReaderGatewayV1.FleetReader] = [:]
         for reader in readers { sent[reader.readerID] = reader }
         watchers[id] = Watcher(account: account, location: location, sent: sent)
+    }
+
+    /// A snapshot of `readers` as pages to send, the last one `complete` (at least one page).
+    static func snapshotPages(
+        _ readers: [ReaderGatewayV1.FleetReader], locations: [ReaderGatewayV1.Location], nowUnixMs: Int64
+    ) -> [ReaderGatewayV1.WatchFleetEvent] {
         var pages: [ReaderGatewayV1.WatchFleetEvent] = []
         var start = 0
         repeat {
@@ -66,6 +79,17 @@ struct FleetWatchBook: Sendable {
         return pages
     }
 
+    /// The message that tells a watcher of `change`.
+    static func event(_ change: Change, nowUnixMs: Int64) -> ReaderGatewayV1.WatchFleetEvent {
+        var event = ReaderGatewayV1.WatchFleetEvent()
+        event.atUnixMs = nowUnixMs
+        switch change {
+        case .changed(let reader): event.event = .readerChanged(reader)
+        case .removed(let reader): event.event = .readerRemoved(reader)
+        }
+        return event
+    }
+
     /// Forgets a watcher (its call ended).
     mutating func remove(_ id: UInt64) {
         watchers[id] = nil
@@ -74,27 +98,24 @@ struct FleetWatchBook: Sendable {
     /// What each watcher must hear after a refresh that read `rows` for `scope`: a reader
     /// of its account and location that is new or differs from what it was told, and the
     /// removal of a reader it was told of that is in scope but has no row any more.
-    mutating func refreshed(_ rows: [Row], scope: Scope, nowUnixMs: Int64) -> [(watcher: UInt64, events: [ReaderGatewayV1.WatchFleetEvent])] {
+    mutating func refreshed(_ rows: [Row], scope: Scope) -> [(watcher: UInt64, changes: [Change])] {
         var byAccount: [String: [ReaderGatewayV1.FleetReader]] = [:]
         var present = Set<String>()
         for row in rows {
             byAccount[row.account, default: []].append(row.reader)
             present.insert(row.reader.readerID)
         }
-        var out: [(watcher: UInt64, events: [ReaderGatewayV1.WatchFleetEvent])] = []
+        var out: [(watcher: UInt64, changes: [Change])] = []
         for id in watchers.keys.sorted() {
             // Taken out while it changes: a copy left in the dictionary would make the first
             // change copy the watcher's whole `sent` (every reader it watches) on every refresh.
             guard var watcher = watchers.removeValue(forKey: id) else { continue }
-            var events: [ReaderGatewayV1.WatchFleetEvent] = []
+            var changes: [Change] = []
             for reader in byAccount[watcher.account] ?? [] {
                 guard watcher.location == nil || reader.reader?.locationID == watcher.location else { continue }
                 guard watcher.sent[reader.readerID] != reader else { continue }
                 watcher.sent[reader.readerID] = reader
-                var event = ReaderGatewayV1.WatchFleetEvent()
-                event.atUnixMs = nowUnixMs
-                event.event = .readerChanged(reader)
-                events.append(event)
+                changes.append(.changed(reader))
             }
             // Gone: sent before, within the scope read, and not read now. A refresh of a few
             // hinted readers looks at those alone, not at every reader the watcher has.
@@ -107,13 +128,10 @@ struct FleetWatchBook: Sendable {
             }
             for reader in gone.sorted() {
                 watcher.sent[reader] = nil
-                var event = ReaderGatewayV1.WatchFleetEvent()
-                event.atUnixMs = nowUnixMs
-                event.event = .readerRemoved(reader)
-                events.append(event)
+                changes.append(.removed(reader))
             }
             watchers[id] = watcher
-            if !events.isEmpty { out.append((id, events)) }
+            if !changes.isEmpty { out.append((id, changes)) }
         }
         return out
     }

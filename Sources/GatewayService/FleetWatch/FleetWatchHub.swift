@@ -29,7 +29,10 @@ import Synchronization
 /// fills its call's bounded buffer and is ended with RESOURCE_EXHAUSTED
 /// (`CONSUMER_TOO_SLOW`), alone.
 ///
-/// `@unchecked Sendable` is not needed: every mutable field is behind its `Mutex`.
+/// Everything it keeps is one ``FleetWatchState`` value behind one `Mutex`: ``feed(_:)``
+/// hands it an event under the lock and returns the action, which is performed after the
+/// lock (messages are built, sent and continuations resumed outside it). `@unchecked
+/// Sendable` is not needed.
 final class FleetWatchHub: Sendable {
     /// The channel replicas announce their own fleet changes on (payload: reader ids, space separated).
     static let channel = "reader_gateway_fleet"
@@ -45,40 +48,20 @@ final class FleetWatchHub: Sendable {
     let metrics: GatewayMetrics
     let logger = Logger(component: "fleet-watch")
 
-    private struct Calls: Sendable {
-        var nextID: UInt64 = 1
-        var calls: [UInt64: ServerCall] = [:]
-    }
+    /// The hub's state: one value, one lock (``feed(_:)`` is the only place that takes it).
+    private typealias State = FleetWatchState<ServerCall, CheckedContinuation<Void, Never>>
 
-    /// What the next refresh must read.
-    private struct Pending: Sendable {
-        var readers: Set<String> = []
-        var all = false
-    }
-
-    /// Reader ids this replica changed, not announced yet.
-    private struct Outgoing: Sendable {
-        var readers: Set<String> = []
-    }
-
-    private let book = Mutex(FleetWatchBook())
-    private let calls = Mutex(Calls())
-    /// The watchers here (``calls``' count), read without its lock on every change.
+    private let state = Mutex(State())
+    /// The watchers here (the state's count, stored under its lock), read without the lock
+    /// on every change.
     private let localWatchers = Atomic<Int>(0)
     /// Whether another replica had a watcher at this replica's last node heartbeat. True
     /// until the first heartbeat says otherwise (announcing is the safe side).
     private let othersWatch = Atomic<Bool>(true)
-    private let pending = Mutex(Pending())
-    private let outgoing = Mutex(Outgoing())
-    /// Activity and battery last announced by the home replica of a reader homed elsewhere.
-    private let remoteStatus = Mutex<[String: ReaderStatusNotice]>([:])
     private let refreshSignal: AsyncStream<Void>.Continuation
     private let refreshSignals: AsyncStream<Void>
     private let announceSignal: AsyncStream<Void>.Continuation
     private let announceSignals: AsyncStream<Void>
-    /// Serializes snapshots with refreshes, so a watcher's snapshot and the changes after it
-    /// are read in order.
-    private let turn = AsyncTurn()
 
     init(database: GatewayDatabase, registry: Registry, metrics: GatewayMetrics) {
         self.database = database
@@ -105,25 +88,21 @@ final class FleetWatchHub: Sendable {
     /// the next announcement. Nothing at all when nobody watches anywhere (two atomic loads).
     func changed(_ readers: [String]) {
         guard !readers.isEmpty else { return }
-        if othersWatch.load(ordering: .relaxed) {
-            outgoing.withLock { $0.readers.formUnion(readers) }
-            announceSignal.yield()
-        }
-        hint(readers)
+        let announce = othersWatch.load(ordering: .relaxed)
+        guard announce || watcherCount > 0 else { return }
+        perform(feed(.changed(readers, announce: announce)))
     }
 
     /// Something about `readers` may have changed: the next refresh reads them (when someone watches).
     func hint(_ readers: [String]) {
         guard watcherCount > 0 else { return }
-        pending.withLock { $0.readers.formUnion(readers) }
-        refreshSignal.yield()
+        perform(feed(.hinted(readers)))
     }
 
     /// Every watched reader may have changed.
     func hintAll() {
         guard watcherCount > 0 else { return }
-        pending.withLock { $0.all = true }
-        refreshSignal.yield()
+        perform(feed(.hintedAll))
     }
 
     // MARK: watchers
@@ -131,16 +110,10 @@ final class FleetWatchHub: Sendable {
     /// Serves one `WatchFleet` call until it ends: sends the snapshot, then registers the
     /// watcher for changes.
     func watch(_ call: ServerCall, account: String, location: String?, locations: [ReaderGatewayV1.Location]) async {
-        let id = calls.withLock { state -> UInt64 in
-            let id = state.nextID
-            state.nextID += 1
-            state.calls[id] = call
-            localWatchers.store(state.calls.count, ordering: .relaxed)
-            return id
-        }
+        guard case .watcherFiled(let id) = feed(.watcherOpened(call)) else { return }
         metrics.browser.fleetWatchers.unlabeled.increment()
         call.onCancel { [self] in forget(id) }
-        await turn.run {
+        await inTurn {
             let rows: [FleetRow]
             do { rows = try await database.fleet(account: account, location: location) } catch {
                 call.end(ServiceError.store(error).status)
@@ -149,20 +122,44 @@ final class FleetWatchHub: Sendable {
             guard !call.isFinished else { return }
             let readers = rows.map(fleetReader)
             let nowUnixMs = registry.clock.nowUnixMs
-            let pages = book.withLock { $0.add(id, account: account, location: location, readers: readers, locations: locations, nowUnixMs: nowUnixMs) }
-            for page in pages { call.send(page) }
+            _ = feed(.snapshotRead(id, account: account, location: location, readers: readers))
+            for page in FleetWatchBook.snapshotPages(readers, locations: locations, nowUnixMs: nowUnixMs) { call.send(page) }
         }
         if call.isFinished { forget(id) }
     }
 
     private func forget(_ id: UInt64) {
-        let removed = calls.withLock { state in
-            let removed = state.calls.removeValue(forKey: id) != nil
-            localWatchers.store(state.calls.count, ordering: .relaxed)
-            return removed
+        if case .watcherForgotten(removed: true) = feed(.watcherEnded(id)) { metrics.browser.fleetWatchers.unlabeled.decrement() }
+    }
+
+    // MARK: the one lock
+
+    /// Feeds the state one event under the lock; the caller performs the action after it.
+    private func feed(_ event: State.Event) -> State.Action {
+        state.withLock { state in
+            let action = state.handle(event)
+            localWatchers.store(state.watcherCount, ordering: .relaxed)
+            return action
         }
-        book.withLock { $0.remove(id) }
-        if removed { metrics.browser.fleetWatchers.unlabeled.decrement() }
+    }
+
+    /// Performs a wake-up or a resumption (the actions no caller waits on).
+    private func perform(_ action: State.Action) {
+        switch action {
+        case .wake(let refresh, let announce):
+            if refresh { refreshSignal.yield() }
+            if announce { announceSignal.yield() }
+        case .resume(let waiter): waiter.resume()
+        case .none, .watcherFiled, .watcherForgotten, .remoteStatus, .announce, .read, .send: break
+        }
+    }
+
+    /// Runs `body` when no other snapshot or refresh reads the store (one at a time, in the
+    /// order they asked), so a watcher's snapshot and the changes after it are read in order.
+    private func inTurn(_ body: () async -> Void) async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in perform(feed(.turnAsked(waiter))) }
+        await body()
+        perform(feed(.turnFinished))
     }
 
     // MARK: background work
@@ -178,7 +175,7 @@ final class FleetWatchHub: Sendable {
             group.addTask {
                 await self.follow(ReaderStatusNotice.channel) { payload in
                     guard let notice = ReaderStatusNotice(payload: payload) else { return }
-                    self.remoteStatus.withLock { $0[notice.reader.rawValue] = notice }
+                    _ = self.feed(.remoteStatusHeard(notice))
                     self.hint([notice.reader.rawValue])
                 }
             }
@@ -187,7 +184,7 @@ final class FleetWatchHub: Sendable {
 
     private func runRefreshes() async {
         for await _ in refreshSignals {
-            await turn.run { await refresh() }
+            await inTurn { await refresh() }
         }
     }
 
@@ -204,11 +201,7 @@ final class FleetWatchHub: Sendable {
     private func runAnnouncements() async {
         for await _ in announceSignals {
             do { try await Task.sleep(for: Self.announcementInterval) } catch { return }
-            let readers = outgoing.withLock { state -> [String] in
-                let taken = state.readers.sorted()
-                state.readers = []
-                return taken
-            }
+            guard case .announce(let readers) = feed(.announcementDue) else { continue }
             var payload = ""
             for reader in readers {
                 if payload.utf8.count + reader.utf8.count + 1 > Self.maxPayloadBytes {
@@ -240,13 +233,7 @@ final class FleetWatchHub: Sendable {
 
     /// Reads what the hints name and tells each watcher what changed.
     private func refresh() async {
-        let (asked, all) = pending.withLock { state -> (Set<String>, Bool) in
-            let taken = (state.readers, state.all)
-            state = Pending()
-            return taken
-        }
-        let accounts = book.withLock { $0.accounts }
-        guard !accounts.isEmpty, all || !asked.isEmpty else { return }
+        guard case .read(let asked, let all, let accounts) = feed(.refreshDue) else { return }
         var rows: [FleetRow] = []
         do {
             if all {
@@ -261,13 +248,10 @@ final class FleetWatchHub: Sendable {
         let scope: FleetWatchBook.Scope = all ? .accounts(accounts) : .readers(asked)
         let bookRows = rows.map { FleetWatchBook.Row(account: $0.reader.accountID, reader: fleetReader($0)) }
         let nowUnixMs = registry.clock.nowUnixMs
-        let sends = book.withLock { $0.refreshed(bookRows, scope: scope, nowUnixMs: nowUnixMs) }
-        guard !sends.isEmpty else { return }
-        let targets = calls.withLock { state in sends.map { (state.calls[$0.watcher], $0.events) } }
-        for (call, events) in targets {
-            guard let call else { continue }
-            for event in events { call.send(event) }
-            metrics.browser.fleetWatchEvents.unlabeled.increment(by: UInt64(events.count))
+        guard case .send(let sends) = feed(.rowsRead(bookRows, scope: scope)) else { return }
+        for (call, changes) in sends {
+            for change in changes { call.send(FleetWatchBook.event(change, nowUnixMs: nowUnixMs)) }
+            metrics.browser.fleetWatchEvents.unlabeled.increment(by: UInt64(changes.count))
         }
     }
 
@@ -280,7 +264,7 @@ final class FleetWatchHub: Sendable {
             reader = link.render(reader, nowUnixMs: 0)
         } else {
             reader.networkStatus = row.linked ? .online : .offline
-            if row.linked, let status = remoteStatus.withLock({ $0[row.reader.id] }) {
+            if row.linked, case .remoteStatus(let status?) = feed(.remoteStatusAsked(row.reader.id)) {
                 reader.activity = status.activity
                 reader.batteryLevel = status.batteryLevel
                 reader.ipAddress = status.ipAddress
@@ -300,39 +284,5 @@ final class FleetWatchHub: Sendable {
         fleet.inTransaction = row.inTransaction
         fleet.generation = UInt64(max(0, row.generation))
         return fleet
-    }
-}
-
-/// Runs async bodies one at a time, in the order they asked.
-final class AsyncTurn: Sendable {
-    private struct State: Sendable {
-        var busy = false
-        var waiting: [CheckedContinuation<Void, Never>] = []
-    }
-
-    private let state = Mutex(State())
-
-    func run<T: Sendable>(_ body: () async -> T) async -> T {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let runNow = state.withLock { state -> Bool in
-                if state.busy {
-                    state.waiting.append(continuation)
-                    return false
-                }
-                state.busy = true
-                return true
-            }
-            if runNow { continuation.resume() }
-        }
-        let result = await body()
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard !state.waiting.isEmpty else {
-                state.busy = false
-                return nil
-            }
-            return state.waiting.removeFirst()
-        }
-        next?.resume()
-        return result
     }
 }

@@ -10,13 +10,9 @@ extension Registry {
         _ session: SessionID, to reader: ReaderID, isCollect: Bool, reboot: Bool, deadline: ContinuousClock.Instant,
         complete: @escaping CommandCompletion
     ) -> (ServerCall, UInt64)? {
-        state.withLock { state -> (ServerCall, UInt64)? in
-            guard let key = state.machine.commandDispatched(session, to: reader, isCollect: isCollect, reboot: reboot, deadline: deadline),
-                  let call = state.linkCalls[key.link]
-            else { return nil }
-            state.completions[key] = complete
-            return (call, key.command)
-        }
+        let event = Event.commandDispatched(session, reader: reader, isCollect: isCollect, reboot: reboot, deadline: deadline, complete: complete)
+        guard case .dispatched(let dispatched) = handle(event) else { return nil }
+        return dispatched
     }
 
     /// Where a loop relay goes, decided under one lock.
@@ -40,32 +36,10 @@ extension Registry {
         _ token: String, connection: UInt64, reboot: Bool, deadline: ContinuousClock.Instant, lease: Duration,
         complete: @escaping CommandCompletion
     ) -> LoopRelay {
-        let now = clock.now
-        let nowUnixMs = clock.nowUnixMs
-        return state.withLock { state -> LoopRelay in
-            switch state.machine.commandRequested(token, connection: connection, reboot: reboot, deadline: deadline, now: now, nowUnixMs: nowUnixMs, lease: lease) {
-            case .local(let key, let owned):
-                guard let call = state.linkCalls[key.link] else {
-                    // Not reachable: a link in the machine always has its call filed.
-                    _ = state.machine.commandAnswered(owned.reader, link: key.link, commandID: key.command, now: now)
-                    return .refused(.refusal(.readerOffline))
-                }
-                state.completions[key] = complete
-                return .local(call, key.command, owned)
-            case .remote(let owned): return .remote(owned)
-            case .stale(let owned): return .stale(owned)
-            case .unknownSession: return .unknownSession
-            case .refused(.sessionUnknown): return .refused(.sessionUnknown)
-            case .refused(.notConnected): return .refused(.notConnected)
-            case .refused(.resumeFirst(let ending)): return .refused(.resumeFirst(ending))
-            case .refused(.refusal(let refusal)):
-                // The refusal of a lost reader comes after the event telling of the loss, which
-                // the thread that decided the loss may not have handed to the stream yet.
-                if let (stream, through) = state.lastEvent(of: state.machine.session(token: token)) {
-                    return .refusedAfterEvents(.refusal(refusal), stream, through: through)
-                }
-                return .refused(.refusal(refusal))
-            }
-        }
+        let event = Event.commandRequested(
+            token, connection: connection, reboot: reboot, deadline: deadline, now: clock.now, nowUnixMs: clock.nowUnixMs, lease: lease, complete: complete
+        )
+        guard case .loopRelay(let relay) = handle(event) else { return .refused(.refusal(.readerOffline)) }
+        return relay
     }
 }

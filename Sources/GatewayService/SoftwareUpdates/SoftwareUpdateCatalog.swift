@@ -10,6 +10,8 @@ import Synchronization
 /// ``cacheLifetime`` (a connect does not read PostgreSQL for it; a change made here is seen at
 /// once, one made on another replica within the lifetime), the update rules applied at the
 /// clock of the configuration, and the battery levels recorded only when worth a write.
+///
+/// What it keeps is one ``State`` value behind one lock.
 final class SoftwareUpdateCatalog: Sendable {
     let store: any SoftwareUpdateRepository
     let clock: WallClock
@@ -19,26 +21,8 @@ final class SoftwareUpdateCatalog: Sendable {
     let cacheLifetime: Duration
     let logger = Logger(component: "service")
 
-    private struct Cached {
-        var updates: [ReaderGatewayV1.ReaderSoftwareUpdate]
-        var readAt: ContinuousClock.Instant
-    }
-
-    /// What a reader's link last reported, for deciding what is worth a store write.
-    private struct LinkReport {
-        var battery = BatteryReportThrottle()
-        var version: String?
-    }
-
-    /// A location's install window as last read (nil: it has none).
-    private struct CachedWindow {
-        var window: InstallWindow?
-        var readAt: ContinuousClock.Instant
-    }
-
-    private let cache = Mutex<[String: Cached]>([:])
-    private let windows = Mutex<[String: CachedWindow]>([:])
-    private let reports = Mutex<[ReaderID: LinkReport]>([:])
+    /// The caches and reports: one value, one lock (``feed(_:)`` is the only place that takes it).
+    private let state = Mutex(State())
 
     init(store: any SoftwareUpdateRepository, clock: WallClock, cacheClock: any ServiceClock, cacheLifetime: Duration = .seconds(5)) {
         self.store = store
@@ -52,17 +36,17 @@ final class SoftwareUpdateCatalog: Sendable {
     /// The account's catalog entries for `deviceType`.
     func entries(account: String, deviceType: ReaderGatewayV1.DeviceType) async throws(StoreError) -> [ReaderGatewayV1.ReaderSoftwareUpdate] {
         let now = cacheClock.now
-        if let cached = cache.withLock({ $0[account] }), now - cached.readAt < cacheLifetime {
-            return cached.updates.filter { $0.deviceType == deviceType }
+        if case .catalog(let cached?) = feed(.catalogAsked(account: account, now: now, lifetime: cacheLifetime)) {
+            return cached.filter { $0.deviceType == deviceType }
         }
         let all = try await store.catalog(account: account, deviceType: .unspecified)
-        cache.withLock { $0[account] = Cached(updates: all, readAt: now) }
+        feed(.catalogRead(account: account, all, at: now))
         return all.filter { $0.deviceType == deviceType }
     }
 
     /// The account's catalog changed here: the next read goes to PostgreSQL.
     func invalidate(account: String) {
-        _ = cache.withLock { $0.removeValue(forKey: account) }
+        feed(.catalogChanged(account: account))
     }
 
     /// The install window of the account's `location` (nil: none, or no location), cached
@@ -70,15 +54,15 @@ final class SoftwareUpdateCatalog: Sendable {
     func installWindow(account: String, location: String) async throws(StoreError) -> InstallWindow? {
         guard !location.isEmpty else { return nil }
         let now = cacheClock.now
-        if let cached = windows.withLock({ $0[location] }), now - cached.readAt < cacheLifetime { return cached.window }
+        if case .window(let cached?) = feed(.windowAsked(location: location, now: now, lifetime: cacheLifetime)) { return cached }
         let window = try await store.installWindows(account: account, locations: [location])[location]
-        windows.withLock { $0[location] = CachedWindow(window: window, readAt: now) }
+        feed(.windowRead(location: location, window, at: now))
         return window
     }
 
     /// The location's install window changed here: the next read goes to PostgreSQL.
     func invalidateWindow(location: String) {
-        _ = windows.withLock { $0.removeValue(forKey: location) }
+        feed(.windowChanged(location: location))
     }
 
     /// The decision for a reader at `location` running `version` with `batteryLevel`, and the
@@ -126,18 +110,20 @@ final class SoftwareUpdateCatalog: Sendable {
     /// hello (the first report only remembers it: the attach writes the hello's version).
     /// One small lock; the registry's is not taken unless the version changed.
     func linkReported(_ reader: ReaderID, level: Float?, version: String) -> (writeBattery: Bool, newVersion: Bool) {
-        let nowMs = nowUnixMs
-        return reports.withLock { reports in
-            let writeBattery = reports[reader, default: LinkReport()].battery.reported(level, nowMs: nowMs)
-            guard !version.isEmpty else { return (writeBattery, false) }
-            let previous = reports[reader]?.version
-            reports[reader]?.version = version
-            return (writeBattery, previous != nil && previous != version)
+        guard case .report(let writeBattery, let newVersion) = feed(.linkReported(reader, level: level, version: version, nowMs: nowUnixMs)) else {
+            return (false, false)
         }
+        return (writeBattery, newVersion)
     }
 
     /// The reader's link ended: its reports go (the next link writes its first level).
     func linkEnded(_ reader: ReaderID) {
-        _ = reports.withLock { $0.removeValue(forKey: reader) }
+        feed(.linkEnded(reader))
+    }
+
+    /// Feeds the state one event under the lock; the store is read after it.
+    @discardableResult
+    private func feed(_ event: State.Event) -> State.Action {
+        state.withLock { $0.handle(event) }
     }
 }

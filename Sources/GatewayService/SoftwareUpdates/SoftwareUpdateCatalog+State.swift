@@ -1,0 +1,82 @@
+import GatewayDomain
+import GatewayWire
+
+extension SoftwareUpdateCatalog {
+    /// What the catalog keeps between reads, as a value: each account's catalog and each
+    /// location's install window as last read (and when), and what each reader's link last
+    /// reported. Pure; ``SoftwareUpdateCatalog`` feeds it one event under its one lock and
+    /// reads the store after it.
+    struct State: Sendable {
+        enum Event: Sendable {
+            /// The account's catalog is wanted at `now`: the cached one if younger than `lifetime`.
+            case catalogAsked(account: String, now: ContinuousClock.Instant, lifetime: Duration)
+            /// The account's catalog was read from the store at `at`.
+            case catalogRead(account: String, [ReaderGatewayV1.ReaderSoftwareUpdate], at: ContinuousClock.Instant)
+            /// The account's catalog changed here.
+            case catalogChanged(account: String)
+            /// The location's install window is wanted at `now`: the cached one if younger than `lifetime`.
+            case windowAsked(location: String, now: ContinuousClock.Instant, lifetime: Duration)
+            /// The location's install window was read from the store at `at` (nil: it has none).
+            case windowRead(location: String, InstallWindow?, at: ContinuousClock.Instant)
+            /// The location's install window changed here.
+            case windowChanged(location: String)
+            /// A hello or heartbeat reported `level` and `version` (empty: not reported) at `nowMs`.
+            case linkReported(ReaderID, level: Float?, version: String, nowMs: Int64)
+            /// The reader's link ended.
+            case linkEnded(ReaderID)
+        }
+
+        enum Action: Sendable {
+            case none
+            /// The cached catalog (nil: read the store).
+            case catalog([ReaderGatewayV1.ReaderSoftwareUpdate]?)
+            /// The cached install window (`.some(nil)`: none; nil: read the store).
+            case window(InstallWindow??)
+            /// Whether to write the battery level, and whether the version changed since the link's hello.
+            case report(writeBattery: Bool, newVersion: Bool)
+        }
+
+        private struct Cached<Value: Sendable>: Sendable {
+            var value: Value
+            var readAt: ContinuousClock.Instant
+        }
+
+        /// What a reader's link last reported, for deciding what is worth a store write.
+        private struct LinkReport: Sendable {
+            var battery = BatteryReportThrottle()
+            var version: String?
+        }
+
+        private var catalogs: [String: Cached<[ReaderGatewayV1.ReaderSoftwareUpdate]>] = [:]
+        private var windows: [String: Cached<InstallWindow?>] = [:]
+        private var reports: [ReaderID: LinkReport] = [:]
+
+        mutating func handle(_ event: Event) -> Action {
+            switch event {
+            case .catalogAsked(let account, let now, let lifetime):
+                guard let cached = catalogs[account], now - cached.readAt < lifetime else { return .catalog(nil) }
+                return .catalog(cached.value)
+            case .catalogRead(let account, let updates, let at):
+                catalogs[account] = Cached(value: updates, readAt: at)
+            case .catalogChanged(let account):
+                catalogs[account] = nil
+            case .windowAsked(let location, let now, let lifetime):
+                guard let cached = windows[location], now - cached.readAt < lifetime else { return .window(nil) }
+                return .window(.some(cached.value))
+            case .windowRead(let location, let window, let at):
+                windows[location] = Cached(value: window, readAt: at)
+            case .windowChanged(let location):
+                windows[location] = nil
+            case .linkReported(let reader, let level, let version, let nowMs):
+                let writeBattery = reports[reader, default: LinkReport()].battery.reported(level, nowMs: nowMs)
+                guard !version.isEmpty else { return .report(writeBattery: writeBattery, newVersion: false) }
+                let previous = reports[reader]?.version
+                reports[reader]?.version = version
+                return .report(writeBattery: writeBattery, newVersion: previous != nil && previous != version)
+            case .linkEnded(let reader):
+                reports[reader] = nil
+            }
+            return .none
+        }
+    }
+}

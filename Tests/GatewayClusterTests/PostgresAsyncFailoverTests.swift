@@ -15,7 +15,7 @@ extension ClusterTests {
     /// readers are released at a generation above every one a lane was told, the lanes whose
     /// grants vanished hear `STORE_ROLLED_BACK`, and their next connects get generations nobody
     /// held. The six lanes keep their readers at their generations (nothing of theirs was lost).
-    @Test func asynchronousFailoverThatLostConnectsIsDetectedAndRepaired() async throws {
+    @Test func postgresFailoverAsynchronousLosingConnectsIsDetectedAndRepaired() async throws {
         var options = ClusterOptions()
         options.replication = .asynchronous
         try await ClusterFixture.run(options) { cluster in
@@ -72,6 +72,7 @@ extension ClusterTests {
                 }
                 cluster.expect(connected, "\(lane.label) could not connect to \(reader) again within 30 s")
             }
+            let reconnectedAt = ContinuousClock.now
             let toldGenerations: [String: [UInt64]] = [
                 replaced: [beforeGeneration, takerGeneration, again[replaced] ?? 0],
                 fresh: [newcomerGeneration, again[fresh] ?? 0],
@@ -97,7 +98,7 @@ extension ClusterTests {
 
             let repairs = cluster.replicas.map { $0.lines(containing: "the store went back in time for a reader: repaired").count }.reduce(0, +)
             cluster.expect(repairs >= 2, "the replicas logged \(repairs) repairs, expected one per reader at least (2)")
-            print("cluster: PostgreSQL failover (asynchronous, the standby's stream stopped before 2 acknowledged connects): kill -9 → promoted in \(seconds(promoted - killed)); promoted → every lost connect told STORE_ROLLED_BACK in \(seconds(toldAt - promoted)); acknowledged changes lost 2, detected and repaired 2 (\(repairs) repairs logged across the replicas); generations told \(toldGenerations.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }); \(scene.completed) commands completed, retried \(scene.retried), lost \(scene.lost.count); every lane working again \(recovery.map(seconds) ?? "never") after the promotion")
+            print("cluster: PostgreSQL failover (asynchronous, the standby's stream stopped before 2 acknowledged connects): kill -9 → promoted in \(seconds(promoted - killed)); promoted → every lost connect told STORE_ROLLED_BACK in \(seconds(toldAt - promoted)), both connected again \(seconds(reconnectedAt - promoted)) after the promotion; acknowledged changes lost 2, detected and repaired 2 (\(repairs) repairs logged across the replicas); generations told \(toldGenerations.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }); \(scene.completed) commands completed, retried \(scene.retried), lost \(scene.lost.count); every lane working again \(recovery.map(seconds) ?? "never") after the promotion")
         }
     }
 }

@@ -32,6 +32,7 @@ extension ReaderRegistry {
         case .adminReleased: "a fleet admin released the reader"
         case .sessionExpired: "the session's lease ran out"
         case .readerUnregistered: "the reader was unregistered"
+        case .storeRolledBack: "the store lost the connect that granted the reader (a database failover without its last transactions); connect again"
         default: "the reader disconnected"
         }
     }

@@ -131,6 +131,30 @@ public final class ReplicatedPostgres: Sendable {
         logger.info("standby promoted", ["slot": slotDirectory(standby)])
     }
 
+    /// Asynchronous replication only: waits until the standby has replayed everything the
+    /// primary wrote, then stops its stream (`primary_conninfo` cleared, configuration
+    /// reloaded) and returns once the primary sees no standby. Every commit from then on is on
+    /// the primary alone: a failover now loses it for sure.
+    public func stopStandbyStreaming() async throws {
+        guard replication == .asynchronous else {
+            throw ReplicatedPostgresError("stopping the standby's stream in synchronous mode would stop every commit on the primary")
+        }
+        let (primary, standby) = servers.withLock { ($0.primary, 1 - $0.primary) }
+        try await withAdmin(slot: primary) { client in
+            _ = try await waitFor("the standby to replay everything the primary wrote") {
+                try await client.query("SELECT 1 FROM pg_stat_replication WHERE replay_lsn >= pg_current_wal_lsn()").count > 0
+            }
+        }
+        try await withAdmin(slot: standby) { client in
+            try await client.execute("ALTER SYSTEM SET primary_conninfo = ''")
+            try await client.execute("SELECT pg_reload_conf()")
+        }
+        try await withAdmin(slot: primary) { client in
+            _ = try await waitFor("the standby to stop streaming") { try await client.query("SELECT 1 FROM pg_stat_replication").isEmpty }
+        }
+        logger.info("standby stream stopped", ["slot": slotDirectory(standby)])
+    }
+
     /// Makes a new standby of the current primary in the other slot (whose server must be
     /// gone: killed by ``killPrimary()``), and waits until it streams.
     public func rebuildStandby() async throws {

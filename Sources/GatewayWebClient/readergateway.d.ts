@@ -19,7 +19,8 @@ export type ReaderActivity = "idle" | "collecting" | "confirming" | "updating" |
 
 /** Why a reader was lost. */
 export type DisconnectReason =
-  | "replaced" | "reader_lost" | "reboot_requested" | "admin_released" | "session_expired" | "reader_unregistered";
+  | "replaced" | "reader_lost" | "reboot_requested" | "admin_released" | "session_expired" | "reader_unregistered"
+  | "store_rolled_back";
 
 /** A failed call. `code` is the gRPC status name, `reason` the gateway's ErrorReason name. */
 export interface ReaderGatewayError extends Error {

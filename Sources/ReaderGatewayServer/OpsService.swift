@@ -29,6 +29,11 @@ final class OpsService: LifecycleService {
         self.metrics = metrics
         self.state = state
         self.store = store
+        // Whether the store answered a ping lately, as /readyz's store check sees it.
+        metrics.registry.onScrape {
+            let reachable = StoreReadiness.isReachable(lastPingAge: state.lastPingAge, staleAfter: OpsService.pingStaleAfter)
+            metrics.storeReachable.unlabeled.set(reachable ? 1 : 0)
+        }
         // The store pool's gauges are read at each scrape (nothing while the store starts).
         metrics.registry.onScrape {
             guard let pool = store.client?.poolStatistics() else { return }
@@ -136,15 +141,19 @@ final class OpsState: Sendable {
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
+    /// How long ago the last successful ping was (nil: none yet).
+    var lastPingAge: Duration? {
+        let last = lastPing.load(ordering: .relaxed)
+        guard last >= 0 else { return nil }
+        return .nanoseconds(nanoseconds(since: clockOrigin) - last)
+    }
+
+    /// The store check (see ``StoreReadiness``): 503 until the store first started, then an
+    /// outage is reported as degraded and the probe stays 200.
     func readinessChecks(store: StoreService) -> [ReadinessCheck] {
         [
             ReadinessCheck("store") { [self] in
-                let last = lastPing.load(ordering: .relaxed)
-                guard last >= 0 else { return .notReady("not connected yet") }
-                let age = Duration.nanoseconds(nanoseconds(since: clockOrigin) - last)
-                guard age > OpsService.pingStaleAfter else { return .ready }
-                let seconds = age.seconds
-                return .notReady("no successful ping for \(Int(seconds.rounded())) s")
+                StoreReadiness.outcome(lastPingAge: lastPingAge, staleAfter: OpsService.pingStaleAfter)
             },
             ReadinessCheck("migrations") { [self] in
                 started.withLock { $0.contains("store") } ? .ready : .notReady("not applied yet")

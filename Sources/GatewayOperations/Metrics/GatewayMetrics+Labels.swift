@@ -141,6 +141,25 @@ public enum StoreErrorKind: Int, MetricLabelValue {
     }
 }
 
+/// A step of handling a store that went back in time (an asynchronous standby promoted
+/// without the old primary's last transactions).
+public enum StoreRollbackStep: Int, MetricLabelValue {
+    /// A reader's row was found behind what this replica knows.
+    case detected
+    /// The row was repaired: released at a generation above every one handed out.
+    case repaired
+    /// A session here whose ownership vanished was told (`STORE_ROLLED_BACK`).
+    case sessionTold
+
+    public var labelValue: String {
+        switch self {
+        case .detected: "detected"
+        case .repaired: "repaired"
+        case .sessionTold: "session_told"
+        }
+    }
+}
+
 /// What the store's connection pool connections are doing.
 public enum PoolConnectionState: Int, MetricLabelValue {
     case idle

@@ -39,6 +39,10 @@ public struct GatewayMetrics: Sendable {
     public let sessions: MetricFamily<Gauge>
     /// Failed PostgreSQL operations, by kind.
     public let storeErrors: MetricFamily<Counter>
+    /// Readers whose row went back in time (detected), rows repaired, sessions told.
+    public let storeRollbacks: MetricFamily<Counter>
+    /// 1 while the last store ping is recent, 0 during a store outage (`/readyz` stays 200).
+    public let storeReachable: MetricFamily<Gauge>
     /// PostgreSQL pool connections, by state.
     public let storePoolConnections: MetricFamily<Gauge>
     /// The PostgreSQL pool's configured maximum.
@@ -110,6 +114,14 @@ public struct GatewayMetrics: Sendable {
         storeErrors = registry.counter(
             "reader_gateway_store_errors_total", help: "Failed PostgreSQL operations, by kind.",
             labels: [MetricLabel("kind", StoreErrorKind.self)]
+        )
+        storeRollbacks = registry.counter(
+            "reader_gateway_store_rollbacks_total",
+            help: "Ownership rows found behind what this replica knows after a failover (detected), repaired, and sessions told.",
+            labels: [MetricLabel("step", StoreRollbackStep.self)]
+        )
+        storeReachable = registry.gauge(
+            "reader_gateway_store_reachable", help: "1 while PostgreSQL answered a ping within the last 6 s, else 0."
         )
         storePoolConnections = registry.gauge(
             "reader_gateway_store_pool_connections", help: "PostgreSQL pool connections, by state.",

@@ -10,6 +10,10 @@ public struct ReadinessCheck: Sendable {
         case ready
         /// The condition does not hold; the reason is shown in the `/readyz` body.
         case notReady(String)
+        /// The condition does not hold, but the replica still serves what works without it:
+        /// `/readyz` stays 200 and shows the reason (a shared dependency's outage, which
+        /// failing would take every replica out of the Service at once).
+        case degraded(String)
     }
 
     /// A short name shown in the `/readyz` body (`store`, `migrations`, `listeners`, `draining`).
@@ -28,21 +32,36 @@ public struct ReadinessReport: Sendable, Equatable {
     /// Each check's name and outcome, in the order given.
     public var results: [(name: String, outcome: ReadinessCheck.Outcome)]
 
-    /// Whether every check passed.
-    public var isReady: Bool { results.allSatisfy { $0.outcome == .ready } }
+    /// Whether no check failed (a degraded check does not fail the probe).
+    public var isReady: Bool {
+        results.allSatisfy { result in
+            if case .notReady = result.outcome { return false }
+            return true
+        }
+    }
+
+    /// Whether a check is degraded (the probe passes, the body says what does not work).
+    public var isDegraded: Bool {
+        results.contains { result in
+            if case .degraded = result.outcome { return true }
+            return false
+        }
+    }
 
     /// Evaluates `checks` in order.
     public init(evaluating checks: [ReadinessCheck]) {
         results = checks.map { ($0.name, $0.evaluate()) }
     }
 
-    /// The `/readyz` body: a verdict line, then one line per check.
+    /// The `/readyz` body: a verdict line (`ready`, `ready, degraded` or `not ready`), then
+    /// one line per check.
     public var text: String {
-        var text = isReady ? "ready\n" : "not ready\n"
+        var text = isReady ? (isDegraded ? "ready, degraded\n" : "ready\n") : "not ready\n"
         for (name, outcome) in results {
             switch outcome {
             case .ready: text += "ok \(name)\n"
             case .notReady(let reason): text += "failing \(name): \(reason)\n"
+            case .degraded(let reason): text += "degraded \(name): \(reason)\n"
             }
         }
         return text

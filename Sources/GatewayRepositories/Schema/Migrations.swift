@@ -24,6 +24,7 @@ public enum Migrations {
         .v0016HistoryPosDevices,
         .v0017NodeVersions,
         .v0018NodeSchemas,
+        .v0019StoreRollbackReason,
     ]
 
     /// The newest version this binary knows.

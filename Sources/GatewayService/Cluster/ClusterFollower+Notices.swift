@@ -62,13 +62,25 @@ extension ClusterFollower {
 
     /// Brings memory in line with one reader's row (see
     /// `ReaderRegistry.ownershipChanged(_:me:)`), then tells each session here that lost
-    /// the reader why, as the history says.
+    /// the reader why, as the history says. A row behind what this replica knows (the store
+    /// went back in time) is repaired first, and the repaired row applied.
     func apply(_ snapshot: OwnershipSnapshot) async {
-        let me = node.id
-        let row = OwnershipRow(
+        var row = Self.row(snapshot)
+        if let rollback = registry.storeRollback(of: row), let repaired = await repair(rollback) {
+            row = Self.row(repaired)
+        }
+        await apply(row)
+    }
+
+    static func row(_ snapshot: OwnershipSnapshot) -> OwnershipRow {
+        OwnershipRow(
             reader: snapshot.reader, generation: snapshot.generation, session: snapshot.session, laneLabel: snapshot.laneLabel,
             epoch: snapshot.epoch, node: snapshot.node
         )
+    }
+
+    func apply(_ row: OwnershipRow) async {
+        let me = node.id
         let (displaced, linkDropped) = registry.ownershipChanged(row, me: me)
         if linkDropped { metrics.readersOnline.unlabeled.decrement() }
         for session in displaced {

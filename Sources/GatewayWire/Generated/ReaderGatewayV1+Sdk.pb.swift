@@ -25,8 +25,12 @@ extension ReaderGatewayV1 {
         public static let sessionExpired = DisconnectReason(rawValue: 6)
         /// The reader was unregistered or moved to another location.
         public static let readerUnregistered = DisconnectReason(rawValue: 7)
+        /// PostgreSQL went back in time (an asynchronous standby was promoted without the old
+        /// primary's last transactions): the connect that granted this ownership is gone from the
+        /// store. The gateway released the reader at a new generation; connect again.
+        public static let storeRolledBack = DisconnectReason(rawValue: 8)
         /// Every value this version knows, in declaration order.
-        public static let knownValues: [DisconnectReason] = [.unspecified, .requested, .replaced, .readerLost, .rebootRequested, .adminReleased, .sessionExpired, .readerUnregistered]
+        public static let knownValues: [DisconnectReason] = [.unspecified, .requested, .replaced, .readerLost, .rebootRequested, .adminReleased, .sessionExpired, .readerUnregistered, .storeRolledBack]
         /// The value's name in the .proto file, or nil for a value this version does not know.
         public var protoName: String? {
             switch rawValue {
@@ -38,6 +42,7 @@ extension ReaderGatewayV1 {
             case 5: "DISCONNECT_REASON_ADMIN_RELEASED"
             case 6: "DISCONNECT_REASON_SESSION_EXPIRED"
             case 7: "DISCONNECT_REASON_READER_UNREGISTERED"
+            case 8: "DISCONNECT_REASON_STORE_ROLLED_BACK"
             default: nil
             }
         }

@@ -28,8 +28,10 @@ struct ClusterScene: Sendable {
 
 extension ClusterFixture {
     /// Attaches `count` readers and opens `count` lanes through the load balancer; lane i
-    /// connects to reader i. The load is not started.
-    func scene(_ count: Int, prefix: String, reconnect: Bool = false, retryWindow: Duration = .seconds(30)) async throws -> ClusterScene {
+    /// connects to reader i. The load is not started (displays only: see ``LaneLoad``).
+    func scene(
+        _ count: Int, prefix: String, reconnect: Bool = false, retryWindow: Duration = .seconds(30), displaysOnly: Bool = false
+    ) async throws -> ClusterScene {
         let readers = try await attachReaders(count, ports: [balancerPort], prefix: prefix)
         var lanes: [ClusterLane] = []
         var loads: [LaneLoad] = []
@@ -37,7 +39,7 @@ extension ClusterFixture {
         for (index, reader) in readers.enumerated() {
             let readerID = try reader.readerID.orThrow("reader \(reader.serial) has no id")
             let lane = try await self.lane("\(prefix) lane \(index + 1)", port: balancerPort)
-            let load = LaneLoad(lane: lane, readerID: readerID, location: location, retryWindow: retryWindow, reconnect: reconnect)
+            let load = LaneLoad(lane: lane, readerID: readerID, location: location, retryWindow: retryWindow, reconnect: reconnect, displaysOnly: displaysOnly)
             let response = try await lane.connect(readerID, location: location, failIfInUse: true)
             load.noteGranted(response.generation)
             ids.append(readerID)

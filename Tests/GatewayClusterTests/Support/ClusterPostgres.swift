@@ -120,6 +120,14 @@ final class ClusterPostgres: Sendable {
         return ContinuousClock.now
     }
 
+    /// Asynchronous replication: the standby stops streaming once it has replayed everything;
+    /// what commits afterwards is lost by the next failover (see
+    /// ``ReplicatedPostgres/stopStandbyStreaming()``).
+    func stopStandbyStreaming() async throws {
+        guard let pair else { throw ClusterError("the cluster runs one PostgreSQL; set ClusterOptions.replication for a standby") }
+        try await withDeadline(.seconds(90), "stopping the standby's stream") { try await pair.stopStandbyStreaming() }
+    }
+
     /// A new standby of the promoted primary, streaming (synchronously, in that mode).
     func rebuildStandby() async throws {
         guard let pair else { throw ClusterError("the cluster runs one PostgreSQL; set ClusterOptions.replication for a standby") }

@@ -6,12 +6,15 @@ import Synchronization
 /// collect), as a point-of-sale app would: a command that fails with a retryable status
 /// (UNAVAILABLE) is sent again until it succeeds or `retryWindow` passes; a lane that lost
 /// its reader connects to it again when `reconnect` is set. Anything else is a lost command.
+/// With `displaysOnly`, no collect: the load writes nothing to PostgreSQL (a display is fenced
+/// by a read), so an asynchronous failover cannot lose any of its marks.
 final class LaneLoad: Sendable {
     let lane: ClusterLane
     let readerID: String
     let location: String
     let retryWindow: Duration
     let reconnect: Bool
+    let displaysOnly: Bool
 
     struct Command: Sendable {
         var started: ContinuousClock.Instant
@@ -40,7 +43,8 @@ final class LaneLoad: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
 
-    init(lane: ClusterLane, readerID: String, location: String, retryWindow: Duration = .seconds(30), reconnect: Bool = false) {
+    init(lane: ClusterLane, readerID: String, location: String, retryWindow: Duration = .seconds(30), reconnect: Bool = false, displaysOnly: Bool = false) {
+        self.displaysOnly = displaysOnly
         self.lane = lane
         self.readerID = readerID
         self.location = location
@@ -84,7 +88,7 @@ final class LaneLoad: Sendable {
         defer { finished.store(true, ordering: .relaxed) }
         for index in 0..<10_000_000 {
             if stopping.load(ordering: .relaxed) || Task.isCancelled { return }
-            await runCommand(collect: index % 4 == 3)
+            await runCommand(collect: !displaysOnly && index % 4 == 3)
             try? await Task.sleep(for: .milliseconds(30))
         }
     }

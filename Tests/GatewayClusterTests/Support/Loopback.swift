@@ -36,6 +36,12 @@ enum Loopback {
     /// The status code of `GET path` on 127.0.0.1:`port` (nil: no answer within `timeout`).
     /// Blocking; run it off the cooperative pool for long timeouts.
     static func httpStatus(port: Int, path: String, timeout: Duration = .seconds(1)) -> Int? {
+        httpGet(port: port, path: path, timeout: timeout)?.status
+    }
+
+    /// The status code and body of `GET path` on 127.0.0.1:`port`, read until the server
+    /// closes (nil: no answer within `timeout`). Blocking, like ``httpStatus(port:path:timeout:)``.
+    static func httpGet(port: Int, path: String, timeout: Duration = .seconds(1)) -> (status: Int, body: String)? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -53,11 +59,17 @@ enum Loopback {
         guard connected == 0 else { return nil }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
         guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = recv(fd, &buffer, buffer.count, 0)
-        guard count > 12 else { return nil }
-        let head = String(decoding: buffer[0..<count], as: UTF8.self)
-        let parts = head.split(separator: " ", maxSplits: 2)
-        return parts.count >= 2 ? Int(parts[1]) : nil
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            response.append(contentsOf: buffer[0..<count])
+        }
+        let text = String(decoding: response, as: UTF8.self)
+        let parts = text.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, let status = Int(parts[1]) else { return nil }
+        let body = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
+        return (status, body)
     }
 }

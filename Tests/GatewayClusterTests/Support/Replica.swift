@@ -80,10 +80,14 @@ final class Replica: Sendable {
         }
     }
 
-    /// Whether `/readyz` on the ops port answers 200 now.
+    /// Whether `/readyz` on the ops port answers 200 now with nothing degraded (during a store
+    /// outage it answers 200 `ready, degraded`: in the Service, but not "ready again").
     func isReady() async -> Bool {
         let port = opsPort
-        return await Task.detached { Loopback.httpStatus(port: port, path: "/readyz") == 200 }.value
+        return await Task.detached {
+            guard let answer = Loopback.httpGet(port: port, path: "/readyz") else { return false }
+            return answer.status == 200 && answer.body.hasPrefix("ready\n")
+        }.value
     }
 
     /// SIGKILL, waited for.

@@ -16,6 +16,7 @@ export const DisconnectReason = defineEnum("readergateway.v1.DisconnectReason", 
   ADMIN_RELEASED: 5,
   SESSION_EXPIRED: 6,
   READER_UNREGISTERED: 7,
+  STORE_ROLLED_BACK: 8,
 });
 
 /**

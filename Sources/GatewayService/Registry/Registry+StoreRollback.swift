@@ -1,0 +1,20 @@
+import GatewayDomain
+import GatewayRegistry
+
+/// The registry's events when the store went back in time (see ``StoreRollback``).
+extension Registry {
+    /// Whether `row` is behind what this replica remembers of its reader: the rollback to
+    /// repair, or nil.
+    func storeRollback(of row: OwnershipRow) -> StoreRollback? {
+        query { $0.storeRollback(of: row) }
+    }
+
+    /// The store repaired `rollback`: the sessions here whose ownership vanished are told
+    /// (`STORE_ROLLED_BACK`), then their commands on the reader's link fail. Returns how many
+    /// sessions were told.
+    @discardableResult
+    func storeRolledBack(_ rollback: StoreRollback) -> Int {
+        let nowUnixMs = clock.nowUnixMs
+        return act { registry in registry.storeRolledBack(rollback, nowUnixMs: nowUnixMs) }
+    }
+}

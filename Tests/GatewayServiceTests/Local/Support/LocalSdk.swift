@@ -49,7 +49,7 @@ struct LocalSdk {
         var request = ReaderGatewayV1.OpenSessionRequest()
         request.connectionToken = store.addConnectionToken(account: Self.account, location: location)
         request.posDeviceID = device
-        return try await sdk.openSession(request, context(connection: connection)).sessionToken
+        return try await sdk.sessions.openSession(request, context(connection: connection)).sessionToken
     }
 
     /// Discovers readers at `location` on the session; returns the answer.
@@ -58,7 +58,7 @@ struct LocalSdk {
         var request = ReaderGatewayV1.DiscoverReadersRequest()
         request.sessionToken = token
         request.locationID = location
-        return try await sdk.discoverReaders(request, context(connection: connection))
+        return try await sdk.discovery.discoverReaders(request, context(connection: connection))
     }
 
     func connect(
@@ -69,13 +69,13 @@ struct LocalSdk {
         request.readerID = reader
         request.failIfInUse = failIfInUse
         request.discoveryID = discoveryID
-        return try await sdk.connectReader(request, context(connection: connection))
+        return try await sdk.connect.connectReader(request, context(connection: connection))
     }
 
     func disconnect(_ token: String, connection: UInt64 = 1) async throws(ServiceError) {
         var request = ReaderGatewayV1.DisconnectReaderRequest()
         request.sessionToken = token
-        _ = try await sdk.disconnectReader(request, context(connection: connection))
+        _ = try await sdk.connect.disconnectReader(request, context(connection: connection))
     }
 
     /// A location with `readers` (ids) online in it, for the account.

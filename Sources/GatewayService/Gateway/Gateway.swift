@@ -47,7 +47,10 @@ final class Gateway: Sendable, StoreFollowUps {
         let loops = EventLoopGroupBox()
         let replicas = ReplicaChannels(group: loops)
         let registry = Registry(commandTimeout: configuration.commandTimeout, clock: configuration.clock)
-        let follower = ClusterFollower(database: database, cluster: cluster, registry: registry, metrics: metrics, node: node)
+        let follower = ClusterFollower(
+            notices: client, readerRecords: database, displacements: database, cluster: cluster, registry: registry, metrics: metrics, node: node
+        )
+        let bluetooth = BluetoothStore(client: client)
         let updates = SoftwareUpdateCatalog(store: SoftwareUpdateStore(client: client), clock: configuration.updateClock, cacheClock: configuration.clock)
         let fleet = FleetWatchHub(database: database, registry: registry, metrics: metrics)
         self.fleet = fleet
@@ -62,8 +65,8 @@ final class Gateway: Sendable, StoreFollowUps {
         self.registry = registry
         self.follower = follower
         self.readerLink = ReaderLinkService(
-            configuration: configuration, database: database, ownership: ownership, registry: registry, metrics: metrics, node: node,
-            follower: follower, updates: updates
+            configuration: configuration, readerRecords: database, credentials: database, codes: database, linkEndings: bluetooth,
+            ownership: ownership, registry: registry, metrics: metrics, node: node, follower: follower, updates: updates
         )
         self.sdk = SdkService(
             configuration: configuration, sessions: database, readerRecords: database, ownership: ownership,
@@ -72,14 +75,15 @@ final class Gateway: Sendable, StoreFollowUps {
             connects: OwnershipClaimBatcher(
                 store: ownership, maximumInFlight: min(configuration.connectBatchesInFlight, client.configuration.maximumConnections)
             ),
-            cluster: cluster, bluetooth: BluetoothStore(client: client), tapToPay: TapToPayStore(client: client),
+            cluster: cluster, bluetooth: bluetooth, tapToPay: TapToPayStore(client: client),
             registry: registry, metrics: metrics, node: node, replicas: replicas, follower: follower, updates: updates, fleet: fleet
         )
         self.admin = FleetAdminService(
-            configuration: configuration, database: database, ownership: ownership, cluster: cluster, registry: registry, node: node,
-            replicas: replicas, metrics: metrics, updates: updates, fleet: fleet
+            configuration: configuration, accounts: database, locations: database, readerRecords: database, registrations: database,
+            codes: database, tokens: database, ownership: ownership, linkEndings: bluetooth, cluster: cluster, registry: registry,
+            node: node, replicas: replicas, metrics: metrics, updates: updates, fleet: fleet
         )
-        self.replicaLink = ReplicaLinkService(database: database, registry: registry)
+        self.replicaLink = ReplicaLinkService(credentials: database, registry: registry)
     }
 
     /// Every method path of the public port: the reader link, SDK and fleet admin surfaces.

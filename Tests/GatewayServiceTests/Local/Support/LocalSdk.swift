@@ -15,6 +15,9 @@ struct LocalSdk {
     let registry: Registry
     let follower: LocalOwnershipFollower
     let fleet = RecordedFleetChanges()
+    let node = NodeIdentity(name: "local")
+    let metrics = GatewayMetrics(includeProcessMetrics: false)
+    let updates: SoftwareUpdateCatalog
     let sdk: SdkService
 
     init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }) {
@@ -30,11 +33,12 @@ struct LocalSdk {
         self.configuration = configuration
         self.registry = registry
         self.follower = follower
+        let updates = SoftwareUpdateCatalog(store: store, clock: configuration.updateClock, cacheClock: clock)
+        self.updates = updates
         sdk = SdkService(
             configuration: configuration, sessions: store, readerRecords: store, ownership: store, connects: store, cluster: store,
-            bluetooth: store, tapToPay: store, registry: registry, metrics: GatewayMetrics(includeProcessMetrics: false),
-            node: NodeIdentity(name: "local"), replicas: ReplicaChannels(group: EventLoopGroupBox()), follower: follower,
-            updates: SoftwareUpdateCatalog(store: store, clock: configuration.updateClock, cacheClock: clock), fleet: fleet
+            bluetooth: store, tapToPay: store, registry: registry, metrics: metrics, node: node,
+            replicas: ReplicaChannels(group: EventLoopGroupBox()), follower: follower, updates: updates, fleet: fleet
         )
     }
 

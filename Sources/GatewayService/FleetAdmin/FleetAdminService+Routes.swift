@@ -212,7 +212,7 @@ extension FleetAdminService {
     func checkedLocation(_ id: String, account: String) async throws(ServiceError) -> String? {
         guard !id.isEmpty else { return nil }
         let found: LocationRecord?
-        do { found = try await readerRecords.location(id, account: account) } catch { throw ServiceError.store(error) }
+        do { found = try await locations.location(id, account: account) } catch { throw ServiceError.store(error) }
         guard found != nil else { throw ServiceError.locationNotFound }
         return id
     }

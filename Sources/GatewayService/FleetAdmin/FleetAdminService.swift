@@ -9,15 +9,17 @@ import GatewayWire
 /// protocols it uses (`Store/`).
 struct FleetAdminService: FleetAdminRoutes, ShowsReaders, StoreFollowUps {
     let configuration: ServiceConfiguration
-    /// Secret keys and console sessions.
+    /// The accounts of secret keys.
     let accounts: any AdminAccounts
+    /// Fleet console sign-ins (a call from the console page).
+    let consoleSessions: any ConsoleSessionRepository
     let locations: any LocationRepository
-    /// The account's readers, and reading one location.
+    /// The account's readers.
     let readerRecords: any ReaderRepository
     let registrations: any ReaderRegistrations
     /// The codes readers show, taken by a registration.
     let codes: any RegistrationCodes
-    let tokens: any ConnectionTokenIssuer
+    let tokens: any ConnectionTokenRepository
     let ownership: any OwnershipAdministration
     /// Why mobile readers' links ended, merged into their ownership history.
     let linkEndings: any MobileLinkEndings

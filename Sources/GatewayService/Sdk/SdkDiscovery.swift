@@ -11,6 +11,7 @@ struct SdkDiscovery: Sendable {
     /// The answered discovery, kept with the session's row.
     let sessions: any SessionRepository
     let readerRecords: any ReaderRepository
+    let locations: any LocationRepository
     /// Hides Bluetooth readers bonded to another device.
     let bonds: BluetoothBonds
     /// The catalog an answer's readers show their available updates from.
@@ -29,7 +30,7 @@ struct SdkDiscovery: Sendable {
         }
         if let wanted = location {
             let found: LocationRecord?
-            do { found = try await readerRecords.location(wanted, account: session.accountID) } catch { throw ServiceError.store(error) }
+            do { found = try await locations.location(wanted, account: session.accountID) } catch { throw ServiceError.store(error) }
             guard found != nil else { throw ServiceError.locationNotFound }
         } else {
             location = nil

@@ -31,7 +31,7 @@ extension SdkMobile {
             throw ServiceError(.permissionDenied, "this session's connection token is limited to another location; mint a token for this location")
         }
         let location: LocationRecord?
-        do { location = try await readerRecords.location(request.locationID, account: session.accountID) } catch { throw ServiceError.store(error) }
+        do { location = try await locations.location(request.locationID, account: session.accountID) } catch { throw ServiceError.store(error) }
         guard let location else { throw ServiceError.locationNotFound }
         if let current = session.reader {
             // The same reader may be connected again (a reconnect); any other may not.

@@ -46,7 +46,7 @@ extension SdkMobile {
             }
         }
         let location: LocationRecord?
-        do { location = try await readerRecords.location(request.locationID, account: session.accountID) } catch { throw ServiceError.store(error) }
+        do { location = try await locations.location(request.locationID, account: session.accountID) } catch { throw ServiceError.store(error) }
         guard let location else { throw ServiceError.locationNotFound }
         let store = tapToPay
         let account = TapToPayStore.accountKey(account: session.accountID, onBehalfOf: request.onBehalfOf)

@@ -6,8 +6,9 @@ import GatewayRepositories
 /// connection and connects to it as to any reader (``SdkConnect``).
 struct SdkMobile: Sendable {
     let clock: any ServiceClock
-    /// Locations, and the reader a session already holds.
+    /// The reader a session already holds, and the device's reader by its serial.
     let readerRecords: any ReaderRepository
+    let locations: any LocationRepository
     let tapToPay: any TapToPayRepository
     let bluetooth: any BluetoothRepository
     let bonds: BluetoothBonds

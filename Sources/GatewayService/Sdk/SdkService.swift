@@ -18,8 +18,10 @@ struct SdkService: SdkRoutes {
     let mobile: SdkMobile
 
     /// - Parameters:
-    ///   - sessions: session rows and connection tokens.
-    ///   - readerRecords: the account's readers and locations.
+    ///   - sessions: session rows.
+    ///   - tokens: the connection tokens sessions open with.
+    ///   - readerRecords: the account's readers.
+    ///   - locations: the account's locations.
     ///   - connects: `ConnectReader`'s claims: those that arrive together share one statement and one commit.
     ///   - cluster: where readers' links live (commands for readers homed on another replica).
     ///   - replicas: connections to the other replicas' internal listeners.
@@ -27,8 +29,8 @@ struct SdkService: SdkRoutes {
     ///   - updates: the software update catalogs and rules.
     ///   - fleet: `WatchFleet`'s watchers, told of the claims this surface makes.
     init(
-        configuration: ServiceConfiguration, sessions: any SessionRepository, readerRecords: any ReaderRepository,
-        ownership: any OwnershipRepository, connects: any ReaderClaims, cluster: any ReaderHomes, bluetooth: any BluetoothRepository,
+        configuration: ServiceConfiguration, sessions: any SessionRepository, tokens: any ConnectionTokenRepository,
+        readerRecords: any ReaderRepository, locations: any LocationRepository, ownership: any OwnershipRepository, connects: any ReaderClaims, cluster: any ReaderHomes, bluetooth: any BluetoothRepository,
         tapToPay: any TapToPayRepository, registry: Registry, metrics: GatewayMetrics, node: NodeIdentity, replicas: ReplicaChannels,
         follower: any OwnershipFollowing, updates: SoftwareUpdateCatalog, fleet: any FleetChanges
     ) {
@@ -46,11 +48,11 @@ struct SdkService: SdkRoutes {
             lookup: lookup, releases: releases, router: router, logger: logger
         )
         self.sessions = SdkSessions(
-            configuration: configuration, sessions: sessions, readerRecords: readerRecords, ownership: ownership, registry: registry,
+            configuration: configuration, sessions: sessions, tokens: tokens, readerRecords: readerRecords, ownership: ownership, registry: registry,
             metrics: metrics, node: node, lookup: lookup, releases: releases, logger: logger
         )
         self.discovery = SdkDiscovery(
-            clock: configuration.clock, sessions: sessions, readerRecords: readerRecords, bonds: bonds, updates: updates,
+            clock: configuration.clock, sessions: sessions, readerRecords: readerRecords, locations: locations, bonds: bonds, updates: updates,
             registry: registry, lookup: lookup
         )
         self.connect = SdkConnect(
@@ -62,7 +64,7 @@ struct SdkService: SdkRoutes {
             lookup: lookup, router: router, softwareUpdates: softwareUpdates, logger: logger
         )
         self.mobile = SdkMobile(
-            clock: configuration.clock, readerRecords: readerRecords, tapToPay: tapToPay, bluetooth: bluetooth, bonds: bonds,
+            clock: configuration.clock, readerRecords: readerRecords, locations: locations, tapToPay: tapToPay, bluetooth: bluetooth, bonds: bonds,
             registry: registry, lookup: lookup
         )
     }

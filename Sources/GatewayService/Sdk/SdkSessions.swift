@@ -10,8 +10,9 @@ import GatewayWire
 /// row), Heartbeat, CloseSession, SubscribeEvents, and the sweep of leases.
 struct SdkSessions: ShowsReaders, StoreFollowUps {
     let configuration: ServiceConfiguration
-    /// Session rows and connection tokens.
     let sessions: any SessionRepository
+    /// The connection tokens a new session opens with.
+    let tokens: any ConnectionTokenRepository
     /// The connected reader a resume answers with.
     let readerRecords: any ReaderRepository
     /// Ends the ownerships of expired sessions (the sweep).
@@ -44,7 +45,7 @@ struct SdkSessions: ShowsReaders, StoreFollowUps {
         }
         guard !request.posDeviceID.isEmpty else { throw ServiceError.invalid("pos_device_id is empty; send a stable id of the point-of-sale device") }
         let token: ConnectionTokenRecord?
-        do { token = try await sessions.connectionToken(request.connectionToken) } catch { throw ServiceError.store(error) }
+        do { token = try await tokens.connectionToken(request.connectionToken) } catch { throw ServiceError.store(error) }
         guard let token else {
             throw ServiceError(.connectionTokenInvalid, "the connection token is not valid; mint a new one with FleetAdmin.CreateConnectionToken")
         }

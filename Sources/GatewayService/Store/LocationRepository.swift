@@ -2,10 +2,12 @@ import GatewayPostgres
 import GatewayRepositories
 import GatewayWire
 
-/// The locations the fleet admin surface creates, pages through and changes (reading one
-/// is ``ReaderRepository/location(_:account:)``): PostgreSQL's ``GatewayDatabase`` in the
-/// gateway, an in-memory table in the services' own tests.
+/// The locations of an account: read by the SDK surface, created, paged through and changed
+/// by the fleet admin surface. PostgreSQL's ``LocationStore`` in the gateway, an in-memory
+/// table in the services' own tests.
 protocol LocationRepository: Sendable {
+    /// The location `id` of `account` (nil: unknown, or another account's).
+    func location(_ id: String, account: String) async throws(StoreError) -> LocationRecord?
     func createLocation(account: String, displayName: String, address: ReaderGatewayV1.Address) async throws(StoreError) -> LocationRecord
     /// The account's locations ordered by id, those after `after` (a page token) only, at most `limit`.
     func locations(account: String, after: String?, limit: Int) async throws(StoreError) -> [LocationRecord]
@@ -13,4 +15,4 @@ protocol LocationRepository: Sendable {
     func updateLocation(_ id: String, account: String, displayName: String?, address: ReaderGatewayV1.Address?) async throws(StoreError) -> LocationRecord?
 }
 
-extension GatewayDatabase: LocationRepository {}
+extension LocationStore: LocationRepository {}

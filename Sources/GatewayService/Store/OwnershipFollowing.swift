@@ -30,9 +30,9 @@ protocol FleetWatching: FleetChanges {
 extension FleetWatchHub: FleetWatching {}
 
 /// How a session lost a reader, as another replica recorded it (the event a session told of
-/// a loss here carries): PostgreSQL's ``GatewayDatabase`` in the gateway.
+/// a loss here carries): PostgreSQL's ``SessionStore`` in the gateway.
 protocol SessionDisplacements: Sendable {
     func displacement(of session: String, from reader: String, after generation: Int64) async throws(StoreError) -> Displacement?
 }
 
-extension GatewayDatabase: SessionDisplacements {}
+extension SessionStore: SessionDisplacements {}

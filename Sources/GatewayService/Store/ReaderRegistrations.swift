@@ -4,7 +4,7 @@ import GatewayRepositories
 import GatewayWire
 
 /// Registered readers' rows as fleet admins add and delete them: PostgreSQL's
-/// ``GatewayDatabase`` in the gateway, an in-memory table in the services' own tests.
+/// ``ReaderStore`` in the gateway, an in-memory table in the services' own tests.
 protocol ReaderRegistrations: Sendable {
     /// Fails with a unique violation when the serial number is registered already.
     func insertReader(_ reader: ReaderRecord, credential: String?) async throws(StoreError)
@@ -15,13 +15,13 @@ protocol ReaderRegistrations: Sendable {
 }
 
 /// The reader a credential belongs to (a reader's link authenticates with it):
-/// PostgreSQL's ``GatewayDatabase`` in the gateway.
+/// PostgreSQL's ``ReaderStore`` in the gateway.
 protocol ReaderCredentials: Sendable {
     func reader(credential: String) async throws(StoreError) -> ReaderRecord?
 }
 
 /// The codes readers without a credential show, single use across the cluster:
-/// PostgreSQL's ``GatewayDatabase`` in the gateway, an in-memory table in the services' own tests.
+/// PostgreSQL's ``RegistrationCodeStore`` in the gateway, an in-memory table in the services' own tests.
 protocol RegistrationCodes: Sendable {
     /// Records a code a reader on `node` shows (replacing that reader's older code).
     func insertRegistrationCode(
@@ -33,11 +33,18 @@ protocol RegistrationCodes: Sendable {
     func deleteRegistrationCode(_ code: String) async throws(StoreError)
 }
 
-/// Mints the connection tokens a point-of-sale backend hands its lanes: PostgreSQL's
-/// ``GatewayDatabase`` in the gateway, the token table in the services' own tests.
-protocol ConnectionTokenIssuer: Sendable {
+/// The connection tokens a point-of-sale backend mints (FleetAdmin) and hands its lanes
+/// (OpenSession): PostgreSQL's ``ConnectionTokenStore`` in the gateway, an in-memory table
+/// in the services' own tests.
+protocol ConnectionTokenRepository: Sendable {
     /// A token of `account` (limited to `location` when given) valid for `ttl`: its secret, and when it expires.
     func createConnectionToken(account: String, location: String?, ttl: Duration) async throws(StoreError) -> (secret: String, expires: Date)
+    /// The connection token whose secret is `secret` (nil: no such token).
+    func connectionToken(_ secret: String) async throws(StoreError) -> ConnectionTokenRecord?
 }
 
-extension GatewayDatabase: ReaderRegistrations, ReaderCredentials, RegistrationCodes, ConnectionTokenIssuer {}
+extension ReaderStore: ReaderRegistrations, ReaderCredentials {}
+
+extension RegistrationCodeStore: RegistrationCodes {}
+
+extension ConnectionTokenStore: ConnectionTokenRepository {}

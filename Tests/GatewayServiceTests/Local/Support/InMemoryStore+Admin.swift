@@ -7,7 +7,7 @@ import GatewayWire
 
 /// Accounts and console sessions, as `accounts` and `console_sessions` behave (a session
 /// past its expiry is unknown).
-extension InMemoryStore: AdminAccounts {
+extension InMemoryStore: AdminAccounts, ConsoleSessionRepository {
     func account(secretKey: String) async throws(StoreError) -> String? {
         try run { tables in tables.accounts[secretKey] }
     }
@@ -127,7 +127,7 @@ extension InMemoryStore: RegistrationCodes {
 }
 
 /// Connection tokens minted into the same table OpenSession reads.
-extension InMemoryStore: ConnectionTokenIssuer {
+extension InMemoryStore: ConnectionTokenRepository {
     func createConnectionToken(account: String, location: String?, ttl: Duration) async throws(StoreError) -> (secret: String, expires: Date) {
         let secret = Secrets.connectionToken()
         let expires = clock.nowUnixMs + Self.milliseconds(ttl)

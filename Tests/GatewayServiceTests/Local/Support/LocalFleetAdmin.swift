@@ -20,7 +20,7 @@ struct LocalFleetAdmin {
         store.addAccount(LocalSdk.account, secretKey: Self.secretKey)
         self.lanes = lanes
         admin = FleetAdminService(
-            configuration: lanes.configuration, accounts: store, locations: store, readerRecords: store, registrations: store,
+            configuration: lanes.configuration, accounts: store, consoleSessions: store, locations: store, readerRecords: store, registrations: store,
             codes: store, tokens: store, ownership: store, linkEndings: store, cluster: store, registry: lanes.registry,
             node: lanes.node, replicas: ReplicaChannels(group: EventLoopGroupBox()), metrics: lanes.metrics, updates: lanes.updates,
             fleet: lanes.fleet

@@ -36,7 +36,8 @@ struct LocalSdk {
         let updates = SoftwareUpdateCatalog(store: store, clock: configuration.updateClock, cacheClock: clock)
         self.updates = updates
         sdk = SdkService(
-            configuration: configuration, sessions: store, readerRecords: store, ownership: store, connects: store, cluster: store,
+            configuration: configuration, sessions: store, tokens: store, readerRecords: store, locations: store, ownership: store,
+            connects: store, cluster: store,
             bluetooth: store, tapToPay: store, registry: registry, metrics: metrics, node: node,
             replicas: ReplicaChannels(group: EventLoopGroupBox()), follower: follower, updates: updates, fleet: fleet
         )

@@ -14,7 +14,7 @@ public struct Displacement: Sendable {
     }
 }
 
-extension GatewayDatabase {
+extension SessionStore {
     /// The first change of owner after `generation` that took `reader` from `session`, with
     /// the taking session's lane and POS device as the history row recorded them.
     public func displacement(of session: String, from reader: String, after generation: Int64) async throws(StoreError) -> Displacement? {

@@ -46,7 +46,7 @@ struct SdkSessionLookup: Sendable {
     /// the row, never from a copy the row may have moved past.
     ///
     /// The row's epoch grows by one under its lock and its reader and latest discovery are
-    /// read in the same statement (``GatewayDatabase/adoptSession(token:node:lease:)``);
+    /// read in the same statement (``SessionStore/adoptSession(token:node:lease:)``);
     /// the registry keeps or replaces what it held by comparing epochs
     /// (``ReaderRegistry/sessionAdopted(_:)``). The readers involved are then re-read and
     /// applied, so that a change made meanwhile (a takeover whose notice came before the

@@ -11,7 +11,6 @@ struct SdkMobile: Sendable {
     let locations: any LocationRepository
     let tapToPay: any TapToPayRepository
     let bluetooth: any BluetoothRepository
-    let bonds: BluetoothBonds
     let registry: Registry
     let lookup: SdkSessionLookup
 }

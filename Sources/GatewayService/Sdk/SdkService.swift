@@ -64,7 +64,7 @@ struct SdkService: SdkRoutes {
             lookup: lookup, router: router, softwareUpdates: softwareUpdates, logger: logger
         )
         self.mobile = SdkMobile(
-            clock: configuration.clock, readerRecords: readerRecords, locations: locations, tapToPay: tapToPay, bluetooth: bluetooth, bonds: bonds,
+            clock: configuration.clock, readerRecords: readerRecords, locations: locations, tapToPay: tapToPay, bluetooth: bluetooth,
             registry: registry, lookup: lookup
         )
     }

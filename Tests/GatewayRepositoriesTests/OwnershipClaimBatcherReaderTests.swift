@@ -55,7 +55,7 @@ struct OwnershipClaimBatcherReaderTests {
         try await withOwnershipDatabase { client in
             let (batched, single) = try await Self.seed(client, readers: 12)
             let store = OwnershipStore(client: client)
-            let database = GatewayDatabase(client: client)
+            let readerStore = ReaderStore(client: client)
             // One batch at a time, so claims arriving together leave together.
             let batcher = OwnershipClaimBatcher(store: store, maximumBatch: 32, maximumInFlight: 1)
             let steps: [(ReaderOwner, String, ConnectGrant)] = [
@@ -75,8 +75,8 @@ struct OwnershipClaimBatcherReaderTests {
                         Issue.record("expected \(grant) for \(reader.rawValue), got \(decision.result)")
                         continue
                     }
-                    #expect(decision.record == (try await database.reader(reader.rawValue, account: account)))
-                    #expect(alone.record == (try await database.reader(single[index].rawValue, account: account)))
+                    #expect(decision.record == (try await readerStore.reader(reader.rawValue, account: account)))
+                    #expect(alone.record == (try await readerStore.reader(single[index].rawValue, account: account)))
                     #expect((decision.record == nil) == (account != OwnershipFixtures.account))
                     #expect(try await store.ownership(of: reader)?.owner == owner)
                 }
@@ -96,7 +96,7 @@ struct OwnershipClaimBatcherReaderTests {
     ) async throws -> [Decision] {
         let store = OwnershipStore(client: client)
         let fixtures = OwnershipFixtures(client: client)
-        let database = GatewayDatabase(client: client)
+        let readerStore = ReaderStore(client: client)
         let batch = claims.map { index, owner, failIfInUse in
             OwnershipClaimBatcher.Claim(
                 reader: batched[index], request: ConnectRequest(session: owner.session, lane: owner.lane, failIfInUse: failIfInUse),
@@ -109,7 +109,7 @@ struct OwnershipClaimBatcherReaderTests {
             let request = ConnectRequest(session: owner.session, lane: owner.lane, failIfInUse: failIfInUse)
             let alone = try await store.claim(single[index], request, readingRecordOf: OwnershipFixtures.account)
             #expect(decision.result == alone.result, "claim by \(owner.session.rawValue) on reader \(index)")
-            #expect(decision.record == (try await database.reader(batched[index].rawValue, account: OwnershipFixtures.account)))
+            #expect(decision.record == (try await readerStore.reader(batched[index].rawValue, account: OwnershipFixtures.account)))
         }
         for (reader, twin) in zip(batched, single) {
             #expect(try await store.ownership(of: reader)?.owner == (try await store.ownership(of: twin)?.owner))
@@ -176,7 +176,7 @@ struct OwnershipClaimBatcherReaderTests {
         try await withOwnershipDatabase { client in
             let (batched, _) = try await Self.seed(client, readers: 12)
             let store = OwnershipStore(client: client)
-            let database = GatewayDatabase(client: client)
+            let readerStore = ReaderStore(client: client)
             let ghost = ConnectRequest(session: SessionID("sess_ghost"), lane: LaneLabel("Till 9"))
             // Sent as one statement, the ghost's claim fails the batch (the ownership row's
             // foreign key refuses an unknown session) and nothing of it is kept.
@@ -213,7 +213,7 @@ struct OwnershipClaimBatcherReaderTests {
                     #expect(index != 5, "the ghost session's claim must fail")
                     #expect(decision.result == .granted(.connected, generation: OwnershipGeneration(1), actions: []))
                     #expect(decision.record != nil)
-                    #expect(decision.record == (try await database.reader(reader.rawValue, account: OwnershipFixtures.account)))
+                    #expect(decision.record == (try await readerStore.reader(reader.rawValue, account: OwnershipFixtures.account)))
                     #expect(try await store.ownership(of: reader)?.owner == Self.laneA)
                 case .failure(let error):
                     #expect(index == 5, "only the ghost's claim fails: \(error)")

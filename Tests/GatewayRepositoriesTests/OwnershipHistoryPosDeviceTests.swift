@@ -101,7 +101,7 @@ struct OwnershipHistoryPosDeviceTests {
                 #expect(try await store.history(of: reader).map(Row.init) == rows, "\(reader)")
             }
             // A displaced session on another replica hears who took its reader from the row.
-            let displacement = try await GatewayDatabase(client: client).displacement(of: a.session.rawValue, from: readers[0].rawValue, after: first.rawValue)
+            let displacement = try await SessionStore(client: client).displacement(of: a.session.rawValue, from: readers[0].rawValue, after: first.rawValue)
             #expect(displacement?.takenByLane == b.lane.rawValue)
             #expect(displacement?.takenByPosDeviceID == posB)
         }

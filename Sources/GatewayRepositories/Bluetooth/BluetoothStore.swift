@@ -33,7 +33,7 @@ public struct BluetoothStore: Sendable {
         serial: String, deviceType: ReaderGatewayV1.DeviceType, softwareVersion: String, account: String, location: String,
         label: String, device: String, credential: String
     ) async throws(StoreError) -> ConnectOutcome {
-        let type = GatewayDatabase.deviceTypeName(deviceType)
+        let type = ReaderStore.deviceTypeName(deviceType)
         do {
             return try await client.withTransaction { transaction in
                 let found = try await transaction.query(
@@ -49,7 +49,7 @@ public struct BluetoothStore: Sendable {
                 )
                 var rebonded = false
                 if let row = found.first {
-                    let storedType = GatewayDatabase.deviceType(named: try row.decode(String.self, "device_type"))
+                    let storedType = ReaderStore.deviceType(named: try row.decode(String.self, "device_type"))
                     guard storedType.isBluetoothReaderType else { return .serialTaken }
                     let bond = try row.decode(String?.self, "pos_device_id").map {
                         BluetoothBondRule.Bond(device: $0, online: try row.decode(Bool.self, "online"), owned: try row.decode(String?.self, "session_id") != nil)
@@ -67,7 +67,7 @@ public struct BluetoothStore: Sendable {
                        SET account_id = EXCLUDED.account_id, location_id = EXCLUDED.location_id,
                            device_type = EXCLUDED.device_type, software_version = EXCLUDED.software_version,
                            credential_sha256 = EXCLUDED.credential_sha256
-                    RETURNING \(GatewayDatabase.readerColumns)
+                    RETURNING \(ReaderStore.readerColumns)
                     """,
                     [
                         PostgresValue(Secrets.readerID()), PostgresValue(account), PostgresValue(serial), PostgresValue(label), PostgresValue(type),
@@ -75,7 +75,7 @@ public struct BluetoothStore: Sendable {
                     ]
                 )
                 guard let row = rows.first else { throw StoreError(.decodingFailed, "registering Bluetooth reader \(serial) returned no row") }
-                let record = try GatewayDatabase.reader(row)
+                let record = try ReaderStore.reader(row)
                 try await transaction.execute(
                     """
                     INSERT INTO bluetooth_bonds (reader_id, pos_device_id) VALUES ($1, $2)

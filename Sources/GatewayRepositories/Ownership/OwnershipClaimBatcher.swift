@@ -132,7 +132,7 @@ public final class OwnershipClaimBatcher: Sendable {
             decisions[index] = Result { () throws(StoreError) -> Decision in
                 let result = try store.decodeClaim(row, reader: claim.reader, request: claim.request)
                 guard claim.account != nil, try row.decode(String?.self, "id") != nil else { return (result, nil) }
-                return (result, try GatewayDatabase.reader(row))
+                return (result, try ReaderStore.reader(row))
             }
         }
         return decisions.map { $0 ?? .failure(StoreError(.decodingFailed, "the claim batch returned no row for a claim")) }

@@ -27,8 +27,8 @@ enum OwnershipStatements {
     /// The claim (``claim``) and the claimed reader's `readers` row for the connect's answer,
     /// in one statement: parameters 1–6 as for ``claim``, 7 the session's account. The CTE
     /// runs the claim once (a volatile function's CTE is never inlined); the reader's columns
-    /// are NULL when it is not the account's (the columns of `GatewayDatabase.readerColumns`,
-    /// decoded by `GatewayDatabase.reader(_:)`). One round trip and one commit per connect, where
+    /// are NULL when it is not the account's (the columns of `ReaderStore.readerColumns`,
+    /// decoded by `ReaderStore.reader(_:)`). One round trip and one commit per connect, where
     /// a second statement for the row doubled PostgreSQL's work per connect.
     static let claimWithReader = """
         WITH c AS (SELECT * FROM ownership_claim($1::text, $2::text, $3::text, $4::boolean, $5::bigint, $6::bigint))

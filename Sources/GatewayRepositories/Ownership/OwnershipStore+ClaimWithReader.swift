@@ -13,6 +13,6 @@ extension OwnershipStore {
         let row = try Self.single(try await client.query(OwnershipStatements.claimWithReader, parameters), "claim")
         let result = try decodeClaim(row, reader: reader, request: request)
         guard try row.decode(String?.self, "id") != nil else { return (result, nil) }
-        return (result, try GatewayDatabase.reader(row))
+        return (result, try ReaderStore.reader(row))
     }
 }

@@ -50,7 +50,7 @@ extension GatewayDatabase {
 
     static func fleetRow(_ row: PostgresRow) throws(StoreError) -> FleetRow {
         FleetRow(
-            reader: try reader(row),
+            reader: try ReaderStore.reader(row),
             linked: try row.decode(Bool.self, "linked"),
             holderSession: try row.decode(String?.self, "session_id"),
             holderLane: try row.decode(String?.self, "lane_label"),

@@ -1,143 +1,28 @@
-import Foundation
 import GatewayPostgres
-import GatewayWire
 
-/// A registered reader as the `readers` table holds it.
-public struct ReaderRecord: Sendable, Hashable {
-    public var id: String
-    public var accountID: String
-    public var serial: String
-    public var label: String
-    public var deviceType: ReaderGatewayV1.DeviceType
-    public var softwareVersion: String
-    public var locationID: String?
-    public var lastSeen: Date?
-    /// Whether the reader has a link on some replica (`readers.status`).
-    public var online: Bool = false
-
-    public init(
-        id: String, accountID: String, serial: String, label: String, deviceType: ReaderGatewayV1.DeviceType,
-        softwareVersion: String, locationID: String?, lastSeen: Date?, online: Bool = false
-    ) {
-        self.id = id
-        self.accountID = accountID
-        self.serial = serial
-        self.label = label
-        self.deviceType = deviceType
-        self.softwareVersion = softwareVersion
-        self.locationID = locationID
-        self.lastSeen = lastSeen
-        self.online = online
-    }
-}
-
-/// A location as the `locations` table holds it.
-public struct LocationRecord: Sendable {
-    public var id: String
-    public var displayName: String
-    public var address: ReaderGatewayV1.Address
-
-    public init(id: String, displayName: String, address: ReaderGatewayV1.Address = ReaderGatewayV1.Address()) {
-        self.id = id
-        self.displayName = displayName
-        self.address = address
-    }
-}
-
-/// The gateway's registry queries: accounts, locations, readers, tokens and
-/// sessions. Every query that takes an id from a peer also takes the caller's
-/// account, so another account's ids read exactly like unknown ones.
+/// The gateway's registry tables on one PostgreSQL client, one store per aggregate:
+/// accounts, locations, readers, registration codes, connection tokens, SDK sessions and
+/// console sessions. Every query that takes an id from a peer also takes the caller's
+/// account, so another account's ids read exactly like unknown ones. The fleet view, a read
+/// across readers, ownership and sessions, is here too (``fleet(account:location:)``).
 public struct GatewayDatabase: Sendable {
     public let client: PostgresClient
+    public let accounts: AccountStore
+    public let locations: LocationStore
+    public let readers: ReaderStore
+    public let registrationCodes: RegistrationCodeStore
+    public let connectionTokens: ConnectionTokenStore
+    public let sessions: SessionStore
+    public let consoleSessions: ConsoleSessionStore
 
-    public init(client: PostgresClient) { self.client = client }
-
-    // MARK: accounts
-
-    /// The account whose secret key is `secretKey`, if any.
-    public func account(secretKey: String) async throws(StoreError) -> String? {
-        let rows = try await client.query("SELECT id FROM accounts WHERE secret_key_sha256 = \(Secrets.hashSQL(1))", [PostgresValue(secretKey)])
-        return try rows.first?.decode(String.self, "id")
-    }
-
-    /// Creates an account and returns its id and secret key (shown once).
-    public func createAccount(name: String) async throws(StoreError) -> (id: String, secretKey: String) {
-        try await Accounts.create(name: name, client: client)
-    }
-
-    public func accountCount() async throws(StoreError) -> Int {
-        try await client.query("SELECT count(*) AS n FROM accounts").first?.decode(Int.self, "n") ?? 0
-    }
-
-    // MARK: locations
-
-    public static let locationColumns = "id, display_name, address_line1, address_line2, city, state, postal_code, country"
-
-    public func createLocation(account: String, displayName: String, address: ReaderGatewayV1.Address) async throws(StoreError) -> LocationRecord {
-        let id = Secrets.locationID()
-        try await client.execute(
-            """
-            INSERT INTO locations (id, account_id, display_name, address_line1, address_line2, city, state, postal_code, country)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-            """,
-            [
-                PostgresValue(id), PostgresValue(account), PostgresValue(displayName), PostgresValue(address.line1),
-                PostgresValue(address.line2), PostgresValue(address.city), PostgresValue(address.state),
-                PostgresValue(address.postalCode), PostgresValue(address.country),
-            ]
-        )
-        return LocationRecord(id: id, displayName: displayName, address: address)
-    }
-
-    public func location(_ id: String, account: String) async throws(StoreError) -> LocationRecord? {
-        let rows = try await client.query(
-            "SELECT \(Self.locationColumns) FROM locations WHERE id = $1 AND account_id = $2",
-            [PostgresValue(id), PostgresValue(account)]
-        )
-        return try rows.first.map { row throws(StoreError) in try Self.location(row) }
-    }
-
-    public func locations(account: String, after: String?, limit: Int) async throws(StoreError) -> [LocationRecord] {
-        let rows = try await client.query(
-            "SELECT \(Self.locationColumns) FROM locations WHERE account_id = $1 AND ($2::text IS NULL OR id > $2::text) ORDER BY id LIMIT $3",
-            [PostgresValue(account), after.map { PostgresValue($0) }, PostgresValue(limit)]
-        )
-        var result: [LocationRecord] = []
-        for row in rows { result.append(try Self.location(row)) }
-        return result
-    }
-
-    public func updateLocation(_ id: String, account: String, displayName: String?, address: ReaderGatewayV1.Address?) async throws(StoreError) -> LocationRecord? {
-        let a = address
-        let rows = try await client.query(
-            """
-            UPDATE locations SET display_name = coalesce($3, display_name),
-                address_line1 = CASE WHEN $4::boolean THEN $5 ELSE address_line1 END,
-                address_line2 = CASE WHEN $4::boolean THEN $6 ELSE address_line2 END,
-                city = CASE WHEN $4::boolean THEN $7 ELSE city END,
-                state = CASE WHEN $4::boolean THEN $8 ELSE state END,
-                postal_code = CASE WHEN $4::boolean THEN $9 ELSE postal_code END,
-                country = CASE WHEN $4::boolean THEN $10 ELSE country END
-            WHERE id = $1 AND account_id = $2
-            RETURNING \(Self.locationColumns)
-            """,
-            [
-                PostgresValue(id), PostgresValue(account), displayName.map { PostgresValue($0) }, PostgresValue(a != nil),
-                PostgresValue(a?.line1 ?? ""), PostgresValue(a?.line2 ?? ""), PostgresValue(a?.city ?? ""),
-                PostgresValue(a?.state ?? ""), PostgresValue(a?.postalCode ?? ""), PostgresValue(a?.country ?? ""),
-            ]
-        )
-        return try rows.first.map { row throws(StoreError) in try Self.location(row) }
-    }
-
-    public static func location(_ row: PostgresRow) throws(StoreError) -> LocationRecord {
-        var address = ReaderGatewayV1.Address()
-        address.line1 = try row.decode(String?.self, "address_line1") ?? ""
-        address.line2 = try row.decode(String?.self, "address_line2") ?? ""
-        address.city = try row.decode(String?.self, "city") ?? ""
-        address.state = try row.decode(String?.self, "state") ?? ""
-        address.postalCode = try row.decode(String?.self, "postal_code") ?? ""
-        address.country = try row.decode(String?.self, "country") ?? ""
-        return LocationRecord(id: try row.decode(String.self, "id"), displayName: try row.decode(String.self, "display_name"), address: address)
+    public init(client: PostgresClient) {
+        self.client = client
+        accounts = AccountStore(client: client)
+        locations = LocationStore(client: client)
+        readers = ReaderStore(client: client)
+        registrationCodes = RegistrationCodeStore(client: client)
+        connectionTokens = ConnectionTokenStore(client: client)
+        sessions = SessionStore(client: client)
+        consoleSessions = ConsoleSessionStore(client: client)
     }
 }

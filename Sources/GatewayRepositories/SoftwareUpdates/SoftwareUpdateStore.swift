@@ -25,12 +25,12 @@ public struct SoftwareUpdateStore: Sendable {
               FROM software_updates
              WHERE account_id = $1 AND ($2 = 'unspecified' OR device_type = $2)
             """,
-            [PostgresValue(account), PostgresValue(GatewayDatabase.deviceTypeName(deviceType))]
+            [PostgresValue(account), PostgresValue(ReaderStore.deviceTypeName(deviceType))]
         )
         var updates: [ReaderGatewayV1.ReaderSoftwareUpdate] = []
         for row in rows {
             var update = ReaderGatewayV1.ReaderSoftwareUpdate()
-            update.deviceType = GatewayDatabase.deviceType(named: try row.decode(String.self, "device_type"))
+            update.deviceType = ReaderStore.deviceType(named: try row.decode(String.self, "device_type"))
             update.version = try row.decode(String.self, "version")
             update.components = try row.decode(String.self, "components").split(separator: ",").map(String.init)
             update.durationEstimate = Self.durationEstimate(named: try row.decode(String.self, "duration_estimate"))
@@ -60,7 +60,7 @@ public struct SoftwareUpdateStore: Sendable {
             RETURNING (xmax <> 0) AS replaced
             """,
             [
-                PostgresValue(account), PostgresValue(GatewayDatabase.deviceTypeName(update.deviceType)), PostgresValue(update.version),
+                PostgresValue(account), PostgresValue(ReaderStore.deviceTypeName(update.deviceType)), PostgresValue(update.version),
                 PostgresValue(update.components.joined(separator: ",")), PostgresValue(Self.durationEstimateName(update.durationEstimate)),
                 PostgresValue(update.requiredAtUnixMs),
             ]
@@ -72,7 +72,7 @@ public struct SoftwareUpdateStore: Sendable {
     public func remove(deviceType: ReaderGatewayV1.DeviceType, version: String, account: String) async throws(StoreError) -> Bool {
         try await client.execute(
             "DELETE FROM software_updates WHERE account_id = $1 AND device_type = $2 AND version = $3",
-            [PostgresValue(account), PostgresValue(GatewayDatabase.deviceTypeName(deviceType)), PostgresValue(version)]
+            [PostgresValue(account), PostgresValue(ReaderStore.deviceTypeName(deviceType)), PostgresValue(version)]
         ) > 0
     }
 

@@ -78,7 +78,7 @@ public struct TapToPayStore: Sendable {
     /// previous one stops working). A phone is one reader: it belongs to the account that
     /// connected it last. Nil when `serial` is taken by a reader of another type.
     public func registerReader(serial: String, account: String, location: String, label: String, credential: String) async throws(StoreError) -> ReaderRecord? {
-        let type = GatewayDatabase.deviceTypeName(.tapToPay)
+        let type = ReaderStore.deviceTypeName(.tapToPay)
         let rows = try await client.query(
             """
             INSERT INTO readers AS r (id, account_id, serial_number, label, device_type, software_version, location_id, credential_sha256)
@@ -87,13 +87,13 @@ public struct TapToPayStore: Sendable {
                SET account_id = EXCLUDED.account_id, location_id = EXCLUDED.location_id, label = EXCLUDED.label,
                    credential_sha256 = EXCLUDED.credential_sha256
              WHERE r.device_type = EXCLUDED.device_type
-            RETURNING \(GatewayDatabase.readerColumns)
+            RETURNING \(ReaderStore.readerColumns)
             """,
             [
                 PostgresValue(Secrets.readerID()), PostgresValue(account), PostgresValue(serial), PostgresValue(label), PostgresValue(type),
                 PostgresValue(location), PostgresValue(credential),
             ]
         )
-        return try rows.first.map { row throws(StoreError) in try GatewayDatabase.reader(row) }
+        return try rows.first.map { row throws(StoreError) in try ReaderStore.reader(row) }
     }
 }

@@ -10,7 +10,7 @@ extension ClusterFollower {
     /// what it concerns here is re-read from the rows and applied, and the
     /// rows are re-read whole after the listener reconnects.
     func runNotices() async {
-        await database.client.follow(OwnershipNotice.channel, subscribed: { await self.reconcile() }) { notification in
+        await notices.follow(OwnershipNotice.channel, subscribed: { await self.reconcile() }) { notification in
             if notification.isResubscription {
                 await self.reconcile()
             } else if let notice = OwnershipNotice(payload: notification.payload) {
@@ -85,7 +85,7 @@ extension ClusterFollower {
         if linkDropped { metrics.readersOnline.unlabeled.decrement() }
         for session in displaced {
             let found = await followUp("reading who displaced a session", leaves: "the displaced session is told without the reason and the taking lane") {
-                try await database.displacement(of: session.session.rawValue, from: row.reader.rawValue, after: session.generation.rawValue)
+                try await displacements.displacement(of: session.session.rawValue, from: row.reader.rawValue, after: session.generation.rawValue)
             } ?? nil
             let nowUnixMs = registry.clock.nowUnixMs
             // The event first, then the failures of the commands the change interrupted.

@@ -9,7 +9,7 @@ extension ClusterFollower {
     /// is an optimisation: the epoch fences every write of a stale copy, and the next lease
     /// renewal drops a copy whose notice was missed.
     func runSessionNotices() async {
-        await database.client.follow(GatewayDatabase.sessionChannel) { notification in
+        await notices.follow(SessionStore.sessionChannel) { notification in
             guard !notification.isResubscription, let notice = SessionAdoptionNotice(payload: notification.payload),
                   notice.node != node.id
             else { return }

@@ -43,7 +43,7 @@ struct ReaderStatusNotice: Sendable, Equatable {
 extension ClusterFollower {
     func announce(_ notice: ReaderStatusNotice) async {
         do {
-            _ = try await database.client.execute("SELECT pg_notify($1, $2)", [PostgresValue(ReaderStatusNotice.channel), PostgresValue(notice.payload)])
+            _ = try await notices.execute("SELECT pg_notify($1, $2)", [PostgresValue(ReaderStatusNotice.channel), PostgresValue(notice.payload)])
         } catch {
             logger.debug("could not announce a reader status change", ["reader": notice.reader, "error": error])
         }
@@ -52,7 +52,7 @@ extension ClusterFollower {
     /// Delivers status changes of readers owned by sessions here, announced by
     /// their home replicas; until cancelled.
     func runStatusNotices() async {
-        await database.client.follow(ReaderStatusNotice.channel) { notification in
+        await notices.follow(ReaderStatusNotice.channel) { notification in
             guard !notification.isResubscription, let notice = ReaderStatusNotice(payload: notification.payload) else { return }
             await self.deliverStatus(notice)
         }
@@ -62,7 +62,7 @@ extension ClusterFollower {
         // For an owner here of a reader whose link is elsewhere (a link here delivers its own).
         guard let owner = registry.remoteStatusRecipient(notice.reader) else { return }
         let found = await followUp("reading a reader for its status notice", leaves: "its owner here misses this status change (the next one carries the state)") {
-            try await database.reader(notice.reader.rawValue, account: owner.accountID)
+            try await readerRecords.reader(notice.reader.rawValue, account: owner.accountID)
         }
         guard let record = found ?? nil else { return }
         var reader = Gateway.readerMessage(at: registry.clock, record, link: nil)

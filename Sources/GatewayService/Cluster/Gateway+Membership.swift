@@ -97,7 +97,7 @@ extension Gateway {
             if health.isHealthy, configuration.clock.now >= nextCodeSweep {
                 nextCodeSweep = configuration.clock.now + .seconds(60)
                 await followUp("deleting expired registration codes", leaves: "they are deleted on the next sweep (they are refused as expired meanwhile)") {
-                    try await database.deleteExpiredRegistrationCodes()
+                    try await database.registrationCodes.deleteExpiredRegistrationCodes()
                 }
             }
             try? await Task.sleep(for: interval)

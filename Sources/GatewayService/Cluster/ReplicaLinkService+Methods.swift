@@ -58,7 +58,7 @@ extension ReplicaLinkService {
         try requireReplica(context)
         var response = ReaderGatewayV1.CompleteRegistrationResponse()
         let record: ReaderRecord?
-        do { record = try await database.reader(credential: request.readerCredential) } catch { throw ServiceError.store(error) }
+        do { record = try await credentials.reader(credential: request.readerCredential) } catch { throw ServiceError.store(error) }
         guard let record, record.id == request.readerID else {
             throw ServiceError(.registrationCodeInvalid, "no reader was registered with this credential")
         }

@@ -5,6 +5,7 @@ import GatewayWire
 /// commands relayed by sessions on other replicas to readers whose link is here, and
 /// registrations typed on other replicas for codes shown here.
 struct ReplicaLinkService: ReplicaLinkRoutes {
-    let database: GatewayDatabase
+    /// The reader a relayed registration's credential belongs to.
+    let credentials: any ReaderCredentials
     let registry: Registry
 }

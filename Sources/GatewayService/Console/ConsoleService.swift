@@ -82,7 +82,7 @@ struct ConsoleService: Sendable {
 
     private func currentSession(_ request: HTTPRequest) async -> ConsoleSessionRecord? {
         guard let token = request.values("cookie").lazy.compactMap(ConsoleCookie.token(inCookieHeader:)).first else { return nil }
-        do { return try await database.consoleSession(token: token) } catch {
+        do { return try await database.consoleSessions.consoleSession(token: token) } catch {
             logger.warning("could not read a console session", ["error": error])
             return nil
         }
@@ -99,7 +99,7 @@ struct ConsoleService: Sendable {
             return .json(status: 401, [("error", .string("that is not a secret key (sk_...); paste the account's secret key"))])
         }
         let created: (token: String, record: ConsoleSessionRecord)?
-        do { created = try await database.createConsoleSession(secretKey: key, lifetime: ConsoleCookie.lifetime) } catch {
+        do { created = try await database.consoleSessions.createConsoleSession(secretKey: key, lifetime: ConsoleCookie.lifetime) } catch {
             metrics.browser.consoleSignIns.labels(ConsoleSignInResult.failed).increment()
             logger.warning("console sign-in failed", ["error": error])
             return .json(status: 503, [("error", .string("the gateway's database did not answer; try again in a moment"))])
@@ -122,13 +122,13 @@ struct ConsoleService: Sendable {
             return response
         }
         let session: ConsoleSessionRecord?
-        do { session = try await database.consoleSession(token: token) } catch {
+        do { session = try await database.consoleSessions.consoleSession(token: token) } catch {
             return .json(status: 503, [("error", .string("the gateway's database did not answer; try again in a moment"))])
         }
         if let session, request.value("x-csrf-token") != session.csrfToken {
             return .json(status: 403, [("error", .string("signing out needs the session's CSRF token (X-CSRF-Token); reload the console"))])
         }
-        do { _ = try await database.deleteConsoleSession(token: token) } catch {
+        do { _ = try await database.consoleSessions.deleteConsoleSession(token: token) } catch {
             return .json(status: 503, [("error", .string("the gateway's database did not answer; try again in a moment"))])
         }
         var response = ConsoleResponse.json(status: 200, [("signed_out", .bool(true))])

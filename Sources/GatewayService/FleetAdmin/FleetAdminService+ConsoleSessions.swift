@@ -16,7 +16,7 @@ extension FleetAdminService {
     func consoleAccount(_ context: CallContext) async throws(ServiceError) -> String {
         guard let token = context.consoleSessionToken else { throw ServiceError.secretKeyInvalid }
         let session: ConsoleSessionRecord?
-        do { session = try await database.consoleSession(token: token) } catch { throw ServiceError.store(error) }
+        do { session = try await consoleSessions.consoleSession(token: token) } catch { throw ServiceError.store(error) }
         guard let session else {
             throw ServiceError(.secretKeyInvalid, "the console session is unknown or expired; sign in again with the account's secret key")
         }

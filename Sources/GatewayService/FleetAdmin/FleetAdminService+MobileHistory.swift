@@ -9,7 +9,7 @@ extension FleetAdminService {
     func historyWithLinkEndings(_ reader: ReaderID, limit: Int) async throws(ServiceError) -> [ReaderGatewayV1.OwnershipHistoryEntry] {
         let ownershipEntries = try await historyMessages(reader, limit: limit)
         let endings: [BluetoothStore.LinkEnding]
-        do { endings = try await BluetoothStore(client: database.client).linkEndings(reader: reader.rawValue, limit: limit) } catch {
+        do { endings = try await linkEndings.linkEndings(reader: reader.rawValue, limit: limit) } catch {
             throw ServiceError.store(error)
         }
         guard !endings.isEmpty else { return ownershipEntries }

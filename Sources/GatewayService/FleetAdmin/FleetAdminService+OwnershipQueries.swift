@@ -39,7 +39,7 @@ extension FleetAdminService {
     /// as the row recorded them when it was written (never the sessions as they are now).
     func historyMessages(_ reader: ReaderID, limit: Int) async throws(ServiceError) -> [ReaderGatewayV1.OwnershipHistoryEntry] {
         let records: [OwnershipHistoryRecord]
-        do { records = try await ownership.history(of: reader, limit: limit) } catch { throw ServiceError.store(error) }
+        do { records = try await ownership.history(of: reader, before: nil, limit: limit) } catch { throw ServiceError.store(error) }
         func recorded(_ owner: ReaderOwner, posDevice: String?) -> ReaderGatewayV1.ReaderOwner {
             var message = ReaderGatewayV1.ReaderOwner()
             message.sessionID = owner.session.rawValue

@@ -17,7 +17,7 @@ extension FleetAdminService {
         }
         // Take the code (single use across the cluster): a second registration finds nothing.
         let pending: PendingCodeRecord?
-        do { pending = try await database.takeRegistrationCode(code.canonical) } catch { throw ServiceError.store(error) }
+        do { pending = try await codes.takeRegistrationCode(code.canonical) } catch { throw ServiceError.store(error) }
         guard let pending else {
             throw ServiceError(.registrationCodeInvalid, "the registration code is unknown, expired or already used; read the code the reader shows now")
         }
@@ -27,7 +27,7 @@ extension FleetAdminService {
             label: request.label.isEmpty ? pending.serial : request.label,
             deviceType: pending.deviceType, softwareVersion: pending.softwareVersion, locationID: location, lastSeen: nil
         )
-        do { try await database.insertReader(record, credential: credential) } catch {
+        do { try await registrations.insertReader(record, credential: credential) } catch {
             if error.code == .uniqueViolation {
                 throw ServiceError(.readerAlreadyRegistered, "a reader with serial \(pending.serial) is already registered; delete it first to register it again")
             }
@@ -36,7 +36,7 @@ extension FleetAdminService {
         guard let online = await tellRegistered(record, code: code.canonical, credential: credential, node: pending.node) else {
             // Nobody could hand the reader its credential: undo, so it can be registered again.
             await followUp("undoing the registration of a reader that went offline", leaves: "the reader stays registered without a credential; delete it before registering it again") {
-                try await database.deleteReader(record.id, account: account)
+                try await registrations.deleteReader(record.id, account: account)
             }
             throw ServiceError(.registrationCodeInvalid, "the reader showing this code went offline; read the code it shows when it is back")
         }
@@ -91,7 +91,7 @@ extension FleetAdminService {
                 deviceType: request.deviceType, softwareVersion: "", locationID: location, lastSeen: nil
             )
         }
-        do { try await database.insertReaders(records) } catch let error as StoreError {
+        do { try await registrations.insertReaders(records) } catch let error as StoreError {
             if error.code == .uniqueViolation {
                 throw ServiceError(.readerAlreadyRegistered, "one of the serial numbers is already registered; nothing was registered: \(error.message)")
             }

@@ -12,7 +12,7 @@ extension FleetAdminService {
             let name = request.displayName.trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty else { throw ServiceError.invalid("display_name is empty; name the location") }
             let location: LocationRecord
-            do { location = try await database.createLocation(account: account, displayName: name, address: request.address ?? .init()) } catch {
+            do { location = try await locations.createLocation(account: account, displayName: name, address: request.address ?? .init()) } catch {
                 throw ServiceError.store(error)
             }
             var response = ReaderGatewayV1.CreateLocationResponse()
@@ -27,7 +27,7 @@ extension FleetAdminService {
             let limit = request.limit == 0 ? 100 : Int(min(request.limit, 1000))
             let locations: [LocationRecord]
             do {
-                locations = try await database.locations(account: account, after: request.pageToken.isEmpty ? nil : request.pageToken, limit: limit + 1)
+                locations = try await self.locations.locations(account: account, after: request.pageToken.isEmpty ? nil : request.pageToken, limit: limit + 1)
             } catch { throw ServiceError.store(error) }
             var response = ReaderGatewayV1.ListLocationsResponse()
             response.locations = try await withInstallWindows(locations.prefix(limit).map(Gateway.locationMessage), account: account)
@@ -42,7 +42,7 @@ extension FleetAdminService {
             let window = try Self.requestedInstallWindow(request)
             let updated: LocationRecord?
             do {
-                updated = try await database.updateLocation(request.locationID, account: account, displayName: request.displayName, address: request.address)
+                updated = try await locations.updateLocation(request.locationID, account: account, displayName: request.displayName, address: request.address)
             } catch { throw ServiceError.store(error) }
             guard let updated else { throw ServiceError.locationNotFound }
             try await applyInstallWindow(window, location: updated.id, account: account)
@@ -78,7 +78,7 @@ extension FleetAdminService {
             _ = try await ownedReader(request.readerID, account: account)
             try await adminRelease(ReaderID(request.readerID), reason: .readerUnregistered)
             registry.endLink(of: ReaderID(request.readerID), ServiceError(.readerCredentialInvalid, "the reader was unregistered").status)
-            do { _ = try await database.deleteReader(request.readerID, account: account) } catch { throw ServiceError.store(error) }
+            do { _ = try await registrations.deleteReader(request.readerID, account: account) } catch { throw ServiceError.store(error) }
             fleet.changed([request.readerID])
             return ReaderGatewayV1.DeleteReaderResponse()
         }
@@ -89,7 +89,7 @@ extension FleetAdminService {
             let account = try await authenticateAdmin(context)
             let location = try await checkedLocation(request.locationID, account: account)
             let records: [ReaderRecord]
-            do { records = try await database.readers(account: account, location: location) } catch { throw ServiceError.store(error) }
+            do { records = try await readerRecords.readers(account: account, location: location) } catch { throw ServiceError.store(error) }
             let links = registry.linkStatuses(of: records.map { ReaderID($0.id) })
             let readers = zip(records, links).map { Gateway.readerMessage(at: configuration.clock, $0, link: $1) }
             var response = ReaderGatewayV1.ListReadersResponse()
@@ -116,7 +116,7 @@ extension FleetAdminService {
             let account = try await authenticateAdmin(context)
             let location = try await checkedLocation(request.locationID, account: account)
             let records: [ReaderRecord]
-            do { records = try await database.readers(account: account, location: location) } catch { throw ServiceError.store(error) }
+            do { records = try await readerRecords.readers(account: account, location: location) } catch { throw ServiceError.store(error) }
             var response = ReaderGatewayV1.ListReaderOwnershipResponse()
             response.ownerships = try await ownershipMessages(records).filter { !request.ownedOnly || $0.owner != nil }
             return response
@@ -159,7 +159,7 @@ extension FleetAdminService {
             guard request.ttlMs >= 0 else { throw ServiceError.invalid("ttl_ms is negative") }
             let ttl = request.ttlMs == 0 ? configuration.defaultConnectionTokenTTL : min(.milliseconds(request.ttlMs), configuration.maximumConnectionTokenTTL)
             let token: (secret: String, expires: Date)
-            do { token = try await database.createConnectionToken(account: account, location: location, ttl: ttl) } catch { throw ServiceError.store(error) }
+            do { token = try await tokens.createConnectionToken(account: account, location: location, ttl: ttl) } catch { throw ServiceError.store(error) }
             var response = ReaderGatewayV1.CreateConnectionTokenResponse()
             response.secret = token.secret
             response.expiresUnixMs = Int64(token.expires.timeIntervalSince1970 * 1000)
@@ -203,7 +203,7 @@ extension FleetAdminService {
         let key = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
         guard !key.isEmpty else { throw ServiceError.secretKeyInvalid }
         let account: String?
-        do { account = try await database.account(secretKey: key) } catch { throw ServiceError.store(error) }
+        do { account = try await accounts.account(secretKey: key) } catch { throw ServiceError.store(error) }
         guard let account else { throw ServiceError.secretKeyInvalid }
         return account
     }
@@ -212,7 +212,7 @@ extension FleetAdminService {
     func checkedLocation(_ id: String, account: String) async throws(ServiceError) -> String? {
         guard !id.isEmpty else { return nil }
         let found: LocationRecord?
-        do { found = try await database.location(id, account: account) } catch { throw ServiceError.store(error) }
+        do { found = try await locations.location(id, account: account) } catch { throw ServiceError.store(error) }
         guard found != nil else { throw ServiceError.locationNotFound }
         return id
     }
@@ -221,7 +221,7 @@ extension FleetAdminService {
     func ownedReader(_ id: String, account: String) async throws(ServiceError) -> ReaderRecord {
         guard !id.isEmpty else { throw ServiceError.invalid("reader_id is empty") }
         let found: ReaderRecord?
-        do { found = try await database.reader(id, account: account) } catch { throw ServiceError.store(error) }
+        do { found = try await readerRecords.reader(id, account: account) } catch { throw ServiceError.store(error) }
         guard let found else { throw ServiceError.readerNotFound }
         return found
     }

@@ -45,7 +45,7 @@ extension FleetAdminService {
             guard removed else {
                 throw ServiceError(
                     .softwareUpdateNotFound,
-                    "the catalog has no update \(request.version.debugDescription) for device type \(GatewayDatabase.deviceTypeName(request.deviceType)); list the catalog to see its entries"
+                    "the catalog has no update \(request.version.debugDescription) for device type \(ReaderStore.deviceTypeName(request.deviceType)); list the catalog to see its entries"
                 )
             }
             updates.invalidate(account: account)

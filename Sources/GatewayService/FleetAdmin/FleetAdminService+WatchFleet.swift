@@ -8,7 +8,7 @@ extension FleetAdminService {
             let location = try await checkedLocation(request.locationID, account: account)
             var locations: [ReaderGatewayV1.Location] = []
             do {
-                let records = try await database.locations(account: account, after: nil, limit: 1000)
+                let records = try await self.locations.locations(account: account, after: nil, limit: 1000)
                 locations = records.filter { location == nil || $0.id == location }.map(Gateway.locationMessage)
             } catch { throw ServiceError.store(error) }
             await fleet.watch(call, account: account, location: location, locations: locations)

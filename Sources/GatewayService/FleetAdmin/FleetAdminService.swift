@@ -5,12 +5,26 @@ import GatewayWire
 
 /// The fleet admin surface (`FleetAdmin/*`): locations, reader registration (by code or
 /// serial), ownership and its history, forced releases, connection tokens, sessions. It
-/// shares the registry and the store with the other surfaces.
+/// shares the registry and the store with the other surfaces, reached through the store
+/// protocols it uses (`Store/`).
 struct FleetAdminService: FleetAdminRoutes, ShowsReaders, StoreFollowUps {
     let configuration: ServiceConfiguration
-    let database: GatewayDatabase
-    let ownership: OwnershipStore
-    let cluster: ClusterStore
+    /// The accounts of secret keys.
+    let accounts: any AdminAccounts
+    /// Fleet console sign-ins (a call from the console page).
+    let consoleSessions: any ConsoleSessionRepository
+    let locations: any LocationRepository
+    /// The account's readers.
+    let readerRecords: any ReaderRepository
+    let registrations: any ReaderRegistrations
+    /// The codes readers show, taken by a registration.
+    let codes: any RegistrationCodes
+    let tokens: any ConnectionTokenRepository
+    let ownership: any OwnershipAdministration
+    /// Why mobile readers' links ended, merged into their ownership history.
+    let linkEndings: any MobileLinkEndings
+    /// The replicas a registration may be handed to (the code is shown there).
+    let cluster: any ReplicaDirectory
     let registry: Registry
     let node: NodeIdentity
     /// Connections to the other replicas' internal listeners (a code shown by a reader homed there).
@@ -19,10 +33,8 @@ struct FleetAdminService: FleetAdminRoutes, ShowsReaders, StoreFollowUps {
     /// The software update catalogs and rules.
     let updates: SoftwareUpdateCatalog
     /// `WatchFleet`'s watchers, told of the changes this surface makes.
-    let fleet: FleetWatchHub
+    let fleet: any FleetWatching
     let logger = Logger(component: "service")
-
-    var readerRecords: any ReaderRepository { database }
 
     var watchFleet: FleetAdminRoute.WatchFleet {
         .task { [self] request, call, context in await watchFleet(request, call: call, context: context) }

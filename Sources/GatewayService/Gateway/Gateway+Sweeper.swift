@@ -23,7 +23,7 @@ extension Gateway {
             lastTick = configuration.clock.now
             sweepLinks()
             if configuration.clock.now >= nextLeaseSweep {
-                let renewed = await sdk.sweepSessions()
+                let renewed = await sdk.sessions.sweepSessions()
                 nextLeaseSweep = configuration.clock.now + (renewed ? leaseEvery : interval)
             }
             try? await Task.sleep(for: interval)

@@ -47,7 +47,10 @@ final class Gateway: Sendable, StoreFollowUps {
         let loops = EventLoopGroupBox()
         let replicas = ReplicaChannels(group: loops)
         let registry = Registry(commandTimeout: configuration.commandTimeout, clock: configuration.clock)
-        let follower = ClusterFollower(database: database, cluster: cluster, registry: registry, metrics: metrics, node: node)
+        let follower = ClusterFollower(
+            notices: client, readerRecords: database.readers, displacements: database.sessions, cluster: cluster, registry: registry, metrics: metrics, node: node
+        )
+        let bluetooth = BluetoothStore(client: client)
         let updates = SoftwareUpdateCatalog(store: SoftwareUpdateStore(client: client), clock: configuration.updateClock, cacheClock: configuration.clock)
         let fleet = FleetWatchHub(database: database, registry: registry, metrics: metrics)
         self.fleet = fleet
@@ -62,24 +65,28 @@ final class Gateway: Sendable, StoreFollowUps {
         self.registry = registry
         self.follower = follower
         self.readerLink = ReaderLinkService(
-            configuration: configuration, database: database, ownership: ownership, registry: registry, metrics: metrics, node: node,
-            follower: follower, updates: updates
+            configuration: configuration, readerRecords: database.readers, credentials: database.readers, codes: database.registrationCodes,
+            linkEndings: bluetooth,
+            ownership: ownership, registry: registry, metrics: metrics, node: node, follower: follower, updates: updates
         )
         self.sdk = SdkService(
-            configuration: configuration, sessions: database, readerRecords: database, ownership: ownership,
+            configuration: configuration, sessions: database.sessions, tokens: database.connectionTokens, readerRecords: database.readers,
+            locations: database.locations, ownership: ownership,
             // A lone connect leaves at once; connects that arrive while the configured batches are
             // in flight leave together in the next one.
             connects: OwnershipClaimBatcher(
                 store: ownership, maximumInFlight: min(configuration.connectBatchesInFlight, client.configuration.maximumConnections)
             ),
-            cluster: cluster, bluetooth: BluetoothStore(client: client), tapToPay: TapToPayStore(client: client),
+            cluster: cluster, bluetooth: bluetooth, tapToPay: TapToPayStore(client: client),
             registry: registry, metrics: metrics, node: node, replicas: replicas, follower: follower, updates: updates, fleet: fleet
         )
         self.admin = FleetAdminService(
-            configuration: configuration, database: database, ownership: ownership, cluster: cluster, registry: registry, node: node,
-            replicas: replicas, metrics: metrics, updates: updates, fleet: fleet
+            configuration: configuration, accounts: database.accounts, consoleSessions: database.consoleSessions,
+            locations: database.locations, readerRecords: database.readers, registrations: database.readers,
+            codes: database.registrationCodes, tokens: database.connectionTokens, ownership: ownership, linkEndings: bluetooth, cluster: cluster, registry: registry,
+            node: node, replicas: replicas, metrics: metrics, updates: updates, fleet: fleet
         )
-        self.replicaLink = ReplicaLinkService(database: database, registry: registry)
+        self.replicaLink = ReplicaLinkService(credentials: database.readers, registry: registry)
     }
 
     /// Every method path of the public port: the reader link, SDK and fleet admin surfaces.

@@ -51,7 +51,7 @@ extension GatewayServiceHost {
         let now = ContinuousClock.now
         let ids = gateway.registry.allSessionsDetached(now: now)
         do {
-            try await gateway.database.detachSessions(node: gateway.node.id, lease: gateway.configuration.sessionLease)
+            try await gateway.database.sessions.detachSessions(node: gateway.node.id, lease: gateway.configuration.sessionLease)
         } catch {
             Logger(component: "drain").warning("drain: could not hand sessions back to the store", ["error": "\(error)", "sessions": ids.count])
         }

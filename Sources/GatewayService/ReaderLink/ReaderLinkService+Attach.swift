@@ -92,7 +92,7 @@ extension ReaderLinkService {
         if hello.deviceType != .unspecified { record.deviceType = hello.deviceType }
         if reportsNew {
             await followUp("recording a reader's software version and device type", leaves: "admins see the older values until its next attach") {
-                try await database.readerReported(record.id, softwareVersion: hello.softwareVersion, deviceType: hello.deviceType)
+                try await readerRecords.readerReported(record.id, softwareVersion: hello.softwareVersion, deviceType: hello.deviceType)
             }
         }
         guard let epoch = await goOnline(record, linkID: linkID, call: call, ipAddress: hello.ipAddress, batteryLevel: hello.batteryLevel) else { return }
@@ -183,7 +183,7 @@ extension ReaderLinkService {
         let proven = context.verifiedClientIdentity?.uppercased()
         if !hello.readerCredential.isEmpty {
             let found: ReaderRecord?
-            do { found = try await database.reader(credential: hello.readerCredential) } catch { throw ServiceError.store(error) }
+            do { found = try await credentials.reader(credential: hello.readerCredential) } catch { throw ServiceError.store(error) }
             guard let found, found.serial == serial else {
                 throw ServiceError(.readerCredentialInvalid, "the reader credential is unknown or revoked; clear it and register the reader again")
             }
@@ -193,7 +193,7 @@ extension ReaderLinkService {
             throw ServiceError(.serialNotProven, "the client certificate proves serial \(proven), not \(serial)")
         }
         let found: ReaderRecord?
-        do { found = try await database.reader(serial: serial) } catch { throw ServiceError.store(error) }
+        do { found = try await readerRecords.reader(serial: serial) } catch { throw ServiceError.store(error) }
         guard let found else { return nil }
         guard proven == serial else {
             throw ServiceError(
@@ -235,7 +235,7 @@ extension ReaderLinkService {
             code = fresh
             // Shared with every replica: an admin may type the code on any of them.
             do {
-                try await database.insertRegistrationCode(
+                try await codes.insertRegistrationCode(
                     fresh, replacing: previous.isEmpty ? nil : previous, serial: serial, deviceType: hello.deviceType,
                     softwareVersion: hello.softwareVersion, node: node.id, lifetime: lifetime
                 )
@@ -273,7 +273,7 @@ extension ReaderLinkService {
         registry.registrationWithdrawn(last, link: linkID)
         if registered == nil {
             await followUp("withdrawing the registration code of a reader that left", leaves: "the code expires by itself") {
-                try await database.deleteRegistrationCode(last)
+                try await codes.deleteRegistrationCode(last)
             }
         }
         return registered

@@ -21,9 +21,8 @@ extension ReaderLinkService {
         let rebootRelayed = ending == nil && registry.rebootRequested(reader, link: linkID)
         let reason = ending?.reason ?? (rebootRelayed ? .rebootRequested : .unknown)
         let at = received?.at ?? configuration.clock.date
-        let store = BluetoothStore(client: database.client)
         await followUp("recording why a mobile reader's link ended", leaves: "the reader's history lacks this disconnect reason") {
-            try await store.recordLinkEnding(reader: reader.rawValue, reason: reason, reconnecting: keepsOwner, at: at)
+            try await linkEndings.recordLinkEnding(reader: reader.rawValue, reason: reason, reconnecting: keepsOwner, at: at)
         }
         let orderly = ending != nil
         guard keepsOwner, !handingOver.load(ordering: .relaxed) else {

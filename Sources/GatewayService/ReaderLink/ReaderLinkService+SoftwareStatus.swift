@@ -12,7 +12,7 @@ extension ReaderLinkService {
         if newVersion, registry.softwareVersionReported(reader, link: linkID, version: version) {
             Task {
                 await followUp("recording a reader's new software version", leaves: "admins see the older version until its next attach") {
-                    try await database.readerReported(reader.rawValue, softwareVersion: version, deviceType: .unspecified)
+                    try await readerRecords.readerReported(reader.rawValue, softwareVersion: version, deviceType: .unspecified)
                 }
             }
         }

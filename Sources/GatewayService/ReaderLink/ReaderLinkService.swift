@@ -9,7 +9,14 @@ import Synchronization
 /// offline. It shares the registry and the store with the other surfaces.
 final class ReaderLinkService: ReaderLinkRoutes, StoreFollowUps {
     let configuration: ServiceConfiguration
-    let database: GatewayDatabase
+    /// Readers by serial number, and what their links report of themselves.
+    let readerRecords: any ReaderRepository
+    /// The reader a link's credential belongs to.
+    let credentials: any ReaderCredentials
+    /// The codes unregistered readers show.
+    let codes: any RegistrationCodes
+    /// Why mobile readers' links ended.
+    let linkEndings: any MobileLinkEndings
     let ownership: OwnershipStore
     /// Attaches that arrive together (a reconnect storm) share a statement and a commit.
     let attaches: OwnershipAttachBatcher
@@ -26,11 +33,15 @@ final class ReaderLinkService: ReaderLinkRoutes, StoreFollowUps {
     let handingOver = Atomic<Bool>(false)
 
     init(
-        configuration: ServiceConfiguration, database: GatewayDatabase, ownership: OwnershipStore, registry: Registry,
+        configuration: ServiceConfiguration, readerRecords: any ReaderRepository, credentials: any ReaderCredentials,
+        codes: any RegistrationCodes, linkEndings: any MobileLinkEndings, ownership: OwnershipStore, registry: Registry,
         metrics: GatewayMetrics, node: NodeIdentity, follower: ClusterFollower, updates: SoftwareUpdateCatalog
     ) {
         self.configuration = configuration
-        self.database = database
+        self.readerRecords = readerRecords
+        self.credentials = credentials
+        self.codes = codes
+        self.linkEndings = linkEndings
         self.ownership = ownership
         attaches = OwnershipAttachBatcher(store: ownership)
         self.registry = registry

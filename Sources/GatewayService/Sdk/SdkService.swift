@@ -3,37 +3,163 @@ import GatewayOperations
 import GatewayRepositories
 import GatewayWire
 
-/// The SDK surface (`Sdk/*`) for point-of-sale lanes: sessions and their events,
-/// discovery, connecting readers, and the commands relayed to them (here, or over the
-/// replica link to the reader's home). It shares the registry and the store with the
-/// other surfaces.
-struct SdkService: SdkRoutes, ShowsReaders, StoreFollowUps {
-    let configuration: ServiceConfiguration
-    /// Session rows and connection tokens.
-    let sessions: any SessionRepository
-    /// The account's readers and locations.
-    let readerRecords: any ReaderRepository
-    let ownership: any OwnershipRepository
-    /// `ConnectReader`'s claims: those that arrive together share one statement and one commit.
-    let connects: any ReaderClaims
-    /// Where readers' links live (commands for readers homed on another replica).
-    let cluster: any ReaderHomes
-    let bluetooth: any BluetoothRepository
-    let tapToPay: any TapToPayRepository
-    let registry: Registry
-    let metrics: GatewayMetrics
-    let node: NodeIdentity
-    /// Connections to the other replicas' internal listeners (commands for readers homed there).
-    let replicas: ReplicaChannels
-    /// Re-reads an ownership row when a command finds the session's view stale.
-    let follower: any OwnershipFollowing
-    /// The software update catalogs and rules.
-    let updates: SoftwareUpdateCatalog
-    /// `WatchFleet`'s watchers, told of the claims this surface makes.
-    let fleet: any FleetChanges
-    let logger = Logger(component: "service")
+/// The SDK surface (`Sdk/*`) for point-of-sale lanes, as one conformance to the generated
+/// ``SdkRoutes``: each method is served by the sub-surface that owns it, each holding only
+/// what it uses. Sessions and their events (``SdkSessions``), discovery (``SdkDiscovery``),
+/// connecting readers (``SdkConnect``), the commands relayed to them here or over the
+/// replica link (``SdkCommands``), and the point-of-sale device's own readers, Tap to Pay
+/// and Bluetooth (``SdkMobile``). All of them find a call's session through one
+/// ``SdkSessionLookup``. The surface shares the registry and the store with the others.
+struct SdkService: SdkRoutes {
+    let sessions: SdkSessions
+    let discovery: SdkDiscovery
+    let connect: SdkConnect
+    let commands: SdkCommands
+    let mobile: SdkMobile
+
+    /// - Parameters:
+    ///   - sessions: session rows.
+    ///   - tokens: the connection tokens sessions open with.
+    ///   - readerRecords: the account's readers.
+    ///   - locations: the account's locations.
+    ///   - connects: `ConnectReader`'s claims: those that arrive together share one statement and one commit.
+    ///   - cluster: where readers' links live (commands for readers homed on another replica).
+    ///   - replicas: connections to the other replicas' internal listeners.
+    ///   - follower: re-reads an ownership row when a call finds the session's view stale.
+    ///   - updates: the software update catalogs and rules.
+    ///   - fleet: `WatchFleet`'s watchers, told of the claims this surface makes.
+    init(
+        configuration: ServiceConfiguration, sessions: any SessionRepository, tokens: any ConnectionTokenRepository,
+        readerRecords: any ReaderRepository, locations: any LocationRepository, ownership: any OwnershipRepository, connects: any ReaderClaims, cluster: any ReaderHomes, bluetooth: any BluetoothRepository,
+        tapToPay: any TapToPayRepository, registry: Registry, metrics: GatewayMetrics, node: NodeIdentity, replicas: ReplicaChannels,
+        follower: any OwnershipFollowing, updates: SoftwareUpdateCatalog, fleet: any FleetChanges
+    ) {
+        let logger = Logger(component: "service")
+        let lookup = SdkSessionLookup(
+            configuration: configuration, sessions: sessions, registry: registry, metrics: metrics, node: node, follower: follower, logger: logger
+        )
+        let releases = SdkReaderRelease(ownership: ownership, registry: registry, clock: configuration.clock)
+        let bonds = BluetoothBonds(bluetooth: bluetooth)
+        let router = SdkCommandRouter(
+            commandTimeout: configuration.commandTimeout, cluster: cluster, registry: registry, node: node, replicas: replicas, follower: follower
+        )
+        let softwareUpdates = SdkSoftwareUpdates(
+            clock: configuration.clock, readerRecords: readerRecords, updates: updates, registry: registry, metrics: metrics,
+            lookup: lookup, releases: releases, router: router, logger: logger
+        )
+        self.sessions = SdkSessions(
+            configuration: configuration, sessions: sessions, tokens: tokens, readerRecords: readerRecords, ownership: ownership, registry: registry,
+            metrics: metrics, node: node, lookup: lookup, releases: releases, logger: logger
+        )
+        self.discovery = SdkDiscovery(
+            clock: configuration.clock, sessions: sessions, readerRecords: readerRecords, locations: locations, bonds: bonds, updates: updates,
+            registry: registry, lookup: lookup
+        )
+        self.connect = SdkConnect(
+            clock: configuration.clock, readerRecords: readerRecords, connects: connects, registry: registry, metrics: metrics,
+            fleet: fleet, follower: follower, lookup: lookup, releases: releases, bonds: bonds, softwareUpdates: softwareUpdates
+        )
+        self.commands = SdkCommands(
+            configuration: configuration, ownership: ownership, registry: registry, metrics: metrics, fleet: fleet, follower: follower,
+            lookup: lookup, router: router, softwareUpdates: softwareUpdates, logger: logger
+        )
+        self.mobile = SdkMobile(
+            clock: configuration.clock, readerRecords: readerRecords, locations: locations, tapToPay: tapToPay, bluetooth: bluetooth,
+            registry: registry, lookup: lookup
+        )
+    }
+
+    // MARK: sessions
+
+    var openSession: SdkRoute.OpenSession {
+        .task { [sessions] request, context throws(ServiceError) in try await sessions.openSession(request, context) }
+    }
+
+    var heartbeat: SdkRoute.Heartbeat {
+        .task { [sessions] request, context throws(ServiceError) in try await sessions.heartbeat(request, context) }
+    }
+
+    var closeSession: SdkRoute.CloseSession {
+        .task { [sessions] request, context throws(ServiceError) in try await sessions.closeSession(request, context) }
+    }
 
     var subscribeEvents: SdkRoute.SubscribeEvents {
-        .onLoop { [self] request, call, context in subscribeEvents(request, call: call, context: context) }
+        .onLoop { [sessions] request, call, context in sessions.subscribeEvents(request, call: call, context: context) }
+    }
+
+    // MARK: discovery
+
+    var discoverReaders: SdkRoute.DiscoverReaders {
+        .task { [discovery] request, context throws(ServiceError) in try await discovery.discoverReaders(request, context) }
+    }
+
+    var cancelDiscovery: SdkRoute.CancelDiscovery {
+        .task { [discovery] request, context throws(ServiceError) in try await discovery.cancelDiscovery(request, context) }
+    }
+
+    // MARK: connect
+
+    var connectReader: SdkRoute.ConnectReader {
+        .task { [connect] request, context throws(ServiceError) in try await connect.connectReader(request, context) }
+    }
+
+    var disconnectReader: SdkRoute.DisconnectReader {
+        .task { [connect] request, context throws(ServiceError) in
+            try await connect.lookup.answering(token: request.sessionToken, context) { () async throws(ServiceError) in
+                try await connect.disconnectReader(request, context)
+            }
+        }
+    }
+
+    // MARK: commands
+
+    var collectPaymentMethod: SdkRoute.CollectPaymentMethod {
+        .task { [commands] request, context throws(ServiceError) in try await commands.collectPaymentMethod(request, context) }
+    }
+
+    var confirmPaymentIntent: SdkRoute.ConfirmPaymentIntent {
+        .task { [commands] request, context throws(ServiceError) in try await commands.confirmPaymentIntent(request, context) }
+    }
+
+    var installAvailableUpdate: SdkRoute.InstallAvailableUpdate {
+        .task { [commands] request, context throws(ServiceError) in try await commands.installAvailableUpdate(request, context) }
+    }
+
+    var setReaderDisplay: SdkRoute.SetReaderDisplay {
+        .onLoop { [commands] request, call, context in commands.setReaderDisplay(request, call, context) }
+    }
+
+    var clearReaderDisplay: SdkRoute.ClearReaderDisplay {
+        .onLoop { [commands] request, call, context in commands.clearReaderDisplay(request, call, context) }
+    }
+
+    var cancelCollectPaymentMethod: SdkRoute.CancelCollectPaymentMethod {
+        .onLoop { [commands] request, call, context in commands.cancelCollectPaymentMethod(request, call, context) }
+    }
+
+    var rebootReader: SdkRoute.RebootReader {
+        .onLoop { [commands] request, call, context in commands.rebootReader(request, call, context) }
+    }
+
+    var cancelReaderSoftwareUpdate: SdkRoute.CancelReaderSoftwareUpdate {
+        .onLoop { [commands] request, call, context in commands.cancelReaderSoftwareUpdate(request, call, context) }
+    }
+
+    // MARK: mobile (Tap to Pay, Bluetooth)
+
+    var discoverTapToPayReader: SdkRoute.DiscoverTapToPayReader {
+        .task { [mobile] request, context throws(ServiceError) in try await mobile.discoverTapToPayReader(request, context) }
+    }
+
+    var connectTapToPayReader: SdkRoute.ConnectTapToPayReader {
+        .task { [mobile] request, context throws(ServiceError) in try await mobile.connectTapToPayReader(request, context) }
+    }
+
+    var completeTapToPayDeviceSetup: SdkRoute.CompleteTapToPayDeviceSetup {
+        .task { [mobile] request, context throws(ServiceError) in try await mobile.completeTapToPayDeviceSetup(request, context) }
+    }
+
+    var connectBluetoothReader: SdkRoute.ConnectBluetoothReader {
+        .task { [mobile] request, context throws(ServiceError) in try await mobile.connectBluetoothReader(request, context) }
     }
 }

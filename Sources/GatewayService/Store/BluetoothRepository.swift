@@ -16,3 +16,13 @@ protocol BluetoothRepository: Sendable {
 }
 
 extension BluetoothStore: BluetoothRepository {}
+
+/// Why mobile readers' links ended, for their ownership history: PostgreSQL's
+/// ``BluetoothStore`` in the gateway.
+protocol MobileLinkEndings: Sendable {
+    func recordLinkEnding(reader: String, reason: ReaderGatewayV1.MobileDisconnectReason, reconnecting: Bool, at: Date) async throws(StoreError)
+    /// The reader's latest link endings, newest first.
+    func linkEndings(reader: String, limit: Int) async throws(StoreError) -> [BluetoothStore.LinkEnding]
+}
+
+extension BluetoothStore: MobileLinkEndings {}

@@ -1,4 +1,7 @@
 import GatewayDomain
+import GatewayPostgres
+import GatewayRepositories
+import GatewayWire
 
 /// Brings this replica's memory of a reader's ownership up to its row (a change made on
 /// another replica whose notice has not arrived): ``ClusterFollower`` in the gateway.
@@ -17,3 +20,19 @@ protocol FleetChanges: Sendable {
 }
 
 extension FleetWatchHub: FleetChanges {}
+
+/// `WatchFleet`'s watchers: told of changes, and given new watchers (the snapshot, then the
+/// changes until the call ends): ``FleetWatchHub`` in the gateway.
+protocol FleetWatching: FleetChanges {
+    func watch(_ call: ServerCall, account: String, location: String?, locations: [ReaderGatewayV1.Location]) async
+}
+
+extension FleetWatchHub: FleetWatching {}
+
+/// How a session lost a reader, as another replica recorded it (the event a session told of
+/// a loss here carries): PostgreSQL's ``SessionStore`` in the gateway.
+protocol SessionDisplacements: Sendable {
+    func displacement(of session: String, from reader: String, after generation: Int64) async throws(StoreError) -> Displacement?
+}
+
+extension SessionStore: SessionDisplacements {}

@@ -30,3 +30,17 @@ protocol ReaderClaims: Sendable {
 extension OwnershipStore: OwnershipRepository {}
 
 extension OwnershipClaimBatcher: ReaderClaims {}
+
+/// What the fleet admin surface reads and forces of readers' ownership: PostgreSQL's
+/// ``OwnershipStore`` in the gateway, ``ReaderOwnershipStateMachine``s in memory in the
+/// services' own tests.
+protocol OwnershipAdministration: Sendable {
+    /// Who owns `reader` now (nil: no such reader has attached yet).
+    func ownership(of reader: ReaderID) async throws(StoreError) -> ReaderOwnershipRecord?
+    /// Releases the reader from whichever session holds it.
+    func adminRelease(reader: ReaderID) async throws(StoreError) -> ReleaseResult
+    /// The reader's history rows, newest first (those before the row `before` only), at most `limit`.
+    func history(of reader: ReaderID, before: Int64?, limit: Int) async throws(StoreError) -> [OwnershipHistoryRecord]
+}
+
+extension OwnershipStore: OwnershipAdministration {}

@@ -10,3 +10,20 @@ protocol ReaderHomes: Sendable {
 }
 
 extension ClusterStore: ReaderHomes {}
+
+/// The replicas alive in the cluster (where a registration typed here is handed to the
+/// replica whose reader shows the code): PostgreSQL's ``ClusterStore`` in the gateway.
+protocol ReplicaDirectory: Sendable {
+    func nodes() async throws(StoreError) -> [NodeRecord]
+}
+
+extension ClusterStore: ReplicaDirectory {}
+
+/// Readers' ownership rows as they are now, for reconciling this replica's memory with
+/// them: PostgreSQL's ``ClusterStore`` in the gateway.
+protocol OwnershipSnapshots: Sendable {
+    /// The rows of `readers` (readers never attached have none and are left out).
+    func ownershipSnapshot(_ readers: [ReaderID]) async throws(StoreError) -> [OwnershipSnapshot]
+}
+
+extension ClusterStore: OwnershipSnapshots {}

@@ -2,17 +2,16 @@ import GatewayPostgres
 import GatewayRepositories
 import GatewayWire
 
-/// The readers and locations of an account as the SDK surface reads them: PostgreSQL's
-/// ``GatewayDatabase`` in the gateway, in-memory tables in the services' own tests.
+/// The readers of an account as the services read them: PostgreSQL's ``ReaderStore`` in
+/// the gateway, in-memory tables in the services' own tests.
 protocol ReaderRepository: Sendable {
     func reader(_ id: String, account: String) async throws(StoreError) -> ReaderRecord?
     /// The reader registered with `serial`, in any account.
     func reader(serial: String) async throws(StoreError) -> ReaderRecord?
     /// The account's readers (of `location` when given), ordered by id.
     func readers(account: String, location: String?) async throws(StoreError) -> [ReaderRecord]
-    func location(_ id: String, account: String) async throws(StoreError) -> LocationRecord?
     /// What a reader's link reported of itself.
     func readerReported(_ id: String, softwareVersion: String, deviceType: ReaderGatewayV1.DeviceType) async throws(StoreError)
 }
 
-extension GatewayDatabase: ReaderRepository {}
+extension ReaderStore: ReaderRepository {}

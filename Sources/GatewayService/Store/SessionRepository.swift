@@ -1,11 +1,9 @@
 import GatewayPostgres
 import GatewayRepositories
 
-/// The session rows and connection tokens the SDK surface reads and writes: PostgreSQL's
-/// ``GatewayDatabase`` in the gateway, an in-memory table in the services' own tests.
+/// The session rows the SDK surface reads and writes: PostgreSQL's ``SessionStore`` in the
+/// gateway, an in-memory table in the services' own tests.
 protocol SessionRepository: Sendable {
-    /// The connection token whose secret is `secret` (nil: no such token).
-    func connectionToken(_ secret: String) async throws(StoreError) -> ConnectionTokenRecord?
     func insertSession(
         id: String, account: String, posDeviceID: String, lane: String, locationScope: String?, nodeID: String, lease: Duration, token: String
     ) async throws(StoreError)
@@ -19,4 +17,4 @@ protocol SessionRepository: Sendable {
     func recordDiscovery(_ discovery: SessionDiscoveryRecord, session: String, epoch: Int64) async throws(StoreError) -> Bool
 }
 
-extension GatewayDatabase: SessionRepository {}
+extension SessionStore: SessionRepository {}

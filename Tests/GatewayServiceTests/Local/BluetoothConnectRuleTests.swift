@@ -14,7 +14,7 @@ struct BluetoothConnectRuleTests {
         request.serialNumber = serial
         request.deviceType = type
         request.locationID = location
-        return try await local.sdk.connectBluetoothReader(request, local.context())
+        return try await local.sdk.mobile.connectBluetoothReader(request, local.context())
     }
 
     @Test func anEmptySerialIsAnInvalidRequest() async throws {

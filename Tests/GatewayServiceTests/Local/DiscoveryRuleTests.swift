@@ -127,7 +127,7 @@ struct DiscoveryRuleTests {
         var request = ReaderGatewayV1.CancelDiscoveryRequest()
         request.sessionToken = token
         request.discoveryID = "discovery-42"
-        let error = await failure { try await local.sdk.cancelDiscovery(request, local.context()) }
+        let error = await failure { try await local.sdk.discovery.cancelDiscovery(request, local.context()) }
         #expect(error?.reason == .invalidRequest)
         #expect(error?.message.contains("leave it empty") == true)
     }
@@ -140,7 +140,7 @@ struct DiscoveryRuleTests {
         var request = ReaderGatewayV1.CancelDiscoveryRequest()
         request.sessionToken = token
         request.discoveryID = answer.discoveryID
-        _ = try await local.sdk.cancelDiscovery(request, local.context())
+        _ = try await local.sdk.discovery.cancelDiscovery(request, local.context())
         #expect(try await local.connect(token, reader: "tmr_1").reader?.id == "tmr_1")
     }
 }

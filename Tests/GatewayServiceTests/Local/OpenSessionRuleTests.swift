@@ -10,7 +10,7 @@ struct OpenSessionRuleTests {
         let local = LocalSdk()
         var request = ReaderGatewayV1.OpenSessionRequest()
         request.posDeviceID = "pos-1"
-        let error = await failure { try await local.sdk.openSession(request, local.context()) }
+        let error = await failure { try await local.sdk.sessions.openSession(request, local.context()) }
         #expect(error?.reason == .connectionTokenInvalid)
         #expect(error?.message.contains("CreateConnectionToken") == true)
     }
@@ -19,7 +19,7 @@ struct OpenSessionRuleTests {
         let local = LocalSdk()
         var request = ReaderGatewayV1.OpenSessionRequest()
         request.connectionToken = local.store.addConnectionToken(account: LocalSdk.account)
-        let error = await failure { try await local.sdk.openSession(request, local.context()) }
+        let error = await failure { try await local.sdk.sessions.openSession(request, local.context()) }
         #expect(error?.reason == .invalidRequest)
         #expect(error?.message.contains("pos_device_id") == true)
     }
@@ -29,7 +29,7 @@ struct OpenSessionRuleTests {
         var request = ReaderGatewayV1.OpenSessionRequest()
         request.connectionToken = "ctok_never_minted"
         request.posDeviceID = "pos-1"
-        #expect(await failure { try await local.sdk.openSession(request, local.context()) }?.reason == .connectionTokenInvalid)
+        #expect(await failure { try await local.sdk.sessions.openSession(request, local.context()) }?.reason == .connectionTokenInvalid)
     }
 
     @Test func aTokenPastItsLifetimeIsExpired() async {
@@ -38,7 +38,7 @@ struct OpenSessionRuleTests {
         request.connectionToken = local.store.addConnectionToken(account: LocalSdk.account, ttl: .seconds(60))
         request.posDeviceID = "pos-1"
         local.clock.advance(by: .seconds(60))
-        #expect(await failure { try await local.sdk.openSession(request, local.context()) }?.reason == .connectionTokenExpired)
+        #expect(await failure { try await local.sdk.sessions.openSession(request, local.context()) }?.reason == .connectionTokenExpired)
     }
 
     @Test func aTokenJustBeforeItsExpiryOpensASession() async throws {
@@ -47,7 +47,7 @@ struct OpenSessionRuleTests {
         request.connectionToken = local.store.addConnectionToken(account: LocalSdk.account, ttl: .seconds(60))
         request.posDeviceID = "pos-1"
         local.clock.advance(by: .seconds(59))
-        let response = try await local.sdk.openSession(request, local.context())
+        let response = try await local.sdk.sessions.openSession(request, local.context())
         #expect(!response.sessionToken.isEmpty)
     }
 
@@ -56,7 +56,7 @@ struct OpenSessionRuleTests {
         var request = ReaderGatewayV1.OpenSessionRequest()
         request.connectionToken = local.store.addConnectionToken(account: LocalSdk.account, location: "tml_a")
         request.posDeviceID = "pos-7"
-        let response = try await local.sdk.openSession(request, local.context())
+        let response = try await local.sdk.sessions.openSession(request, local.context())
         #expect(response.leaseMs == 45_000)
         #expect(!response.resumed)
         let row = try #require(local.store.sessionRow(id: response.sessionID))
@@ -71,7 +71,7 @@ struct OpenSessionRuleTests {
         let local = LocalSdk()
         var request = ReaderGatewayV1.OpenSessionRequest()
         request.resumeToken = "not-a-session"
-        #expect(await failure { try await local.sdk.openSession(request, local.context()) }?.reason == .sessionExpired)
+        #expect(await failure { try await local.sdk.sessions.openSession(request, local.context()) }?.reason == .sessionExpired)
     }
 
     @Test func aResumeAnswersTheSameSessionFromItsRowAtANewEpoch() async throws {
@@ -80,7 +80,7 @@ struct OpenSessionRuleTests {
         let id = try #require(local.registry.session(token: token)?.id)
         var request = ReaderGatewayV1.OpenSessionRequest()
         request.resumeToken = token
-        let response = try await local.sdk.openSession(request, local.context(connection: 2))
+        let response = try await local.sdk.sessions.openSession(request, local.context(connection: 2))
         #expect(response.resumed)
         #expect(response.sessionID == id.rawValue)
         #expect(local.store.sessionRow(id: id.rawValue)?.epoch == 2)
@@ -92,7 +92,7 @@ struct OpenSessionRuleTests {
         local.clock.advance(by: .seconds(30))
         var request = ReaderGatewayV1.OpenSessionRequest()
         request.resumeToken = token
-        #expect(await failure { try await local.sdk.openSession(request, local.context(connection: 2)) }?.reason == .sessionExpired)
+        #expect(await failure { try await local.sdk.sessions.openSession(request, local.context(connection: 2)) }?.reason == .sessionExpired)
     }
 
     @Test func aStoreOutageIsRetryable() async {
@@ -101,7 +101,7 @@ struct OpenSessionRuleTests {
         request.connectionToken = local.store.addConnectionToken(account: LocalSdk.account)
         request.posDeviceID = "pos-1"
         local.store.setUnavailable(true)
-        let error = await failure { try await local.sdk.openSession(request, local.context()) }
+        let error = await failure { try await local.sdk.sessions.openSession(request, local.context()) }
         #expect(error?.reason == .storeUnavailable)
         #expect(error?.message.contains("retry with backoff") == true)
     }

@@ -8,7 +8,7 @@ struct SessionUseRuleTests {
     func heartbeat(_ local: LocalSdk, _ token: String, connection: UInt64 = 1) async throws(ServiceError) -> ReaderGatewayV1.HeartbeatResponse {
         var request = ReaderGatewayV1.HeartbeatRequest()
         request.sessionToken = token
-        return try await local.sdk.heartbeat(request, local.context(connection: connection))
+        return try await local.sdk.sessions.heartbeat(request, local.context(connection: connection))
     }
 
     @Test func aHeartbeatWithAnUnknownTokenIsAnExpiredSession() async {
@@ -37,7 +37,7 @@ struct SessionUseRuleTests {
         let token = try await local.openSession()
         var close = ReaderGatewayV1.CloseSessionRequest()
         close.sessionToken = token
-        _ = try await local.sdk.closeSession(close, local.context())
+        _ = try await local.sdk.sessions.closeSession(close, local.context())
         #expect(local.registry.session(token: token) == nil)
         #expect(await failure { try await heartbeat(local, token) }?.reason == .sessionExpired)
     }
@@ -51,7 +51,7 @@ struct SessionUseRuleTests {
         #expect(local.store.ownership(of: "tmr_1")?.owner != nil)
         var close = ReaderGatewayV1.CloseSessionRequest()
         close.sessionToken = token
-        _ = try await local.sdk.closeSession(close, local.context())
+        _ = try await local.sdk.sessions.closeSession(close, local.context())
         #expect(local.store.ownership(of: "tmr_1")?.owner == nil)
     }
 
@@ -64,7 +64,7 @@ struct SessionUseRuleTests {
         let closedAt = local.clock.now
         local.registry.connectionClosed(1, now: closedAt)
         local.clock.advance(by: .seconds(31))
-        await local.sdk.sweepSessions()
+        await local.sdk.sessions.sweepSessions()
         #expect(local.store.ownership(of: "tmr_1")?.owner == nil)
         #expect(await failure { try await heartbeat(local, token, connection: 2) }?.reason == .sessionExpired)
     }
@@ -74,7 +74,7 @@ struct SessionUseRuleTests {
         let token = try await local.openSession(connection: 1)
         for _ in 0..<4 {
             local.clock.advance(by: .seconds(20))
-            await local.sdk.sweepSessions()
+            await local.sdk.sessions.sweepSessions()
         }
         _ = try await heartbeat(local, token, connection: 1)
         let id = try #require(local.registry.session(token: token)?.id)

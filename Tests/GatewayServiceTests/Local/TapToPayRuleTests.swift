@@ -23,7 +23,7 @@ struct TapToPayRuleTests {
         request.locationID = location
         request.onBehalfOf = onBehalfOf
         request.tosAcceptancePermitted = acceptTerms
-        return try await local.sdk.connectTapToPayReader(request, local.context())
+        return try await local.sdk.mobile.connectTapToPayReader(request, local.context())
     }
 
     @Test func aPhoneTooOldForTapToPayIsRefusedNamingTheFirstModel() async throws {
@@ -92,7 +92,7 @@ struct TapToPayRuleTests {
         complete.sessionToken = token
         complete.device = Self.phone()
         local.clock.advance(by: .seconds(30))
-        #expect(try await local.sdk.completeTapToPayDeviceSetup(complete, local.context()).setUpUnixMs == local.clock.nowUnixMs)
+        #expect(try await local.sdk.mobile.completeTapToPayDeviceSetup(complete, local.context()).setUpUnixMs == local.clock.nowUnixMs)
         #expect(try await connect(local, token).deviceSetup == nil)
     }
 }

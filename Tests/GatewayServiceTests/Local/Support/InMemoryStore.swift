@@ -1,7 +1,7 @@
 import Foundation
 import GatewayDomain
 import GatewayPostgres
-import GatewayRepositories
+@testable import GatewayRepositories
 @testable import GatewayService
 import GatewayWire
 import Synchronization
@@ -48,6 +48,16 @@ final class InMemoryStore: Sendable {
         var installWindows: [String: InstallWindow] = [:]
         var ranLatest: [String: (location: String, atMs: Int64)] = [:]
         var batteries: [String: Float] = [:]
+        /// Accounts by secret key.
+        var accounts: [String: String] = [:]
+        var consoleSessions: [String: ConsoleSessionRecord] = [:]
+        var registrationCodes: [String: (pending: PendingCodeRecord, expiresUnixMs: Int64)] = [:]
+        /// Readers' credentials: the reader id of each.
+        var credentials: [String: String] = [:]
+        /// `ownership_history`, in the order rows were appended.
+        var history: [OwnershipHistoryRecord] = []
+        var nodes: [NodeRecord] = []
+        var linkEndings: [String: [BluetoothStore.LinkEnding]] = [:]
         var unavailable = false
     }
 

@@ -15,6 +15,9 @@ struct LocalSdk {
     let registry: Registry
     let follower: LocalOwnershipFollower
     let fleet = RecordedFleetChanges()
+    let node = NodeIdentity(name: "local")
+    let metrics = GatewayMetrics(includeProcessMetrics: false)
+    let updates: SoftwareUpdateCatalog
     let sdk: SdkService
 
     init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }) {
@@ -30,11 +33,13 @@ struct LocalSdk {
         self.configuration = configuration
         self.registry = registry
         self.follower = follower
+        let updates = SoftwareUpdateCatalog(store: store, clock: configuration.updateClock, cacheClock: clock)
+        self.updates = updates
         sdk = SdkService(
-            configuration: configuration, sessions: store, readerRecords: store, ownership: store, connects: store, cluster: store,
-            bluetooth: store, tapToPay: store, registry: registry, metrics: GatewayMetrics(includeProcessMetrics: false),
-            node: NodeIdentity(name: "local"), replicas: ReplicaChannels(group: EventLoopGroupBox()), follower: follower,
-            updates: SoftwareUpdateCatalog(store: store, clock: configuration.updateClock, cacheClock: clock), fleet: fleet
+            configuration: configuration, sessions: store, tokens: store, readerRecords: store, locations: store, ownership: store,
+            connects: store, cluster: store,
+            bluetooth: store, tapToPay: store, registry: registry, metrics: metrics, node: node,
+            replicas: ReplicaChannels(group: EventLoopGroupBox()), follower: follower, updates: updates, fleet: fleet
         )
     }
 
@@ -49,7 +54,7 @@ struct LocalSdk {
         var request = ReaderGatewayV1.OpenSessionRequest()
         request.connectionToken = store.addConnectionToken(account: Self.account, location: location)
         request.posDeviceID = device
-        return try await sdk.openSession(request, context(connection: connection)).sessionToken
+        return try await sdk.sessions.openSession(request, context(connection: connection)).sessionToken
     }
 
     /// Discovers readers at `location` on the session; returns the answer.
@@ -58,7 +63,7 @@ struct LocalSdk {
         var request = ReaderGatewayV1.DiscoverReadersRequest()
         request.sessionToken = token
         request.locationID = location
-        return try await sdk.discoverReaders(request, context(connection: connection))
+        return try await sdk.discovery.discoverReaders(request, context(connection: connection))
     }
 
     func connect(
@@ -69,13 +74,13 @@ struct LocalSdk {
         request.readerID = reader
         request.failIfInUse = failIfInUse
         request.discoveryID = discoveryID
-        return try await sdk.connectReader(request, context(connection: connection))
+        return try await sdk.connect.connectReader(request, context(connection: connection))
     }
 
     func disconnect(_ token: String, connection: UInt64 = 1) async throws(ServiceError) {
         var request = ReaderGatewayV1.DisconnectReaderRequest()
         request.sessionToken = token
-        _ = try await sdk.disconnectReader(request, context(connection: connection))
+        _ = try await sdk.connect.disconnectReader(request, context(connection: connection))
     }
 
     /// A location with `readers` (ids) online in it, for the account.

@@ -2,7 +2,42 @@ import Foundation
 import GatewayPostgres
 import GatewayWire
 
-extension GatewayDatabase {
+/// A registered reader as the `readers` table holds it.
+public struct ReaderRecord: Sendable, Hashable {
+    public var id: String
+    public var accountID: String
+    public var serial: String
+    public var label: String
+    public var deviceType: ReaderGatewayV1.DeviceType
+    public var softwareVersion: String
+    public var locationID: String?
+    public var lastSeen: Date?
+    /// Whether the reader has a link on some replica (`readers.status`).
+    public var online: Bool = false
+
+    public init(
+        id: String, accountID: String, serial: String, label: String, deviceType: ReaderGatewayV1.DeviceType,
+        softwareVersion: String, locationID: String?, lastSeen: Date?, online: Bool = false
+    ) {
+        self.id = id
+        self.accountID = accountID
+        self.serial = serial
+        self.label = label
+        self.deviceType = deviceType
+        self.softwareVersion = softwareVersion
+        self.locationID = locationID
+        self.lastSeen = lastSeen
+        self.online = online
+    }
+}
+
+/// The `readers` table: registered readers, their credentials and what their links report.
+/// Reads by id take the caller's account.
+public struct ReaderStore: Sendable {
+    public let client: PostgresClient
+
+    public init(client: PostgresClient) { self.client = client }
+
     public static let readerColumns = "id, account_id, serial_number, label, device_type, software_version, location_id, last_seen_at, status"
 
     /// Inserts a reader; a serial that is already registered throws `uniqueViolation`.

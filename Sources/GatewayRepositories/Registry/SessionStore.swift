@@ -1,46 +1,12 @@
 import Foundation
 import GatewayPostgres
 
-/// A connection token as stored.
-public struct ConnectionTokenRecord: Sendable {
-    public var accountID: String
-    public var locationID: String?
-    public var expired: Bool
+/// The `sdk_sessions` table: SDK sessions, their leases and epochs, and their adoption by
+/// another replica (announced on ``sessionChannel``).
+public struct SessionStore: Sendable {
+    public let client: PostgresClient
 
-    public init(accountID: String, locationID: String?, expired: Bool) {
-        self.accountID = accountID
-        self.locationID = locationID
-        self.expired = expired
-    }
-}
-
-extension GatewayDatabase {
-    public func createConnectionToken(account: String, location: String?, ttl: Duration) async throws(StoreError) -> (secret: String, expires: Date) {
-        let secret = Secrets.connectionToken()
-        let milliseconds = ttl.components.seconds * 1000 + ttl.components.attoseconds / 1_000_000_000_000_000
-        let rows = try await client.query(
-            """
-            INSERT INTO connection_tokens (token_sha256, account_id, location_id, expires_at)
-            VALUES (\(Secrets.hashSQL(1)), $2, $3, now() + make_interval(secs => $4::double precision / 1000))
-            RETURNING expires_at
-            """,
-            [PostgresValue(secret), PostgresValue(account), location.map { PostgresValue($0) }, PostgresValue(milliseconds)]
-        )
-        return (secret, try rows.first?.decode(Date.self, "expires_at") ?? Date())
-    }
-
-    public func connectionToken(_ secret: String) async throws(StoreError) -> ConnectionTokenRecord? {
-        let rows = try await client.query(
-            "SELECT account_id, location_id, expires_at <= now() AS expired FROM connection_tokens WHERE token_sha256 = \(Secrets.hashSQL(1))",
-            [PostgresValue(secret)]
-        )
-        guard let row = rows.first else { return nil }
-        return ConnectionTokenRecord(
-            accountID: try row.decode(String.self, "account_id"),
-            locationID: try row.decode(String?.self, "location_id"),
-            expired: try row.decode(Bool.self, "expired")
-        )
-    }
+    public init(client: PostgresClient) { self.client = client }
 
     public func insertSession(
         id: String, account: String, posDeviceID: String, lane: String, locationScope: String?, nodeID: String, lease: Duration, token: String
@@ -134,7 +100,7 @@ extension GatewayDatabase {
     }
 }
 
-/// A session as its row was when a replica adopted it (``GatewayDatabase/adoptSession(token:node:lease:)``).
+/// A session as its row was when a replica adopted it (``SessionStore/adoptSession(token:node:lease:)``).
 public struct AdoptedSessionRecord: Sendable {
     public var id: String
     /// The row's epoch after this adoption.
@@ -175,7 +141,7 @@ public struct SessionEpochRecord: Sendable, Hashable {
     }
 }
 
-/// A session's announced adoption (``GatewayDatabase/sessionChannel``).
+/// A session's announced adoption (``SessionStore/sessionChannel``).
 public struct SessionAdoptionNotice: Sendable, Hashable {
     public var session: String
     public var epoch: Int64

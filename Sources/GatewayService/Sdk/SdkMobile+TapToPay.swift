@@ -9,23 +9,9 @@ import GatewayWire
 /// under the 3-accounts-per-24-hours rule, which PostgreSQL decides in one statement, and
 /// issues the reader's credential: the device attaches its reader's link with it on its own
 /// connection and connects to it as to any reader (only its own sessions discover it).
-extension SdkService {
-    var discoverTapToPayReader: SdkRoute.DiscoverTapToPayReader {
-        .task { [self] request, context throws(ServiceError) in try await discoverTapToPayReader(request, context) }
-    }
-
-    var connectTapToPayReader: SdkRoute.ConnectTapToPayReader {
-        .task { [self] request, context throws(ServiceError) in try await connectTapToPayReader(request, context) }
-    }
-
-    var completeTapToPayDeviceSetup: SdkRoute.CompleteTapToPayDeviceSetup {
-        .task { [self] request, context throws(ServiceError) in
-            try await completeTapToPayDeviceSetup(request, context)
-        }
-    }
-
+extension SdkMobile {
     func discoverTapToPayReader(_ request: ReaderGatewayV1.DiscoverTapToPayReaderRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.DiscoverTapToPayReaderResponse {
-        let session = try await session(request.sessionToken, context)
+        let session = try await lookup.session(request.sessionToken, context)
         try Self.checkTapToPaySupport(request.device)
         let serial = TapToPayStore.serial(posDeviceID: session.posDeviceID)
         let record: ReaderRecord?
@@ -43,7 +29,7 @@ extension SdkService {
     }
 
     func connectTapToPayReader(_ request: ReaderGatewayV1.ConnectTapToPayReaderRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.ConnectTapToPayReaderResponse {
-        let session = try await session(request.sessionToken, context)
+        let session = try await lookup.session(request.sessionToken, context)
         try Self.checkTapToPaySupport(request.device)
         guard !request.locationID.isEmpty else {
             throw ServiceError(.locationRequired, "location_id is empty; a Tap to Pay reader is registered to a location at connect: pass the location's id")
@@ -60,7 +46,7 @@ extension SdkService {
             }
         }
         let location: LocationRecord?
-        do { location = try await readerRecords.location(request.locationID, account: session.accountID) } catch { throw ServiceError.store(error) }
+        do { location = try await locations.location(request.locationID, account: session.accountID) } catch { throw ServiceError.store(error) }
         guard let location else { throw ServiceError.locationNotFound }
         let store = tapToPay
         let account = TapToPayStore.accountKey(account: session.accountID, onBehalfOf: request.onBehalfOf)

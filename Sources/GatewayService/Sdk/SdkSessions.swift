@@ -1,59 +1,28 @@
+import GatewayCore
 import GatewayDomain
+import GatewayOperations
 import GatewayPostgres
 import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension SdkService {
-    var openSession: SdkRoute.OpenSession {
-        .task { [self] request, context throws(ServiceError) in try await openSession(request, context) }
-    }
-
-    var heartbeat: SdkRoute.Heartbeat {
-        .task { [self] request, context throws(ServiceError) in try await heartbeat(request, context) }
-    }
-
-    var closeSession: SdkRoute.CloseSession {
-        .task { [self] request, context throws(ServiceError) in try await closeSession(request, context) }
-    }
-
-    var discoverReaders: SdkRoute.DiscoverReaders {
-        .task { [self] request, context throws(ServiceError) in try await discoverReaders(request, context) }
-    }
-
-    var cancelDiscovery: SdkRoute.CancelDiscovery {
-        .task { [self] request, context throws(ServiceError) in try await cancelDiscovery(request, context) }
-    }
-
-    var connectReader: SdkRoute.ConnectReader {
-        .task { [self] request, context throws(ServiceError) in try await connectReader(request, context) }
-    }
-
-    var disconnectReader: SdkRoute.DisconnectReader {
-        .task { [self] request, context throws(ServiceError) in
-            try await answering(token: request.sessionToken, context) { () async throws(ServiceError) in try await disconnectReader(request, context) }
-        }
-    }
-
-    /// The session named by `token`, marked as used by the call's connection: from
-    /// memory when the connection is already bound to the copy held here, otherwise
-    /// adopted from PostgreSQL (the lane's connection landed here after its replica died,
-    /// drained, or the load balancer chose another replica; or it came back to a replica
-    /// whose copy the row may have moved past).
-    func session(_ token: String, _ context: CallContext) async throws(ServiceError) -> RegistrySession {
-        if let found = localSession(token, context) { return found }
-        if let error = registry.resumeFirst(token, connection: context.connectionID) { throw error }
-        if let adopted = try await adoptSession(token, context) { return adopted }
-        throw ServiceError.sessionUnknown
-    }
-
-    /// The session named by `token` if this replica holds it on the call's connection
-    /// (and its lease runs).
-    func localSession(_ token: String, _ context: CallContext) -> RegistrySession? {
-        let lease = configuration.sessionLease
-        let nowUnixMs = configuration.clock.nowUnixMs
-        return registry.sessionUsed(token, connection: context.connectionID, now: configuration.clock.now, nowUnixMs: nowUnixMs, lease: lease)
-    }
+/// Sessions on the SDK surface: OpenSession (a new session, or a resume answered from the
+/// row), Heartbeat, CloseSession, SubscribeEvents, and the sweep of leases.
+struct SdkSessions: ShowsReaders, StoreFollowUps {
+    let configuration: ServiceConfiguration
+    let sessions: any SessionRepository
+    /// The connection tokens a new session opens with.
+    let tokens: any ConnectionTokenRepository
+    /// The connected reader a resume answers with.
+    let readerRecords: any ReaderRepository
+    /// Ends the ownerships of expired sessions (the sweep).
+    let ownership: any OwnershipRepository
+    let registry: Registry
+    let metrics: GatewayMetrics
+    let node: NodeIdentity
+    let lookup: SdkSessionLookup
+    let releases: SdkReaderRelease
+    let logger: Logger
 
     func openSession(_ request: ReaderGatewayV1.OpenSessionRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.OpenSessionResponse {
         var response = ReaderGatewayV1.OpenSessionResponse()
@@ -62,7 +31,7 @@ extension SdkService {
             // A resume is answered from the row, adopted anew, whatever memory holds: the
             // answer says what PostgreSQL says the session owns and discovered.
             registry.sessionResuming(request.resumeToken, connection: context.connectionID)
-            guard let resumed = try await adoptSession(request.resumeToken, context) else { throw ServiceError.sessionUnknown }
+            guard let resumed = try await lookup.adoptSession(request.resumeToken, context) else { throw ServiceError.sessionUnknown }
             response.sessionID = resumed.id.rawValue
             response.sessionToken = resumed.token
             response.resumed = true
@@ -76,7 +45,7 @@ extension SdkService {
         }
         guard !request.posDeviceID.isEmpty else { throw ServiceError.invalid("pos_device_id is empty; send a stable id of the point-of-sale device") }
         let token: ConnectionTokenRecord?
-        do { token = try await sessions.connectionToken(request.connectionToken) } catch { throw ServiceError.store(error) }
+        do { token = try await tokens.connectionToken(request.connectionToken) } catch { throw ServiceError.store(error) }
         guard let token else {
             throw ServiceError(.connectionTokenInvalid, "the connection token is not valid; mint a new one with FleetAdmin.CreateConnectionToken")
         }
@@ -106,7 +75,7 @@ extension SdkService {
     }
 
     func heartbeat(_ request: ReaderGatewayV1.HeartbeatRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.HeartbeatResponse {
-        let session = try await session(request.sessionToken, context)
+        let session = try await lookup.session(request.sessionToken, context)
         // A session attached here (this call's connection is one of its own) has its lease renewed
         // by the sweeper every third of a lease, with every other attached session in one
         // statement: its heartbeat writes nothing, so PostgreSQL's work per lane does not grow
@@ -117,7 +86,7 @@ extension SdkService {
             let renewed: Set<String>
             do { renewed = try await sessions.renewLeases([held], node: node.id, lease: configuration.sessionLease) } catch { throw ServiceError.store(error) }
             if renewed.isEmpty {
-                dropStaleCopies([SessionEpoch(id: session.id, epoch: session.epoch)])
+                lookup.dropStaleCopies([SessionEpoch(id: session.id, epoch: session.epoch)])
                 throw ServiceError.sessionMoved
             }
         }
@@ -127,10 +96,10 @@ extension SdkService {
     }
 
     func closeSession(_ request: ReaderGatewayV1.CloseSessionRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.CloseSessionResponse {
-        let session = try await session(request.sessionToken, context)
+        let session = try await lookup.session(request.sessionToken, context)
         if let reader = session.reader {
             await followUp("releasing the reader of a closing session", leaves: "the reader is released when the session's lease runs out") {
-                try await release(reader, session: session, reason: .requested)
+                try await releases.release(reader, session: session, reason: .requested)
             }
         }
         await endSession(session.token)
@@ -152,12 +121,12 @@ extension SdkService {
     /// session this connection has not carried is adopted from its row first, in a task.
     func subscribeEvents(_ request: ReaderGatewayV1.SubscribeEventsRequest, call: ServerCall, context: CallContext) {
         let token = request.sessionToken
-        if localSession(token, context) != nil, registry.subscribe(token, call: call, connection: context.connectionID) { return }
+        if lookup.localSession(token, context) != nil, registry.subscribe(token, call: call, connection: context.connectionID) { return }
         Task {
             do throws(ServiceError) {
                 // Not held on this connection: resume first if its stream here was ended so,
-                // else adopted from its row (``session(_:_:)``).
-                _ = try await session(token, context)
+                // else adopted from its row (``SdkSessionLookup/session(_:_:)``).
+                _ = try await lookup.session(token, context)
             } catch {
                 call.end(error.status)
                 return
@@ -168,5 +137,4 @@ extension SdkService {
             }
         }
     }
-
 }

@@ -10,7 +10,13 @@ public struct PendingCodeRecord: Sendable {
     public var node: String
 }
 
-extension GatewayDatabase {
+/// The `registration_codes` table: codes readers without a credential show, single use
+/// across the cluster.
+public struct RegistrationCodeStore: Sendable {
+    public let client: PostgresClient
+
+    public init(client: PostgresClient) { self.client = client }
+
     /// Records a code a reader on `node` shows (replacing that reader's older code).
     public func insertRegistrationCode(
         _ code: String, replacing old: String?, serial: String, deviceType: ReaderGatewayV1.DeviceType,
@@ -23,7 +29,7 @@ extension GatewayDatabase {
             VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6::double precision))
             """,
             [
-                PostgresValue(code), PostgresValue(serial), PostgresValue(Self.deviceTypeName(deviceType)),
+                PostgresValue(code), PostgresValue(serial), PostgresValue(ReaderStore.deviceTypeName(deviceType)),
                 PostgresValue(softwareVersion), PostgresValue(node), PostgresValue(lifetime.seconds), PostgresValue(old ?? ""),
             ]
         )
@@ -41,7 +47,7 @@ extension GatewayDatabase {
         guard let row = rows.first else { return nil }
         return PendingCodeRecord(
             serial: try row.decode(String.self, "serial_number"),
-            deviceType: Self.deviceType(named: try row.decode(String.self, "device_type")),
+            deviceType: ReaderStore.deviceType(named: try row.decode(String.self, "device_type")),
             softwareVersion: try row.decode(String.self, "software_version"),
             node: try row.decode(String.self, "node_id")
         )

@@ -14,7 +14,7 @@ public struct Displacement: Sendable {
     }
 }
 
-extension GatewayDatabase {
+extension SessionStore {
     /// The first change of owner after `generation` that took `reader` from `session`, with
     /// the taking session's lane and POS device as the history row recorded them. A release
     /// because the store went back in time counts whoever the row named then: the session's

@@ -5,7 +5,19 @@ import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension SdkService {
+/// Where a session's command goes: down the reader's link when it lives on this replica,
+/// else over the replica link to the replica holding it (its home).
+struct SdkCommandRouter: Sendable {
+    let commandTimeout: Duration
+    /// Where readers' links live.
+    let cluster: any ReaderHomes
+    let registry: Registry
+    let node: NodeIdentity
+    /// Connections to the other replicas' internal listeners.
+    let replicas: ReplicaChannels
+    /// Re-reads the row of a reader whose home knew a newer owner.
+    let follower: any OwnershipFollowing
+
     /// Sends a command to the reader the session owns, wherever its link lives:
     /// down the local link, or over the replica link to the reader's home.
     func route(
@@ -50,13 +62,13 @@ extension SdkService {
             request.linkEpoch = UInt64(max(0, target.epoch.rawValue))
             request.sessionID = session.rawValue
             request.generation = UInt64(max(0, owned.generation.rawValue))
-            request.command = Gateway.downlinkCommand(command, session: session, timeout: configuration.commandTimeout)
+            request.command = Gateway.downlinkCommand(command, session: session, timeout: commandTimeout)
             request.reboot = reboot
             request.fromNode = node.id
             do {
                 let channel = try await replicas.channel(to: target.internalAddress)
                 let response = try await channel.unary(
-                    ReaderGatewayV1.ReplicaLink.relayCommand, request, timeout: configuration.commandTimeout + .seconds(5)
+                    ReaderGatewayV1.ReplicaLink.relayCommand, request, timeout: commandTimeout + .seconds(5)
                 )
                 let cached = ReaderHomeCache(epoch: target.epoch, node: target.node, internalAddress: target.internalAddress)
                 registry.homeLearned(cached, session: session, reader: reader)
@@ -80,7 +92,7 @@ extension SdkService {
                     // The reader's home knows a newer owner than this replica did: tell the
                     // session (event first), then fail the command with that refusal.
                     guard await follower.refresh(reader) else { return .failed(.ownershipUnconfirmed) }
-                    _ = await takePendingRefusal(of: session)
+                    _ = await registry.takePendingRefusal(of: session)
                 }
                 return .failed(ServiceError(error.reason, error.message))
             } catch {

@@ -3,7 +3,7 @@ import GatewayPostgres
 import GatewayRegistry
 import GatewayRepositories
 
-extension SdkService {
+extension SdkSessions {
     /// Renews the leases of attached sessions, ends detached sessions whose
     /// lease ran out, and releases the readers of expired sessions. False when the
     /// renewal could not reach PostgreSQL (the sweeper tries again sooner).
@@ -18,7 +18,7 @@ extension SdkService {
             )
             // A copy whose row was adopted past its epoch (or closed) is stale: dropped here
             // even when the adoption's notice never arrived.
-            dropStaleCopies(attached.filter { !renewed.contains($0.id.rawValue) })
+            lookup.dropStaleCopies(attached.filter { !renewed.contains($0.id.rawValue) })
         } catch {
             renewedAll = false
             logger.warning("could not renew session leases; trying again at the next sweep", ["error": error])
@@ -45,15 +45,5 @@ extension SdkService {
         }
         for token in expired { await endSession(token) }
         return renewedAll
-    }
-
-    /// Drops copies of sessions whose rows moved past them; their streams end with SESSION_MOVED.
-    func dropStaleCopies(_ copies: [SessionEpoch]) {
-        guard !copies.isEmpty else { return }
-        let dropped = registry.sessionsNotRenewed(copies)
-        for session in dropped {
-            metrics.sessions.unlabeled.decrement()
-            logger.info("session no longer held here (resumed elsewhere, or closed); its copy is dropped", ["session": session.id.rawValue])
-        }
     }
 }

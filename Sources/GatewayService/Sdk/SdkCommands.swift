@@ -1,27 +1,54 @@
+import GatewayCore
 import GatewayDomain
+import GatewayOperations
 import GatewayPostgres
 import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension SdkService {
-    var collectPaymentMethod: SdkRoute.CollectPaymentMethod {
-        .task { [self] request, context throws(ServiceError) in
-            let result = try await relay(request.sessionToken, .collectPaymentMethod, .collectPaymentMethod(request.params ?? .init()), context)
-            var response = ReaderGatewayV1.CollectPaymentMethodResponse()
-            response.paymentIntentID = request.params?.paymentIntentID ?? ""
-            if case .paymentMethod(let method)? = result.result { response.paymentMethod = method }
-            return response
-        }
+/// The commands a session sends to the reader it owns: collect and confirm (fenced in the
+/// store, the reader marked in use while they run), the display, cancel and reboot commands
+/// relayed from the connection's loop, and the software update a lane installs or cancels.
+struct SdkCommands: StoreFollowUps {
+    let configuration: ServiceConfiguration
+    /// Collect's and confirm's in-use mark, fenced by generation.
+    let ownership: any OwnershipRepository
+    let registry: Registry
+    let metrics: GatewayMetrics
+    /// `WatchFleet`'s watchers, told when a reader is marked in use and again when it is free.
+    let fleet: any FleetChanges
+    /// Re-reads the row of a reader whose store or home knew a newer owner.
+    let follower: any OwnershipFollowing
+    let lookup: SdkSessionLookup
+    /// Sends a command down the local link, or over the replica link to the reader's home.
+    let router: SdkCommandRouter
+    let softwareUpdates: SdkSoftwareUpdates
+    let logger: Logger
+
+    func collectPaymentMethod(
+        _ request: ReaderGatewayV1.CollectPaymentMethodRequest, _ context: CallContext
+    ) async throws(ServiceError) -> ReaderGatewayV1.CollectPaymentMethodResponse {
+        let result = try await relay(request.sessionToken, .collectPaymentMethod, .collectPaymentMethod(request.params ?? .init()), context)
+        var response = ReaderGatewayV1.CollectPaymentMethodResponse()
+        response.paymentIntentID = request.params?.paymentIntentID ?? ""
+        if case .paymentMethod(let method)? = result.result { response.paymentMethod = method }
+        return response
     }
 
-    var confirmPaymentIntent: SdkRoute.ConfirmPaymentIntent {
-        .task { [self] request, context throws(ServiceError) in
-            let result = try await relay(request.sessionToken, .confirmPaymentIntent, .confirmPaymentIntent(request.params ?? .init()), context)
-            var response = ReaderGatewayV1.ConfirmPaymentIntentResponse()
-            if case .paymentIntent(let intent)? = result.result { response.result = intent }
-            return response
-        }
+    func confirmPaymentIntent(
+        _ request: ReaderGatewayV1.ConfirmPaymentIntentRequest, _ context: CallContext
+    ) async throws(ServiceError) -> ReaderGatewayV1.ConfirmPaymentIntentResponse {
+        let result = try await relay(request.sessionToken, .confirmPaymentIntent, .confirmPaymentIntent(request.params ?? .init()), context)
+        var response = ReaderGatewayV1.ConfirmPaymentIntentResponse()
+        if case .paymentIntent(let intent)? = result.result { response.result = intent }
+        return response
+    }
+
+    /// InstallAvailableUpdate: the connected reader's available update, when no payment runs on it.
+    func installAvailableUpdate(
+        _ request: ReaderGatewayV1.InstallAvailableUpdateRequest, _ context: CallContext
+    ) async throws(ServiceError) -> ReaderGatewayV1.InstallAvailableUpdateResponse {
+        try await softwareUpdates.installAvailableUpdate(request, context)
     }
 
     /// Relays one command from a session to the reader it owns and waits for the answer.
@@ -36,7 +63,7 @@ extension SdkService {
         _ context: CallContext,
         reboot: Bool = false
     ) async throws(ServiceError) -> ReaderGatewayV1.CommandResult {
-        try await answering(token: token, context) { () async throws(ServiceError) in try await relayFenced(token, kind, command, context, reboot: reboot) }
+        try await lookup.answering(token: token, context) { () async throws(ServiceError) in try await relayFenced(token, kind, command, context, reboot: reboot) }
     }
 
     /// ``relay(_:_:_:_:reboot:)``'s fences and the relay itself.
@@ -47,8 +74,8 @@ extension SdkService {
         _ context: CallContext,
         reboot: Bool
     ) async throws(ServiceError) -> ReaderGatewayV1.CommandResult {
-        let session = try await session(token, context)
-        if let refusal = await takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
+        let session = try await lookup.session(token, context)
+        if let refusal = await lookup.takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
         guard let reader = session.reader else { throw ServiceError.notConnected }
         let fenceKind = kind ?? .clearReaderDisplay
         let started = configuration.clock.now
@@ -67,7 +94,7 @@ extension SdkService {
                 // session hears of it (event first), then the command fails.
                 if refusal == .connectedToAnotherSession {
                     guard await follower.refresh(reader) else { throw ServiceError.ownershipUnconfirmed }
-                    _ = await takePendingRefusal(session)
+                    _ = await lookup.takePendingRefusal(session)
                 }
                 throw ServiceError.refusal(refusal)
             }
@@ -77,11 +104,11 @@ extension SdkService {
         // reader at its generation (a takeover clears it under the same lock first).
         let stillOwner = fenceKind.marksReaderInUse || registry.holds(reader, session: session.id, at: session.generation)
         guard stillOwner else {
-            if let refusal = await takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
+            if let refusal = await lookup.takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
             throw ServiceError.notConnected
         }
         let owned = ReaderRegistry.OwnedReader(session: session.id, reader: reader, generation: session.generation, home: session.home)
-        let outcome = await route(command, to: owned, isCollect: kind == .collectPaymentMethod, reboot: reboot)
+        let outcome = await router.route(command, to: owned, isCollect: kind == .collectPaymentMethod, reboot: reboot)
         if fenceKind.marksReaderInUse {
             await followUp(
                 "recording the end of a \(fenceKind.rawValue)",

@@ -9,12 +9,17 @@ public struct ConsoleSessionRecord: Sendable, Hashable {
     public var expiresAt: Date
 }
 
-extension GatewayDatabase {
+/// The `console_sessions` table: fleet console sign-ins.
+public struct ConsoleSessionStore: Sendable {
+    public let client: PostgresClient
+
+    public init(client: PostgresClient) { self.client = client }
+
     /// Starts a console session for the account whose secret key is `secretKey`: the session
     /// token (for the cookie; only its hash is stored) and the CSRF token. Nil when no account
     /// has that key. Expired sessions are deleted on the way.
     public func createConsoleSession(secretKey: String, lifetime: Duration) async throws(StoreError) -> (token: String, record: ConsoleSessionRecord)? {
-        guard let account = try await account(secretKey: secretKey) else { return nil }
+        guard let account = try await AccountStore(client: client).account(secretKey: secretKey) else { return nil }
         _ = try await client.execute("DELETE FROM console_sessions WHERE expires_at < now()", [])
         let token = Secrets.make("cs_", count: 43)
         let csrf = Secrets.make("csrf_", count: 32)

@@ -15,7 +15,7 @@ public struct SessionDiscoveryRecord: Sendable, Hashable {
     }
 }
 
-extension GatewayDatabase {
+extension SessionStore {
     /// Keeps discovery `answered` and its readers with the session's row, unless the row
     /// already holds a later one, or the row was adopted past `epoch` (a replica holding a
     /// stale copy of the session writes nothing). One statement per answered discovery.

@@ -1,6 +1,6 @@
 import GatewayPostgres
 
-extension GatewayDatabase {
+extension SessionStore {
     /// Every open session recorded for `node` gets a lease of `lease` from
     /// now (a drain: the replica no longer holds their connections).
     public func detachSessions(node: String, lease: Duration) async throws(StoreError) {

@@ -2,39 +2,41 @@ import GatewayDomain
 import GatewayRegistry
 import GatewayWire
 
-extension SdkService {
+extension SdkCommands {
     // The commands relayed without a task: the non-transactional ones, which the store
     // does not fence (collect and confirm go through ``relay(_:_:_:_:reboot:)``).
 
-    var setReaderDisplay: SdkRoute.SetReaderDisplay {
-        .onLoop { [self] request, call, context in
-            relayOnLoop(request.sessionToken, .setDisplay(request.cart ?? .init()), call, context) { _ in
-                ReaderGatewayV1.SetReaderDisplayResponse().serializedBytes()
-            }
+    func setReaderDisplay(_ request: ReaderGatewayV1.SetReaderDisplayRequest, _ call: ServerCall, _ context: CallContext) {
+        relayOnLoop(request.sessionToken, .setDisplay(request.cart ?? .init()), call, context) { _ in
+            ReaderGatewayV1.SetReaderDisplayResponse().serializedBytes()
         }
     }
 
-    var clearReaderDisplay: SdkRoute.ClearReaderDisplay {
-        .onLoop { [self] request, call, context in
-            relayOnLoop(request.sessionToken, .clearDisplay(.init()), call, context) { _ in
-                ReaderGatewayV1.ClearReaderDisplayResponse().serializedBytes()
-            }
+    func clearReaderDisplay(_ request: ReaderGatewayV1.ClearReaderDisplayRequest, _ call: ServerCall, _ context: CallContext) {
+        relayOnLoop(request.sessionToken, .clearDisplay(.init()), call, context) { _ in
+            ReaderGatewayV1.ClearReaderDisplayResponse().serializedBytes()
         }
     }
 
-    var cancelCollectPaymentMethod: SdkRoute.CancelCollectPaymentMethod {
-        .onLoop { [self] request, call, context in
-            relayOnLoop(request.sessionToken, .cancelCollect(.init()), call, context) { _ in
-                ReaderGatewayV1.CancelCollectPaymentMethodResponse().serializedBytes()
-            }
+    func cancelCollectPaymentMethod(_ request: ReaderGatewayV1.CancelCollectPaymentMethodRequest, _ call: ServerCall, _ context: CallContext) {
+        relayOnLoop(request.sessionToken, .cancelCollect(.init()), call, context) { _ in
+            ReaderGatewayV1.CancelCollectPaymentMethodResponse().serializedBytes()
         }
     }
 
-    var rebootReader: SdkRoute.RebootReader {
-        .onLoop { [self] request, call, context in
-            relayOnLoop(request.sessionToken, .reboot(.init()), call, context, reboot: true) { _ in
-                ReaderGatewayV1.RebootReaderResponse().serializedBytes()
-            }
+    func rebootReader(_ request: ReaderGatewayV1.RebootReaderRequest, _ call: ServerCall, _ context: CallContext) {
+        relayOnLoop(request.sessionToken, .reboot(.init()), call, context, reboot: true) { _ in
+            ReaderGatewayV1.RebootReaderResponse().serializedBytes()
+        }
+    }
+
+    /// CancelReaderSoftwareUpdate: the session's running install (during ConnectReader, or
+    /// an InstallAvailableUpdate) ends with COMMAND_CANCELED; nothing to cancel is no error.
+    func cancelReaderSoftwareUpdate(_ request: ReaderGatewayV1.CancelReaderSoftwareUpdateRequest, _ call: ServerCall, _ context: CallContext) {
+        relayOnLoop(request.sessionToken, .cancelUpdate(.init()), call, context) { result in
+            var response = ReaderGatewayV1.CancelReaderSoftwareUpdateResponse()
+            if case .updateVersion(let version)? = result.result { response.canceled = !version.isEmpty }
+            return response.serializedBytes()
         }
     }
 
@@ -67,7 +69,7 @@ extension SdkService {
             relayedCommandDuration.observe(clock.now - started)
             switch outcome {
             case .failed(let error):
-                call.end(answering(error, token: token, context).status)
+                call.end(lookup.answering(error, token: token, context).status)
             case .answered(let result):
                 if let status = result.status, status.code != .ok {
                     let reason = status.reason == .unspecified ? ReaderGatewayV1.ErrorReason.readerError : status.reason
@@ -81,9 +83,9 @@ extension SdkService {
             token, connection: context.connectionID, reboot: reboot, deadline: started + timeout, lease: lease, complete: complete
         ) {
         case .refused(let error):
-            call.end(answering(error, token: token, context).status)
+            call.end(lookup.answering(error, token: token, context).status)
         case .refusedAfterEvents(let error, let stream, let sequence):
-            stream.afterEvents(through: sequence) { call.end(answering(error, token: token, context).status) }
+            stream.afterEvents(through: sequence) { call.end(lookup.answering(error, token: token, context).status) }
         case .local(let link, let commandID, let owned):
             link.send(Gateway.downlink(command, id: commandID, session: owned.session, timeout: timeout))
             // The reader talks to its owner alone: its connection joins the lane's loop, so
@@ -91,7 +93,7 @@ extension SdkService {
             link.connection.follow(call.connection)
         case .remote(let owned):
             // The reader's link lives on another replica: over the replica link, in a task.
-            Task { complete(await relayRemote(command, to: owned, isCollect: false, reboot: reboot)) }
+            Task { complete(await router.relayRemote(command, to: owned, isCollect: false, reboot: reboot)) }
         case .stale(let owned):
             // The link has seen a newer owner (a change made on another replica whose
             // notice this session has not heard yet): tell the session first.
@@ -100,14 +102,14 @@ extension SdkService {
                     call.end(ServiceError.ownershipUnconfirmed.status)
                     return
                 }
-                let refusal = await takePendingRefusal(of: owned.session)
-                call.end(answering(.refusal(refusal ?? .connectedToAnotherSession), token: token, context).status)
+                let refusal = await registry.takePendingRefusal(of: owned.session)
+                call.end(lookup.answering(.refusal(refusal ?? .connectedToAnotherSession), token: token, context).status)
             }
         case .unknownSession:
             // Not held here: adopt it from PostgreSQL if its lease runs, then relay.
             Task {
                 do throws(ServiceError) {
-                    guard try await adoptSession(token, context) != nil else {
+                    guard try await lookup.adoptSession(token, context) != nil else {
                         call.end(ServiceError.sessionUnknown.status)
                         return
                     }

@@ -4,19 +4,33 @@ import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension SdkService {
+/// Discovery on the SDK surface: DiscoverReaders (one answer per call, kept with the
+/// session's row before the lane sees it) and CancelDiscovery.
+struct SdkDiscovery: Sendable {
+    let clock: any ServiceClock
+    /// The answered discovery, kept with the session's row.
+    let sessions: any SessionRepository
+    let readerRecords: any ReaderRepository
+    let locations: any LocationRepository
+    /// Hides Bluetooth readers bonded to another device.
+    let bonds: BluetoothBonds
+    /// The catalog an answer's readers show their available updates from.
+    let updates: SoftwareUpdateCatalog
+    let registry: Registry
+    let lookup: SdkSessionLookup
+
     /// Lists the location's readers. A new discovery supersedes the session's previous
     /// one: a discovery still waiting for its answer ends with DISCOVERY_CANCELED, and
     /// readers from any older discovery are stale for ConnectReader.
     func discoverReaders(_ request: ReaderGatewayV1.DiscoverReadersRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.DiscoverReadersResponse {
-        let session = try await session(request.sessionToken, context)
+        let session = try await lookup.session(request.sessionToken, context)
         var location: String? = request.locationID.isEmpty ? session.locationScope : request.locationID
         if let scope = session.locationScope, let wanted = location, wanted != scope {
             throw ServiceError(.permissionDenied, "this session's connection token is limited to another location; mint a token for this location")
         }
         if let wanted = location {
             let found: LocationRecord?
-            do { found = try await readerRecords.location(wanted, account: session.accountID) } catch { throw ServiceError.store(error) }
+            do { found = try await locations.location(wanted, account: session.accountID) } catch { throw ServiceError.store(error) }
             guard found != nil else { throw ServiceError.locationNotFound }
         } else {
             location = nil
@@ -36,9 +50,9 @@ extension SdkService {
         let listed = try await readers(for: discovery, of: token, account: session.accountID, location: location).get()
             .filter { $0.deviceType != .tapToPay || $0.serial == ownTapToPay }
         // A Bluetooth reader talks to the device it is bonded to: only that device discovers it.
-        let records = try await withoutForeignBluetoothReaders(listed, device: session.posDeviceID)
+        let records = try await bonds.withoutForeignBluetoothReaders(listed, device: session.posDeviceID)
         let answered = registry.discoveryAnswered(token, discovery, readers: records.map { ReaderID($0.id) }).map { result, links in
-            (result, zip(records, links).map { Gateway.readerMessage(at: configuration.clock, $0, link: $1) })
+            (result, zip(records, links).map { Gateway.readerMessage(at: clock, $0, link: $1) })
         }
         switch answered {
         case nil:
@@ -58,7 +72,7 @@ extension SdkService {
             guard recorded else {
                 // The row moved past this copy (the session was resumed on another connection
                 // meanwhile): the copy is dropped and nothing is answered from it.
-                dropStaleCopies([SessionEpoch(id: session.id, epoch: session.epoch)])
+                lookup.dropStaleCopies([SessionEpoch(id: session.id, epoch: session.epoch)])
                 throw ServiceError.sessionMoved
             }
             var response = ReaderGatewayV1.DiscoverReadersResponse()
@@ -96,7 +110,7 @@ extension SdkService {
     /// Cancels the session's discovery still waiting for its answer (its call ends with
     /// DISCOVERY_CANCELED). A discovery that answered is complete: nothing to cancel.
     func cancelDiscovery(_ request: ReaderGatewayV1.CancelDiscoveryRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.CancelDiscoveryResponse {
-        let session = try await session(request.sessionToken, context)
+        let session = try await lookup.session(request.sessionToken, context)
         var named: DiscoveryStateMachine.DiscoveryID?
         if !request.discoveryID.isEmpty {
             guard let id = Gateway.discoveryID(request.discoveryID) else {
@@ -107,5 +121,14 @@ extension SdkService {
         let token = session.token
         registry.discoveryCancelled(token, named: named)
         return ReaderGatewayV1.CancelDiscoveryResponse()
+    }
+
+    /// Discovery's readers with their available updates (Stripe's reader.availableUpdate),
+    /// from the cached catalog: no store read unless the cache is stale.
+    private func withAvailableUpdates(_ readers: [ReaderGatewayV1.Reader], account: String) async -> [ReaderGatewayV1.Reader] {
+        var shown: [ReaderGatewayV1.Reader] = []
+        shown.reserveCapacity(readers.count)
+        for reader in readers { shown.append(await updates.withAvailableUpdate(reader, account: account)) }
+        return shown
     }
 }

@@ -5,9 +5,29 @@ import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-extension SdkService {
+/// Connecting readers on the SDK surface: ConnectReader (a reader from the session's latest
+/// answered discovery, claimed in the store, then its software update step) and
+/// DisconnectReader.
+struct SdkConnect: Sendable {
+    let clock: any ServiceClock
+    /// The reader a refused connect names (unknown, foreign or stale).
+    let readerRecords: any ReaderRepository
+    /// `ConnectReader`'s claims: those that arrive together share one statement and one commit.
+    let connects: any ReaderClaims
+    let registry: Registry
+    let metrics: GatewayMetrics
+    /// `WatchFleet`'s watchers, told of the claims made here.
+    let fleet: any FleetChanges
+    /// Re-reads the row of a reader memory says the session still holds.
+    let follower: any OwnershipFollowing
+    let lookup: SdkSessionLookup
+    let releases: SdkReaderRelease
+    let bonds: BluetoothBonds
+    /// The required update a connect installs, or the optional one it reports.
+    let softwareUpdates: SdkSoftwareUpdates
+
     func connectReader(_ request: ReaderGatewayV1.ConnectReaderRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.ConnectReaderResponse {
-        var session = try await session(request.sessionToken, context)
+        var session = try await lookup.session(request.sessionToken, context)
         guard !request.readerID.isEmpty else { throw ServiceError.invalid("reader_id is empty; pass a reader from the latest DiscoverReaders") }
         let reader = ReaderID(request.readerID)
         if let current = session.reader, current != reader {
@@ -43,7 +63,7 @@ extension SdkService {
                 let record: ReaderRecord?
                 do { record = try await readerRecords.reader(reader.rawValue, account: session.accountID) } catch { throw ServiceError.store(error) }
                 guard let record else { throw ServiceError.readerNotFound }
-                if let refusal = try await foreignBluetoothRefusal(record, device: session.posDeviceID) { throw refusal }
+                if let refusal = try await bonds.foreignBluetoothRefusal(record, device: session.posDeviceID) { throw refusal }
                 throw ServiceError.refusal(.staleDiscovery)
             }
         case .stale(let newer):
@@ -68,20 +88,20 @@ extension SdkService {
             session: session.id, lane: lane, failIfInUse: request.failIfInUse,
             readerDiscovery: discoveryID, latestDiscovery: latest
         )
-        let started = configuration.clock.now
+        let started = clock.now
         // The reader's row (for the answer) comes back with the claim's decision: one
         // statement and one round trip per connect, shared with the connects that arrive
         // with it (one statement and one commit per batch).
         let result: ConnectResult
         let record: ReaderRecord?
         do { (result, record) = try await connects.claim(reader, claim, readingRecordOf: session.accountID) } catch { throw ServiceError.store(error) }
-        metrics.claimDuration.unlabeled.observe(configuration.clock.now - started)
+        metrics.claimDuration.unlabeled.observe(clock.now - started)
         switch result {
         case .refused(let refusal, _):
             if refusal == .readerBusy { metrics.claims.labels(ClaimOutcome.refusedBusy).increment() }
             throw ServiceError.refusal(refusal)
         case .granted(let grant, let generation, let actions):
-            let nowUnixMs = configuration.clock.nowUnixMs
+            let nowUnixMs = clock.nowUnixMs
             let posDeviceID = session.posDeviceID
             let claimed = registry.readerClaimed(
                 reader, by: session.id, generation: generation, lane: lane, posDeviceID: posDeviceID, actions: actions, nowUnixMs: nowUnixMs
@@ -101,42 +121,16 @@ extension SdkService {
             response.reader = Gateway.readerMessage(at: registry.clock, row, link: registry.linkStatus(of: reader))
             response.generation = UInt64(generation.rawValue)
             response.replacedOtherSession = replaced
-            try await connectSoftwareUpdateStep(reader, token: request.sessionToken, account: session.accountID, context: context, response: &response)
+            try await softwareUpdates.connectSoftwareUpdateStep(reader, token: request.sessionToken, account: session.accountID, context: context, response: &response)
             return response
         }
     }
 
     func disconnectReader(_ request: ReaderGatewayV1.DisconnectReaderRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.DisconnectReaderResponse {
-        let session = try await session(request.sessionToken, context)
-        if let refusal = await takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
+        let session = try await lookup.session(request.sessionToken, context)
+        if let refusal = await lookup.takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
         guard let reader = session.reader else { throw ServiceError.notConnected }
-        try await release(reader, session: session, reason: .requested)
+        try await releases.release(reader, session: session, reason: .requested)
         return ReaderGatewayV1.DisconnectReaderResponse()
-    }
-
-    /// Ends the session's ownership of `reader` (disconnect, close).
-    func release(_ reader: ReaderID, session: RegistrySession, reason: ReaderGatewayV1.DisconnectReason) async throws(ServiceError) {
-        let result: ReleaseResult
-        do { result = try await ownership.disconnect(reader: reader, session: session.id, generation: session.generation) } catch {
-            throw ServiceError.store(error)
-        }
-        registry.readerLetGo(reader, by: session.id)
-        switch result {
-        case .released(_, let generation, let actions):
-            let nowUnixMs = configuration.clock.nowUnixMs
-            registry.readerReleased(reader, generation: generation, actions: actions, reason: reason, nowUnixMs: nowUnixMs)
-        case .unchanged, .refused:
-            break
-        }
-    }
-
-    /// The refusal a displaced session's next command fails with, consumed, once the event
-    /// telling of the loss went out on its stream (see ``Registry/takePendingRefusal(of:)``).
-    func takePendingRefusal(_ session: RegistrySession) async -> OwnershipRefusal? {
-        await takePendingRefusal(of: session.id)
-    }
-
-    func takePendingRefusal(of session: SessionID) async -> OwnershipRefusal? {
-        await registry.takePendingRefusal(of: session)
     }
 }

@@ -9,7 +9,7 @@ import GatewayWire
 /// device that was never set up, or whose model or OS version changed since
 /// (`TapToPayDeviceSetupRule`), answers with the setup to run; the device runs it while its
 /// connect goes on and reports it done with `CompleteTapToPayDeviceSetup`.
-extension SdkService {
+extension SdkMobile {
     /// The setup `device` must run before its reader takes payments, or nil when it is set up.
     func deviceSetupNeeded(device: String, _ reported: ReaderGatewayV1.TapToPayDevice?) async throws(ServiceError) -> ReaderGatewayV1.ReaderSoftwareUpdate? {
         let current = TapToPayDeviceSetupRule.Setup(model: reported?.model ?? "", osVersion: reported?.osVersion ?? "")
@@ -22,7 +22,7 @@ extension SdkService {
         setup.components = ["config"]
         setup.durationEstimate = .lessThanOneMinute
         setup.required = true
-        setup.requiredAtUnixMs = configuration.clock.nowUnixMs
+        setup.requiredAtUnixMs = clock.nowUnixMs
         return setup
     }
 
@@ -34,7 +34,7 @@ extension SdkService {
     func completeTapToPayDeviceSetup(
         _ request: ReaderGatewayV1.CompleteTapToPayDeviceSetupRequest, _ context: CallContext
     ) async throws(ServiceError) -> ReaderGatewayV1.CompleteTapToPayDeviceSetupResponse {
-        let session = try await session(request.sessionToken, context)
+        let session = try await lookup.session(request.sessionToken, context)
         try Self.checkTapToPaySupport(request.device)
         let setup = TapToPayDeviceSetupRule.Setup(model: request.device?.model ?? "", osVersion: request.device?.osVersion ?? "")
         var response = ReaderGatewayV1.CompleteTapToPayDeviceSetupResponse()

@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayDomain
 import GatewayOperations
 import GatewayPostgres
@@ -5,27 +6,24 @@ import GatewayRegistry
 import GatewayRepositories
 import GatewayWire
 
-/// Software updates on the SDK surface: the required update during ConnectReader (a step
-/// after the claim), InstallAvailableUpdate, CancelReaderSoftwareUpdate. The rules are
+/// Software updates on the SDK surface, a step shared by connect and commands: the required
+/// update during ConnectReader (a step after the claim), and InstallAvailableUpdate. The rules are
 /// `SoftwareUpdatePolicy` (GatewayDomain); the catalog is the account's
 /// (``SoftwareUpdateCatalog``); the install is a command relayed to the reader like any other,
 /// whose progress the reader reports on its link and the owner hears as events.
-extension SdkService {
-    var installAvailableUpdate: SdkRoute.InstallAvailableUpdate {
-        .task { [self] request, context throws(ServiceError) in
-            try await installAvailableUpdate(request, context)
-        }
-    }
-
-    var cancelReaderSoftwareUpdate: SdkRoute.CancelReaderSoftwareUpdate {
-        .onLoop { [self] request, call, context in
-            relayOnLoop(request.sessionToken, .cancelUpdate(.init()), call, context) { result in
-                var response = ReaderGatewayV1.CancelReaderSoftwareUpdateResponse()
-                if case .updateVersion(let version)? = result.result { response.canceled = !version.isEmpty }
-                return response.serializedBytes()
-            }
-        }
-    }
+struct SdkSoftwareUpdates: StoreFollowUps {
+    let clock: any ServiceClock
+    /// The connected reader's row, and the version it installed.
+    let readerRecords: any ReaderRepository
+    let updates: SoftwareUpdateCatalog
+    let registry: Registry
+    let metrics: GatewayMetrics
+    let lookup: SdkSessionLookup
+    /// Lets the reader go when the update rules refuse a connect.
+    let releases: SdkReaderRelease
+    /// The install is a command relayed like any other.
+    let router: SdkCommandRouter
+    let logger: Logger
 
     /// The reader's version and battery as the update rules see them: its link's status when
     /// the link is here, else what PostgreSQL last recorded.
@@ -119,7 +117,7 @@ extension SdkService {
             // failed): the connect fails with it, as any connect would.
             try await releaseAfterFailedConnect(reader, token: token, context: context)
             throw failure
-        case .failure(let failure) where try await session(token, context).reader != reader:
+        case .failure(let failure) where try await lookup.session(token, context).reader != reader:
             // The reader went away with the install (its link ended and the session lost it):
             // there is nothing left to connect.
             throw failure
@@ -152,8 +150,8 @@ extension SdkService {
     func installAvailableUpdate(
         _ request: ReaderGatewayV1.InstallAvailableUpdateRequest, _ context: CallContext
     ) async throws(ServiceError) -> ReaderGatewayV1.InstallAvailableUpdateResponse {
-        let session = try await session(request.sessionToken, context)
-        if let refusal = await takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
+        let session = try await lookup.session(request.sessionToken, context)
+        if let refusal = await lookup.takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
         guard let reader = session.reader else { throw ServiceError.notConnected }
         let status = registry.linkStatus(of: reader)
         if let activity = status?.activity, activity == .collecting || activity == .confirming {
@@ -200,14 +198,14 @@ extension SdkService {
         var started = ReaderGatewayV1.UpdateStarted()
         started.readerID = owned.reader.rawValue
         started.update = entry
-        let nowUnixMs = configuration.clock.nowUnixMs
+        let nowUnixMs = clock.nowUnixMs
         registry.softwareUpdateEvent(owned.reader, .updateStarted(started), nowUnixMs: nowUnixMs)
         var command = ReaderGatewayV1.ReaderCommand.InstallUpdate()
         command.version = entry.version
         command.components = entry.components
         command.durationEstimate = entry.durationEstimate
         command.required = required
-        switch await route(.installUpdate(command), to: owned, isCollect: false, reboot: false) {
+        switch await router.route(.installUpdate(command), to: owned, isCollect: false, reboot: false) {
         case .answered(let result):
             if let status = result.status, status.code != .ok {
                 let reason = status.reason == .unspecified || status.reason == .readerError ? .readerSoftwareUpdateFailed : status.reason
@@ -231,22 +229,22 @@ extension SdkService {
         var available = ReaderGatewayV1.UpdateAvailable()
         available.readerID = reader.rawValue
         available.update = entry
-        let nowUnixMs = configuration.clock.nowUnixMs
+        let nowUnixMs = clock.nowUnixMs
         registry.softwareUpdateEvent(reader, .updateAvailable(available), nowUnixMs: nowUnixMs)
     }
 
     /// The session's hold on the reader it just claimed.
     func ownedAfterClaim(_ token: String, context: CallContext) async throws(ServiceError) -> ReaderRegistry.OwnedReader {
-        let session = try await session(token, context)
+        let session = try await lookup.session(token, context)
         guard let reader = session.reader else { throw ServiceError.notConnected }
         return ReaderRegistry.OwnedReader(session: session.id, reader: reader, generation: session.generation, home: session.home)
     }
 
     /// A connect that the update rules refused lets the reader go again.
     func releaseAfterFailedConnect(_ reader: ReaderID, token: String, context: CallContext) async throws(ServiceError) {
-        let session = try await session(token, context)
+        let session = try await lookup.session(token, context)
         guard session.reader == reader else { return }
-        try await release(reader, session: session, reason: .requested)
+        try await releases.release(reader, session: session, reason: .requested)
     }
 
     /// The reader runs its location's latest version: remembered for the 30-day rule (only
@@ -266,16 +264,5 @@ extension SdkService {
         await followUp("recording a reader's new software version", leaves: "admins see the older version until its next attach") {
             try await readerRecords.readerReported(reader.rawValue, softwareVersion: version, deviceType: .unspecified)
         }
-    }
-}
-
-extension SdkService {
-    /// Discovery's readers with their available updates (Stripe's reader.availableUpdate),
-    /// from the cached catalog: no store read unless the cache is stale.
-    func withAvailableUpdates(_ readers: [ReaderGatewayV1.Reader], account: String) async -> [ReaderGatewayV1.Reader] {
-        var shown: [ReaderGatewayV1.Reader] = []
-        shown.reserveCapacity(readers.count)
-        for reader in readers { shown.append(await updates.withAvailableUpdate(reader, account: account)) }
-        return shown
     }
 }

@@ -8,15 +8,11 @@ import GatewayWire
 /// bonds it to the device (another device is refused while this one holds it) and issues the
 /// reader's credential. The device attaches the reader's link with it on its own connection
 /// and connects to it as to any reader (only the bonded device's sessions discover it).
-extension SdkService {
-    var connectBluetoothReader: SdkRoute.ConnectBluetoothReader {
-        .task { [self] request, context throws(ServiceError) in try await connectBluetoothReader(request, context) }
-    }
-
+extension SdkMobile {
     func connectBluetoothReader(
         _ request: ReaderGatewayV1.ConnectBluetoothReaderRequest, _ context: CallContext
     ) async throws(ServiceError) -> ReaderGatewayV1.ConnectBluetoothReaderResponse {
-        let session = try await session(request.sessionToken, context)
+        let session = try await lookup.session(request.sessionToken, context)
         let serial = request.serialNumber.trimmingCharacters(in: .whitespaces).uppercased()
         do {
             try SerialRegistrationRequest.validate(serial: serial)
@@ -35,7 +31,7 @@ extension SdkService {
             throw ServiceError(.permissionDenied, "this session's connection token is limited to another location; mint a token for this location")
         }
         let location: LocationRecord?
-        do { location = try await readerRecords.location(request.locationID, account: session.accountID) } catch { throw ServiceError.store(error) }
+        do { location = try await locations.location(request.locationID, account: session.accountID) } catch { throw ServiceError.store(error) }
         guard let location else { throw ServiceError.locationNotFound }
         if let current = session.reader {
             // The same reader may be connected again (a reconnect); any other may not.
@@ -55,7 +51,7 @@ extension SdkService {
         } catch { throw ServiceError.store(error) }
         switch outcome {
         case .bondedElsewhere:
-            throw Self.pairedWithAnotherDevice(serial)
+            throw BluetoothBonds.pairedWithAnotherDevice(serial)
         case .serialTaken:
             throw ServiceError(.readerAlreadyRegistered, "serial \(serial) belongs to a reader that is not a Bluetooth reader; check the serial the reader advertised")
         case .connected(let record, let rebonded):
@@ -65,33 +61,5 @@ extension SdkService {
             response.rebondedFromAnotherDevice = rebonded
             return response
         }
-    }
-
-    /// BLUETOOTH_ALREADY_PAIRED_WITH_ANOTHER_DEVICE for `reader`.
-    static func pairedWithAnotherDevice(_ reader: String) -> ServiceError {
-        ServiceError(
-            .bluetoothAlreadyPairedWithAnotherDevice,
-            "Bluetooth reader \(reader) is connected to another point-of-sale device (or held by it while it reconnects); disconnect it there, or wait until that device gives it up"
-        )
-    }
-
-    /// Bluetooth readers bonded to another device than `device` are hidden from its discovery
-    /// (BLE: a bonded reader stops advertising).
-    func withoutForeignBluetoothReaders(_ records: [ReaderRecord], device: String) async throws(ServiceError) -> [ReaderRecord] {
-        let bluetoothIDs = records.filter { $0.deviceType.isBluetoothReaderType }.map(\.id)
-        guard !bluetoothIDs.isEmpty else { return records }
-        let bonds: [String: String]
-        do { bonds = try await bluetooth.bonds(of: bluetoothIDs) } catch { throw ServiceError.store(error) }
-        return records.filter { !$0.deviceType.isBluetoothReaderType || bonds[$0.id] == device }
-    }
-
-    /// The precise refusal of a ConnectReader naming a Bluetooth reader that another device
-    /// holds (nil: not such a reader).
-    func foreignBluetoothRefusal(_ record: ReaderRecord, device: String) async throws(ServiceError) -> ServiceError? {
-        guard record.deviceType.isBluetoothReaderType else { return nil }
-        let bonds: [String: String]
-        do { bonds = try await bluetooth.bonds(of: [record.id]) } catch { throw ServiceError.store(error) }
-        guard let bonded = bonds[record.id], bonded != device else { return nil }
-        return Self.pairedWithAnotherDevice(record.id)
     }
 }

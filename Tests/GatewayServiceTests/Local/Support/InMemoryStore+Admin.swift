@@ -1,0 +1,155 @@
+import Foundation
+import GatewayDomain
+import GatewayPostgres
+@testable import GatewayRepositories
+@testable import GatewayService
+import GatewayWire
+
+/// Accounts and console sessions, as `accounts` and `console_sessions` behave (a session
+/// past its expiry is unknown).
+extension InMemoryStore: AdminAccounts, ConsoleSessionRepository {
+    func account(secretKey: String) async throws(StoreError) -> String? {
+        try run { tables in tables.accounts[secretKey] }
+    }
+
+    func consoleSession(token: String) async throws(StoreError) -> ConsoleSessionRecord? {
+        let now = Date(timeIntervalSince1970: Double(clock.nowUnixMs) / 1000)
+        return try run { tables in tables.consoleSessions[token].flatMap { $0.expiresAt > now ? $0 : nil } }
+    }
+
+    /// An account whose secret key is `secretKey`.
+    func addAccount(_ account: String, secretKey: String) {
+        tables.withLock { $0.accounts[secretKey] = account }
+    }
+
+    /// A console session of `account` with `csrfToken`, for `lifetime`.
+    func addConsoleSession(token: String, account: String, csrfToken: String, lifetime: Duration = .seconds(3600)) {
+        let expires = Date(timeIntervalSince1970: Double(clock.nowUnixMs + Self.milliseconds(lifetime)) / 1000)
+        tables.withLock { $0.consoleSessions[token] = ConsoleSessionRecord(accountID: account, csrfToken: csrfToken, expiresAt: expires) }
+    }
+}
+
+/// Locations as `locations` behaves: ids ordered as text, another account's ids unknown.
+extension InMemoryStore: LocationRepository {
+    func createLocation(account: String, displayName: String, address: ReaderGatewayV1.Address) async throws(StoreError) -> LocationRecord {
+        let record = LocationRecord(id: Secrets.locationID(), displayName: displayName, address: address)
+        try run { tables in tables.locations[record.id] = (account, record) }
+        return record
+    }
+
+    func locations(account: String, after: String?, limit: Int) async throws(StoreError) -> [LocationRecord] {
+        try run { tables in
+            Array(tables.locations.filter { $0.value.account == account && (after == nil || $0.key > after!) }.sorted { $0.key < $1.key }.prefix(limit).map(\.value.record))
+        }
+    }
+
+    func updateLocation(_ id: String, account: String, displayName: String?, address: ReaderGatewayV1.Address?) async throws(StoreError) -> LocationRecord? {
+        try run { tables in
+            guard var row = tables.locations[id], row.account == account else { return nil }
+            if let displayName { row.record.displayName = displayName }
+            if let address { row.record.address = address }
+            tables.locations[id] = row
+            return row.record
+        }
+    }
+}
+
+/// Registered readers as `readers` behaves: a serial number is registered once, across
+/// accounts (a unique violation otherwise); a reader has no ownership row until it attaches.
+extension InMemoryStore: ReaderRegistrations, ReaderCredentials {
+    func insertReader(_ reader: ReaderRecord, credential: String?) async throws(StoreError) {
+        let inserted = try run { tables -> Bool in
+            guard !tables.readers.values.contains(where: { $0.serial == reader.serial }) else { return false }
+            tables.readers[reader.id] = reader
+            if let credential { tables.credentials[credential] = reader.id }
+            return true
+        }
+        guard inserted else { throw Self.serialTaken(reader.serial) }
+    }
+
+    func insertReaders(_ readers: [ReaderRecord]) async throws {
+        let taken = try run { tables -> String? in
+            if let taken = readers.first(where: { new in tables.readers.values.contains { $0.serial == new.serial } }) { return taken.serial }
+            for reader in readers { tables.readers[reader.id] = reader }
+            return nil
+        }
+        if let taken { throw Self.serialTaken(taken) }
+    }
+
+    func deleteReader(_ id: String, account: String) async throws(StoreError) -> Bool {
+        try run { tables in
+            guard tables.readers[id]?.accountID == account else { return false }
+            tables.readers[id] = nil
+            tables.ownership[ReaderID(id)] = nil
+            tables.credentials = tables.credentials.filter { $0.value != id }
+            return true
+        }
+    }
+
+    func reader(credential: String) async throws(StoreError) -> ReaderRecord? {
+        try run { tables in tables.credentials[credential].flatMap { tables.readers[$0] } }
+    }
+
+    /// The credential the reader was registered with (nil: none).
+    func credential(of reader: String) -> String? {
+        tables.withLock { tables in tables.credentials.first { $0.value == reader }?.key }
+    }
+
+    static func serialTaken(_ serial: String) -> StoreError {
+        StoreError(.uniqueViolation, "duplicate key value violates unique constraint \"readers_serial_number_key\" (serial_number)=(\(serial))", sqlState: "23505")
+    }
+}
+
+/// Registration codes as `registration_codes` behaves: taking one deletes it, an expired one is not found.
+extension InMemoryStore: RegistrationCodes {
+    func insertRegistrationCode(
+        _ code: String, replacing old: String?, serial: String, deviceType: ReaderGatewayV1.DeviceType,
+        softwareVersion: String, node: String, lifetime: Duration
+    ) async throws(StoreError) {
+        let expires = clock.nowUnixMs + Self.milliseconds(lifetime)
+        try run { tables in
+            if let old { tables.registrationCodes[old] = nil }
+            tables.registrationCodes[code] = (PendingCodeRecord(serial: serial, deviceType: deviceType, softwareVersion: softwareVersion, node: node), expires)
+        }
+    }
+
+    func takeRegistrationCode(_ code: String) async throws(StoreError) -> PendingCodeRecord? {
+        let now = clock.nowUnixMs
+        return try run { tables in
+            guard let row = tables.registrationCodes.removeValue(forKey: code), row.expiresUnixMs > now else { return nil }
+            return row.pending
+        }
+    }
+
+    func deleteRegistrationCode(_ code: String) async throws(StoreError) {
+        try run { tables in tables.registrationCodes[code] = nil }
+    }
+}
+
+/// Connection tokens minted into the same table OpenSession reads.
+extension InMemoryStore: ConnectionTokenRepository {
+    func createConnectionToken(account: String, location: String?, ttl: Duration) async throws(StoreError) -> (secret: String, expires: Date) {
+        let secret = Secrets.connectionToken()
+        let expires = clock.nowUnixMs + Self.milliseconds(ttl)
+        try run { tables in tables.tokens[secret] = TokenRow(accountID: account, locationID: location, expiresUnixMs: expires) }
+        return (secret, Date(timeIntervalSince1970: Double(expires) / 1000))
+    }
+}
+
+/// Mobile link endings as `mobile_link_endings` behaves (newest first), and the replicas
+/// alive: none but this one unless a test adds them.
+extension InMemoryStore: MobileLinkEndings, ReplicaDirectory {
+    func recordLinkEnding(reader: String, reason: ReaderGatewayV1.MobileDisconnectReason, reconnecting: Bool, at: Date) async throws(StoreError) {
+        try run { tables in tables.linkEndings[reader, default: []].append(BluetoothStore.LinkEnding(reason: reason, reconnecting: reconnecting, at: at)) }
+    }
+
+    func linkEndings(reader: String, limit: Int) async throws(StoreError) -> [BluetoothStore.LinkEnding] {
+        try run { tables in
+            Array((tables.linkEndings[reader] ?? []).enumerated().sorted { ($0.element.at, $0.offset) > ($1.element.at, $1.offset) }.prefix(limit).map(\.element))
+        }
+    }
+
+    func nodes() async throws(StoreError) -> [NodeRecord] {
+        try run { tables in tables.nodes }
+    }
+}

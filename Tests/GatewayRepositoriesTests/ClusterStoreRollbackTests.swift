@@ -35,7 +35,7 @@ struct ClusterStoreRollbackTests {
             }
             #expect(generation == OwnershipGeneration(5))
             // The session the row named hears why from the history.
-            let displacement = try await GatewayDatabase(client: client).displacement(of: a.session.rawValue, from: reader.rawValue, after: 1)
+            let displacement = try await SessionStore(client: client).displacement(of: a.session.rawValue, from: reader.rawValue, after: 1)
             #expect(displacement?.reason == .storeRolledBack)
         }
     }

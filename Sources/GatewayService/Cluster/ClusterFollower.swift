@@ -13,7 +13,7 @@ struct ClusterFollower: Sendable, StoreFollowUps {
     /// How another replica's session lost a reader.
     let displacements: any SessionDisplacements
     /// Ownership rows re-read when a notice names their readers, or to reconcile.
-    let cluster: any OwnershipSnapshots
+    let cluster: any OwnershipSnapshots & RollbackRepairs
     let registry: Registry
     let metrics: GatewayMetrics
     let node: NodeIdentity

@@ -137,6 +137,9 @@ extension Registry {
         )
         /// The others declared this replica dead.
         case fenced
+        /// The store repaired a reader's row that went back in time: the sessions here whose
+        /// ownership vanished are told.
+        case storeRolledBack(StoreRollback, nowUnixMs: Int64)
         /// A status notice of a reader linked elsewhere, for its owner here.
         case remoteStatusReceived(ReaderGatewayV1.ReaderStatusChanged, reader: ReaderID, session: SessionID, nowUnixMs: Int64)
 
@@ -163,6 +166,8 @@ extension Registry {
         case holdsAsked(ReaderID, session: SessionID, generation: OwnershipGeneration)
         /// The home the session last relayed to.
         case homeAsked(SessionID)
+        /// Whether a reader's row is behind what this replica remembers of it.
+        case storeRollbackAsked(OwnershipRow)
         /// Every reader this replica cares about.
         case readersOfInterestAsked
         /// The owner here of a reader whose link is elsewhere.
@@ -203,6 +208,7 @@ extension Registry {
         case ownershipChange(displaced: [ReaderRegistry.Displaced], linkDropped: Bool)
         case fenced(ReaderRegistry.Fenced)
         case readers([ReaderID])
+        case storeRollback(StoreRollback?)
         case idleReaders([(reader: ReaderID, status: LinkStatus, location: String)])
     }
 }

@@ -248,6 +248,10 @@ extension Registry.State {
             let fenced = machine.fenced()
             work = resolve(fenced.actions, timeout: timeout)
             answer = .fenced(fenced)
+        case .storeRolledBack(let rollback, let nowUnixMs):
+            let rolledBack = machine.storeRolledBack(rollback, nowUnixMs: nowUnixMs)
+            work = resolve(rolledBack.actions, timeout: timeout)
+            answer = .count(rolledBack.told)
         case .remoteStatusReceived(let status, let reader, let session, let nowUnixMs):
             work = resolve(one: machine.remoteStatusReceived(status, reader: reader, session: session, nowUnixMs: nowUnixMs), timeout: timeout)
 
@@ -275,6 +279,8 @@ extension Registry.State {
             answer = .flag(machine.holds(reader, session: session, at: generation))
         case .homeAsked(let session):
             answer = .home(machine.home(of: session))
+        case .storeRollbackAsked(let row):
+            answer = .storeRollback(machine.storeRollback(of: row))
         case .readersOfInterestAsked:
             answer = .readers(machine.readersOfInterest)
         case .remoteStatusRecipientAsked(let reader):

@@ -6,7 +6,8 @@ extension Registry {
     /// Whether `row` is behind what this replica remembers of its reader: the rollback to
     /// repair, or nil.
     func storeRollback(of row: OwnershipRow) -> StoreRollback? {
-        query { $0.storeRollback(of: row) }
+        guard case .storeRollback(let rollback) = handle(.storeRollbackAsked(row)) else { return nil }
+        return rollback
     }
 
     /// The store repaired `rollback`: the sessions here whose ownership vanished are told
@@ -14,7 +15,7 @@ extension Registry {
     /// sessions were told.
     @discardableResult
     func storeRolledBack(_ rollback: StoreRollback) -> Int {
-        let nowUnixMs = clock.nowUnixMs
-        return act { registry in registry.storeRolledBack(rollback, nowUnixMs: nowUnixMs) }
+        guard case .count(let told) = handle(.storeRolledBack(rollback, nowUnixMs: clock.nowUnixMs)) else { return 0 }
+        return told
     }
 }

@@ -27,3 +27,13 @@ protocol OwnershipSnapshots: Sendable {
 }
 
 extension ClusterStore: OwnershipSnapshots {}
+
+/// Repairs a reader's row found behind what this replica knows (the store went back in time
+/// after an asynchronous failover): PostgreSQL's ``ClusterStore`` in the gateway.
+protocol RollbackRepairs: Sendable {
+    func repairRollback(
+        reader: ReaderID, floor: OwnershipGeneration, floorHolder: SessionID?, link: LinkEpoch?, node: String
+    ) async throws(StoreError) -> RolledBackRow?
+}
+
+extension ClusterStore: RollbackRepairs {}

@@ -106,12 +106,10 @@ public final class TLSServer: Sendable {
         logger.notice("certificates reloaded", ["files": configuration.certificates.map(\.certificateChainPath).joined(separator: ",")])
     }
 
-    /// Graceful shutdown: stop accepting, ask every handler to say goodbye
-    /// (``ConnectionHandler/shutdownRequested(on:)``), wait until all connections closed or the
-    /// grace period ended, then close what remains. Returns whether every connection closed
-    /// within the grace period (false: some were closed by force).
-    @discardableResult
-    public func shutdown(gracePeriod: Duration) async -> Bool {
+    /// The first step of a graceful shutdown, without waiting: stop accepting and ask every
+    /// handler to say goodbye (``ConnectionHandler/shutdownRequested(on:)``). The connections
+    /// close as their calls end; ``shutdown(gracePeriod:)`` waits for them and closes the rest.
+    public func beginShutdown() {
         let listeners = state.withLock { state -> [Listener] in
             state.accepting = false
             let taken = state.listeners
@@ -126,6 +124,15 @@ public final class TLSServer: Sendable {
                 }
             }
         }
+    }
+
+    /// Graceful shutdown: stop accepting, ask every handler to say goodbye
+    /// (``ConnectionHandler/shutdownRequested(on:)``), wait until all connections closed or the
+    /// grace period ended, then close what remains. Returns whether every connection closed
+    /// within the grace period (false: some were closed by force).
+    @discardableResult
+    public func shutdown(gracePeriod: Duration) async -> Bool {
+        beginShutdown()
         let drained = counters.latchWhenEmpty()
         let closedInTime = await drained.wait(atMost: gracePeriod)
         if !closedInTime {

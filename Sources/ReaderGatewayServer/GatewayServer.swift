@@ -4,36 +4,43 @@ import GatewayOperations
 import GatewayRepositories
 import GatewayService
 
-/// The gateway's services, run side by side by a ``ServiceGroup``: the ops endpoint, the
-/// store, the TLS listener. The first SIGINT or SIGTERM starts a graceful shutdown (the
-/// listener drains first, the ops endpoint stops last); a second one exits at once.
+/// The process shell: the gateway's services run side by side by a ``ServiceGroup`` (the ops
+/// endpoint, the store, the gateway host) and the signals that stop them. The first SIGINT or
+/// SIGTERM starts a graceful shutdown (the gateway drains first, the ops endpoint stops last);
+/// a second one exits at once.
 final class GatewayServer: Sendable {
     let options: ServerOptions
     let store: StoreService
     /// The ops endpoint, when `--ops-port` is set.
     let ops: OpsService?
-    /// The TLS port with the gateway's services.
-    let listener: ListenerService
+    /// The TLS port with the gateway's services, its background loops and its drain.
+    let gateway: GatewayServiceHost
     let services: [any LifecycleService]
     private let logger = Logger(component: "main")
 
     init(options: ServerOptions) {
         self.options = options
-        store = StoreService(options: options)
+        let store = StoreService(options: options)
+        self.store = store
         let metrics = GatewayMetrics(
             callMethods: GatewayServiceHost.methodNames, version: GatewayVersion.current.description, schema: "\(Migrations.latestVersion)"
         )
         let ops = options.opsPort == nil ? nil : OpsService(options: options, store: store, metrics: metrics, startedServices: ["store", "gateway"])
-        let drain: @Sendable (DrainHooks) async -> Void
-        if let ops {
-            drain = { hooks in await ops.drain(hooks) }
-        } else {
-            let configuration = options.drain
-            drain = { hooks in _ = await DrainCoordinator(configuration: configuration).drain(hooks: hooks) }
+        let configuration = options.drain
+        let logger = self.logger
+        gateway = GatewayServiceHost(metrics: metrics, drain: { hooks in
+            let drainStarted = ContinuousClock.now
+            if let ops {
+                await ops.drain(hooks)
+            } else {
+                _ = await DrainCoordinator(configuration: configuration).drain(hooks: hooks)
+            }
+            logger.info("drain finished", ["seconds": ContinuousClock.now - drainStarted])
+        }) {
+            try await GatewayHostSetup.make(options: options, store: store)
         }
-        listener = ListenerService(options: options, store: store, metrics: metrics, drain: drain)
         self.ops = ops
-        services = (ops.map { [$0] } ?? []) + [store, listener]
+        services = (ops.map { [$0] } ?? []) + [store, gateway]
     }
 
     /// Runs until a signal's graceful shutdown has finished or a service failed. Returns

@@ -48,17 +48,14 @@ final class OpsService: LifecycleService {
         )
     }
 
+    /// The endpoint's run, with the store's ping loop as its child task: pinged until the
+    /// shutdown (the ops endpoint stops last: /readyz reports the drain to the end).
     func run(_ context: ServiceContext) async throws {
-        try server.start()
-        context.started()
-        // The store's health is pinged until the shutdown (the ops endpoint stops last:
-        // /readyz reports the drain to the end).
-        await withTaskGroup(of: Void.self) { group in
+        try await withThrowingDiscardingTaskGroup { group in
             group.addTask { [self] in await pingStore() }
-            _ = await context.shutdown.wait()
+            try await server.run(context)
             group.cancelAll()
         }
-        server.stop()
     }
 
     /// Pings the store every ``pingInterval`` until cancelled; `/readyz` reads the last success.

@@ -12,6 +12,7 @@ final class StoreService: LifecycleService {
     private let logger = Logger(component: "store")
     private struct Running {
         var embedded: EmbeddedPostgres?
+        /// The client while its run runs (the ops endpoint reads the pool's gauges).
         var client: PostgresClient?
         /// How the start ended; nil while it runs.
         var outcome: Result<PostgresClient, any Error>?
@@ -40,58 +41,72 @@ final class StoreService: LifecycleService {
     }
     private let readyFields = Mutex<[(String, String)]>([])
 
+    /// The store's life: the embedded server (when no URL is configured), then the client,
+    /// whose run is a child task ended at the shutdown, then the migrations; at the shutdown the
+    /// client's run ends (closing the pool) before the embedded server stops.
     func run(_ context: ServiceContext) async throws {
         do {
-            let client = try await start()
-            running.withLock { $0.outcome = .success(client) }
-            startEnded.set()
+            let connectionString = try await startDatabase()
+            var configuration = PostgresConfiguration(connectionString: connectionString)
+            configuration.maximumConnections = options.databasePoolSize
+            let client = try PostgresClient(configuration: configuration, logger: logger)
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { await client.run() }
+                running.withLock { $0.client = client }
+                defer { running.withLock { $0.client = nil } }
+                do {
+                    try await client.ping()
+                    try await Migrator(client: client, logger: logger).migrate()
+                } catch {
+                    finishStart(.failure(error))
+                    throw error
+                }
+                finishStart(.success(client))
+                context.started()
+                _ = await context.shutdown.wait()
+                group.cancelAll()
+            }
         } catch {
-            running.withLock { $0.outcome = .failure(error) }
-            startEnded.set()
-            await stop()
+            finishStart(.failure(error))
+            await stopDatabase()
             throw error
         }
-        context.started()
-        _ = await context.shutdown.wait()
-        await stop()
+        await stopDatabase()
     }
 
-    private func start() async throws -> PostgresClient {
-        let connectionString: String
+    /// Records how the start ended (the first outcome stays) and wakes ``started()``'s waiters.
+    private func finishStart(_ outcome: Result<PostgresClient, any Error>) {
+        running.withLock { running in
+            if running.outcome == nil { running.outcome = outcome }
+        }
+        startEnded.set()
+    }
+
+    /// Starts the embedded PostgreSQL when no URL is configured; returns how to reach the database.
+    private func startDatabase() async throws -> String {
         if let url = options.databaseURL {
-            connectionString = url
             readyMetadata = [("database", PostgresConfiguration(connectionString: url).redactedDescription)]
-        } else {
-            logger.notice(
-                "no database URL configured: starting an embedded PostgreSQL (a development default; set --database-url or READER_GATEWAY_DATABASE_URL in production)",
-                ["data_dir": options.dataDirectory]
-            )
-            var configuration = EmbeddedPostgresConfiguration(dataDirectory: options.dataDirectory)
-            configuration.binDirectory = options.postgresBinDirectory
-            configuration.maximumConnections = max(100, options.databasePoolSize * 2 + 10)
-            let embedded = try await EmbeddedPostgres.start(configuration, logger: logger)
-            running.withLock { $0.embedded = embedded }
-            connectionString = embedded.connectionString()
-            readyMetadata = [("data_dir", embedded.dataDirectory), ("socket", embedded.socketPath), ("database", configuration.databaseName)]
+            return url
         }
-        var configuration = PostgresConfiguration(connectionString: connectionString)
-        configuration.maximumConnections = options.databasePoolSize
-        let client = try PostgresClient(configuration: configuration, logger: logger)
-        running.withLock { $0.client = client }
-        try await client.ping()
-        try await Migrator(client: client, logger: logger).migrate()
-        return client
+        logger.notice(
+            "no database URL configured: starting an embedded PostgreSQL (a development default; set --database-url or READER_GATEWAY_DATABASE_URL in production)",
+            ["data_dir": options.dataDirectory]
+        )
+        var configuration = EmbeddedPostgresConfiguration(dataDirectory: options.dataDirectory)
+        configuration.binDirectory = options.postgresBinDirectory
+        configuration.maximumConnections = max(100, options.databasePoolSize * 2 + 10)
+        let embedded = try await EmbeddedPostgres.start(configuration, logger: logger)
+        running.withLock { $0.embedded = embedded }
+        readyMetadata = [("data_dir", embedded.dataDirectory), ("socket", embedded.socketPath), ("database", configuration.databaseName)]
+        return embedded.connectionString()
     }
 
-    /// Stops what the start got to: the pool, then the embedded server.
-    private func stop() async {
-        let (client, embedded) = running.withLock { running in
-            let taken = (running.client, running.embedded)
-            running.client = nil
-            running.embedded = nil
-            return taken
+    /// Stops the embedded server, if one was started (after the client's run ended).
+    private func stopDatabase() async {
+        let embedded = running.withLock { running in
+            defer { running.embedded = nil }
+            return running.embedded
         }
-        await client?.shutdown()
         await embedded?.stop()
     }
 }

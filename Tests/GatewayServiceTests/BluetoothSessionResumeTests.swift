@@ -80,7 +80,7 @@ struct BluetoothSessionResumeTests {
         log.task.cancel()
         phone.close()
         proxy.stop()
-        if let replica { await replica.0.shutdown(gracePeriod: .milliseconds(500)) }
+        if let replica { try await replica.0.stop() }
         await harness.stop()
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayCore
 import GatewayOperations
 import GatewayPostgres
 import GatewayRepositories
@@ -25,12 +26,12 @@ struct HostConfigurationTests {
                 internalListener: InternalListenerConfiguration(host: "0.0.0.0", certificateDirectory: directory + "/internal")
             ),
             service: ServiceConfiguration(), client: database.client,
-            metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
+            metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false), closeGracePeriod: .zero
         )
         do {
-            _ = try await host.start()
+            let running = try await RunningService.start(host)
             Issue.record("a wildcard internal bind without an advertise address started")
-            await host.shutdown(gracePeriod: .zero)
+            try await running.stop()
         } catch {
             #expect("\(error)".contains("--advertise-address is required"), "\(error)")
         }

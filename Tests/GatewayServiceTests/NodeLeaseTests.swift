@@ -33,10 +33,11 @@ struct NodeLeaseTests {
         service.nodeLease = .seconds(1)
         let host = GatewayServiceHost(
             listener: GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: certificate, readerCAPath: caPath, loopCount: 1),
-            service: service, client: client, metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
+            service: service, client: client, metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false),
+            closeGracePeriod: .milliseconds(200)
         )
-        try await host.start()
-        let node = host.gateway.node.id
+        let running = try await RunningService.start(host)
+        let node = try #require(host.nodeID)
 
         // Saturate the pool: both connections pinned by transactions that wait for the test,
         // and a statement queued behind them.
@@ -85,7 +86,7 @@ struct NodeLeaseTests {
         try await queued.value
         let queuedRanAtLast = state.queuedDone.load(ordering: .relaxed)
         #expect(queuedRanAtLast)
-        await host.shutdown(gracePeriod: .milliseconds(200))
+        try await running.stop()
         await client.shutdown()
         await database.close()
     }

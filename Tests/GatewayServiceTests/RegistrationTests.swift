@@ -1,3 +1,4 @@
+import GatewayCore
 import GatewayOperations
 import GatewayService
 import GatewayTransport
@@ -63,9 +64,10 @@ struct RegistrationTests {
         let replicaB = GatewayServiceHost(
             listener: GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: certificate, readerCAPath: harness.caPath, loopCount: 1),
             service: ServiceConfiguration(), client: harness.database.client,
-            metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
+            metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false), closeGracePeriod: .milliseconds(500)
         )
-        let portB = try await replicaB.start().port
+        let runningB = try await RunningService.start(replicaB)
+        let portB = try #require(replicaB.localAddress).port
         let admin = try await harness.admin()
         let location = try await admin.createLocation("Two replicas")
         let reader = try await TestReader.attach(harness, serial: "WSC5000002")
@@ -78,7 +80,7 @@ struct RegistrationTests {
         #expect(registered.ipAddress == "10.0.0.7")
         #expect(await reader.waitUntilRegistered()?.readerID == registered.id)
         channelB.close()
-        await replicaB.shutdown(gracePeriod: .milliseconds(500))
+        try await runningB.stop()
         await harness.stop()
     }
 

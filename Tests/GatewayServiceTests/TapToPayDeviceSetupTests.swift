@@ -79,7 +79,7 @@ struct TapToPayDeviceSetupTests {
         try await other.client.closeSession()
         again.connection.close()
         other.connection.close()
-        await replica.shutdown(gracePeriod: .milliseconds(500))
+        try await replica.stop()
         await harness.stop()
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayCore
 import GatewayClient
 import GatewayOperations
 import GatewayService
@@ -46,7 +47,7 @@ struct TapToPayTests {
     }
 
     /// A second replica: another service host on the harness's PostgreSQL.
-    static func secondReplica(_ harness: GatewayHarness) async throws -> (GatewayServiceHost, Int) {
+    static func secondReplica(_ harness: GatewayHarness) async throws -> (RunningService, Int) {
         let server = try harness.authority.issue(
             CertificateRequest(commonName: "localhost", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: .server),
             writingTo: harness.directory, name: "server-replica-2"
@@ -54,10 +55,10 @@ struct TapToPayTests {
         let host = GatewayServiceHost(
             listener: GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: harness.caPath, loopCount: 1),
             service: ServiceConfiguration(), client: harness.database.client,
-            metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
+            metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false), closeGracePeriod: .milliseconds(500)
         )
-        let address = try await host.start()
-        return (host, address.port)
+        let running = try await RunningService.start(host)
+        return (running, try #require(host.localAddress).port)
     }
 
     @Test("discovery tells a supported phone from an old model or an old OS")
@@ -166,7 +167,7 @@ struct TapToPayTests {
         }
         #expect(admittedAgain == 3)
         for lane in lanes { lane.connection.close() }
-        await replica.shutdown(gracePeriod: .milliseconds(500))
+        try await replica.stop()
         await harness.stop()
     }
 

@@ -8,9 +8,9 @@ import Synchronization
 /// or a misbehaving client never touches the data-path event loops.
 ///
 ///     let server = OpsServer(configuration: .init(host: "0.0.0.0", port: 9090), router: router)
-///     let port = try server.start()
-///     …
-///     server.stop()
+///     try await server.run(context)   // a ``LifecycleService``: serves until the shutdown
+///
+/// `start()` and `stop()` are the same steps for callers that manage the server themselves.
 public final class OpsServer: Sendable {
     public let configuration: OpsServerConfiguration
     private let router: OpsRouter
@@ -88,14 +88,6 @@ public final class OpsServer: Sendable {
         guard let (group, endpoint) = running else { return }
         endpoint.loop.execute { endpoint.closeAll() }
         group.syncShutdown()
-    }
-
-    /// Starts the server and serves until the calling task is cancelled.
-    public func run() async throws {
-        try start()
-        defer { stop() }
-        // Nothing to do on this task but wait for its cancellation: the endpoint serves on its loop.
-        _ = await Latch().wait()
     }
 
     deinit { stop() }

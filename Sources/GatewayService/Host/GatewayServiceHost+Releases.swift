@@ -5,7 +5,7 @@ extension GatewayServiceHost {
     /// Learns the other replicas' releases from the node registry at start-up and says when
     /// this replica runs beside another release (a rollout or rollback in progress: the
     /// supported skew is one release, docs/operations.md "Upgrades").
-    func logReleasesAlongside() async {
+    func logReleasesAlongside(_ gateway: Gateway) async {
         let nodes: [NodeRecord]
         do {
             nodes = try await gateway.cluster.nodes()

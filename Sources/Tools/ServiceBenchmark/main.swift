@@ -131,9 +131,11 @@ func run() async throws {
     service.connectBatchesInFlight = connectBatchesInFlight
     let host = GatewayServiceHost(
         listener: GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: caPath, loopCount: loopCount),
-        service: service, client: database.client, metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
+        service: service, client: database.client, metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false),
+        closeGracePeriod: .milliseconds(200)
     )
-    let port = try await host.start().port
+    let running = try await RunningService.start(host)
+    guard let port = host.localAddress?.port else { fail("the gateway has no bound port") }
     let account = try await DevelopmentAccount.create(name: "bench", client: database.client)
     let clients = try EventLoopGroup(loopCount: 2, threadNamePrefix: "bench-loop")
     func configuration(certificate: CertificateKeyPair? = nil) -> ClientChannelConfiguration {
@@ -166,7 +168,7 @@ func run() async throws {
             token: token, location: location, readers: readers.map(\.id), database: database, directory: directory, configuration: configuration,
             clients: clients, port: port, caPath: caPath
         )
-        await host.shutdown(gracePeriod: .milliseconds(200))
+        try await running.stop()
         await database.close()
         return
     }
@@ -224,7 +226,7 @@ func run() async throws {
         + "\"gateway_threads_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? gatewayProcessCPU * 1e6 / Double(total) : 0)), "
         + "\"gateway_loops_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? gatewayCPU * 1e6 / Double(total) : 0)), "
         + "\"load_loops_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? loadCPU * 1e6 / Double(total) : 0))}" + "\n").utf8))
-    await host.shutdown(gracePeriod: .milliseconds(200))
+    try await running.stop()
     await database.close()
 }
 

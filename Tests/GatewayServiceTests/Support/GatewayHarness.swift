@@ -15,6 +15,8 @@ import Testing
 final class GatewayHarness: Sendable {
     let database: TestDatabase
     let host: GatewayServiceHost
+    /// The host's run, stopped by ``stop()``.
+    let running: RunningService
     let port: Int
     let directory: String
     let caPath: String
@@ -71,22 +73,24 @@ final class GatewayHarness: Sendable {
         if let maxQueuedBytesPerCall { listener.maxQueuedBytesPerCall = maxQueuedBytesPerCall }
         let host = GatewayServiceHost(
             listener: listener,
-            service: service, client: database.client, metrics: metrics
+            service: service, client: database.client, metrics: metrics, closeGracePeriod: .milliseconds(500)
         )
-        let address = try await host.start()
+        let running = try await RunningService.start(host)
+        let address = try #require(host.localAddress)
         let account = try await DevelopmentAccount.create(name: "test", client: database.client)
         return GatewayHarness(
-            database: database, host: host, port: address.port, directory: directory, caPath: caPath, authority: authority,
+            database: database, host: host, running: running, port: address.port, directory: directory, caPath: caPath, authority: authority,
             account: account, loops: try EventLoopGroup(loopCount: 1), metrics: metrics
         )
     }
 
     private init(
-        database: TestDatabase, host: GatewayServiceHost, port: Int, directory: String, caPath: String,
+        database: TestDatabase, host: GatewayServiceHost, running: RunningService, port: Int, directory: String, caPath: String,
         authority: CertificateAuthority, account: DevelopmentAccount, loops: EventLoopGroup, metrics: GatewayMetrics
     ) {
         self.database = database
         self.host = host
+        self.running = running
         self.port = port
         self.directory = directory
         self.caPath = caPath
@@ -97,7 +101,7 @@ final class GatewayHarness: Sendable {
     }
 
     func stop() async {
-        await host.shutdown(gracePeriod: .milliseconds(500))
+        try? await running.stop()
         await loops.shutdown()
         await database.close()
         try? FileManager.default.removeItem(atPath: directory)

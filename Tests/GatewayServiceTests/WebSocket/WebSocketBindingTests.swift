@@ -155,7 +155,7 @@ struct WebSocketBindingTests {
     @Test func goAwayOnShutdownClosesWith1001() async throws {
         try await withHarness { harness in
             let peer = try await WebSocketPeer.open(port: harness.port, caPath: harness.caPath)
-            harness.host.goAwayAll(gracePeriod: .seconds(30))
+            harness.host.goAwayAll()
             let (frames, code) = try await peer.readUntilClose()
             let goAway = try #require(frames.last { $0.type == 0x7 })
             #expect(try ReaderGatewayV1.GoAway(serializedBytes: goAway.payload).status?.reason == .goingAway)
@@ -228,7 +228,7 @@ struct WebSocketBindingTests {
         let limits = WebSocketCarrierConfiguration(origins: .only([GatewayHarness.allowedOrigin]), closeTimeout: .milliseconds(300))
         try await withHarness(webSocket: limits) { harness in
             let peer = try await WebSocketPeer.open(port: harness.port, caPath: harness.caPath, timeout: 5)
-            harness.host.goAwayAll(gracePeriod: .seconds(30))
+            harness.host.goAwayAll()
             let (_, code) = try await peer.readUntilClose()
             #expect(code == 1001)
             // No answer: the gateway closes the connection after its close timeout.

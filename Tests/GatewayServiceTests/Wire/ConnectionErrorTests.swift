@@ -143,7 +143,7 @@ struct ConnectionErrorTests {
             try await peer.write(RawWire.opening)
             let settings = try await peer.readFrame().get()
             #expect(settings.type == 0x0)
-            harness.host.goAwayAll(gracePeriod: .seconds(30))
+            harness.host.goAwayAll()
             let (before, goAway) = try await peer.readUntilGoAway()
             #expect(before.isEmpty)
             #expect(goAway.status?.reason == .goingAway)
@@ -172,7 +172,7 @@ struct ConnectionErrorTests {
                 let frame = try await peer.readFrame().get()
                 answered = frame.type == 0x2 && frame.streamID == 1
             }
-            harness.host.goAwayAll(gracePeriod: .seconds(30))
+            harness.host.goAwayAll()
             let (_, goAway) = try await peer.readUntilGoAway()
             #expect(goAway.status?.reason == .goingAway)
             #expect(goAway.lastStreamID == 1, "the open call is one the gateway processes")

@@ -1,58 +1,23 @@
 import Foundation
 import GatewayCore
-import GatewayOperations
 import GatewayPostgres
-import GatewayRepositories
 import GatewayService
 import GatewayTransport
-import Synchronization
 
-/// The gateway's TLS port: event loops, the listener and the services
-/// (reader link, SDK, fleet admin). Starts once the store is up; on the first run
-/// of a fresh embedded database it creates the development account and prints
-/// its secret key and the CA path once. Its shutdown is the drain, then the close.
-final class ListenerService: LifecycleService {
-    let name = "gateway"
-    private let options: ServerOptions
-    private let store: StoreService
-    private let metrics: GatewayMetrics
-    private let host = SynchronizedBox<GatewayServiceHost?>(nil)
-    /// Runs the drain with this listener's hooks (with the ops endpoint's readiness when there is one).
-    private let drain: @Sendable (DrainHooks) async -> Void
-    private let logger = Logger(component: "main")
-
-    init(options: ServerOptions, store: StoreService, metrics: GatewayMetrics, drain: @escaping @Sendable (DrainHooks) async -> Void) {
-        self.options = options
-        self.store = store
-        self.metrics = metrics
-        self.drain = drain
-    }
-
-    func run(_ context: ServiceContext) async throws {
+/// The gateway host's setup from the options, made when the host starts (the store is up by
+/// then): the certificates (a development CA beside an embedded database), the listener and
+/// service configurations, and what the process says once the port is open: on the first run
+/// of a fresh embedded database, the development account's secret key and the CA path, once.
+enum GatewayHostSetup {
+    static func make(options: ServerOptions, store: StoreService) async throws -> GatewayServiceHost.Setup {
         let client: PostgresClient
         do {
             client = try await store.started()
         } catch is CancellationError {
-            return
+            throw CancellationError()
         } catch {
-            throw ListenerNotStarted(reason: "the store did not start (\(error))")
+            throw GatewayNotStarted(reason: "the store did not start (\(error))")
         }
-        guard !context.shutdown.isSet else { return }
-        do {
-            try await start(client: client)
-        } catch {
-            await close()
-            throw error
-        }
-        context.started()
-        _ = await context.shutdown.wait()
-        let drainStarted = ContinuousClock.now
-        await drain(drainHooks())
-        logger.info("drain finished", ["seconds": ContinuousClock.now - drainStarted])
-        await close()
-    }
-
-    private func start(client: PostgresClient) async throws {
         let certificate: CertificateKeyPair
         var readerCA = options.readerCAPath
         var developmentCA: String?
@@ -86,9 +51,14 @@ final class ListenerService: LifecycleService {
         listener.maxHandshaking = options.maxHandshaking
         listener.maxHandshakingPerSource = options.maxHandshakingPerSource
         listener.webSocket.origins = options.webSocketOrigins
-        let gateway = GatewayServiceHost(listener: listener, service: service, client: client, metrics: metrics)
-        let address = try await gateway.start()
-        host.value = gateway
+        return GatewayServiceHost.Setup(listener: listener, service: service, client: client) { [developmentCA] address in
+            try await announce(options: options, client: client, address: address, developmentCA: developmentCA)
+        }
+    }
+
+    /// The first-run notes and the notices an operator checks first, once the port is open.
+    private static func announce(options: ServerOptions, client: PostgresClient, address: SocketAddress, developmentCA: String?) async throws {
+        let logger = Logger(component: "main")
         if options.databaseURL == nil, let account = try await DevelopmentAccount.createIfFirstRun(client: client) {
             // Printed once, on the first run of a fresh embedded data directory; only its hash is stored.
             var lines = [
@@ -107,42 +77,10 @@ final class ListenerService: LifecycleService {
             logger.notice("development TLS certificates (dev defaults; pass --tls-cert and --tls-key in production)", ["ca": developmentCA])
         }
     }
-
-    private func close() async {
-        await host.value?.shutdown(gracePeriod: .seconds(5))
-        host.value = nil
-    }
-
-    /// The gateway's part of a drain: goaway on every connection, the
-    /// in-flight command count, and the sessions handed back to the store.
-    func drainHooks() -> DrainHooks {
-        let deadline = options.drain.inFlightDeadline
-        return DrainHooks(
-            sendGoAway: { [host] in host.value?.goAwayAll(gracePeriod: deadline + .seconds(1)) },
-            inFlightCommands: { [host] in host.value?.inFlightCommands ?? 0 },
-            whenNothingInFlight: { [host] latch in
-                if let host = host.value { host.whenNoCommandsInFlight(latch) } else { latch.set() }
-            },
-            releaseClaims: { [host] in
-                await host.value?.detachSessions()
-                await host.value?.closeConnections(gracePeriod: .milliseconds(200))
-            }
-        )
-    }
 }
 
-/// The listener did not start because something it needs did not.
-struct ListenerNotStarted: Error, CustomStringConvertible {
+/// The gateway did not start because something it needs did not.
+struct GatewayNotStarted: Error, CustomStringConvertible {
     let reason: String
     var description: String { reason }
-}
-
-/// A value behind a lock.
-final class SynchronizedBox<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
-    init(_ value: Value) { storage = Mutex(value) }
-    var value: Value {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
-    }
 }

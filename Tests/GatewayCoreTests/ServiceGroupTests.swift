@@ -122,3 +122,33 @@ struct ServiceGroupTests {
         #expect(Set(journal.all) == ["a start", "b start", "a asked", "b asked", "a stopped", "b stopped"])
     }
 }
+
+@Suite("RunningService: one service run alone")
+struct RunningServiceTests {
+    @Test("start returns once the service started; stop winds it down and waits for its run")
+    func startThenStop() async throws {
+        let journal = Journal()
+        let running = try await RunningService.start(FakeService(name: "host", journal: journal))
+        #expect(journal.all == ["host start"])
+        try await running.stop()
+        #expect(journal.all == ["host start", "host asked", "host stopped"])
+    }
+
+    @Test("a start that fails throws the service's own error")
+    func failedStart() async {
+        let journal = Journal()
+        await #expect(throws: Failed()) {
+            _ = try await RunningService.start(FakeService(name: "host", journal: journal, failsToStart: true))
+        }
+        #expect(journal.all == ["host start"])
+    }
+
+    @Test("a service that returns without starting is reported as ended early")
+    func endedWithoutStarting() async {
+        struct Quits: LifecycleService {
+            let name = "quits"
+            func run(_ context: ServiceContext) async throws {}
+        }
+        await #expect(throws: ServiceEndedEarly.self) { _ = try await RunningService.start(Quits()) }
+    }
+}

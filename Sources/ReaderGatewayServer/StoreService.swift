@@ -5,7 +5,7 @@ import Synchronization
 
 /// The database: the embedded PostgreSQL when no URL is configured, the
 /// client pool, and the schema migrations. Up once migrated; stopped last but one (after
-/// the listener that uses it, before the ops endpoint).
+/// the gateway host that uses it, before the ops endpoint).
 final class StoreService: LifecycleService {
     let name = "store"
     private let options: ServerOptions

@@ -8,7 +8,7 @@ public final class Latch: Sendable {
         var isSet = false
         var nextWaiter: UInt64 = 0
         var waiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
-        /// Waits whose limit passed, or whose task was cancelled, before they were registered.
+        /// Waits whose task was cancelled before they were registered.
         var expired: Set<UInt64> = []
     }
     private let state = Mutex(State())
@@ -30,32 +30,29 @@ public final class Latch: Sendable {
     }
 
     /// Waits until the latch is set (true) or `limit` passes (false). A cancelled task stops
-    /// waiting at once (false).
+    /// waiting at once (false). The limit's timer is a child task of this call, ended with it.
     public func wait(atMost limit: Duration) async -> Bool {
-        await wait(limit: limit)
+        if isSet { return true }
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await self.wait() }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
     }
 
     /// Waits until the latch is set (true). A cancelled task stops waiting at once (false).
     public func wait() async -> Bool {
-        await wait(limit: nil)
-    }
-
-    private func wait(limit: Duration?) async -> Bool {
         if isSet { return true }
         let id = state.withLock { state -> UInt64 in
             state.nextWaiter += 1
             return state.nextWaiter
         }
-        let timer = limit.map { limit in
-            Task { [self] in
-                try? await Task.sleep(for: limit)
-                resume(id, with: false)
-            }
-        }
-        defer {
-            timer?.cancel()
-            state.withLock { _ = $0.expired.remove(id) }
-        }
+        defer { state.withLock { _ = $0.expired.remove(id) } }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 let resumeNow = state.withLock { state -> Bool? in

@@ -91,14 +91,21 @@ struct LocalSdk {
 }
 
 /// The error `body` failed with (nil: it succeeded; an error of another type is a test failure).
+/// A handler called directly throws its ``ServiceError``; one called through its route (as the
+/// call layer serves it) throws the `RPCError` of the status the wire carries, read back here
+/// as the service's error after checking that its canonical code is the one its reason implies.
 func failure<T>(_ body: () async throws -> T) async -> ServiceError? {
     do {
         _ = try await body()
         return nil
     } catch let error as ServiceError {
         return error
+    } catch let error as RPCError {
+        let served = ServiceError(error.reason, error.message)
+        #expect(error.code == served.status.code, "the status \(error) carries a code its reason \(error.reason) does not imply")
+        return served
     } catch {
-        Issue.record("failed with \(error), which is not a ServiceError")
+        Issue.record("failed with \(error), which is neither a ServiceError nor an RPCError")
         return nil
     }
 }

@@ -448,7 +448,7 @@ def routes(generator, s, comments, path, package):
         f"/// The server side of `{package}.{s.name}`: one requirement per method, so a",
         "/// conforming service that misses a handler does not compile; `registerMethods(with:)`",
         "/// serves every method path with its requirement.",
-        f"protocol {s.name}Routes: RegistrableService {{",
+        f"protocol {s.name}Routes: RouteProvider {{",
     ]
     for mi, method, name in requirements:
         out += comments.doc(path + [2, mi], "    ")

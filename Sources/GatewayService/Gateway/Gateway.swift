@@ -11,7 +11,7 @@ import Synchronization
 /// The gateway: one surface per service, wired over what they share, and the
 /// replica's background work (sweeper, node membership, cluster notices).
 ///
-/// Each surface is a type that registers its own methods (``RegistrableService``):
+/// Each surface is a type that registers its own methods (``RouteProvider``):
 /// ``ReaderLinkService``, ``SdkService``, ``FleetAdminService`` on the public port,
 /// ``ReplicaLinkService`` on the internal one. They share the store and the
 /// ``Registry``: the pure `ReaderRegistry` machine behind one lock, whose actions

@@ -32,7 +32,7 @@ enum SdkRoute {
 /// The server side of `readergateway.v1.Sdk`: one requirement per method, so a
 /// conforming service that misses a handler does not compile; `registerMethods(with:)`
 /// serves every method path with its requirement.
-protocol SdkRoutes: RegistrableService {
+protocol SdkRoutes: RouteProvider {
     /// Opens a session, or resumes one after a dropped connection (set
     /// resume_token). A resumed session keeps its reader if its lease has not run
     /// out. Errors: CONNECTION_TOKEN_INVALID, CONNECTION_TOKEN_EXPIRED,

@@ -50,7 +50,7 @@ struct ClusterStoreTests {
     }
 
     @Test("register, list, heartbeat, deregister")
-    func registry() async throws {
+    func nodeDirectory() async throws {
         try await withOwnershipDatabase { client in
             let cluster = ClusterStore(client: client)
             try await cluster.register(node: "node-b", internalAddress: "127.0.0.1:7002")

@@ -1,7 +1,7 @@
 import GatewayPostgres
 
 extension OwnershipStatements {
-    /// The reader's link with epoch `$2` went down on a live replica (the registry's
+    /// The reader's link with epoch `$2` went down on a live replica (the fleet's
     /// `readers.status` follows in the same statement): the reader is offline, its owner loses
     /// it. A detached link (its replica died or drained) is not this replica's any more: the
     /// event is stale, the offline-bound release decides. Returns `owner_lost`, `updated`,
@@ -31,7 +31,7 @@ extension OwnershipStatements {
         """
 
     /// The reader attached a new link on node `$3`: epoch `$2`, or the next epoch when `$2` is
-    /// NULL (the registry's `readers.status` follows in the same statement).
+    /// NULL (the fleet's `readers.status` follows in the same statement).
     ///
     /// The owner, its generation and its transaction mark are kept; the link's node is set and
     /// a detach is cleared. With a node, the node's row is locked `FOR KEY SHARE` first (before

@@ -50,16 +50,7 @@ struct LocalFleetAdmin {
         var context = lanes.context(method: method)
         context.metadata = metadata
         context.consoleSessionToken = console?.session
-        let bytes = request.serializedBytes()
-        let answer: [UInt8]
-        do throws(RPCError) {
-            answer = try await body(bytes, context)
-        } catch {
-            // The route answers a refusal as the wire carries it; the rules are asserted on the
-            // service's own error, which carries the same reason and message.
-            throw ServiceError(error.reason, error.message)
-        }
-        return try Response(serializedBytes: answer)
+        return try Response(serializedBytes: try await body(request.serializedBytes(), context))
     }
 
     /// A location of the account, created through the admin surface; returns its id.

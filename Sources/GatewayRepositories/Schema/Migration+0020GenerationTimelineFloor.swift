@@ -12,15 +12,18 @@ extension Migration {
     /// So every statement that moves a generation takes at least the floor of the timeline it
     /// runs on, `(timeline - 1) << 40`: timeline 1 numbers exactly as before (floor 0), and a
     /// promoted server's first change of a reader jumps above everything its predecessor can
-    /// have handed out (2^40 changes of one reader on one timeline).
+    /// have handed out (unless one reader changed owner 2^40 times on one timeline). Timelines
+    /// up to 2^23 fit a bigint.
     ///
     /// - `ownership_generation_floor(timeline)`: the floor of a timeline (immutable);
     ///   `ownership_generation_floor()`: the floor of the timeline this primary writes, the
     ///   first 8 hex digits of `pg_walfile_name(pg_current_wal_lsn())`, exact from the
     ///   promotion on (the timeline in `pg_control_checkpoint()` lags until the
-    ///   end-of-recovery checkpoint). Both are SQL functions the planner inlines into the
-    ///   calling statement: about 0.25 µs per call, no catalog or table read. The function
-    ///   runs only on a primary (`pg_walfile_name` refuses during recovery), as every write.
+    ///   end-of-recovery checkpoint). PL/pgSQL, so the planner does not inline it: a statement
+    ///   sent unnamed (release, expiry, loss) is planned on every call, and inlining SQL
+    ///   functions there cost more planning than the call (pgbench, simple protocol); the
+    ///   call reads no table and evaluates one cached expression per changed row. It runs only
+    ///   on a primary (`pg_walfile_name` refuses during recovery), as every write does.
     /// - `ownership_claim` (0016) and `ownership_claim_set` (0016) are the same functions with
     ///   `greatest(o.generation + 1, ownership_generation_floor())`, same signatures, so a
     ///   0.1.0 binary's claims take the floor too; `ownership_claim_batch` calls
@@ -44,8 +47,10 @@ extension Migration {
             """,
             """
             CREATE FUNCTION ownership_generation_floor() RETURNS bigint
-                LANGUAGE sql VOLATILE PARALLEL SAFE
-                AS $$ SELECT ownership_generation_floor(('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::bigint) $$
+                LANGUAGE plpgsql VOLATILE PARALLEL SAFE AS $$
+            BEGIN
+                RETURN ownership_generation_floor(('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::bigint);
+            END $$
             """,
             """
             CREATE OR REPLACE FUNCTION ownership_claim(

@@ -14,7 +14,7 @@ enum NodeListing {
         do {
             nodes = try await ClusterStore(client: client).nodeSummaries()
         } catch {
-            return CtlDatabase.failed(error, doing: "read the node registry", table: "node registry", in: shown)
+            return CtlDatabase.failed(error, doing: "read the node directory", table: "node directory", in: shown)
         }
         var table = Table(headers: ["NODE", "VERSION", "SCHEMA", "AGE", "HEARTBEAT", "INTERNAL"])
         for node in nodes {

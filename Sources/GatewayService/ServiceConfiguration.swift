@@ -17,7 +17,7 @@ public struct ServiceConfiguration: Sendable {
     public var discoveriesPerSecond: Double = 1
     /// The name of this replica; its node id is the name plus a random suffix per incarnation.
     public var nodeName: String = "node"
-    /// A replica that has not heartbeated in the node registry for this long is dead
+    /// A replica that has not heartbeated in the node directory for this long is dead
     /// (its links are detached, its readers wait for a re-attach up to the offline bound).
     public var nodeLease: Duration = .seconds(10)
     /// How often this replica compares its memory with PostgreSQL's rows (NOTIFY may be lost).

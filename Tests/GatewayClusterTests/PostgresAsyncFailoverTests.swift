@@ -15,6 +15,8 @@ extension ClusterTests {
     /// readers are released at a generation above every one a lane was told, the lanes whose
     /// grants vanished hear `STORE_ROLLED_BACK`, and their next connects get generations nobody
     /// held. The six lanes keep their readers at their generations (nothing of theirs was lost).
+    /// The promoted server writes a new timeline, so the repair (and every change there) lands
+    /// at or above that timeline's floor (2^40, migration 0020).
     @Test func postgresFailoverAsynchronousLosingConnectsIsDetectedAndRepaired() async throws {
         var options = ClusterOptions()
         options.replication = .asynchronous
@@ -54,6 +56,8 @@ extension ClusterTests {
                 let row = repaired[reader]
                 cluster.expect(row?.session == nil, "\(reader) after the repair: \(String(describing: row)), expected no owner")
                 cluster.expect((row?.generation ?? 0) > Int64(told), "\(reader) after the repair is at generation \(row?.generation ?? -1), not above \(told) (told to a lane)")
+                // The promoted server writes timeline 2: every change there is at or above its floor.
+                cluster.expect((row?.generation ?? 0) >= ClusterDatabase.timelineFloorStep, "\(reader) after the repair is at generation \(row?.generation ?? -1), below timeline 2's floor \(ClusterDatabase.timelineFloorStep)")
                 let history = try await cluster.database.history(reader)
                 cluster.expect(history.contains { $0.reason == "store_rolled_back" }, "\(reader): no store_rolled_back in its history: \(history)")
             }

@@ -207,7 +207,7 @@ struct OpsServerTests {
         let first = try OpsServerHarness()
         let second = OpsServer(
             configuration: OpsServerConfiguration(host: "127.0.0.1", port: first.port),
-            router: OpsRouter(registry: MetricsRegistry(), readinessChecks: [])
+            router: OpsRouter(registry: MetricsCollection(), readinessChecks: [])
         )
         do {
             try second.start()

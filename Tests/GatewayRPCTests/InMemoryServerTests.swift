@@ -184,7 +184,7 @@ private final class EchoEvents: Sendable {
 }
 
 /// The test service: one route of each kind.
-private struct EchoService: RegistrableService {
+private struct EchoService: RouteProvider {
     let events: EchoEvents
 
     func registerMethods(with router: inout MethodRouter) {

@@ -6,7 +6,7 @@ import GatewayTestSupport
 import Synchronization
 import Testing
 
-/// The node registry on a real PostgreSQL: register, heartbeat, reap (exactly once), where a
+/// The node directory on a real PostgreSQL: register, heartbeat, reap (exactly once), where a
 /// reader's link lives, cluster settings.
 @Suite("Cluster store")
 struct ClusterStoreTests {
@@ -18,7 +18,7 @@ struct ClusterStoreTests {
 
     typealias Link = OwnershipFixtures.StoredLink
 
-    @Test("migration 0004 adds the node registry, the link columns, the settings and the trigger")
+    @Test("migration 0004 adds the node directory, the link columns, the settings and the trigger")
     func migrationApplies() async throws {
         try await withOwnershipDatabase { client in
             let columns = try await client.query(
@@ -50,7 +50,7 @@ struct ClusterStoreTests {
     }
 
     @Test("register, list, heartbeat, deregister")
-    func registry() async throws {
+    func nodeDirectory() async throws {
         try await withOwnershipDatabase { client in
             let cluster = ClusterStore(client: client)
             try await cluster.register(node: "node-b", internalAddress: "127.0.0.1:7002")

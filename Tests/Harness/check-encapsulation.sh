@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The registry is closed: the service reaches it through its named events only.
-# `Registry`'s entry (handle), its state and the machine inside it belong to the shell's own
+# `LiveRegistry`'s entry (handle), its state and the machine inside it belong to the shell's own
 # files, Sources/GatewayService/Registry/; any other file reaching them fails `make lint`
 # with the lines that do.
 #
@@ -25,7 +25,7 @@ echo "check-encapsulation: the registry is reached through its named events only
 
 # Each shell: the files it spans (one lock site among them all).
 one_entry=(
-    "Registry:$shell/Registry*.swift"
+    "LiveRegistry:$shell/LiveRegistry*.swift"
     "SessionEventStream:$shell/SessionEventStream.swift"
     "FleetWatchHub:Sources/GatewayService/FleetWatch/*.swift"
     "SoftwareUpdateCatalog:Sources/GatewayService/SoftwareUpdates/SoftwareUpdateCatalog*.swift"
@@ -50,7 +50,7 @@ echo "check-encapsulation: each state-machine shell takes its lock in one place"
 
 # The state values fed under a lock (files of their own) build no protobuf message.
 under_lock=(
-    "$shell/Registry+State.swift"
+    "$shell/LiveRegistry+State.swift"
     Sources/GatewayService/FleetWatch/FleetWatchState.swift
     Sources/GatewayService/SoftwareUpdates/SoftwareUpdateCatalog+State.swift
 )

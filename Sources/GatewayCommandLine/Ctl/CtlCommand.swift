@@ -20,7 +20,7 @@ public enum CtlCommand: Sendable, Equatable {
     case createToken(locationID: String, ttl: Duration?)
     case watch(locationID: String)
     case createAccount(databaseURL: String, name: String)
-    /// Every replica in the node registry (read from PostgreSQL).
+    /// Every replica in the node directory (read from PostgreSQL).
     case nodes(databaseURL: String)
     case listUpdates(deviceType: ReaderGatewayV1.DeviceType)
     case addUpdate(ReaderGatewayV1.ReaderSoftwareUpdate)

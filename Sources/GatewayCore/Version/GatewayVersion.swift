@@ -1,7 +1,7 @@
 /// A release's semantic version (`MAJOR.MINOR.PATCH`), ordered as numbers are.
 ///
 /// ``current`` is the one place the gateway's version is written: `reader-gateway --version`,
-/// the start-up log, `reader_gateway_build_info`, the node registry and the schema's
+/// the start-up log, `reader_gateway_build_info`, the node directory and the schema's
 /// compatibility floors read it; `CHANGELOG.md`, the chart's `appVersion` and the image's
 /// label repeat it, and a test checks that they agree.
 public struct GatewayVersion: Sendable, Hashable, Comparable, CustomStringConvertible {

@@ -22,7 +22,9 @@ public struct LaneLabel: Hashable, Sendable, CustomStringConvertible {
 /// A fencing token for the ownership of one reader.
 ///
 /// It increases by one on every change of owner (connected, replaced, released, expired,
-/// reader lost, admin released) and never decreases. Every write an owner makes carries the
+/// reader lost, admin released) and never decreases; the store may make it jump (the first
+/// change of a reader on a new PostgreSQL timeline starts at that timeline's floor, above
+/// every generation an earlier timeline handed out). Every write an owner makes carries the
 /// generation it was granted; a write with an older generation changes nothing.
 public struct OwnershipGeneration: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var rawValue: Int64

@@ -4,11 +4,11 @@
 /// the server calls it on the ops thread.
 public struct OpsRouter: Sendable {
     /// Renders `/metrics`.
-    public let registry: MetricsRegistry
+    public let registry: MetricsCollection
     /// The conditions `/readyz` requires, in the order shown.
     public let readinessChecks: [ReadinessCheck]
 
-    public init(registry: MetricsRegistry, readinessChecks: [ReadinessCheck]) {
+    public init(registry: MetricsCollection, readinessChecks: [ReadinessCheck]) {
         self.registry = registry
         self.readinessChecks = readinessChecks
     }

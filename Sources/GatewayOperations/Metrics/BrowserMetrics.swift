@@ -12,21 +12,21 @@ public struct BrowserMetrics: Sendable {
     /// Changes sent to `WatchFleet` watchers.
     public let fleetWatchEvents: MetricFamily<Counter>
 
-    init(registry: MetricsRegistry) {
-        webSocketUpgrades = registry.counter(
+    init(collection: MetricsCollection) {
+        webSocketUpgrades = collection.counter(
             "reader_gateway_websocket_upgrades_total", help: "WebSocket upgrades accepted on the gateway's port."
         )
-        webSocketRefusals = registry.counter(
+        webSocketRefusals = collection.counter(
             "reader_gateway_websocket_upgrades_refused_total", help: "WebSocket upgrades refused, by reason (origin: not on the allow-list).",
             labels: [MetricLabel("reason", WebSocketRefusalReason.self)]
         )
-        consoleSignIns = registry.counter(
+        consoleSignIns = collection.counter(
             "reader_gateway_console_sign_ins_total",
             help: "Fleet console sign-ins, by result (signed_in, refused: wrong key or a malformed request, failed: the store could not answer).",
             labels: [MetricLabel("result", ConsoleSignInResult.self)]
         )
-        fleetWatchers = registry.gauge("reader_gateway_fleet_watchers", help: "WatchFleet calls open on this replica.")
-        fleetWatchEvents = registry.counter("reader_gateway_fleet_watch_events_total", help: "Reader changes sent to WatchFleet watchers.")
+        fleetWatchers = collection.gauge("reader_gateway_fleet_watchers", help: "WatchFleet calls open on this replica.")
+        fleetWatchEvents = collection.counter("reader_gateway_fleet_watch_events_total", help: "Reader changes sent to WatchFleet watchers.")
     }
 }
 

@@ -9,11 +9,11 @@
 ///     metrics.connections.labels(ConnectionKind.lane, ConnectionState.active).increment()
 ///
 /// Every label takes values from a set fixed here (or, for `method`, fixed
-/// when the registry is created), so the exposition stays bounded whatever
+/// when the collection is created), so the exposition stays bounded whatever
 /// the peers send.
 public struct GatewayMetrics: Sendable {
-    /// The registry that renders `/metrics`.
-    public let registry: MetricsRegistry
+    /// The collection that renders `/metrics`.
+    public let registry: MetricsCollection
 
     /// Open connections by kind and state (`reader_gateway_connections`).
     public let connections: MetricFamily<Gauge>
@@ -58,7 +58,7 @@ public struct GatewayMetrics: Sendable {
     /// WebSocket upgrades, console sign-ins, fleet watchers.
     public let browser: BrowserMetrics
 
-    /// Declares the gateway's metrics in a new registry.
+    /// Declares the gateway's metrics in a new collection.
     ///
     /// - Parameters:
     ///   - callMethods: the method names the wire protocol defines; any other
@@ -68,82 +68,82 @@ public struct GatewayMetrics: Sendable {
     ///   - includeProcessMetrics: adds resident memory, open descriptors and
     ///     start time read from `/proc/self`.
     public init(callMethods: [String] = [], version: String = "dev", schema: String = "", includeProcessMetrics: Bool = true) {
-        let registry = MetricsRegistry()
+        let collection = MetricsCollection()
         let kind = MetricLabel("kind", ConnectionKind.self)
-        self.registry = registry
-        connections = registry.gauge(
+        self.registry = collection
+        connections = collection.gauge(
             "reader_gateway_connections", help: "Open connections by kind and state.",
             labels: [kind, MetricLabel("state", ConnectionState.self)]
         )
-        connectionsAccepted = registry.counter(
+        connectionsAccepted = collection.counter(
             "reader_gateway_connections_accepted_total", help: "Connections accepted since start, by kind.", labels: [kind]
         )
-        handshakes = registry.counter(
+        handshakes = collection.counter(
             "reader_gateway_tls_handshakes_total", help: "TLS handshakes finished, by kind and result.",
             labels: [kind, MetricLabel("result", HandshakeResult.self)]
         )
-        handshakeFailures = registry.counter(
+        handshakeFailures = collection.counter(
             "reader_gateway_tls_handshake_failures_total", help: "TLS handshakes that failed, by kind and reason.",
             labels: [kind, MetricLabel("reason", HandshakeFailureReason.self)]
         )
-        calls = registry.counter(
+        calls = collection.counter(
             "reader_gateway_calls_total", help: "Calls finished, by method and canonical status.",
             labels: [MetricLabel("method", values: callMethods), MetricLabel("status", CallStatus.self)]
         )
-        claims = registry.counter(
+        claims = collection.counter(
             "reader_gateway_claims_total",
             help: "Lane requests to connect to a reader, by outcome (connected, replaced, refused_busy).",
             labels: [MetricLabel("outcome", ClaimOutcome.self)]
         )
-        claimDuration = registry.histogram(
+        claimDuration = collection.histogram(
             "reader_gateway_claim_duration_seconds",
             help: "Time to decide a claim, including its PostgreSQL transaction.",
             buckets: .fastOperationSeconds
         )
-        relayedCommandDuration = registry.histogram(
+        relayedCommandDuration = collection.histogram(
             "reader_gateway_relayed_command_duration_seconds",
             help: "Time from a lane's command to the reader's answer.",
             buckets: .relayedCommandSeconds
         )
-        connectionMoves = registry.counter(
+        connectionMoves = collection.counter(
             "reader_gateway_connection_moves_total",
             help: "Reader connections moved to the event loop of their owner's connection (relays then stay on one thread)."
         )
-        readersOnline = registry.gauge("reader_gateway_readers_online", help: "Readers connected to this replica.")
-        sessions = registry.gauge("reader_gateway_sessions", help: "Lane sessions open on this replica.")
-        storeErrors = registry.counter(
+        readersOnline = collection.gauge("reader_gateway_readers_online", help: "Readers connected to this replica.")
+        sessions = collection.gauge("reader_gateway_sessions", help: "Lane sessions open on this replica.")
+        storeErrors = collection.counter(
             "reader_gateway_store_errors_total", help: "Failed PostgreSQL operations, by kind.",
             labels: [MetricLabel("kind", StoreErrorKind.self)]
         )
-        storeRollbacks = registry.counter(
+        storeRollbacks = collection.counter(
             "reader_gateway_store_rollbacks_total",
             help: "Ownership rows found behind what this replica knows after a failover (detected), repaired, and sessions told.",
             labels: [MetricLabel("step", StoreRollbackStep.self)]
         )
-        storeReachable = registry.gauge(
+        storeReachable = collection.gauge(
             "reader_gateway_store_reachable", help: "1 while PostgreSQL answered a ping within the last 6 s, else 0."
         )
-        storePoolConnections = registry.gauge(
+        storePoolConnections = collection.gauge(
             "reader_gateway_store_pool_connections", help: "PostgreSQL pool connections, by state.",
             labels: [MetricLabel("state", PoolConnectionState.self)]
         )
-        storePoolMaxConnections = registry.gauge(
+        storePoolMaxConnections = collection.gauge(
             "reader_gateway_store_pool_max_connections", help: "The PostgreSQL pool's configured maximum."
         )
-        storePoolWaiters = registry.gauge(
+        storePoolWaiters = collection.gauge(
             "reader_gateway_store_pool_waiters", help: "Callers waiting for a PostgreSQL pool connection."
         )
-        framesRejected = registry.counter(
+        framesRejected = collection.counter(
             "reader_gateway_frames_rejected_total", help: "Inbound frames refused before reaching a handler, by reason.",
             labels: [MetricLabel("reason", FrameRejectReason.self)]
         )
-        draining = registry.gauge("reader_gateway_draining", help: "1 while this replica drains, else 0.")
-        buildInfo = registry.gauge(
+        draining = collection.gauge("reader_gateway_draining", help: "1 while this replica drains, else 0.")
+        buildInfo = collection.gauge(
             "reader_gateway_build_info", help: "Always 1; version names the running release, schema the newest database schema it knows.",
             labels: [MetricLabel("version", values: [version]), MetricLabel("schema", values: [schema])]
         )
         buildInfo.labels(version, schema).set(1)
-        browser = BrowserMetrics(registry: registry)
-        if includeProcessMetrics { ProcessMetrics.register(in: registry) }
+        browser = BrowserMetrics(collection: collection)
+        if includeProcessMetrics { ProcessMetrics.register(in: collection) }
     }
 }

@@ -16,7 +16,7 @@ public protocol MetricLabelValue: MetricLabelArgument, CaseIterable, RawRepresen
 /// One label of a metric family and the only values it may take.
 ///
 /// Any other value is counted under ``MetricLabel/overflowValue`` and in the
-/// registry's overflow counter, so a bug that feeds unbounded values (peer
+/// collection's overflow counter, so a bug that feeds unbounded values (peer
 /// addresses, reader serials) cannot grow the exposition without bound.
 public struct MetricLabel: Sendable {
     /// The value that stands for every value outside the declared set.

@@ -6,15 +6,15 @@ import Foundation
 /// The standard `process_*` metrics, read from `/proc/self` at scrape time
 /// with plain system calls (a scrape stays cheap).
 enum ProcessMetrics {
-    static func register(in registry: MetricsRegistry) {
+    static func register(in collection: MetricsCollection) {
         let startTime = Date().timeIntervalSince1970
-        registry.sampledGauge("process_resident_memory_bytes", help: "Resident memory size in bytes.") {
+        collection.sampledGauge("process_resident_memory_bytes", help: "Resident memory size in bytes.") {
             residentMemoryBytes()
         }
-        registry.sampledGauge("process_open_fds", help: "Number of open file descriptors.") {
+        collection.sampledGauge("process_open_fds", help: "Number of open file descriptors.") {
             openDescriptors()
         }
-        registry.sampledGauge("process_start_time_seconds", help: "Start time of the process since the Unix epoch, in seconds.") {
+        collection.sampledGauge("process_start_time_seconds", help: "Start time of the process since the Unix epoch, in seconds.") {
             startTime
         }
     }

@@ -1,7 +1,7 @@
 import GatewayWire
 
 /// What the call layer counts, supplied by whoever serves (the gateway feeds its metrics
-/// registry): calls by method and status, connections moved between loops, WebSocket
+/// collection): calls by method and status, connections moved between loops, WebSocket
 /// upgrades and refusals. Called from the event loops; each must be cheap and must not block.
 public protocol CallMetrics: Sendable {
     /// What counts a call of `method` (the method's name, the last part of its path) that

@@ -1,5 +1,5 @@
 /// The method paths a server serves, each with its handler: filled by the services that
-/// register on it (``RegistrableService``), then handed to a ``CallServer``.
+/// register on it (``RouteProvider``), then handed to a ``CallServer``.
 public struct MethodRouter: Sendable {
     public private(set) var handlers: [String: MethodHandler] = [:]
 
@@ -16,8 +16,8 @@ public struct MethodRouter: Sendable {
     }
 }
 
-/// One surface of a server (the gateway's reader link, SDK, fleet admin, replica link): it
-/// registers the methods it serves and keeps its own handlers.
-public protocol RegistrableService: Sendable {
+/// What provides a server's routes: one surface (the gateway's reader link, SDK, fleet admin,
+/// replica link) registers the methods it serves and keeps its own handlers.
+public protocol RouteProvider: Sendable {
     func registerMethods(with router: inout MethodRouter)
 }

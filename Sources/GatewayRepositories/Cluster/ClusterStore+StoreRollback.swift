@@ -21,11 +21,12 @@ extension ClusterStore {
     /// knows), or at `floor` naming another owner than `floorHolder` (the session here granted
     /// it), or when the live link here (epoch `link`) is newer than the row's. Then, in one
     /// statement: the reader has no owner (nor transaction mark) at generation
-    /// `max(row, floor) + 1`, so the next claim hands out a generation nobody held; the link
-    /// here is written back (online on `node` at epoch `link`); the history records
-    /// `store_rolled_back` from the owner the row named. The notify trigger tells the other
-    /// replicas. Nil when the row is not behind (any more): a claim committed after this
-    /// replica read the row, or another replica repaired it first.
+    /// `max(row, floor) + 1` (and at least the timeline's floor, as every change: migration
+    /// 0020), so the next claim hands out a generation nobody held; the link here is written
+    /// back (online on `node` at epoch `link`); the history records `store_rolled_back` from
+    /// the owner the row named. The notify trigger tells the other replicas. Nil when the row
+    /// is not behind (any more): a claim committed after this replica read the row, or another
+    /// replica repaired it first.
     public func repairRollback(
         reader: ReaderID, floor: OwnershipGeneration, floorHolder: SessionID?, link: LinkEpoch?, node: String
     ) async throws(StoreError) -> RolledBackRow? {
@@ -57,8 +58,8 @@ extension ClusterStore {
             FOR UPDATE
         ), updated AS (
             UPDATE reader_ownership o
-            SET generation = greatest(o.generation, $2::bigint) + 1, session_id = NULL, lane_label = NULL,
-                command = NULL, command_session_id = NULL, since = now(),
+            SET generation = greatest(o.generation + 1, $2::bigint + 1, ownership_generation_floor()),
+                session_id = NULL, lane_label = NULL, command = NULL, command_session_id = NULL, since = now(),
                 online = CASE WHEN $4::bigint IS NULL THEN o.online ELSE true END,
                 link_epoch = CASE WHEN $4::bigint IS NULL THEN o.link_epoch ELSE greatest(o.link_epoch, $4::bigint) END,
                 link_node = CASE WHEN $4::bigint IS NULL THEN o.link_node ELSE $5::text END,

@@ -7,6 +7,11 @@ extension OwnershipStatements {
         "(SELECT ps.pos_device_id FROM sdk_sessions ps WHERE ps.id = \(session))"
     }
 
+    /// The generation a change of owner moves a reader's row to: the next one, and at least
+    /// the floor of the timeline the primary writes (migration 0020), so a promoted server
+    /// never hands out again a generation its predecessor did.
+    static let nextGeneration = "greatest(o.generation + 1, ownership_generation_floor())"
+
     /// The owner disconnects, fenced by its generation. Parameters: reader, session,
     /// generation. Returns `released` with the new generation, or the refusal.
     static let release = """
@@ -18,7 +23,7 @@ extension OwnershipStatements {
         ), cleared AS (
             UPDATE reader_ownership o
             SET session_id = NULL, lane_label = NULL, command = NULL, command_session_id = NULL,
-                generation = o.generation + 1, since = now()
+                generation = \(nextGeneration), since = now()
             FROM ended e
             WHERE o.reader_id = e.reader_id
             RETURNING o.reader_id, o.generation
@@ -53,7 +58,7 @@ extension OwnershipStatements {
         ), cleared AS (
             UPDATE reader_ownership o
             SET session_id = NULL, lane_label = NULL, command = NULL, command_session_id = NULL,
-                generation = o.generation + 1, since = now()
+                generation = \(nextGeneration), since = now()
             FROM ended e
             WHERE o.reader_id = e.reader_id
             RETURNING o.reader_id, o.generation
@@ -89,7 +94,7 @@ extension OwnershipStatements {
         ), cleared AS (
             UPDATE reader_ownership o
             SET session_id = NULL, lane_label = NULL, command = NULL, command_session_id = NULL,
-                generation = o.generation + 1, since = now()
+                generation = \(nextGeneration), since = now()
             FROM expired e
             WHERE o.reader_id = e.reader_id
             RETURNING o.reader_id, o.generation

@@ -1,7 +1,7 @@
 import GatewayPostgres
 
 extension OwnershipStatements {
-    /// The reader's link with epoch `$2` went down on a live replica (the registry's
+    /// The reader's link with epoch `$2` went down on a live replica (the fleet's
     /// `readers.status` follows in the same statement): the reader is offline, its owner loses
     /// it. A detached link (its replica died or drained) is not this replica's any more: the
     /// event is stale, the offline-bound release decides. Returns `owner_lost`, `updated`,
@@ -31,7 +31,7 @@ extension OwnershipStatements {
         """
 
     /// The reader attached a new link on node `$3`: epoch `$2`, or the next epoch when `$2` is
-    /// NULL (the registry's `readers.status` follows in the same statement).
+    /// NULL (the fleet's `readers.status` follows in the same statement).
     ///
     /// The owner, its generation and its transaction mark are kept; the link's node is set and
     /// a detach is cleared. With a node, the node's row is locked `FOR KEY SHARE` first (before
@@ -107,17 +107,17 @@ extension OwnershipStatements {
 
     /// The CTEs `updated`, `status` and `recorded` of a reader going offline with its link:
     /// every reader the CTE `source` selects (with its `session_id` and `lane_label`) loses
-    /// its owner, transaction mark and link, its generation moves on if it had an owner,
-    /// `readers.status` turns offline, and the history records `reader_lost`. `updated`
-    /// returns `reader_id`, `generation` and `link_epoch`. Shared by ``readerLost`` (one
-    /// link that went down) and ``releaseDetached`` (links detached past the bound).
+    /// its owner, transaction mark and link, its generation moves on (``nextGeneration``) if
+    /// it had an owner, `readers.status` turns offline, and the history records `reader_lost`.
+    /// `updated` returns `reader_id`, `generation` and `link_epoch`. Shared by ``readerLost``
+    /// (one link that went down) and ``releaseDetached`` (links detached past the bound).
     private static func takenOffline(from source: String) -> String {
         """
         updated AS (
             UPDATE reader_ownership o
             SET online = false, session_id = NULL, lane_label = NULL, command = NULL, command_session_id = NULL,
                 link_node = NULL, link_detached_at = NULL,
-                generation = o.generation + CASE WHEN s.session_id IS NULL THEN 0 ELSE 1 END,
+                generation = CASE WHEN s.session_id IS NULL THEN o.generation ELSE \(nextGeneration) END,
                 since = CASE WHEN s.session_id IS NULL THEN o.since ELSE now() END
             FROM \(source) s
             WHERE o.reader_id = s.reader_id

@@ -16,7 +16,9 @@ extension OwnershipStore {
             self.command = try row.decode(String?.self, command).flatMap(ReaderCommand.init(rawValue:))
         }
 
-        /// The row of a statement that ended an ownership: the generation it returns is the new one.
+        /// The row of a statement that ended an ownership: the generation it returns is the new
+        /// one, so the machine, replaying the change from one below it, ends at the row's (even
+        /// when the change jumped to the timeline's floor, migration 0020).
         init(released row: PostgresRow) throws(StoreError) {
             try self.init(row, generation: "generation", session: "from_session_id", lane: "from_lane_label", command: "interrupted_command")
             if owner != nil { generation = OwnershipGeneration(generation.rawValue - 1) }

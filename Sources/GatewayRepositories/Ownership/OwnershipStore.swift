@@ -67,7 +67,12 @@ public struct OwnershipStore: Sendable {
         if Self.outcome(of: replayed) != outcome {
             logger.error("store and state machine disagree on a claim", ["reader": reader, "stored": outcome, "machine": Self.outcome(of: replayed)])
         }
-        return Self.withoutHistory(replayed)
+        // The generation granted is the row's: above the machine's `previous + 1` on the first
+        // change of a reader on a new timeline (the floor of migration 0020).
+        guard case .granted(let grant, _, let actions) = replayed, let stored = try row.decode(Int64?.self, "generation") else {
+            return Self.withoutHistory(replayed)
+        }
+        return Self.withoutHistory(.granted(grant, generation: OwnershipGeneration(stored), actions: actions))
     }
 
     /// Starts `command` for the owner holding `generation`; transaction commands mark the reader in use.

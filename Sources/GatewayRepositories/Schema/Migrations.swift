@@ -25,6 +25,7 @@ public enum Migrations {
         .v0017NodeVersions,
         .v0018NodeSchemas,
         .v0019StoreRollbackReason,
+        .v0020GenerationTimelineFloor,
     ]
 
     /// The newest version this binary knows.

@@ -2,7 +2,7 @@ import GatewayOperations
 import GatewayRPC
 import GatewayWire
 
-/// What the call layer counts, in the gateway's metrics registry: calls by method and status
+/// What the call layer counts, in the gateway's metrics collection: calls by method and status
 /// (`reader_gateway_calls_total`), connections moved between loops, WebSocket upgrades and
 /// refusals by reason.
 struct GatewayCallMetrics: CallMetrics {

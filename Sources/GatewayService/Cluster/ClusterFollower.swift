@@ -14,7 +14,7 @@ struct ClusterFollower: Sendable, StoreFollowUps {
     let displacements: any SessionDisplacements
     /// Ownership rows re-read when a notice names their readers, or to reconcile.
     let cluster: any OwnershipSnapshots & RollbackRepairs
-    let registry: Registry
+    let registry: LiveRegistry
     let metrics: GatewayMetrics
     let node: NodeIdentity
     let logger = Logger(component: "service")

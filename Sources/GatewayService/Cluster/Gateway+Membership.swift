@@ -6,7 +6,7 @@ import GatewayRepositories
 import GatewayWire
 
 extension Gateway {
-    /// This replica's part of the node registry, until cancelled, as two loops that never wait
+    /// This replica's part of the node directory, until cancelled, as two loops that never wait
     /// for each other:
     ///
     /// - the node heartbeat (``runNodeHeartbeat(advertisedAddress:health:)``): register,

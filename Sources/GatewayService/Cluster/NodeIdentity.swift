@@ -2,7 +2,7 @@ import GatewayPostgres
 import GatewayRepositories
 import Synchronization
 
-/// This replica's identity in the node registry: `<name>-<6 random characters>`,
+/// This replica's identity in the node directory: `<name>-<6 random characters>`,
 /// new for every process start and again after the replica found itself
 /// reaped (fenced), so nothing another replica decided about an older
 /// incarnation can be mistaken for this one.

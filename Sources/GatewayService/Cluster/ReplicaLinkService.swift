@@ -7,5 +7,5 @@ import GatewayWire
 struct ReplicaLinkService: ReplicaLinkRoutes {
     /// The reader a relayed registration's credential belongs to.
     let credentials: any ReaderCredentials
-    let registry: Registry
+    let registry: LiveRegistry
 }

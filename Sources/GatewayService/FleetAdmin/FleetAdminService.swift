@@ -25,7 +25,7 @@ struct FleetAdminService: FleetAdminRoutes, ShowsReaders, StoreFollowUps {
     let linkEndings: any MobileLinkEndings
     /// The replicas a registration may be handed to (the code is shown there).
     let cluster: any ReplicaDirectory
-    let registry: Registry
+    let registry: LiveRegistry
     let node: NodeIdentity
     /// Connections to the other replicas' internal listeners (a code shown by a reader homed there).
     let replicas: ReplicaChannels

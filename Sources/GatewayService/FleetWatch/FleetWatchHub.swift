@@ -44,7 +44,7 @@ final class FleetWatchHub: Sendable {
     static let fullRefreshInterval: Duration = .seconds(2)
 
     let database: GatewayDatabase
-    let registry: Registry
+    let registry: LiveRegistry
     let metrics: GatewayMetrics
     let logger = Logger(component: "fleet-watch")
 
@@ -63,7 +63,7 @@ final class FleetWatchHub: Sendable {
     private let announceSignal: AsyncStream<Void>.Continuation
     private let announceSignals: AsyncStream<Void>
 
-    init(database: GatewayDatabase, registry: Registry, metrics: GatewayMetrics) {
+    init(database: GatewayDatabase, registry: LiveRegistry, metrics: GatewayMetrics) {
         self.database = database
         self.registry = registry
         self.metrics = metrics

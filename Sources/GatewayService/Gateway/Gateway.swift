@@ -11,10 +11,10 @@ import Synchronization
 /// The gateway: one surface per service, wired over what they share, and the
 /// replica's background work (sweeper, node membership, cluster notices).
 ///
-/// Each surface is a type that registers its own methods (``RegistrableService``):
-/// ``ReaderLinkService``, ``SdkService``, ``FleetAdminService`` on the public port,
+/// Each surface is a type that registers its own methods (``RouteProvider``):
+/// ``ReaderLinkService``, ``SDKService``, ``FleetAdminService`` on the public port,
 /// ``ReplicaLinkService`` on the internal one. They share the store and the
-/// ``Registry``: the pure `ReaderRegistry` machine behind one lock, whose actions
+/// ``LiveRegistry``: the pure `ReaderRegistry` machine behind one lock, whose actions
 /// (sends, call ends, completions) are performed after the lock is released. Sends go
 /// through ``ServerCall``, which hops to the connection's event loop, so no loop ever
 /// waits for the store.
@@ -23,9 +23,9 @@ final class Gateway: Sendable, StoreFollowUps {
     let database: GatewayDatabase
     let ownership: OwnershipStore
     let metrics: GatewayMetrics
-    let registry: Registry
+    let registry: LiveRegistry
     let logger = Logger(component: "service")
-    /// This replica in the node registry (its id changes when it is fenced).
+    /// This replica in the node directory (its id changes when it is fenced).
     let node: NodeIdentity
     let cluster: ClusterStore
     /// Connections to the other replicas' internal listeners.
@@ -33,7 +33,7 @@ final class Gateway: Sendable, StoreFollowUps {
     let loops: EventLoopGroupBox
     let follower: ClusterFollower
     let readerLink: ReaderLinkService
-    let sdk: SdkService
+    let sdk: SDKService
     let admin: FleetAdminService
     let replicaLink: ReplicaLinkService
     /// This replica's `WatchFleet` watchers.
@@ -46,7 +46,7 @@ final class Gateway: Sendable, StoreFollowUps {
         let node = NodeIdentity(name: configuration.nodeName)
         let loops = EventLoopGroupBox()
         let replicas = ReplicaChannels(group: loops)
-        let registry = Registry(commandTimeout: configuration.commandTimeout, clock: configuration.clock)
+        let registry = LiveRegistry(commandTimeout: configuration.commandTimeout, clock: configuration.clock)
         let follower = ClusterFollower(
             notices: client, readerRecords: database.readers, displacements: database.sessions, cluster: cluster, registry: registry, metrics: metrics, node: node
         )
@@ -69,7 +69,7 @@ final class Gateway: Sendable, StoreFollowUps {
             linkEndings: bluetooth,
             ownership: ownership, registry: registry, metrics: metrics, node: node, follower: follower, updates: updates
         )
-        self.sdk = SdkService(
+        self.sdk = SDKService(
             configuration: configuration, sessions: database.sessions, tokens: database.connectionTokens, readerRecords: database.readers,
             locations: database.locations, ownership: ownership,
             // A lone connect leaves at once; connects that arrive while the configured batches are

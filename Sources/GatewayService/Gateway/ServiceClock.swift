@@ -3,7 +3,7 @@ import Foundation
 /// Where the services read the time: the monotonic instant their deadlines, leases, rate
 /// limits and durations are measured on, and the wall-clock milliseconds the wire and the
 /// rows carry. Every service reads the one clock of its ``ServiceConfiguration`` (and the
-/// ``Registry`` the clock it was made with), so a test moves time by hand and waits for
+/// ``LiveRegistry`` the clock it was made with), so a test moves time by hand and waits for
 /// nothing (model: postgres-nio's pool, generic over `Clock`, and its `MockClock`).
 public protocol ServiceClock: Sendable {
     /// The monotonic now.

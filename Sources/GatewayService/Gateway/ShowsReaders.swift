@@ -6,7 +6,7 @@ import GatewayWire
 /// from a link here.
 protocol ShowsReaders {
     var readerRecords: any ReaderRepository { get }
-    var registry: Registry { get }
+    var registry: LiveRegistry { get }
 }
 
 extension ShowsReaders {

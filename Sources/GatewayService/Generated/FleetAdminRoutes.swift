@@ -29,7 +29,7 @@ enum FleetAdminRoute {
 /// The server side of `readergateway.v1.FleetAdmin`: one requirement per method, so a
 /// conforming service that misses a handler does not compile; `registerMethods(with:)`
 /// serves every method path with its requirement.
-protocol FleetAdminRoutes: RegistrableService {
+protocol FleetAdminRoutes: RouteProvider {
     /// Creates a location.
     var createLocation: FleetAdminRoute.CreateLocation { get }
     /// Lists the account's locations.

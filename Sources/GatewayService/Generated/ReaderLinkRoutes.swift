@@ -13,7 +13,7 @@ enum ReaderLinkRoute {
 /// The server side of `readergateway.v1.ReaderLink`: one requirement per method, so a
 /// conforming service that misses a handler does not compile; `registerMethods(with:)`
 /// serves every method path with its requirement.
-protocol ReaderLinkRoutes: RegistrableService {
+protocol ReaderLinkRoutes: RouteProvider {
     /// The reader's one long-lived call: uplink messages up, downlink down.
     /// A second Attach with the same serial replaces the first, which ends with
     /// READER_LINK_REPLACED; the reader's owner keeps the reader. A link whose

@@ -14,7 +14,7 @@ enum ReplicaLinkRoute {
 /// The server side of `readergateway.v1.ReplicaLink`: one requirement per method, so a
 /// conforming service that misses a handler does not compile; `registerMethods(with:)`
 /// serves every method path with its requirement.
-protocol ReplicaLinkRoutes: RegistrableService {
+protocol ReplicaLinkRoutes: RouteProvider {
     /// Relays one command to a reader whose link lives on the called replica and
     /// returns the reader's answer. Fails with READER_LINK_MOVED (UNAVAILABLE)
     /// when the called replica does not hold the link of `link_epoch`: the caller

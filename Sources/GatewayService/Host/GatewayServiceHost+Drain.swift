@@ -14,7 +14,7 @@ extension GatewayServiceHost {
             // Commands (collect, confirm, …) relayed to a reader and not answered yet.
             inFlightCommands: { gateway.registry.pendingCommandCount },
             // The registry sets the latch when the event that ends the last pending command has
-            // been performed (``Registry/whenNoCommandsPending(_:)``); nothing polls.
+            // been performed (``LiveRegistry/whenNoCommandsPending(_:)``); nothing polls.
             whenNothingInFlight: { latch in gateway.registry.whenNoCommandsPending(latch) },
             releaseClaims: {
                 await Self.detachSessions(gateway)

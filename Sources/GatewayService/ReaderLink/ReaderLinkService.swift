@@ -20,7 +20,7 @@ final class ReaderLinkService: ReaderLinkRoutes, StoreFollowUps {
     let ownership: OwnershipStore
     /// Attaches that arrive together (a reconnect storm) share a statement and a commit.
     let attaches: OwnershipAttachBatcher
-    let registry: Registry
+    let registry: LiveRegistry
     let metrics: GatewayMetrics
     let node: NodeIdentity
     /// Where a reader's status is announced when its owner is on another replica.
@@ -34,7 +34,7 @@ final class ReaderLinkService: ReaderLinkRoutes, StoreFollowUps {
 
     init(
         configuration: ServiceConfiguration, readerRecords: any ReaderRepository, credentials: any ReaderCredentials,
-        codes: any RegistrationCodes, linkEndings: any MobileLinkEndings, ownership: OwnershipStore, registry: Registry,
+        codes: any RegistrationCodes, linkEndings: any MobileLinkEndings, ownership: OwnershipStore, registry: LiveRegistry,
         metrics: GatewayMetrics, node: NodeIdentity, follower: ClusterFollower, updates: SoftwareUpdateCatalog
     ) {
         self.configuration = configuration

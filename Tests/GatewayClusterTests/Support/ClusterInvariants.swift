@@ -115,23 +115,28 @@ struct ClusterDatabase: Sendable {
 
     /// Problems with a reader's history: the changes of owner (every reason but
     /// refused_busy) must carry generations 1, 2, 3, ... up to the row's generation, in the
-    /// order they were recorded, each starting from the owner the previous one left.
+    /// order they were recorded, each starting from the owner the previous one left. After a
+    /// PostgreSQL failover the next change may jump to the new timeline's floor (a multiple
+    /// of 2^40, migration 0020) and counts on by one from there.
     func historyProblems(_ reader: String, current: OwnershipRow?) async throws -> [String] {
         let changes = try await history(reader).filter { $0.reason != "refused_busy" }
         var problems: [String] = []
         var previousTo: String?
+        var previousGeneration: Int64 = 0
         for (index, change) in changes.enumerated() {
-            if change.generation != Int64(index + 1) {
-                problems.append("\(reader): change \(index + 1) has generation \(change.generation): \(change)")
+            let timelineFloor = change.generation > previousGeneration + 1 && change.generation % Self.timelineFloorStep == 0
+            if change.generation != previousGeneration + 1 && !timelineFloor {
+                problems.append("\(reader): change \(index + 1) has generation \(change.generation) after \(previousGeneration): \(change)")
             }
+            previousGeneration = change.generation
             if change.from != previousTo {
                 problems.append("\(reader): change \(index + 1) starts from \(change.from ?? "nobody") but the previous left \(previousTo ?? "nobody"): \(change)")
             }
             previousTo = change.to
         }
         if let current {
-            if current.generation != Int64(changes.count) {
-                problems.append("\(reader): row generation \(current.generation) but \(changes.count) changes recorded")
+            if current.generation != previousGeneration {
+                problems.append("\(reader): row generation \(current.generation) but the last change recorded \(previousGeneration)")
             }
             if current.session != previousTo {
                 problems.append("\(reader): row owner \(current.session ?? "nobody") but history ends with \(previousTo ?? "nobody")")
@@ -142,6 +147,9 @@ struct ClusterDatabase: Sendable {
 }
 
 extension ClusterDatabase {
+    /// The floor of PostgreSQL timeline T is `(T - 1)` times this (migration 0020).
+    static let timelineFloorStep: Int64 = 1 << 40
+
     /// Each registered replica's release as its node row records it (nil: not recorded).
     func nodeVersions() async throws -> [String: String?] {
         try await withClient { client in

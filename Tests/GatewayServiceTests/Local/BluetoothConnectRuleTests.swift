@@ -7,7 +7,7 @@ import Testing
 @Suite("Local rules: ConnectBluetoothReader")
 struct BluetoothConnectRuleTests {
     func connect(
-        _ local: LocalSdk, _ token: String, serial: String = "WP3-0001", type: ReaderGatewayV1.DeviceType = .bbposWisepad3, location: String = "tml_a"
+        _ local: LocalSDK, _ token: String, serial: String = "WP3-0001", type: ReaderGatewayV1.DeviceType = .bbposWisepad3, location: String = "tml_a"
     ) async throws(ServiceError) -> ReaderGatewayV1.ConnectBluetoothReaderResponse {
         var request = ReaderGatewayV1.ConnectBluetoothReaderRequest()
         request.sessionToken = token
@@ -18,14 +18,14 @@ struct BluetoothConnectRuleTests {
     }
 
     @Test func anEmptySerialIsAnInvalidRequest() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: [])
         let token = try await local.openSession()
         #expect(await failure { try await connect(local, token, serial: "  ") }?.reason == .invalidRequest)
     }
 
     @Test func aSmartReadersDeviceTypeIsAnInvalidRequest() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: [])
         let token = try await local.openSession()
         let error = await failure { try await connect(local, token, type: .bbposWiseposE) }
@@ -34,13 +34,13 @@ struct BluetoothConnectRuleTests {
     }
 
     @Test func aBluetoothReaderNeedsALocation() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         let token = try await local.openSession()
         #expect(await failure { try await connect(local, token, location: "") }?.reason == .locationRequired)
     }
 
     @Test func theFirstDeviceBondsAndAnotherIsRefusedWhileTheReaderIsHeld() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: [])
         let first = try await local.openSession(device: "pos-1")
         let response = try await connect(local, first, serial: "wp3-0001")

@@ -8,7 +8,7 @@ import Testing
 @Suite("Local rules: ConnectReader")
 struct ConnectRuleTests {
     @Test func anEmptyReaderIDIsAnInvalidRequest() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         let token = try await local.openSession()
         let error = await failure { try await local.connect(token, reader: "") }
         #expect(error?.reason == .invalidRequest)
@@ -16,7 +16,7 @@ struct ConnectRuleTests {
     }
 
     @Test func aConnectBeforeAnyDiscoveryIsStale() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_1"])
         let token = try await local.openSession()
         let error = await failure { try await local.connect(token, reader: "tmr_1") }
@@ -25,7 +25,7 @@ struct ConnectRuleTests {
     }
 
     @Test func aKnownReaderTheLatestAnswerDidNotListIsStale() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_1"])
         local.location("tml_b", readers: ["tmr_2"])
         let token = try await local.openSession()
@@ -34,7 +34,7 @@ struct ConnectRuleTests {
     }
 
     @Test func aReaderTheAccountDoesNotHaveIsNotFound() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_1"])
         local.store.addReader("tmr_theirs", account: "acct_other", location: nil)
         let token = try await local.openSession()
@@ -44,7 +44,7 @@ struct ConnectRuleTests {
     }
 
     @Test func aDiscoveryIDThisGatewayNeverIssuedIsInvalid() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_1"])
         let token = try await local.openSession()
         try await local.discover(token, location: "tml_a")
@@ -54,7 +54,7 @@ struct ConnectRuleTests {
     }
 
     @Test func aReaderFromASupersededDiscoveryIsStaleNamingTheNewerOne() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_1"])
         let token = try await local.openSession()
         let first = try await local.discover(token, location: "tml_a")
@@ -66,7 +66,7 @@ struct ConnectRuleTests {
     }
 
     @Test func aDiscoveryOfAnotherSessionIsInvalid() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_1"])
         let token = try await local.openSession()
         try await local.discover(token, location: "tml_a")
@@ -76,7 +76,7 @@ struct ConnectRuleTests {
     }
 
     @Test func aGrantAnswersTheReaderAndItsGenerationAndTellsTheFleet() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_1"])
         let token = try await local.openSession()
         try await local.discover(token, location: "tml_a")
@@ -89,7 +89,7 @@ struct ConnectRuleTests {
     }
 
     @Test func aSessionHoldingAnotherReaderMustDisconnectFirst() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_1", "tmr_2"])
         let token = try await local.openSession()
         try await local.discover(token, location: "tml_a")
@@ -101,7 +101,7 @@ struct ConnectRuleTests {
     }
 
     @Test func whenTheHeldReaderCannotBeConfirmedTheConnectIsRetryable() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_1", "tmr_2"])
         let token = try await local.openSession()
         try await local.discover(token, location: "tml_a")
@@ -113,7 +113,7 @@ struct ConnectRuleTests {
     }
 
     @Test func connectingAgainToTheHeldReaderIsNoTakeover() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_1"])
         let token = try await local.openSession()
         try await local.discover(token, location: "tml_a")
@@ -124,18 +124,18 @@ struct ConnectRuleTests {
     }
 
     @Test func anOfflineReaderIsRefusedAsOffline() async throws {
-        let local = LocalSdk()
-        local.store.addLocation("tml_a", account: LocalSdk.account)
-        local.store.addReader("tmr_off", account: LocalSdk.account, location: "tml_a", online: false)
+        let local = LocalSDK()
+        local.store.addLocation("tml_a", account: LocalSDK.account)
+        local.store.addReader("tmr_off", account: LocalSDK.account, location: "tml_a", online: false)
         let token = try await local.openSession()
         try await local.discover(token, location: "tml_a")
         #expect(await failure { try await local.connect(token, reader: "tmr_off") }?.reason == .readerOffline)
     }
 
     @Test func aBluetoothReaderBondedElsewhereIsRefusedAsPairedWithAnotherDevice() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_1"])
-        local.store.addReader("tmr_bt", account: LocalSdk.account, location: "tml_a", deviceType: .bbposWisepad3)
+        local.store.addReader("tmr_bt", account: LocalSDK.account, location: "tml_a", deviceType: .bbposWisepad3)
         local.store.bond("tmr_bt", to: "pos-other")
         let token = try await local.openSession(device: "pos-1")
         try await local.discover(token, location: "tml_a")

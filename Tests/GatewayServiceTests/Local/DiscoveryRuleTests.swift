@@ -8,7 +8,7 @@ import Testing
 @Suite("Local rules: discovery")
 struct DiscoveryRuleTests {
     @Test func aTokenLimitedToALocationCannotDiscoverAnother() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: [])
         local.location("tml_b", readers: [])
         let token = try await local.openSession(location: "tml_a")
@@ -18,7 +18,7 @@ struct DiscoveryRuleTests {
     }
 
     @Test func aTokenLimitedToALocationDiscoversThereWhenNoneIsNamed() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_a"])
         local.location("tml_b", readers: ["tmr_b"])
         let token = try await local.openSession(location: "tml_a")
@@ -26,20 +26,20 @@ struct DiscoveryRuleTests {
     }
 
     @Test func anUnknownLocationIsNotFound() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         let token = try await local.openSession()
         #expect(await failure { try await local.discover(token, location: "tml_nowhere") }?.reason == .locationNotFound)
     }
 
     @Test func anotherAccountsLocationReadsAsUnknown() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.store.addLocation("tml_theirs", account: "acct_other")
         let token = try await local.openSession()
         #expect(await failure { try await local.discover(token, location: "tml_theirs") }?.reason == .locationNotFound)
     }
 
     @Test func theBurstIsRefusedWithTheTimeToWait() async throws {
-        let local = LocalSdk {
+        let local = LocalSDK {
             $0.discoveryBurst = 3
             $0.discoveriesPerSecond = 1
         }
@@ -52,7 +52,7 @@ struct DiscoveryRuleTests {
     }
 
     @Test func theRateLimitRefillsAsTimePasses() async throws {
-        let local = LocalSdk {
+        let local = LocalSDK {
             $0.discoveryBurst = 2
             $0.discoveriesPerSecond = 2
         }
@@ -66,7 +66,7 @@ struct DiscoveryRuleTests {
     }
 
     @Test func theAnswerListsTheLocationsReadersOnly() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_2", "tmr_1"])
         local.location("tml_b", readers: ["tmr_3"])
         let token = try await local.openSession()
@@ -76,9 +76,9 @@ struct DiscoveryRuleTests {
     }
 
     @Test func aTapToPayReaderIsDiscoveredByItsOwnPhoneOnly() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_1"])
-        local.store.addReader("tmr_phone", account: LocalSdk.account, location: "tml_a", deviceType: .tapToPay, serial: TapToPayStore.serial(posDeviceID: "phone-1"))
+        local.store.addReader("tmr_phone", account: LocalSDK.account, location: "tml_a", deviceType: .tapToPay, serial: TapToPayStore.serial(posDeviceID: "phone-1"))
         let own = try await local.openSession(device: "phone-1")
         let other = try await local.openSession(device: "pos-2")
         #expect(try await local.discover(own, location: "tml_a").readers.map(\.id) == ["tmr_1", "tmr_phone"])
@@ -86,9 +86,9 @@ struct DiscoveryRuleTests {
     }
 
     @Test func aBluetoothReaderBondedToAnotherDeviceIsHidden() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: [])
-        local.store.addReader("tmr_bt", account: LocalSdk.account, location: "tml_a", deviceType: .stripeM2)
+        local.store.addReader("tmr_bt", account: LocalSDK.account, location: "tml_a", deviceType: .stripeM2)
         local.store.bond("tmr_bt", to: "pos-1")
         let bonded = try await local.openSession(device: "pos-1")
         let other = try await local.openSession(device: "pos-2")
@@ -97,7 +97,7 @@ struct DiscoveryRuleTests {
     }
 
     @Test func theAnswerIsKeptWithTheSessionsRow() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_1", "tmr_2"])
         let token = try await local.openSession()
         try await local.discover(token, location: "tml_a")
@@ -109,7 +109,7 @@ struct DiscoveryRuleTests {
     }
 
     @Test func aCopyTheRowMovedPastAnswersNothing() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_1"])
         let token = try await local.openSession(connection: 1)
         let id = try #require(local.registry.session(token: token)?.id)
@@ -122,7 +122,7 @@ struct DiscoveryRuleTests {
     }
 
     @Test func cancellingWithAnIDThisGatewayNeverIssuedIsInvalid() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         let token = try await local.openSession()
         var request = ReaderGatewayV1.CancelDiscoveryRequest()
         request.sessionToken = token
@@ -133,7 +133,7 @@ struct DiscoveryRuleTests {
     }
 
     @Test func cancellingAnAnsweredDiscoveryLeavesItsReadersConnectable() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_1"])
         let token = try await local.openSession()
         let answer = try await local.discover(token, location: "tml_a")

@@ -17,7 +17,7 @@ struct FleetAdminAccessRuleTests {
 
     @Test func aConsoleSessionReadsWithoutItsCSRFTokenButChangesNothingWithoutIt() async throws {
         let local = LocalFleetAdmin()
-        local.store.addConsoleSession(token: "cs_1", account: LocalSdk.account, csrfToken: "csrf_1")
+        local.store.addConsoleSession(token: "cs_1", account: LocalSDK.account, csrfToken: "csrf_1")
         _ = try await local.createLocation("Kept")
         let list = ReaderGatewayV1.FleetAdmin.listLocations.path
         let listed = try await local.call(
@@ -37,7 +37,7 @@ struct FleetAdminAccessRuleTests {
 
     @Test func anExpiredConsoleSessionIsUnknown() async throws {
         let local = LocalFleetAdmin()
-        local.store.addConsoleSession(token: "cs_1", account: LocalSdk.account, csrfToken: "csrf_1", lifetime: .seconds(60))
+        local.store.addConsoleSession(token: "cs_1", account: LocalSDK.account, csrfToken: "csrf_1", lifetime: .seconds(60))
         local.lanes.clock.advance(by: .seconds(61))
         let path = ReaderGatewayV1.FleetAdmin.listLocations.path
         let error = await failure {
@@ -84,13 +84,13 @@ struct FleetAdminAccessRuleTests {
         request.displayName = "   "
         let error = await failure { try await local.call(local.admin.createLocation, request) }
         #expect(error?.reason == .invalidRequest)
-        #expect(try await local.store.locations(account: LocalSdk.account, after: nil, limit: 10).isEmpty)
+        #expect(try await local.store.locations(account: LocalSDK.account, after: nil, limit: 10).isEmpty)
     }
 
     @Test func locationsArePagedInIDOrderWithTheLastIDAsThePageToken() async throws {
         let local = LocalFleetAdmin()
         for name in ["A", "B", "C"] { _ = try await local.createLocation(name) }
-        let ids = try await local.store.locations(account: LocalSdk.account, after: nil, limit: 10).map(\.id)
+        let ids = try await local.store.locations(account: LocalSDK.account, after: nil, limit: 10).map(\.id)
         var request = ReaderGatewayV1.ListLocationsRequest()
         request.limit = 2
         let first = try await local.call(local.admin.listLocations, request)
@@ -116,7 +116,7 @@ struct FleetAdminAccessRuleTests {
         let error = await failure { try await local.call(local.admin.updateLocation, request) }
         #expect(error?.reason == .invalidRequest)
         #expect(error?.message.contains("both given") == true)
-        #expect(try await local.store.location(location, account: LocalSdk.account)?.displayName == "Before")
+        #expect(try await local.store.location(location, account: LocalSDK.account)?.displayName == "Before")
     }
 
     @Test func aConnectionTokenLivesTheDefaultTimeOrAtMostTheMaximumAndOpensASession() async throws {

@@ -52,7 +52,7 @@ struct FleetAdminRegistrationRuleTests {
         let handed = try #require(shown.handed.withLock { $0 })
         #expect(handed.reader == id)
         #expect(local.store.credential(of: id) == handed.credential)
-        #expect(try await local.store.reader(id, account: LocalSdk.account)?.locationID == location)
+        #expect(try await local.store.reader(id, account: LocalSDK.account)?.locationID == location)
         #expect(local.lanes.fleet.readers == [id])
 
         let again = await failure { try await register(local, code: "ABCD2345", location: location) }

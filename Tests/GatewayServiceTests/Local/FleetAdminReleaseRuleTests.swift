@@ -45,7 +45,7 @@ struct FleetAdminReleaseRuleTests {
     @Test func releasingAReaderNobodyOwnsReleasesNoOne() async throws {
         let local = LocalFleetAdmin()
         let location = try await local.createLocation()
-        local.store.addReader("tmr_1", account: LocalSdk.account, location: location)
+        local.store.addReader("tmr_1", account: LocalSDK.account, location: location)
         var request = ReaderGatewayV1.ForceReleaseReaderRequest()
         request.readerID = "tmr_1"
         let response = try await local.call(local.admin.forceReleaseReader, request)
@@ -96,8 +96,8 @@ struct FleetAdminReleaseRuleTests {
         var request = ReaderGatewayV1.DeleteReaderRequest()
         request.readerID = "tmr_1"
         _ = try await local.call(local.admin.deleteReader, request)
-        #expect(try await local.store.reader("tmr_1", account: LocalSdk.account) == nil)
-        #expect(local.lanes.registry.session(token: try #require(local.lanes.registry.sessions(of: LocalSdk.account, location: nil).first?.token))?.reader == nil)
+        #expect(try await local.store.reader("tmr_1", account: LocalSDK.account) == nil)
+        #expect(local.lanes.registry.session(token: try #require(local.lanes.registry.sessions(of: LocalSDK.account, location: nil).first?.token))?.reader == nil)
         var get = ReaderGatewayV1.GetReaderRequest()
         get.readerID = "tmr_1"
         #expect(await failure { try await local.call(local.admin.getReader, get) }?.reason == .readerNotFound)

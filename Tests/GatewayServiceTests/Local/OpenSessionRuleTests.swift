@@ -7,7 +7,7 @@ import Testing
 @Suite("Local rules: OpenSession")
 struct OpenSessionRuleTests {
     @Test func anEmptyConnectionTokenIsInvalid() async {
-        let local = LocalSdk()
+        let local = LocalSDK()
         var request = ReaderGatewayV1.OpenSessionRequest()
         request.posDeviceID = "pos-1"
         let error = await failure { try await local.sdk.sessions.openSession(request, local.context()) }
@@ -16,16 +16,16 @@ struct OpenSessionRuleTests {
     }
 
     @Test func anEmptyDeviceIDIsAnInvalidRequest() async {
-        let local = LocalSdk()
+        let local = LocalSDK()
         var request = ReaderGatewayV1.OpenSessionRequest()
-        request.connectionToken = local.store.addConnectionToken(account: LocalSdk.account)
+        request.connectionToken = local.store.addConnectionToken(account: LocalSDK.account)
         let error = await failure { try await local.sdk.sessions.openSession(request, local.context()) }
         #expect(error?.reason == .invalidRequest)
         #expect(error?.message.contains("pos_device_id") == true)
     }
 
     @Test func aTokenTheStoreDoesNotKnowIsInvalid() async {
-        let local = LocalSdk()
+        let local = LocalSDK()
         var request = ReaderGatewayV1.OpenSessionRequest()
         request.connectionToken = "ctok_never_minted"
         request.posDeviceID = "pos-1"
@@ -33,18 +33,18 @@ struct OpenSessionRuleTests {
     }
 
     @Test func aTokenPastItsLifetimeIsExpired() async {
-        let local = LocalSdk()
+        let local = LocalSDK()
         var request = ReaderGatewayV1.OpenSessionRequest()
-        request.connectionToken = local.store.addConnectionToken(account: LocalSdk.account, ttl: .seconds(60))
+        request.connectionToken = local.store.addConnectionToken(account: LocalSDK.account, ttl: .seconds(60))
         request.posDeviceID = "pos-1"
         local.clock.advance(by: .seconds(60))
         #expect(await failure { try await local.sdk.sessions.openSession(request, local.context()) }?.reason == .connectionTokenExpired)
     }
 
     @Test func aTokenJustBeforeItsExpiryOpensASession() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         var request = ReaderGatewayV1.OpenSessionRequest()
-        request.connectionToken = local.store.addConnectionToken(account: LocalSdk.account, ttl: .seconds(60))
+        request.connectionToken = local.store.addConnectionToken(account: LocalSDK.account, ttl: .seconds(60))
         request.posDeviceID = "pos-1"
         local.clock.advance(by: .seconds(59))
         let response = try await local.sdk.sessions.openSession(request, local.context())
@@ -52,9 +52,9 @@ struct OpenSessionRuleTests {
     }
 
     @Test func aNewSessionAnswersItsLeaseAndKeepsItsRowAndItsLaneDefaultsToTheDevice() async throws {
-        let local = LocalSdk { $0.sessionLease = .seconds(45) }
+        let local = LocalSDK { $0.sessionLease = .seconds(45) }
         var request = ReaderGatewayV1.OpenSessionRequest()
-        request.connectionToken = local.store.addConnectionToken(account: LocalSdk.account, location: "tml_a")
+        request.connectionToken = local.store.addConnectionToken(account: LocalSDK.account, location: "tml_a")
         request.posDeviceID = "pos-7"
         let response = try await local.sdk.sessions.openSession(request, local.context())
         #expect(response.leaseMs == 45_000)
@@ -64,18 +64,18 @@ struct OpenSessionRuleTests {
         #expect(row.locationScope == "tml_a")
         #expect(row.leaseExpiresUnixMs == local.clock.nowUnixMs + 45_000)
         let held = local.registry.session(token: response.sessionToken)
-        #expect(held?.accountID == LocalSdk.account)
+        #expect(held?.accountID == LocalSDK.account)
     }
 
     @Test func aResumeWithAnUnknownTokenIsAnExpiredSession() async {
-        let local = LocalSdk()
+        let local = LocalSDK()
         var request = ReaderGatewayV1.OpenSessionRequest()
         request.resumeToken = "not-a-session"
         #expect(await failure { try await local.sdk.sessions.openSession(request, local.context()) }?.reason == .sessionExpired)
     }
 
     @Test func aResumeAnswersTheSameSessionFromItsRowAtANewEpoch() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         let token = try await local.openSession()
         let id = try #require(local.registry.session(token: token)?.id)
         var request = ReaderGatewayV1.OpenSessionRequest()
@@ -87,7 +87,7 @@ struct OpenSessionRuleTests {
     }
 
     @Test func aResumeAfterTheLeaseRanOutIsAnExpiredSession() async throws {
-        let local = LocalSdk { $0.sessionLease = .seconds(30) }
+        let local = LocalSDK { $0.sessionLease = .seconds(30) }
         let token = try await local.openSession()
         local.clock.advance(by: .seconds(30))
         var request = ReaderGatewayV1.OpenSessionRequest()
@@ -96,9 +96,9 @@ struct OpenSessionRuleTests {
     }
 
     @Test func aStoreOutageIsRetryable() async {
-        let local = LocalSdk()
+        let local = LocalSDK()
         var request = ReaderGatewayV1.OpenSessionRequest()
-        request.connectionToken = local.store.addConnectionToken(account: LocalSdk.account)
+        request.connectionToken = local.store.addConnectionToken(account: LocalSDK.account)
         request.posDeviceID = "pos-1"
         local.store.setUnavailable(true)
         let error = await failure { try await local.sdk.sessions.openSession(request, local.context()) }

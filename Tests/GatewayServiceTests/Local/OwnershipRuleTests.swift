@@ -8,8 +8,8 @@ import Testing
 @Suite("Local rules: ownership between sessions")
 struct OwnershipRuleTests {
     /// Two sessions on two connections that discovered `tmr_1`; the first holds it.
-    func twoLanes() async throws -> (LocalSdk, first: String, second: String) {
-        let local = LocalSdk()
+    func twoLanes() async throws -> (LocalSDK, first: String, second: String) {
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_1"])
         let first = try await local.openSession(device: "pos-1", connection: 1)
         let second = try await local.openSession(device: "pos-2", connection: 2)
@@ -20,7 +20,7 @@ struct OwnershipRuleTests {
     }
 
     /// The first lane's payment collection is running on the reader.
-    func collecting(_ local: LocalSdk, _ token: String) async throws {
+    func collecting(_ local: LocalSDK, _ token: String) async throws {
         let session = try #require(local.registry.session(token: token))
         let started = try await local.store.commandStarted(.collectPaymentMethod, reader: ReaderID("tmr_1"), session: session.id, generation: session.generation)
         #expect(started == .proceed)
@@ -65,7 +65,7 @@ struct OwnershipRuleTests {
     }
 
     @Test func aDisconnectWithoutAReaderIsNotConnected() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         let token = try await local.openSession()
         let error = await failure { try await local.disconnect(token) }
         #expect(error?.reason == .notConnectedToReader)

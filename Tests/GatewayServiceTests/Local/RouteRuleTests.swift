@@ -6,14 +6,14 @@ import Testing
 /// not decode is refused naming its message; a decoded one reaches the handler.
 @Suite("Local rules: routes")
 struct RouteRuleTests {
-    func handler(_ local: LocalSdk, _ path: String) -> MethodHandler? {
+    func handler(_ local: LocalSDK, _ path: String) -> MethodHandler? {
         var router = MethodRouter()
         local.sdk.registerMethods(with: &router)
         return router.handlers[path]
     }
 
     @Test func aRequestThatDoesNotDecodeIsInvalidNamingItsMessage() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         guard case .unary(let body)? = handler(local, ReaderGatewayV1.Sdk.openSession.path) else {
             Issue.record("OpenSession is not served as a unary method")
             return
@@ -29,7 +29,7 @@ struct RouteRuleTests {
     }
 
     @Test func aDecodedRequestReachesTheHandler() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         guard case .unary(let body)? = handler(local, ReaderGatewayV1.Sdk.heartbeat.path) else {
             Issue.record("Heartbeat is not served as a unary method")
             return

@@ -5,26 +5,26 @@ import Testing
 /// Heartbeat, CloseSession and the lease sweep with the stores in memory and a manual clock.
 @Suite("Local rules: session use")
 struct SessionUseRuleTests {
-    func heartbeat(_ local: LocalSdk, _ token: String, connection: UInt64 = 1) async throws(ServiceError) -> ReaderGatewayV1.HeartbeatResponse {
+    func heartbeat(_ local: LocalSDK, _ token: String, connection: UInt64 = 1) async throws(ServiceError) -> ReaderGatewayV1.HeartbeatResponse {
         var request = ReaderGatewayV1.HeartbeatRequest()
         request.sessionToken = token
         return try await local.sdk.sessions.heartbeat(request, local.context(connection: connection))
     }
 
     @Test func aHeartbeatWithAnUnknownTokenIsAnExpiredSession() async {
-        let local = LocalSdk()
+        let local = LocalSDK()
         #expect(await failure { try await heartbeat(local, "nobody") }?.reason == .sessionExpired)
     }
 
     @Test func aHeartbeatAnswersTheWholeLease() async throws {
-        let local = LocalSdk { $0.sessionLease = .seconds(20) }
+        let local = LocalSDK { $0.sessionLease = .seconds(20) }
         let token = try await local.openSession()
         local.clock.advance(by: .seconds(5))
         #expect(try await heartbeat(local, token).leaseRemainingMs == 20_000)
     }
 
     @Test func aHeartbeatOnAnotherConnectionAdoptsTheSessionThere() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         let token = try await local.openSession(connection: 1)
         _ = try await heartbeat(local, token, connection: 9)
         let session = try #require(local.registry.session(token: token))
@@ -33,7 +33,7 @@ struct SessionUseRuleTests {
     }
 
     @Test func aClosedSessionIsGoneForItsNextCall() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         let token = try await local.openSession()
         var close = ReaderGatewayV1.CloseSessionRequest()
         close.sessionToken = token
@@ -43,7 +43,7 @@ struct SessionUseRuleTests {
     }
 
     @Test func closingASessionReleasesItsReader() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: ["tmr_1"])
         let token = try await local.openSession()
         try await local.discover(token, location: "tml_a")
@@ -56,7 +56,7 @@ struct SessionUseRuleTests {
     }
 
     @Test func aDetachedSessionPastItsLeaseIsSweptAndItsReaderReleased() async throws {
-        let local = LocalSdk { $0.sessionLease = .seconds(30) }
+        let local = LocalSDK { $0.sessionLease = .seconds(30) }
         local.location("tml_a", readers: ["tmr_1"])
         let token = try await local.openSession(connection: 1)
         try await local.discover(token, location: "tml_a")
@@ -70,7 +70,7 @@ struct SessionUseRuleTests {
     }
 
     @Test func anAttachedSessionKeepsItsLeaseThroughSweeps() async throws {
-        let local = LocalSdk { $0.sessionLease = .seconds(30) }
+        let local = LocalSDK { $0.sessionLease = .seconds(30) }
         let token = try await local.openSession(connection: 1)
         for _ in 0..<4 {
             local.clock.advance(by: .seconds(20))

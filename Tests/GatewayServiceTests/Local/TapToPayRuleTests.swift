@@ -14,7 +14,7 @@ struct TapToPayRuleTests {
     }
 
     func connect(
-        _ local: LocalSdk, _ token: String, device: ReaderGatewayV1.TapToPayDevice = phone(), location: String = "tml_a",
+        _ local: LocalSDK, _ token: String, device: ReaderGatewayV1.TapToPayDevice = phone(), location: String = "tml_a",
         onBehalfOf: String = "", acceptTerms: Bool = true
     ) async throws(ServiceError) -> ReaderGatewayV1.ConnectTapToPayReaderResponse {
         var request = ReaderGatewayV1.ConnectTapToPayReaderRequest()
@@ -27,7 +27,7 @@ struct TapToPayRuleTests {
     }
 
     @Test func aPhoneTooOldForTapToPayIsRefusedNamingTheFirstModel() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: [])
         let token = try await local.openSession(device: "phone-1")
         let error = await failure { try await connect(local, token, device: Self.phone(model: "iPhone10,3")) }
@@ -36,7 +36,7 @@ struct TapToPayRuleTests {
     }
 
     @Test func anOperatingSystemTooOldIsRefusedNamingTheMinimum() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: [])
         let token = try await local.openSession(device: "phone-1")
         let error = await failure { try await connect(local, token, device: Self.phone(os: "16.3")) }
@@ -45,20 +45,20 @@ struct TapToPayRuleTests {
     }
 
     @Test func aTapToPayReaderNeedsALocation() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         let token = try await local.openSession(device: "phone-1")
         #expect(await failure { try await connect(local, token, location: "") }?.reason == .locationRequired)
     }
 
     @Test func termsNotAcceptedAndNotPermittedAreRefused() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: [])
         let token = try await local.openSession(device: "phone-1")
         #expect(await failure { try await connect(local, token, acceptTerms: false) }?.reason == .tapToPayReaderTosAcceptanceCanceled)
     }
 
     @Test func theTermsAreAcceptedOnceForTheAccount() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: [])
         let first = try await local.openSession(device: "phone-1")
         #expect(try await connect(local, first).termsAcceptedNow)
@@ -68,7 +68,7 @@ struct TapToPayRuleTests {
     }
 
     @Test func aPhoneServesAtMostThreeAccountsInADay() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: [])
         let token = try await local.openSession(device: "phone-1")
         for (index, merchant) in ["m1", "m2", "m3"].enumerated() {
@@ -82,7 +82,7 @@ struct TapToPayRuleTests {
     }
 
     @Test func aPhoneNotSetUpIsToldToSetUpAndThenIsNot() async throws {
-        let local = LocalSdk()
+        let local = LocalSDK()
         local.location("tml_a", readers: [])
         let token = try await local.openSession(device: "phone-1")
         let setup = try #require(try await connect(local, token).deviceSetup)

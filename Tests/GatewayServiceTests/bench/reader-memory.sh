@@ -41,7 +41,7 @@ log() { echo "== $(date -u +%H:%M:%S) $*"; }
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 rss_kb() { awk '/VmRSS/ {print $2}' /proc/$1/status; }
 stop() { for pid in "$@"; do kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; }
-# stop_gateway PID: SIGTERM (the replica drains and leaves the node registry), SIGKILL after 30 s.
+# stop_gateway PID: SIGTERM (the replica drains and leaves the node directory), SIGKILL after 30 s.
 stop_gateway() {
   kill -TERM "$1" 2>/dev/null || true
   for _ in $(seq 1 300); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done

@@ -3,21 +3,21 @@ import GatewayOperations
 import GatewayWire
 import Testing
 
-/// The fleet admin surface on the same replica, store, registry and clock as a ``LocalSdk``
+/// The fleet admin surface on the same replica, store, registry and clock as a ``LocalSDK``
 /// (whose sessions own the readers an admin looks at or releases). Its routes are called as
 /// the router calls them: the request encoded, the answer decoded, with no socket, no
 /// PostgreSQL and no wait.
 struct LocalFleetAdmin {
     static let secretKey = "sk_local_admin"
 
-    let lanes: LocalSdk
+    let lanes: LocalSDK
     let admin: FleetAdminService
     var store: InMemoryStore { lanes.store }
 
     init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }) {
-        let lanes = LocalSdk(configure)
+        let lanes = LocalSDK(configure)
         let store = lanes.store
-        store.addAccount(LocalSdk.account, secretKey: Self.secretKey)
+        store.addAccount(LocalSDK.account, secretKey: Self.secretKey)
         self.lanes = lanes
         admin = FleetAdminService(
             configuration: lanes.configuration, accounts: store, consoleSessions: store, locations: store, readerRecords: store, registrations: store,
@@ -62,7 +62,7 @@ struct LocalFleetAdmin {
 
     /// A lane's session connected to `reader` (online at `location`); returns its resume token.
     func laneOwning(_ reader: String, at location: String, device: String = "pos-1") async throws -> String {
-        store.addReader(reader, account: LocalSdk.account, location: location)
+        store.addReader(reader, account: LocalSDK.account, location: location)
         let token = try await lanes.openSession(device: device)
         try await lanes.discover(token, location: location)
         _ = try await lanes.connect(token, reader: reader)

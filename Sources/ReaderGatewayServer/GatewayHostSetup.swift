@@ -9,7 +9,7 @@ import GatewayTransport
 /// service configurations, and what the process says once the port is open: on the first run
 /// of a fresh embedded database, the development account's secret key and the CA path, once.
 enum GatewayHostSetup {
-    static func make(options: ServerOptions, store: StoreService) async throws -> GatewayServiceHost.Setup {
+    static func make(options: ServerOptions, store: StorePart) async throws -> GatewayServiceHost.Setup {
         let client: PostgresClient
         do {
             client = try await store.started()

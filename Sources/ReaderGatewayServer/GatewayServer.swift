@@ -4,28 +4,28 @@ import GatewayOperations
 import GatewayRepositories
 import GatewayService
 
-/// The process shell: the gateway's services run side by side by a ``ServiceGroup`` (the ops
+/// The process shell: the gateway's services run side by side by a ``LifecycleGroup`` (the ops
 /// endpoint, the store, the gateway host) and the signals that stop them. The first SIGINT or
 /// SIGTERM starts a graceful shutdown (the gateway drains first, the ops endpoint stops last);
 /// a second one exits at once.
 final class GatewayServer: Sendable {
     let options: ServerOptions
-    let store: StoreService
+    let store: StorePart
     /// The ops endpoint, when `--ops-port` is set.
-    let ops: OpsService?
+    let ops: OpsPart?
     /// The TLS port with the gateway's services, its background loops and its drain.
     let gateway: GatewayServiceHost
-    let services: [any LifecycleService]
+    let services: [any LifecyclePart]
     private let logger = Logger(component: "main")
 
     init(options: ServerOptions) {
         self.options = options
-        let store = StoreService(options: options)
+        let store = StorePart(options: options)
         self.store = store
         let metrics = GatewayMetrics(
             callMethods: GatewayServiceHost.methodNames, version: GatewayVersion.current.description, schema: "\(Migrations.latestVersion)"
         )
-        let ops = options.opsPort == nil ? nil : OpsService(options: options, store: store, metrics: metrics, startedServices: ["store", "gateway"])
+        let ops = options.opsPort == nil ? nil : OpsPart(options: options, store: store, metrics: metrics, startedServices: ["store", "gateway"])
         let configuration = options.drain
         let logger = self.logger
         gateway = GatewayServiceHost(metrics: metrics, drain: { hooks in
@@ -49,7 +49,7 @@ final class GatewayServer: Sendable {
         logger.info("reader-gateway starting", [
             "version": GatewayVersion.current.description, "schema": Migrations.latestVersion, "node_name": options.nodeName, "pid": getpid(),
         ])
-        let group = ServiceGroup(services) { [self] event in observe(event) }
+        let group = LifecycleGroup(services) { [self] event in observe(event) }
         return await withTaskGroup(of: Void.self) { tasks in
             tasks.addTask { [self] in
                 var first = true
@@ -74,7 +74,7 @@ final class GatewayServer: Sendable {
         }
     }
 
-    private func observe(_ event: ServiceGroup.Event) {
+    private func observe(_ event: LifecycleGroup.Event) {
         switch event {
         case .started(let service):
             ops?.serviceStarted(service)

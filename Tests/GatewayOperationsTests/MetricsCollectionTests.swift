@@ -138,7 +138,7 @@ struct MetricsCollectionTests {
         metrics.claimDuration.unlabeled.observe(Duration.milliseconds(3))
         metrics.framesRejected.labels(FrameRejectReason.tooLarge).increment()
 
-        let parsed = try PrometheusTextReader(metrics.registry.render())
+        let parsed = try PrometheusTextReader(metrics.collection.render())
         for family in [
             "reader_gateway_connections", "reader_gateway_connections_accepted_total", "reader_gateway_tls_handshakes_total",
             "reader_gateway_tls_handshake_failures_total", "reader_gateway_calls_total", "reader_gateway_claims_total",

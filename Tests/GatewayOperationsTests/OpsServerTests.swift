@@ -27,7 +27,7 @@ final class OpsServerHarness {
         var configuration = OpsServerConfiguration(host: "127.0.0.1", port: 0)
         configure(&configuration)
         let store = storeReachable
-        let router = OpsRouter(registry: metrics.registry, readinessChecks: [
+        let router = OpsRouter(collection: metrics.collection, readinessChecks: [
             ReadinessCheck("store") { store.isOn ? .ready : .notReady("cannot connect to PostgreSQL") },
             ReadinessCheck("migrations") { .ready },
         ])
@@ -207,7 +207,7 @@ struct OpsServerTests {
         let first = try OpsServerHarness()
         let second = OpsServer(
             configuration: OpsServerConfiguration(host: "127.0.0.1", port: first.port),
-            router: OpsRouter(registry: MetricsCollection(), readinessChecks: [])
+            router: OpsRouter(collection: MetricsCollection(), readinessChecks: [])
         )
         do {
             try second.start()

@@ -31,7 +31,7 @@ struct ReadyzTests {
 
     @Test func aDegradedCheckPassesTheProbeAndAFailingOneDoesNot() {
         let router = { (store: ReadinessCheck.Outcome, draining: ReadinessCheck.Outcome) in
-            OpsRouter(registry: MetricsCollection(), readinessChecks: [ReadinessCheck("store") { store }, ReadinessCheck("draining") { draining }])
+            OpsRouter(collection: MetricsCollection(), readinessChecks: [ReadinessCheck("store") { store }, ReadinessCheck("draining") { draining }])
         }
         let head = OpsHTTPRequestHead(method: "GET", path: "/readyz", minorVersion: 1, headers: [])
         let degraded = router(.degraded("no successful ping for 8 s"), .ready).respond(to: head)

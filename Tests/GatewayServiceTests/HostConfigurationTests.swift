@@ -29,7 +29,7 @@ struct HostConfigurationTests {
             metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false), closeGracePeriod: .zero
         )
         do {
-            let running = try await RunningService.start(host)
+            let running = try await RunningPart.start(host)
             Issue.record("a wildcard internal bind without an advertise address started")
             try await running.stop()
         } catch {

@@ -36,7 +36,7 @@ struct NodeLeaseTests {
             service: service, client: client, metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false),
             closeGracePeriod: .milliseconds(200)
         )
-        let running = try await RunningService.start(host)
+        let running = try await RunningPart.start(host)
         let node = try #require(host.nodeID)
 
         // Saturate the pool: both connections pinned by transactions that wait for the test,

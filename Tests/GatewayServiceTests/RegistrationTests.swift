@@ -66,7 +66,7 @@ struct RegistrationTests {
             service: ServiceConfiguration(), client: harness.database.client,
             metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false), closeGracePeriod: .milliseconds(500)
         )
-        let runningB = try await RunningService.start(replicaB)
+        let runningB = try await RunningPart.start(replicaB)
         let portB = try #require(replicaB.localAddress).port
         let admin = try await harness.admin()
         let location = try await admin.createLocation("Two replicas")

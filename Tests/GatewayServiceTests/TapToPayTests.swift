@@ -47,7 +47,7 @@ struct TapToPayTests {
     }
 
     /// A second replica: another service host on the harness's PostgreSQL.
-    static func secondReplica(_ harness: GatewayHarness) async throws -> (RunningService, Int) {
+    static func secondReplica(_ harness: GatewayHarness) async throws -> (RunningPart, Int) {
         let server = try harness.authority.issue(
             CertificateRequest(commonName: "localhost", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], usage: .server),
             writingTo: harness.directory, name: "server-replica-2"
@@ -57,7 +57,7 @@ struct TapToPayTests {
             service: ServiceConfiguration(), client: harness.database.client,
             metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false), closeGracePeriod: .milliseconds(500)
         )
-        let running = try await RunningService.start(host)
+        let running = try await RunningPart.start(host)
         return (running, try #require(host.localAddress).port)
     }
 

@@ -4,12 +4,12 @@
 /// the server calls it on the ops thread.
 public struct OpsRouter: Sendable {
     /// Renders `/metrics`.
-    public let registry: MetricsCollection
+    public let collection: MetricsCollection
     /// The conditions `/readyz` requires, in the order shown.
     public let readinessChecks: [ReadinessCheck]
 
-    public init(registry: MetricsCollection, readinessChecks: [ReadinessCheck]) {
-        self.registry = registry
+    public init(collection: MetricsCollection, readinessChecks: [ReadinessCheck]) {
+        self.collection = collection
         self.readinessChecks = readinessChecks
     }
 
@@ -26,7 +26,7 @@ public struct OpsRouter: Sendable {
             let report = ReadinessReport(evaluating: readinessChecks)
             return OpsHTTPResponse(status: report.isReady ? .ok : .serviceUnavailable, body: report.text)
         case "/metrics":
-            return OpsHTTPResponse(status: .ok, contentType: PrometheusText.contentType, body: registry.render())
+            return OpsHTTPResponse(status: .ok, contentType: PrometheusText.contentType, body: collection.render())
         default:
             return .error(.notFound, reason: "the ops endpoint serves /healthz, /readyz and /metrics")
         }

@@ -1,8 +1,8 @@
 import GatewayCore
 
-/// The ops endpoint as a ``LifecycleService``: bound and serving on its own event loop while
+/// The ops endpoint as a ``LifecyclePart``: bound and serving on its own event loop while
 /// its `run` runs; the run ends by closing every ops connection and ending that loop's thread.
-extension OpsServer: LifecycleService {
+extension OpsServer: LifecyclePart {
     public var name: String { "ops" }
 
     /// Binds and serves until `context`'s shutdown, then stops and returns. A bind that fails

@@ -8,7 +8,7 @@ import Synchronization
 /// or a misbehaving client never touches the data-path event loops.
 ///
 ///     let server = OpsServer(configuration: .init(host: "0.0.0.0", port: 9090), router: router)
-///     try await server.run(context)   // a ``LifecycleService``: serves until the shutdown
+///     try await server.run(context)   // a ``LifecyclePart``: serves until the shutdown
 ///
 /// `start()` and `stop()` are the same steps for callers that manage the server themselves.
 public final class OpsServer: Sendable {

@@ -13,7 +13,7 @@
 /// the peers send.
 public struct GatewayMetrics: Sendable {
     /// The collection that renders `/metrics`.
-    public let registry: MetricsCollection
+    public let collection: MetricsCollection
 
     /// Open connections by kind and state (`reader_gateway_connections`).
     public let connections: MetricFamily<Gauge>
@@ -70,7 +70,7 @@ public struct GatewayMetrics: Sendable {
     public init(callMethods: [String] = [], version: String = "dev", schema: String = "", includeProcessMetrics: Bool = true) {
         let collection = MetricsCollection()
         let kind = MetricLabel("kind", ConnectionKind.self)
-        self.registry = collection
+        self.collection = collection
         connections = collection.gauge(
             "reader_gateway_connections", help: "Open connections by kind and state.",
             labels: [kind, MetricLabel("state", ConnectionState.self)]

@@ -1,9 +1,9 @@
 import GatewayCore
 
-/// The client as a ``LifecycleService`` (model: postgres-nio's `PostgresClient.run()`): its
+/// The client as a ``LifecyclePart`` (model: postgres-nio's `PostgresClient.run()`): its
 /// store thread, pool and shared LISTEN connection live as long as its `run` does. The run
 /// ends by closing every connection and ending every LISTEN stream (``shutdown()``).
-extension PostgresClient: LifecycleService {
+extension PostgresClient: LifecyclePart {
     public var name: String { "postgres" }
 
     /// Serves until `context`'s shutdown, then shuts the client down and returns.

@@ -6,9 +6,9 @@ import GatewayWebSocket
 
 /// The plain HTTP on the gateway's TLS port, beside the WebSocket binding: the browser
 /// library's files (and whether an origin may upgrade) under the library prefix, and the fleet
-/// console's requests (`/console...`), answered by ``ConsoleService``.
+/// console's requests (`/console...`), answered by ``ConsoleResponder``.
 struct GatewayHTTPResponder: PlainHTTPResponder {
-    let console: ConsoleService
+    let console: ConsoleResponder
 
     /// Request lines that are the console's: a connection starting with one of these is HTTP
     /// for the console (`GET /console…` before the WebSocket rule, which takes other GETs);

@@ -4,7 +4,7 @@ import GatewayTransport
 import GatewayWire
 
 extension GatewayServiceHost {
-    /// Opens the internal listener (replica link), joins the node registry, then opens the TLS
+    /// Opens the internal listener (replica link), joins the node directory, then opens the TLS
     /// port. On a failure, what was opened is closed again before the error is thrown.
     func open(_ gateway: Gateway, listener: GatewayListenerConfiguration, loops: EventLoopGroup) async throws -> OpenedGateway {
         let advertisedHost = try Self.advertisedHost(listener.internalListener)
@@ -61,7 +61,7 @@ extension GatewayServiceHost {
 
     private func startPublicListener(_ gateway: Gateway, _ listener: GatewayListenerConfiguration, loops: EventLoopGroup) throws -> TLSServer {
         var webSocket = listener.webSocket
-        webSocket.http = GatewayHTTPResponder(console: ConsoleService(database: gateway.database, metrics: gateway.metrics))
+        webSocket.http = GatewayHTTPResponder(console: ConsoleResponder(database: gateway.database, metrics: gateway.metrics))
         let server = CallServer(
             router: gateway.routes,
             connectionConfiguration: ConnectionConfiguration(role: .server, maxQueuedBytesPerStream: listener.maxQueuedBytesPerCall),

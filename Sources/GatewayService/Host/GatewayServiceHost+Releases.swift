@@ -2,7 +2,7 @@ import GatewayCore
 import GatewayRepositories
 
 extension GatewayServiceHost {
-    /// Learns the other replicas' releases from the node registry at start-up and says when
+    /// Learns the other replicas' releases from the node directory at start-up and says when
     /// this replica runs beside another release (a rollout or rollback in progress: the
     /// supported skew is one release, docs/operations.md "Upgrades").
     func logReleasesAlongside(_ gateway: Gateway) async {
@@ -10,7 +10,7 @@ extension GatewayServiceHost {
         do {
             nodes = try await gateway.cluster.nodes()
         } catch {
-            logger.warning("could not read the other replicas' releases from the node registry", ["error": error])
+            logger.warning("could not read the other replicas' releases from the node directory", ["error": error])
             return
         }
         let own = GatewayVersion.current.description

@@ -5,15 +5,15 @@ import GatewayTransport
 import GatewayWire
 import Synchronization
 
-/// The gateway as one ``LifecycleService``: its ``run(_:)`` opens the event loops, the
+/// The gateway as one ``LifecyclePart``: its ``run(_:)`` opens the event loops, the
 /// replica-link listener and the TLS port, runs the replica's background loops as child tasks,
-/// and at the shutdown drains, closes and leaves the node registry, returning only once
+/// and at the shutdown drains, closes and leaves the node directory, returning only once
 /// nothing it started still runs.
 ///
 /// What it needs from outside (the store's client, the certificates) may not exist yet when the
 /// process builds its services: ``Setup`` is asked for at the start of ``run(_:)``. A host runs
 /// once.
-public final class GatewayServiceHost: LifecycleService {
+public final class GatewayServiceHost: LifecyclePart {
     /// What a run needs, asked for when it starts.
     public struct Setup: Sendable {
         public var listener: GatewayListenerConfiguration
@@ -81,7 +81,7 @@ public final class GatewayServiceHost: LifecycleService {
     /// The bound TLS address once the run opened it (it stays set after the run).
     public var localAddress: SocketAddress? { opened?.address }
 
-    /// This replica's node id in the node registry once the run registered it.
+    /// This replica's node id in the node directory once the run registered it.
     public var nodeID: String? { opened?.gateway.node.id }
 
     /// The host's whole life: setup, loops, the internal listener (replica link), the node
@@ -123,7 +123,7 @@ public final class GatewayServiceHost: LifecycleService {
         await open.internalServer.shutdown(gracePeriod: .milliseconds(200))
         // Leaving detaches this node's links in one statement; readers that re-attach keep their owners.
         do { try await gateway.cluster.deregister(node: gateway.node.id) } catch {
-            logger.warning("could not leave the node registry; the others reap this node after its lease", ["error": error])
+            logger.warning("could not leave the node directory; the others reap this node after its lease", ["error": error])
         }
         gateway.loops.set(nil)
         await loops.shutdown()

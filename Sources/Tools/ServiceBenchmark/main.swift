@@ -134,7 +134,7 @@ func run() async throws {
         service: service, client: database.client, metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false),
         closeGracePeriod: .milliseconds(200)
     )
-    let running = try await RunningService.start(host)
+    let running = try await RunningPart.start(host)
     guard let port = host.localAddress?.port else { fail("the gateway has no bound port") }
     let account = try await DevelopmentAccount.create(name: "bench", client: database.client)
     let clients = try EventLoopGroup(loopCount: 2, threadNamePrefix: "bench-loop")

@@ -16,7 +16,7 @@ final class GatewayHarness: Sendable {
     let database: TestDatabase
     let host: GatewayServiceHost
     /// The host's run, stopped by ``stop()``.
-    let running: RunningService
+    let running: RunningPart
     let port: Int
     let directory: String
     let caPath: String
@@ -75,7 +75,7 @@ final class GatewayHarness: Sendable {
             listener: listener,
             service: service, client: database.client, metrics: metrics, closeGracePeriod: .milliseconds(500)
         )
-        let running = try await RunningService.start(host)
+        let running = try await RunningPart.start(host)
         let address = try #require(host.localAddress)
         let account = try await DevelopmentAccount.create(name: "test", client: database.client)
         return GatewayHarness(
@@ -85,7 +85,7 @@ final class GatewayHarness: Sendable {
     }
 
     private init(
-        database: TestDatabase, host: GatewayServiceHost, running: RunningService, port: Int, directory: String, caPath: String,
+        database: TestDatabase, host: GatewayServiceHost, running: RunningPart, port: Int, directory: String, caPath: String,
         authority: CertificateAuthority, account: DevelopmentAccount, loops: EventLoopGroup, metrics: GatewayMetrics
     ) {
         self.database = database

@@ -194,7 +194,7 @@ struct ConsoleTests {
             _ = try await WebSocketPeer.open(port: harness.port, caPath: harness.caPath)
             _ = try await harness.http("PUT", "/console/session", origin: harness.ownOrigin, body: harness.account.secretKey)
             _ = try await harness.http("PUT", "/console/session", origin: harness.ownOrigin, body: "sk_wrong")
-            let text = harness.metrics.registry.render()
+            let text = harness.metrics.collection.render()
             for line in [
                 "reader_gateway_websocket_upgrades_total 1", #"reader_gateway_websocket_upgrades_refused_total{reason="origin"} 1"#,
                 #"reader_gateway_websocket_upgrades_refused_total{reason="path"} 1"#, #"reader_gateway_console_sign_ins_total{result="signed_in"} 1"#,

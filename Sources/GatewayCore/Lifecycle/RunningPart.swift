@@ -1,13 +1,13 @@
-/// One ``LifecycleService`` run on its own, outside a ``ServiceGroup``: for tests and tools
+/// One ``LifecyclePart`` run on its own, outside a ``LifecycleGroup``: for tests and tools
 /// that start a service, use it, and stop it.
 ///
-///     let running = try await RunningService.start(host)
+///     let running = try await RunningPart.start(host)
 ///     …
 ///     try await running.stop()
 ///
 /// The service's `run` is the one task this value holds; ``stop()`` asks it to wind down and
 /// waits for it to return, so nothing of the service outlives the call.
-public final class RunningService: Sendable {
+public final class RunningPart: Sendable {
     public let name: String
     private let shutdown: Latch
     private let task: Task<Void, any Error>
@@ -21,7 +21,7 @@ public final class RunningService: Sendable {
     /// Runs `service` until it says it started, and returns it running. Throws the service's
     /// error when its start failed (after its `run` returned), or ``ServiceEndedEarly`` when it
     /// returned without starting.
-    public static func start(_ service: any LifecycleService) async throws -> RunningService {
+    public static func start(_ service: any LifecyclePart) async throws -> RunningPart {
         let shutdown = Latch()
         let startedOrEnded = Latch()
         let started = Latch()
@@ -38,7 +38,7 @@ public final class RunningService: Sendable {
             try await task.value
             throw ServiceEndedEarly()
         }
-        return RunningService(name: service.name, shutdown: shutdown, task: task)
+        return RunningPart(name: service.name, shutdown: shutdown, task: task)
     }
 
     /// Asks the service to wind down and waits until its `run` returned; rethrows its error.

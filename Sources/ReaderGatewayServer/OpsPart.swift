@@ -8,13 +8,13 @@ import Synchronization
 /// It starts first, so `/healthz` answers while the store starts (the
 /// startup probe) and `/readyz` stays 503 until every service is up. It
 /// stops last, so `/readyz` reports the drain to the end.
-final class OpsService: LifecycleService {
+final class OpsPart: LifecyclePart {
     let name = "ops"
     /// The gateway's metrics; later layers record into them.
     let metrics: GatewayMetrics
     private let server: OpsServer
     private let state: OpsState
-    private let store: StoreService
+    private let store: StorePart
     private let logger = Logger(component: "ops")
 
     /// How often the store is pinged, and how old the last good ping may be.
@@ -23,19 +23,19 @@ final class OpsService: LifecycleService {
 
     private let drainConfiguration: DrainConfiguration
 
-    init(options: ServerOptions, store: StoreService, metrics: GatewayMetrics, startedServices: [String]) {
+    init(options: ServerOptions, store: StorePart, metrics: GatewayMetrics, startedServices: [String]) {
         drainConfiguration = options.drain
         let state = OpsState(required: startedServices)
         self.metrics = metrics
         self.state = state
         self.store = store
         // Whether the store answered a ping lately, as /readyz's store check sees it.
-        metrics.registry.onScrape {
-            let reachable = StoreReadiness.isReachable(lastPingAge: state.lastPingAge, staleAfter: OpsService.pingStaleAfter)
+        metrics.collection.onScrape {
+            let reachable = StoreReadiness.isReachable(lastPingAge: state.lastPingAge, staleAfter: OpsPart.pingStaleAfter)
             metrics.storeReachable.unlabeled.set(reachable ? 1 : 0)
         }
         // The store pool's gauges are read at each scrape (nothing while the store starts).
-        metrics.registry.onScrape {
+        metrics.collection.onScrape {
             guard let pool = store.client?.poolStatistics() else { return }
             metrics.storePoolConnections.labels(PoolConnectionState.idle).set(Int64(pool.idle))
             metrics.storePoolConnections.labels(PoolConnectionState.inUse).set(Int64(pool.inUse))
@@ -44,7 +44,7 @@ final class OpsService: LifecycleService {
         }
         server = OpsServer(
             configuration: OpsServerConfiguration(host: options.opsAddress, port: options.opsPort ?? 9090),
-            router: OpsRouter(registry: metrics.registry, readinessChecks: state.readinessChecks(store: store))
+            router: OpsRouter(collection: metrics.collection, readinessChecks: state.readinessChecks(store: store))
         )
     }
 
@@ -73,7 +73,7 @@ final class OpsService: LifecycleService {
                     wasReachable = false
                 }
             }
-            try? await Task.sleep(for: OpsService.pingInterval)
+            try? await Task.sleep(for: OpsPart.pingInterval)
         }
     }
 
@@ -147,10 +147,10 @@ final class OpsState: Sendable {
 
     /// The store check (see ``StoreReadiness``): 503 until the store first started, then an
     /// outage is reported as degraded and the probe stays 200.
-    func readinessChecks(store: StoreService) -> [ReadinessCheck] {
+    func readinessChecks(store: StorePart) -> [ReadinessCheck] {
         [
             ReadinessCheck("store") { [self] in
-                StoreReadiness.outcome(lastPingAge: lastPingAge, staleAfter: OpsService.pingStaleAfter)
+                StoreReadiness.outcome(lastPingAge: lastPingAge, staleAfter: OpsPart.pingStaleAfter)
             },
             ReadinessCheck("migrations") { [self] in
                 started.withLock { $0.contains("store") } ? .ready : .notReady("not applied yet")

@@ -14,7 +14,7 @@ private struct Failed: Error, Equatable {}
 
 /// A service that starts (or fails to), serves until asked to stop, then stops: after
 /// `holdStop` is set when one is given.
-private struct FakeService: LifecycleService {
+private struct FakePart: LifecyclePart {
     let name: String
     let journal: Journal
     var failsToStart = false
@@ -36,7 +36,7 @@ private struct FakeService: LifecycleService {
 /// What the group reported.
 private final class Events: Sendable {
     private let events = Mutex<[String]>([])
-    func record(_ event: ServiceGroup.Event) {
+    func record(_ event: LifecycleGroup.Event) {
         let line = switch event {
         case .started(let service): "started \(service)"
         case .allStarted: "all started"
@@ -48,13 +48,13 @@ private final class Events: Sendable {
     var all: [String] { events.withLock { $0 } }
 }
 
-@Suite("ServiceGroup: side by side, wound down in reverse order")
-struct ServiceGroupTests {
+@Suite("LifecycleGroup: side by side, wound down in reverse order")
+struct LifecycleGroupTests {
     @Test("a requested shutdown winds the services down last first; no failures")
     func requested() async {
         let journal = Journal()
         let events = Events()
-        let group = ServiceGroup(["store", "listener", "ops"].map { FakeService(name: $0, journal: journal) }, observe: events.record)
+        let group = LifecycleGroup(["store", "listener", "ops"].map { FakePart(name: $0, journal: journal) }, observe: events.record)
         let running = Task { await group.run() }
         #expect(await eventually { events.all.contains("all started") })
         group.requestShutdown()
@@ -68,9 +68,9 @@ struct ServiceGroupTests {
     func oneAfterAnother() async {
         let journal = Journal()
         let hold = Latch()
-        let group = ServiceGroup([
-            FakeService(name: "store", journal: journal),
-            FakeService(name: "listener", journal: journal, holdStop: hold),
+        let group = LifecycleGroup([
+            FakePart(name: "store", journal: journal),
+            FakePart(name: "listener", journal: journal, holdStop: hold),
         ])
         let running = Task { await group.run() }
         #expect(await eventually { journal.all.contains("listener start") && journal.all.contains("store start") })
@@ -87,10 +87,10 @@ struct ServiceGroupTests {
     func failedStart() async {
         let journal = Journal()
         let events = Events()
-        let group = ServiceGroup([
-            FakeService(name: "ops", journal: journal),
-            FakeService(name: "store", journal: journal, failsToStart: true),
-            FakeService(name: "listener", journal: journal),
+        let group = LifecycleGroup([
+            FakePart(name: "ops", journal: journal),
+            FakePart(name: "store", journal: journal, failsToStart: true),
+            FakePart(name: "listener", journal: journal),
         ], observe: events.record)
         let failures = await group.run()
         #expect(failures.map(\.service) == ["store"])
@@ -103,9 +103,9 @@ struct ServiceGroupTests {
     @Test("a service that returns on its own is a failure and ends the group")
     func endedEarly() async {
         let journal = Journal()
-        let group = ServiceGroup([
-            FakeService(name: "store", journal: journal),
-            FakeService(name: "listener", journal: journal, endsOnItsOwn: true),
+        let group = LifecycleGroup([
+            FakePart(name: "store", journal: journal),
+            FakePart(name: "listener", journal: journal, endsOnItsOwn: true),
         ])
         let failures = await group.run()
         #expect(failures.map(\.service) == ["listener"])
@@ -116,19 +116,19 @@ struct ServiceGroupTests {
     @Test("a shutdown requested before the group runs still starts and stops every service")
     func requestedBeforeRun() async {
         let journal = Journal()
-        let group = ServiceGroup(["a", "b"].map { FakeService(name: $0, journal: journal) })
+        let group = LifecycleGroup(["a", "b"].map { FakePart(name: $0, journal: journal) })
         group.requestShutdown()
         #expect(await group.run().isEmpty)
         #expect(Set(journal.all) == ["a start", "b start", "a asked", "b asked", "a stopped", "b stopped"])
     }
 }
 
-@Suite("RunningService: one service run alone")
+@Suite("RunningPart: one service run alone")
 struct RunningServiceTests {
     @Test("start returns once the service started; stop winds it down and waits for its run")
     func startThenStop() async throws {
         let journal = Journal()
-        let running = try await RunningService.start(FakeService(name: "host", journal: journal))
+        let running = try await RunningPart.start(FakePart(name: "host", journal: journal))
         #expect(journal.all == ["host start"])
         try await running.stop()
         #expect(journal.all == ["host start", "host asked", "host stopped"])
@@ -138,17 +138,17 @@ struct RunningServiceTests {
     func failedStart() async {
         let journal = Journal()
         await #expect(throws: Failed()) {
-            _ = try await RunningService.start(FakeService(name: "host", journal: journal, failsToStart: true))
+            _ = try await RunningPart.start(FakePart(name: "host", journal: journal, failsToStart: true))
         }
         #expect(journal.all == ["host start"])
     }
 
     @Test("a service that returns without starting is reported as ended early")
     func endedWithoutStarting() async {
-        struct Quits: LifecycleService {
+        struct Quits: LifecyclePart {
             let name = "quits"
             func run(_ context: ServiceContext) async throws {}
         }
-        await #expect(throws: ServiceEndedEarly.self) { _ = try await RunningService.start(Quits()) }
+        await #expect(throws: ServiceEndedEarly.self) { _ = try await RunningPart.start(Quits()) }
     }
 }

@@ -4,14 +4,14 @@
 /// ``ServiceContext/started()``, serves until ``ServiceContext/shutdown`` is set, winds
 /// down (drains, closes, stops what it started, including after a half-finished start) and
 /// returns. Returning or throwing before the shutdown was asked for ends the whole
-/// ``ServiceGroup``.
-public protocol LifecycleService: Sendable {
+/// ``LifecycleGroup``.
+public protocol LifecyclePart: Sendable {
     /// A short name for the log.
     var name: String { get }
     func run(_ context: ServiceContext) async throws
 }
 
-/// What a ``ServiceGroup`` hands each service it runs.
+/// What a ``LifecycleGroup`` hands each service it runs.
 public struct ServiceContext: Sendable {
     /// Set when the service is to wind down and return (``Latch/wait()`` waits for it).
     public let shutdown: Latch

@@ -6,7 +6,7 @@ import Synchronization
 /// The database: the embedded PostgreSQL when no URL is configured, the
 /// client pool, and the schema migrations. Up once migrated; stopped last but one (after
 /// the gateway host that uses it, before the ops endpoint).
-final class StoreService: LifecycleService {
+final class StorePart: LifecyclePart {
     let name = "store"
     private let options: ServerOptions
     private let logger = Logger(component: "store")

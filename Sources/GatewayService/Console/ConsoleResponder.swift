@@ -20,7 +20,7 @@ import GatewayWebSocket
 /// WebSocket binding as `FleetAdmin` calls, authorised by the same cookie (see
 /// `FleetAdminService.consoleAccount`). Sign-in only from the gateway's own pages: a `PUT`
 /// whose `Origin` is not the gateway's is refused (403), as is a sign-out without the CSRF token.
-struct ConsoleService: Sendable {
+struct ConsoleResponder: Sendable {
     let database: GatewayDatabase
     let metrics: GatewayMetrics
     let logger = Logger(component: "console")

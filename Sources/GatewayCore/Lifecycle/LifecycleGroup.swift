@@ -9,9 +9,9 @@ import Synchronization
 /// Services that depend on another wait for it themselves (the listener waits for the
 /// store to be up); the group does not order their starts.
 ///
-/// The model is swift-service-lifecycle's `ServiceGroup`, without its task-local
+/// The model is swift-service-lifecycle's `LifecycleGroup`, without its task-local
 /// graceful-shutdown plumbing: each service gets its shutdown ``Latch`` in its context.
-public final class ServiceGroup: Sendable {
+public final class LifecycleGroup: Sendable {
     /// What the group reports while it runs.
     public enum Event: Sendable {
         case started(service: String)
@@ -22,11 +22,11 @@ public final class ServiceGroup: Sendable {
         case stopped(service: String)
     }
 
-    private let services: [any LifecycleService]
+    private let services: [any LifecyclePart]
     private let observe: @Sendable (Event) -> Void
     private let requested = Latch()
 
-    public init(_ services: [any LifecycleService], observe: @escaping @Sendable (Event) -> Void = { _ in }) {
+    public init(_ services: [any LifecyclePart], observe: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.services = services
         self.observe = observe
     }

@@ -47,6 +47,21 @@ public final class ReplicatedPostgres: Sendable {
         self.logger = logger
     }
 
+    /// Runs `body` on a new pair in a temporary directory, then stops both servers and removes
+    /// the directory; when `body` throws, each server's last log lines are printed first.
+    public static func withPair(replication: Replication, _ body: (ReplicatedPostgres) async throws -> Void) async throws {
+        let pair = try await start(in: TestPostgres.makeTemporaryDirectory() + "/pair", replication: replication)
+        defer { try? FileManager.default.removeItem(atPath: pair.directory) }
+        do {
+            try await body(pair)
+        } catch {
+            print(pair.tail(20))
+            await pair.stop()
+            throw error
+        }
+        await pair.stop()
+    }
+
     /// Starts the primary in `directory/a`, creates `databaseName`, and a streaming standby of
     /// it in `directory/b`; returns once the standby streams (synchronously, in that mode).
     public static func start(

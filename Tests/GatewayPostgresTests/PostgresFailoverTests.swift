@@ -17,16 +17,7 @@ struct PostgresFailoverTests {
     /// commits the old primary acknowledged: the figure for docs/operations.md).
     @Test(arguments: [ReplicatedPostgres.Replication.synchronous, .asynchronous])
     func failoverIsFollowedAndListenedAgain(_ replication: ReplicatedPostgres.Replication) async throws {
-        let pair = try await ReplicatedPostgres.start(in: TestPostgres.makeTemporaryDirectory() + "/pair", replication: replication)
-        defer { try? FileManager.default.removeItem(atPath: pair.directory) }
-        do {
-            try await failOver(pair)
-        } catch {
-            print(pair.tail(20))
-            await pair.stop()
-            throw error
-        }
-        await pair.stop()
+        try await ReplicatedPostgres.withPair(replication: replication, failOver)
     }
 
     private func failOver(_ pair: ReplicatedPostgres) async throws {
@@ -103,39 +94,38 @@ struct PostgresFailoverTests {
     /// primary: the write fails retryably with ``StoreError/Code/notPrimary`` and the
     /// connection is dropped, so the next one looks for the primary again.
     @Test func aReadOnlyRefusalDropsTheConnection() async throws {
-        let pair = try await ReplicatedPostgres.start(in: TestPostgres.makeTemporaryDirectory() + "/pair", replication: .asynchronous)
-        defer { try? FileManager.default.removeItem(atPath: pair.directory) }
-        // target_session_attrs=any: the client takes the standby.
-        var configuration = PostgresConfiguration(connectionString: pair.connectionString(slot: 1))
-        configuration.maximumConnections = 1
-        let client = try PostgresClient(configuration: configuration, logger: Logger(component: "store"))
-        let standby = try await client.query("SELECT pg_is_in_recovery() AS standby")[0].decode(Bool.self, "standby")
-        #expect(standby)
-        #expect(client.poolStatistics().idle + client.poolStatistics().inUse == 1)
-        do {
-            try await client.execute("CREATE TABLE refused (n int)")
-            Issue.record("a write on the standby succeeded")
-        } catch {
-            #expect(error.code == .notPrimary)
-            #expect(error.isRetryable)
-            #expect(error.sqlState == "25006")
+        try await ReplicatedPostgres.withPair(replication: .asynchronous) { pair in
+            // target_session_attrs=any: the client takes the standby.
+            var configuration = PostgresConfiguration(connectionString: pair.connectionString(slot: 1))
+            configuration.maximumConnections = 1
+            let client = try PostgresClient(configuration: configuration, logger: Logger(component: "store"))
+            let standby = try await client.query("SELECT pg_is_in_recovery() AS standby")[0].decode(Bool.self, "standby")
+            #expect(standby)
+            #expect(client.poolStatistics().idle + client.poolStatistics().inUse == 1)
+            do throws(StoreError) {
+                try await client.execute("CREATE TABLE refused (n int)")
+                Issue.record("a write on the standby succeeded")
+            } catch {
+                #expect(error.code == .notPrimary)
+                #expect(error.isRetryable)
+                #expect(error.sqlState == "25006")
+            }
+            #expect(await eventually { client.poolStatistics().idle + client.poolStatistics().inUse == 0 })
+            // Without `any` the client does not take the standby at all.
+            let strict = try PostgresClient(
+                configuration: .init(connectionString: pair.connectionString(slot: 1).replacingOccurrences(of: "target_session_attrs=any", with: "")),
+                logger: Logger(component: "store")
+            )
+            do throws(StoreError) {
+                try await strict.execute("SELECT 1")
+                Issue.record("a client without target_session_attrs connected to the standby")
+            } catch {
+                #expect(error.code == .connectionFailed)
+                #expect(error.message.contains("accepts writes"), "\(error)")
+            }
+            await strict.shutdown()
+            await client.shutdown()
         }
-        #expect(await eventually { client.poolStatistics().idle + client.poolStatistics().inUse == 0 })
-        // Without `any` the client does not take the standby at all.
-        let strict = try PostgresClient(
-            configuration: .init(connectionString: pair.connectionString(slot: 1).replacingOccurrences(of: "target_session_attrs=any", with: "")),
-            logger: Logger(component: "store")
-        )
-        do {
-            try await strict.execute("SELECT 1")
-            Issue.record("a client without target_session_attrs connected to the standby")
-        } catch {
-            #expect(error.code == .connectionFailed)
-            #expect(error.message.contains("accepts writes"), "\(error)")
-        }
-        await strict.shutdown()
-        await client.shutdown()
-        await pair.stop()
     }
 }
 

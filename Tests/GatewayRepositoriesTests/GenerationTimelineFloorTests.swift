@@ -55,16 +55,7 @@ struct GenerationTimelineFloorTests {
     /// primary handed out: nobody is handed a generation twice, even before any replica has
     /// compared its rows.
     @Test func aPromotedServerHandsOutGenerationsAboveEveryOneItsPredecessorDid() async throws {
-        let pair = try await ReplicatedPostgres.start(in: TestPostgres.makeTemporaryDirectory() + "/pair", replication: .asynchronous)
-        defer { try? FileManager.default.removeItem(atPath: pair.directory) }
-        do {
-            try await failOver(pair)
-        } catch {
-            print(pair.tail(20))
-            await pair.stop()
-            throw error
-        }
-        await pair.stop()
+        try await ReplicatedPostgres.withPair(replication: .asynchronous, failOver)
     }
 
     private func failOver(_ pair: ReplicatedPostgres) async throws {

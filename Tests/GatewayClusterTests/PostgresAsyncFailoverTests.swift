@@ -90,10 +90,7 @@ extension ClusterTests {
             cluster.expect(owners[replaced]?.session == taker.sessionID, "\(replaced) is owned by \(String(describing: owners[replaced])), not the taker")
             cluster.expect(owners[fresh]?.session == newcomer.sessionID, "\(fresh) is owned by \(String(describing: owners[fresh])), not the newcomer")
 
-            let ready = await eventuallyIgnoringErrors(timeout: .seconds(30), interval: .milliseconds(100)) {
-                for replica in cluster.replicas where !(await replica.isReady()) { return false }
-                return true
-            }
+            let ready = await cluster.everyReplicaReady(within: .seconds(30), checkingEvery: .milliseconds(100))
             cluster.expect(ready, "not every replica is ready again 30 s after the promotion")
             let recovery = await cluster.waitForRecovery(scene, since: promoted, timeout: .seconds(30))
             await cluster.expect(recovery != nil, "no full recovery after the failover", showing: scene)

@@ -56,10 +56,7 @@ extension ClusterTests {
             let firstConnect = ContinuousClock.now
             cluster.expect(connected, "no connect succeeded within 30 s of the promotion")
 
-            let ready = await eventuallyIgnoringErrors(timeout: .seconds(30), interval: .milliseconds(100)) {
-                for replica in cluster.replicas where !(await replica.isReady()) { return false }
-                return true
-            }
+            let ready = await cluster.everyReplicaReady(within: .seconds(30), checkingEvery: .milliseconds(100))
             cluster.expect(ready, "not every replica is ready again 30 s after the promotion")
             let recovery = await cluster.waitForRecovery(scene, since: promoted, timeout: .seconds(30))
             await cluster.expect(recovery != nil, "no full recovery after the failover", showing: scene)

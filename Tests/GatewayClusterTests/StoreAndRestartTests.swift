@@ -37,10 +37,7 @@ extension ClusterTests {
             print("cluster: PostgreSQL down for \(seconds(restarted - stopped)); connect refused in \(seconds(refusedIn)); \(duringOutage) commands completed between owners and their readers during the outage")
 
             // Every replica reconnects by itself.
-            let ready = await eventuallyIgnoringErrors(timeout: .seconds(30), interval: .milliseconds(200)) {
-                for replica in cluster.replicas where !(await replica.isReady()) { return false }
-                return true
-            }
+            let ready = await cluster.everyReplicaReady(within: .seconds(30), checkingEvery: .milliseconds(200))
             cluster.expect(ready, "not every replica is ready again 30 s after PostgreSQL came back")
             let recovery = await cluster.waitForRecovery(scene, since: restarted, timeout: .seconds(30))
             await cluster.expect(recovery != nil, "no full recovery after the PostgreSQL restart", showing: scene)
@@ -107,10 +104,7 @@ extension ClusterTests {
             cluster.expect(worked["Same replica", default: 0] == 10, "the owner on the reader's replica could not command it during the outage: \(failures.prefix(4))")
             cluster.expect(worked["Across replicas", default: 0] == 10, "the owner on another replica could not command its reader during the outage: \(failures.prefix(4))")
 
-            let ready = await eventuallyIgnoringErrors(timeout: .seconds(30), interval: .milliseconds(200)) {
-                for replica in cluster.replicas where !(await replica.isReady()) { return false }
-                return true
-            }
+            let ready = await cluster.everyReplicaReady(within: .seconds(30), checkingEvery: .milliseconds(200))
             cluster.expect(ready, "not every replica is ready again after the outage")
             let after = try await cluster.database.ownership()
             for id in ids {

@@ -188,6 +188,14 @@ final class ClusterFixture: Sendable {
     // MARK: checks
 
     /// Records an issue (and keeps the logs) when `condition` is false.
+    /// Whether every replica's `/readyz` says plain `ready` within `timeout`, asked every `interval`.
+    func everyReplicaReady(within timeout: Duration, checkingEvery interval: Duration) async -> Bool {
+        await eventuallyIgnoringErrors(timeout: timeout, interval: interval) {
+            for replica in self.replicas where !(await replica.isReady()) { return false }
+            return true
+        }
+    }
+
     func expect(_ condition: Bool, _ message: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation) {
         guard !condition else { return }
         failed.store(true, ordering: .relaxed)

@@ -17,7 +17,7 @@ struct PostgresFailoverTests {
     /// commits the old primary acknowledged: the figure for docs/operations.md).
     @Test(arguments: [ReplicatedPostgres.Replication.synchronous, .asynchronous])
     func failoverIsFollowedAndListenedAgain(_ replication: ReplicatedPostgres.Replication) async throws {
-        try await ReplicatedPostgres.withPair(replication: replication, failOver)
+        try await ReplicatedPostgres.withPair(replication: replication) { try await failOver($0) }
     }
 
     private func failOver(_ pair: ReplicatedPostgres) async throws {

@@ -55,7 +55,7 @@ struct GenerationTimelineFloorTests {
     /// primary handed out: nobody is handed a generation twice, even before any replica has
     /// compared its rows.
     @Test func aPromotedServerHandsOutGenerationsAboveEveryOneItsPredecessorDid() async throws {
-        try await ReplicatedPostgres.withPair(replication: .asynchronous, failOver)
+        try await ReplicatedPostgres.withPair(replication: .asynchronous) { try await failOver($0) }
     }
 
     private func failOver(_ pair: ReplicatedPostgres) async throws {

@@ -28,6 +28,44 @@ extension ClusterTests {
         }
     }
 
+    /// The `WatchFleet` streams a key opened on every replica end with `SECRET_KEY_RETIRED`
+    /// once the key is revoked through one of them (the revocation's NOTIFY reaches them all).
+    @Test func aRevokedKeysWatchersEndOnEveryReplica() async throws {
+        try await ClusterFixture.run(ClusterOptions()) { cluster in
+            let created = try await cluster.withAdmin(port: cluster.replicas[0].port) { admin in
+                try await admin.createApiKey(name: "dashboard", permissions: Self.readAll)
+            }
+            let keyID = try #require(created.key?.id)
+            let logs = cluster.replicas.map { _ in FleetWatchLog() }
+            let clients = cluster.replicas.map { cluster.admin(port: $0.port, secretKey: created.secret) }
+            defer { for client in clients { client.connection.close() } }
+            let watching = zip(clients, logs).map { client, log in
+                Task {
+                    do {
+                        for try await event in try await client.watchFleet() { log.record(event) }
+                        log.ended("the stream ended")
+                    } catch let error as RPCError {
+                        log.ended("\(error.reason)")
+                    } catch {
+                        log.ended("\(error)")
+                    }
+                }
+            }
+            defer { for task in watching { task.cancel() } }
+            for (index, log) in logs.enumerated() {
+                try cluster.require(await eventuallyIgnoringErrors { log.snapshotComplete }, "no snapshot on replica \(index + 1): \(log.ended ?? "")")
+            }
+
+            let revokedAt = ContinuousClock.now
+            _ = try await cluster.withAdmin(port: cluster.replicas[2].port) { try await $0.revokeApiKey(keyID) }
+            for (index, log) in logs.enumerated() {
+                try cluster.require(await eventuallyIgnoringErrors { log.ended != nil }, "replica \(index + 1)'s watcher of the revoked key still runs")
+                try cluster.require(log.ended == "\(ReaderGatewayV1.ErrorReason.secretKeyRetired)", "replica \(index + 1)'s watcher ended with \(log.ended ?? "")")
+            }
+            print("cluster: every replica ended the revoked key's watcher \(ContinuousClock.now - revokedAt) after the revocation was sent")
+        }
+    }
+
     /// A key limited to one location sees none of another location's readers or history, and
     /// mints tokens only for its own location, on whichever replica it calls.
     @Test func aLocationLimitedKeySeesOnlyItsLocationOnEveryReplica() async throws {

@@ -9,6 +9,10 @@ import GatewayPostgres
 public struct ApiKeyStore: Sendable {
     public let client: PostgresClient
 
+    /// The channel a revocation is announced on (payload: the key's id), so that every replica
+    /// ends the streams the key opened (`WatchFleet`).
+    public static let revocationChannel = "reader_gateway_keys"
+
     public init(client: PostgresClient) { self.client = client }
 
     static let columns = """
@@ -133,8 +137,8 @@ public struct ApiKeyStore: Sendable {
 
     /// Revokes key `id` at `now`: every secret of it stops working and its console sessions
     /// end. Revoking the account key also gives `accounts.secret_key_sha256` the hash of a
-    /// secret nobody has. Nil when the account has no such key; an already revoked key is
-    /// answered as it is.
+    /// secret nobody has. Every replica is told on ``revocationChannel`` (after the commit).
+    /// Nil when the account has no such key; an already revoked key is answered as it is.
     public func revokeKey(_ id: String, account: String, now: Date) async throws(StoreError) -> ApiKeyRecord? {
         try await client.execute(
             """
@@ -150,7 +154,11 @@ public struct ApiKeyStore: Sendable {
             """,
             [PostgresValue(id), PostgresValue(account), PostgresValue(now), PostgresValue(Secrets.secretKey())]
         )
-        return try await key(id, account: account, now: now)
+        let revoked = try await key(id, account: account, now: now)
+        if revoked?.revokedAt != nil {
+            _ = try await client.execute("SELECT pg_notify($1, $2)", [PostgresValue(Self.revocationChannel), PostgresValue(id)])
+        }
+        return revoked
     }
 
     static func record(_ row: PostgresRow) throws(StoreError) -> ApiKeyRecord {

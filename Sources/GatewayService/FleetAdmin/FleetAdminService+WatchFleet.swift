@@ -12,7 +12,7 @@ extension FleetAdminService {
                 let records = try await self.locations.locations(account: account, after: nil, limit: 1000)
                 locations = records.filter { location == nil || $0.id == location }.map(Gateway.locationMessage)
             } catch { throw ServiceError.store(error) }
-            await fleet.watch(call, account: account, location: location, locations: locations)
+            await fleet.watch(call, account: account, location: location, locations: locations, key: access.key.id)
         } catch {
             call.end(error.status)
         }

@@ -22,14 +22,15 @@ public struct ApiKeyStore: Sendable {
         """
 
     /// The key whose current secret, or a secret a roll replaced, is `secret`, and whether it
-    /// works at `now`; its last use is noted (at most once a minute). An account a 0.1.0
-    /// binary created (its key only in `accounts`) has its key adopted here on first use.
+    /// works at `now`; its last use is noted (at most once a minute). A new account's key
+    /// (only in `accounts`, as `Accounts.create` and a 0.1.0 binary write it) is adopted here
+    /// as the account key on its first use.
     public func lookup(secret: String, now: Date) async throws(StoreError) -> ApiKeyLookup {
         if let found = try await find(secret: secret, now: now) { return found }
         let adopted = try await client.execute(
             """
-            INSERT INTO api_keys (id, account_id, name, secret_sha256, permissions, account_key, created_at)
-            SELECT $2, a.id, 'account key', a.secret_key_sha256, $3, true, a.created_at
+            INSERT INTO api_keys (id, account_id, name, secret_sha256, secret_last4, permissions, account_key, created_at)
+            SELECT $2, a.id, 'account key', a.secret_key_sha256, right($1, 4), $3, true, a.created_at
             FROM accounts a WHERE a.secret_key_sha256 = \(Secrets.hashSQL(1))
             ON CONFLICT DO NOTHING
             """,

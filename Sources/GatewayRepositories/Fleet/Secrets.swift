@@ -38,23 +38,15 @@ public enum Secrets {
 /// `gatewayctl accounts create`, so both store keys the way the gateway checks them.
 public enum Accounts {
     /// Creates an account and returns its id and secret key. The key is returned
-    /// once and only its SHA-256 is stored, in `accounts` (what a 0.1.0 binary reads) and
-    /// as the account key in `api_keys`, with every permission.
+    /// once and only its SHA-256 is stored, in `accounts`, as every release does (so this
+    /// works on a schema a 0.1.0 binary left); the first call with it adopts it as the
+    /// account's account key in `api_keys`, with every permission (``ApiKeyStore``).
     public static func create(name: String, client: PostgresClient) async throws(StoreError) -> (id: String, secretKey: String) {
         let id = Secrets.accountID()
         let secret = Secrets.secretKey()
         try await client.execute(
-            """
-            WITH account AS (
-                INSERT INTO accounts (id, name, secret_key_sha256) VALUES ($1, $2, \(Secrets.hashSQL(3))) RETURNING id, secret_key_sha256, created_at
-            )
-            INSERT INTO api_keys (id, account_id, name, secret_sha256, secret_last4, permissions, account_key, created_at)
-            SELECT $4, id, 'account key', secret_key_sha256, $5, $6, true, created_at FROM account
-            """,
-            [
-                PostgresValue(id), PostgresValue(name), PostgresValue(secret), PostgresValue(Secrets.apiKeyID()), PostgresValue(String(secret.suffix(4))),
-                PostgresValue(Migration.accountKeyPermissions),
-            ]
+            "INSERT INTO accounts (id, name, secret_key_sha256) VALUES ($1, $2, \(Secrets.hashSQL(3)))",
+            [PostgresValue(id), PostgresValue(name), PostgresValue(secret)]
         )
         return (id, secret)
     }

@@ -13,8 +13,8 @@ extension Migration {
     ///   `valid_until` and kept after it, so the gateway can say the secret was rolled (and
     ///   when) instead of calling it unknown.
     /// - Each account's key of `accounts.secret_key_sha256` becomes a key with every
-    ///   permission (`account_key`): copied here, and adopted on first use for an account
-    ///   a 0.1.0 binary creates while both run. Rolling or revoking it also changes
+    ///   permission (`account_key`): copied here, and adopted on its first use for an
+    ///   account created since (accounts are created in `accounts` alone, as 0.1.0 does). Rolling or revoking it also changes
     ///   `accounts.secret_key_sha256` (to the new secret's hash, or to one of no secret), so a
     ///   0.1.0 binary, which reads only that column, follows the change.
     /// - `console_sessions.api_key_id`: the key a console session signed in with (its

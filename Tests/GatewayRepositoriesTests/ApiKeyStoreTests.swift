@@ -52,8 +52,13 @@ struct ApiKeyStoreTests {
                 return
             }
 
-            let keys = try await store.keys(account: account.id, now: Self.t0)
-            let accountKey = try #require(keys.first { $0.isAccountKey })
+            // The account key is adopted at its first use.
+            #expect(try await store.keys(account: account.id, now: Self.t0).map(\.name) == ["dashboard"])
+            guard case .valid(let accountKey) = try await store.lookup(secret: account.secretKey, now: Self.t0) else {
+                Issue.record("the account key does not work")
+                return
+            }
+            #expect(accountKey.isAccountKey && accountKey.secretLast4 == String(account.secretKey.suffix(4)))
             let revoked = try #require(try await store.revokeKey(accountKey.id, account: account.id, now: Self.t0))
             #expect(revoked.revokedAt == Self.t0)
             guard case .retired(_, .revoked(at: Self.t0)) = try await store.lookup(secret: account.secretKey, now: Self.t0 + 1) else {

@@ -114,7 +114,9 @@ struct SDKService: SDKRoutes {
     // MARK: commands
 
     var collectPaymentMethod: SDKRoute.CollectPaymentMethod {
-        .task { [commands] request, context throws(ServiceError) in try await commands.collectPaymentMethod(request, context) }
+        .task(arriving: { [commands] request, context in commands.collectArrived(request, context) }) { [commands] request, ticket, context throws(ServiceError) in
+            try await commands.collectPaymentMethod(request, ticket: ticket, context)
+        }
     }
 
     var confirmPaymentIntent: SDKRoute.ConfirmPaymentIntent {

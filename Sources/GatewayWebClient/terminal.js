@@ -140,7 +140,9 @@ export class Terminal {
         throw RPCError.argument("config.method", `must be "internet" (readers reach the gateway themselves), not ${objects.describe(options.method)}`);
       }
       const response = await this.call(Sdk.DiscoverReaders, { sessionToken: await this.sessionToken(), locationId: location, simulated, timeoutMs: 0n, filter });
-      const readers = response.readers.map((reader) => objects.reader(reader, response.discoveryId));
+      // A replica of a release before the filter ignores it and lists the location: only the reader named is kept.
+      const named = filter ? response.readers.filter((reader) => (filter.readerId ? reader.id === filter.readerId : reader.serialNumber === filter.serialNumber)) : response.readers;
+      const readers = named.map((reader) => objects.reader(reader, response.discoveryId));
       return { discoveredReaders: deviceType ? readers.filter((reader) => reader.device_type === deviceType) : readers };
     });
   }

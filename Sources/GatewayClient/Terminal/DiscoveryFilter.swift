@@ -9,6 +9,14 @@ public enum DiscoveryFilter: Sendable, Hashable {
     /// The serial number printed on the reader.
     case serialNumber(String)
 
+    /// Whether `reader` is the one named.
+    public func names(_ reader: ReaderGatewayV1.Reader) -> Bool {
+        switch self {
+        case .readerID(let id): reader.id == id
+        case .serialNumber(let serial): reader.serialNumber == serial
+        }
+    }
+
     /// The filter as the wire carries it.
     var message: ReaderGatewayV1.DiscoveryFilter {
         var filter = ReaderGatewayV1.DiscoveryFilter()

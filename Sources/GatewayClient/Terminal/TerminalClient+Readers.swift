@@ -29,7 +29,9 @@ extension TerminalClient {
         request.filter = filter?.message
         if let timeout { request.timeoutMs = WireTime.nanoseconds(of: timeout) / 1_000_000 }
         let response = try await connection.unary(ReaderGatewayV1.Sdk.discoverReaders, request, timeout: callTimeout + (timeout ?? .zero))
-        return response.readers.map { DiscoveredReader(reader: $0, discoveryID: response.discoveryID) }
+        // A replica of a release before the filter ignores it and lists the location: only
+        // the reader named is kept.
+        return response.readers.filter { filter?.names($0) ?? true }.map { DiscoveredReader(reader: $0, discoveryID: response.discoveryID) }
     }
 
     /// Cancels the session's discovery that is still waiting for its answer (Stripe's

@@ -9,7 +9,8 @@ Scenarios, chosen by the request:
 - URL query `scenario=garbage`: after SETTINGS, a message that is not one frame.
 - OpenSession with connection token `pst_bad`: UNAUTHENTICATED / CONNECTION_TOKEN_INVALID.
 - ConnectReader of `tmr_busy` with fail_if_in_use: ABORTED / READER_BUSY.
-- DiscoverReaders with a filter: the canned readers it names (by id or serial), maybe none.
+- DiscoverReaders with a filter: the canned readers it names (by id or serial), maybe none;
+  at location `tml_old` the filter is ignored (a replica of a release before it).
 - EasyConnect: the canned reader its filter names, as ConnectReader (discovery `disc_2`);
   `tmr_busy` with fail_if_in_use: ABORTED / READER_BUSY; none: NOT_FOUND / READER_NOT_FOUND.
 - CollectPaymentMethod: waits for CancelCollectPaymentMethod (then CANCELLED /
@@ -226,7 +227,8 @@ class Connection:
                               last_seen_unix_ms=1764300000000, activity=1),
                 common.Reader(id="tmr_busy", label="Back", location_id=request.location_id, network_status=1, activity=2),
             ]
-            if request.HasField("filter"):
+            # Location `tml_old` answers as a replica of a release before the filter: it ignores it.
+            if request.HasField("filter") and request.location_id != "tml_old":
                 readers = [reader for reader in readers if named(request.filter, reader)]
             await self.reply(stream_id, sdk.DiscoverReadersResponse(discovery_id="disc_1", readers=readers))
         elif name == "EasyConnect":

@@ -88,6 +88,9 @@ test("discoverReaders with a discovery_filter sends it and answers the reader it
   assert.equal(both.error.reason, "INVALID_REQUEST");
   assert.equal(both.error.argument, "config.discovery_filter");
   assert.match(both.error.message, /set exactly one/);
+  // A replica that ignores the filter (an older release) lists the location: the library keeps the reader named.
+  const old = await terminal.discoverReaders({ location: "tml_old", discovery_filter: { serial_number: "WSC-1" } });
+  assert.deepEqual(old.discoveredReaders.map((reader) => reader.id), ["tmr_1"]);
   const empty = await terminal.discoverReaders({ discovery_filter: {} });
   assert.equal(empty.error.code, "INVALID_ARGUMENT");
 }));

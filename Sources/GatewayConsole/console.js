@@ -49,10 +49,53 @@ function showFleet(session) {
   $("signin").hidden = true;
   $("fleet").hidden = false;
   $("signout").hidden = false;
-  $("account").textContent = session.account;
+  $("account").textContent = `${session.account} · ${session.key_name ?? "account key"}`;
+  // What the key may do decides what the page offers: a read-only key sees the fleet, its
+  // history and (with keys:read) the keys, and no button that would be refused.
+  $("register-form").hidden = !may("readers", "write");
   const connection = new GatewayConnection(`wss://${location.host}/readergateway/v1/websocket`);
   state.client = new AdminClient(connection, null, { csrfToken: session.csrf_token });
   watch();
+  showKeys();
+}
+
+/** Whether the signed-in key holds `level` (read or write) on `resource`. */
+function may(resource, level) {
+  const pairs = new Map((state.session?.permissions ?? "").split(",").filter(Boolean).map((pair) => pair.split("=")));
+  const held = pairs.get(resource);
+  return held === "write" || (level === "read" && held === "read");
+}
+
+/** The account's keys (never their secrets), for a key that may read them; gatewayctl keys manages them. */
+async function showKeys() {
+  $("keys").hidden = !may("keys", "read");
+  if ($("keys").hidden || !state.client) return;
+  try {
+    const answer = await state.client.call("ListApiKeys", {});
+    $("keys-table").tBodies[0].replaceChildren(...(answer.keys ?? []).map((key) => {
+      const tr = document.createElement("tr");
+      tr.dataset.key = key.id;
+      const permissions = Object.entries(key.permissions ?? {})
+        .filter(([, level]) => level === 2 || level === 3)
+        .map(([resource, level]) => `${resource}=${level === 3 ? "write" : "read"}`).join(", ");
+      const cells = {
+        name: key.name, id: key.id, permissions: permissions || "none",
+        locations: (key.locationIds ?? []).join(", ") || "all",
+        "last-used": Number(key.lastUsedUnixMs ?? 0) > 0 ? new Date(Number(key.lastUsedUnixMs)).toISOString() : "never",
+        state: Number(key.revokedUnixMs ?? 0) > 0 ? "revoked"
+          : Number(key.previousSecretExpiresUnixMs ?? 0) > 0 ? `rolled; old secret until ${new Date(Number(key.previousSecretExpiresUnixMs)).toISOString()}` : "active",
+      };
+      for (const [name, text] of Object.entries(cells)) {
+        const td = document.createElement("td");
+        td.className = name;
+        td.textContent = text;
+        tr.append(td);
+      }
+      return tr;
+    }));
+  } catch (error) {
+    $("keys-result").textContent = `could not read the keys: ${error.reason ?? ""} ${error.message}`;
+  }
 }
 
 function setLive(kind, text) {
@@ -98,7 +141,7 @@ function watch() {
     }
   }, { signal: controller.signal }).catch((error) => {
     if (controller.signal.aborted) return;
-    if (error.reason === "SECRET_KEY_INVALID") { showSignIn(); return; }
+    if (error.reason === "SECRET_KEY_INVALID" || error.reason === "SECRET_KEY_RETIRED") { showSignIn(); return; }
     setLive("lost", `reconnecting (${error.reason ?? error.message})`);
     setTimeout(() => { if (state.watching === controller) watch(); }, 1000);
   });
@@ -170,7 +213,7 @@ function row(fleetReader, changed) {
   history.textContent = "History";
   history.addEventListener("click", () => showHistory(fleetReader));
   actions.append(history);
-  if (fleetReader.holder) {
+  if (fleetReader.holder && may("ownership", "write")) {
     const release = document.createElement("button");
     release.type = "button";
     release.className = "release";

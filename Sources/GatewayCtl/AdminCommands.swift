@@ -1,3 +1,4 @@
+import Foundation
 import GatewayClient
 import GatewayCommandLine
 import GatewayWire
@@ -6,6 +7,8 @@ import GatewayWire
 struct AdminCommands {
     let admin: AdminClient
     let output: CtlOutput
+
+    static var nowUnixMs: Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 
     func run(_ command: CtlCommand) async throws {
         switch command {
@@ -87,6 +90,25 @@ struct AdminCommands {
                 text: "removed \(deviceType.commandLineName) \(version)",
                 json: .object(["removed": .object(["device_type": .string(deviceType.commandLineName), "version": .string(version)])])
             )
+        case .listKeys:
+            let keys = try await admin.listApiKeys()
+            output.show(table: AdminRendering.table(keys, nowUnixMs: Self.nowUnixMs), json: .array(keys.map { AdminRendering.json($0) }))
+        case .createKey(let name, let permissions, let locations, let expires):
+            let created = try await admin.createApiKey(name: name, permissions: permissions, locationIDs: locations, expiresUnixMs: expires)
+            output.show(
+                text: "\(created.secret)\n\nshown once: keep it now.\n\n" + AdminRendering.table(created.key.map { [$0] } ?? [], nowUnixMs: Self.nowUnixMs).description,
+                json: AdminRendering.json(created.key, secret: created.secret)
+            )
+        case .rollKey(let id, let overlap):
+            let rolled = try await admin.rollApiKey(id, overlap: overlap)
+            output.show(
+                text: "\(rolled.secret)\n\nshown once: keep it now. The old secret works until \(AdminRendering.time(rolled.key?.previousSecretExpiresUnixMs ?? 0)).\n\n"
+                    + AdminRendering.table(rolled.key.map { [$0] } ?? [], nowUnixMs: Self.nowUnixMs).description,
+                json: AdminRendering.json(rolled.key, secret: rolled.secret)
+            )
+        case .revokeKey(let id):
+            let key = try await admin.revokeApiKey(id)
+            output.show(text: "revoked \(id)\n\n" + AdminRendering.table([key], nowUnixMs: Self.nowUnixMs).description, json: AdminRendering.json(key))
         case .watch(let location):
             for try await event in try await admin.watchFleet(locationID: location) {
                 for line in FleetWatchRendering.lines(event, json: output.json) { output.write(line) }

@@ -76,6 +76,26 @@ struct FleetWatchStateTests {
         guard case .none = state.handle(.rowsRead([], scope: .readers(["r1"]))) else { Issue.record("a removal was sent twice"); return }
     }
 
+    @Test func aRevokedKeysWatchersEndAndHearNothingMore() {
+        var state = State()
+        var ids: [String: UInt64] = [:]
+        for (call, key) in [("call-1", "key_a"), ("call-2", "key_b"), ("call-3", "key_a")] {
+            guard case .watcherFiled(let id) = state.handle(.watcherOpened(call, key: key)) else { Issue.record("no id"); return }
+            _ = state.handle(.snapshotRead(id, account: "a", location: nil, readers: [Self.fleet("r1")]))
+            ids[call] = id
+        }
+        guard case .end(let ended) = state.handle(.keyRevoked("key_a")) else { Issue.record("the revoked key's watchers were not ended"); return }
+        #expect(ended == ["call-1", "call-3"])
+        #expect(state.watcherCount == 1)
+        guard case .none = state.handle(.keyRevoked("key_a")) else { Issue.record("ended twice"); return }
+        guard case .none = state.handle(.keyRevoked("")) else { Issue.record("a key without an id ended watchers"); return }
+        // Their calls' own end afterwards counts nothing out twice.
+        guard case .watcherForgotten(removed: false) = state.handle(.watcherEnded(ids["call-1"] ?? 0)) else { Issue.record("removed twice"); return }
+        let rows = [FleetWatchBook.Row(account: "a", reader: Self.fleet("r1", holder: "Lane A"))]
+        guard case .send(let sends) = state.handle(.rowsRead(rows, scope: .readers(["r1"]))) else { Issue.record("nothing to send"); return }
+        #expect(sends.map(\.call) == ["call-2"])
+    }
+
     @Test func theLastAnnouncedStatusOfAReaderElsewhereIsKept() {
         var state = State()
         guard case .remoteStatus(nil) = state.handle(.remoteStatusAsked("r1")) else { Issue.record("a status out of nowhere"); return }

@@ -450,6 +450,26 @@ def routes(generator, s, comments, path, package):
     out += [
         "}",
         "",
+        f"/// The methods of `{package}.{s.name}`, one case each: a `switch` over them (a table",
+        "/// kept beside the routes, such as the permission each method needs) stops compiling",
+        "/// when a method is added without its row.",
+        f"enum {swift}Method: CaseIterable, Sendable {{",
+    ]
+    for mi, method, name in requirements:
+        out.append(f"    case {name}")
+    out += [
+        "",
+        "    /// The method's path on the wire.",
+        "    var path: String {",
+        "        switch self {",
+    ]
+    for mi, method, name in requirements:
+        out.append(f"        case .{name}: {ns}.{s.name}.{name}.path")
+    out += [
+        "        }",
+        "    }",
+        "}",
+        "",
     ]
     out += comments.doc(path, "")
     out += [

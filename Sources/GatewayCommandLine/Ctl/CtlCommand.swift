@@ -25,6 +25,10 @@ public enum CtlCommand: Sendable, Equatable {
     case listUpdates(deviceType: ReaderGatewayV1.DeviceType)
     case addUpdate(ReaderGatewayV1.ReaderSoftwareUpdate)
     case removeUpdate(deviceType: ReaderGatewayV1.DeviceType, version: String)
+    case createKey(name: String, permissions: ReaderGatewayV1.ApiKeyPermissions, locationIDs: [String], expiresUnixMs: Int64)
+    case listKeys
+    case rollKey(keyID: String, overlap: Duration?)
+    case revokeKey(keyID: String)
 
     /// Whether the command talks to the gateway (all but `accounts create` and `nodes`, which
     /// talk to PostgreSQL).
@@ -64,6 +68,13 @@ public enum CtlCommand: Sendable, Equatable {
                   [--duration one_to_two_minutes] [--required-at 2026-12-01T00:00:00Z|never]
                                                              add (or replace) an update; required at that time, else optional
       updates remove --device-type T --version V             remove an update from the catalog
+      keys list                                              the account's secret keys: permissions, locations, expiry, last use
+      keys create NAME --permissions readers=read,tokens=write,... | --read-only
+                  [--locations LOC,LOC] [--expires 2026-12-01T00:00:00Z]
+                                                             create a key (resources: locations, readers, ownership, tokens,
+                                                             updates, webhooks, events, keys; all=read for every one); prints its secret once
+      keys roll KEY [--overlap 24h]                          a new secret; the old one works until the overlap ends (at most 7d)
+      keys revoke KEY                                        the key stops working at once, on every replica
 
     Exit status: 0 ok, 64 usage, 65 bad input or not found, 69 gateway or database unavailable, 70 internal, 77 secret key or permission.
     """
@@ -177,6 +188,8 @@ public enum CtlCommand: Sendable, Equatable {
             return .nodes(databaseURL: try required("database-url"))
         case ("updates", _):
             return try parseUpdates(words, options)
+        case ("keys", _):
+            return try parseKeys(words, options)
         default:
             throw usage("unknown command \"\(words.prefix(2).joined(separator: " "))\"")
         }

@@ -41,6 +41,11 @@ public struct CtlInvocation: Sendable, Equatable {
             .value("required-at", "TIME", default: "", help: "When an update becomes required, RFC 3339 (2026-12-01T00:00:00Z), or never (updates add)."),
             .value("install-window", "START-END±HH:MM", default: "", help: "A location's software install window, local time and UTC offset, e.g. 02:00-05:00+01:00 (locations update)."),
             .flag("clear-install-window", help: "Remove a location's install window (locations update)."),
+            .value("permissions", "R=LEVEL,...", default: "", help: "A key's permissions, resource=none|read|write, e.g. readers=read,tokens=write or all=read (keys create)."),
+            .flag("read-only", help: "Read on every resource, change nothing (keys create)."),
+            .value("locations", "LOC,LOC", default: "", help: "Limit a key to these locations (keys create)."),
+            .value("expires", "TIME", default: "", help: "When a key stops working, RFC 3339 (keys create)."),
+            .value("overlap", "DURATION", default: "", help: "How long a rolled key's old secret keeps working: default 24h, at most 7d (keys roll)."),
         ]
     )
 

@@ -1,8 +1,8 @@
-/// Durations on command lines and stdin: `250ms`, `1.5s`, `2m`, or plain seconds (`3`).
+/// Durations on command lines and stdin: `250ms`, `1.5s`, `2m`, `24h`, `7d`, or plain seconds (`3`).
 public enum DurationText {
     /// Parses `text`; nil when malformed or negative.
     public static func parse(_ text: String) -> Duration? {
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3_600)]
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3_600), ("d", 86_400)]
         var number = Substring(text)
         var scale = 1.0
         for (suffix, factor) in units where text.hasSuffix(suffix) {

@@ -8,6 +8,7 @@ import GatewayPostgres
 public struct GatewayDatabase: Sendable {
     public let client: PostgresClient
     public let accounts: AccountStore
+    public let apiKeys: ApiKeyStore
     public let locations: LocationStore
     public let readers: ReaderStore
     public let registrationCodes: RegistrationCodeStore
@@ -18,6 +19,7 @@ public struct GatewayDatabase: Sendable {
     public init(client: PostgresClient) {
         self.client = client
         accounts = AccountStore(client: client)
+        apiKeys = ApiKeyStore(client: client)
         locations = LocationStore(client: client)
         readers = ReaderStore(client: client)
         registrationCodes = RegistrationCodeStore(client: client)

@@ -23,6 +23,7 @@ public enum Secrets {
     public static func locationID() -> String { make("tml_", count: 14) }
     public static func sessionID() -> String { make("sess_", count: 16) }
     public static func accountID() -> String { make("acct_", count: 16) }
+    public static func apiKeyID() -> String { make("key_", count: 16) }
     /// 43 characters of base 62 carry 256 bits.
     public static func secretKey() -> String { make("sk_", count: 43) }
     public static func connectionToken() -> String { make("pst_", count: 43) }
@@ -37,7 +38,9 @@ public enum Secrets {
 /// `gatewayctl accounts create`, so both store keys the way the gateway checks them.
 public enum Accounts {
     /// Creates an account and returns its id and secret key. The key is returned
-    /// once and only its SHA-256 is stored.
+    /// once and only its SHA-256 is stored, in `accounts`, as every release does (so this
+    /// works on a schema a 0.1.0 binary left); the first call with it adopts it as the
+    /// account's account key in `api_keys`, with every permission (``ApiKeyStore``).
     public static func create(name: String, client: PostgresClient) async throws(StoreError) -> (id: String, secretKey: String) {
         let id = Secrets.accountID()
         let secret = Secrets.secretKey()

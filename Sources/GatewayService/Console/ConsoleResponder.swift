@@ -18,7 +18,7 @@ import GatewayWebSocket
 ///
 /// Everything else the console does (the fleet, history, register, release) goes over the
 /// WebSocket binding as `FleetAdmin` calls, authorised by the same cookie (see
-/// `FleetAdminService.consoleAccount`). Sign-in only from the gateway's own pages: a `PUT`
+/// `FleetAdminService.consoleAccess`). Sign-in only from the gateway's own pages: a `PUT`
 /// whose `Origin` is not the gateway's is refused (403), as is a sign-out without the CSRF token.
 struct ConsoleResponder: Sendable {
     let database: GatewayDatabase
@@ -42,7 +42,7 @@ struct ConsoleResponder: Sendable {
             guard let session = await currentSession(request) else {
                 return .json(status: 200, [("signed_in", .bool(false)), ("message", .string("not signed in; sign in with the account's secret key"))])
             }
-            return sessionAnswer(session)
+            return await sessionAnswer(session, key: sessionKey(session))
         case ("GET", "/favicon.ico"):
             return ConsoleResponse(status: 204, contentType: "image/x-icon", body: [])
         case ("PUT", Self.prefix + "/session"):
@@ -73,11 +73,23 @@ struct ConsoleResponder: Sendable {
         return response
     }
 
-    private func sessionAnswer(_ session: ConsoleSessionRecord) -> ConsoleResponse {
+    /// The session, with the key it signed in with: its id, name and permissions
+    /// (`resource=level` pairs), so the page shows what the key may use.
+    private func sessionAnswer(_ session: ConsoleSessionRecord, key: ApiKeyRecord?) -> ConsoleResponse {
         .json(status: 200, [
             ("signed_in", .bool(true)), ("account", .string(session.accountID)), ("csrf_token", .string(session.csrfToken)),
             ("expires_unix_ms", .number(Int64(session.expiresAt.timeIntervalSince1970 * 1000))),
+            ("key_id", .string(key?.id ?? "")), ("key_name", .string(key?.name ?? "account key")),
+            ("permissions", .string((key?.permissions ?? .all).text)),
         ])
+    }
+
+    private func sessionKey(_ session: ConsoleSessionRecord) async -> ApiKeyRecord? {
+        guard let id = session.keyID else { return nil }
+        do { return try await database.apiKeys.key(id, account: session.accountID, now: Date()) } catch {
+            logger.warning("could not read a console session's key", ["error": error])
+            return nil
+        }
     }
 
     private func currentSession(_ request: HTTPRequest) async -> ConsoleSessionRecord? {
@@ -98,19 +110,31 @@ struct ConsoleResponder: Sendable {
             metrics.browser.consoleSignIns.labels(ConsoleSignInResult.refused).increment()
             return .json(status: 401, [("error", .string("that is not a secret key (sk_...); paste the account's secret key"))])
         }
-        let created: (token: String, record: ConsoleSessionRecord)?
-        do { created = try await database.consoleSessions.createConsoleSession(secretKey: key, lifetime: ConsoleCookie.lifetime) } catch {
+        let found: ApiKeyLookup
+        do { found = try await database.apiKeys.lookup(secret: key, now: Date()) } catch {
             metrics.browser.consoleSignIns.labels(ConsoleSignInResult.failed).increment()
             logger.warning("console sign-in failed", ["error": error])
             return .json(status: 503, [("error", .string("the gateway's database did not answer; try again in a moment"))])
         }
-        guard let created else {
+        let signedInKey: ApiKeyRecord
+        switch found {
+        case .valid(let record): signedInKey = record
+        case .retired(let record, let retirement):
+            metrics.browser.consoleSignIns.labels(ConsoleSignInResult.refused).increment()
+            return .json(status: 401, [("error", .string(KeyRefusal.message(record, retirement)))])
+        case .unknown:
             metrics.browser.consoleSignIns.labels(ConsoleSignInResult.refused).increment()
             return .json(status: 401, [("error", .string("no account has this secret key; check the key (gatewayctl prints it when the account is created)"))])
         }
+        let created: (token: String, record: ConsoleSessionRecord)
+        do { created = try await database.consoleSessions.createConsoleSession(key: signedInKey, lifetime: ConsoleCookie.lifetime) } catch {
+            metrics.browser.consoleSignIns.labels(ConsoleSignInResult.failed).increment()
+            logger.warning("console sign-in failed", ["error": error])
+            return .json(status: 503, [("error", .string("the gateway's database did not answer; try again in a moment"))])
+        }
         metrics.browser.consoleSignIns.labels(ConsoleSignInResult.signedIn).increment()
-        logger.info("console signed in", ["account": created.record.accountID])
-        var response = sessionAnswer(created.record)
+        logger.info("console signed in", ["account": created.record.accountID, "key": signedInKey.id])
+        var response = sessionAnswer(created.record, key: signedInKey)
         response.headers.append(("Set-Cookie", ConsoleCookie.setting(created.token)))
         return response
     }

@@ -7,12 +7,13 @@ import GatewayWire
 extension FleetAdminService {
     /// Registers the reader showing `request.registrationCode`; the reader is told
     /// at once on its link and receives its credential there.
-    func registerByCode(_ request: ReaderGatewayV1.RegisterReaderRequest, account: String) async throws(ServiceError) -> ReaderGatewayV1.Reader {
+    func registerByCode(_ request: ReaderGatewayV1.RegisterReaderRequest, access: AdminAccess) async throws(ServiceError) -> ReaderGatewayV1.Reader {
+        let account = access.account
         let code: RegistrationCode
         do { code = try RegistrationCode(typed: request.registrationCode) } catch {
             throw ServiceError(.registrationCodeInvalid, "the registration code is not valid: \(error.message)")
         }
-        guard let location = try await checkedLocation(request.locationID, account: account) else {
+        guard let location = try await checkedLocation(request.locationID, access: access) else {
             throw ServiceError.invalid("location_id is empty; register the reader to a location")
         }
         // Take the code (single use across the cluster): a second registration finds nothing.
@@ -75,14 +76,15 @@ extension FleetAdminService {
     }
 
     /// Registers readers by serial number, labelled "<prefix> 1", "<prefix> 2", ...
-    func registerBySerial(_ request: ReaderGatewayV1.RegisterReadersBySerialRequest, account: String) async throws(ServiceError) -> [ReaderGatewayV1.Reader] {
+    func registerBySerial(_ request: ReaderGatewayV1.RegisterReadersBySerialRequest, access: AdminAccess) async throws(ServiceError) -> [ReaderGatewayV1.Reader] {
+        let account = access.account
         let parsed: SerialRegistrationRequest
         do {
             parsed = try SerialRegistrationRequest(serials: request.serialNumbers, labelPrefix: request.labelPrefix.isEmpty ? nil : request.labelPrefix)
         } catch {
             throw ServiceError.invalid(error.message)
         }
-        guard let location = try await checkedLocation(request.locationID, account: account) else {
+        guard let location = try await checkedLocation(request.locationID, access: access) else {
             throw ServiceError.invalid("location_id is empty; register the readers to a location")
         }
         let records = parsed.entries.map { entry in

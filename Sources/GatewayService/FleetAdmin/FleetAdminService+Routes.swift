@@ -8,7 +8,8 @@ import GatewayWire
 extension FleetAdminService {
     var createLocation: FleetAdminRoute.CreateLocation {
         .task { [self] request, context throws(ServiceError) in
-            let account = try await authenticateAdmin(context)
+            let access = try await authorize(context, .createLocation)
+            let account = access.account
             let name = request.displayName.trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty else { throw ServiceError.invalid("display_name is empty; name the location") }
             let location: LocationRecord
@@ -23,11 +24,17 @@ extension FleetAdminService {
 
     var listLocations: FleetAdminRoute.ListLocations {
         .task { [self] request, context throws(ServiceError) in
-            let account = try await authenticateAdmin(context)
+            let access = try await authorize(context, .listLocations)
+            let account = access.account
             let limit = request.limit == 0 ? 100 : Int(min(request.limit, 1000))
+            let after = request.pageToken.isEmpty ? nil : request.pageToken
             let locations: [LocationRecord]
             do {
-                locations = try await self.locations.locations(account: account, after: request.pageToken.isEmpty ? nil : request.pageToken, limit: limit + 1)
+                if let limited = access.key.locations {
+                    locations = try await limitedLocations(limited, account: account).filter { after == nil || $0.id > after! }.prefix(limit + 1).map { $0 }
+                } else {
+                    locations = try await self.locations.locations(account: account, after: after, limit: limit + 1)
+                }
             } catch { throw ServiceError.store(error) }
             var response = ReaderGatewayV1.ListLocationsResponse()
             response.locations = try await withInstallWindows(locations.prefix(limit).map(Gateway.locationMessage), account: account)
@@ -38,8 +45,10 @@ extension FleetAdminService {
 
     var updateLocation: FleetAdminRoute.UpdateLocation {
         .task { [self] request, context throws(ServiceError) in
-            let account = try await authenticateAdmin(context)
+            let access = try await authorize(context, .updateLocation)
+            let account = access.account
             let window = try Self.requestedInstallWindow(request)
+            guard access.sees(request.locationID) else { throw ServiceError.locationNotFound }
             let updated: LocationRecord?
             do {
                 updated = try await locations.updateLocation(request.locationID, account: account, displayName: request.displayName, address: request.address)
@@ -54,9 +63,9 @@ extension FleetAdminService {
 
     var registerReader: FleetAdminRoute.RegisterReader {
         .task { [self] request, context throws(ServiceError) in
-            let account = try await authenticateAdmin(context)
+            let access = try await authorize(context, .registerReader)
             var response = ReaderGatewayV1.RegisterReaderResponse()
-            response.reader = try await registerByCode(request, account: account)
+            response.reader = try await registerByCode(request, access: access)
             fleet.changed(response.reader.map { [$0.id] } ?? [])
             return response
         }
@@ -64,9 +73,9 @@ extension FleetAdminService {
 
     var registerReadersBySerial: FleetAdminRoute.RegisterReadersBySerial {
         .task { [self] request, context throws(ServiceError) in
-            let account = try await authenticateAdmin(context)
+            let access = try await authorize(context, .registerReadersBySerial)
             var response = ReaderGatewayV1.RegisterReadersBySerialResponse()
-            response.readers = try await registerBySerial(request, account: account)
+            response.readers = try await registerBySerial(request, access: access)
             fleet.changed(response.readers.map(\.id))
             return response
         }
@@ -74,8 +83,9 @@ extension FleetAdminService {
 
     var deleteReader: FleetAdminRoute.DeleteReader {
         .task { [self] request, context throws(ServiceError) in
-            let account = try await authenticateAdmin(context)
-            _ = try await ownedReader(request.readerID, account: account)
+            let access = try await authorize(context, .deleteReader)
+            let account = access.account
+            _ = try await ownedReader(request.readerID, access: access)
             try await adminRelease(ReaderID(request.readerID), reason: .readerUnregistered)
             registry.endLink(of: ReaderID(request.readerID), ServiceError(.readerCredentialInvalid, "the reader was unregistered").status)
             do { _ = try await registrations.deleteReader(request.readerID, account: account) } catch { throw ServiceError.store(error) }
@@ -86,10 +96,13 @@ extension FleetAdminService {
 
     var listReaders: FleetAdminRoute.ListReaders {
         .task { [self] request, context throws(ServiceError) in
-            let account = try await authenticateAdmin(context)
-            let location = try await checkedLocation(request.locationID, account: account)
+            let access = try await authorize(context, .listReaders)
+            let account = access.account
+            let location = try await checkedLocation(request.locationID, access: access)
             let records: [ReaderRecord]
-            do { records = try await readerRecords.readers(account: account, location: location) } catch { throw ServiceError.store(error) }
+            do { records = try await readerRecords.readers(account: account, location: location).filter { access.sees($0.locationID) } } catch {
+                throw ServiceError.store(error)
+            }
             let links = registry.linkStatuses(of: records.map { ReaderID($0.id) })
             let readers = zip(records, links).map { Gateway.readerMessage(at: configuration.clock, $0, link: $1) }
             var response = ReaderGatewayV1.ListReadersResponse()
@@ -102,21 +115,25 @@ extension FleetAdminService {
 
     var getReader: FleetAdminRoute.GetReader {
         .task { [self] request, context throws(ServiceError) in
-            let account = try await authenticateAdmin(context)
-            let record = try await ownedReader(request.readerID, account: account)
+            let access = try await authorize(context, .getReader)
+            let account = access.account
+            let record = try await ownedReader(request.readerID, access: access)
             var response = ReaderGatewayV1.GetReaderResponse()
             response.reader = await fleetView([Gateway.readerMessage(at: registry.clock, record, link: registry.linkStatus(of: ReaderID(record.id)))], account: account).first
-            response.ownership = try await ownershipMessages([record]).first
+            if access.key.permissions[.ownership] >= .read { response.ownership = try await ownershipMessages([record]).first }
             return response
         }
     }
 
     var listReaderOwnership: FleetAdminRoute.ListReaderOwnership {
         .task { [self] request, context throws(ServiceError) in
-            let account = try await authenticateAdmin(context)
-            let location = try await checkedLocation(request.locationID, account: account)
+            let access = try await authorize(context, .listReaderOwnership)
+            let account = access.account
+            let location = try await checkedLocation(request.locationID, access: access)
             let records: [ReaderRecord]
-            do { records = try await readerRecords.readers(account: account, location: location) } catch { throw ServiceError.store(error) }
+            do { records = try await readerRecords.readers(account: account, location: location).filter { access.sees($0.locationID) } } catch {
+                throw ServiceError.store(error)
+            }
             var response = ReaderGatewayV1.ListReaderOwnershipResponse()
             response.ownerships = try await ownershipMessages(records).filter { !request.ownedOnly || $0.owner != nil }
             return response
@@ -125,8 +142,8 @@ extension FleetAdminService {
 
     var listOwnershipHistory: FleetAdminRoute.ListOwnershipHistory {
         .task { [self] request, context throws(ServiceError) in
-            let account = try await authenticateAdmin(context)
-            _ = try await ownedReader(request.readerID, account: account)
+            let access = try await authorize(context, .listOwnershipHistory)
+            _ = try await ownedReader(request.readerID, access: access)
             var response = ReaderGatewayV1.ListOwnershipHistoryResponse()
             response.entries = try await historyWithLinkEndings(ReaderID(request.readerID), limit: request.limit == 0 ? 50 : Int(min(request.limit, 1000)))
             return response
@@ -135,8 +152,8 @@ extension FleetAdminService {
 
     var forceReleaseReader: FleetAdminRoute.ForceReleaseReader {
         .task { [self] request, context throws(ServiceError) in
-            let account = try await authenticateAdmin(context)
-            let record = try await ownedReader(request.readerID, account: account)
+            let access = try await authorize(context, .forceReleaseReader)
+            let record = try await ownedReader(request.readerID, access: access)
             if let expected = request.expectedGeneration {
                 let current: ReaderOwnershipRecord?
                 do { current = try await ownership.ownership(of: ReaderID(record.id)) } catch { throw ServiceError.store(error) }
@@ -154,8 +171,9 @@ extension FleetAdminService {
 
     var createConnectionToken: FleetAdminRoute.CreateConnectionToken {
         .task { [self] request, context throws(ServiceError) in
-            let account = try await authenticateAdmin(context)
-            let location = try await checkedLocation(request.locationID, account: account)
+            let access = try await authorize(context, .createConnectionToken)
+            let account = access.account
+            let location = try await scopedLocation(request.locationID, access: access)
             guard request.ttlMs >= 0 else { throw ServiceError.invalid("ttl_ms is negative") }
             let ttl = request.ttlMs == 0 ? configuration.defaultConnectionTokenTTL : min(.milliseconds(request.ttlMs), configuration.maximumConnectionTokenTTL)
             let token: (secret: String, expires: Date)
@@ -170,10 +188,11 @@ extension FleetAdminService {
 
     var listSessions: FleetAdminRoute.ListSessions {
         .task { [self] request, context throws(ServiceError) in
-            let account = try await authenticateAdmin(context)
-            let location = try await checkedLocation(request.locationID, account: account)
+            let access = try await authorize(context, .listSessions)
+            let account = access.account
+            let location = try await checkedLocation(request.locationID, access: access)
             let lease = Int64(configuration.sessionLease.seconds * 1000)
-            let sessions = registry.sessions(of: account, location: location)
+            let sessions = registry.sessions(of: account, location: location).filter { access.sees($0.locationScope) }
                     .map { session in
                         var info = ReaderGatewayV1.SessionInfo()
                         info.sessionID = session.id.rawValue
@@ -192,37 +211,75 @@ extension FleetAdminService {
         }
     }
 
-    /// The account whose secret key the call carries (`authorization: Bearer <key>`), or,
-    /// without one, the account of the fleet console session whose cookie came with the
-    /// WebSocket upgrade (see ``consoleAccount(_:)``).
-    func authenticateAdmin(_ context: CallContext) async throws(ServiceError) -> String {
-        if context.metadataValue("authorization") == nil, context.consoleSessionToken != nil {
-            return try await consoleAccount(context)
+    /// The key the call carries (`authorization: Bearer <key>`), or, without one, the key the
+    /// fleet console session whose cookie came with the WebSocket upgrade signed in with (see
+    /// ``consoleAccess(_:)``), checked for the permission `method` needs (``FleetAdminMethod/requirement``):
+    /// PERMISSION_DENIED names the permission it lacks.
+    func authorize(_ context: CallContext, _ method: FleetAdminMethod) async throws(ServiceError) -> AdminAccess {
+        let access = try await authenticatedKey(context)
+        let needed = method.requirement
+        guard access.key.permissions[needed.resource] >= needed.level else {
+            throw KeyRefusal.missing(needed, method: method, key: access.key)
         }
-        guard let header = context.metadataValue("authorization"), header.hasPrefix("Bearer ") else { throw ServiceError.secretKeyInvalid }
-        let key = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
-        guard !key.isEmpty else { throw ServiceError.secretKeyInvalid }
-        let account: String?
-        do { account = try await accounts.account(secretKey: key) } catch { throw ServiceError.store(error) }
-        guard let account else { throw ServiceError.secretKeyInvalid }
-        return account
+        if needed.accountWide, access.key.locations != nil { throw KeyRefusal.limited(method: method, key: access.key) }
+        return access
     }
 
-    /// `id` when it names a location of `account` (nil for empty); LOCATION_NOT_FOUND otherwise.
-    func checkedLocation(_ id: String, account: String) async throws(ServiceError) -> String? {
+    private func authenticatedKey(_ context: CallContext) async throws(ServiceError) -> AdminAccess {
+        if context.metadataValue("authorization") == nil, context.consoleSessionToken != nil {
+            return try await consoleAccess(context)
+        }
+        guard let header = context.metadataValue("authorization"), header.hasPrefix("Bearer ") else { throw ServiceError.secretKeyInvalid }
+        let secret = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
+        guard !secret.isEmpty else { throw ServiceError.secretKeyInvalid }
+        let found: ApiKeyLookup
+        do { found = try await accounts.lookup(secret: secret, now: configuration.clock.date) } catch { throw ServiceError.store(error) }
+        switch found {
+        case .valid(let key): return AdminAccess(key: key)
+        case .retired(let key, let retirement): throw KeyRefusal.retired(key, retirement)
+        case .unknown: throw ServiceError.secretKeyInvalid
+        }
+    }
+
+    /// `id` when it names a location of the account the key sees (nil for empty);
+    /// LOCATION_NOT_FOUND otherwise, also for a location the key is not limited to.
+    func checkedLocation(_ id: String, access: AdminAccess) async throws(ServiceError) -> String? {
         guard !id.isEmpty else { return nil }
+        guard access.sees(id) else { throw ServiceError.locationNotFound }
         let found: LocationRecord?
-        do { found = try await locations.location(id, account: account) } catch { throw ServiceError.store(error) }
+        do { found = try await locations.location(id, account: access.account) } catch { throw ServiceError.store(error) }
         guard found != nil else { throw ServiceError.locationNotFound }
         return id
     }
 
-    /// The reader when it belongs to `account`; READER_NOT_FOUND otherwise (also for other accounts' readers).
-    func ownedReader(_ id: String, account: String) async throws(ServiceError) -> ReaderRecord {
+    /// The location a call that acts on one location uses: `id` (checked), or, when empty,
+    /// the one location a key limited to one is limited to. A key limited to several must
+    /// name one; a key without a limit gets nil (the whole account).
+    func scopedLocation(_ id: String, access: AdminAccess, field: String = "location_id") async throws(ServiceError) -> String? {
+        if let location = try await checkedLocation(id, access: access) { return location }
+        guard let limited = access.key.locations else { return nil }
+        guard limited.count == 1 else {
+            throw ServiceError.invalid("\(field) is empty and \(KeyRefusal.label(access.key)) is limited to \(limited.count) locations (\(limited.joined(separator: ", "))); name one of them")
+        }
+        return try await checkedLocation(limited[0], access: access)
+    }
+
+    /// The reader when it belongs to the account and a location the key sees; READER_NOT_FOUND
+    /// otherwise (also for other accounts' readers and the readers of other locations).
+    func ownedReader(_ id: String, access: AdminAccess) async throws(ServiceError) -> ReaderRecord {
         guard !id.isEmpty else { throw ServiceError.invalid("reader_id is empty") }
         let found: ReaderRecord?
-        do { found = try await readerRecords.reader(id, account: account) } catch { throw ServiceError.store(error) }
-        guard let found else { throw ServiceError.readerNotFound }
+        do { found = try await readerRecords.reader(id, account: access.account) } catch { throw ServiceError.store(error) }
+        guard let found, access.sees(found.locationID) else { throw ServiceError.readerNotFound }
+        return found
+    }
+
+    /// The locations a limited key is limited to that still exist, in id order.
+    func limitedLocations(_ ids: [String], account: String) async throws(StoreError) -> [LocationRecord] {
+        var found: [LocationRecord] = []
+        for id in ids.sorted() {
+            if let location = try await locations.location(id, account: account) { found.append(location) }
+        }
         return found
     }
 

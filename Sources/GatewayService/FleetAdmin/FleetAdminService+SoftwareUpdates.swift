@@ -9,7 +9,7 @@ import GatewayWire
 extension FleetAdminService {
     var listSoftwareUpdates: FleetAdminRoute.ListSoftwareUpdates {
         .task { [self] request, context throws(ServiceError) in
-            let account = try await authenticateAdmin(context)
+            let account = try await authorize(context, .listSoftwareUpdates).account
             var response = ReaderGatewayV1.ListSoftwareUpdatesResponse()
             do { response.updates = try await updates.store.catalog(account: account, deviceType: request.deviceType) } catch {
                 throw ServiceError.store(error)
@@ -20,7 +20,7 @@ extension FleetAdminService {
 
     var addSoftwareUpdate: FleetAdminRoute.AddSoftwareUpdate {
         .task { [self] request, context throws(ServiceError) in
-            let account = try await authenticateAdmin(context)
+            let account = try await authorize(context, .addSoftwareUpdate).account
             let update = try Self.validated(request.update)
             let replaced: Bool
             do { replaced = try await updates.store.add(update, account: account) } catch { throw ServiceError.store(error) }
@@ -37,7 +37,7 @@ extension FleetAdminService {
 
     var removeSoftwareUpdate: FleetAdminRoute.RemoveSoftwareUpdate {
         .task { [self] request, context throws(ServiceError) in
-            let account = try await authenticateAdmin(context)
+            let account = try await authorize(context, .removeSoftwareUpdate).account
             let removed: Bool
             do { removed = try await updates.store.remove(deviceType: request.deviceType, version: request.version, account: account) } catch {
                 throw ServiceError.store(error)

@@ -19,6 +19,8 @@ import Synchronization
 ///   the rate of changes, and only while another replica has a watcher (each replica's
 ///   count travels with its node heartbeat): nobody watching costs no NOTIFY;
 /// - `reader_gateway_status` (activity and battery of readers homed elsewhere);
+/// - `reader_gateway_keys` (``ApiKeyStore/revocationChannel``): a revoked key's watchers end
+///   with `SECRET_KEY_RETIRED`, on every replica;
 /// - this replica's own changes, at once, without waiting for PostgreSQL's echo;
 /// - a full comparison of the watched accounts every ``fullRefreshInterval``, so a lost
 ///   hint delays a change, never loses it.
@@ -109,8 +111,8 @@ final class FleetWatchHub: Sendable {
 
     /// Serves one `WatchFleet` call until it ends: sends the snapshot, then registers the
     /// watcher for changes.
-    func watch(_ call: ServerCall, account: String, location: String?, locations: [ReaderGatewayV1.Location]) async {
-        guard case .watcherFiled(let id) = feed(.watcherOpened(call)) else { return }
+    func watch(_ call: ServerCall, account: String, location: String?, locations: [ReaderGatewayV1.Location], key: String) async {
+        guard case .watcherFiled(let id) = feed(.watcherOpened(call, key: key)) else { return }
         metrics.browser.fleetWatchers.unlabeled.increment()
         call.onCancel { [self] in forget(id) }
         await inTurn {
@@ -126,6 +128,17 @@ final class FleetWatchHub: Sendable {
             for page in FleetWatchBook.snapshotPages(readers, locations: locations, nowUnixMs: nowUnixMs) { call.send(page) }
         }
         if call.isFinished { forget(id) }
+    }
+
+    /// Secret key `key` was revoked (here or on another replica): its watchers end now.
+    func keyRevoked(_ key: String) {
+        guard case .end(let calls) = feed(.keyRevoked(key)) else { return }
+        let status = ServiceError(.secretKeyRetired, "the secret key of this WatchFleet (\(key)) was revoked; watch again with another key").status
+        for call in calls {
+            metrics.browser.fleetWatchers.unlabeled.decrement()
+            call.end(status)
+        }
+        logger.info("watchers of a revoked key ended", ["key": key, "watchers": "\(calls.count)"])
     }
 
     private func forget(_ id: UInt64) {
@@ -150,7 +163,7 @@ final class FleetWatchHub: Sendable {
             if refresh { refreshSignal.yield() }
             if announce { announceSignal.yield() }
         case .resume(let waiter): waiter.resume()
-        case .none, .watcherFiled, .watcherForgotten, .remoteStatus, .announce, .read, .send: break
+        case .none, .watcherFiled, .watcherForgotten, .remoteStatus, .announce, .read, .send, .end: break
         }
     }
 
@@ -172,6 +185,7 @@ final class FleetWatchHub: Sendable {
             group.addTask { await self.runFullComparison() }
             group.addTask { await self.follow(OwnershipNotice.channel) { self.hint([$0.split(separator: " ").first.map(String.init) ?? ""]) } }
             group.addTask { await self.follow(Self.channel) { self.hint($0.split(separator: " ").map(String.init)) } }
+            group.addTask { await self.follow(ApiKeyStore.revocationChannel) { self.keyRevoked($0) } }
             group.addTask {
                 await self.follow(ReaderStatusNotice.channel) { payload in
                     guard let notice = ReaderStatusNotice(payload: payload) else { return }

@@ -25,8 +25,10 @@ struct FleetWatchState<Call: Sendable, Waiter: Sendable>: Sendable {
         case hinted([String])
         /// Every watched reader may have changed.
         case hintedAll
-        /// A `WatchFleet` call started: it gets an id.
-        case watcherOpened(Call)
+        /// A `WatchFleet` call started, authorised by secret key `key`: it gets an id.
+        case watcherOpened(Call, key: String = "")
+        /// Secret key `key` was revoked: its watchers end.
+        case keyRevoked(String)
         /// The watcher's snapshot was read: it is told of these readers from now on.
         case snapshotRead(UInt64, account: String, location: String?, readers: [ReaderGatewayV1.FleetReader])
         /// The watcher's call ended.
@@ -68,11 +70,15 @@ struct FleetWatchState<Call: Sendable, Waiter: Sendable>: Sendable {
         case send([(call: Call, changes: [FleetWatchBook.Change])])
         /// Let this waiter run.
         case resume(Waiter)
+        /// End these watchers' calls (their key was revoked); they are forgotten already.
+        case end([Call])
     }
 
     private(set) var book = FleetWatchBook()
     private var nextID: UInt64 = 1
     private var calls: [UInt64: Call] = [:]
+    /// The secret key each watcher's call was authorised by.
+    private var keys: [UInt64: String] = [:]
     private var pendingReaders: Set<String> = []
     private var pendingAll = false
     private var outgoing: Set<String> = []
@@ -98,16 +104,26 @@ struct FleetWatchState<Call: Sendable, Waiter: Sendable>: Sendable {
             guard !calls.isEmpty else { return .none }
             pendingAll = true
             return .wake(refresh: true, announce: false)
-        case .watcherOpened(let call):
+        case .watcherOpened(let call, let key):
             let id = nextID
             nextID += 1
             calls[id] = call
+            keys[id] = key
             return .watcherFiled(id)
+        case .keyRevoked(let key):
+            let ids = keys.filter { !key.isEmpty && $0.value == key }.keys.sorted()
+            let ended = ids.compactMap { id -> Call? in
+                keys[id] = nil
+                book.remove(id)
+                return calls.removeValue(forKey: id)
+            }
+            return ended.isEmpty ? .none : .end(ended)
         case .snapshotRead(let id, let account, let location, let readers):
             book.add(id, account: account, location: location, readers: readers)
             return .none
         case .watcherEnded(let id):
             let removed = calls.removeValue(forKey: id) != nil
+            keys[id] = nil
             book.remove(id)
             return .watcherForgotten(removed: removed)
         case .remoteStatusHeard(let notice):

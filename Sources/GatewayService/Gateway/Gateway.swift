@@ -81,7 +81,7 @@ final class Gateway: Sendable, StoreFollowUps {
             registry: registry, metrics: metrics, node: node, replicas: replicas, follower: follower, updates: updates, fleet: fleet
         )
         self.admin = FleetAdminService(
-            configuration: configuration, accounts: database.accounts, consoleSessions: database.consoleSessions,
+            configuration: configuration, accounts: database.apiKeys, consoleSessions: database.consoleSessions,
             locations: database.locations, readerRecords: database.readers, registrations: database.readers,
             codes: database.registrationCodes, tokens: database.connectionTokens, ownership: ownership, linkEndings: bluetooth, cluster: cluster, registry: registry,
             node: node, replicas: replicas, metrics: metrics, updates: updates, fleet: fleet

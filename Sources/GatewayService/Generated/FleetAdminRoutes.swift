@@ -22,6 +22,64 @@ enum FleetAdminRoute {
     typealias AddSoftwareUpdate = UnaryRoute<ReaderGatewayV1.AddSoftwareUpdateRequest, ReaderGatewayV1.AddSoftwareUpdateResponse>
     typealias RemoveSoftwareUpdate = UnaryRoute<ReaderGatewayV1.RemoveSoftwareUpdateRequest, ReaderGatewayV1.RemoveSoftwareUpdateResponse>
     typealias WatchFleet = ServerStreamingRoute<ReaderGatewayV1.WatchFleetRequest, ReaderGatewayV1.WatchFleetEvent>
+    typealias CreateApiKey = UnaryRoute<ReaderGatewayV1.CreateApiKeyRequest, ReaderGatewayV1.CreateApiKeyResponse>
+    typealias ListApiKeys = UnaryRoute<ReaderGatewayV1.ListApiKeysRequest, ReaderGatewayV1.ListApiKeysResponse>
+    typealias RollApiKey = UnaryRoute<ReaderGatewayV1.RollApiKeyRequest, ReaderGatewayV1.RollApiKeyResponse>
+    typealias RevokeApiKey = UnaryRoute<ReaderGatewayV1.RevokeApiKeyRequest, ReaderGatewayV1.RevokeApiKeyResponse>
+}
+
+/// The methods of `readergateway.v1.FleetAdmin`, one case each: a `switch` over them (a table
+/// kept beside the routes, such as the permission each method needs) stops compiling
+/// when a method is added without its row.
+enum FleetAdminMethod: CaseIterable, Sendable {
+    case createLocation
+    case listLocations
+    case updateLocation
+    case registerReader
+    case registerReadersBySerial
+    case deleteReader
+    case listReaders
+    case getReader
+    case listReaderOwnership
+    case listOwnershipHistory
+    case forceReleaseReader
+    case createConnectionToken
+    case listSessions
+    case listSoftwareUpdates
+    case addSoftwareUpdate
+    case removeSoftwareUpdate
+    case watchFleet
+    case createApiKey
+    case listApiKeys
+    case rollApiKey
+    case revokeApiKey
+
+    /// The method's path on the wire.
+    var path: String {
+        switch self {
+        case .createLocation: ReaderGatewayV1.FleetAdmin.createLocation.path
+        case .listLocations: ReaderGatewayV1.FleetAdmin.listLocations.path
+        case .updateLocation: ReaderGatewayV1.FleetAdmin.updateLocation.path
+        case .registerReader: ReaderGatewayV1.FleetAdmin.registerReader.path
+        case .registerReadersBySerial: ReaderGatewayV1.FleetAdmin.registerReadersBySerial.path
+        case .deleteReader: ReaderGatewayV1.FleetAdmin.deleteReader.path
+        case .listReaders: ReaderGatewayV1.FleetAdmin.listReaders.path
+        case .getReader: ReaderGatewayV1.FleetAdmin.getReader.path
+        case .listReaderOwnership: ReaderGatewayV1.FleetAdmin.listReaderOwnership.path
+        case .listOwnershipHistory: ReaderGatewayV1.FleetAdmin.listOwnershipHistory.path
+        case .forceReleaseReader: ReaderGatewayV1.FleetAdmin.forceReleaseReader.path
+        case .createConnectionToken: ReaderGatewayV1.FleetAdmin.createConnectionToken.path
+        case .listSessions: ReaderGatewayV1.FleetAdmin.listSessions.path
+        case .listSoftwareUpdates: ReaderGatewayV1.FleetAdmin.listSoftwareUpdates.path
+        case .addSoftwareUpdate: ReaderGatewayV1.FleetAdmin.addSoftwareUpdate.path
+        case .removeSoftwareUpdate: ReaderGatewayV1.FleetAdmin.removeSoftwareUpdate.path
+        case .watchFleet: ReaderGatewayV1.FleetAdmin.watchFleet.path
+        case .createApiKey: ReaderGatewayV1.FleetAdmin.createApiKey.path
+        case .listApiKeys: ReaderGatewayV1.FleetAdmin.listApiKeys.path
+        case .rollApiKey: ReaderGatewayV1.FleetAdmin.rollApiKey.path
+        case .revokeApiKey: ReaderGatewayV1.FleetAdmin.revokeApiKey.path
+        }
+    }
 }
 
 /// The fleet admin surface.
@@ -81,6 +139,21 @@ protocol FleetAdminRoutes: RouteProvider {
     /// bounded buffer for the call fills is ended with RESOURCE_EXHAUSTED
     /// (CONSUMER_TOO_SLOW); it may watch again and gets a fresh snapshot.
     var watchFleet: FleetAdminRoute.WatchFleet { get }
+    /// Creates a secret key for the account with the permissions, locations and
+    /// expiry given; the secret is answered once (only its hash is kept). A key
+    /// may grant only what the calling key holds. Errors: INVALID_ARGUMENT (no
+    /// name, an expiry in the past), LOCATION_NOT_FOUND.
+    var createApiKey: FleetAdminRoute.CreateApiKey { get }
+    /// Lists the account's keys (never their secrets), revoked ones included.
+    var listApiKeys: FleetAdminRoute.ListApiKeys { get }
+    /// Issues a new secret for a key. The old secret keeps working until the
+    /// overlap ends (default 24 hours, at most 7 days), then is refused with
+    /// SECRET_KEY_RETIRED saying it was rolled. Errors: API_KEY_NOT_FOUND.
+    var rollApiKey: FleetAdminRoute.RollApiKey { get }
+    /// Revokes a key at once, on every replica: its secrets (also one still in a
+    /// roll's overlap) and its console sessions are refused with
+    /// SECRET_KEY_RETIRED. Errors: API_KEY_NOT_FOUND.
+    var revokeApiKey: FleetAdminRoute.RevokeApiKey { get }
 }
 
 extension FleetAdminRoutes {
@@ -103,5 +176,9 @@ extension FleetAdminRoutes {
         router.register(ReaderGatewayV1.FleetAdmin.addSoftwareUpdate.path, addSoftwareUpdate.handler)
         router.register(ReaderGatewayV1.FleetAdmin.removeSoftwareUpdate.path, removeSoftwareUpdate.handler)
         router.register(ReaderGatewayV1.FleetAdmin.watchFleet.path, watchFleet.handler)
+        router.register(ReaderGatewayV1.FleetAdmin.createApiKey.path, createApiKey.handler)
+        router.register(ReaderGatewayV1.FleetAdmin.listApiKeys.path, listApiKeys.handler)
+        router.register(ReaderGatewayV1.FleetAdmin.rollApiKey.path, rollApiKey.handler)
+        router.register(ReaderGatewayV1.FleetAdmin.revokeApiKey.path, revokeApiKey.handler)
     }
 }

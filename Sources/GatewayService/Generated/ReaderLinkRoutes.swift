@@ -8,6 +8,20 @@ enum ReaderLinkRoute {
     typealias Attach = BidirectionalRoute<ReaderGatewayV1.ReaderUplink, ReaderGatewayV1.ReaderDownlink>
 }
 
+/// The methods of `readergateway.v1.ReaderLink`, one case each: a `switch` over them (a table
+/// kept beside the routes, such as the permission each method needs) stops compiling
+/// when a method is added without its row.
+enum ReaderLinkMethod: CaseIterable, Sendable {
+    case attach
+
+    /// The method's path on the wire.
+    var path: String {
+        switch self {
+        case .attach: ReaderGatewayV1.ReaderLink.attach.path
+        }
+    }
+}
+
 /// The smart reader surface.
 ///
 /// The server side of `readergateway.v1.ReaderLink`: one requirement per method, so a

@@ -9,6 +9,22 @@ enum ReplicaLinkRoute {
     typealias CompleteRegistration = UnaryRoute<ReaderGatewayV1.CompleteRegistrationRequest, ReaderGatewayV1.CompleteRegistrationResponse>
 }
 
+/// The methods of `readergateway.v1.ReplicaLink`, one case each: a `switch` over them (a table
+/// kept beside the routes, such as the permission each method needs) stops compiling
+/// when a method is added without its row.
+enum ReplicaLinkMethod: CaseIterable, Sendable {
+    case relayCommand
+    case completeRegistration
+
+    /// The method's path on the wire.
+    var path: String {
+        switch self {
+        case .relayCommand: ReaderGatewayV1.ReplicaLink.relayCommand.path
+        case .completeRegistration: ReaderGatewayV1.ReplicaLink.completeRegistration.path
+        }
+    }
+}
+
 /// Replica-to-replica calls (internal port only).
 ///
 /// The server side of `readergateway.v1.ReplicaLink`: one requirement per method, so a

@@ -28,6 +28,60 @@ enum SDKRoute {
     typealias SubscribeEvents = ServerStreamingRoute<ReaderGatewayV1.SubscribeEventsRequest, ReaderGatewayV1.SessionEvent>
 }
 
+/// The methods of `readergateway.v1.Sdk`, one case each: a `switch` over them (a table
+/// kept beside the routes, such as the permission each method needs) stops compiling
+/// when a method is added without its row.
+enum SDKMethod: CaseIterable, Sendable {
+    case openSession
+    case heartbeat
+    case closeSession
+    case discoverReaders
+    case cancelDiscovery
+    case connectReader
+    case easyConnect
+    case disconnectReader
+    case collectPaymentMethod
+    case confirmPaymentIntent
+    case cancelCollectPaymentMethod
+    case setReaderDisplay
+    case clearReaderDisplay
+    case rebootReader
+    case installAvailableUpdate
+    case cancelReaderSoftwareUpdate
+    case discoverTapToPayReader
+    case connectTapToPayReader
+    case completeTapToPayDeviceSetup
+    case connectBluetoothReader
+    case subscribeEvents
+
+    /// The method's path on the wire.
+    var path: String {
+        switch self {
+        case .openSession: ReaderGatewayV1.Sdk.openSession.path
+        case .heartbeat: ReaderGatewayV1.Sdk.heartbeat.path
+        case .closeSession: ReaderGatewayV1.Sdk.closeSession.path
+        case .discoverReaders: ReaderGatewayV1.Sdk.discoverReaders.path
+        case .cancelDiscovery: ReaderGatewayV1.Sdk.cancelDiscovery.path
+        case .connectReader: ReaderGatewayV1.Sdk.connectReader.path
+        case .easyConnect: ReaderGatewayV1.Sdk.easyConnect.path
+        case .disconnectReader: ReaderGatewayV1.Sdk.disconnectReader.path
+        case .collectPaymentMethod: ReaderGatewayV1.Sdk.collectPaymentMethod.path
+        case .confirmPaymentIntent: ReaderGatewayV1.Sdk.confirmPaymentIntent.path
+        case .cancelCollectPaymentMethod: ReaderGatewayV1.Sdk.cancelCollectPaymentMethod.path
+        case .setReaderDisplay: ReaderGatewayV1.Sdk.setReaderDisplay.path
+        case .clearReaderDisplay: ReaderGatewayV1.Sdk.clearReaderDisplay.path
+        case .rebootReader: ReaderGatewayV1.Sdk.rebootReader.path
+        case .installAvailableUpdate: ReaderGatewayV1.Sdk.installAvailableUpdate.path
+        case .cancelReaderSoftwareUpdate: ReaderGatewayV1.Sdk.cancelReaderSoftwareUpdate.path
+        case .discoverTapToPayReader: ReaderGatewayV1.Sdk.discoverTapToPayReader.path
+        case .connectTapToPayReader: ReaderGatewayV1.Sdk.connectTapToPayReader.path
+        case .completeTapToPayDeviceSetup: ReaderGatewayV1.Sdk.completeTapToPayDeviceSetup.path
+        case .connectBluetoothReader: ReaderGatewayV1.Sdk.connectBluetoothReader.path
+        case .subscribeEvents: ReaderGatewayV1.Sdk.subscribeEvents.path
+        }
+    }
+}
+
 /// The point-of-sale session surface.
 ///
 /// The server side of `readergateway.v1.Sdk`: one requirement per method, so a

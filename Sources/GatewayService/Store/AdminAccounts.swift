@@ -1,11 +1,25 @@
+import Foundation
 import GatewayPostgres
 import GatewayRepositories
 
-/// The account a fleet admin call with a secret key acts for: PostgreSQL's ``AccountStore``
-/// in the gateway, an in-memory table in the services' own tests.
+/// The secret keys fleet admin calls and console sign-ins carry: PostgreSQL's
+/// ``ApiKeyStore`` in the gateway, an in-memory table in the services' own tests. Every
+/// method takes the services' clock reading (expiries, roll overlaps).
 protocol AdminAccounts: Sendable {
-    /// The account whose secret key is `secretKey` (nil: no account has it).
-    func account(secretKey: String) async throws(StoreError) -> String?
+    /// The key a secret belongs to and whether it works at `now`.
+    func lookup(secret: String, now: Date) async throws(StoreError) -> ApiKeyLookup
+    /// The key `id` of `account` (nil: the account has none).
+    func key(_ id: String, account: String, now: Date) async throws(StoreError) -> ApiKeyRecord?
+    /// The account's keys, oldest first.
+    func keys(account: String, now: Date) async throws(StoreError) -> [ApiKeyRecord]
+    /// Creates a key; its secret is returned once.
+    func createKey(
+        account: String, name: String, permissions: KeyPermissions, locations: [String]?, expiresAt: Date?, now: Date
+    ) async throws(StoreError) -> (key: ApiKeyRecord, secret: String)
+    /// A new secret for the key; the current one works until `overlapUntil` (nil: no such live key).
+    func rollKey(_ id: String, account: String, overlapUntil: Date, now: Date) async throws(StoreError) -> (key: ApiKeyRecord, secret: String)?
+    /// Revokes the key at `now` (nil: no such key).
+    func revokeKey(_ id: String, account: String, now: Date) async throws(StoreError) -> ApiKeyRecord?
 }
 
 /// The fleet console session whose cookie came with a call's WebSocket upgrade:
@@ -16,6 +30,6 @@ protocol ConsoleSessionRepository: Sendable {
     func consoleSession(token: String) async throws(StoreError) -> ConsoleSessionRecord?
 }
 
-extension AccountStore: AdminAccounts {}
+extension ApiKeyStore: AdminAccounts {}
 
 extension ConsoleSessionStore: ConsoleSessionRepository {}

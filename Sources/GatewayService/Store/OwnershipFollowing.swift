@@ -24,7 +24,8 @@ extension FleetWatchHub: FleetChanges {}
 /// `WatchFleet`'s watchers: told of changes, and given new watchers (the snapshot, then the
 /// changes until the call ends): ``FleetWatchHub`` in the gateway.
 protocol FleetWatching: FleetChanges {
-    func watch(_ call: ServerCall, account: String, location: String?, locations: [ReaderGatewayV1.Location]) async
+    /// Serves a watcher of `account` authorised by secret key `key` (its call ends when the key is revoked).
+    func watch(_ call: ServerCall, account: String, location: String?, locations: [ReaderGatewayV1.Location], key: String) async
 }
 
 extension FleetWatchHub: FleetWatching {}

@@ -49,6 +49,32 @@ extension ReaderGatewayV1 {
         }
     }
 
+    /// How far a key reaches into one kind of resource. Write includes read.
+    public struct KeyAccess: ProtobufEnum {
+        public var rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// Not given: no access.
+        public static let unspecified = KeyAccess(rawValue: 0)
+        /// No access.
+        public static let none = KeyAccess(rawValue: 1)
+        /// Read only.
+        public static let read = KeyAccess(rawValue: 2)
+        /// Read and change.
+        public static let write = KeyAccess(rawValue: 3)
+        /// Every value this version knows, in declaration order.
+        public static let knownValues: [KeyAccess] = [.unspecified, .none, .read, .write]
+        /// The value's name in the .proto file, or nil for a value this version does not know.
+        public var protoName: String? {
+            switch rawValue {
+            case 0: "KEY_ACCESS_UNSPECIFIED"
+            case 1: "KEY_ACCESS_NONE"
+            case 2: "KEY_ACCESS_READ"
+            case 3: "KEY_ACCESS_WRITE"
+            default: nil
+            }
+        }
+    }
+
     /// CreateLocation's request.
     public struct CreateLocationRequest: ProtobufMessage {
         public static let protoMessageName = "readergateway.v1.CreateLocationRequest"
@@ -1463,6 +1489,399 @@ extension ReaderGatewayV1 {
         }
     }
 
+    /// A key's permission per resource.
+    public struct ApiKeyPermissions: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ApiKeyPermissions"
+
+        /// Locations: list (read); create, rename, install windows (write).
+        public var locations: ReaderGatewayV1.KeyAccess = ReaderGatewayV1.KeyAccess(rawValue: 0)
+
+        /// Readers: list, get, watch (read); register, delete (write).
+        public var readers: ReaderGatewayV1.KeyAccess = ReaderGatewayV1.KeyAccess(rawValue: 0)
+
+        /// Ownership: who owns a reader, its history, live sessions (read); forced
+        /// releases (write).
+        public var ownership: ReaderGatewayV1.KeyAccess = ReaderGatewayV1.KeyAccess(rawValue: 0)
+
+        /// Connection tokens for point-of-sale sessions: minting one is write.
+        public var tokens: ReaderGatewayV1.KeyAccess = ReaderGatewayV1.KeyAccess(rawValue: 0)
+
+        /// Software update catalog: list (read); add, remove (write).
+        public var updates: ReaderGatewayV1.KeyAccess = ReaderGatewayV1.KeyAccess(rawValue: 0)
+
+        /// Webhooks (reserved for the webhook endpoints).
+        public var webhooks: ReaderGatewayV1.KeyAccess = ReaderGatewayV1.KeyAccess(rawValue: 0)
+
+        /// The event log: reading it (read).
+        public var events: ReaderGatewayV1.KeyAccess = ReaderGatewayV1.KeyAccess(rawValue: 0)
+
+        /// Keys: list (read); create, roll, revoke (write). The console shows the
+        /// keys to a key that may read them.
+        public var keys: ReaderGatewayV1.KeyAccess = ReaderGatewayV1.KeyAccess(rawValue: 0)
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.locations = try reader.read(ProtobufEnumField<ReaderGatewayV1.KeyAccess>.self, tag)
+                case 2: self.readers = try reader.read(ProtobufEnumField<ReaderGatewayV1.KeyAccess>.self, tag)
+                case 3: self.ownership = try reader.read(ProtobufEnumField<ReaderGatewayV1.KeyAccess>.self, tag)
+                case 4: self.tokens = try reader.read(ProtobufEnumField<ReaderGatewayV1.KeyAccess>.self, tag)
+                case 5: self.updates = try reader.read(ProtobufEnumField<ReaderGatewayV1.KeyAccess>.self, tag)
+                case 6: self.webhooks = try reader.read(ProtobufEnumField<ReaderGatewayV1.KeyAccess>.self, tag)
+                case 7: self.events = try reader.read(ProtobufEnumField<ReaderGatewayV1.KeyAccess>.self, tag)
+                case 8: self.keys = try reader.read(ProtobufEnumField<ReaderGatewayV1.KeyAccess>.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.KeyAccess>.self, self.locations, field: 1)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.KeyAccess>.self, self.readers, field: 2)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.KeyAccess>.self, self.ownership, field: 3)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.KeyAccess>.self, self.tokens, field: 4)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.KeyAccess>.self, self.updates, field: 5)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.KeyAccess>.self, self.webhooks, field: 6)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.KeyAccess>.self, self.events, field: 7)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.KeyAccess>.self, self.keys, field: 8)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// A secret key of the account (never its secret).
+    public struct ApiKey: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ApiKey"
+
+        /// Its id (`key_...`).
+        public var id: String = ""
+
+        /// Its name, for people.
+        public var name: String = ""
+
+        /// What it may do.
+        public var permissions: ReaderGatewayV1.ApiKeyPermissions? = nil
+
+        /// The locations it is limited to; empty for every location.
+        public var locationIDs: [String] = []
+
+        /// When it stops working; 0 for never.
+        public var expiresUnixMs: Int64 = 0
+
+        /// When it was created.
+        public var createdUnixMs: Int64 = 0
+
+        /// When it was last used (to the minute); 0 for never.
+        public var lastUsedUnixMs: Int64 = 0
+
+        /// When it was last rolled; 0 for never.
+        public var rolledUnixMs: Int64 = 0
+
+        /// Until when the secret it had before its last roll still works; 0 when no
+        /// old secret works.
+        public var previousSecretExpiresUnixMs: Int64 = 0
+
+        /// When it was revoked; 0 while it is not.
+        public var revokedUnixMs: Int64 = 0
+
+        /// The last four characters of its current secret, to tell keys apart.
+        public var secretLast4: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.id = try reader.read(ProtobufString.self, tag)
+                case 2: self.name = try reader.read(ProtobufString.self, tag)
+                case 3: self.permissions = try reader.readMessage(tag, as: ReaderGatewayV1.ApiKeyPermissions.self)
+                case 4: try reader.readRepeated(ProtobufString.self, tag, into: &self.locationIDs)
+                case 5: self.expiresUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 6: self.createdUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 7: self.lastUsedUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 8: self.rolledUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 9: self.previousSecretExpiresUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 10: self.revokedUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 11: self.secretLast4 = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.id, field: 1)
+            writer.writeSingular(ProtobufString.self, self.name, field: 2)
+            if let value = self.permissions { writer.writeMessage(value, field: 3) }
+            writer.writeRepeated(ProtobufString.self, self.locationIDs, field: 4)
+            writer.writeSingular(ProtobufInt64.self, self.expiresUnixMs, field: 5)
+            writer.writeSingular(ProtobufInt64.self, self.createdUnixMs, field: 6)
+            writer.writeSingular(ProtobufInt64.self, self.lastUsedUnixMs, field: 7)
+            writer.writeSingular(ProtobufInt64.self, self.rolledUnixMs, field: 8)
+            writer.writeSingular(ProtobufInt64.self, self.previousSecretExpiresUnixMs, field: 9)
+            writer.writeSingular(ProtobufInt64.self, self.revokedUnixMs, field: 10)
+            writer.writeSingular(ProtobufString.self, self.secretLast4, field: 11)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CreateApiKey's request.
+    public struct CreateApiKeyRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CreateApiKeyRequest"
+
+        /// Its name, for people (required).
+        public var name: String = ""
+
+        /// What it may do; a resource left out gets no access.
+        public var permissions: ReaderGatewayV1.ApiKeyPermissions? = nil
+
+        /// Limit it to these locations; empty for every location.
+        public var locationIDs: [String] = []
+
+        /// When it stops working; 0 for never.
+        public var expiresUnixMs: Int64 = 0
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.name = try reader.read(ProtobufString.self, tag)
+                case 2: self.permissions = try reader.readMessage(tag, as: ReaderGatewayV1.ApiKeyPermissions.self)
+                case 3: try reader.readRepeated(ProtobufString.self, tag, into: &self.locationIDs)
+                case 4: self.expiresUnixMs = try reader.read(ProtobufInt64.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.name, field: 1)
+            if let value = self.permissions { writer.writeMessage(value, field: 2) }
+            writer.writeRepeated(ProtobufString.self, self.locationIDs, field: 3)
+            writer.writeSingular(ProtobufInt64.self, self.expiresUnixMs, field: 4)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CreateApiKey's response.
+    public struct CreateApiKeyResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CreateApiKeyResponse"
+
+        /// The key.
+        public var key: ReaderGatewayV1.ApiKey? = nil
+
+        /// Its secret (`sk_...`), shown once.
+        public var secret: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.key = try reader.readMessage(tag, as: ReaderGatewayV1.ApiKey.self)
+                case 2: self.secret = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.key { writer.writeMessage(value, field: 1) }
+            writer.writeSingular(ProtobufString.self, self.secret, field: 2)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ListApiKeys's request.
+    public struct ListApiKeysRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListApiKeysRequest"
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ListApiKeys's response.
+    public struct ListApiKeysResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListApiKeysResponse"
+
+        /// The account's keys (those the calling key's locations cover), oldest first.
+        public var keys: [ReaderGatewayV1.ApiKey] = []
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: try reader.readRepeatedMessage(tag, into: &self.keys)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            for value in self.keys { writer.writeMessage(value, field: 1) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// RollApiKey's request.
+    public struct RollApiKeyRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.RollApiKeyRequest"
+
+        /// The key to roll.
+        public var keyID: String = ""
+
+        /// How long the old secret keeps working; 0 for 24 hours, at most 7 days.
+        public var overlapMs: Int64 = 0
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.keyID = try reader.read(ProtobufString.self, tag)
+                case 2: self.overlapMs = try reader.read(ProtobufInt64.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.keyID, field: 1)
+            writer.writeSingular(ProtobufInt64.self, self.overlapMs, field: 2)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// RollApiKey's response.
+    public struct RollApiKeyResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.RollApiKeyResponse"
+
+        /// The key, with its new overlap.
+        public var key: ReaderGatewayV1.ApiKey? = nil
+
+        /// Its new secret (`sk_...`), shown once.
+        public var secret: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.key = try reader.readMessage(tag, as: ReaderGatewayV1.ApiKey.self)
+                case 2: self.secret = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.key { writer.writeMessage(value, field: 1) }
+            writer.writeSingular(ProtobufString.self, self.secret, field: 2)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// RevokeApiKey's request.
+    public struct RevokeApiKeyRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.RevokeApiKeyRequest"
+
+        /// The key to revoke.
+        public var keyID: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.keyID = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.keyID, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// RevokeApiKey's response.
+    public struct RevokeApiKeyResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.RevokeApiKeyResponse"
+
+        /// The key, revoked.
+        public var key: ReaderGatewayV1.ApiKey? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.key = try reader.readMessage(tag, as: ReaderGatewayV1.ApiKey.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.key { writer.writeMessage(value, field: 1) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
     /// The fleet admin surface.
     public enum FleetAdmin {
         /// The fully qualified service name used in method paths.
@@ -1570,6 +1989,33 @@ extension ReaderGatewayV1 {
             service: serviceName, method: "WatchFleet", kind: .serverStreaming
         )
 
+        /// Creates a secret key for the account with the permissions, locations and
+        /// expiry given; the secret is answered once (only its hash is kept). A key
+        /// may grant only what the calling key holds. Errors: INVALID_ARGUMENT (no
+        /// name, an expiry in the past), LOCATION_NOT_FOUND.
+        public static let createApiKey = ProtobufMethod<ReaderGatewayV1.CreateApiKeyRequest, ReaderGatewayV1.CreateApiKeyResponse>(
+            service: serviceName, method: "CreateApiKey", kind: .unary
+        )
+
+        /// Lists the account's keys (never their secrets), revoked ones included.
+        public static let listApiKeys = ProtobufMethod<ReaderGatewayV1.ListApiKeysRequest, ReaderGatewayV1.ListApiKeysResponse>(
+            service: serviceName, method: "ListApiKeys", kind: .unary
+        )
+
+        /// Issues a new secret for a key. The old secret keeps working until the
+        /// overlap ends (default 24 hours, at most 7 days), then is refused with
+        /// SECRET_KEY_RETIRED saying it was rolled. Errors: API_KEY_NOT_FOUND.
+        public static let rollApiKey = ProtobufMethod<ReaderGatewayV1.RollApiKeyRequest, ReaderGatewayV1.RollApiKeyResponse>(
+            service: serviceName, method: "RollApiKey", kind: .unary
+        )
+
+        /// Revokes a key at once, on every replica: its secrets (also one still in a
+        /// roll's overlap) and its console sessions are refused with
+        /// SECRET_KEY_RETIRED. Errors: API_KEY_NOT_FOUND.
+        public static let revokeApiKey = ProtobufMethod<ReaderGatewayV1.RevokeApiKeyRequest, ReaderGatewayV1.RevokeApiKeyResponse>(
+            service: serviceName, method: "RevokeApiKey", kind: .unary
+        )
+
         /// Every method of the service, in declaration order.
         public static let methods: [MethodDescriptor] = [
             createLocation.descriptor,
@@ -1589,6 +2035,10 @@ extension ReaderGatewayV1 {
             addSoftwareUpdate.descriptor,
             removeSoftwareUpdate.descriptor,
             watchFleet.descriptor,
+            createApiKey.descriptor,
+            listApiKeys.descriptor,
+            rollApiKey.descriptor,
+            revokeApiKey.descriptor,
         ]
     }
 }

@@ -110,6 +110,11 @@ extension ReaderGatewayV1 {
         /// was resumed; nothing was lost (the session and its reader are kept).
         /// Status: UNAVAILABLE.
         public static let sessionMoved = ErrorReason(rawValue: 8)
+        /// The secret key was rolled and its overlap ended, was revoked, or expired:
+        /// the message says which and when. Use the key's current secret, or a
+        /// new key.
+        /// Status: UNAUTHENTICATED.
+        public static let secretKeyRetired = ErrorReason(rawValue: 9)
         /// The reader is mid-transaction for another session and the caller set
         /// fail_if_in_use. Ask the user, then retry with fail_if_in_use = false.
         /// Status: ABORTED.
@@ -251,6 +256,9 @@ extension ReaderGatewayV1 {
         /// ends; read faster (or watch one location), then call again.
         /// Status: RESOURCE_EXHAUSTED.
         public static let consumerTooSlow = ErrorReason(rawValue: 70)
+        /// No secret key with this id in this account.
+        /// Status: NOT_FOUND.
+        public static let apiKeyNotFound = ErrorReason(rawValue: 75)
         /// A frame broke the protocol (bad flags, bad payload, wrong stream 0 use).
         /// Status: INTERNAL.
         public static let protocolError = ErrorReason(rawValue: 100)
@@ -309,7 +317,7 @@ extension ReaderGatewayV1 {
         /// Status: UNAVAILABLE.
         public static let connectionLost = ErrorReason(rawValue: 117)
         /// Every value this version knows, in declaration order.
-        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .sessionMoved, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .readerSoftwareUpdateFailed, .readerSoftwareUpdateFailedBatteryLow, .readerSoftwareUpdateFailedInterrupted, .softwareUpdateNotFound, .bluetoothAlreadyPairedWithAnotherDevice, .bluetoothPairingFailed, .bluetoothConnectTimedOut, .consumerTooSlow, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
+        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .sessionMoved, .secretKeyRetired, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .readerSoftwareUpdateFailed, .readerSoftwareUpdateFailedBatteryLow, .readerSoftwareUpdateFailedInterrupted, .softwareUpdateNotFound, .bluetoothAlreadyPairedWithAnotherDevice, .bluetoothPairingFailed, .bluetoothConnectTimedOut, .consumerTooSlow, .apiKeyNotFound, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
         /// The value's name in the .proto file, or nil for a value this version does not know.
         public var protoName: String? {
             switch rawValue {
@@ -322,6 +330,7 @@ extension ReaderGatewayV1 {
             case 6: "ERROR_REASON_RATE_LIMITED"
             case 7: "ERROR_REASON_INVALID_REQUEST"
             case 8: "ERROR_REASON_SESSION_MOVED"
+            case 9: "ERROR_REASON_SECRET_KEY_RETIRED"
             case 10: "ERROR_REASON_READER_BUSY"
             case 11: "ERROR_REASON_READER_CONNECTED_TO_ANOTHER_SESSION"
             case 12: "ERROR_REASON_READER_OFFLINE"
@@ -358,6 +367,7 @@ extension ReaderGatewayV1 {
             case 68: "ERROR_REASON_BLUETOOTH_PAIRING_FAILED"
             case 69: "ERROR_REASON_BLUETOOTH_CONNECT_TIMED_OUT"
             case 70: "ERROR_REASON_CONSUMER_TOO_SLOW"
+            case 75: "ERROR_REASON_API_KEY_NOT_FOUND"
             case 100: "ERROR_REASON_PROTOCOL_ERROR"
             case 101: "ERROR_REASON_FRAME_TOO_LARGE"
             case 102: "ERROR_REASON_UNKNOWN_FRAME_TYPE"
@@ -391,6 +401,7 @@ extension ReaderGatewayV1 {
             case .rateLimited: .resourceExhausted
             case .invalidRequest: .invalidArgument
             case .sessionMoved: .unavailable
+            case .secretKeyRetired: .unauthenticated
             case .readerBusy: .aborted
             case .readerConnectedToAnotherSession: .failedPrecondition
             case .readerOffline: .unavailable
@@ -427,6 +438,7 @@ extension ReaderGatewayV1 {
             case .bluetoothPairingFailed: .failedPrecondition
             case .bluetoothConnectTimedOut: .unavailable
             case .consumerTooSlow: .resourceExhausted
+            case .apiKeyNotFound: .notFound
             case .protocolError: .`internal`
             case .frameTooLarge: .resourceExhausted
             case .unknownFrameType: .`internal`

@@ -226,8 +226,10 @@ final class ClusterFixture: Sendable {
     }
 
     /// An admin client on `port` (default: the load balancer).
-    func admin(port: Int? = nil) -> AdminClient {
-        AdminClient(connection: GatewayConnection(channelConfiguration(port: port ?? balancerPort), group: group), secretKey: secretKey, timeout: .seconds(10))
+    func admin(port: Int? = nil, secretKey: String? = nil) -> AdminClient {
+        AdminClient(
+            connection: GatewayConnection(channelConfiguration(port: port ?? balancerPort), group: group), secretKey: secretKey ?? self.secretKey, timeout: .seconds(10)
+        )
     }
 
     /// Opens a lane's session on `port` (a replica's, or the load balancer's).

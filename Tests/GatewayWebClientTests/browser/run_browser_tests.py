@@ -557,6 +557,35 @@ def main():
         check(refused == "error SECRET_KEY_INVALID", f"signed-out tab: WatchFleet without a session: {refused}")
         stranger.screenshot("9-console-signed-out")
 
+        # Keys: the account key's console lists them. A read-only key's console shows the fleet
+        # and the history, offers no change (no register form, no release button), and a change
+        # sent from its page anyway is refused naming the permission it lacks.
+        console.click("#locations a", "Browser store")
+        WebDriverWait(console_driver, 10).until(lambda d: "account key" in console.texts("#keys-table td.name"), "console: the keys are listed")
+        viewer_key = json.loads(ctl("--json", "keys", "create", "wall", "dashboard", "--read-only"))
+        viewer_driver = browser(os.path.join(directory, "profile-viewer"), spki, size="1280,720")
+        drivers.append(viewer_driver)
+        viewer = Console(viewer_driver, console_url + f"#location={state['location']}", args.artifacts)
+        viewer.open()
+        viewer.sign_in(viewer_key["secret"])
+        WebDriverWait(viewer_driver, 10).until(lambda d: "WSB-1" in viewer.texts("#readers tbody td.serial"), "read-only console: the fleet is shown")
+        check("wall dashboard" in viewer_driver.find_element(By.ID, "account").text, f"read-only console: the key's name: {viewer_driver.find_element(By.ID, 'account').text}")
+        check(not viewer_driver.find_element(By.ID, "register-form").is_displayed(), "read-only console: the register form is offered")
+        check(viewer_driver.find_elements(By.CSS_SELECTOR, "button.release") == [], "read-only console: a release button is offered")
+        viewer.click(f'tr[data-reader="{reader_id}"] button.history')
+        WebDriverWait(viewer_driver, 10).until(lambda d: len(viewer.texts("#history-list li")) >= 4, "read-only console: the history is shown")
+        WebDriverWait(viewer_driver, 10).until(lambda d: "wall dashboard" in viewer.texts("#keys-table td.name"), "read-only console: the keys are listed")
+        forced = viewer_driver.execute_async_script("""
+            const [readerId, done] = arguments;
+            Promise.all([fetch("/console/session").then((r) => r.json()), import("/readergateway/v1/js/readergateway.js")]).then(([session, { AdminClient, GatewayConnection }]) => {
+              const client = new AdminClient(new GatewayConnection(`wss://${location.host}/readergateway/v1/websocket`), null, { csrfToken: session.csrf_token });
+              client.call("ForceReleaseReader", { readerId }).then(() => done("released"), (error) => done(`error ${error.reason} ${error.message}`));
+            });
+        """, reader_id)
+        check(forced.startswith("error PERMISSION_DENIED") and "ownership:write" in forced, f"read-only console: a forced release: {forced}")
+        viewer.screenshot("12-console-read-only-key")
+        print(f"browser: a read-only key's console reads the fleet and is refused a release: {forced}")
+
         # Sign-out in the console: the fleet disappears, the cookie no longer works.
         console_driver.find_element(By.ID, "signout").click()
         WebDriverWait(console_driver, 10).until(lambda d: d.find_element(By.ID, "signin").is_displayed(), "console: sign-out shows the sign-in form")

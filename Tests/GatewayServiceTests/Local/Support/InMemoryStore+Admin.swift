@@ -5,11 +5,76 @@ import GatewayPostgres
 @testable import GatewayService
 import GatewayWire
 
-/// Accounts and console sessions, as `accounts` and `console_sessions` behave (a session
-/// past its expiry is unknown).
+/// Secret keys and console sessions, as `api_keys` and `console_sessions` behave (a key's
+/// secrets replaced by a roll work until their overlap ends; a session past its expiry is
+/// unknown).
 extension InMemoryStore: AdminAccounts, ConsoleSessionRepository {
-    func account(secretKey: String) async throws(StoreError) -> String? {
-        try run { tables in tables.accounts[secretKey] }
+    func lookup(secret: String, now: Date) async throws(StoreError) -> ApiKeyLookup {
+        try run { tables in
+            guard let entry = tables.secrets[secret], let key = tables.apiKeys[entry.keyID] else { return .unknown }
+            let found = ApiKeyLookup.decide(Self.shown(key, tables, now: now), previous: entry.previous, now: now)
+            if case .valid = found, key.lastUsedAt.map({ now.timeIntervalSince($0) >= 60 }) ?? true { tables.apiKeys[key.id]?.lastUsedAt = now }
+            return found
+        }
+    }
+
+    func key(_ id: String, account: String, now: Date) async throws(StoreError) -> ApiKeyRecord? {
+        try run { tables in tables.apiKeys[id].flatMap { $0.accountID == account ? Self.shown($0, tables, now: now) : nil } }
+    }
+
+    func keys(account: String, now: Date) async throws(StoreError) -> [ApiKeyRecord] {
+        try run { tables in
+            tables.apiKeys.values.filter { $0.accountID == account }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.map { Self.shown($0, tables, now: now) }
+        }
+    }
+
+    func createKey(
+        account: String, name: String, permissions: KeyPermissions, locations: [String]?, expiresAt: Date?, now: Date
+    ) async throws(StoreError) -> (key: ApiKeyRecord, secret: String) {
+        let secret = Secrets.secretKey()
+        let key = ApiKeyRecord(
+            id: Secrets.apiKeyID(), accountID: account, name: name, permissions: permissions, locations: locations, expiresAt: expiresAt,
+            createdAt: now, secretLast4: String(secret.suffix(4))
+        )
+        try run { tables in
+            tables.apiKeys[key.id] = key
+            tables.secrets[secret] = (key.id, nil)
+        }
+        return (key, secret)
+    }
+
+    func rollKey(_ id: String, account: String, overlapUntil: Date, now: Date) async throws(StoreError) -> (key: ApiKeyRecord, secret: String)? {
+        let secret = Secrets.secretKey()
+        return try run { tables -> (key: ApiKeyRecord, secret: String)? in
+            guard var key = tables.apiKeys[id], key.accountID == account, key.revokedAt == nil else { return nil }
+            for (old, entry) in tables.secrets where entry.keyID == id && entry.previous == nil {
+                tables.secrets[old] = (id, (now, overlapUntil))
+            }
+            tables.secrets[secret] = (id, nil)
+            key.rolledAt = now
+            key.secretLast4 = String(secret.suffix(4))
+            tables.apiKeys[id] = key
+            return (Self.shown(key, tables, now: now), secret)
+        }
+    }
+
+    func revokeKey(_ id: String, account: String, now: Date) async throws(StoreError) -> ApiKeyRecord? {
+        try run { tables -> ApiKeyRecord? in
+            guard var key = tables.apiKeys[id], key.accountID == account else { return nil }
+            if key.revokedAt == nil {
+                key.revokedAt = now
+                tables.apiKeys[id] = key
+                tables.consoleSessions = tables.consoleSessions.filter { $0.value.keyID != id }
+            }
+            return Self.shown(key, tables, now: now)
+        }
+    }
+
+    /// The key as `ApiKeyStore` reads it: with the latest overlap still running.
+    private static func shown(_ key: ApiKeyRecord, _ tables: Tables, now: Date) -> ApiKeyRecord {
+        var shown = key
+        shown.previousSecretValidUntil = tables.secrets.values.filter { $0.keyID == key.id }.compactMap { $0.previous?.validUntil }.filter { $0 > now }.max()
+        return shown
     }
 
     func consoleSession(token: String) async throws(StoreError) -> ConsoleSessionRecord? {
@@ -17,15 +82,30 @@ extension InMemoryStore: AdminAccounts, ConsoleSessionRepository {
         return try run { tables in tables.consoleSessions[token].flatMap { $0.expiresAt > now ? $0 : nil } }
     }
 
-    /// An account whose secret key is `secretKey`.
+    /// An account whose account key (every permission, every location) has secret `secretKey`.
     func addAccount(_ account: String, secretKey: String) {
-        tables.withLock { $0.accounts[secretKey] = account }
+        addKey(secretKey, account: account, name: "account key", permissions: .all, locations: nil)
+    }
+
+    /// A key of `account` with secret `secret`; its id.
+    @discardableResult
+    func addKey(_ secret: String, account: String, name: String, permissions: KeyPermissions, locations: [String]?, expiresAt: Date? = nil) -> String {
+        let now = Date(timeIntervalSince1970: Double(clock.nowUnixMs) / 1000)
+        let key = ApiKeyRecord(
+            id: Secrets.apiKeyID(), accountID: account, name: name, permissions: permissions, locations: locations, expiresAt: expiresAt, createdAt: now,
+            secretLast4: String(secret.suffix(4))
+        )
+        tables.withLock { tables in
+            tables.apiKeys[key.id] = key
+            tables.secrets[secret] = (key.id, nil)
+        }
+        return key.id
     }
 
     /// A console session of `account` with `csrfToken`, for `lifetime`.
-    func addConsoleSession(token: String, account: String, csrfToken: String, lifetime: Duration = .seconds(3600)) {
+    func addConsoleSession(token: String, account: String, csrfToken: String, lifetime: Duration = .seconds(3600), keyID: String? = nil) {
         let expires = Date(timeIntervalSince1970: Double(clock.nowUnixMs + Self.milliseconds(lifetime)) / 1000)
-        tables.withLock { $0.consoleSessions[token] = ConsoleSessionRecord(accountID: account, csrfToken: csrfToken, expiresAt: expires) }
+        tables.withLock { $0.consoleSessions[token] = ConsoleSessionRecord(accountID: account, csrfToken: csrfToken, expiresAt: expires, keyID: keyID) }
     }
 }
 

@@ -48,8 +48,10 @@ final class InMemoryStore: Sendable {
         var installWindows: [String: InstallWindow] = [:]
         var ranLatest: [String: (location: String, atMs: Int64)] = [:]
         var batteries: [String: Float] = [:]
-        /// Accounts by secret key.
-        var accounts: [String: String] = [:]
+        /// Secret keys by id.
+        var apiKeys: [String: ApiKeyRecord] = [:]
+        /// Every secret of a key: its current one (`previous` nil), and those a roll replaced.
+        var secrets: [String: (keyID: String, previous: (retiredAt: Date, validUntil: Date)?)] = [:]
         var consoleSessions: [String: ConsoleSessionRecord] = [:]
         var registrationCodes: [String: (pending: PendingCodeRecord, expiresUnixMs: Int64)] = [:]
         /// Readers' credentials: the reader id of each.

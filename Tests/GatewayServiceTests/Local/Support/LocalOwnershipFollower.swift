@@ -40,7 +40,7 @@ final class RecordedFleetChanges: FleetWatching {
         told.withLock { $0 += readers }
     }
 
-    func watch(_ call: ServerCall, account: String, location: String?, locations: [ReaderGatewayV1.Location]) async {
+    func watch(_ call: ServerCall, account: String, location: String?, locations: [ReaderGatewayV1.Location], key: String) async {
         started.withLock { $0.append(Watch(account: account, location: location, locations: locations.map(\.id))) }
         call.end(.ok)
     }

@@ -19,6 +19,16 @@ export const OwnershipChangeReason = defineEnum("readergateway.v1.OwnershipChang
 });
 
 /**
+ * How far a key reaches into one kind of resource. Write includes read.
+ */
+export const KeyAccess = defineEnum("readergateway.v1.KeyAccess", {
+  UNSPECIFIED: 0,
+  NONE: 1,
+  READ: 2,
+  WRITE: 3,
+});
+
+/**
  * CreateLocation's request.
  */
 export const CreateLocationRequest = defineMessage("readergateway.v1.CreateLocationRequest", () => [
@@ -356,6 +366,98 @@ export const WatchFleetEvent = defineMessage("readergateway.v1.WatchFleetEvent",
 ]);
 
 /**
+ * A key's permission per resource.
+ */
+export const ApiKeyPermissions = defineMessage("readergateway.v1.ApiKeyPermissions", () => [
+  [1, "locations", "enum", "", KeyAccess],
+  [2, "readers", "enum", "", KeyAccess],
+  [3, "ownership", "enum", "", KeyAccess],
+  [4, "tokens", "enum", "", KeyAccess],
+  [5, "updates", "enum", "", KeyAccess],
+  [6, "webhooks", "enum", "", KeyAccess],
+  [7, "events", "enum", "", KeyAccess],
+  [8, "keys", "enum", "", KeyAccess],
+]);
+
+/**
+ * A secret key of the account (never its secret).
+ */
+export const ApiKey = defineMessage("readergateway.v1.ApiKey", () => [
+  [1, "id", "string"],
+  [2, "name", "string"],
+  [3, "permissions", "message", "", ApiKeyPermissions],
+  [4, "locationIds", "string", "r"],
+  [5, "expiresUnixMs", "int64"],
+  [6, "createdUnixMs", "int64"],
+  [7, "lastUsedUnixMs", "int64"],
+  [8, "rolledUnixMs", "int64"],
+  [9, "previousSecretExpiresUnixMs", "int64"],
+  [10, "revokedUnixMs", "int64"],
+  [11, "secretLast4", "string"],
+]);
+
+/**
+ * CreateApiKey's request.
+ */
+export const CreateApiKeyRequest = defineMessage("readergateway.v1.CreateApiKeyRequest", () => [
+  [1, "name", "string"],
+  [2, "permissions", "message", "", ApiKeyPermissions],
+  [3, "locationIds", "string", "r"],
+  [4, "expiresUnixMs", "int64"],
+]);
+
+/**
+ * CreateApiKey's response.
+ */
+export const CreateApiKeyResponse = defineMessage("readergateway.v1.CreateApiKeyResponse", () => [
+  [1, "key", "message", "", ApiKey],
+  [2, "secret", "string"],
+]);
+
+/**
+ * ListApiKeys's request.
+ */
+export const ListApiKeysRequest = defineMessage("readergateway.v1.ListApiKeysRequest", () => [
+]);
+
+/**
+ * ListApiKeys's response.
+ */
+export const ListApiKeysResponse = defineMessage("readergateway.v1.ListApiKeysResponse", () => [
+  [1, "keys", "message", "r", ApiKey],
+]);
+
+/**
+ * RollApiKey's request.
+ */
+export const RollApiKeyRequest = defineMessage("readergateway.v1.RollApiKeyRequest", () => [
+  [1, "keyId", "string"],
+  [2, "overlapMs", "int64"],
+]);
+
+/**
+ * RollApiKey's response.
+ */
+export const RollApiKeyResponse = defineMessage("readergateway.v1.RollApiKeyResponse", () => [
+  [1, "key", "message", "", ApiKey],
+  [2, "secret", "string"],
+]);
+
+/**
+ * RevokeApiKey's request.
+ */
+export const RevokeApiKeyRequest = defineMessage("readergateway.v1.RevokeApiKeyRequest", () => [
+  [1, "keyId", "string"],
+]);
+
+/**
+ * RevokeApiKey's response.
+ */
+export const RevokeApiKeyResponse = defineMessage("readergateway.v1.RevokeApiKeyResponse", () => [
+  [1, "key", "message", "", ApiKey],
+]);
+
+/**
  * The fleet admin surface.
  */
 export const FleetAdmin = Object.freeze({
@@ -545,5 +647,52 @@ export const FleetAdmin = Object.freeze({
     responseType: WatchFleetEvent,
     clientStreaming: false,
     serverStreaming: true,
+  }),
+  /**
+   * Creates a secret key for the account with the permissions, locations and
+   * expiry given; the secret is answered once (only its hash is kept). A key
+   * may grant only what the calling key holds. Errors: INVALID_ARGUMENT (no
+   * name, an expiry in the past), LOCATION_NOT_FOUND.
+   */
+  CreateApiKey: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/CreateApiKey",
+    requestType: CreateApiKeyRequest,
+    responseType: CreateApiKeyResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Lists the account's keys (never their secrets), revoked ones included.
+   */
+  ListApiKeys: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/ListApiKeys",
+    requestType: ListApiKeysRequest,
+    responseType: ListApiKeysResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Issues a new secret for a key. The old secret keeps working until the
+   * overlap ends (default 24 hours, at most 7 days), then is refused with
+   * SECRET_KEY_RETIRED saying it was rolled. Errors: API_KEY_NOT_FOUND.
+   */
+  RollApiKey: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/RollApiKey",
+    requestType: RollApiKeyRequest,
+    responseType: RollApiKeyResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Revokes a key at once, on every replica: its secrets (also one still in a
+   * roll's overlap) and its console sessions are refused with
+   * SECRET_KEY_RETIRED. Errors: API_KEY_NOT_FOUND.
+   */
+  RevokeApiKey: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/RevokeApiKey",
+    requestType: RevokeApiKeyRequest,
+    responseType: RevokeApiKeyResponse,
+    clientStreaming: false,
+    serverStreaming: false,
   }),
 });

@@ -25,6 +25,9 @@ public enum CtlCommand: Sendable, Equatable {
     case listUpdates(deviceType: ReaderGatewayV1.DeviceType)
     case addUpdate(ReaderGatewayV1.ReaderSoftwareUpdate)
     case removeUpdate(deviceType: ReaderGatewayV1.DeviceType, version: String)
+    /// One page of the account's event log, newest first.
+    case listEvents(ReaderGatewayV1.ListEventsRequest)
+    case getEvent(eventID: String)
 
     /// Whether the command talks to the gateway (all but `accounts create` and `nodes`, which
     /// talk to PostgreSQL).
@@ -64,6 +67,9 @@ public enum CtlCommand: Sendable, Equatable {
                   [--duration one_to_two_minutes] [--required-at 2026-12-01T00:00:00Z|never]
                                                              add (or replace) an update; required at that time, else optional
       updates remove --device-type T --version V             remove an update from the catalog
+      events list [--type A,B] [--reader READER] [--location LOC] [--since TIME] [--until TIME] [--limit N] [--page-token T]
+                                                             the event log, newest first; prints the next page's token last
+      events get EVENT                                       one event with its object (evt_...)
 
     Exit status: 0 ok, 64 usage, 65 bad input or not found, 69 gateway or database unavailable, 70 internal, 77 secret key or permission.
     """
@@ -177,6 +183,8 @@ public enum CtlCommand: Sendable, Equatable {
             return .nodes(databaseURL: try required("database-url"))
         case ("updates", _):
             return try parseUpdates(words, options)
+        case ("events", _):
+            return try parseEvents(words, options)
         default:
             throw usage("unknown command \"\(words.prefix(2).joined(separator: " "))\"")
         }

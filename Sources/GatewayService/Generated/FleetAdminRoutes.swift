@@ -22,6 +22,8 @@ enum FleetAdminRoute {
     typealias AddSoftwareUpdate = UnaryRoute<ReaderGatewayV1.AddSoftwareUpdateRequest, ReaderGatewayV1.AddSoftwareUpdateResponse>
     typealias RemoveSoftwareUpdate = UnaryRoute<ReaderGatewayV1.RemoveSoftwareUpdateRequest, ReaderGatewayV1.RemoveSoftwareUpdateResponse>
     typealias WatchFleet = ServerStreamingRoute<ReaderGatewayV1.WatchFleetRequest, ReaderGatewayV1.WatchFleetEvent>
+    typealias ListEvents = UnaryRoute<ReaderGatewayV1.ListEventsRequest, ReaderGatewayV1.ListEventsResponse>
+    typealias GetEvent = UnaryRoute<ReaderGatewayV1.GetEventRequest, ReaderGatewayV1.GetEventResponse>
 }
 
 /// The fleet admin surface.
@@ -81,6 +83,15 @@ protocol FleetAdminRoutes: RouteProvider {
     /// bounded buffer for the call fills is ended with RESOURCE_EXHAUSTED
     /// (CONSUMER_TOO_SLOW); it may watch again and gets a fresh snapshot.
     var watchFleet: FleetAdminRoute.WatchFleet { get }
+    /// The account's event log, newest first (PROTOCOL.md section "Events"):
+    /// each change to the fleet, written with the change. Filters: types, reader,
+    /// location, created range; all given must hold. Pages follow
+    /// next_page_token, and events written meanwhile never shift a later page.
+    /// Errors: INVALID_REQUEST (an unknown type, a page token this gateway did
+    /// not issue, an empty or reversed created range).
+    var listEvents: FleetAdminRoute.ListEvents { get }
+    /// One event of the account's log. Errors: EVENT_NOT_FOUND.
+    var getEvent: FleetAdminRoute.GetEvent { get }
 }
 
 extension FleetAdminRoutes {
@@ -103,5 +114,7 @@ extension FleetAdminRoutes {
         router.register(ReaderGatewayV1.FleetAdmin.addSoftwareUpdate.path, addSoftwareUpdate.handler)
         router.register(ReaderGatewayV1.FleetAdmin.removeSoftwareUpdate.path, removeSoftwareUpdate.handler)
         router.register(ReaderGatewayV1.FleetAdmin.watchFleet.path, watchFleet.handler)
+        router.register(ReaderGatewayV1.FleetAdmin.listEvents.path, listEvents.handler)
+        router.register(ReaderGatewayV1.FleetAdmin.getEvent.path, getEvent.handler)
     }
 }

@@ -37,6 +37,22 @@ public struct EventStore: Sendable {
         return try rows.first?.decode(String.self, "id")
     }
 
+    /// `reader` of `account` installed an update and now runs `version`: the reader's row and
+    /// `reader.software_update.installed` (`details` beside the reader) in one transaction.
+    /// Nil when the account has no such reader (nothing changes).
+    @discardableResult
+    public func softwareUpdateInstalled(
+        reader: String, account: String, version: String, details: [String: String]
+    ) async throws -> String? {
+        try await client.withTransaction { transaction in
+            try await transaction.execute(
+                "UPDATE readers SET software_version = $3, last_seen_at = now() WHERE id = $1 AND account_id = $2",
+                [PostgresValue(reader), PostgresValue(account), PostgresValue(version)]
+            )
+            return try await appendReaderEvent(EventType.softwareUpdateInstalled, reader: reader, account: account, details: details, in: transaction)
+        }
+    }
+
     /// The account's events matching `filter`, newest first, strictly below `beforeSeq` when
     /// given (the previous page's last), at most `limit`.
     public func events(account: String, filter: EventFilter, beforeSeq: Int64?, limit: Int) async throws(StoreError) -> [EventRecord] {

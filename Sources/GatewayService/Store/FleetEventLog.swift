@@ -6,6 +6,9 @@ import GatewayRepositories
 protocol FleetEventLog: Sendable {
     func events(account: String, filter: EventFilter, beforeSeq: Int64?, limit: Int) async throws(StoreError) -> [EventRecord]
     func event(_ id: String, account: String) async throws(StoreError) -> EventRecord?
+    /// The reader's new version and `reader.software_update.installed`, in one transaction.
+    @discardableResult
+    func softwareUpdateInstalled(reader: String, account: String, version: String, details: [String: String]) async throws -> String?
     @discardableResult
     func appendReaderEvent(_ type: String, reader: String, account: String, details: [String: String]) async throws(StoreError) -> String?
 }

@@ -168,4 +168,10 @@ extension InMemoryStore: FleetEventLog {
     func appendReaderEvent(_ type: String, reader: String, account: String, details: [String: String]) async throws(StoreError) -> String? {
         nil
     }
+
+    /// The reader's new version, as `readers` keeps it (the event is PostgreSQL's).
+    func softwareUpdateInstalled(reader: String, account: String, version: String, details: [String: String]) async throws -> String? {
+        try await readerReported(reader, softwareVersion: version, deviceType: .unspecified)
+        return nil
+    }
 }

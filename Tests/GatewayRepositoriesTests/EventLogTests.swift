@@ -1,4 +1,6 @@
 import Foundation
+import GatewayTestKit
+import Synchronization
 import GatewayCore
 import GatewayDomain
 import GatewayPostgres
@@ -255,5 +257,63 @@ struct EventLogTests {
         #expect(EventCursor.seq("42") == nil)
         #expect(EventCursor.seq("not a token!") == nil)
         #expect(EventCursor.seq(EventCursor.token(after: 0)) == nil)
+    }
+}
+
+/// Command outcomes written together: every queued event lands once, a reader of another
+/// account is left out, and a full queue drops rather than grows.
+@Suite("Event log: queued reader events")
+struct ReaderEventBatcherTests {
+    @Test("500 events queued at once are all written, each once, and none about another account's reader")
+    func everyQueuedEventIsWritten() async throws {
+        try await withOwnershipDatabase { client in
+            let fixtures = OwnershipFixtures(client: client)
+            try await fixtures.seedAccount()
+            try await OwnershipSchemaFixtures.insertAccount(client, id: "acct_other", location: "loc_other")
+            try await fixtures.registerReader(ReaderID("tmr_q"))
+            try await OwnershipSchemaFixtures.insertReader(client, id: "tmr_theirs", account: "acct_other", location: "loc_other")
+            let failures = Mutex(0)
+            let batcher = ReaderEventBatcher(client: client, failed: { _, count in failures.withLock { $0 += count } }, dropped: { _ in })
+            for index in 0..<500 {
+                batcher.append(ReaderEventBatcher.Event(
+                    type: EventType.actionSucceeded, reader: "tmr_q", account: OwnershipFixtures.account,
+                    details: ["object": "reader_action", "action": "set_reader_display", "n": "\(index)"]
+                ))
+            }
+            batcher.append(ReaderEventBatcher.Event(type: EventType.actionFailed, reader: "tmr_theirs", account: OwnershipFixtures.account, details: [:]))
+            #expect(await eventually { batcher.outstanding == 0 })
+            #expect(failures.withLock { $0 } == 0)
+            let written = try await EventStore(client: client).events(
+                account: OwnershipFixtures.account, filter: EventFilter(types: [EventType.actionSucceeded, EventType.actionFailed]), beforeSeq: nil, limit: 1000
+            )
+            #expect(written.count == 500)
+            #expect(Set(written.map { $0.objectJSON.components(separatedBy: "\"n\": \"")[1].prefix { $0 != "\"" } }).count == 500)
+            #expect(written.allSatisfy { $0.readerID == "tmr_q" && $0.locationID == OwnershipFixtures.location && $0.objectJSON.contains("\"reader\": {") })
+            #expect(try await EventStore(client: client).events(account: "acct_other", filter: EventFilter(types: [EventType.actionFailed]), beforeSeq: nil, limit: 10).isEmpty)
+        }
+    }
+
+    @Test("past its bound the queue drops events and says so, and writes the rest")
+    func aFullQueueDrops() async throws {
+        try await withOwnershipDatabase { client in
+            let fixtures = OwnershipFixtures(client: client)
+            try await fixtures.seedAccount()
+            try await fixtures.registerReader(ReaderID("tmr_full"))
+            let dropped = Mutex(0)
+            // One statement at a time, held back by a lock on the reader's row, so the queue fills.
+            let batcher = ReaderEventBatcher(client: client, maximumBatch: 1, maximumInFlight: 1, maximumPending: 3, failed: { _, _ in }, dropped: { _ in dropped.withLock { $0 += 1 } })
+            let event = ReaderEventBatcher.Event(type: EventType.actionSucceeded, reader: "tmr_full", account: OwnershipFixtures.account, details: [:])
+            try await client.withTransaction { transaction in
+                try await transaction.execute("LOCK TABLE events IN EXCLUSIVE MODE")
+                let accepted = (0..<10).map { _ in batcher.append(event) }
+                #expect(accepted == Array(repeating: true, count: 3) + Array(repeating: false, count: 7))
+                #expect(dropped.withLock { $0 } == 7)
+            }
+            #expect(await eventually { batcher.outstanding == 0 })
+            let written = try await EventStore(client: client).events(
+                account: OwnershipFixtures.account, filter: EventFilter(types: [EventType.actionSucceeded]), beforeSeq: nil, limit: 100
+            )
+            #expect(written.count == 3)
+        }
     }
 }

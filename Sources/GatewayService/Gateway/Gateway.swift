@@ -53,7 +53,7 @@ final class Gateway: Sendable, StoreFollowUps {
         let bluetooth = BluetoothStore(client: client)
         let updates = SoftwareUpdateCatalog(store: SoftwareUpdateStore(client: client), clock: configuration.updateClock, cacheClock: configuration.clock)
         let fleet = FleetWatchHub(database: database, registry: registry, metrics: metrics)
-        let events = EventStore(client: client)
+        let events = GatewayEventLog(client: client, metrics: metrics, logger: Logger(component: "service"))
         self.fleet = fleet
         self.configuration = configuration
         self.database = database

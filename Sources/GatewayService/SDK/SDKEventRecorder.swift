@@ -9,8 +9,9 @@ import GatewayWire
 /// reader, ownership and Tap to Pay events are written by PostgreSQL's triggers with their
 /// rows (migration 21).
 ///
-/// A command's outcome is written on a task once the outcome is known, so the lane's answer
-/// never waits for it; a failed write is logged and counted like any other follow-up.
+/// A command's outcome is queued once the outcome is known and written with the others that
+/// arrive together (``ReaderEventBatcher``), so the lane's answer never waits for it and a busy
+/// replica writes one statement per batch, not one per command.
 struct SDKEventRecorder: StoreFollowUps {
     let events: any FleetEventLog
     let metrics: GatewayMetrics
@@ -36,28 +37,10 @@ struct SDKEventRecorder: StoreFollowUps {
         return name.hasPrefix("ERROR_REASON_") ? String(name.dropFirst("ERROR_REASON_".count)) : name
     }
 
-    /// Records `command`'s outcome on `reader` for `account` (nil `failure`: it succeeded).
+    /// Queues `command`'s outcome on `reader` for `account` (nil `failure`: it succeeded).
     func commandEnded(
         _ command: ReaderGatewayV1.ReaderCommand.Command, reader: ReaderID, account: String, session: SessionID, failure: ServiceError?
     ) {
-        guard Self.action(command) != nil else { return }
-        Task { await write(command, reader: reader, account: account, session: session, failure: failure) }
-    }
-
-    /// The same for a command relayed from a connection's loop, which knows the session by its
-    /// token alone: the session is looked up on the task, off the loop (a session that ended
-    /// meanwhile leaves no reader to write about).
-    func commandEnded(_ command: ReaderGatewayV1.ReaderCommand.Command, token: String, registry: LiveRegistry, failure: ServiceError?) {
-        guard Self.action(command) != nil else { return }
-        Task {
-            guard let session = registry.session(token: token), let reader = session.reader else { return }
-            await write(command, reader: reader, account: session.accountID, session: session.id, failure: failure)
-        }
-    }
-
-    private func write(
-        _ command: ReaderGatewayV1.ReaderCommand.Command, reader: ReaderID, account: String, session: SessionID, failure: ServiceError?
-    ) async {
         guard let action = Self.action(command) else { return }
         var details = ["object": "reader_action", "action": action, "status": failure == nil ? "succeeded" : "failed", "session_id": session.rawValue]
         switch command {
@@ -70,9 +53,14 @@ struct SDKEventRecorder: StoreFollowUps {
             details["error_message"] = failure.message
         }
         let type = failure == nil ? EventType.actionSucceeded : EventType.actionFailed
-        await followUp("recording a reader's \(action) outcome in the event log", leaves: "the event log misses that outcome") {
-            try await events.appendReaderEvent(type, reader: reader.rawValue, account: account, details: details)
-        }
+        events.enqueue(ReaderEventBatcher.Event(type: type, reader: reader.rawValue, account: account, details: details))
+    }
+
+    /// The same for a command relayed from a connection's loop, which knows the session by its
+    /// token alone (a session that ended meanwhile leaves no reader to write about).
+    func commandEnded(_ command: ReaderGatewayV1.ReaderCommand.Command, token: String, registry: LiveRegistry, failure: ServiceError?) {
+        guard Self.action(command) != nil, let session = registry.session(token: token), let reader = session.reader else { return }
+        commandEnded(command, reader: reader, account: session.accountID, session: session.id, failure: failure)
     }
 
     /// Records a failed install of `update` on `reader`.

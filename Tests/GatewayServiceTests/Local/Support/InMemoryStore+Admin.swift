@@ -169,6 +169,9 @@ extension InMemoryStore: FleetEventLog {
         nil
     }
 
+    /// Nothing is written: the event log is PostgreSQL's.
+    func enqueue(_ event: ReaderEventBatcher.Event) {}
+
     /// The reader's new version, as `readers` keeps it (the event is PostgreSQL's).
     func softwareUpdateInstalled(reader: String, account: String, version: String, details: [String: String]) async throws -> String? {
         try await readerReported(reader, softwareVersion: version, deviceType: .unspecified)

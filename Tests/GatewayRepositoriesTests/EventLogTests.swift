@@ -68,11 +68,13 @@ struct EventLogTests {
             #expect((change["owner"] as? [String: Any])?["session_id"] as? String == "sess_b")
             #expect((change["owner"] as? [String: Any])?["pos_device_id"] as? String == "pos-sess_b")
             #expect((change["previous_owner"] as? [String: Any])?["session_id"] as? String == "sess_a")
+            #expect((change["owner"] as? [String: Any])?["lane_label"] as? String == "Till 2")
+            #expect(change["generation"] as? Int == 2)
             let after = try #require(change["reader"] as? [String: Any])
-            #expect(after["status"] as? String == "online")
-            let ownership = try #require(after["ownership"] as? [String: Any])
-            #expect((ownership["owner"] as? [String: Any])?["lane_label"] as? String == "Till 2")
-            #expect(ownership["generation"] as? Int == change["generation"] as? Int)
+            #expect(after["status"] as? String == "online" && after["id"] as? String == reader.rawValue)
+            // A status event carries the reader's ownership as it stands: after the loss, none.
+            let online = try Self.object(try #require(events.first { $0.type == "reader.online" }))
+            #expect((online["ownership"] as? [String: Any])?["generation"] as? Int == 0)
             // The offline event shows the reader offline, without an owner; the deletion says so.
             let offline = try Self.object(try #require(events.first { $0.type == "reader.offline" }))
             #expect(offline["status"] as? String == "offline")

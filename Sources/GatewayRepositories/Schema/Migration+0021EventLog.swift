@@ -129,31 +129,36 @@ extension Migration {
             """,
             """
             CREATE FUNCTION ownership_history_events() RETURNS trigger LANGUAGE plpgsql AS $$
-            DECLARE
-                kind text := CASE NEW.reason::text
-                    WHEN 'connected' THEN 'reader.ownership.connected'
-                    WHEN 'replaced' THEN 'reader.ownership.replaced'
-                    WHEN 'reader_lost' THEN 'reader.ownership.lost'
-                    WHEN 'store_rolled_back' THEN 'reader.ownership.lost'
-                    ELSE 'reader.ownership.released'
-                END;
             BEGIN
-                PERFORM gateway_event_append(
-                    r.account_id, kind, r.id, r.location_id, jsonb_build_object(
-                        'object', 'reader_ownership_change',
-                        'reason', NEW.reason::text,
-                        'generation', NEW.generation,
-                        'owner', CASE WHEN NEW.to_session_id IS NULL THEN NULL ELSE jsonb_build_object(
-                            'session_id', NEW.to_session_id, 'lane_label', coalesce(NEW.to_lane_label, ''),
-                            'pos_device_id', coalesce(NEW.to_pos_device_id, '')
-                        ) END,
-                        'previous_owner', CASE WHEN NEW.from_session_id IS NULL THEN NULL ELSE jsonb_build_object(
-                            'session_id', NEW.from_session_id, 'lane_label', coalesce(NEW.from_lane_label, ''),
-                            'pos_device_id', coalesce(NEW.from_pos_device_id, '')
-                        ) END,
-                        'reader', gateway_event_reader(r.id)
-                    )
-                )
+                -- One INSERT, no nested lookups: this runs in every claim's statement.
+                INSERT INTO events (id, account_id, type, reader_id, location_id, object)
+                SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), r.account_id,
+                       CASE NEW.reason::text
+                           WHEN 'connected' THEN 'reader.ownership.connected'
+                           WHEN 'replaced' THEN 'reader.ownership.replaced'
+                           WHEN 'reader_lost' THEN 'reader.ownership.lost'
+                           WHEN 'store_rolled_back' THEN 'reader.ownership.lost'
+                           ELSE 'reader.ownership.released'
+                       END,
+                       r.id, r.location_id,
+                       jsonb_build_object(
+                           'object', 'reader_ownership_change',
+                           'reason', NEW.reason::text,
+                           'generation', NEW.generation,
+                           'owner', CASE WHEN NEW.to_session_id IS NULL THEN NULL ELSE jsonb_build_object(
+                               'session_id', NEW.to_session_id, 'lane_label', coalesce(NEW.to_lane_label, ''),
+                               'pos_device_id', coalesce(NEW.to_pos_device_id, '')
+                           ) END,
+                           'previous_owner', CASE WHEN NEW.from_session_id IS NULL THEN NULL ELSE jsonb_build_object(
+                               'session_id', NEW.from_session_id, 'lane_label', coalesce(NEW.from_lane_label, ''),
+                               'pos_device_id', coalesce(NEW.from_pos_device_id, '')
+                           ) END,
+                           'reader', jsonb_build_object(
+                               'object', 'reader', 'id', r.id, 'serial_number', r.serial_number, 'label', coalesce(r.label, ''),
+                               'device_type', r.device_type, 'software_version', coalesce(r.software_version, ''),
+                               'location', r.location_id, 'status', r.status
+                           )
+                       )
                 FROM readers r WHERE r.id = NEW.reader_id;
                 RETURN NULL;
             END $$

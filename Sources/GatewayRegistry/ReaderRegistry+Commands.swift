@@ -42,13 +42,20 @@ extension ReaderRegistry {
         /// Not held here, or not on this connection: it may be adopted from the store, then relayed.
         case unknownSession
         case refused(RelayRefusal)
+        /// A cancel that reached the session's collect before the collect reached the link:
+        /// the collect ends unsent (COMMAND_CANCELED) and the cancel is answered at once.
+        case cancelledBeforeLink
+        /// A cancel registered with this key, written down the link by the collect's sender
+        /// right after the collect it follows (``collectSent(_:)``).
+        case afterCollect(CommandKey, OwnedReader)
     }
 
     /// A session relays a display, cancel, reboot or update command on `connection`: one
     /// event checks the session (lease, use, armed refusal, owned reader) and registers the
     /// command on the reader's link, fenced by the generation the session owns it at.
+    /// A cancel of a collect (`cancelsCollect`) first meets the session's collect wherever it is.
     public mutating func commandRequested(
-        _ token: String, connection: UInt64, reboot: Bool, deadline: ContinuousClock.Instant,
+        _ token: String, connection: UInt64, reboot: Bool, cancelsCollect: Bool = false, deadline: ContinuousClock.Instant,
         now: ContinuousClock.Instant, nowUnixMs: Int64, lease: Duration
     ) -> RelayDecision {
         if let ending = resumeRequired(token, on: connection) { return .refused(.resumeFirst(ending)) }
@@ -66,6 +73,7 @@ extension ReaderRegistry {
         let owned = OwnedReader(
             session: sessions.values[index].id, reader: reader, generation: sessions.values[index].generation, home: sessions.values[index].home
         )
+        if cancelsCollect, let decision = cancelMeetsCollect(at: index, owned, deadline: deadline) { return decision }
         guard links[reader] != nil else { return .remote(owned) }
         guard let key = register(owned.session, on: reader, ifCurrent: owned.generation, isCollect: false, reboot: reboot, deadline: deadline) else {
             return .stale(owned)

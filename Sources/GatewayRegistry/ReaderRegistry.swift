@@ -63,6 +63,7 @@ public struct ReaderRegistry: Sendable {
     var resumeRequired: [UInt64: [String: StreamEnding]] = [:]
     var nextLinkID: UInt64 = 1
     var nextStreamID: UInt64 = 1
+    var nextCollectNumber: UInt64 = 1
 
     public init() {}
 

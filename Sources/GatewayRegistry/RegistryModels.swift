@@ -86,6 +86,8 @@ public struct RegistrySession: Sendable {
     public internal(set) var home: ReaderHomeCache?
     /// Set when the session lost its reader: its next command fails with it.
     public internal(set) var pendingRefusal: OwnershipRefusal?
+    /// The session's collect on its way to the reader (see ``CollectInFlight``).
+    public internal(set) var collect: CollectInFlight?
     public internal(set) var stream: EventStreamID?
     /// The last `disconnected` event the session was sent: while its armed refusal
     /// (``pendingRefusal``) stands, a new subscription gets it again, since the stream it

@@ -77,6 +77,10 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     /// A command found its session's view stale (the reader's link knows a newer owner) and
     /// the store could not be read to tell the session first: retryable, and the session is
     /// never refused for a loss it has not been told of.
+    /// A collect that CancelCollectPaymentMethod reached before the collect reached the reader.
+    static let collectCanceledBeforeReader = ServiceError(
+        .commandCanceled, "the collect was canceled (CancelCollectPaymentMethod) before it reached the reader; nothing was shown on the reader"
+    )
     static let ownershipUnconfirmed = ServiceError(
         .storeUnavailable, "the reader has a newer owner than this session knew, and the ownership store could not be read to say who; retry with backoff"
     )

@@ -159,6 +159,20 @@ export function booleanArgument(value, argument, fallback = false) {
   return value;
 }
 
+/**
+ * A discovery filter, `{ reader_id }` or `{ serial_number }` (exactly one, a non-empty
+ * string), as the wire's DiscoveryFilter; null when optional and absent.
+ */
+export function discoveryFilterArgument(value, argument, { optional = false } = {}) {
+  if ((value === undefined || value === null) && optional) return null;
+  if (!isObject(value)) throw RPCError.argument(argument, `must be { reader_id } or { serial_number }, not ${describe(value)}`);
+  const readerId = stringArgument(value.reader_id, `${argument}.reader_id`, { optional: true });
+  const serialNumber = stringArgument(value.serial_number, `${argument}.serial_number`, { optional: true });
+  if (readerId !== "" && serialNumber !== "") throw RPCError.argument(argument, "names both reader_id and serial_number; set exactly one of them");
+  if (readerId === "" && serialNumber === "") throw RPCError.argument(argument, "must name a reader: { reader_id: \"tmr_…\" } or { serial_number: \"…\" }");
+  return { readerId, serialNumber };
+}
+
 /** An options object (undefined or null read as {}). */
 export function optionsArgument(value, argument) {
   if (value === undefined || value === null) return {};

@@ -129,6 +129,21 @@ export interface DiscoveryConfig {
   /** Only readers of this model. */
   device_type?: DeviceType;
   method?: "internet";
+  /** Only this reader (iOS 5.1's discoveryFilter); none when no reader of the account at the location matches. */
+  discovery_filter?: DiscoveryFilter;
+}
+
+/** One reader, by its id or by the serial number printed on it: exactly one of the two. */
+export type DiscoveryFilter = { reader_id: string; serial_number?: never } | { serial_number: string; reader_id?: never };
+
+/** easyConnect's config: discovery and connection in one call. */
+export interface EasyConnectConfig {
+  /** The location's id (tml_…); by default the connection token's. */
+  location?: string;
+  /** The reader to discover and connect (required). */
+  discovery_filter: DiscoveryFilter;
+  /** Refuse (READER_BUSY) a reader in the middle of another lane's transaction instead of taking it. */
+  fail_if_in_use?: boolean;
 }
 
 export interface ConnectOptions {
@@ -212,6 +227,9 @@ export declare class Terminal {
   /** Connects a reader from the latest discovery (taking it from another lane unless fail_if_in_use and busy). */
   connectReader(reader: Reader, options?: ConnectOptions): Promise<
     { reader: Reader; replaced_other_session: boolean; generation: number; required_update_failure: ReaderGatewayError | null } | ErrorResponse>;
+  /** Discovers one reader by its filter and connects it (READER_NOT_FOUND when none matches). */
+  easyConnect(config: EasyConnectConfig): Promise<
+    { reader: Reader; replaced_other_session: boolean; generation: number; required_update_failure: ReaderGatewayError | null; discovery_id: string } | ErrorResponse>;
   /** Gives the reader back. */
   disconnectReader(): Promise<Record<string, never> | ErrorResponse>;
   /** Collects a card for the payment intent on the connected reader. */

@@ -15,7 +15,7 @@ const RESUMABLE = new Set(["CONNECTION_LOST", "GOING_AWAY", "KEEPALIVE_TIMEOUT",
 
 // The methods a page calls; bound to their terminal, so `const { discoverReaders } = terminal` works too.
 const METHODS = [
-  "discoverReaders", "cancelDiscovery", "connectReader", "disconnectReader", "collectPaymentMethod",
+  "discoverReaders", "cancelDiscovery", "connectReader", "easyConnect", "disconnectReader", "collectPaymentMethod",
   "cancelCollectPaymentMethod", "processPayment", "setReaderDisplay", "clearReaderDisplay", "rebootReader",
   "installAvailableUpdate", "getConnectionStatus", "getPaymentStatus", "getGatewayStatus", "getConnectedReader",
   "getSession", "clearCachedCredentials", "close",
@@ -124,8 +124,10 @@ export class Terminal {
 
   /**
    * Every reader of a location, online and offline: `{ discoveredReaders }`. Config:
-   * `{ location, simulated, device_type, method: "internet" }` (all optional; `location`
-   * defaults to the connection token's).
+   * `{ location, simulated, device_type, method: "internet", discovery_filter }` (all
+   * optional; `location` defaults to the connection token's). `discovery_filter`
+   * (`{ reader_id }` or `{ serial_number }`, iOS 5.1's discoveryFilter) answers that one
+   * reader, or none when no reader of the account at the location matches.
    */
   discoverReaders(config) {
     return this.result(async () => {
@@ -133,11 +135,14 @@ export class Terminal {
       const location = objects.stringArgument(options.location, "config.location", { optional: true });
       const simulated = objects.booleanArgument(options.simulated, "config.simulated");
       const deviceType = objects.stringArgument(options.device_type, "config.device_type", { optional: true });
+      const filter = objects.discoveryFilterArgument(options.discovery_filter, "config.discovery_filter", { optional: true });
       if (options.method !== undefined && options.method !== "internet") {
         throw RPCError.argument("config.method", `must be "internet" (readers reach the gateway themselves), not ${objects.describe(options.method)}`);
       }
-      const response = await this.call(Sdk.DiscoverReaders, { sessionToken: await this.sessionToken(), locationId: location, simulated, timeoutMs: 0n });
-      const readers = response.readers.map((reader) => objects.reader(reader, response.discoveryId));
+      const response = await this.call(Sdk.DiscoverReaders, { sessionToken: await this.sessionToken(), locationId: location, simulated, timeoutMs: 0n, filter });
+      // A replica of a release before the filter ignores it and lists the location: only the reader named is kept.
+      const named = filter ? response.readers.filter((reader) => (filter.readerId ? reader.id === filter.readerId : reader.serialNumber === filter.serialNumber)) : response.readers;
+      const readers = named.map((reader) => objects.reader(reader, response.discoveryId));
       return { discoveredReaders: deviceType ? readers.filter((reader) => reader.device_type === deviceType) : readers };
     });
   }
@@ -180,6 +185,50 @@ export class Terminal {
           replaced_other_session: Boolean(response.replacedOtherSession),
           generation: objects.safeNumber(response.generation, "generation"),
           required_update_failure: response.requiredUpdateFailure ? RPCError.fromStatus(response.requiredUpdateFailure) : null,
+        };
+      } catch (error) {
+        this.setConnectionStatus(this.connectedReader ? "connected" : "not_connected");
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * Discovers one reader and connects it in one call (Stripe's easyConnect): `{ reader,
+   * replaced_other_session, generation, required_update_failure, discovery_id }`, as
+   * connectReader answers. Config: `{ location, discovery_filter, fail_if_in_use }`, where
+   * `discovery_filter` (`{ reader_id }` or `{ serial_number }`) is required; the
+   * failIfInUse rules and errors are connectReader's. No reader matching resolves
+   * READER_NOT_FOUND and connects nothing.
+   */
+  easyConnect(config) {
+    return this.result(async () => {
+      const options = objects.optionsArgument(config, "easyConnect's config");
+      const location = objects.stringArgument(options.location, "config.location", { optional: true });
+      const filter = objects.discoveryFilterArgument(options.discovery_filter, "config.discovery_filter");
+      const failIfInUse = objects.booleanArgument(options.fail_if_in_use, "config.fail_if_in_use");
+      this.setConnectionStatus("connecting");
+      try {
+        const response = await this.call(Sdk.EasyConnect, {
+          sessionToken: await this.sessionToken(),
+          locationId: location,
+          filter,
+          failIfInUse,
+          posDeviceId: this.posDeviceId,
+          laneLabel: this.options.laneLabel ?? "",
+        });
+        const connection = response.connection;
+        if (!connection?.reader) throw new RPCError({ code: "INTERNAL", reason: "UNSPECIFIED", message: "EasyConnect answered without the connected reader" });
+        this.connectedReader = objects.reader(connection.reader, response.discoveryId);
+        this.lostError = null;
+        this.setConnectionStatus("connected");
+        this.setPaymentStatus("ready");
+        return {
+          reader: this.connectedReader,
+          replaced_other_session: Boolean(connection.replacedOtherSession),
+          generation: objects.safeNumber(connection.generation, "generation"),
+          required_update_failure: connection.requiredUpdateFailure ? RPCError.fromStatus(connection.requiredUpdateFailure) : null,
+          discovery_id: response.discoveryId,
         };
       } catch (error) {
         this.setConnectionStatus(this.connectedReader ? "connected" : "not_connected");

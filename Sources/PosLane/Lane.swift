@@ -39,9 +39,9 @@ actor Lane {
     func run(_ command: LaneCommand) async {
         do {
             switch command {
-            case .discover:
+            case .discover(let filter):
                 // A new discovery supersedes the previous one: no cancel first.
-                readers = try await terminal.discoverReaders(locationID: configuration.locationID)
+                readers = try await terminal.discoverReaders(locationID: configuration.locationID, filter: filter)
                 for reader in readers {
                     LineWriter.line("reader", [
                         "reader_id": reader.id, "label": reader.label, "serial": reader.serialNumber,
@@ -71,6 +71,8 @@ actor Lane {
                         "message": "the reader is mid-transaction for another lane; to take it over anyway: connect \(reader.id)",
                     ])
                 }
+            case .easyConnect(let filter, let failIfInUse):
+                try await easyConnect(filter, failIfInUse: failIfInUse)
             case .collect(let amount):
                 paymentCounter += 1
                 let intent = "pi_\(configuration.posDeviceID)_\(paymentCounter)"

@@ -155,6 +155,25 @@ struct TerminalClientTests {
         await server.stop()
     }
 
+    @Test("a filtered discovery keeps only the reader named when the gateway ignores the filter (a release before it)")
+    func filterKeptByTheClient() async throws {
+        let server = try EchoServer()
+        let terminal = TerminalClient(connection: GatewayConnection(configuration(server), group: server.group))
+        try await terminal.openSession(connectionToken: "pst_1", posDeviceID: "pos-a", laneLabel: "Lane A")
+        // The fake gateway lists its one reader, tmr_1 (no serial), whatever the filter.
+        #expect(try await terminal.discoverReaders(locationID: "tml_1").map(\.id) == ["tmr_1"])
+        #expect(try await terminal.discoverReaders(locationID: "tml_1", filter: .readerID("tmr_1")).map(\.id) == ["tmr_1"])
+        #expect(try await terminal.discoverReaders(locationID: "tml_1", filter: .readerID("tmr_2")).isEmpty)
+        #expect(try await terminal.discoverReaders(locationID: "tml_1", filter: .serialNumber("WSC-1")).isEmpty)
+        // EasyConnect is a method the fake gateway does not know: the error comes through and
+        // nothing is shown connected.
+        await #expect(throws: RPCError.self) { try await terminal.easyConnect(locationID: "tml_1", filter: .readerID("tmr_1")) }
+        #expect(terminal.connectedReader == nil)
+        #expect(terminal.connectionStatus == .notConnected)
+        try await terminal.closeSession()
+        await server.stop()
+    }
+
     @Test("a displaced lane hears didDisconnect (with who took the reader) before its command fails")
     func disconnectBeforeCommandError() async throws {
         let server = try EchoServer()

@@ -5,7 +5,12 @@ import Testing
 @Suite("pos-lane: stdin commands and options")
 struct LaneCommandTests {
     @Test("commands parse", arguments: [
-        ("discover", LaneCommand.discover),
+        ("discover", LaneCommand.discover(filter: nil)),
+        ("discover --serial WSC-1", .discover(filter: .serialNumber("WSC-1"))),
+        ("discover --reader-id tmr_1", .discover(filter: .readerID("tmr_1"))),
+        ("easy-connect --serial WSC-1", .easyConnect(filter: .serialNumber("WSC-1"), failIfInUse: false)),
+        ("easy-connect --reader-id tmr_1 --fail-if-in-use", .easyConnect(filter: .readerID("tmr_1"), failIfInUse: true)),
+        ("easy-connect --fail-if-in-use --serial WSC-1", .easyConnect(filter: .serialNumber("WSC-1"), failIfInUse: true)),
         ("connect tmr_1", .connect(readerID: "tmr_1", failIfInUse: false)),
         ("connect tmr_1 --fail-if-in-use", .connect(readerID: "tmr_1", failIfInUse: true)),
         ("collect 1999", .collect(amount: 1_999)),
@@ -21,7 +26,10 @@ struct LaneCommandTests {
         #expect(try LaneCommand.parse(line) == expected)
     }
 
-    @Test("bad commands say what was expected", arguments: ["connect", "connect a b", "connect a --force", "collect", "collect 1.5", "collect -3", "display coffee", "fly", "tap-to-pay iPhone15,2", "tap visa", "tap visa 42x2", "background now", "foreground 1"])
+    @Test("bad commands say what was expected", arguments: [
+        "discover tmr_1", "discover --serial", "discover --serial A --reader-id B", "easy-connect", "easy-connect tmr_1",
+        "easy-connect --serial", "easy-connect --serial A --force", "easy-connect --serial A --reader-id B",
+        "connect", "connect a b", "connect a --force", "collect", "collect 1.5", "collect -3", "display coffee", "fly", "tap-to-pay iPhone15,2", "tap visa", "tap visa 42x2", "background now", "foreground 1"])
     func rejects(line: String) {
         #expect(throws: LaneCommand.ParseError.self) { try LaneCommand.parse(line) }
     }

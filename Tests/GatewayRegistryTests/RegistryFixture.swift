@@ -83,6 +83,14 @@ struct RegistryFixture {
         )
     }
 
+    /// Session `name` relays CancelCollectPaymentMethod (loop path).
+    mutating func cancelCollect(_ name: String, connection: UInt64 = 1) -> ReaderRegistry.RelayDecision {
+        registry.commandRequested(
+            Self.token(name), connection: connection, reboot: false, cancelsCollect: true, deadline: start + .seconds(10),
+            now: start, nowUnixMs: 3_000, lease: lease
+        )
+    }
+
     func session(_ name: String) -> RegistrySession? { registry.session(id: Self.session(name)) }
 }
 

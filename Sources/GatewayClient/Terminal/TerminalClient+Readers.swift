@@ -13,20 +13,29 @@ extension TerminalClient {
     ///
     /// - Parameters:
     ///   - locationID: the location; empty for every location the connection token allows.
+    ///   - filter: one reader to discover (Stripe's `DiscoveryFilter`): the answer holds that
+    ///     reader alone, or nothing when none of the account's readers at the location
+    ///     matches; nil for every reader of the location. A malformed filter fails with
+    ///     `INVALID_REQUEST`.
     ///   - timeout: sent as `timeout_ms` (Stripe's discovery timeout; the gateway does not use
     ///     it yet) and added to this call's deadline; nil for the default.
-    public func discoverReaders(locationID: String, timeout: Duration? = nil, simulated: Bool = false) async throws -> [DiscoveredReader] {
+    public func discoverReaders(
+        locationID: String, filter: DiscoveryFilter? = nil, timeout: Duration? = nil, simulated: Bool = false
+    ) async throws -> [DiscoveredReader] {
         var request = ReaderGatewayV1.DiscoverReadersRequest()
         request.sessionToken = try sessionToken()
         request.locationID = locationID
         request.simulated = simulated
+        request.filter = filter?.message
         if let timeout { request.timeoutMs = WireTime.nanoseconds(of: timeout) / 1_000_000 }
         let response = try await connection.unary(ReaderGatewayV1.Sdk.discoverReaders, request, timeout: callTimeout + (timeout ?? .zero))
-        return response.readers.map { DiscoveredReader(reader: $0, discoveryID: response.discoveryID) }
+        // A replica of a release before the filter ignores it and lists the location: only
+        // the reader named is kept.
+        return response.readers.filter { filter?.names($0) ?? true }.map { DiscoveredReader(reader: $0, discoveryID: response.discoveryID) }
     }
 
     /// Cancels the session's discovery that is still waiting for its answer (Stripe's
-    /// `Cancelable.cancel()`): that ``discoverReaders(locationID:timeout:simulated:)`` call
+    /// `Cancelable.cancel()`): that ``discoverReaders(locationID:filter:timeout:simulated:)`` call
     /// fails with `DISCOVERY_CANCELED`. A discovery that answered is complete; cancelling
     /// then does nothing, and its readers stay connectable.
     public func cancelDiscovery() async throws {
@@ -64,6 +73,31 @@ extension TerminalClient {
         let response = try await connection.unary(ReaderGatewayV1.Sdk.connectReader, request, timeout: paymentTimeout)
         let connected = response.reader ?? reader.reader
         feedSession { $0.readerConnected(connected, generation: response.generation) }
+        return response
+    }
+
+    /// Discovers the one reader `filter` names and connects to it, in one call (Stripe's
+    /// `easyConnect`, iOS SDK 5.1): the discovery becomes the session's latest, and the
+    /// connect follows ``connectReader(_:failIfInUse:)``'s rules and errors, `failIfInUse`
+    /// included. When no reader of the account at the location matches, it fails with
+    /// `READER_NOT_FOUND` and connects nothing.
+    ///
+    /// - Parameters:
+    ///   - locationID: the location; empty for every location the connection token allows.
+    ///   - filter: the reader, by id or serial number.
+    @discardableResult
+    public func easyConnect(locationID: String, filter: DiscoveryFilter, failIfInUse: Bool = false) async throws -> ReaderGatewayV1.EasyConnectResponse {
+        var request = ReaderGatewayV1.EasyConnectRequest()
+        request.sessionToken = try sessionToken()
+        request.locationID = locationID
+        request.filter = filter.message
+        request.failIfInUse = failIfInUse
+        feedSession { $0.connectStarted() }
+        defer { feedSession { $0.connectEnded() } }
+        let response = try await connection.unary(ReaderGatewayV1.Sdk.easyConnect, request, timeout: paymentTimeout)
+        if let connected = response.connection?.reader {
+            feedSession { $0.readerConnected(connected, generation: response.connection?.generation ?? 0) }
+        }
         return response
     }
 

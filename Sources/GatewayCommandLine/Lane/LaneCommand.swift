@@ -1,9 +1,12 @@
+import GatewayClient
+
 /// A line command on pos-lane's stdin.
 ///
 /// | line | call |
 /// | --- | --- |
-/// | `discover` | discoverReaders (cancelling the previous discovery first) |
+/// | `discover [--serial SERIAL \| --reader-id READER_ID]` | discoverReaders (a new discovery supersedes the previous one); with a flag, that one reader only |
 /// | `connect READER_ID [--fail-if-in-use]` | connectReader with the reader from the latest discovery |
+/// | `easy-connect --serial SERIAL \| --reader-id READER_ID [--fail-if-in-use]` | easyConnect: discovers that one reader and connects it in one call |
 /// | `collect AMOUNT` | collectPaymentMethod (AMOUNT in minor units, or `12.34`) |
 /// | `confirm` | confirmPaymentIntent of the last collect |
 /// | `cancel` | cancelCollectPaymentMethod |
@@ -32,8 +35,9 @@
 /// `bt-power`, `bt-range`, `bt-battery`, `bt-hours` and `bt-card` are refused, saying so.
 /// | `quit` | closeSession and exit |
 public enum LaneCommand: Sendable, Hashable {
-    case discover
+    case discover(filter: DiscoveryFilter?)
     case connect(readerID: String, failIfInUse: Bool)
+    case easyConnect(filter: DiscoveryFilter, failIfInUse: Bool)
     case collect(amount: Int64)
     case confirm
     case cancel
@@ -65,7 +69,16 @@ public enum LaneCommand: Sendable, Hashable {
         }
         switch verb {
         case "discover":
-            return .discover
+            let usage = "discover [--serial SERIAL | --reader-id READER_ID]"
+            let (filter, rest) = try parseFilter(Array(words.dropFirst()), usage: usage)
+            try expect(usage, rest.isEmpty)
+            return .discover(filter: filter)
+        case "easy-connect":
+            let usage = "easy-connect --serial SERIAL | --reader-id READER_ID [--fail-if-in-use]"
+            let (filter, rest) = try parseFilter(Array(words.dropFirst()), usage: usage)
+            try expect(usage, rest.allSatisfy { $0 == "--fail-if-in-use" } && rest.count <= 1)
+            guard let filter else { throw ParseError(message: "expected `\(usage)`") }
+            return .easyConnect(filter: filter, failIfInUse: !rest.isEmpty)
         case "connect":
             let flags = words.dropFirst().filter { $0.hasPrefix("--") }
             let rest = words.dropFirst().filter { !$0.hasPrefix("--") }
@@ -100,8 +113,28 @@ public enum LaneCommand: Sendable, Hashable {
         case _ where verb.hasPrefix("bt-"):
             return .bluetooth(try BluetoothLaneCommand.parse(verb, Array(words.dropFirst())))
         default:
-            throw ParseError(message: "unknown command \"\(verb)\"; one of discover, connect, collect, confirm, cancel, display, clear, reboot, install-update, cancel-update, disconnect, tap-to-pay, tap, background, foreground, bt-scan, bt-proximity, bt-connect, bt-disconnect, bt-power, bt-range, bt-battery, bt-hours, bt-card, quit")
+            throw ParseError(message: "unknown command \"\(verb)\"; one of discover, connect, easy-connect, collect, confirm, cancel, display, clear, reboot, install-update, cancel-update, disconnect, tap-to-pay, tap, background, foreground, bt-scan, bt-proximity, bt-connect, bt-disconnect, bt-power, bt-range, bt-battery, bt-hours, bt-card, quit")
         }
+    }
+
+    /// The `--serial SERIAL` or `--reader-id READER_ID` among `words` (at most one of them),
+    /// and the words left.
+    static func parseFilter(_ words: [String], usage: String) throws(ParseError) -> (DiscoveryFilter?, [String]) {
+        var filter: DiscoveryFilter?
+        var rest: [String] = []
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            guard word == "--serial" || word == "--reader-id" else {
+                rest.append(word)
+                index += 1
+                continue
+            }
+            guard filter == nil, index + 1 < words.count, !words[index + 1].hasPrefix("--") else { throw ParseError(message: "expected `\(usage)`") }
+            filter = word == "--serial" ? .serialNumber(words[index + 1]) : .readerID(words[index + 1])
+            index += 2
+        }
+        return (filter, rest)
     }
 
     /// `1999` (minor units) or `19.99` (major units with two decimals).

@@ -21,6 +21,31 @@ public struct UnaryRoute<Request: ProtobufMessage, Response: ProtobufMessage>: S
         })
     }
 
+    /// Served in a task, like ``task(_:)``, after `arriving` ran on the connection's event loop
+    /// when the request arrived: calls the connection carries later (sent after this one) find
+    /// what `arriving` did, whatever the task's progress. `arriving` must not block; what it
+    /// returns is handed to `body`.
+    public static func task<Arrival: Sendable, Failure: CallFailure>(
+        arriving: @escaping @Sendable (Request, CallContext) -> Arrival,
+        _ body: @escaping @Sendable (Request, Arrival, CallContext) async throws(Failure) -> Response
+    ) -> Self {
+        UnaryRoute(handler: .immediate { bytes, call, context in
+            let request: Request
+            do throws(RPCError) { request = try decode(bytes) } catch {
+                call.end(error.status)
+                return
+            }
+            let arrival = arriving(request, context)
+            Task {
+                do throws(Failure) {
+                    call.respond(try await body(request, arrival, context).serializedBytes())
+                } catch {
+                    call.end(error.status)
+                }
+            }
+        })
+    }
+
     /// Served on the connection's event loop when the request arrives (no task): the body
     /// must not block, and answers through the call from any thread. A request that does
     /// not decode ends the call with INVALID_REQUEST.

@@ -11,7 +11,7 @@ public struct EventRecord: Sendable, Hashable {
     public var readerID: String?
     public var locationID: String?
     public var createdUnixMs: Int64
-    /// The object after the change, as JSON (shapes in PROTOCOL.md, "Events").
+    /// The object after the change, as JSON (shapes in PROTOCOL.md section 19, "Events").
     public var objectJSON: String
 
     public init(

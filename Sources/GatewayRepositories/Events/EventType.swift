@@ -1,4 +1,4 @@
-/// The event types the gateway writes (PROTOCOL.md, "Events").
+/// The event types the gateway writes (PROTOCOL.md section 19, "Events").
 ///
 /// Triggers of migration 21 write the reader, ownership and Tap to Pay events with the row
 /// they describe; the gateway writes the command outcomes and update installs itself

@@ -9,7 +9,7 @@ extension Migration {
     /// - `events`: append-only for what it says (a trigger refuses UPDATE; DELETE stays possible
     ///   for retention). `seq` orders events as they were written (newest first in every list,
     ///   the cursor of a page); `id` is the public `evt_` + 32 hex digits; `object` is the
-    ///   object as it stands after the change (jsonb, shapes in PROTOCOL.md section "Events");
+    ///   object as it stands after the change (jsonb, shapes in PROTOCOL.md section 19, "Events");
     ///   `reader_id` and `location_id` are what the event concerns (either may be NULL). No
     ///   foreign keys, so events outlive the readers and accounts they name, as the ownership
     ///   history does. A delivery worker later adds one row per (event, endpoint) in a table of

@@ -83,7 +83,7 @@ protocol FleetAdminRoutes: RouteProvider {
     /// bounded buffer for the call fills is ended with RESOURCE_EXHAUSTED
     /// (CONSUMER_TOO_SLOW); it may watch again and gets a fresh snapshot.
     var watchFleet: FleetAdminRoute.WatchFleet { get }
-    /// The account's event log, newest first (PROTOCOL.md section "Events"):
+    /// The account's event log, newest first (PROTOCOL.md section 19, "Events"):
     /// each change to the fleet, written with the change. Filters: types, reader,
     /// location, created range; all given must hold. Pages follow
     /// next_page_token, and events written meanwhile never shift a later page.

@@ -11,6 +11,7 @@ enum SDKRoute {
     typealias DiscoverReaders = UnaryRoute<ReaderGatewayV1.DiscoverReadersRequest, ReaderGatewayV1.DiscoverReadersResponse>
     typealias CancelDiscovery = UnaryRoute<ReaderGatewayV1.CancelDiscoveryRequest, ReaderGatewayV1.CancelDiscoveryResponse>
     typealias ConnectReader = UnaryRoute<ReaderGatewayV1.ConnectReaderRequest, ReaderGatewayV1.ConnectReaderResponse>
+    typealias EasyConnect = UnaryRoute<ReaderGatewayV1.EasyConnectRequest, ReaderGatewayV1.EasyConnectResponse>
     typealias DisconnectReader = UnaryRoute<ReaderGatewayV1.DisconnectReaderRequest, ReaderGatewayV1.DisconnectReaderResponse>
     typealias CollectPaymentMethod = UnaryRoute<ReaderGatewayV1.CollectPaymentMethodRequest, ReaderGatewayV1.CollectPaymentMethodResponse>
     typealias ConfirmPaymentIntent = UnaryRoute<ReaderGatewayV1.ConfirmPaymentIntentRequest, ReaderGatewayV1.ConfirmPaymentIntentResponse>
@@ -51,7 +52,14 @@ protocol SDKRoutes: RouteProvider {
     /// discovery are refused by ConnectReader with STALE_DISCOVERY. Errors:
     /// RATE_LIMITED (a few back to back, then about one per second per session;
     /// a refused discovery changes nothing), DISCOVERY_CANCELED, PERMISSION_DENIED,
-    /// LOCATION_NOT_FOUND, STORE_UNAVAILABLE.
+    /// LOCATION_NOT_FOUND, STORE_UNAVAILABLE. With a filter (one reader id or
+    /// serial number, Stripe's DiscoveryFilter) the answer holds that reader
+    /// alone, or nothing when no reader of the session's account and location
+    /// matches (as an unfiltered discovery of an empty location answers: an
+    /// empty list, never an error, and a reader of another account or location
+    /// reads exactly as an unknown one); the rest of the location is not read.
+    /// A filter naming both, or a malformed one, fails with INVALID_REQUEST
+    /// (status INVALID_ARGUMENT).
     var discoverReaders: SDKRoute.DiscoverReaders { get }
     /// Cancels the session's discovery that is still waiting for its answer (the
     /// store has not answered yet); that DiscoverReaders call ends at once with
@@ -75,6 +83,18 @@ protocol SDKRoutes: RouteProvider {
     /// answered), READER_NOT_FOUND, ALREADY_CONNECTED_TO_READER,
     /// LOCATION_REQUIRED.
     var connectReader: SDKRoute.ConnectReader { get }
+    /// Discovers one reader by its filter and connects to it in one call
+    /// (Stripe's easyConnect, iOS SDK 5.1): a filtered DiscoverReaders, then
+    /// ConnectReader of the reader it answered with the request's
+    /// fail_if_in_use, under the same rules (an idle reader is taken over
+    /// either way; a reader mid-transaction for another session is refused
+    /// with READER_BUSY when fail_if_in_use is set, taken over otherwise). The
+    /// discovery it makes is the session's latest, as with DiscoverReaders.
+    /// The filter is required (INVALID_REQUEST without one). When no reader of
+    /// the session's account and location matches, it fails with
+    /// READER_NOT_FOUND (status NOT_FOUND) and connects nothing. Otherwise the
+    /// errors of DiscoverReaders and ConnectReader.
+    var easyConnect: SDKRoute.EasyConnect { get }
     /// Releases the session's reader.
     var disconnectReader: SDKRoute.DisconnectReader { get }
     /// Waits for the customer to present a card. The reader is "in use" until
@@ -163,6 +183,7 @@ extension SDKRoutes {
         router.register(ReaderGatewayV1.Sdk.discoverReaders.path, discoverReaders.handler)
         router.register(ReaderGatewayV1.Sdk.cancelDiscovery.path, cancelDiscovery.handler)
         router.register(ReaderGatewayV1.Sdk.connectReader.path, connectReader.handler)
+        router.register(ReaderGatewayV1.Sdk.easyConnect.path, easyConnect.handler)
         router.register(ReaderGatewayV1.Sdk.disconnectReader.path, disconnectReader.handler)
         router.register(ReaderGatewayV1.Sdk.collectPaymentMethod.path, collectPaymentMethod.handler)
         router.register(ReaderGatewayV1.Sdk.confirmPaymentIntent.path, confirmPaymentIntent.handler)

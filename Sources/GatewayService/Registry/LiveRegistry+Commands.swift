@@ -28,18 +28,68 @@ extension LiveRegistry {
         /// Refused for a loss whose event (numbered up to `through`) may still be on its way
         /// to the session's stream: end the call after it (``SessionEventStream/afterEvents(through:_:)``).
         case refusedAfterEvents(ServiceError, SessionEventStream, through: UInt64)
+        /// A cancel reached the session's collect before the collect reached the link: the
+        /// collect ends unsent (COMMAND_CANCELED); the cancel is answered at once.
+        case cancelledBeforeLink
+        /// A cancel registered on the link, written by the collect's sender right after the
+        /// collect (its answer comes back as any command's).
+        case afterCollect(ReaderRegistry.OwnedReader)
+    }
+
+    /// Where a collect goes when it reaches the reader's link here.
+    enum CollectDispatch {
+        /// Write the collect with this id on the reader's call, then report ``collectSent(_:)``.
+        case registered(ServerCall, UInt64)
+        /// A cancel came first: the collect fails with COMMAND_CANCELED, unsent.
+        case cancelled
+        /// The reader has no link here.
+        case noLink
     }
 
     /// The loop relay's one lock: the session is checked and, when the reader's link is
     /// here, the command registered on it with `complete`.
     func commandRequested(
-        _ token: String, connection: UInt64, reboot: Bool, deadline: ContinuousClock.Instant, lease: Duration,
+        _ token: String, connection: UInt64, reboot: Bool, cancelsCollect: Bool, deadline: ContinuousClock.Instant, lease: Duration,
         complete: @escaping CommandCompletion
     ) -> LoopRelay {
         let event = Event.commandRequested(
-            token, connection: connection, reboot: reboot, deadline: deadline, now: clock.now, nowUnixMs: clock.nowUnixMs, lease: lease, complete: complete
+            token, connection: connection, reboot: reboot, cancelsCollect: cancelsCollect, deadline: deadline, now: clock.now,
+            nowUnixMs: clock.nowUnixMs, lease: lease, complete: complete
         )
         guard case .loopRelay(let relay) = handle(event) else { return .refused(.refusal(.readerOffline)) }
         return relay
     }
+}
+
+extension LiveRegistry {
+    // A session's collect, named from its arrival so that a cancel sent after it finds it
+    // wherever it is (see ``CollectInFlight``).
+
+    /// A collect call arrived on the connection's loop: its ticket (nil: the session is not
+    /// held here on that connection).
+    func collectArrived(_ token: String, connection: UInt64) -> CollectTicket? {
+        guard case .collectTicket(let ticket) = handle(.collectArrived(token, connection: connection)) else { return nil }
+        return ticket
+    }
+
+    /// The collect reaches the reader's link here (its outcome to `complete` when registered).
+    func collectDispatched(
+        _ ticket: CollectTicket, to reader: ReaderID, deadline: ContinuousClock.Instant, complete: @escaping CommandCompletion
+    ) -> CollectDispatch {
+        guard case .collectDispatch(let dispatch) = handle(.collectDispatched(ticket, reader: reader, deadline: deadline, complete: complete)) else {
+            return .noLink
+        }
+        return dispatch
+    }
+
+    /// The collect was written to its link: a cancel that waited for it is written now.
+    func collectSent(_ ticket: CollectTicket) { handle(.collectSent(ticket)) }
+
+    /// The collect leaves for another replica: false when a cancel came first.
+    func collectLeaving(_ ticket: CollectTicket) -> Bool {
+        guard case .flag(let leaving) = handle(.collectLeaving(ticket)) else { return true }
+        return leaving
+    }
+
+    func collectEnded(_ ticket: CollectTicket) { handle(.collectEnded(ticket)) }
 }

@@ -107,9 +107,19 @@ extension LiveRegistry {
         )
         /// A loop relay: the session is checked and, when the link is here, the command registered.
         case commandRequested(
-            String, connection: UInt64, reboot: Bool, deadline: ContinuousClock.Instant, now: ContinuousClock.Instant, nowUnixMs: Int64,
-            lease: Duration, complete: CommandCompletion
+            String, connection: UInt64, reboot: Bool, cancelsCollect: Bool, deadline: ContinuousClock.Instant, now: ContinuousClock.Instant,
+            nowUnixMs: Int64, lease: Duration, complete: CommandCompletion
         )
+        /// A collect call of the session on the connection arrived (on its loop, before its task).
+        case collectArrived(String, connection: UInt64)
+        /// The collect reaches the reader's link here, its outcome to `complete`.
+        case collectDispatched(CollectTicket, reader: ReaderID, deadline: ContinuousClock.Instant, complete: CommandCompletion)
+        /// The collect was written to its link: a cancel registered meanwhile is written now.
+        case collectSent(CollectTicket)
+        /// The collect leaves for the replica holding the reader's link.
+        case collectLeaving(CollectTicket)
+        /// The collect ended.
+        case collectEnded(CollectTicket)
 
         // MARK: ownership
         /// The store granted the reader to the session.
@@ -204,6 +214,8 @@ extension LiveRegistry {
         case discoveryStart(DiscoveryStateMachine.StartResult?)
         case discoveryAnswer((DiscoveryStateMachine.AnswerResult, [LinkStatus?])?)
         case dispatched((ServerCall, UInt64)?)
+        case collectTicket(CollectTicket?)
+        case collectDispatch(CollectDispatch)
         case loopRelay(LoopRelay)
         case ownershipChange(displaced: [ReaderRegistry.Displaced], linkDropped: Bool)
         case fenced(ReaderRegistry.Fenced)

@@ -34,6 +34,8 @@ extension LiveRegistry {
         case complete(CommandCompletion, CommandOutcome)
         /// Send `cancelCollect` down the link's call.
         case cancelCollect(ServerCall)
+        /// Send a session's `cancelCollect` command `id` down the link's call (right after the collect it follows).
+        case sendCancel(ServerCall, id: UInt64, session: SessionID, timeout: Duration)
         /// Tell the reader on the link's call which lane owns it now, at which generation.
         case tellOwner(ServerCall, lane: String, generation: OwnershipGeneration)
         /// End the call with the error's status (nil: OK); the status message is built after the lock.
@@ -216,10 +218,30 @@ extension LiveRegistry.State {
             else { return (.dispatched(nil), []) }
             completions[key] = complete
             answer = .dispatched((call, key.command))
-        case .commandRequested(let token, let connection, let reboot, let deadline, let now, let nowUnixMs, let lease, let complete):
+        case .commandRequested(let token, let connection, let reboot, let cancelsCollect, let deadline, let now, let nowUnixMs, let lease, let complete):
             answer = .loopRelay(commandRequested(
-                token, connection: connection, reboot: reboot, deadline: deadline, now: now, nowUnixMs: nowUnixMs, lease: lease, complete: complete
+                token, connection: connection, reboot: reboot, cancelsCollect: cancelsCollect, deadline: deadline, now: now, nowUnixMs: nowUnixMs,
+                lease: lease, complete: complete
             ))
+        case .collectArrived(let token, let connection):
+            answer = .collectTicket(machine.collectArrived(token, connection: connection))
+        case .collectDispatched(let ticket, let reader, let deadline, let complete):
+            switch machine.collectDispatched(ticket, to: reader, deadline: deadline) {
+            case .cancelled: answer = .collectDispatch(.cancelled)
+            case .noLink: answer = .collectDispatch(.noLink)
+            case .registered(let key):
+                guard let call = linkCalls[key.link] else { return (.collectDispatch(.noLink), []) }
+                completions[key] = complete
+                answer = .collectDispatch(.registered(call, key.command))
+            }
+        case .collectSent(let ticket):
+            if let key = machine.collectSent(ticket), let call = linkCalls[key.link] {
+                work.append(.sendCancel(call, id: key.command, session: ticket.session, timeout: timeout))
+            }
+        case .collectLeaving(let ticket):
+            answer = .flag(machine.collectLeaving(ticket))
+        case .collectEnded(let ticket):
+            machine.collectEnded(ticket)
 
         // MARK: ownership
         case .readerClaimed(let reader, let session, let generation, let lane, let posDeviceID, let actions, let nowUnixMs):
@@ -299,10 +321,12 @@ extension LiveRegistry.State {
     /// The loop relay's decision: the session is checked and, when the reader's link is here,
     /// the command registered on it with `complete`.
     private mutating func commandRequested(
-        _ token: String, connection: UInt64, reboot: Bool, deadline: ContinuousClock.Instant, now: ContinuousClock.Instant, nowUnixMs: Int64,
-        lease: Duration, complete: @escaping CommandCompletion
+        _ token: String, connection: UInt64, reboot: Bool, cancelsCollect: Bool, deadline: ContinuousClock.Instant, now: ContinuousClock.Instant,
+        nowUnixMs: Int64, lease: Duration, complete: @escaping CommandCompletion
     ) -> LiveRegistry.LoopRelay {
-        switch machine.commandRequested(token, connection: connection, reboot: reboot, deadline: deadline, now: now, nowUnixMs: nowUnixMs, lease: lease) {
+        switch machine.commandRequested(
+            token, connection: connection, reboot: reboot, cancelsCollect: cancelsCollect, deadline: deadline, now: now, nowUnixMs: nowUnixMs, lease: lease
+        ) {
         case .local(let key, let owned):
             guard let call = linkCalls[key.link] else {
                 // Not reachable: a link in the machine always has its call filed.
@@ -311,6 +335,10 @@ extension LiveRegistry.State {
             }
             completions[key] = complete
             return .local(call, key.command, owned)
+        case .afterCollect(let key, let owned):
+            completions[key] = complete
+            return .afterCollect(owned)
+        case .cancelledBeforeLink: return .cancelledBeforeLink
         case .remote(let owned): return .remote(owned)
         case .stale(let owned): return .stale(owned)
         case .unknownSession: return .unknownSession

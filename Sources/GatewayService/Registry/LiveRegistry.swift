@@ -53,6 +53,8 @@ final class LiveRegistry: Sendable {
         case .complete(let completion, let outcome): completion(outcome)
         case .cancelCollect(let call):
             call.send(Gateway.downlink(.cancelCollect(.init()), id: 0, session: SessionID(""), timeout: .zero))
+        case .sendCancel(let call, let id, let session, let timeout):
+            call.send(Gateway.downlink(.cancelCollect(.init()), id: id, session: session, timeout: timeout))
         case .tellOwner(let call, let lane, let generation):
             var owner = ReaderGatewayV1.OwnerChanged()
             owner.laneLabel = lane

@@ -24,12 +24,13 @@ struct SDKCommandRouter: Sendable {
         _ command: ReaderGatewayV1.ReaderCommand.Command,
         to owned: ReaderRegistry.OwnedReader,
         isCollect: Bool,
-        reboot: Bool
+        reboot: Bool,
+        ticket: CollectTicket? = nil
     ) async -> CommandOutcome {
         if registry.linkStatus(of: owned.reader) != nil {
-            return await registry.relay(command, to: owned.reader, session: owned.session, isCollect: isCollect, reboot: reboot)
+            return await registry.relay(command, to: owned.reader, session: owned.session, isCollect: isCollect, reboot: reboot, ticket: ticket)
         }
-        return await relayRemote(command, to: owned, isCollect: isCollect, reboot: reboot)
+        return await relayRemote(command, to: owned, isCollect: isCollect, reboot: reboot, ticket: ticket)
     }
 
     /// Relays a command to the replica holding the reader's link.
@@ -38,12 +39,15 @@ struct SDKCommandRouter: Sendable {
     /// holds the link, or no connection) is retried once against the home read
     /// afresh from PostgreSQL. A failure after the command may have reached the
     /// reader is never retried here: it fails with the retryable
-    /// READER_LINK_MOVED, and the client decides.
+    /// READER_LINK_MOVED, and the client decides. A collect's `ticket` is checked as it
+    /// leaves: one a cancel reached first fails unsent (a later cancel follows it over the
+    /// replica link, unordered with it).
     func relayRemote(
         _ command: ReaderGatewayV1.ReaderCommand.Command,
         to owned: ReaderRegistry.OwnedReader,
         isCollect: Bool,
-        reboot: Bool
+        reboot: Bool,
+        ticket: CollectTicket? = nil
     ) async -> CommandOutcome {
         let (reader, session) = (owned.reader, owned.session)
         var home = registry.home(of: session).map { ReaderHome(epoch: $0.epoch, node: $0.node, internalAddress: $0.internalAddress) }
@@ -55,8 +59,9 @@ struct SDKCommandRouter: Sendable {
             if target.node == node.id {
                 // PostgreSQL says the link is here: it ended or is being replaced right now.
                 guard registry.linkStatus(of: reader) != nil else { return .failed(.refusal(.readerOffline)) }
-                return await registry.relay(command, to: reader, session: session, isCollect: isCollect, reboot: reboot)
+                return await registry.relay(command, to: reader, session: session, isCollect: isCollect, reboot: reboot, ticket: ticket)
             }
+            if let ticket, !registry.collectLeaving(ticket) { return .failed(.collectCanceledBeforeReader) }
             var request = ReaderGatewayV1.RelayCommandRequest()
             request.readerID = reader.rawValue
             request.linkEpoch = UInt64(max(0, target.epoch.rawValue))

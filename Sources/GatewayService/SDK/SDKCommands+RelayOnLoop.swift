@@ -19,7 +19,7 @@ extension SDKCommands {
     }
 
     func cancelCollectPaymentMethod(_ request: ReaderGatewayV1.CancelCollectPaymentMethodRequest, _ call: ServerCall, _ context: CallContext) {
-        relayOnLoop(request.sessionToken, .cancelCollect(.init()), call, context) { _ in
+        relayOnLoop(request.sessionToken, .cancelCollect(.init()), call, context, cancelsCollect: true) { _ in
             ReaderGatewayV1.CancelCollectPaymentMethodResponse().serializedBytes()
         }
     }
@@ -57,6 +57,7 @@ extension SDKCommands {
         _ call: ServerCall,
         _ context: CallContext,
         reboot: Bool = false,
+        cancelsCollect: Bool = false,
         response: @escaping @Sendable (ReaderGatewayV1.CommandResult) -> [UInt8]
     ) {
         let lease = configuration.sessionLease
@@ -82,7 +83,8 @@ extension SDKCommands {
             recorder.commandEnded(command, token: token, registry: registry, failure: outcome.answer.failure)
         }
         switch registry.commandRequested(
-            token, connection: context.connectionID, reboot: reboot, deadline: started + timeout, lease: lease, complete: complete
+            token, connection: context.connectionID, reboot: reboot, cancelsCollect: cancelsCollect, deadline: started + timeout, lease: lease,
+            complete: complete
         ) {
         case .refused(let error):
             call.end(lookup.answering(error, token: token, context).status)
@@ -93,6 +95,13 @@ extension SDKCommands {
             // The reader talks to its owner alone: its connection joins the lane's loop, so
             // the next commands and answers pass between the two without a thread hop.
             link.connection.follow(call.connection)
+        case .cancelledBeforeLink:
+            // The session's collect had not reached the reader: it ends unsent (COMMAND_CANCELED).
+            complete(.answered(ReaderGatewayV1.CommandResult()))
+        case .afterCollect:
+            // Written down the link by the collect's sender, right after the collect; the
+            // reader's answer completes this call.
+            break
         case .remote(let owned):
             // The reader's link lives on another replica: over the replica link, in a task.
             Task { complete(await router.relayRemote(command, to: owned, isCollect: false, reboot: reboot)) }
@@ -120,7 +129,7 @@ extension SDKCommands {
                     call.end(error.status)
                     return
                 }
-                relayOnLoop(token, command, call, context, reboot: reboot, response: response)
+                relayOnLoop(token, command, call, context, reboot: reboot, cancelsCollect: cancelsCollect, response: response)
             }
         }
     }

@@ -27,10 +27,19 @@ struct SDKCommands: StoreFollowUps {
     let recorder: SDKEventRecorder
     let logger: Logger
 
+    /// A collect call arrived (on the connection's loop, before its task): named, so that a
+    /// cancel the lane sends after it finds it wherever it is on its way to the reader.
+    func collectArrived(_ request: ReaderGatewayV1.CollectPaymentMethodRequest, _ context: CallContext) -> CollectTicket? {
+        registry.collectArrived(request.sessionToken, connection: context.connectionID)
+    }
+
     func collectPaymentMethod(
-        _ request: ReaderGatewayV1.CollectPaymentMethodRequest, _ context: CallContext
+        _ request: ReaderGatewayV1.CollectPaymentMethodRequest, ticket: CollectTicket?, _ context: CallContext
     ) async throws(ServiceError) -> ReaderGatewayV1.CollectPaymentMethodResponse {
-        let result = try await relay(request.sessionToken, .collectPaymentMethod, .collectPaymentMethod(request.params ?? .init()), context)
+        defer { if let ticket { registry.collectEnded(ticket) } }
+        let result = try await relay(
+            request.sessionToken, .collectPaymentMethod, .collectPaymentMethod(request.params ?? .init()), context, ticket: ticket
+        )
         var response = ReaderGatewayV1.CollectPaymentMethodResponse()
         response.paymentIntentID = request.params?.paymentIntentID ?? ""
         if case .paymentMethod(let method)? = result.result { response.paymentMethod = method }
@@ -63,9 +72,12 @@ struct SDKCommands: StoreFollowUps {
         _ kind: GatewayDomain.ReaderCommand?,
         _ command: ReaderGatewayV1.ReaderCommand.Command,
         _ context: CallContext,
-        reboot: Bool = false
+        reboot: Bool = false,
+        ticket: CollectTicket? = nil
     ) async throws(ServiceError) -> ReaderGatewayV1.CommandResult {
-        try await lookup.answering(token: token, context) { () async throws(ServiceError) in try await relayFenced(token, kind, command, context, reboot: reboot) }
+        try await lookup.answering(token: token, context) { () async throws(ServiceError) in
+            try await relayFenced(token, kind, command, context, reboot: reboot, ticket: ticket)
+        }
     }
 
     /// ``relay(_:_:_:_:reboot:)``'s fences and the relay itself.
@@ -74,7 +86,8 @@ struct SDKCommands: StoreFollowUps {
         _ kind: GatewayDomain.ReaderCommand?,
         _ command: ReaderGatewayV1.ReaderCommand.Command,
         _ context: CallContext,
-        reboot: Bool
+        reboot: Bool,
+        ticket: CollectTicket?
     ) async throws(ServiceError) -> ReaderGatewayV1.CommandResult {
         let session = try await lookup.session(token, context)
         if let refusal = await lookup.takePendingRefusal(session) { throw ServiceError.refusal(refusal) }
@@ -110,7 +123,7 @@ struct SDKCommands: StoreFollowUps {
             throw ServiceError.notConnected
         }
         let owned = ReaderRegistry.OwnedReader(session: session.id, reader: reader, generation: session.generation, home: session.home)
-        let outcome = await router.route(command, to: owned, isCollect: kind == .collectPaymentMethod, reboot: reboot)
+        let outcome = await router.route(command, to: owned, isCollect: kind == .collectPaymentMethod, reboot: reboot, ticket: ticket)
         if fenceKind.marksReaderInUse {
             await followUp(
                 "recording the end of a \(fenceKind.rawValue)",

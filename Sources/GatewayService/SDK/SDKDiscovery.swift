@@ -19,10 +19,24 @@ struct SDKDiscovery: Sendable {
     let registry: LiveRegistry
     let lookup: SDKSessionLookup
 
-    /// Lists the location's readers. A new discovery supersedes the session's previous
-    /// one: a discovery still waiting for its answer ends with DISCOVERY_CANCELED, and
-    /// readers from any older discovery are stale for ConnectReader.
+    /// Lists the location's readers, or with a filter the one reader it names (nothing when
+    /// none of the session's account and location matches). A new discovery supersedes the
+    /// session's previous one: a discovery still waiting for its answer ends with
+    /// DISCOVERY_CANCELED, and readers from any older discovery are stale for ConnectReader.
     func discoverReaders(_ request: ReaderGatewayV1.DiscoverReadersRequest, _ context: CallContext) async throws(ServiceError) -> ReaderGatewayV1.DiscoverReadersResponse {
+        let filter: ReaderFilter?
+        do {
+            filter = try ReaderFilter.parse(readerID: request.filter?.readerID ?? "", serialNumber: request.filter?.serialNumber ?? "")
+        } catch {
+            throw ServiceError.invalid(error.message)
+        }
+        return try await discoverReaders(request, filter: filter, context)
+    }
+
+    /// DiscoverReaders with its filter parsed (EasyConnect's discovery too).
+    func discoverReaders(
+        _ request: ReaderGatewayV1.DiscoverReadersRequest, filter: ReaderFilter?, _ context: CallContext
+    ) async throws(ServiceError) -> ReaderGatewayV1.DiscoverReadersResponse {
         let session = try await lookup.session(request.sessionToken, context)
         var location: String? = request.locationID.isEmpty ? session.locationScope : request.locationID
         if let scope = session.locationScope, let wanted = location, wanted != scope {
@@ -47,7 +61,7 @@ struct SDKDiscovery: Sendable {
         }
         // A Tap to Pay reader is its phone: only that phone's sessions discover it.
         let ownTapToPay = TapToPayStore.serial(posDeviceID: session.posDeviceID)
-        let listed = try await readers(for: discovery, of: token, account: session.accountID, location: location).get()
+        let listed = try await readers(for: discovery, of: token, account: session.accountID, location: location, filter: filter).get()
             .filter { $0.deviceType != .tapToPay || $0.serial == ownTapToPay }
         // A Bluetooth reader talks to the device it is bonded to: only that device discovers it.
         let records = try await bonds.withoutForeignBluetoothReaders(listed, device: session.posDeviceID)
@@ -86,7 +100,7 @@ struct SDKDiscovery: Sendable {
     /// discovery is cancelled or superseded while it waits (the store's late answer is
     /// then dropped).
     private func readers(
-        for discovery: DiscoveryStateMachine.DiscoveryID, of token: String, account: String, location: String?
+        for discovery: DiscoveryStateMachine.DiscoveryID, of token: String, account: String, location: String?, filter: ReaderFilter?
     ) async -> Result<[ReaderRecord], ServiceError> {
         await withCheckedContinuation { answer in
             // Superseded or cancelled before it could wait: nothing to wait for.
@@ -98,13 +112,30 @@ struct SDKDiscovery: Sendable {
             Task {
                 let result: Result<[ReaderRecord], ServiceError>
                 do {
-                    result = .success(try await readerRecords.readers(account: account, location: location))
+                    if let filter {
+                        result = .success(try await reader(filter, account: account, location: location))
+                    } else {
+                        result = .success(try await readerRecords.readers(account: account, location: location))
+                    }
                 } catch {
                     result = .failure(.store(error))
                 }
                 registry.discoveryListed(token, discovery, result)
             }
         }
+    }
+
+    /// The one reader `filter` names, read alone (the rest of the location is not), when it
+    /// belongs to `account` and (given one) `location`: a reader elsewhere reads as unknown.
+    private func reader(_ filter: ReaderFilter, account: String, location: String?) async throws(StoreError) -> [ReaderRecord] {
+        let found: ReaderRecord?
+        switch filter {
+        case .readerID(let id): found = try await readerRecords.reader(id, account: account)
+        case .serialNumber(let serial): found = try await readerRecords.reader(serial: serial)
+        }
+        guard let found, found.accountID == account, filter.matches(id: found.id, serial: found.serial) else { return [] }
+        if let location, found.locationID != location { return [] }
+        return [found]
     }
 
     /// Cancels the session's discovery still waiting for its answer (its call ends with

@@ -6,7 +6,7 @@ import GatewayWire
 /// The SDK surface (`Sdk/*`) for point-of-sale lanes, as one conformance to the generated
 /// ``SDKRoutes``: each method is served by the sub-surface that owns it, each holding only
 /// what it uses. Sessions and their events (``SDKSessions``), discovery (``SDKDiscovery``),
-/// connecting readers (``SDKConnect``), the commands relayed to them here or over the
+/// connecting readers (``SDKConnect``), both in one call (``SDKEasyConnect``), the commands relayed to them here or over the
 /// replica link (``SDKCommands``), and the point-of-sale device's own readers, Tap to Pay
 /// and Bluetooth (``SDKMobile``). All of them find a call's session through one
 /// ``SDKSessionLookup``. The surface shares the registry and the store with the others.
@@ -14,6 +14,7 @@ struct SDKService: SDKRoutes {
     let sessions: SDKSessions
     let discovery: SDKDiscovery
     let connect: SDKConnect
+    let easy: SDKEasyConnect
     let commands: SDKCommands
     let mobile: SDKMobile
 
@@ -61,6 +62,7 @@ struct SDKService: SDKRoutes {
             clock: configuration.clock, readerRecords: readerRecords, connects: connects, registry: registry, metrics: metrics,
             fleet: fleet, follower: follower, lookup: lookup, releases: releases, bonds: bonds, softwareUpdates: softwareUpdates
         )
+        self.easy = SDKEasyConnect(discovery: discovery, connect: connect)
         self.commands = SDKCommands(
             configuration: configuration, ownership: ownership, registry: registry, metrics: metrics, fleet: fleet, follower: follower,
             lookup: lookup, router: router, softwareUpdates: softwareUpdates, recorder: recorder, logger: logger
@@ -105,6 +107,10 @@ struct SDKService: SDKRoutes {
         .task { [connect] request, context throws(ServiceError) in try await connect.connectReader(request, context) }
     }
 
+    var easyConnect: SDKRoute.EasyConnect {
+        .task { [easy] request, context throws(ServiceError) in try await easy.easyConnect(request, context) }
+    }
+
     var disconnectReader: SDKRoute.DisconnectReader {
         .task { [connect] request, context throws(ServiceError) in
             try await connect.lookup.answering(token: request.sessionToken, context) { () async throws(ServiceError) in
@@ -116,7 +122,9 @@ struct SDKService: SDKRoutes {
     // MARK: commands
 
     var collectPaymentMethod: SDKRoute.CollectPaymentMethod {
-        .task { [commands] request, context throws(ServiceError) in try await commands.collectPaymentMethod(request, context) }
+        .task(arriving: { [commands] request, context in commands.collectArrived(request, context) }) { [commands] request, ticket, context throws(ServiceError) in
+            try await commands.collectPaymentMethod(request, ticket: ticket, context)
+        }
     }
 
     var confirmPaymentIntent: SDKRoute.ConfirmPaymentIntent {

@@ -1463,7 +1463,7 @@ extension ReaderGatewayV1 {
         }
     }
 
-    /// One entry of the event log (PROTOCOL.md section "Events").
+    /// One entry of the event log (PROTOCOL.md section 19, "Events").
     public struct Event: ProtobufMessage {
         public static let protoMessageName = "readergateway.v1.Event"
 
@@ -1772,7 +1772,7 @@ extension ReaderGatewayV1 {
             service: serviceName, method: "WatchFleet", kind: .serverStreaming
         )
 
-        /// The account's event log, newest first (PROTOCOL.md section "Events"):
+        /// The account's event log, newest first (PROTOCOL.md section 19, "Events"):
         /// each change to the fleet, written with the change. Filters: types, reader,
         /// location, created range; all given must hold. Pages follow
         /// next_page_token, and events written meanwhile never shift a later page.

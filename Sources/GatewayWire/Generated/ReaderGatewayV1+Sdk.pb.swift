@@ -266,6 +266,10 @@ extension ReaderGatewayV1 {
         /// Discover simulated readers instead of real ones.
         public var simulated: Bool = false
 
+        /// Only the reader this filter names; absent for every reader of the
+        /// location.
+        public var filter: ReaderGatewayV1.DiscoveryFilter? = nil
+
         /// Fields this version does not know, kept as raw bytes and written back on encode.
         public var unknownFields: [UInt8] = []
 
@@ -279,6 +283,7 @@ extension ReaderGatewayV1 {
                 case 2: self.locationID = try reader.read(ProtobufString.self, tag)
                 case 3: self.timeoutMs = try reader.read(ProtobufInt64.self, tag)
                 case 4: self.simulated = try reader.read(ProtobufBool.self, tag)
+                case 5: self.filter = try reader.readMessage(tag, as: ReaderGatewayV1.DiscoveryFilter.self)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -289,6 +294,41 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.locationID, field: 2)
             writer.writeSingular(ProtobufInt64.self, self.timeoutMs, field: 3)
             writer.writeSingular(ProtobufBool.self, self.simulated, field: 4)
+            if let value = self.filter { writer.writeMessage(value, field: 5) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// One reader to discover (Stripe's DiscoveryFilter): set exactly one field.
+    public struct DiscoveryFilter: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.DiscoveryFilter"
+
+        /// The reader's id (`tmr_…`), as FleetAdmin and discoveries show it.
+        public var readerID: String = ""
+
+        /// The serial number printed on the reader (4 to 64 capital letters, digits
+        /// or dashes).
+        public var serialNumber: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.readerID = try reader.read(ProtobufString.self, tag)
+                case 2: self.serialNumber = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
+            writer.writeSingular(ProtobufString.self, self.serialNumber, field: 2)
             writer.writeRaw(self.unknownFields)
         }
     }
@@ -490,6 +530,95 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufUInt64.self, self.generation, field: 2)
             writer.writeSingular(ProtobufBool.self, self.replacedOtherSession, field: 3)
             if let value = self.requiredUpdateFailure { writer.writeMessage(value, field: 4) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// EasyConnect's request (Stripe's InternetEasyConnectConfiguration: a
+    /// discovery configuration and a connection configuration).
+    public struct EasyConnectRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.EasyConnectRequest"
+
+        /// From OpenSessionResponse.
+        public var sessionToken: String = ""
+
+        /// As DiscoverReadersRequest.location_id: the location to discover in;
+        /// empty for every location the connection token allows.
+        public var locationID: String = ""
+
+        /// The reader to discover and connect (required).
+        public var filter: ReaderGatewayV1.DiscoveryFilter? = nil
+
+        /// As ConnectReaderRequest.fail_if_in_use.
+        public var failIfInUse: Bool = false
+
+        /// As ConnectReaderRequest.pos_device_id.
+        public var posDeviceID: String = ""
+
+        /// As ConnectReaderRequest.lane_label.
+        public var laneLabel: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.sessionToken = try reader.read(ProtobufString.self, tag)
+                case 2: self.locationID = try reader.read(ProtobufString.self, tag)
+                case 3: self.filter = try reader.readMessage(tag, as: ReaderGatewayV1.DiscoveryFilter.self)
+                case 4: self.failIfInUse = try reader.read(ProtobufBool.self, tag)
+                case 5: self.posDeviceID = try reader.read(ProtobufString.self, tag)
+                case 6: self.laneLabel = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 2)
+            if let value = self.filter { writer.writeMessage(value, field: 3) }
+            writer.writeSingular(ProtobufBool.self, self.failIfInUse, field: 4)
+            writer.writeSingular(ProtobufString.self, self.posDeviceID, field: 5)
+            writer.writeSingular(ProtobufString.self, self.laneLabel, field: 6)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// EasyConnect's response.
+    public struct EasyConnectResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.EasyConnectResponse"
+
+        /// The discovery EasyConnect made (the session's latest), holding the
+        /// connected reader alone.
+        public var discoveryID: String = ""
+
+        /// What ConnectReader answered.
+        public var connection: ReaderGatewayV1.ConnectReaderResponse? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.discoveryID = try reader.read(ProtobufString.self, tag)
+                case 2: self.connection = try reader.readMessage(tag, as: ReaderGatewayV1.ConnectReaderResponse.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.discoveryID, field: 1)
+            if let value = self.connection { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
         }
     }
@@ -1785,7 +1914,14 @@ extension ReaderGatewayV1 {
         /// discovery are refused by ConnectReader with STALE_DISCOVERY. Errors:
         /// RATE_LIMITED (a few back to back, then about one per second per session;
         /// a refused discovery changes nothing), DISCOVERY_CANCELED, PERMISSION_DENIED,
-        /// LOCATION_NOT_FOUND, STORE_UNAVAILABLE.
+        /// LOCATION_NOT_FOUND, STORE_UNAVAILABLE. With a filter (one reader id or
+        /// serial number, Stripe's DiscoveryFilter) the answer holds that reader
+        /// alone, or nothing when no reader of the session's account and location
+        /// matches (as an unfiltered discovery of an empty location answers: an
+        /// empty list, never an error, and a reader of another account or location
+        /// reads exactly as an unknown one); the rest of the location is not read.
+        /// A filter naming both, or a malformed one, fails with INVALID_REQUEST
+        /// (status INVALID_ARGUMENT).
         public static let discoverReaders = ProtobufMethod<ReaderGatewayV1.DiscoverReadersRequest, ReaderGatewayV1.DiscoverReadersResponse>(
             service: serviceName, method: "DiscoverReaders", kind: .unary
         )
@@ -1816,6 +1952,21 @@ extension ReaderGatewayV1 {
         /// LOCATION_REQUIRED.
         public static let connectReader = ProtobufMethod<ReaderGatewayV1.ConnectReaderRequest, ReaderGatewayV1.ConnectReaderResponse>(
             service: serviceName, method: "ConnectReader", kind: .unary
+        )
+
+        /// Discovers one reader by its filter and connects to it in one call
+        /// (Stripe's easyConnect, iOS SDK 5.1): a filtered DiscoverReaders, then
+        /// ConnectReader of the reader it answered with the request's
+        /// fail_if_in_use, under the same rules (an idle reader is taken over
+        /// either way; a reader mid-transaction for another session is refused
+        /// with READER_BUSY when fail_if_in_use is set, taken over otherwise). The
+        /// discovery it makes is the session's latest, as with DiscoverReaders.
+        /// The filter is required (INVALID_REQUEST without one). When no reader of
+        /// the session's account and location matches, it fails with
+        /// READER_NOT_FOUND (status NOT_FOUND) and connects nothing. Otherwise the
+        /// errors of DiscoverReaders and ConnectReader.
+        public static let easyConnect = ProtobufMethod<ReaderGatewayV1.EasyConnectRequest, ReaderGatewayV1.EasyConnectResponse>(
+            service: serviceName, method: "EasyConnect", kind: .unary
         )
 
         /// Releases the session's reader.
@@ -1945,6 +2096,7 @@ extension ReaderGatewayV1 {
             discoverReaders.descriptor,
             cancelDiscovery.descriptor,
             connectReader.descriptor,
+            easyConnect.descriptor,
             disconnectReader.descriptor,
             collectPaymentMethod.descriptor,
             confirmPaymentIntent.descriptor,

@@ -44,6 +44,36 @@ final class SessionProbe: Sendable {
         return try await channel.unary(ReaderGatewayV1.Sdk.discoverReaders, request, timeout: .seconds(10))
     }
 
+    /// A DiscoverReaders narrowed to the reader id or serial given (both may be sent, to see
+    /// the refusal).
+    func discover(_ sessionToken: String, location: String, readerID: String = "", serial: String = "") async throws -> ReaderGatewayV1.DiscoverReadersResponse {
+        var request = ReaderGatewayV1.DiscoverReadersRequest()
+        request.sessionToken = sessionToken
+        request.locationID = location
+        var filter = ReaderGatewayV1.DiscoveryFilter()
+        filter.readerID = readerID
+        filter.serialNumber = serial
+        request.filter = filter
+        return try await channel.unary(ReaderGatewayV1.Sdk.discoverReaders, request, timeout: .seconds(10))
+    }
+
+    /// EasyConnect of the reader id or serial given at `location`.
+    @discardableResult
+    func easyConnect(
+        _ sessionToken: String, location: String, readerID: String = "", serial: String = "", failIfInUse: Bool = false, lane: String = ""
+    ) async throws -> ReaderGatewayV1.EasyConnectResponse {
+        var request = ReaderGatewayV1.EasyConnectRequest()
+        request.sessionToken = sessionToken
+        request.locationID = location
+        var filter = ReaderGatewayV1.DiscoveryFilter()
+        filter.readerID = readerID
+        filter.serialNumber = serial
+        request.filter = filter
+        request.failIfInUse = failIfInUse
+        request.laneLabel = lane
+        return try await channel.unary(ReaderGatewayV1.Sdk.easyConnect, request, timeout: .seconds(10))
+    }
+
     @discardableResult
     func connect(_ sessionToken: String, reader: String, discovery: String, failIfInUse: Bool = false) async throws -> ReaderGatewayV1.ConnectReaderResponse {
         var request = ReaderGatewayV1.ConnectReaderRequest()

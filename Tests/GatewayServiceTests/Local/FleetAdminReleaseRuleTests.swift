@@ -24,7 +24,7 @@ struct FleetAdminReleaseRuleTests {
         #expect(local.lanes.registry.session(token: token)?.reader == nil)
         var collect = ReaderGatewayV1.CollectPaymentMethodRequest()
         collect.sessionToken = token
-        #expect(await failure { try await local.lanes.sdk.commands.collectPaymentMethod(collect, local.lanes.context()) }?.reason == .notConnectedToReader)
+        #expect(await failure { try await local.lanes.sdk.commands.collectPaymentMethod(collect, ticket: nil, local.lanes.context()) }?.reason == .notConnectedToReader)
         #expect(local.lanes.fleet.readers.last == "tmr_1")
     }
 

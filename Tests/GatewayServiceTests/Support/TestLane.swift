@@ -143,6 +143,22 @@ final class TestLane: Sendable {
         return try await channel.unary(Sdk.collectPaymentMethod, request)
     }
 
+    /// A collect whose frames (start, message, half-close) are on the wire when this returns:
+    /// a call started after it reaches the gateway after it.
+    func startCollect() throws -> StartedCall {
+        var request = ReaderGatewayV1.CollectPaymentMethodRequest()
+        request.sessionToken = token
+        var params = ReaderGatewayV1.CollectPaymentMethodParams()
+        params.paymentIntentID = "pi_\(label)"
+        params.amount = 1000
+        params.currency = "usd"
+        request.params = params
+        let (id, events) = try channel.start(Sdk.collectPaymentMethod.path)
+        try channel.send(request, on: id)
+        try channel.halfClose(id)
+        return StartedCall(events: events)
+    }
+
     func cancelCollect() async throws {
         var request = ReaderGatewayV1.CancelCollectPaymentMethodRequest()
         request.sessionToken = token
@@ -170,5 +186,18 @@ final class TestLane: Sendable {
         var request = ReaderGatewayV1.HeartbeatRequest()
         request.sessionToken = token
         _ = try await channel.unary(Sdk.heartbeat, request)
+    }
+}
+
+/// A call already written to the wire; its ending is read later.
+struct StartedCall: Sendable {
+    let events: AsyncStream<CallEvent>
+
+    /// The call's final status (CONNECTION_LOST when the connection closed first).
+    func ending() async -> ReaderGatewayV1.Status {
+        for await event in events {
+            if case .ended(let status) = event { return status }
+        }
+        return ReaderGatewayV1.Status(.connectionLost, "the connection closed")
     }
 }

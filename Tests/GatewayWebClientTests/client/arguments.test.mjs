@@ -19,7 +19,7 @@ const BAD = [
   Object.freeze({ id: 7 }), new Date(0), /re/,
 ];
 const METHODS = {
-  discoverReaders: 1, cancelDiscovery: 0, connectReader: 2, disconnectReader: 0, collectPaymentMethod: 2,
+  discoverReaders: 1, cancelDiscovery: 0, connectReader: 2, easyConnect: 1, disconnectReader: 0, collectPaymentMethod: 2,
   cancelCollectPaymentMethod: 0, processPayment: 2, setReaderDisplay: 1, clearReaderDisplay: 0, rebootReader: 0,
   installAvailableUpdate: 0, clearCachedCredentials: 0, close: 0,
 };

@@ -9,6 +9,10 @@ Scenarios, chosen by the request:
 - URL query `scenario=garbage`: after SETTINGS, a message that is not one frame.
 - OpenSession with connection token `pst_bad`: UNAUTHENTICATED / CONNECTION_TOKEN_INVALID.
 - ConnectReader of `tmr_busy` with fail_if_in_use: ABORTED / READER_BUSY.
+- DiscoverReaders with a filter: the canned readers it names (by id or serial), maybe none;
+  at location `tml_old` the filter is ignored (a replica of a release before it).
+- EasyConnect: the canned reader its filter names, as ConnectReader (discovery `disc_2`);
+  `tmr_busy` with fail_if_in_use: ABORTED / READER_BUSY; none: NOT_FOUND / READER_NOT_FOUND.
 - CollectPaymentMethod: waits for CancelCollectPaymentMethod (then CANCELLED /
   COMMAND_CANCELED), except for payment intent `pi_ok`, answered at once.
 - ConfirmPaymentIntent: succeeded with 1999 received; for `pi_huge`, 2^60 (beyond a JS number).
@@ -223,7 +227,25 @@ class Connection:
                               last_seen_unix_ms=1764300000000, activity=1),
                 common.Reader(id="tmr_busy", label="Back", location_id=request.location_id, network_status=1, activity=2),
             ]
+            # Location `tml_old` answers as a replica of a release before the filter: it ignores it.
+            if request.HasField("filter") and request.location_id != "tml_old":
+                readers = [reader for reader in readers if named(request.filter, reader)]
             await self.reply(stream_id, sdk.DiscoverReadersResponse(discovery_id="disc_1", readers=readers))
+        elif name == "EasyConnect":
+            candidates = [common.Reader(id="tmr_1", label="Front", network_status=1, serial_number="WSC-1"),
+                          common.Reader(id="tmr_busy", label="Back", network_status=1, serial_number="WSC-BUSY")]
+            found = [reader for reader in candidates if named(request.filter, reader)]
+            if not found:
+                return await self.end(stream_id, 5, 13, "no reader with this filter at the location")
+            reader = found[0]
+            if reader.id == "tmr_busy" and request.fail_if_in_use:
+                return await self.end(stream_id, 10, 10, "the reader is busy with Lane 9's transaction")
+            session["reader"] = reader
+            connection = sdk.ConnectReaderResponse(generation=4, replaced_other_session=reader.id == "tmr_busy")
+            connection.reader.CopyFrom(reader)
+            response = sdk.EasyConnectResponse(discovery_id="disc_2")
+            response.connection.CopyFrom(connection)
+            await self.reply(stream_id, response)
         elif name == "ConnectReader":
             if request.reader_id == "tmr_busy" and request.fail_if_in_use:
                 return await self.end(stream_id, 10, 10, "the reader is busy with Lane 9's transaction")
@@ -278,6 +300,13 @@ class Connection:
             await self.reply(stream_id, getattr(sdk, f"{name}Response")())
         else:
             await self.end(stream_id, 12, 110, f"the fake gateway does not implement {name}")
+
+
+def named(discovery_filter, reader):
+    """Whether the DiscoveryFilter names the reader (by id or serial, whichever is set)."""
+    if discovery_filter.reader_id:
+        return reader.id == discovery_filter.reader_id
+    return bool(discovery_filter.serial_number) and reader.serial_number == discovery_filter.serial_number
 
 
 def refuse_other_paths(connection, request):

@@ -77,6 +77,48 @@ test("connectReader: connected, and fail_if_in_use refuses a busy reader with RE
   assert.deepEqual(statuses, ["connecting", "not_connected", "connecting", "connected"]);
 }));
 
+test("discoverReaders with a discovery_filter sends it and answers the reader it names", () => withTerminal({}, async (terminal) => {
+  const bySerial = await terminal.discoverReaders({ location: "tml_1", discovery_filter: { serial_number: "WSC-1" } });
+  assert.deepEqual(bySerial.discoveredReaders.map((reader) => reader.id), ["tmr_1"]);
+  const byId = await terminal.discoverReaders({ location: "tml_1", discovery_filter: { reader_id: "tmr_busy" } });
+  assert.deepEqual(byId.discoveredReaders.map((reader) => reader.id), ["tmr_busy"]);
+  const none = await terminal.discoverReaders({ location: "tml_1", discovery_filter: { serial_number: "WSC-404" } });
+  assert.deepEqual(none.discoveredReaders, []);
+  const both = await terminal.discoverReaders({ discovery_filter: { reader_id: "tmr_1", serial_number: "WSC-1" } });
+  assert.equal(both.error.reason, "INVALID_REQUEST");
+  assert.equal(both.error.argument, "config.discovery_filter");
+  assert.match(both.error.message, /set exactly one/);
+  // A replica that ignores the filter (an older release) lists the location: the library keeps the reader named.
+  const old = await terminal.discoverReaders({ location: "tml_old", discovery_filter: { serial_number: "WSC-1" } });
+  assert.deepEqual(old.discoveredReaders.map((reader) => reader.id), ["tmr_1"]);
+  const empty = await terminal.discoverReaders({ discovery_filter: {} });
+  assert.equal(empty.error.code, "INVALID_ARGUMENT");
+}));
+
+test("easyConnect: connected in one call, READER_BUSY with fail_if_in_use, READER_NOT_FOUND for nothing", () => withTerminal({}, async (terminal) => {
+  const statuses = [];
+  terminal.options.onConnectionStatusChange = ({ status }) => statuses.push(status);
+  const missing = await terminal.easyConnect({ location: "tml_1" });
+  assert.equal(missing.error.argument, "config.discovery_filter");
+  const nothing = await terminal.easyConnect({ location: "tml_1", discovery_filter: { serial_number: "WSC-404" } });
+  assert.equal(nothing.error.reason, "READER_NOT_FOUND");
+  assert.equal(nothing.error.code, "NOT_FOUND");
+  const busy = await terminal.easyConnect({ location: "tml_1", discovery_filter: { reader_id: "tmr_busy" }, fail_if_in_use: true });
+  assert.equal(busy.error.reason, "READER_BUSY");
+  assert.equal(terminal.getConnectionStatus(), "not_connected");
+  const taken = await terminal.easyConnect({ location: "tml_1", discovery_filter: { serial_number: "WSC-BUSY" } });
+  assert.equal(taken.error, undefined);
+  assert.equal(taken.replaced_other_session, true);
+  assert.equal(taken.generation, 4);
+  assert.equal(taken.discovery_id, "disc_2");
+  assert.equal(taken.required_update_failure, null);
+  assertShape("reader", taken.reader);
+  assert.equal(taken.reader.discovery_id, "disc_2");
+  assert.equal(terminal.getConnectedReader().id, "tmr_busy");
+  assert.equal(terminal.getPaymentStatus(), "ready");
+  assert.deepEqual(statuses, ["connecting", "not_connected", "connecting", "not_connected", "connecting", "connected"]);
+}));
+
 test("a reader from another discovery is refused with STALE_DISCOVERY", () => withTerminal({}, async (terminal) => {
   await terminal.discoverReaders({ location: "tml_1" });
   const { error } = await terminal.connectReader({ id: "tmr_1", discovery_id: "disc_0" });

@@ -112,4 +112,25 @@ test("lanes in a browser library: discover, connect, failIfInUse, takeover event
   assert.equal(cleared.error, undefined, `${cleared.error}`);
   const released = await laneA.disconnectReader();
   assert.equal(released.error, undefined, `${released.error}`);
+
+  // The discovery filter and easyConnect: lane B finds the reader by its serial alone, nothing
+  // for a serial the account does not have, and takes the free reader in one call.
+  const bySerial = await laneB.discoverReaders({ location: location.id, discovery_filter: { serial_number: "WSLIVE-1" } });
+  assert.equal(bySerial.error, undefined, `${bySerial.error}`);
+  assert.deepEqual(bySerial.discoveredReaders.map((r) => r.id), [reader.id]);
+  const unknown = await laneB.discoverReaders({ location: location.id, discovery_filter: { serial_number: "WSLIVE-404" } });
+  assert.deepEqual(unknown.discoveredReaders, []);
+  const malformed = await laneB.discoverReaders({ location: location.id, discovery_filter: { serial_number: "not a serial" } });
+  assert.equal(malformed.error?.code, "INVALID_ARGUMENT", `${malformed.error}`);
+  assert.match(malformed.error.message, /is not a serial number/);
+  const nothing = await laneB.easyConnect({ location: location.id, discovery_filter: { serial_number: "WSLIVE-404" }, fail_if_in_use: true });
+  assert.equal(nothing.error?.reason, "READER_NOT_FOUND", `${nothing.error}`);
+  assert.equal(laneB.getConnectionStatus(), "not_connected");
+  const easy = await laneB.easyConnect({ location: location.id, discovery_filter: { reader_id: reader.id }, fail_if_in_use: true });
+  assert.equal(easy.error, undefined, `${easy.error}`);
+  assert.equal(easy.reader.id, reader.id);
+  assert.equal(easy.replaced_other_session, false);
+  assert.equal(laneB.getConnectionStatus(), "connected");
+  const shown = await laneB.setReaderDisplay({ type: "cart", cart: { line_items: [{ description: "Tea", amount: 300, quantity: 1 }], tax: 0, total: 300, currency: "usd" } });
+  assert.equal(shown.error, undefined, `${shown.error}`);
 });

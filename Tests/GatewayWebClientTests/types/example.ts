@@ -38,6 +38,10 @@ export async function checkout(clientSecret: string): Promise<string> {
   const serial: string = connected.reader.serial_number;
   const generation: number = connected.generation;
   console.log(serial, generation, connected.replaced_other_session, connected.required_update_failure?.reason);
+  const one = await terminal.discoverReaders({ location: "tml_1", discovery_filter: { serial_number: serial } });
+  if (!failed(one)) console.log(one.discoveredReaders.length);
+  const easy = await terminal.easyConnect({ location: "tml_1", discovery_filter: { reader_id: connected.reader.id }, fail_if_in_use: true });
+  if (!failed(easy)) console.log(easy.reader.serial_number, easy.generation, easy.replaced_other_session, easy.discovery_id, easy.required_update_failure?.code);
 
   await terminal.setReaderDisplay({ type: "cart", cart: { line_items: [{ description: "Latte", amount: 450, quantity: 1 }], tax: 45, total: 495, currency: "usd" } });
   const collected = await terminal.collectPaymentMethod(clientSecret, { config_override: { skip_tipping: true } });

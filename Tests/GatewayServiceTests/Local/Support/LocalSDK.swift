@@ -66,6 +66,36 @@ struct LocalSDK {
         return try await sdk.discovery.discoverReaders(request, context(connection: connection))
     }
 
+    /// Discovers the one reader `filter` names (reader id, serial number) at `location`.
+    @discardableResult
+    func discover(
+        _ token: String, location: String = "", readerID: String = "", serial: String = "", connection: UInt64 = 1
+    ) async throws(ServiceError) -> ReaderGatewayV1.DiscoverReadersResponse {
+        var request = ReaderGatewayV1.DiscoverReadersRequest()
+        request.sessionToken = token
+        request.locationID = location
+        var filter = ReaderGatewayV1.DiscoveryFilter()
+        filter.readerID = readerID
+        filter.serialNumber = serial
+        request.filter = filter
+        return try await sdk.discovery.discoverReaders(request, context(connection: connection))
+    }
+
+    /// EasyConnect of the reader named by id or serial at `location`.
+    func easyConnect(
+        _ token: String, location: String = "", readerID: String = "", serial: String = "", failIfInUse: Bool = false, connection: UInt64 = 1
+    ) async throws(ServiceError) -> ReaderGatewayV1.EasyConnectResponse {
+        var request = ReaderGatewayV1.EasyConnectRequest()
+        request.sessionToken = token
+        request.locationID = location
+        var filter = ReaderGatewayV1.DiscoveryFilter()
+        filter.readerID = readerID
+        filter.serialNumber = serial
+        request.filter = filter
+        request.failIfInUse = failIfInUse
+        return try await sdk.easy.easyConnect(request, context(connection: connection))
+    }
+
     func connect(
         _ token: String, reader: String, failIfInUse: Bool = false, discoveryID: String = "", connection: UInt64 = 1
     ) async throws(ServiceError) -> ReaderGatewayV1.ConnectReaderResponse {

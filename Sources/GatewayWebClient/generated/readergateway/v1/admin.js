@@ -356,7 +356,7 @@ export const WatchFleetEvent = defineMessage("readergateway.v1.WatchFleetEvent",
 ]);
 
 /**
- * One entry of the event log (PROTOCOL.md section "Events").
+ * One entry of the event log (PROTOCOL.md section 19, "Events").
  */
 export const Event = defineMessage("readergateway.v1.Event", () => [
   [1, "id", "string"],
@@ -594,7 +594,7 @@ export const FleetAdmin = Object.freeze({
     serverStreaming: true,
   }),
   /**
-   * The account's event log, newest first (PROTOCOL.md section "Events"):
+   * The account's event log, newest first (PROTOCOL.md section 19, "Events"):
    * each change to the fleet, written with the change. Filters: types, reader,
    * location, created range; all given must hold. Pages follow
    * next_page_token, and events written meanwhile never shift a later page.

@@ -75,6 +75,15 @@ export const DiscoverReadersRequest = defineMessage("readergateway.v1.DiscoverRe
   [2, "locationId", "string"],
   [3, "timeoutMs", "int64"],
   [4, "simulated", "bool"],
+  [5, "filter", "message", "", DiscoveryFilter],
+]);
+
+/**
+ * One reader to discover (Stripe's DiscoveryFilter): set exactly one field.
+ */
+export const DiscoveryFilter = defineMessage("readergateway.v1.DiscoveryFilter", () => [
+  [1, "readerId", "string"],
+  [2, "serialNumber", "string"],
 ]);
 
 /**
@@ -120,6 +129,27 @@ export const ConnectReaderResponse = defineMessage("readergateway.v1.ConnectRead
   [2, "generation", "uint64"],
   [3, "replacedOtherSession", "bool"],
   [4, "requiredUpdateFailure", "message", "", _readergateway_v1_errors.Status],
+]);
+
+/**
+ * EasyConnect's request (Stripe's InternetEasyConnectConfiguration: a
+ * discovery configuration and a connection configuration).
+ */
+export const EasyConnectRequest = defineMessage("readergateway.v1.EasyConnectRequest", () => [
+  [1, "sessionToken", "string"],
+  [2, "locationId", "string"],
+  [3, "filter", "message", "", DiscoveryFilter],
+  [4, "failIfInUse", "bool"],
+  [5, "posDeviceId", "string"],
+  [6, "laneLabel", "string"],
+]);
+
+/**
+ * EasyConnect's response.
+ */
+export const EasyConnectResponse = defineMessage("readergateway.v1.EasyConnectResponse", () => [
+  [1, "discoveryId", "string"],
+  [2, "connection", "message", "", ConnectReaderResponse],
 ]);
 
 /**
@@ -473,7 +503,14 @@ export const Sdk = Object.freeze({
    * discovery are refused by ConnectReader with STALE_DISCOVERY. Errors:
    * RATE_LIMITED (a few back to back, then about one per second per session;
    * a refused discovery changes nothing), DISCOVERY_CANCELED, PERMISSION_DENIED,
-   * LOCATION_NOT_FOUND, STORE_UNAVAILABLE.
+   * LOCATION_NOT_FOUND, STORE_UNAVAILABLE. With a filter (one reader id or
+   * serial number, Stripe's DiscoveryFilter) the answer holds that reader
+   * alone, or nothing when no reader of the session's account and location
+   * matches (as an unfiltered discovery of an empty location answers: an
+   * empty list, never an error, and a reader of another account or location
+   * reads exactly as an unknown one); the rest of the location is not read.
+   * A filter naming both, or a malformed one, fails with INVALID_REQUEST
+   * (status INVALID_ARGUMENT).
    */
   DiscoverReaders: Object.freeze({
     path: "/readergateway.v1.Sdk/DiscoverReaders",
@@ -517,6 +554,26 @@ export const Sdk = Object.freeze({
     path: "/readergateway.v1.Sdk/ConnectReader",
     requestType: ConnectReaderRequest,
     responseType: ConnectReaderResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Discovers one reader by its filter and connects to it in one call
+   * (Stripe's easyConnect, iOS SDK 5.1): a filtered DiscoverReaders, then
+   * ConnectReader of the reader it answered with the request's
+   * fail_if_in_use, under the same rules (an idle reader is taken over
+   * either way; a reader mid-transaction for another session is refused
+   * with READER_BUSY when fail_if_in_use is set, taken over otherwise). The
+   * discovery it makes is the session's latest, as with DiscoverReaders.
+   * The filter is required (INVALID_REQUEST without one). When no reader of
+   * the session's account and location matches, it fails with
+   * READER_NOT_FOUND (status NOT_FOUND) and connects nothing. Otherwise the
+   * errors of DiscoverReaders and ConnectReader.
+   */
+  EasyConnect: Object.freeze({
+    path: "/readergateway.v1.Sdk/EasyConnect",
+    requestType: EasyConnectRequest,
+    responseType: EasyConnectResponse,
     clientStreaming: false,
     serverStreaming: false,
   }),

@@ -101,13 +101,7 @@ public struct EventStore: Sendable {
     static func readerEventParameters(
         _ type: String, reader: String, account: String, details: [String: String]
     ) throws(StoreError) -> [PostgresValue?] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let json: Data
-        do { json = try encoder.encode(details) } catch {
-            throw StoreError(.decodingFailed, "an event's details could not be encoded as JSON: \(error)")
-        }
-        return [PostgresValue(reader), PostgresValue(account), PostgresValue(type), PostgresValue(String(decoding: json, as: UTF8.self))]
+        [PostgresValue(reader), PostgresValue(account), PostgresValue(type), PostgresValue(EventDetails.json(details))]
     }
 
     static func record(_ row: PostgresRow) throws(StoreError) -> EventRecord {

@@ -1,4 +1,3 @@
-import Foundation
 import GatewayPostgres
 import Synchronization
 
@@ -16,21 +15,15 @@ public final class ReaderEventBatcher: Sendable {
         public var type: String
         public var reader: String
         public var account: String
-        /// A JSON object (flat string fields); the reader as it stands is added under `reader`.
-        public var detailsJSON: String
+        /// Flat string fields of the event's object; the reader as it stands is added under
+        /// `reader`. Encoded when the batch is written, off the caller's thread.
+        public var details: [String: String]
 
         public init(type: String, reader: String, account: String, details: [String: String]) {
             self.type = type
             self.reader = reader
             self.account = account
-            self.detailsJSON = Self.json(details)
-        }
-
-        static func json(_ details: [String: String]) -> String {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            // [String: String] always encodes.
-            return (try? encoder.encode(details)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            self.details = details
         }
     }
 
@@ -73,7 +66,7 @@ public final class ReaderEventBatcher: Sendable {
                 PostgresValue(text: EventStore.arrayLiteral(batch.map(\.reader))),
                 PostgresValue(text: EventStore.arrayLiteral(batch.map(\.account))),
                 PostgresValue(text: EventStore.arrayLiteral(batch.map(\.type))),
-                PostgresValue(text: EventStore.arrayLiteral(batch.map(\.detailsJSON))),
+                PostgresValue(text: EventStore.arrayLiteral(batch.map { EventDetails.json($0.details) })),
             ])
         } catch {
             failed(error, batch.count)

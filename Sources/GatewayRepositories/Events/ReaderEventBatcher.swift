@@ -63,10 +63,10 @@ public final class ReaderEventBatcher: Sendable {
     private func send(_ batch: [Event]) async {
         do {
             try await client.execute(Self.appendBatch, [
-                PostgresValue(text: EventStore.arrayLiteral(batch.map(\.reader))),
-                PostgresValue(text: EventStore.arrayLiteral(batch.map(\.account))),
-                PostgresValue(text: EventStore.arrayLiteral(batch.map(\.type))),
-                PostgresValue(text: EventStore.arrayLiteral(batch.map { EventDetails.json($0.details) })),
+                PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(batch.map(\.reader))),
+                PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(batch.map(\.account))),
+                PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(batch.map(\.type))),
+                PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(batch.map { EventDetails.json($0.details) })),
             ])
         } catch {
             failed(error, batch.count)
@@ -76,10 +76,22 @@ public final class ReaderEventBatcher: Sendable {
 
     /// The events of the four arrays, in their order; an event whose reader is not the
     /// account's is left out (as ``EventStore/appendReaderEvent(_:reader:account:details:)`` does).
+    /// One INSERT answering one row, however many events: nothing comes back per event, and
+    /// each event reads the reader's row alone (its own fields, as an ownership change does).
     static let appendBatch = """
-        SELECT gateway_event_append(r.account_id, e.type, r.id, r.location_id, e.details::jsonb || jsonb_build_object('reader', gateway_event_reader(r.id)))
-        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS e (reader, account, type, details, n)
-        JOIN readers r ON r.id = e.reader AND r.account_id = e.account
-        ORDER BY e.n
+        WITH written AS (
+            INSERT INTO events (id, account_id, type, reader_id, location_id, object)
+            SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), r.account_id, e.type, r.id, r.location_id,
+                   e.details::jsonb || jsonb_build_object('reader', jsonb_build_object(
+                       'object', 'reader', 'id', r.id, 'serial_number', r.serial_number, 'label', coalesce(r.label, ''),
+                       'device_type', r.device_type, 'software_version', coalesce(r.software_version, ''),
+                       'location', r.location_id, 'status', r.status
+                   ))
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS e (reader, account, type, details, n)
+            JOIN readers r ON r.id = e.reader AND r.account_id = e.account
+            ORDER BY e.n
+            RETURNING 1
+        )
+        SELECT count(*) AS written FROM written
         """
 }

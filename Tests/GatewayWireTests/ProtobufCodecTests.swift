@@ -213,7 +213,8 @@ struct ProtobufCodecTests {
         #expect(ReaderGatewayV1.Sdk.subscribeEvents.descriptor.kind == .serverStreaming)
         #expect(ReaderGatewayV1.ReaderLink.attach.descriptor.kind == .bidirectionalStreaming)
         #expect(ReaderGatewayV1.FleetAdmin.watchFleet.descriptor.kind == .serverStreaming)
-        #expect(ReaderGatewayV1.FleetAdmin.methods.count == 17)
+        #expect(ReaderGatewayV1.FleetAdmin.methods.count == 19)
+        #expect(ReaderGatewayV1.FleetAdmin.listEvents.path == "/readergateway.v1.FleetAdmin/ListEvents")
         #expect(ReaderGatewayV1.FleetAdmin.addSoftwareUpdate.path == "/readergateway.v1.FleetAdmin/AddSoftwareUpdate")
     }
 }

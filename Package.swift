@@ -253,7 +253,7 @@ let package = Package(
         .testTarget(
             name: "GatewayRepositoriesTests",
             dependencies: ["GatewayRepositories", "GatewayPostgres", "GatewayTestSupport", "GatewayTestKit"],
-            exclude: ["ownership.mk"],
+            exclude: ["ownership.mk", "bench"],
             swiftSettings: swift6
         ),
         .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations", "GatewayCore", "GatewayTestKit", "GatewayTestSupport"], swiftSettings: swift6),

@@ -74,6 +74,12 @@ struct AdminCommands {
             let token = try await admin.createConnectionToken(locationID: location, ttl: ttl)
             let table = Table(headers: ["TOKEN", "EXPIRES", "LOCATION"], rows: [[token.secret, AdminRendering.time(token.expiresUnixMs), token.locationID.isEmpty ? "(any)" : token.locationID]])
             output.show(table: table, json: AdminRendering.json(token))
+        case .listEvents(let request):
+            let response = try await admin.listEvents(request)
+            output.show(text: AdminRendering.page(response), json: AdminRendering.json(response))
+        case .getEvent(let id):
+            let event = try await admin.getEvent(id)
+            output.show(text: AdminRendering.detail(event), json: AdminRendering.json(event))
         case .listUpdates(let deviceType):
             let updates = try await admin.listSoftwareUpdates(deviceType: deviceType)
             output.show(table: AdminRendering.table(updates), json: .array(updates.map { AdminRendering.json($0) }))

@@ -78,3 +78,60 @@ struct GatewayCtlUpdatesTests {
         #expect(json.contains("\"holder\"") && json.contains("\"available_update\"") && json.contains("\"1.1.0\""), "\(json)")
     }
 }
+
+@Suite("gatewayctl events: command lines and rendering")
+struct GatewayCtlEventsCommandTests {
+    @Test func eventsCommandsParse() throws {
+        #expect(try parse(["events"]) == .listEvents(.init()))
+        var expected = ReaderGatewayV1.ListEventsRequest()
+        expected.types = ["reader.offline", "reader.ownership.lost"]
+        expected.readerID = "tmr_1"
+        expected.locationID = "tml_1"
+        expected.createdFromUnixMs = 1_893_456_000_000
+        expected.createdBeforeUnixMs = 1_893_459_600_000
+        expected.limit = 20
+        expected.pageToken = "ZXYxOjQy"
+        #expect(try parse([
+            "events", "list", "--type", "reader.offline, reader.ownership.lost", "--reader", "tmr_1", "--location", "tml_1",
+            "--since", "2030-01-01T00:00:00Z", "--until", "2030-01-01T01:00:00Z", "--limit", "20", "--page-token", "ZXYxOjQy",
+        ]) == .listEvents(expected))
+        #expect(try parse(["events", "get", "evt_1"]) == .getEvent(eventID: "evt_1"))
+    }
+
+    @Test func eventsUsageErrorsSayWhatIsMissing() {
+        let cases: [([String], String)] = [
+            (["events", "get"], "needs an EVENT id"),
+            (["events", "get", "evt_1", "evt_2"], "unexpected argument"),
+            (["events", "tail"], "events list, events get"),
+            (["events", "list", "--since", "monday"], "RFC 3339"),
+            (["events", "list", "--limit", "5000"], "limit"),
+        ]
+        for (arguments, expected) in cases {
+            do {
+                _ = try parse(arguments)
+                Issue.record("\(arguments) parsed")
+            } catch {
+                #expect("\(error)".contains(expected), "\(arguments): \(error)")
+            }
+        }
+    }
+
+    @Test func eventsRenderAsTableAndJSON() {
+        var event = ReaderGatewayV1.Event()
+        event.id = "evt_1"
+        event.type = "reader.online"
+        event.createdUnixMs = 1_893_456_000_000
+        event.readerID = "tmr_1"
+        event.objectJson = #"{"object": "reader", "status": "online", "battery": 0.5, "ownership": null, "in_use": false, "generation": 3}"#
+        var page = ReaderGatewayV1.ListEventsResponse()
+        page.events = [event]
+        page.nextPageToken = "ZXYxOjE"
+        let text = AdminRendering.page(page)
+        #expect(text.contains("2030-01-01T00:00:00Z") && text.contains("reader.online") && text.hasSuffix("next page: --page-token ZXYxOjE"), "\(text)")
+        let json = AdminRendering.json(page).description
+        #expect(json.contains("\"status\": \"online\"") && json.contains("\"generation\": 3") && json.contains("\"in_use\": false"), "\(json)")
+        #expect(json.contains("\"ownership\": null") && json.contains("\"location_id\": null") && json.contains("\"battery\": 0.5"), "\(json)")
+        event.objectJson = "not json"
+        #expect(AdminRendering.json(event).description.contains("\"object\": \"not json\""))
+    }
+}

@@ -27,3 +27,13 @@ bench-ownership:
 	./.build/release/OwnershipBenchmark --url "postgresql://postgres@127.0.0.1:$$port" \
 	  --pgbench "$$bin/pgbench" --clients $(OWNERSHIP_BENCH_CLIENTS) --seconds $(OWNERSHIP_BENCH_SECONDS) --repeat $(OWNERSHIP_BENCH_REPEAT) \
 	  --pool $(OWNERSHIP_BENCH_POOL) --output bench-results/ownership.md
+
+# What the event log costs a claim: pgbench on the bare claim with the ownership event trigger
+# enabled and disabled, interleaved on one throwaway server (not part of `make bench`).
+#   make bench-event-triggers EVENT_BENCH_ROUNDS=8 EVENT_BENCH_SECONDS=5
+EVENT_BENCH_ROUNDS ?= 8
+EVENT_BENCH_SECONDS ?= 5
+.PHONY: bench-event-triggers
+bench-event-triggers:
+	@$(SWIFT) build -c release --product OwnershipBenchmark $(SWIFT_FLAGS) >/dev/null
+	@Tests/GatewayRepositoriesTests/bench/event-trigger-bench.sh ./.build/release/OwnershipBenchmark $(EVENT_BENCH_ROUNDS) $(EVENT_BENCH_SECONDS)

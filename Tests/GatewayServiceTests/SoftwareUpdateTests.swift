@@ -35,6 +35,12 @@ struct SoftwareUpdateTests {
         let listed = try #require(try await fixture.admin.listReaders().first { $0.id == fixture.readerID })
         #expect(listed.softwareVersion == "1.1.0")
         #expect(listed.availableUpdate == nil)
+        // The event log has the install, written with the version.
+        var installed = ReaderGatewayV1.ListEventsRequest()
+        installed.types = ["reader.software_update.installed"]
+        let events = try await fixture.admin.listEvents(installed).events
+        #expect(events.map(\.readerID) == [fixture.readerID])
+        #expect(events.first?.objectJson.contains("\"version\": \"1.1.0\"") == true, "\(events)")
         try await lane.disconnectReader()
         try await fixture.connect(lane)
         #expect(fixture.simulatorLines(containing: "kind=install_update") == 1)
@@ -151,6 +157,12 @@ struct SoftwareUpdateTests {
             #expect(error.message.contains("30 days"), "\(error.message)")
         }
         #expect(fixture.simulatorLines(containing: "update_failed serial=MOB-30DAYS") == 2, "\(fixture.simulator.output)")
+        // Each failed install is in the event log, with its error code.
+        var failed = ReaderGatewayV1.ListEventsRequest()
+        failed.types = ["reader.software_update.failed"]
+        let failures = try await fixture.admin.listEvents(failed).events
+        #expect(failures.count == 2)
+        #expect(failures.allSatisfy { $0.objectJson.contains("\"error_code\": \"READER_SOFTWARE_UPDATE_FAILED\"") }, "\(failures)")
         #expect(try await fixture.owner() == nil)
         #expect(lane.connectionStatus == .notConnected)
         await fixture.stop()

@@ -117,6 +117,18 @@ public struct AdminClient: Sendable {
         return try await call(ReaderGatewayV1.FleetAdmin.listReaderOwnership, request, idempotent: true).ownerships
     }
 
+    /// One page of the account's event log, newest first (filters and page token in `request`).
+    public func listEvents(_ request: ReaderGatewayV1.ListEventsRequest) async throws -> ReaderGatewayV1.ListEventsResponse {
+        try await call(ReaderGatewayV1.FleetAdmin.listEvents, request, idempotent: true)
+    }
+
+    /// One event of the account's log.
+    public func getEvent(_ eventID: String) async throws -> ReaderGatewayV1.Event {
+        var request = ReaderGatewayV1.GetEventRequest()
+        request.eventID = eventID
+        return try await call(ReaderGatewayV1.FleetAdmin.getEvent, request, idempotent: true).event ?? ReaderGatewayV1.Event()
+    }
+
     /// A reader's ownership changes, newest first.
     public func ownershipHistory(readerID: String, limit: UInt32 = 0) async throws -> [ReaderGatewayV1.OwnershipHistoryEntry] {
         var request = ReaderGatewayV1.ListOwnershipHistoryRequest()

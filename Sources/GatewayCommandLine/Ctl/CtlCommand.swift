@@ -29,6 +29,9 @@ public enum CtlCommand: Sendable, Equatable {
     case listKeys
     case rollKey(keyID: String, overlap: Duration?)
     case revokeKey(keyID: String)
+    /// One page of the account's event log, newest first.
+    case listEvents(ReaderGatewayV1.ListEventsRequest)
+    case getEvent(eventID: String)
 
     /// Whether the command talks to the gateway (all but `accounts create` and `nodes`, which
     /// talk to PostgreSQL).
@@ -75,6 +78,9 @@ public enum CtlCommand: Sendable, Equatable {
                                                              updates, webhooks, events, keys; all=read for every one); prints its secret once
       keys roll KEY [--overlap 24h]                          a new secret; the old one works until the overlap ends (at most 7d)
       keys revoke KEY                                        the key stops working at once, on every replica
+      events list [--type A,B] [--reader READER] [--location LOC] [--since TIME] [--until TIME] [--limit N] [--page-token T]
+                                                             the event log, newest first; prints the next page's token last
+      events get EVENT                                       one event with its object (evt_...)
 
     Exit status: 0 ok, 64 usage, 65 bad input or not found, 69 gateway or database unavailable, 70 internal, 77 secret key or permission.
     """
@@ -190,6 +196,8 @@ public enum CtlCommand: Sendable, Equatable {
             return try parseUpdates(words, options)
         case ("keys", _):
             return try parseKeys(words, options)
+        case ("events", _):
+            return try parseEvents(words, options)
         default:
             throw usage("unknown command \"\(words.prefix(2).joined(separator: " "))\"")
         }

@@ -41,6 +41,8 @@ public struct GatewayMetrics: Sendable {
     public let storeErrors: MetricFamily<Counter>
     /// Readers whose row went back in time (detected), rows repaired, sessions told.
     public let storeRollbacks: MetricFamily<Counter>
+    /// Command outcome events dropped because PostgreSQL could not keep up with them.
+    public let eventsDropped: MetricFamily<Counter>
     /// 1 while the last store ping is recent, 0 during a store outage (`/readyz` stays 200).
     public let storeReachable: MetricFamily<Gauge>
     /// PostgreSQL pool connections, by state.
@@ -119,6 +121,10 @@ public struct GatewayMetrics: Sendable {
             "reader_gateway_store_rollbacks_total",
             help: "Ownership rows found behind what this replica knows after a failover (detected), repaired, and sessions told.",
             labels: [MetricLabel("step", StoreRollbackStep.self)]
+        )
+        eventsDropped = collection.counter(
+            "reader_gateway_events_dropped_total",
+            help: "Command outcome events dropped from the event log because PostgreSQL fell behind (the replica's queue was full)."
         )
         storeReachable = collection.gauge(
             "reader_gateway_store_reachable", help: "1 while PostgreSQL answered a ping within the last 6 s, else 0."

@@ -26,6 +26,7 @@ public enum Migrations {
         .v0018NodeSchemas,
         .v0019StoreRollbackReason,
         .v0020GenerationTimelineFloor,
+        .v0021EventLog,
         .v0022ApiKeys,
     ]
 

@@ -36,6 +36,7 @@ extension FleetAdminMethod {
         case .addSoftwareUpdate, .removeSoftwareUpdate: .write(.updates, accountWide: true)
         case .listApiKeys: .read(.keys)
         case .createApiKey, .rollApiKey, .revokeApiKey: .write(.keys)
+        case .listEvents, .getEvent: .read(.events)
         }
     }
 

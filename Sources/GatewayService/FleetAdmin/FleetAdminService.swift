@@ -34,6 +34,8 @@ struct FleetAdminService: FleetAdminRoutes, ShowsReaders, StoreFollowUps {
     let updates: SoftwareUpdateCatalog
     /// `WatchFleet`'s watchers, told of the changes this surface makes.
     let fleet: any FleetWatching
+    /// The account's event log (`ListEvents`, `GetEvent`).
+    let events: any FleetEventLog
     let logger = Logger(component: "service")
 
     var watchFleet: FleetAdminRoute.WatchFleet {

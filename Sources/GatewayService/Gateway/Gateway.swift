@@ -53,6 +53,7 @@ final class Gateway: Sendable, StoreFollowUps {
         let bluetooth = BluetoothStore(client: client)
         let updates = SoftwareUpdateCatalog(store: SoftwareUpdateStore(client: client), clock: configuration.updateClock, cacheClock: configuration.clock)
         let fleet = FleetWatchHub(database: database, registry: registry, metrics: metrics)
+        let events = GatewayEventLog(client: client, metrics: metrics, logger: Logger(component: "service"))
         self.fleet = fleet
         self.configuration = configuration
         self.database = database
@@ -78,13 +79,13 @@ final class Gateway: Sendable, StoreFollowUps {
                 store: ownership, maximumInFlight: min(configuration.connectBatchesInFlight, client.configuration.maximumConnections)
             ),
             cluster: cluster, bluetooth: bluetooth, tapToPay: TapToPayStore(client: client),
-            registry: registry, metrics: metrics, node: node, replicas: replicas, follower: follower, updates: updates, fleet: fleet
+            registry: registry, metrics: metrics, node: node, replicas: replicas, follower: follower, updates: updates, fleet: fleet, events: events
         )
         self.admin = FleetAdminService(
             configuration: configuration, accounts: database.apiKeys, consoleSessions: database.consoleSessions,
             locations: database.locations, readerRecords: database.readers, registrations: database.readers,
             codes: database.registrationCodes, tokens: database.connectionTokens, ownership: ownership, linkEndings: bluetooth, cluster: cluster, registry: registry,
-            node: node, replicas: replicas, metrics: metrics, updates: updates, fleet: fleet
+            node: node, replicas: replicas, metrics: metrics, updates: updates, fleet: fleet, events: events
         )
         self.replicaLink = ReplicaLinkService(credentials: database.readers, registry: registry)
     }

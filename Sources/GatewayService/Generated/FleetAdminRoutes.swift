@@ -26,6 +26,8 @@ enum FleetAdminRoute {
     typealias ListApiKeys = UnaryRoute<ReaderGatewayV1.ListApiKeysRequest, ReaderGatewayV1.ListApiKeysResponse>
     typealias RollApiKey = UnaryRoute<ReaderGatewayV1.RollApiKeyRequest, ReaderGatewayV1.RollApiKeyResponse>
     typealias RevokeApiKey = UnaryRoute<ReaderGatewayV1.RevokeApiKeyRequest, ReaderGatewayV1.RevokeApiKeyResponse>
+    typealias ListEvents = UnaryRoute<ReaderGatewayV1.ListEventsRequest, ReaderGatewayV1.ListEventsResponse>
+    typealias GetEvent = UnaryRoute<ReaderGatewayV1.GetEventRequest, ReaderGatewayV1.GetEventResponse>
 }
 
 /// The methods of `readergateway.v1.FleetAdmin`, one case each: a `switch` over them (a table
@@ -53,6 +55,8 @@ enum FleetAdminMethod: CaseIterable, Sendable {
     case listApiKeys
     case rollApiKey
     case revokeApiKey
+    case listEvents
+    case getEvent
 
     /// The method's path on the wire.
     var path: String {
@@ -78,6 +82,8 @@ enum FleetAdminMethod: CaseIterable, Sendable {
         case .listApiKeys: ReaderGatewayV1.FleetAdmin.listApiKeys.path
         case .rollApiKey: ReaderGatewayV1.FleetAdmin.rollApiKey.path
         case .revokeApiKey: ReaderGatewayV1.FleetAdmin.revokeApiKey.path
+        case .listEvents: ReaderGatewayV1.FleetAdmin.listEvents.path
+        case .getEvent: ReaderGatewayV1.FleetAdmin.getEvent.path
         }
     }
 }
@@ -154,6 +160,15 @@ protocol FleetAdminRoutes: RouteProvider {
     /// roll's overlap) and its console sessions are refused with
     /// SECRET_KEY_RETIRED. Errors: API_KEY_NOT_FOUND.
     var revokeApiKey: FleetAdminRoute.RevokeApiKey { get }
+    /// The account's event log, newest first (PROTOCOL.md section 20, "Events"):
+    /// each change to the fleet, written with the change. Filters: types, reader,
+    /// location, created range; all given must hold. Pages follow
+    /// next_page_token, and events written meanwhile never shift a later page.
+    /// Errors: INVALID_REQUEST (an unknown type, a page token this gateway did
+    /// not issue, an empty or reversed created range).
+    var listEvents: FleetAdminRoute.ListEvents { get }
+    /// One event of the account's log. Errors: EVENT_NOT_FOUND.
+    var getEvent: FleetAdminRoute.GetEvent { get }
 }
 
 extension FleetAdminRoutes {
@@ -180,5 +195,7 @@ extension FleetAdminRoutes {
         router.register(ReaderGatewayV1.FleetAdmin.listApiKeys.path, listApiKeys.handler)
         router.register(ReaderGatewayV1.FleetAdmin.rollApiKey.path, rollApiKey.handler)
         router.register(ReaderGatewayV1.FleetAdmin.revokeApiKey.path, revokeApiKey.handler)
+        router.register(ReaderGatewayV1.FleetAdmin.listEvents.path, listEvents.handler)
+        router.register(ReaderGatewayV1.FleetAdmin.getEvent.path, getEvent.handler)
     }
 }

@@ -10,6 +10,29 @@ enum CommandOutcome: Sendable {
     case failed(ServiceError)
 }
 
+extension CommandOutcome {
+    /// The reader's result when the command succeeded; else why it failed (a reader that
+    /// answered with a failure status fails with its reason, READER_ERROR when it gave none).
+    var answer: Result<ReaderGatewayV1.CommandResult, ServiceError> {
+        switch self {
+        case .failed(let error):
+            return .failure(error)
+        case .answered(let result):
+            guard let status = result.status, status.code != .ok else { return .success(result) }
+            let reason = status.reason == .unspecified ? ReaderGatewayV1.ErrorReason.readerError : status.reason
+            return .failure(ServiceError(reason, status.message.isEmpty ? "the reader reported a failure" : status.message))
+        }
+    }
+}
+
+extension Result {
+    /// The error of a failure; nil for a success.
+    var failure: Failure? {
+        guard case .failure(let error) = self else { return nil }
+        return error
+    }
+}
+
 /// Hands a relayed command its outcome (called once, outside the registry's lock, on any thread).
 typealias CommandCompletion = @Sendable (CommandOutcome) -> Void
 

@@ -66,19 +66,21 @@ extension SDKCommands {
         let started = clock.now
         // The histogram alone: capturing the whole metrics struct would retain every family.
         let relayedCommandDuration = metrics.relayedCommandDuration.unlabeled
+        let (registry, recorder) = (self.registry, self.recorder)
         let complete: CommandCompletion = { outcome in
             relayedCommandDuration.observe(clock.now - started)
             switch outcome {
             case .failed(let error):
                 call.end(lookup.answering(error, token: token, context).status)
             case .answered(let result):
-                if let status = result.status, status.code != .ok {
-                    let reason = status.reason == .unspecified ? ReaderGatewayV1.ErrorReason.readerError : status.reason
-                    call.end(ServiceError(reason, status.message.isEmpty ? "the reader reported a failure" : status.message).status)
-                } else {
-                    call.respond(response(result))
+                switch outcome.answer {
+                case .failure(let failure): call.end(failure.status)
+                case .success: call.respond(response(result))
                 }
             }
+            // The reader's answer (or the gateway's ending of the command) goes in the event log
+            // on a task, after the lane has its answer.
+            recorder.commandEnded(command, token: token, registry: registry, failure: outcome.answer.failure)
         }
         switch registry.commandRequested(
             token, connection: context.connectionID, reboot: reboot, cancelsCollect: cancelsCollect, deadline: started + timeout, lease: lease,

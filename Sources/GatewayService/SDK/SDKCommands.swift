@@ -23,6 +23,8 @@ struct SDKCommands: StoreFollowUps {
     /// Sends a command down the local link, or over the replica link to the reader's home.
     let router: SDKCommandRouter
     let softwareUpdates: SDKSoftwareUpdates
+    /// `reader.action.succeeded` / `.failed` for collect, confirm, cancel and the display.
+    let recorder: SDKEventRecorder
     let logger: Logger
 
     /// A collect call arrived (on the connection's loop, before its task): named, so that a
@@ -132,16 +134,9 @@ struct SDKCommands: StoreFollowUps {
             fleet.changed([reader.rawValue])
         }
         metrics.relayedCommandDuration.unlabeled.observe(configuration.clock.now - started)
-        switch outcome {
-        case .failed(let error):
-            throw error
-        case .answered(let result):
-            if let status = result.status, status.code != .ok {
-                let reason = status.reason == .unspecified ? ReaderGatewayV1.ErrorReason.readerError : status.reason
-                throw ServiceError(reason, status.message.isEmpty ? "the reader reported a failure" : status.message)
-            }
-            return result
-        }
+        let answer = outcome.answer
+        recorder.commandEnded(command, reader: reader, account: session.accountID, session: session.id, failure: answer.failure)
+        return try answer.get()
     }
 
     /// The reader is marked in use by this very session: the mark is left by an

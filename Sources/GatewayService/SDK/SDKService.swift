@@ -29,13 +29,15 @@ struct SDKService: SDKRoutes {
     ///   - follower: re-reads an ownership row when a call finds the session's view stale.
     ///   - updates: the software update catalogs and rules.
     ///   - fleet: `WatchFleet`'s watchers, told of the claims this surface makes.
+    ///   - events: the event log, for the outcomes of commands and updates.
     init(
         configuration: ServiceConfiguration, sessions: any SessionRepository, tokens: any ConnectionTokenRepository,
         readerRecords: any ReaderRepository, locations: any LocationRepository, ownership: any OwnershipRepository, connects: any ReaderClaims, cluster: any ReaderHomes, bluetooth: any BluetoothRepository,
         tapToPay: any TapToPayRepository, registry: LiveRegistry, metrics: GatewayMetrics, node: NodeIdentity, replicas: ReplicaChannels,
-        follower: any OwnershipFollowing, updates: SoftwareUpdateCatalog, fleet: any FleetChanges
+        follower: any OwnershipFollowing, updates: SoftwareUpdateCatalog, fleet: any FleetChanges, events: any FleetEventLog
     ) {
         let logger = Logger(component: "service")
+        let recorder = SDKEventRecorder(events: events, metrics: metrics, logger: logger)
         let lookup = SDKSessionLookup(
             configuration: configuration, sessions: sessions, registry: registry, metrics: metrics, node: node, follower: follower, logger: logger
         )
@@ -46,7 +48,7 @@ struct SDKService: SDKRoutes {
         )
         let softwareUpdates = SDKSoftwareUpdates(
             clock: configuration.clock, readerRecords: readerRecords, updates: updates, registry: registry, metrics: metrics,
-            lookup: lookup, releases: releases, router: router, logger: logger
+            lookup: lookup, releases: releases, router: router, recorder: recorder, logger: logger
         )
         self.sessions = SDKSessions(
             configuration: configuration, sessions: sessions, tokens: tokens, readerRecords: readerRecords, ownership: ownership, registry: registry,
@@ -63,7 +65,7 @@ struct SDKService: SDKRoutes {
         self.easy = SDKEasyConnect(discovery: discovery, connect: connect)
         self.commands = SDKCommands(
             configuration: configuration, ownership: ownership, registry: registry, metrics: metrics, fleet: fleet, follower: follower,
-            lookup: lookup, router: router, softwareUpdates: softwareUpdates, logger: logger
+            lookup: lookup, router: router, softwareUpdates: softwareUpdates, recorder: recorder, logger: logger
         )
         self.mobile = SDKMobile(
             clock: configuration.clock, readerRecords: readerRecords, locations: locations, tapToPay: tapToPay, bluetooth: bluetooth,

@@ -23,6 +23,8 @@ struct SDKSoftwareUpdates: StoreFollowUps {
     let releases: SDKReaderRelease
     /// The install is a command relayed like any other.
     let router: SDKCommandRouter
+    /// `reader.software_update.installed` / `.failed`.
+    let recorder: SDKEventRecorder
     let logger: Logger
 
     /// The reader's version and battery as the update rules see them: its link's status when
@@ -96,12 +98,12 @@ struct SDKSoftwareUpdates: StoreFollowUps {
     ) async throws(ServiceError) {
         let location = described.locationID
         let owned = try await ownedAfterClaim(token, context: context)
-        let outcome = await install(entry, on: owned, required: true)
+        let outcome = await install(entry, on: owned, required: true, account: account)
         switch outcome {
         case .success(let installed):
             described.softwareVersion = installed
             described.availableUpdate = nil
-            await softwareVersionInstalled(reader, version: installed)
+            await softwareVersionInstalled(reader, version: installed, update: entry, account: account)
             await recordRunsLatest(reader, location: location, deviceType: described.deviceType, account: account)
         case .failure(let failure) where failure.reason == .commandCanceled:
             try await releaseAfterFailedConnect(reader, token: token, context: context)
@@ -176,9 +178,9 @@ struct SDKSoftwareUpdates: StoreFollowUps {
             )
         }
         let owned = ReaderRegistry.OwnedReader(session: session.id, reader: reader, generation: session.generation, home: session.home)
-        switch await install(entry, on: owned, required: entry.required) {
+        switch await install(entry, on: owned, required: entry.required, account: session.accountID) {
         case .success(let installed):
-            await softwareVersionInstalled(reader, version: installed)
+            await softwareVersionInstalled(reader, version: installed, update: entry, account: session.accountID)
             await recordRunsLatest(reader, location: described.locationID, deviceType: described.deviceType, account: session.accountID)
             var response = ReaderGatewayV1.InstallAvailableUpdateResponse()
             response.version = installed
@@ -191,8 +193,20 @@ struct SDKSoftwareUpdates: StoreFollowUps {
     // MARK: steps
 
     /// Tells the owner the install starts, relays it, and waits for the reader's answer:
-    /// the version installed, or why it failed (a lost link is READER_SOFTWARE_UPDATE_FAILED_INTERRUPTED).
+    /// the version installed, or why it failed (a lost link is READER_SOFTWARE_UPDATE_FAILED_INTERRUPTED;
+    /// a failure is written to `account`'s event log here, an install by the caller with the version).
     func install(
+        _ entry: ReaderGatewayV1.ReaderSoftwareUpdate, on owned: ReaderRegistry.OwnedReader, required: Bool, account: String
+    ) async -> Result<String, ServiceError> {
+        let result = await relayInstall(entry, on: owned, required: required)
+        if case .failure(let failure) = result {
+            await recorder.updateFailed(entry, reader: owned.reader, account: account, failure: failure)
+        }
+        return result
+    }
+
+    /// ``install(_:on:required:account:)``'s relay.
+    private func relayInstall(
         _ entry: ReaderGatewayV1.ReaderSoftwareUpdate, on owned: ReaderRegistry.OwnedReader, required: Bool
     ) async -> Result<String, ServiceError> {
         var started = ReaderGatewayV1.UpdateStarted()
@@ -259,10 +273,12 @@ struct SDKSoftwareUpdates: StoreFollowUps {
         }
     }
 
-    /// The reader installed `version`: the store (and admins) see it now, before its next heartbeat says so.
-    func softwareVersionInstalled(_ reader: ReaderID, version: String) async {
+    /// The reader installed `version` of `update`: the store (and admins) see it now, before its
+    /// next heartbeat says so, and `reader.software_update.installed` is written with it.
+    func softwareVersionInstalled(_ reader: ReaderID, version: String, update: ReaderGatewayV1.ReaderSoftwareUpdate, account: String) async {
+        let details = ["object": "reader_software_update", "version": version, "required": update.required ? "true" : "false"]
         await followUp("recording a reader's new software version", leaves: "admins see the older version until its next attach") {
-            try await readerRecords.readerReported(reader.rawValue, softwareVersion: version, deviceType: .unspecified)
+            try await recorder.events.softwareUpdateInstalled(reader: reader.rawValue, account: account, version: version, details: details)
         }
     }
 }

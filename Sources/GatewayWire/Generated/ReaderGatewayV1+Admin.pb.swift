@@ -1882,6 +1882,208 @@ extension ReaderGatewayV1 {
         }
     }
 
+    /// One entry of the event log (PROTOCOL.md section 20, "Events").
+    public struct Event: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.Event"
+
+        /// `evt_` and 32 hex digits.
+        public var id: String = ""
+
+        /// What happened: `reader.online`, `reader.ownership.replaced`, ...
+        public var type: String = ""
+
+        /// When it was written.
+        public var createdUnixMs: Int64 = 0
+
+        /// The reader it concerns (`tmr_...`); empty when none.
+        public var readerID: String = ""
+
+        /// The reader's location when it happened (`tml_...`); empty when none.
+        public var locationID: String = ""
+
+        /// The object as it stood after the change, a JSON object (its shape per
+        /// type is in PROTOCOL.md).
+        public var objectJson: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.id = try reader.read(ProtobufString.self, tag)
+                case 2: self.type = try reader.read(ProtobufString.self, tag)
+                case 3: self.createdUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 4: self.readerID = try reader.read(ProtobufString.self, tag)
+                case 5: self.locationID = try reader.read(ProtobufString.self, tag)
+                case 6: self.objectJson = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.id, field: 1)
+            writer.writeSingular(ProtobufString.self, self.type, field: 2)
+            writer.writeSingular(ProtobufInt64.self, self.createdUnixMs, field: 3)
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 4)
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 5)
+            writer.writeSingular(ProtobufString.self, self.objectJson, field: 6)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ListEvents's request.
+    public struct ListEventsRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListEventsRequest"
+
+        /// Only these types; empty for every type.
+        public var types: [String] = []
+
+        /// Only events about this reader; empty for all.
+        public var readerID: String = ""
+
+        /// Only events at this location; empty for all.
+        public var locationID: String = ""
+
+        /// Only events created at or after this instant; 0 for no bound.
+        public var createdFromUnixMs: Int64 = 0
+
+        /// Only events created before this instant; 0 for no bound.
+        public var createdBeforeUnixMs: Int64 = 0
+
+        /// At most this many; 0 for the server default (100), at most 1000.
+        public var limit: UInt32 = 0
+
+        /// From a previous response's next_page_token, with the same filters;
+        /// empty for the first page.
+        public var pageToken: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: try reader.readRepeated(ProtobufString.self, tag, into: &self.types)
+                case 2: self.readerID = try reader.read(ProtobufString.self, tag)
+                case 3: self.locationID = try reader.read(ProtobufString.self, tag)
+                case 4: self.createdFromUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 5: self.createdBeforeUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 6: self.limit = try reader.read(ProtobufUInt32.self, tag)
+                case 7: self.pageToken = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeRepeated(ProtobufString.self, self.types, field: 1)
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 2)
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 3)
+            writer.writeSingular(ProtobufInt64.self, self.createdFromUnixMs, field: 4)
+            writer.writeSingular(ProtobufInt64.self, self.createdBeforeUnixMs, field: 5)
+            writer.writeSingular(ProtobufUInt32.self, self.limit, field: 6)
+            writer.writeSingular(ProtobufString.self, self.pageToken, field: 7)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ListEvents's response.
+    public struct ListEventsResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListEventsResponse"
+
+        /// The events, newest first.
+        public var events: [ReaderGatewayV1.Event] = []
+
+        /// Pass to the next request; empty on the last page.
+        public var nextPageToken: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: try reader.readRepeatedMessage(tag, into: &self.events)
+                case 2: self.nextPageToken = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            for value in self.events { writer.writeMessage(value, field: 1) }
+            writer.writeSingular(ProtobufString.self, self.nextPageToken, field: 2)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// GetEvent's request.
+    public struct GetEventRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.GetEventRequest"
+
+        /// The event (`evt_...`).
+        public var eventID: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.eventID = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.eventID, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// GetEvent's response.
+    public struct GetEventResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.GetEventResponse"
+
+        /// The event.
+        public var event: ReaderGatewayV1.Event? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.event = try reader.readMessage(tag, as: ReaderGatewayV1.Event.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.event { writer.writeMessage(value, field: 1) }
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
     /// The fleet admin surface.
     public enum FleetAdmin {
         /// The fully qualified service name used in method paths.
@@ -2016,6 +2218,21 @@ extension ReaderGatewayV1 {
             service: serviceName, method: "RevokeApiKey", kind: .unary
         )
 
+        /// The account's event log, newest first (PROTOCOL.md section 20, "Events"):
+        /// each change to the fleet, written with the change. Filters: types, reader,
+        /// location, created range; all given must hold. Pages follow
+        /// next_page_token, and events written meanwhile never shift a later page.
+        /// Errors: INVALID_REQUEST (an unknown type, a page token this gateway did
+        /// not issue, an empty or reversed created range).
+        public static let listEvents = ProtobufMethod<ReaderGatewayV1.ListEventsRequest, ReaderGatewayV1.ListEventsResponse>(
+            service: serviceName, method: "ListEvents", kind: .unary
+        )
+
+        /// One event of the account's log. Errors: EVENT_NOT_FOUND.
+        public static let getEvent = ProtobufMethod<ReaderGatewayV1.GetEventRequest, ReaderGatewayV1.GetEventResponse>(
+            service: serviceName, method: "GetEvent", kind: .unary
+        )
+
         /// Every method of the service, in declaration order.
         public static let methods: [MethodDescriptor] = [
             createLocation.descriptor,
@@ -2039,6 +2256,8 @@ extension ReaderGatewayV1 {
             listApiKeys.descriptor,
             rollApiKey.descriptor,
             revokeApiKey.descriptor,
+            listEvents.descriptor,
+            getEvent.descriptor,
         ]
     }
 }

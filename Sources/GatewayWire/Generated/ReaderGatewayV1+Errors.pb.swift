@@ -256,6 +256,10 @@ extension ReaderGatewayV1 {
         /// ends; read faster (or watch one location), then call again.
         /// Status: RESOURCE_EXHAUSTED.
         public static let consumerTooSlow = ErrorReason(rawValue: 70)
+        /// No event with that id in this account's log (an id from another account
+        /// is answered the same). List events (FleetAdmin.ListEvents) to find it.
+        /// Status: NOT_FOUND.
+        public static let eventNotFound = ErrorReason(rawValue: 71)
         /// No secret key with this id in this account.
         /// Status: NOT_FOUND.
         public static let apiKeyNotFound = ErrorReason(rawValue: 75)
@@ -317,7 +321,7 @@ extension ReaderGatewayV1 {
         /// Status: UNAVAILABLE.
         public static let connectionLost = ErrorReason(rawValue: 117)
         /// Every value this version knows, in declaration order.
-        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .sessionMoved, .secretKeyRetired, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .readerSoftwareUpdateFailed, .readerSoftwareUpdateFailedBatteryLow, .readerSoftwareUpdateFailedInterrupted, .softwareUpdateNotFound, .bluetoothAlreadyPairedWithAnotherDevice, .bluetoothPairingFailed, .bluetoothConnectTimedOut, .consumerTooSlow, .apiKeyNotFound, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
+        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .sessionMoved, .secretKeyRetired, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .readerSoftwareUpdateFailed, .readerSoftwareUpdateFailedBatteryLow, .readerSoftwareUpdateFailedInterrupted, .softwareUpdateNotFound, .bluetoothAlreadyPairedWithAnotherDevice, .bluetoothPairingFailed, .bluetoothConnectTimedOut, .consumerTooSlow, .eventNotFound, .apiKeyNotFound, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
         /// The value's name in the .proto file, or nil for a value this version does not know.
         public var protoName: String? {
             switch rawValue {
@@ -367,6 +371,7 @@ extension ReaderGatewayV1 {
             case 68: "ERROR_REASON_BLUETOOTH_PAIRING_FAILED"
             case 69: "ERROR_REASON_BLUETOOTH_CONNECT_TIMED_OUT"
             case 70: "ERROR_REASON_CONSUMER_TOO_SLOW"
+            case 71: "ERROR_REASON_EVENT_NOT_FOUND"
             case 75: "ERROR_REASON_API_KEY_NOT_FOUND"
             case 100: "ERROR_REASON_PROTOCOL_ERROR"
             case 101: "ERROR_REASON_FRAME_TOO_LARGE"
@@ -438,6 +443,7 @@ extension ReaderGatewayV1 {
             case .bluetoothPairingFailed: .failedPrecondition
             case .bluetoothConnectTimedOut: .unavailable
             case .consumerTooSlow: .resourceExhausted
+            case .eventNotFound: .notFound
             case .apiKeyNotFound: .notFound
             case .protocolError: .`internal`
             case .frameTooLarge: .resourceExhausted

@@ -233,3 +233,28 @@ extension InMemoryStore: MobileLinkEndings, ReplicaDirectory {
         try run { tables in tables.nodes }
     }
 }
+
+/// The event log lives in PostgreSQL alone (its triggers write it): the local tests' store keeps
+/// none, and says so to a call that reads it (the event log is tested on PostgreSQL).
+extension InMemoryStore: FleetEventLog {
+    func events(account: String, filter: EventFilter, beforeSeq: Int64?, limit: Int) async throws(StoreError) -> [EventRecord] {
+        throw StoreError(.connectionFailed, "the in-memory store keeps no event log; test events against PostgreSQL")
+    }
+
+    func event(_ id: String, account: String) async throws(StoreError) -> EventRecord? {
+        throw StoreError(.connectionFailed, "the in-memory store keeps no event log; test events against PostgreSQL")
+    }
+
+    func appendReaderEvent(_ type: String, reader: String, account: String, details: [String: String]) async throws(StoreError) -> String? {
+        nil
+    }
+
+    /// Nothing is written: the event log is PostgreSQL's.
+    func enqueue(_ event: ReaderEventBatcher.Event) {}
+
+    /// The reader's new version, as `readers` keeps it (the event is PostgreSQL's).
+    func softwareUpdateInstalled(reader: String, account: String, version: String, details: [String: String]) async throws -> String? {
+        try await readerReported(reader, softwareVersion: version, deviceType: .unspecified)
+        return nil
+    }
+}

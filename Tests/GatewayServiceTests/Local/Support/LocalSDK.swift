@@ -39,7 +39,7 @@ struct LocalSDK {
             configuration: configuration, sessions: store, tokens: store, readerRecords: store, locations: store, ownership: store,
             connects: store, cluster: store,
             bluetooth: store, tapToPay: store, registry: registry, metrics: metrics, node: node,
-            replicas: ReplicaChannels(group: EventLoopGroupBox()), follower: follower, updates: updates, fleet: fleet
+            replicas: ReplicaChannels(group: EventLoopGroupBox()), follower: follower, updates: updates, fleet: fleet, events: store
         )
     }
 

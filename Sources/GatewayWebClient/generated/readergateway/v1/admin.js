@@ -458,6 +458,53 @@ export const RevokeApiKeyResponse = defineMessage("readergateway.v1.RevokeApiKey
 ]);
 
 /**
+ * One entry of the event log (PROTOCOL.md section 20, "Events").
+ */
+export const Event = defineMessage("readergateway.v1.Event", () => [
+  [1, "id", "string"],
+  [2, "type", "string"],
+  [3, "createdUnixMs", "int64"],
+  [4, "readerId", "string"],
+  [5, "locationId", "string"],
+  [6, "objectJson", "string"],
+]);
+
+/**
+ * ListEvents's request.
+ */
+export const ListEventsRequest = defineMessage("readergateway.v1.ListEventsRequest", () => [
+  [1, "types", "string", "r"],
+  [2, "readerId", "string"],
+  [3, "locationId", "string"],
+  [4, "createdFromUnixMs", "int64"],
+  [5, "createdBeforeUnixMs", "int64"],
+  [6, "limit", "uint32"],
+  [7, "pageToken", "string"],
+]);
+
+/**
+ * ListEvents's response.
+ */
+export const ListEventsResponse = defineMessage("readergateway.v1.ListEventsResponse", () => [
+  [1, "events", "message", "r", Event],
+  [2, "nextPageToken", "string"],
+]);
+
+/**
+ * GetEvent's request.
+ */
+export const GetEventRequest = defineMessage("readergateway.v1.GetEventRequest", () => [
+  [1, "eventId", "string"],
+]);
+
+/**
+ * GetEvent's response.
+ */
+export const GetEventResponse = defineMessage("readergateway.v1.GetEventResponse", () => [
+  [1, "event", "message", "", Event],
+]);
+
+/**
  * The fleet admin surface.
  */
 export const FleetAdmin = Object.freeze({
@@ -692,6 +739,31 @@ export const FleetAdmin = Object.freeze({
     path: "/readergateway.v1.FleetAdmin/RevokeApiKey",
     requestType: RevokeApiKeyRequest,
     responseType: RevokeApiKeyResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * The account's event log, newest first (PROTOCOL.md section 20, "Events"):
+   * each change to the fleet, written with the change. Filters: types, reader,
+   * location, created range; all given must hold. Pages follow
+   * next_page_token, and events written meanwhile never shift a later page.
+   * Errors: INVALID_REQUEST (an unknown type, a page token this gateway did
+   * not issue, an empty or reversed created range).
+   */
+  ListEvents: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/ListEvents",
+    requestType: ListEventsRequest,
+    responseType: ListEventsResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * One event of the account's log. Errors: EVENT_NOT_FOUND.
+   */
+  GetEvent: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/GetEvent",
+    requestType: GetEventRequest,
+    responseType: GetEventResponse,
     clientStreaming: false,
     serverStreaming: false,
   }),

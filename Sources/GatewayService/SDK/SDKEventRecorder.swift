@@ -1,0 +1,76 @@
+import GatewayCore
+import GatewayDomain
+import GatewayOperations
+import GatewayRepositories
+import GatewayWire
+
+/// Writes the events of the SDK surface that no other row carries: a command's outcome on a
+/// reader (`reader.action.succeeded` / `.failed`) and an update's install or failure. The
+/// reader, ownership and Tap to Pay events are written by PostgreSQL's triggers with their
+/// rows (migration 21).
+///
+/// A command's outcome is queued once the outcome is known and written with the others that
+/// arrive together (``ReaderEventBatcher``), so the lane's answer never waits for it and a busy
+/// replica writes one statement per batch, not one per command.
+struct SDKEventRecorder: StoreFollowUps {
+    let events: any FleetEventLog
+    let metrics: GatewayMetrics
+    let logger: Logger
+
+    /// The action name of a relayed command (`collect_payment_method`, ...); nil for the
+    /// commands that have no action event (reboot, update install and cancel: updates have
+    /// their own events).
+    static func action(_ command: ReaderGatewayV1.ReaderCommand.Command) -> String? {
+        switch command {
+        case .collectPaymentMethod: "collect_payment_method"
+        case .confirmPaymentIntent: "confirm_payment_intent"
+        case .cancelCollect: "cancel_collect_payment_method"
+        case .setDisplay: "set_reader_display"
+        case .clearDisplay: "clear_reader_display"
+        default: nil
+        }
+    }
+
+    /// `READER_TIMEOUT` for `ERROR_REASON_READER_TIMEOUT`.
+    static func code(_ reason: ReaderGatewayV1.ErrorReason) -> String {
+        let name = reason.protoName ?? "ERROR_REASON_\(reason.rawValue)"
+        return name.hasPrefix("ERROR_REASON_") ? String(name.dropFirst("ERROR_REASON_".count)) : name
+    }
+
+    /// Queues `command`'s outcome on `reader` for `account` (nil `failure`: it succeeded).
+    func commandEnded(
+        _ command: ReaderGatewayV1.ReaderCommand.Command, reader: ReaderID, account: String, session: SessionID, failure: ServiceError?
+    ) {
+        guard let action = Self.action(command) else { return }
+        var details = ["object": "reader_action", "action": action, "status": failure == nil ? "succeeded" : "failed", "session_id": session.rawValue]
+        switch command {
+        case .collectPaymentMethod(let params): details["payment_intent"] = params.paymentIntentID
+        case .confirmPaymentIntent(let params): details["payment_intent"] = params.paymentIntentID
+        default: break
+        }
+        if let failure {
+            details["error_code"] = Self.code(failure.reason)
+            details["error_message"] = failure.message
+        }
+        let type = failure == nil ? EventType.actionSucceeded : EventType.actionFailed
+        events.enqueue(ReaderEventBatcher.Event(type: type, reader: reader.rawValue, account: account, details: details))
+    }
+
+    /// The same for a command relayed from a connection's loop, which knows the session by its
+    /// token alone (a session that ended meanwhile leaves no reader to write about).
+    func commandEnded(_ command: ReaderGatewayV1.ReaderCommand.Command, token: String, registry: LiveRegistry, failure: ServiceError?) {
+        guard Self.action(command) != nil, let session = registry.session(token: token), let reader = session.reader else { return }
+        commandEnded(command, reader: reader, account: session.accountID, session: session.id, failure: failure)
+    }
+
+    /// Records a failed install of `update` on `reader`.
+    func updateFailed(_ update: ReaderGatewayV1.ReaderSoftwareUpdate, reader: ReaderID, account: String, failure: ServiceError) async {
+        let details = [
+            "object": "reader_software_update", "version": update.version, "required": update.required ? "true" : "false",
+            "error_code": Self.code(failure.reason), "error_message": failure.message,
+        ]
+        await followUp("recording a failed software update in the event log", leaves: "the event log misses that failure") {
+            try await events.appendReaderEvent(EventType.softwareUpdateFailed, reader: reader.rawValue, account: account, details: details)
+        }
+    }
+}

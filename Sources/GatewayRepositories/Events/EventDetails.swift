@@ -1,3 +1,5 @@
+import GatewayCore
+
 /// The JSON object of an event's flat string fields, keys sorted: written by hand, since it
 /// runs once per command outcome (Foundation's encoder costs several times more).
 enum EventDetails {
@@ -5,29 +7,10 @@ enum EventDetails {
         var text = "{"
         for (index, key) in details.keys.sorted().enumerated() {
             if index > 0 { text += ", " }
-            quote(key, into: &text)
+            text += JSONText.quoted(key)
             text += ": "
-            quote(details[key] ?? "", into: &text)
+            text += JSONText.quoted(details[key] ?? "")
         }
         return text + "}"
-    }
-
-    /// `value` as a JSON string: quotes, backslashes and control characters escaped.
-    static func quote(_ value: String, into text: inout String) {
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
     }
 }

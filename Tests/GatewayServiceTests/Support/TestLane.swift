@@ -133,6 +133,11 @@ final class TestLane: Sendable {
     }
 
     func collect() async throws -> ReaderGatewayV1.CollectPaymentMethodResponse {
+        try await channel.unary(Sdk.collectPaymentMethod, collectRequest())
+    }
+
+    /// The lane's collect: 10.00 USD for `pi_<label>`.
+    private func collectRequest() -> ReaderGatewayV1.CollectPaymentMethodRequest {
         var request = ReaderGatewayV1.CollectPaymentMethodRequest()
         request.sessionToken = token
         var params = ReaderGatewayV1.CollectPaymentMethodParams()
@@ -140,21 +145,14 @@ final class TestLane: Sendable {
         params.amount = 1000
         params.currency = "usd"
         request.params = params
-        return try await channel.unary(Sdk.collectPaymentMethod, request)
+        return request
     }
 
     /// A collect whose frames (start, message, half-close) are on the wire when this returns:
     /// a call started after it reaches the gateway after it.
     func startCollect() throws -> StartedCall {
-        var request = ReaderGatewayV1.CollectPaymentMethodRequest()
-        request.sessionToken = token
-        var params = ReaderGatewayV1.CollectPaymentMethodParams()
-        params.paymentIntentID = "pi_\(label)"
-        params.amount = 1000
-        params.currency = "usd"
-        request.params = params
         let (id, events) = try channel.start(Sdk.collectPaymentMethod.path)
-        try channel.send(request, on: id)
+        try channel.send(collectRequest(), on: id)
         try channel.halfClose(id)
         return StartedCall(events: events)
     }

@@ -258,3 +258,40 @@ extension InMemoryStore: FleetEventLog {
         return nil
     }
 }
+
+/// `audit_events`: rows appended and listed as the store's statements do.
+extension InMemoryStore: AdminAuditLog {
+    func record(_ entry: AuditEntry) async throws(StoreError) -> String {
+        let now = clock.nowUnixMs
+        return try run { tables in tables.appendAudit(entry, atUnixMs: now) }
+    }
+
+    func events(account: String, filter: AuditFilter, beforeSeq: Int64?, limit: Int) async throws(StoreError) -> [AuditRecord] {
+        try run { tables in
+            Array(
+                tables.audit.reversed().filter { record in
+                    let entry = record.entry
+                    return entry.accountID == account && (beforeSeq == nil || record.seq < beforeSeq!)
+                        && (filter.actions.isEmpty || filter.actions.contains(entry.action))
+                        && (filter.keyID == nil || entry.actor.keyID == filter.keyID)
+                        && (filter.readerID == nil || entry.readerID == filter.readerID)
+                        && (filter.locationID == nil || entry.locationID == filter.locationID)
+                        && (filter.succeeded == nil || (entry.outcome == AuditEntry.ok) == filter.succeeded)
+                        && (filter.createdFromUnixMs == nil || record.createdUnixMs >= filter.createdFromUnixMs!)
+                        && (filter.createdBeforeUnixMs == nil || record.createdUnixMs < filter.createdBeforeUnixMs!)
+                        && (filter.limitedTo == nil || entry.locationID.map { filter.limitedTo!.contains($0) } == true)
+                }.prefix(limit)
+            )
+        }
+    }
+}
+
+extension InMemoryStore.Tables {
+    @discardableResult
+    mutating func appendAudit(_ entry: AuditEntry, atUnixMs: Int64) -> String {
+        let seq = Int64(audit.count + 1)
+        let id = "aud_" + String(repeating: "0", count: 32 - String(seq).count) + String(seq)
+        audit.append(AuditRecord(seq: seq, id: id, createdUnixMs: atUnixMs, entry: entry))
+        return id
+    }
+}

@@ -389,4 +389,53 @@ struct AuditLogTests {
         }
         await harness.stop()
     }
+
+    @Test("console sign-in, a change over the console's WebSocket and sign-out are audited with the key, the address and the browser's user-agent")
+    func theConsoleIsAudited() async throws {
+        let harness = try await GatewayHarness.start()
+        do {
+            let root = try await harness.admin()
+            let location = try await root.createLocation("Front")
+            let secret = try await KeyPermissionTableTests.createKey(root, name: "store manager", permissions: .all)
+            let manager = try await Self.key(root, named: "store manager")
+            let browser = "Mozilla/5.0 (X11; Linux x86_64) AuditTest/1.0"
+
+            let wrong = try await harness.http("PUT", "/console/session", origin: harness.ownOrigin, userAgent: browser, body: "sk_not_a_key_of_anyone")
+            #expect(wrong.status == 401)
+            let signIn = try await harness.http("PUT", "/console/session", origin: harness.ownOrigin, userAgent: browser, body: secret)
+            #expect(signIn.status == 200, "\(signIn.head)")
+            let cookie = String(try #require(signIn.header("Set-Cookie")).prefix { $0 != ";" })
+            let csrf = try #require(signIn.json["csrf_token"])
+
+            let peer = try await WebSocketPeer.open(port: harness.port, caPath: harness.caPath, origin: harness.ownOrigin, cookie: cookie, userAgent: browser)
+            var register = ReaderGatewayV1.RegisterReadersBySerialRequest()
+            register.serialNumbers = ["AU-CONSOLE"]
+            register.labelPrefix = "C"
+            register.locationID = location
+            try await peer.startCall(stream: 1, method: Admin.registerReadersBySerial.path, register, metadata: [.init("x-csrf-token", csrf)])
+            _ = try await peer.nextMessage(on: 1, as: ReaderGatewayV1.RegisterReadersBySerialResponse.self)
+
+            let signOut = try await harness.http("DELETE", "/console/session", cookie: cookie, csrf: csrf, userAgent: browser)
+            #expect(signOut.status == 200)
+
+            var console = ReaderGatewayV1.ListAuditEventsRequest()
+            console.keyID = manager.id
+            let rows = try await Self.allRows(root, console)
+            // A wrong key names no account: nothing to write it under.
+            #expect(rows.map(\.action) == ["ConsoleSignOut", "RegisterReadersBySerial", "ConsoleSignIn"], "\(rows.map(\.action))")
+            for row in rows {
+                #expect(row.keyName == "store manager" && row.outcome == "ok", "\(row)")
+                #expect(row.userAgent == browser, "\(row.action): \(row.userAgent)")
+                #expect(row.sourceAddress.hasPrefix("127.0.0.1:"), "\(row.action): \(row.sourceAddress)")
+            }
+            #expect(rows[1].locationID == location)
+            // The same change with the secret key (no console) names no user-agent.
+            _ = try await harness.admin(secretKey: secret).registerSerials(["AU-API"], prefix: "A", location: location)
+            #expect(try await Self.allRows(root, console).first?.userAgent == "")
+        } catch {
+            await harness.stop()
+            throw error
+        }
+        await harness.stop()
+    }
 }

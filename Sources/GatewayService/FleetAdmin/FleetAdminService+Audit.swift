@@ -28,8 +28,12 @@ extension FleetAdminService {
             if !note.written { await record(auditEntry(method, access, context, note: note)) }
             return response
         } catch {
-            note.detail = error.message
-            await record(auditEntry(method, access, context, outcome: Self.outcome(error), note: note))
+            // A change that wrote its row in its own statement was made; what failed after it
+            // (reading the answer) changes nothing the row says.
+            if !note.written {
+                note.detail = error.message
+                await record(auditEntry(method, access, context, outcome: Self.outcome(error), note: note))
+            }
             throw error
         }
     }

@@ -4,8 +4,10 @@ import GatewayPostgres
 /// The audit log (`audit_events`, migration 23): writes of the changes that have no statement
 /// of their own to carry them, and the reads of `FleetAdmin.ListAuditEvents`.
 ///
-/// A forced release writes its row in the release's own statement
-/// (`OwnershipStore.adminRelease(reader:by:)`); this store writes the others.
+/// A forced release and a key's creation, roll and revocation write their row in the
+/// change's own statement (`OwnershipStore.adminRelease(reader:audit:)`, `ApiKeyStore`'s
+/// overloads taking `audit:`, with ``insert(from:parametersFrom:target:)``); this store
+/// writes the others.
 public struct AuditStore: Sendable {
     public let client: PostgresClient
 
@@ -83,6 +85,19 @@ public struct AuditStore: Sendable {
         INSERT INTO audit_events (account_id, action, key_id, key_name, source_address, user_agent, outcome, reader_id, location_id, target_id, detail)
         VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::text, $11::text)
         """
+
+    /// An INSERT of one audit row per row of `source` (a CTE of the change's statement), so
+    /// the row is written only when the change is, in its statement. The parameters are
+    /// ``parameters(_:)``'s, numbered from `first`; `target`, an SQL expression over
+    /// `source`'s columns, stands for the target when the change makes it (a new key's id).
+    static func insert(from source: String, parametersFrom first: Int, target: String? = nil) -> String {
+        var values = (0..<11).map { "$\(first + $0)::text" }
+        if let target { values[9] = "coalesce(\(target), \(values[9]))" }
+        return """
+            INSERT INTO audit_events (account_id, action, key_id, key_name, source_address, user_agent, outcome, reader_id, location_id, target_id, detail)
+            SELECT \(values.joined(separator: ", ")) FROM \(source)
+            """
+    }
 
     static func parameters(_ entry: AuditEntry) -> [PostgresValue?] {
         [

@@ -44,14 +44,19 @@ extension FleetAdminService {
                     guard at > now else { throw ServiceError.invalid("expires_unix_ms is in the past; give a time to come, or 0 for a key that does not expire") }
                     expires = at
                 }
+                note.detail = "created key \"\(name)\" (\(permissions.text.isEmpty ? "no permissions" : permissions.text))"
+                    + (locations.map { "; limited to \($0.joined(separator: ", "))" } ?? "")
                 let created: (key: ApiKeyRecord, secret: String)
                 do {
-                    created = try await accounts.createKey(account: access.account, name: name, permissions: permissions, locations: locations, expiresAt: expires, now: now)
+                    // The audit row is written by the key's insert (its target the new key's id).
+                    created = try await accounts.createKey(
+                        account: access.account, name: name, permissions: permissions, locations: locations, expiresAt: expires, now: now,
+                        audit: auditEntry(.createApiKey, access, context, note: note)
+                    )
                 } catch { throw ServiceError.store(error) }
-                logger.info("secret key created", ["account": access.account, "key": created.key.id, "by": access.key.id])
                 note.targetID = created.key.id
-                note.detail = "created key \"\(created.key.name)\" (\(permissions.text.isEmpty ? "no permissions" : permissions.text))"
-                    + (locations.map { "; limited to \($0.joined(separator: ", "))" } ?? "")
+                note.written = true
+                logger.info("secret key created", ["account": access.account, "key": created.key.id, "by": access.key.id])
                 var response = ReaderGatewayV1.CreateApiKeyResponse()
                 response.key = Self.keyMessage(created.key)
                 response.secret = created.secret
@@ -80,15 +85,20 @@ extension FleetAdminService {
                 guard overlap <= Self.maximumRollOverlap else {
                     throw ServiceError.invalid("overlap_ms is \(request.overlapMs), above 7 days (604800000); keep the old secret at most 7 days")
                 }
-                _ = try await managedKey(request.keyID, access: access)
+                let key = try await managedKey(request.keyID, access: access)
                 let now = configuration.clock.date
+                note.detail = "rolled key \"\(key.name)\"; its old secret works until \(KeyRefusal.iso(now.addingTimeInterval(overlap.seconds)))"
                 let rolled: (key: ApiKeyRecord, secret: String)?
                 do {
-                    rolled = try await accounts.rollKey(request.keyID, account: access.account, overlapUntil: now.addingTimeInterval(overlap.seconds), now: now)
+                    // The audit row is written by the roll's statement, when it rolls.
+                    rolled = try await accounts.rollKey(
+                        request.keyID, account: access.account, overlapUntil: now.addingTimeInterval(overlap.seconds), now: now,
+                        audit: auditEntry(.rollApiKey, access, context, note: note)
+                    )
                 } catch { throw ServiceError.store(error) }
                 guard let rolled else { throw Self.keyNotFound }
+                note.written = true
                 logger.info("secret key rolled", ["account": access.account, "key": rolled.key.id, "by": access.key.id, "overlap_s": "\(Int(overlap.seconds))"])
-                note.detail = "rolled key \"\(rolled.key.name)\"; its old secret works until \(KeyRefusal.iso(now.addingTimeInterval(overlap.seconds)))"
                 var response = ReaderGatewayV1.RollApiKeyResponse()
                 response.key = Self.keyMessage(rolled.key)
                 response.secret = rolled.secret
@@ -101,14 +111,20 @@ extension FleetAdminService {
         .task { [self] request, context throws(ServiceError) in
             try await audited(.revokeApiKey, context) { access, note throws(ServiceError) in
                 note.targetID = request.keyID.isEmpty ? nil : request.keyID
-                _ = try await managedKey(request.keyID, access: access)
-                let revoked: ApiKeyRecord?
-                do { revoked = try await accounts.revokeKey(request.keyID, account: access.account, now: configuration.clock.date) } catch {
-                    throw ServiceError.store(error)
-                }
-                guard let revoked else { throw Self.keyNotFound }
+                let key = try await managedKey(request.keyID, access: access)
+                note.detail = "revoked key \"\(key.name)\""
+                let result: (key: ApiKeyRecord, audited: Bool)?
+                do {
+                    // The audit row is written by the revocation's statement, when it revokes
+                    // (a key revoked before is answered as it is, and audited after).
+                    result = try await accounts.revokeKey(
+                        request.keyID, account: access.account, now: configuration.clock.date, audit: auditEntry(.revokeApiKey, access, context, note: note)
+                    )
+                } catch { throw ServiceError.store(error) }
+                guard let (revoked, audited) = result else { throw Self.keyNotFound }
+                note.written = audited
+                if !audited { note.detail = "key \"\(key.name)\" was revoked before" }
                 logger.info("secret key revoked", ["account": access.account, "key": revoked.id, "by": access.key.id])
-                note.detail = "revoked key \"\(revoked.name)\""
                 var response = ReaderGatewayV1.RevokeApiKeyResponse()
                 response.key = Self.keyMessage(revoked)
                 return response

@@ -70,6 +70,33 @@ extension InMemoryStore: AdminAccounts, ConsoleSessionRepository {
         }
     }
 
+    func createKey(
+        account: String, name: String, permissions: KeyPermissions, locations: [String]?, expiresAt: Date?, now: Date, audit: AuditEntry
+    ) async throws(StoreError) -> (key: ApiKeyRecord, secret: String) {
+        let created = try await createKey(account: account, name: name, permissions: permissions, locations: locations, expiresAt: expiresAt, now: now)
+        var entry = audit
+        entry.targetID = created.key.id
+        let at = clock.nowUnixMs
+        _ = try run { tables in tables.appendAudit(entry, atUnixMs: at) }
+        return created
+    }
+
+    func rollKey(_ id: String, account: String, overlapUntil: Date, now: Date, audit: AuditEntry) async throws(StoreError) -> (key: ApiKeyRecord, secret: String)? {
+        guard let rolled = try await rollKey(id, account: account, overlapUntil: overlapUntil, now: now) else { return nil }
+        let at = clock.nowUnixMs
+        _ = try run { tables in tables.appendAudit(audit, atUnixMs: at) }
+        return rolled
+    }
+
+    func revokeKey(_ id: String, account: String, now: Date, audit: AuditEntry) async throws(StoreError) -> (key: ApiKeyRecord, audited: Bool)? {
+        let before = try run { tables in tables.apiKeys[id]?.revokedAt }
+        guard let revoked = try await revokeKey(id, account: account, now: now) else { return nil }
+        guard before == nil else { return (revoked, false) }
+        let at = clock.nowUnixMs
+        _ = try run { tables in tables.appendAudit(audit, atUnixMs: at) }
+        return (revoked, true)
+    }
+
     /// The key as `ApiKeyStore` reads it: with the latest overlap still running.
     private static func shown(_ key: ApiKeyRecord, _ tables: Tables, now: Date) -> ApiKeyRecord {
         var shown = key

@@ -132,4 +132,41 @@ struct AuditStoreTests {
             #expect(try await Self.rows(client, account: account.id).count == 3)
         }
     }
+
+    @Test func aLocationAndAConnectionTokenAreMadeWithTheirRowsOrNotAtAll() async throws {
+        try await withOwnershipDatabase { client in
+            let account = try await Accounts.create(name: "audit", client: client)
+            try await Self.refuseMarkedRows(client)
+            let locations = LocationStore(client: client)
+            let tokens = ConnectionTokenStore(client: client)
+
+            await #expect(throws: StoreError.self) {
+                try await locations.createLocation(
+                    account: account.id, displayName: "Never", address: .init(), audit: Self.entry("CreateLocation", account: account.id, keyName: Self.unwritable)
+                )
+            }
+            #expect(try await locations.locations(account: account.id, after: nil, limit: 10).isEmpty)
+            let created = try await locations.createLocation(
+                account: account.id, displayName: "Front", address: .init(), audit: Self.entry("CreateLocation", account: account.id)
+            )
+            #expect(try await Self.rows(client, account: account.id).map(\.entry.locationID) == [created.id])
+
+            let before = try await client.query("SELECT count(*)::bigint AS n FROM connection_tokens", [])[0].decode(Int64.self, "n")
+            await #expect(throws: StoreError.self) {
+                try await tokens.createConnectionToken(
+                    account: account.id, location: created.id, ttl: .seconds(60), audit: Self.entry("CreateConnectionToken", account: account.id, keyName: Self.unwritable)
+                )
+            }
+            #expect(try await client.query("SELECT count(*)::bigint AS n FROM connection_tokens", [])[0].decode(Int64.self, "n") == before)
+            let token = try await tokens.createConnectionToken(
+                account: account.id, location: created.id, ttl: .seconds(60), audit: Self.entry("CreateConnectionToken", account: account.id, detail: "minted")
+            )
+            #expect(try await tokens.connectionToken(token.secret) != nil)
+            let rows = try await Self.rows(client, account: account.id)
+            #expect(rows.map(\.entry.action) == ["CreateConnectionToken", "CreateLocation"])
+            // The token is never in its row.
+            let stored = try await client.query("SELECT count(*)::bigint AS n FROM audit_events WHERE audit_events::text LIKE '%' || $1 || '%'", [PostgresValue(token.secret)])
+            #expect(try stored[0].decode(Int64.self, "n") == 0)
+        }
+    }
 }

@@ -4,10 +4,9 @@ import GatewayPostgres
 /// The audit log (`audit_events`, migration 23): writes of the changes that have no statement
 /// of their own to carry them, and the reads of `FleetAdmin.ListAuditEvents`.
 ///
-/// A forced release and a key's creation, roll and revocation write their row in the
-/// change's own statement (`OwnershipStore.adminRelease(reader:audit:)`, `ApiKeyStore`'s
-/// overloads taking `audit:`, with ``insert(from:parametersFrom:target:)``); this store
-/// writes the others.
+/// A forced release, a new location, a connection token and a key's creation, roll and
+/// revocation write their row in the change's own statement (the store methods taking
+/// `audit:`, with ``insert(from:parametersFrom:target:)``); this store writes the others.
 public struct AuditStore: Sendable {
     public let client: PostgresClient
 

@@ -12,12 +12,16 @@ extension FleetAdminService {
                 let account = access.account
                 let name = request.displayName.trimmingCharacters(in: .whitespaces)
                 guard !name.isEmpty else { throw ServiceError.invalid("display_name is empty; name the location") }
+                note.detail = "created location \"\(name)\""
                 let location: LocationRecord
-                do { location = try await locations.createLocation(account: account, displayName: name, address: request.address ?? .init()) } catch {
-                    throw ServiceError.store(error)
-                }
+                do {
+                    // The audit row is written by the location's insert (its location the new id).
+                    location = try await locations.createLocation(
+                        account: account, displayName: name, address: request.address ?? .init(), audit: auditEntry(.createLocation, access, context, note: note)
+                    )
+                } catch { throw ServiceError.store(error) }
                 note.locationID = location.id
-                note.detail = "created location \"\(location.displayName)\""
+                note.written = true
                 var response = ReaderGatewayV1.CreateLocationResponse()
                 response.location = Gateway.locationMessage(location)
                 return response
@@ -200,12 +204,18 @@ extension FleetAdminService {
                 note.locationID = location
                 guard request.ttlMs >= 0 else { throw ServiceError.invalid("ttl_ms is negative") }
                 let ttl = request.ttlMs == 0 ? configuration.defaultConnectionTokenTTL : min(.milliseconds(request.ttlMs), configuration.maximumConnectionTokenTTL)
+                note.detail = "minted a connection token for \(location.map { "location \($0)" } ?? "every location"), valid \(Int(ttl.seconds)) s"
                 let token: (secret: String, expires: Date)
-                do { token = try await tokens.createConnectionToken(account: account, location: location, ttl: ttl) } catch { throw ServiceError.store(error) }
+                do {
+                    // The audit row is written by the token's insert (never the token itself).
+                    token = try await tokens.createConnectionToken(
+                        account: account, location: location, ttl: ttl, audit: auditEntry(.createConnectionToken, access, context, note: note)
+                    )
+                } catch { throw ServiceError.store(error) }
+                note.written = true
                 var response = ReaderGatewayV1.CreateConnectionTokenResponse()
                 response.secret = token.secret
                 response.expiresUnixMs = Int64(token.expires.timeIntervalSince1970 * 1000)
-                note.detail = "minted a connection token for \(location.map { "location \($0)" } ?? "every location"), expiring at \(KeyRefusal.iso(token.expires))"
                 response.locationID = location ?? ""
                 return response
             }

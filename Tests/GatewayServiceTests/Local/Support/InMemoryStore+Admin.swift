@@ -138,6 +138,15 @@ extension InMemoryStore: AdminAccounts, ConsoleSessionRepository {
 
 /// Locations as `locations` behaves: ids ordered as text, another account's ids unknown.
 extension InMemoryStore: LocationRepository {
+    func createLocation(account: String, displayName: String, address: ReaderGatewayV1.Address, audit: AuditEntry) async throws(StoreError) -> LocationRecord {
+        let created = try await createLocation(account: account, displayName: displayName, address: address)
+        var entry = audit
+        entry.locationID = created.id
+        let at = clock.nowUnixMs
+        _ = try run { tables in tables.appendAudit(entry, atUnixMs: at) }
+        return created
+    }
+
     func createLocation(account: String, displayName: String, address: ReaderGatewayV1.Address) async throws(StoreError) -> LocationRecord {
         let record = LocationRecord(id: Secrets.locationID(), displayName: displayName, address: address)
         try run { tables in tables.locations[record.id] = (account, record) }
@@ -235,6 +244,13 @@ extension InMemoryStore: RegistrationCodes {
 
 /// Connection tokens minted into the same table OpenSession reads.
 extension InMemoryStore: ConnectionTokenRepository {
+    func createConnectionToken(account: String, location: String?, ttl: Duration, audit: AuditEntry) async throws(StoreError) -> (secret: String, expires: Date) {
+        let created = try await createConnectionToken(account: account, location: location, ttl: ttl)
+        let at = clock.nowUnixMs
+        _ = try run { tables in tables.appendAudit(audit, atUnixMs: at) }
+        return created
+    }
+
     func createConnectionToken(account: String, location: String?, ttl: Duration) async throws(StoreError) -> (secret: String, expires: Date) {
         let secret = Secrets.connectionToken()
         let expires = clock.nowUnixMs + Self.milliseconds(ttl)

@@ -169,4 +169,36 @@ struct AuditStoreTests {
             #expect(try stored[0].decode(Int64.self, "n") == 0)
         }
     }
+
+    @Test func aConsoleSignInAndSignOutAreMadeWithTheirRowsOrNotAtAll() async throws {
+        try await withOwnershipDatabase { client in
+            let account = try await Accounts.create(name: "audit", client: client)
+            try await Self.refuseMarkedRows(client)
+            let keys = ApiKeyStore(client: client)
+            let sessions = ConsoleSessionStore(client: client)
+            guard case .valid(let key) = try await keys.lookup(secret: account.secretKey, now: Self.t0) else {
+                Issue.record("the account key does not work")
+                return
+            }
+            func count() async throws -> Int64 {
+                try await client.query("SELECT count(*)::bigint AS n FROM console_sessions", [])[0].decode(Int64.self, "n")
+            }
+            await #expect(throws: StoreError.self) {
+                try await sessions.createConsoleSession(key: key, lifetime: .seconds(600), audit: Self.entry("ConsoleSignIn", account: account.id, keyName: Self.unwritable))
+            }
+            #expect(try await count() == 0)
+            let signedIn = try await sessions.createConsoleSession(key: key, lifetime: .seconds(600), audit: Self.entry("ConsoleSignIn", account: account.id))
+            #expect(try await count() == 1)
+
+            await #expect(throws: StoreError.self) {
+                try await sessions.deleteConsoleSession(token: signedIn.token, audit: Self.entry("ConsoleSignOut", account: account.id, keyName: Self.unwritable))
+            }
+            #expect(try await sessions.consoleSession(token: signedIn.token) != nil)
+            #expect(try await sessions.deleteConsoleSession(token: signedIn.token, audit: Self.entry("ConsoleSignOut", account: account.id)))
+            #expect(try await sessions.consoleSession(token: signedIn.token) == nil)
+            // A session already gone: nothing deleted, nothing written.
+            #expect(try await !sessions.deleteConsoleSession(token: signedIn.token, audit: Self.entry("ConsoleSignOut", account: account.id)))
+            #expect(try await Self.rows(client, account: account.id).map(\.entry.action) == ["ConsoleSignOut", "ConsoleSignIn"])
+        }
+    }
 }

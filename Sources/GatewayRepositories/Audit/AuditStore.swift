@@ -4,8 +4,8 @@ import GatewayPostgres
 /// The audit log (`audit_events`, migration 23): writes of the changes that have no statement
 /// of their own to carry them, and the reads of `FleetAdmin.ListAuditEvents`.
 ///
-/// A forced release, a new location, a connection token and a key's creation, roll and
-/// revocation write their row in the change's own statement (the store methods taking
+/// A forced release, a new location, a connection token, a key's creation, roll and
+/// revocation, and a console sign-in or sign-out write their row in the change's own statement (the store methods taking
 /// `audit:`, with ``insert(from:parametersFrom:target:)``); this store writes the others.
 public struct AuditStore: Sendable {
     public let client: PostgresClient

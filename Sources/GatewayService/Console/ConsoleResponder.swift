@@ -130,14 +130,19 @@ struct ConsoleResponder: Sendable {
             return .json(status: 401, [("error", .string("no account has this secret key; check the key (gatewayctl prints it when the account is created)"))])
         }
         let created: (token: String, record: ConsoleSessionRecord)
-        do { created = try await database.consoleSessions.createConsoleSession(key: signedInKey, lifetime: ConsoleCookie.lifetime) } catch {
+        do {
+            // The sign-in's audit row is written by the session's insert.
+            created = try await database.consoleSessions.createConsoleSession(
+                key: signedInKey, lifetime: ConsoleCookie.lifetime,
+                audit: auditEntry(ConsoleAudit.signIn, key: signedInKey, request, peer: peer, detail: "signed in to the console")
+            )
+        } catch {
             metrics.browser.consoleSignIns.labels(ConsoleSignInResult.failed).increment()
             logger.warning("console sign-in failed", ["error": error])
             return .json(status: 503, [("error", .string("the gateway's database did not answer; try again in a moment"))])
         }
         metrics.browser.consoleSignIns.labels(ConsoleSignInResult.signedIn).increment()
         logger.info("console signed in", ["account": created.record.accountID, "key": signedInKey.id])
-        await audit(ConsoleAudit.signIn, key: signedInKey, request, peer: peer, detail: "signed in to the console")
         var response = sessionAnswer(created.record, key: signedInKey)
         response.headers.append(("Set-Cookie", ConsoleCookie.setting(created.token)))
         return response
@@ -156,28 +161,40 @@ struct ConsoleResponder: Sendable {
         if let session, request.value("x-csrf-token") != session.csrfToken {
             return .json(status: 403, [("error", .string("signing out needs the session's CSRF token (X-CSRF-Token); reload the console"))])
         }
-        do { _ = try await database.consoleSessions.deleteConsoleSession(token: token) } catch {
+        do {
+            if let session {
+                // The sign-out's audit row is written by the session's delete.
+                let key = await sessionKey(session) ?? AdminAccess.accountKey(of: session.accountID).key
+                let entry = auditEntry(ConsoleAudit.signOut, key: key, request, peer: peer, detail: "signed out of the console")
+                _ = try await database.consoleSessions.deleteConsoleSession(token: token, audit: entry)
+            } else {
+                _ = try await database.consoleSessions.deleteConsoleSession(token: token)
+            }
+        } catch {
             return .json(status: 503, [("error", .string("the gateway's database did not answer; try again in a moment"))])
-        }
-        if let session {
-            let key = await sessionKey(session) ?? AdminAccess.accountKey(of: session.accountID).key
-            await audit(ConsoleAudit.signOut, key: key, request, peer: peer, detail: "signed out of the console")
         }
         var response = ConsoleResponse.json(status: 200, [("signed_out", .bool(true))])
         response.headers.append(("Set-Cookie", ConsoleCookie.clearing))
         return response
     }
 
-    /// Writes the audit row of a sign-in or sign-out. The session is made or ended already, so
-    /// a failure is logged and counted, not answered.
-    private func audit(
+    /// The audit row of a sign-in or sign-out by `key`, from `peer` with the request's browser.
+    private func auditEntry(
         _ action: String, key: ApiKeyRecord, _ request: HTTPRequest, peer: String, outcome: String = AuditEntry.ok, detail: String
-    ) async {
-        let entry = AuditEntry(
+    ) -> AuditEntry {
+        AuditEntry(
             accountID: key.accountID, action: action,
             actor: AuditActor(keyID: key.id, keyName: key.name, sourceAddress: peer, userAgent: request.value("user-agent")),
             outcome: outcome, detail: detail
         )
+    }
+
+    /// Writes the audit row of a refused sign-in (no session to write it with). The refusal is
+    /// answered already, so a failure is logged and counted, not answered.
+    private func audit(
+        _ action: String, key: ApiKeyRecord, _ request: HTTPRequest, peer: String, outcome: String = AuditEntry.ok, detail: String
+    ) async {
+        let entry = auditEntry(action, key: key, request, peer: peer, outcome: outcome, detail: detail)
         do { try await database.audit.record(entry) } catch {
             metrics.storeErrors.labels(StoreErrorKind(error)).increment()
             logger.warning("writing the audit row of a console \(action == ConsoleAudit.signIn ? "sign-in" : "sign-out") failed: the audit log misses it", ["error": error])

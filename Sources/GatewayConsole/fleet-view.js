@@ -27,6 +27,10 @@ export function historyLine(entry) {
   const parts = [at, reason];
   if (entry.session) parts.push(who(entry.session));
   if (entry.previousOwner) parts.push(`from ${who(entry.previousOwner)}`);
+  // A forced release names the key that forced it (from the audit log's release statement).
+  if (entry.releasedByKeyId || entry.releasedByKeyName) {
+    parts.push(`by key ${entry.releasedByKeyName || "account key"}${entry.releasedByKeyId ? ` (${entry.releasedByKeyId})` : ""}`);
+  }
   return parts.join(" · ");
 }
 

@@ -77,6 +77,9 @@ struct AdminCommands {
         case .listEvents(let request):
             let response = try await admin.listEvents(request)
             output.show(text: AdminRendering.page(response), json: AdminRendering.json(response))
+        case .listAudit(let request):
+            let response = try await admin.listAuditEvents(request)
+            output.show(text: AdminRendering.page(response), json: AdminRendering.json(response))
         case .getEvent(let id):
             let event = try await admin.getEvent(id)
             output.show(text: AdminRendering.detail(event), json: AdminRendering.json(event))

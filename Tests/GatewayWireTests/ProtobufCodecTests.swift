@@ -213,9 +213,10 @@ struct ProtobufCodecTests {
         #expect(ReaderGatewayV1.Sdk.subscribeEvents.descriptor.kind == .serverStreaming)
         #expect(ReaderGatewayV1.ReaderLink.attach.descriptor.kind == .bidirectionalStreaming)
         #expect(ReaderGatewayV1.FleetAdmin.watchFleet.descriptor.kind == .serverStreaming)
-        #expect(ReaderGatewayV1.FleetAdmin.methods.count == 23)
+        #expect(ReaderGatewayV1.FleetAdmin.methods.count == 24)
         #expect(ReaderGatewayV1.FleetAdmin.rollApiKey.path == "/readergateway.v1.FleetAdmin/RollApiKey")
         #expect(ReaderGatewayV1.FleetAdmin.listEvents.path == "/readergateway.v1.FleetAdmin/ListEvents")
+        #expect(ReaderGatewayV1.FleetAdmin.listAuditEvents.path == "/readergateway.v1.FleetAdmin/ListAuditEvents")
         #expect(ReaderGatewayV1.FleetAdmin.addSoftwareUpdate.path == "/readergateway.v1.FleetAdmin/AddSoftwareUpdate")
     }
 }

@@ -122,6 +122,11 @@ public struct AdminClient: Sendable {
         try await call(ReaderGatewayV1.FleetAdmin.listEvents, request, idempotent: true)
     }
 
+    /// One page of the account's audit log, newest first (filters and page token in `request`).
+    public func listAuditEvents(_ request: ReaderGatewayV1.ListAuditEventsRequest) async throws -> ReaderGatewayV1.ListAuditEventsResponse {
+        try await call(ReaderGatewayV1.FleetAdmin.listAuditEvents, request, idempotent: true)
+    }
+
     /// One event of the account's log.
     public func getEvent(_ eventID: String) async throws -> ReaderGatewayV1.Event {
         var request = ReaderGatewayV1.GetEventRequest()

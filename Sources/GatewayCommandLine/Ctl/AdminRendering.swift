@@ -125,6 +125,8 @@ public enum AdminRendering {
             "generation": .integer(Int64(clamping: entry.generation)), "session": json(entry.session), "previous_owner": json(entry.previousOwner),
             "mobile_disconnect_reason": entry.reason == .mobileLinkEnded ? .string(mobileDisconnectReason(entry.mobileDisconnectReason)) : .null,
             "link_reconnecting": entry.reason == .mobileLinkEnded ? .bool(entry.linkReconnecting) : .null,
+            "released_by_key_id": entry.releasedByKeyID.isEmpty ? .null : .string(entry.releasedByKeyID),
+            "released_by_key_name": entry.releasedByKeyName.isEmpty ? .null : .string(entry.releasedByKeyName),
         ])
     }
 
@@ -136,6 +138,10 @@ public enum AdminRendering {
     /// The CHANGE cell: the change, and for a Bluetooth reader's ended link why, and whether
     /// its device was reconnecting (`mobile_link_ended: powered_off, reconnecting`).
     static func change(_ entry: ReaderGatewayV1.OwnershipHistoryEntry) -> String {
+        if entry.reason == .adminReleased, !entry.releasedByKeyID.isEmpty || !entry.releasedByKeyName.isEmpty {
+            return "\(changeReason(entry.reason)) by \(entry.releasedByKeyName.isEmpty ? "account key" : entry.releasedByKeyName)"
+                + (entry.releasedByKeyID.isEmpty ? "" : " (\(entry.releasedByKeyID))")
+        }
         guard entry.reason == .mobileLinkEnded else { return changeReason(entry.reason) }
         return "\(changeReason(entry.reason)): \(mobileDisconnectReason(entry.mobileDisconnectReason))" + (entry.linkReconnecting ? ", reconnecting" : "")
     }

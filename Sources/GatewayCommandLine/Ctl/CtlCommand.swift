@@ -32,6 +32,8 @@ public enum CtlCommand: Sendable, Equatable {
     /// One page of the account's event log, newest first.
     case listEvents(ReaderGatewayV1.ListEventsRequest)
     case getEvent(eventID: String)
+    /// One page of the account's audit log, newest first.
+    case listAudit(ReaderGatewayV1.ListAuditEventsRequest)
 
     /// Whether the command talks to the gateway (all but `accounts create` and `nodes`, which
     /// talk to PostgreSQL).
@@ -81,6 +83,9 @@ public enum CtlCommand: Sendable, Equatable {
       events list [--type A,B] [--reader READER] [--location LOC] [--since TIME] [--until TIME] [--limit N] [--page-token T]
                                                              the event log, newest first; prints the next page's token last
       events get EVENT                                       one event with its object (evt_...)
+      audit [--action A,B] [--key KEY] [--reader READER] [--location LOC] [--outcome ok|refused]
+            [--since TIME] [--until TIME] [--limit N] [--page-token T]
+                                                             the audit log, newest first: who changed what, from where, the outcome
 
     Exit status: 0 ok, 64 usage, 65 bad input or not found, 69 gateway or database unavailable, 70 internal, 77 secret key or permission.
     """
@@ -198,6 +203,8 @@ public enum CtlCommand: Sendable, Equatable {
             return try parseKeys(words, options)
         case ("events", _):
             return try parseEvents(words, options)
+        case ("audit", _):
+            return try parseAudit(words, options)
         default:
             throw usage("unknown command \"\(words.prefix(2).joined(separator: " "))\"")
         }

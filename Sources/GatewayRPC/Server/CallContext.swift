@@ -16,10 +16,13 @@ public struct CallContext: Sendable {
     /// The fleet console's session token, from the cookie of the WebSocket upgrade the call
     /// arrived on (nil on raw connections and for pages without the cookie).
     public var consoleSessionToken: String?
+    /// The browser's `User-Agent`, from the WebSocket upgrade the call arrived on with a
+    /// console session cookie (nil otherwise): the audit log names the console by it.
+    public var consoleUserAgent: String?
 
     public init(
         method: String, metadata: [ReaderGatewayV1.MetadataEntry], connectionID: UInt64, peer: String,
-        verifiedClientIdentity: String?, consoleSessionToken: String? = nil
+        verifiedClientIdentity: String?, consoleSessionToken: String? = nil, consoleUserAgent: String? = nil
     ) {
         self.method = method
         self.metadata = metadata
@@ -27,6 +30,7 @@ public struct CallContext: Sendable {
         self.peer = peer
         self.verifiedClientIdentity = verifiedClientIdentity
         self.consoleSessionToken = consoleSessionToken
+        self.consoleUserAgent = consoleUserAgent
     }
 
     /// The value of the first metadata entry named `key` (lower case).

@@ -158,6 +158,7 @@ extension ServerConnection {
             case .upgraded(let upgrade):
                 cancelWebSocketTimer()
                 consoleSessionToken = server.webSocket?.http?.sessionToken(in: upgrade)
+                consoleUserAgent = consoleSessionToken == nil ? nil : upgrade.userAgent
                 // No preface on WebSocket: the subprotocol stands for it.
                 FrameHeader.clientPreface.withUnsafeBytes { receiveFrames($0) }
             case .protocolFrame(let frame):

@@ -27,7 +27,7 @@ public final class ServerConnection: ConnectionHandler, TransportHandler, @unche
     var transport: (any ConnectionTransport)?
     /// The peer's address and verified client identity, for the calls' contexts (the rest of
     /// the transport's ``ConnectionInfo`` is not kept: this object lives as long as a reader's link).
-    private var peer = ""
+    private(set) var peer = ""
     private var verifiedClientIdentity: String?
     /// What carries the frames, decided by the first bytes (see `ServerConnection+WebSocket.swift`).
     var carrier: FrameCarrier
@@ -40,6 +40,8 @@ public final class ServerConnection: ConnectionHandler, TransportHandler, @unche
     /// The session token of the accepted WebSocket upgrade's cookie (it authorises console
     /// calls; ``PlainHTTPResponder/sessionToken(in:)``); nil on raw connections and without it.
     var consoleSessionToken: String?
+    /// The browser's `User-Agent` of a console upgrade (``CallContext/consoleUserAgent``).
+    var consoleUserAgent: String?
     /// Open calls by stream id; each ``ServerCall`` carries its own loop-confined bookkeeping.
     private var calls = CallTable()
     var timer: ScheduledTask?
@@ -195,7 +197,7 @@ public final class ServerConnection: ConnectionHandler, TransportHandler, @unche
         CallContext(
             method: call.route.path, metadata: call.metadata, connectionID: id,
             peer: peer, verifiedClientIdentity: verifiedClientIdentity,
-            consoleSessionToken: consoleSessionToken
+            consoleSessionToken: consoleSessionToken, consoleUserAgent: consoleUserAgent
         )
     }
 

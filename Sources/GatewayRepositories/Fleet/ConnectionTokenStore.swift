@@ -35,6 +35,29 @@ public struct ConnectionTokenStore: Sendable {
         return (secret, try rows.first?.decode(Date.self, "expires_at") ?? Date())
     }
 
+    /// ``createConnectionToken(account:location:ttl:)`` with `audit` written in the insert's
+    /// statement (the token itself is never in the row).
+    public func createConnectionToken(
+        account: String, location: String?, ttl: Duration, audit: AuditEntry
+    ) async throws(StoreError) -> (secret: String, expires: Date) {
+        let secret = Secrets.connectionToken()
+        let milliseconds = ttl.components.seconds * 1000 + ttl.components.attoseconds / 1_000_000_000_000_000
+        let rows = try await client.query(
+            """
+            WITH created AS (
+                INSERT INTO connection_tokens (token_sha256, account_id, location_id, expires_at)
+                VALUES (\(Secrets.hashSQL(1)), $2, $3, now() + make_interval(secs => $4::double precision / 1000))
+                RETURNING expires_at
+            ), audited AS (
+                \(AuditStore.insert(from: "created", parametersFrom: 5))
+            )
+            SELECT expires_at FROM created
+            """,
+            [PostgresValue(secret), PostgresValue(account), location.map { PostgresValue($0) }, PostgresValue(milliseconds)] + AuditStore.parameters(audit)
+        )
+        return (secret, try rows.first?.decode(Date.self, "expires_at") ?? Date())
+    }
+
     public func connectionToken(_ secret: String) async throws(StoreError) -> ConnectionTokenRecord? {
         let rows = try await client.query(
             "SELECT account_id, location_id, expires_at <= now() AS expired FROM connection_tokens WHERE token_sha256 = \(Secrets.hashSQL(1))",

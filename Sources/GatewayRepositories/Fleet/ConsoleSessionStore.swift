@@ -47,6 +47,49 @@ public struct ConsoleSessionStore: Sendable {
         return (token, ConsoleSessionRecord(accountID: key.accountID, csrfToken: csrf, expiresAt: expires, keyID: key.id))
     }
 
+    /// ``createConsoleSession(key:lifetime:)`` with `audit` (the sign-in) written in the
+    /// session's insert statement.
+    public func createConsoleSession(key: ApiKeyRecord, lifetime: Duration, audit: AuditEntry) async throws(StoreError) -> (token: String, record: ConsoleSessionRecord) {
+        _ = try await client.execute("DELETE FROM console_sessions WHERE expires_at < now()", [])
+        let token = Secrets.make("cs_", count: 43)
+        let csrf = Secrets.make("csrf_", count: 32)
+        let rows = try await client.query(
+            """
+            WITH created AS (
+                INSERT INTO console_sessions (token_sha256, account_id, csrf_token, expires_at, api_key_id)
+                VALUES (\(Secrets.hashSQL(1)), $2, $3, now() + make_interval(secs => $4::double precision), $5)
+                RETURNING expires_at
+            ), audited AS (
+                \(AuditStore.insert(from: "created", parametersFrom: 6))
+            )
+            SELECT expires_at FROM created
+            """,
+            [
+                PostgresValue(token), PostgresValue(key.accountID), PostgresValue(csrf), PostgresValue(String(Double(lifetime.components.seconds))),
+                PostgresValue(key.id),
+            ] + AuditStore.parameters(audit)
+        )
+        let expires = try rows.first?.decode(Date.self, "expires_at") ?? Date()
+        return (token, ConsoleSessionRecord(accountID: key.accountID, csrfToken: csrf, expiresAt: expires, keyID: key.id))
+    }
+
+    /// ``deleteConsoleSession(token:)`` with `audit` (the sign-out) written in the delete's
+    /// statement when it deletes a session.
+    public func deleteConsoleSession(token: String, audit: AuditEntry) async throws(StoreError) -> Bool {
+        let rows = try await client.query(
+            """
+            WITH deleted AS (
+                DELETE FROM console_sessions WHERE token_sha256 = \(Secrets.hashSQL(1)) RETURNING account_id
+            ), audited AS (
+                \(AuditStore.insert(from: "deleted", parametersFrom: 2))
+            )
+            SELECT count(*)::bigint AS deleted FROM deleted
+            """,
+            [PostgresValue(token)] + AuditStore.parameters(audit)
+        )
+        return try rows.first?.decode(Int64.self, "deleted") ?? 0 > 0
+    }
+
     /// The live (unexpired) console session of a cookie's token, if any.
     public func consoleSession(token: String) async throws(StoreError) -> ConsoleSessionRecord? {
         let rows = try await client.query(

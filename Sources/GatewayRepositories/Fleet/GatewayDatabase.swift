@@ -15,10 +15,13 @@ public struct GatewayDatabase: Sendable {
     public let connectionTokens: ConnectionTokenStore
     public let sessions: SessionStore
     public let consoleSessions: ConsoleSessionStore
+    /// The audit log (migration 23).
+    public let audit: AuditStore
 
     public init(client: PostgresClient) {
         self.client = client
         accounts = AccountStore(client: client)
+        audit = AuditStore(client: client)
         apiKeys = ApiKeyStore(client: client)
         locations = LocationStore(client: client)
         readers = ReaderStore(client: client)

@@ -39,6 +39,32 @@ public struct LocationStore: Sendable {
         return LocationRecord(id: id, displayName: displayName, address: address)
     }
 
+    /// ``createLocation(account:displayName:address:)`` with `audit` (its location the new
+    /// one's id) written in the insert's statement.
+    public func createLocation(
+        account: String, displayName: String, address: ReaderGatewayV1.Address, audit: AuditEntry
+    ) async throws(StoreError) -> LocationRecord {
+        let id = Secrets.locationID()
+        var entry = audit
+        entry.locationID = id
+        try await client.execute(
+            """
+            WITH created AS (
+                INSERT INTO locations (id, account_id, display_name, address_line1, address_line2, city, state, postal_code, country)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                RETURNING id
+            )
+            \(AuditStore.insert(from: "created", parametersFrom: 10))
+            """,
+            [
+                PostgresValue(id), PostgresValue(account), PostgresValue(displayName), PostgresValue(address.line1),
+                PostgresValue(address.line2), PostgresValue(address.city), PostgresValue(address.state),
+                PostgresValue(address.postalCode), PostgresValue(address.country),
+            ] + AuditStore.parameters(entry)
+        )
+        return LocationRecord(id: id, displayName: displayName, address: address)
+    }
+
     public func location(_ id: String, account: String) async throws(StoreError) -> LocationRecord? {
         let rows = try await client.query(
             "SELECT \(Self.locationColumns) FROM locations WHERE id = $1 AND account_id = $2",

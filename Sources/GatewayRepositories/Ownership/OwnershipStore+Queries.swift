@@ -29,6 +29,10 @@ public struct OwnershipHistoryRecord: Hashable, Sendable {
     public var generation: OwnershipGeneration
     public var reason: OwnershipHistoryReason
     public var at: Date
+    /// For `admin_released`: the id and name of the key that forced the release (nil for
+    /// releases forced before migration 23 or by a 0.1.0 binary).
+    public var byKeyID: String? = nil
+    public var byKeyName: String? = nil
 }
 
 /// An open SDK session of an account and the readers it owns.
@@ -86,7 +90,9 @@ extension OwnershipStore {
                     toPosDevice: try row.decode(String?.self, "to_pos_device_id"),
                     generation: OwnershipGeneration(try row.decode(Int64.self, "generation")),
                     reason: decoded,
-                    at: try row.decode(Date.self, "at")
+                    at: try row.decode(Date.self, "at"),
+                    byKeyID: try row.decode(String?.self, "by_key_id"),
+                    byKeyName: try row.decode(String?.self, "by_key_name")
                 )
             )
         }
@@ -148,7 +154,8 @@ enum OwnershipQueries {
 
     static let historyOfReader = """
         SELECT h.id, h.reader_id, h.from_session_id, h.from_lane_label, h.from_pos_device_id,
-               h.to_session_id, h.to_lane_label, h.to_pos_device_id, h.generation, h.reason::text AS reason, h.at
+               h.to_session_id, h.to_lane_label, h.to_pos_device_id, h.generation, h.reason::text AS reason, h.at,
+               h.by_key_id, h.by_key_name
         FROM ownership_history h
         WHERE h.reader_id = $1::text AND ($2::bigint IS NULL OR h.id < $2::bigint)
         ORDER BY h.id DESC

@@ -30,6 +30,10 @@ struct GatewayHTTPResponder: PlainHTTPResponder {
         await console.respond(to: request)
     }
 
+    func respond(to request: HTTPRequest, peer: String) async -> [UInt8] {
+        await console.respond(to: request, peer: peer)
+    }
+
     func refusal(status: Int, message: String) -> [UInt8] {
         ConsoleResponse.text(status: status, message + "\n").bytes
     }

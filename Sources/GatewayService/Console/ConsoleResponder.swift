@@ -27,11 +27,12 @@ struct ConsoleResponder: Sendable {
 
     static let prefix = "/console"
 
-    func respond(to request: HTTPRequest) async -> [UInt8] {
-        await response(to: request).bytes
+    /// `peer`: the caller's `host:port`, named by the audit rows of sign-in and sign-out.
+    func respond(to request: HTTPRequest, peer: String = "") async -> [UInt8] {
+        await response(to: request, peer: peer).bytes
     }
 
-    func response(to request: HTTPRequest) async -> ConsoleResponse {
+    func response(to request: HTTPRequest, peer: String = "") async -> ConsoleResponse {
         let host = request.value("host") ?? ""
         switch (request.method, request.path) {
         case ("GET", Self.prefix):
@@ -46,9 +47,9 @@ struct ConsoleResponder: Sendable {
         case ("GET", "/favicon.ico"):
             return ConsoleResponse(status: 204, contentType: "image/x-icon", body: [])
         case ("PUT", Self.prefix + "/session"):
-            return await signIn(request, host: host)
+            return await signIn(request, host: host, peer: peer)
         case ("DELETE", Self.prefix + "/session"):
-            return await signOut(request)
+            return await signOut(request, peer: peer)
         case ("GET", _) where request.path.hasPrefix(Self.prefix + "/"):
             return file(request.path.dropFirst(Self.prefix.count + 1), host: host)
         case (_, Self.prefix + "/session"):
@@ -100,7 +101,7 @@ struct ConsoleResponder: Sendable {
         }
     }
 
-    private func signIn(_ request: HTTPRequest, host: String) async -> ConsoleResponse {
+    private func signIn(_ request: HTTPRequest, host: String, peer: String) async -> ConsoleResponse {
         guard request.value("origin")?.lowercased() == "https://" + host.lowercased() else {
             metrics.browser.consoleSignIns.labels(ConsoleSignInResult.refused).increment()
             return .json(status: 403, [("error", .string("sign in from the console's own page (\(Self.prefix)/); other origins may not"))])
@@ -121,13 +122,21 @@ struct ConsoleResponder: Sendable {
         case .valid(let record): signedInKey = record
         case .retired(let record, let retirement):
             metrics.browser.consoleSignIns.labels(ConsoleSignInResult.refused).increment()
-            return .json(status: 401, [("error", .string(KeyRefusal.message(record, retirement)))])
+            let message = KeyRefusal.message(record, retirement)
+            await audit(ConsoleAudit.signIn, key: record, request, peer: peer, outcome: "SECRET_KEY_RETIRED", detail: message)
+            return .json(status: 401, [("error", .string(message))])
         case .unknown:
             metrics.browser.consoleSignIns.labels(ConsoleSignInResult.refused).increment()
             return .json(status: 401, [("error", .string("no account has this secret key; check the key (gatewayctl prints it when the account is created)"))])
         }
         let created: (token: String, record: ConsoleSessionRecord)
-        do { created = try await database.consoleSessions.createConsoleSession(key: signedInKey, lifetime: ConsoleCookie.lifetime) } catch {
+        do {
+            // The sign-in's audit row is written by the session's insert.
+            created = try await database.consoleSessions.createConsoleSession(
+                key: signedInKey, lifetime: ConsoleCookie.lifetime,
+                audit: auditEntry(ConsoleAudit.signIn, key: signedInKey, request, peer: peer, detail: "signed in to the console")
+            )
+        } catch {
             metrics.browser.consoleSignIns.labels(ConsoleSignInResult.failed).increment()
             logger.warning("console sign-in failed", ["error": error])
             return .json(status: 503, [("error", .string("the gateway's database did not answer; try again in a moment"))])
@@ -139,7 +148,7 @@ struct ConsoleResponder: Sendable {
         return response
     }
 
-    private func signOut(_ request: HTTPRequest) async -> ConsoleResponse {
+    private func signOut(_ request: HTTPRequest, peer: String) async -> ConsoleResponse {
         guard let token = request.values("cookie").lazy.compactMap(ConsoleCookie.token(inCookieHeader:)).first else {
             var response = ConsoleResponse.json(status: 200, [("signed_out", .bool(true))])
             response.headers.append(("Set-Cookie", ConsoleCookie.clearing))
@@ -152,11 +161,43 @@ struct ConsoleResponder: Sendable {
         if let session, request.value("x-csrf-token") != session.csrfToken {
             return .json(status: 403, [("error", .string("signing out needs the session's CSRF token (X-CSRF-Token); reload the console"))])
         }
-        do { _ = try await database.consoleSessions.deleteConsoleSession(token: token) } catch {
+        do {
+            if let session {
+                // The sign-out's audit row is written by the session's delete.
+                let key = await sessionKey(session) ?? AdminAccess.accountKey(of: session.accountID).key
+                let entry = auditEntry(ConsoleAudit.signOut, key: key, request, peer: peer, detail: "signed out of the console")
+                _ = try await database.consoleSessions.deleteConsoleSession(token: token, audit: entry)
+            } else {
+                _ = try await database.consoleSessions.deleteConsoleSession(token: token)
+            }
+        } catch {
             return .json(status: 503, [("error", .string("the gateway's database did not answer; try again in a moment"))])
         }
         var response = ConsoleResponse.json(status: 200, [("signed_out", .bool(true))])
         response.headers.append(("Set-Cookie", ConsoleCookie.clearing))
         return response
+    }
+
+    /// The audit row of a sign-in or sign-out by `key`, from `peer` with the request's browser.
+    private func auditEntry(
+        _ action: String, key: ApiKeyRecord, _ request: HTTPRequest, peer: String, outcome: String = AuditEntry.ok, detail: String
+    ) -> AuditEntry {
+        AuditEntry(
+            accountID: key.accountID, action: action,
+            actor: AuditActor(keyID: key.id, keyName: key.name, sourceAddress: peer, userAgent: request.value("user-agent")),
+            outcome: outcome, detail: detail
+        )
+    }
+
+    /// Writes the audit row of a refused sign-in (no session to write it with). The refusal is
+    /// answered already, so a failure is logged and counted, not answered.
+    private func audit(
+        _ action: String, key: ApiKeyRecord, _ request: HTTPRequest, peer: String, outcome: String = AuditEntry.ok, detail: String
+    ) async {
+        let entry = auditEntry(action, key: key, request, peer: peer, outcome: outcome, detail: detail)
+        do { try await database.audit.record(entry) } catch {
+            metrics.storeErrors.labels(StoreErrorKind(error)).increment()
+            logger.warning("writing the audit row of a console \(action == ConsoleAudit.signIn ? "sign-in" : "sign-out") failed: the audit log misses it", ["error": error])
+        }
     }
 }

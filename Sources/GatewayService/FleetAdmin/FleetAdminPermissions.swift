@@ -37,6 +37,8 @@ extension FleetAdminMethod {
         case .listApiKeys: .read(.keys)
         case .createApiKey, .rollApiKey, .revokeApiKey: .write(.keys)
         case .listEvents, .getEvent: .read(.events)
+        // The audit log says what keys did: whoever may see the keys may see it.
+        case .listAuditEvents: .read(.keys)
         }
     }
 

@@ -15,44 +15,53 @@ extension FleetAdminService {
 
     var createApiKey: FleetAdminRoute.CreateApiKey {
         .task { [self] request, context throws(ServiceError) in
-            let access = try await authorize(context, .createApiKey)
-            let name = request.name.trimmingCharacters(in: .whitespaces)
-            guard !name.isEmpty else { throw ServiceError.invalid("name is empty; name the key after who or what uses it") }
-            let permissions = Self.permissions(request.permissions ?? .init())
-            guard access.key.permissions.covers(permissions) else {
-                let over = KeyResource.allCases.filter { permissions[$0] > access.key.permissions[$0] }.map { "\($0.rawValue):\(permissions[$0].name)" }
-                throw ServiceError(
-                    .permissionDenied,
-                    "a key may grant only what \(KeyRefusal.label(access.key)) holds, and it lacks \(over.joined(separator: ", ")); create the key with a key that has them"
-                )
-            }
-            var locations: [String]? = nil
-            if !request.locationIDs.isEmpty {
-                var checked: [String] = []
-                for id in Set(request.locationIDs).sorted() {
-                    guard let location = try await checkedLocation(id, access: access) else { throw ServiceError.invalid("location_ids has an empty id") }
-                    checked.append(location)
+            try await audited(.createApiKey, context) { access, note throws(ServiceError) in
+                let name = request.name.trimmingCharacters(in: .whitespaces)
+                guard !name.isEmpty else { throw ServiceError.invalid("name is empty; name the key after who or what uses it") }
+                let permissions = Self.permissions(request.permissions ?? .init())
+                guard access.key.permissions.covers(permissions) else {
+                    let over = KeyResource.allCases.filter { permissions[$0] > access.key.permissions[$0] }.map { "\($0.rawValue):\(permissions[$0].name)" }
+                    throw ServiceError(
+                        .permissionDenied,
+                        "a key may grant only what \(KeyRefusal.label(access.key)) holds, and it lacks \(over.joined(separator: ", ")); create the key with a key that has them"
+                    )
                 }
-                locations = checked
-            } else {
-                locations = access.key.locations
+                var locations: [String]? = nil
+                if !request.locationIDs.isEmpty {
+                    var checked: [String] = []
+                    for id in Set(request.locationIDs).sorted() {
+                        guard let location = try await checkedLocation(id, access: access) else { throw ServiceError.invalid("location_ids has an empty id") }
+                        checked.append(location)
+                    }
+                    locations = checked
+                } else {
+                    locations = access.key.locations
+                }
+                let now = configuration.clock.date
+                var expires: Date? = nil
+                if request.expiresUnixMs != 0 {
+                    let at = Date(timeIntervalSince1970: Double(request.expiresUnixMs) / 1000)
+                    guard at > now else { throw ServiceError.invalid("expires_unix_ms is in the past; give a time to come, or 0 for a key that does not expire") }
+                    expires = at
+                }
+                note.detail = "created key \"\(name)\" (\(permissions.text.isEmpty ? "no permissions" : permissions.text))"
+                    + (locations.map { "; limited to \($0.joined(separator: ", "))" } ?? "")
+                let created: (key: ApiKeyRecord, secret: String)
+                do {
+                    // The audit row is written by the key's insert (its target the new key's id).
+                    created = try await accounts.createKey(
+                        account: access.account, name: name, permissions: permissions, locations: locations, expiresAt: expires, now: now,
+                        audit: auditEntry(.createApiKey, access, context, note: note)
+                    )
+                } catch { throw ServiceError.store(error) }
+                note.targetID = created.key.id
+                note.written = true
+                logger.info("secret key created", ["account": access.account, "key": created.key.id, "by": access.key.id])
+                var response = ReaderGatewayV1.CreateApiKeyResponse()
+                response.key = Self.keyMessage(created.key)
+                response.secret = created.secret
+                return response
             }
-            let now = configuration.clock.date
-            var expires: Date? = nil
-            if request.expiresUnixMs != 0 {
-                let at = Date(timeIntervalSince1970: Double(request.expiresUnixMs) / 1000)
-                guard at > now else { throw ServiceError.invalid("expires_unix_ms is in the past; give a time to come, or 0 for a key that does not expire") }
-                expires = at
-            }
-            let created: (key: ApiKeyRecord, secret: String)
-            do {
-                created = try await accounts.createKey(account: access.account, name: name, permissions: permissions, locations: locations, expiresAt: expires, now: now)
-            } catch { throw ServiceError.store(error) }
-            logger.info("secret key created", ["account": access.account, "key": created.key.id, "by": access.key.id])
-            var response = ReaderGatewayV1.CreateApiKeyResponse()
-            response.key = Self.keyMessage(created.key)
-            response.secret = created.secret
-            return response
         }
     }
 
@@ -69,40 +78,57 @@ extension FleetAdminService {
 
     var rollApiKey: FleetAdminRoute.RollApiKey {
         .task { [self] request, context throws(ServiceError) in
-            let access = try await authorize(context, .rollApiKey)
-            guard request.overlapMs >= 0 else { throw ServiceError.invalid("overlap_ms is negative; give 0 for 24 hours") }
-            let overlap = request.overlapMs == 0 ? Self.defaultRollOverlap : Duration.milliseconds(request.overlapMs)
-            guard overlap <= Self.maximumRollOverlap else {
-                throw ServiceError.invalid("overlap_ms is \(request.overlapMs), above 7 days (604800000); keep the old secret at most 7 days")
+            try await audited(.rollApiKey, context) { access, note throws(ServiceError) in
+                note.targetID = request.keyID.isEmpty ? nil : request.keyID
+                guard request.overlapMs >= 0 else { throw ServiceError.invalid("overlap_ms is negative; give 0 for 24 hours") }
+                let overlap = request.overlapMs == 0 ? Self.defaultRollOverlap : Duration.milliseconds(request.overlapMs)
+                guard overlap <= Self.maximumRollOverlap else {
+                    throw ServiceError.invalid("overlap_ms is \(request.overlapMs), above 7 days (604800000); keep the old secret at most 7 days")
+                }
+                let key = try await managedKey(request.keyID, access: access)
+                let now = configuration.clock.date
+                note.detail = "rolled key \"\(key.name)\"; its old secret works until \(KeyRefusal.iso(now.addingTimeInterval(overlap.seconds)))"
+                let rolled: (key: ApiKeyRecord, secret: String)?
+                do {
+                    // The audit row is written by the roll's statement, when it rolls.
+                    rolled = try await accounts.rollKey(
+                        request.keyID, account: access.account, overlapUntil: now.addingTimeInterval(overlap.seconds), now: now,
+                        audit: auditEntry(.rollApiKey, access, context, note: note)
+                    )
+                } catch { throw ServiceError.store(error) }
+                guard let rolled else { throw Self.keyNotFound }
+                note.written = true
+                logger.info("secret key rolled", ["account": access.account, "key": rolled.key.id, "by": access.key.id, "overlap_s": "\(Int(overlap.seconds))"])
+                var response = ReaderGatewayV1.RollApiKeyResponse()
+                response.key = Self.keyMessage(rolled.key)
+                response.secret = rolled.secret
+                return response
             }
-            _ = try await managedKey(request.keyID, access: access)
-            let now = configuration.clock.date
-            let rolled: (key: ApiKeyRecord, secret: String)?
-            do {
-                rolled = try await accounts.rollKey(request.keyID, account: access.account, overlapUntil: now.addingTimeInterval(overlap.seconds), now: now)
-            } catch { throw ServiceError.store(error) }
-            guard let rolled else { throw Self.keyNotFound }
-            logger.info("secret key rolled", ["account": access.account, "key": rolled.key.id, "by": access.key.id, "overlap_s": "\(Int(overlap.seconds))"])
-            var response = ReaderGatewayV1.RollApiKeyResponse()
-            response.key = Self.keyMessage(rolled.key)
-            response.secret = rolled.secret
-            return response
         }
     }
 
     var revokeApiKey: FleetAdminRoute.RevokeApiKey {
         .task { [self] request, context throws(ServiceError) in
-            let access = try await authorize(context, .revokeApiKey)
-            _ = try await managedKey(request.keyID, access: access)
-            let revoked: ApiKeyRecord?
-            do { revoked = try await accounts.revokeKey(request.keyID, account: access.account, now: configuration.clock.date) } catch {
-                throw ServiceError.store(error)
+            try await audited(.revokeApiKey, context) { access, note throws(ServiceError) in
+                note.targetID = request.keyID.isEmpty ? nil : request.keyID
+                let key = try await managedKey(request.keyID, access: access)
+                note.detail = "revoked key \"\(key.name)\""
+                let result: (key: ApiKeyRecord, audited: Bool)?
+                do {
+                    // The audit row is written by the revocation's statement, when it revokes
+                    // (a key revoked before is answered as it is, and audited after).
+                    result = try await accounts.revokeKey(
+                        request.keyID, account: access.account, now: configuration.clock.date, audit: auditEntry(.revokeApiKey, access, context, note: note)
+                    )
+                } catch { throw ServiceError.store(error) }
+                guard let (revoked, audited) = result else { throw Self.keyNotFound }
+                note.written = audited
+                if !audited { note.detail = "key \"\(key.name)\" was revoked before" }
+                logger.info("secret key revoked", ["account": access.account, "key": revoked.id, "by": access.key.id])
+                var response = ReaderGatewayV1.RevokeApiKeyResponse()
+                response.key = Self.keyMessage(revoked)
+                return response
             }
-            guard let revoked else { throw Self.keyNotFound }
-            logger.info("secret key revoked", ["account": access.account, "key": revoked.id, "by": access.key.id])
-            var response = ReaderGatewayV1.RevokeApiKeyResponse()
-            response.key = Self.keyMessage(revoked)
-            return response
         }
     }
 

@@ -78,6 +78,8 @@ extension FleetAdminService {
             case .adminReleased:
                 entry.reason = .adminReleased
                 entry.previousOwner = from
+                entry.releasedByKeyID = record.byKeyID ?? ""
+                entry.releasedByKeyName = record.byKeyName ?? ""
             }
             return entry
         }

@@ -8,17 +8,24 @@ import GatewayWire
 extension FleetAdminService {
     var createLocation: FleetAdminRoute.CreateLocation {
         .task { [self] request, context throws(ServiceError) in
-            let access = try await authorize(context, .createLocation)
-            let account = access.account
-            let name = request.displayName.trimmingCharacters(in: .whitespaces)
-            guard !name.isEmpty else { throw ServiceError.invalid("display_name is empty; name the location") }
-            let location: LocationRecord
-            do { location = try await locations.createLocation(account: account, displayName: name, address: request.address ?? .init()) } catch {
-                throw ServiceError.store(error)
+            try await audited(.createLocation, context) { access, note throws(ServiceError) in
+                let account = access.account
+                let name = request.displayName.trimmingCharacters(in: .whitespaces)
+                guard !name.isEmpty else { throw ServiceError.invalid("display_name is empty; name the location") }
+                note.detail = "created location \"\(name)\""
+                let location: LocationRecord
+                do {
+                    // The audit row is written by the location's insert (its location the new id).
+                    location = try await locations.createLocation(
+                        account: account, displayName: name, address: request.address ?? .init(), audit: auditEntry(.createLocation, access, context, note: note)
+                    )
+                } catch { throw ServiceError.store(error) }
+                note.locationID = location.id
+                note.written = true
+                var response = ReaderGatewayV1.CreateLocationResponse()
+                response.location = Gateway.locationMessage(location)
+                return response
             }
-            var response = ReaderGatewayV1.CreateLocationResponse()
-            response.location = Gateway.locationMessage(location)
-            return response
         }
     }
 
@@ -45,52 +52,66 @@ extension FleetAdminService {
 
     var updateLocation: FleetAdminRoute.UpdateLocation {
         .task { [self] request, context throws(ServiceError) in
-            let access = try await authorize(context, .updateLocation)
-            let account = access.account
-            let window = try Self.requestedInstallWindow(request)
-            guard access.sees(request.locationID) else { throw ServiceError.locationNotFound }
-            let updated: LocationRecord?
-            do {
-                updated = try await locations.updateLocation(request.locationID, account: account, displayName: request.displayName, address: request.address)
-            } catch { throw ServiceError.store(error) }
-            guard let updated else { throw ServiceError.locationNotFound }
-            try await applyInstallWindow(window, location: updated.id, account: account)
-            var response = ReaderGatewayV1.UpdateLocationResponse()
-            response.location = try await withInstallWindows([Gateway.locationMessage(updated)], account: account).first
-            return response
+            try await audited(.updateLocation, context) { access, note throws(ServiceError) in
+                let account = access.account
+                note.locationID = request.locationID.isEmpty ? nil : request.locationID
+                let window = try Self.requestedInstallWindow(request)
+                guard access.sees(request.locationID) else { throw ServiceError.locationNotFound }
+                let updated: LocationRecord?
+                do {
+                    updated = try await locations.updateLocation(request.locationID, account: account, displayName: request.displayName, address: request.address)
+                } catch { throw ServiceError.store(error) }
+                guard let updated else { throw ServiceError.locationNotFound }
+                try await applyInstallWindow(window, location: updated.id, account: account)
+                note.detail = "updated location \"\(updated.displayName)\"" + (window == nil ? "" : " and its install window")
+                var response = ReaderGatewayV1.UpdateLocationResponse()
+                response.location = try await withInstallWindows([Gateway.locationMessage(updated)], account: account).first
+                return response
+            }
         }
     }
 
     var registerReader: FleetAdminRoute.RegisterReader {
         .task { [self] request, context throws(ServiceError) in
-            let access = try await authorize(context, .registerReader)
-            var response = ReaderGatewayV1.RegisterReaderResponse()
-            response.reader = try await registerByCode(request, access: access)
-            fleet.changed(response.reader.map { [$0.id] } ?? [])
-            return response
+            try await audited(.registerReader, context) { access, note throws(ServiceError) in
+                note.locationID = request.locationID.isEmpty ? nil : request.locationID
+                var response = ReaderGatewayV1.RegisterReaderResponse()
+                response.reader = try await registerByCode(request, access: access)
+                note.readerID = response.reader?.id
+                note.detail = "registered reader \(response.reader?.serialNumber ?? "") by its registration code"
+                fleet.changed(response.reader.map { [$0.id] } ?? [])
+                return response
+            }
         }
     }
 
     var registerReadersBySerial: FleetAdminRoute.RegisterReadersBySerial {
         .task { [self] request, context throws(ServiceError) in
-            let access = try await authorize(context, .registerReadersBySerial)
-            var response = ReaderGatewayV1.RegisterReadersBySerialResponse()
-            response.readers = try await registerBySerial(request, access: access)
-            fleet.changed(response.readers.map(\.id))
-            return response
+            try await audited(.registerReadersBySerial, context) { access, note throws(ServiceError) in
+                note.locationID = request.locationID.isEmpty ? nil : request.locationID
+                var response = ReaderGatewayV1.RegisterReadersBySerialResponse()
+                response.readers = try await registerBySerial(request, access: access)
+                note.detail = "registered \(response.readers.count) reader(s) by serial: " + response.readers.map(\.id).joined(separator: ", ")
+                fleet.changed(response.readers.map(\.id))
+                return response
+            }
         }
     }
 
     var deleteReader: FleetAdminRoute.DeleteReader {
         .task { [self] request, context throws(ServiceError) in
-            let access = try await authorize(context, .deleteReader)
-            let account = access.account
-            _ = try await ownedReader(request.readerID, access: access)
-            try await adminRelease(ReaderID(request.readerID), reason: .readerUnregistered)
-            registry.endLink(of: ReaderID(request.readerID), ServiceError(.readerCredentialInvalid, "the reader was unregistered").status)
-            do { _ = try await registrations.deleteReader(request.readerID, account: account) } catch { throw ServiceError.store(error) }
-            fleet.changed([request.readerID])
-            return ReaderGatewayV1.DeleteReaderResponse()
+            try await audited(.deleteReader, context) { access, note throws(ServiceError) in
+                let account = access.account
+                note.readerID = request.readerID.isEmpty ? nil : request.readerID
+                let record = try await ownedReader(request.readerID, access: access)
+                note.locationID = record.locationID
+                note.detail = "deleted reader \(record.serial) (\(record.label))"
+                try await adminRelease(ReaderID(request.readerID), reason: .readerUnregistered)
+                registry.endLink(of: ReaderID(request.readerID), ServiceError(.readerCredentialInvalid, "the reader was unregistered").status)
+                do { _ = try await registrations.deleteReader(request.readerID, account: account) } catch { throw ServiceError.store(error) }
+                fleet.changed([request.readerID])
+                return ReaderGatewayV1.DeleteReaderResponse()
+            }
         }
     }
 
@@ -152,37 +173,52 @@ extension FleetAdminService {
 
     var forceReleaseReader: FleetAdminRoute.ForceReleaseReader {
         .task { [self] request, context throws(ServiceError) in
-            let access = try await authorize(context, .forceReleaseReader)
-            let record = try await ownedReader(request.readerID, access: access)
-            if let expected = request.expectedGeneration {
-                let current: ReaderOwnershipRecord?
-                do { current = try await ownership.ownership(of: ReaderID(record.id)) } catch { throw ServiceError.store(error) }
-                if UInt64(current?.generation.rawValue ?? 0) != expected {
-                    throw ServiceError(.ownershipChanged, "the reader's ownership generation is no longer \(expected); read it again")
+            try await audited(.forceReleaseReader, context) { access, note throws(ServiceError) in
+                note.readerID = request.readerID.isEmpty ? nil : request.readerID
+                let record = try await ownedReader(request.readerID, access: access)
+                note.locationID = record.locationID
+                if let expected = request.expectedGeneration {
+                    let current: ReaderOwnershipRecord?
+                    do { current = try await ownership.ownership(of: ReaderID(record.id)) } catch { throw ServiceError.store(error) }
+                    if UInt64(current?.generation.rawValue ?? 0) != expected {
+                        throw ServiceError(.ownershipChanged, "the reader's ownership generation is no longer \(expected); read it again")
+                    }
                 }
+                var response = ReaderGatewayV1.ForceReleaseReaderResponse()
+                var entry = auditEntry(.forceReleaseReader, access, context, note: note)
+                entry.detail = "the reader had no owner"
+                response.releasedOwner = try await adminRelease(ReaderID(record.id), reason: .adminReleased, audit: entry)
+                note.written = true
+                fleet.changed([record.id])
+                response.ownership = try await ownershipMessages([record]).first
+                return response
             }
-            var response = ReaderGatewayV1.ForceReleaseReaderResponse()
-            response.releasedOwner = try await adminRelease(ReaderID(record.id), reason: .adminReleased)
-            fleet.changed([record.id])
-            response.ownership = try await ownershipMessages([record]).first
-            return response
         }
     }
 
     var createConnectionToken: FleetAdminRoute.CreateConnectionToken {
         .task { [self] request, context throws(ServiceError) in
-            let access = try await authorize(context, .createConnectionToken)
-            let account = access.account
-            let location = try await scopedLocation(request.locationID, access: access)
-            guard request.ttlMs >= 0 else { throw ServiceError.invalid("ttl_ms is negative") }
-            let ttl = request.ttlMs == 0 ? configuration.defaultConnectionTokenTTL : min(.milliseconds(request.ttlMs), configuration.maximumConnectionTokenTTL)
-            let token: (secret: String, expires: Date)
-            do { token = try await tokens.createConnectionToken(account: account, location: location, ttl: ttl) } catch { throw ServiceError.store(error) }
-            var response = ReaderGatewayV1.CreateConnectionTokenResponse()
-            response.secret = token.secret
-            response.expiresUnixMs = Int64(token.expires.timeIntervalSince1970 * 1000)
-            response.locationID = location ?? ""
-            return response
+            try await audited(.createConnectionToken, context) { access, note throws(ServiceError) in
+                let account = access.account
+                let location = try await scopedLocation(request.locationID, access: access)
+                note.locationID = location
+                guard request.ttlMs >= 0 else { throw ServiceError.invalid("ttl_ms is negative") }
+                let ttl = request.ttlMs == 0 ? configuration.defaultConnectionTokenTTL : min(.milliseconds(request.ttlMs), configuration.maximumConnectionTokenTTL)
+                note.detail = "minted a connection token for \(location.map { "location \($0)" } ?? "every location"), valid \(Int(ttl.seconds)) s"
+                let token: (secret: String, expires: Date)
+                do {
+                    // The audit row is written by the token's insert (never the token itself).
+                    token = try await tokens.createConnectionToken(
+                        account: account, location: location, ttl: ttl, audit: auditEntry(.createConnectionToken, access, context, note: note)
+                    )
+                } catch { throw ServiceError.store(error) }
+                note.written = true
+                var response = ReaderGatewayV1.CreateConnectionTokenResponse()
+                response.secret = token.secret
+                response.expiresUnixMs = Int64(token.expires.timeIntervalSince1970 * 1000)
+                response.locationID = location ?? ""
+                return response
+            }
         }
     }
 
@@ -218,10 +254,17 @@ extension FleetAdminService {
     func authorize(_ context: CallContext, _ method: FleetAdminMethod) async throws(ServiceError) -> AdminAccess {
         let access = try await authenticatedKey(context)
         let needed = method.requirement
-        guard access.key.permissions[needed.resource] >= needed.level else {
-            throw KeyRefusal.missing(needed, method: method, key: access.key)
+        var refusal: ServiceError?
+        if access.key.permissions[needed.resource] < needed.level {
+            refusal = KeyRefusal.missing(needed, method: method, key: access.key)
+        } else if needed.accountWide, access.key.locations != nil {
+            refusal = KeyRefusal.limited(method: method, key: access.key)
         }
-        if needed.accountWide, access.key.locations != nil { throw KeyRefusal.limited(method: method, key: access.key) }
+        if let refusal {
+            // Every refusal for a missing permission is audited, whatever the method.
+            await record(auditEntry(method, access, context, outcome: Self.outcome(refusal), note: AuditNote(detail: refusal.message)))
+            throw refusal
+        }
         return access
     }
 
@@ -283,11 +326,14 @@ extension FleetAdminService {
         return found
     }
 
-    /// Releases a reader from its owner, who is told why.
+    /// Releases a reader from its owner, who is told why. With `audit`, the release writes that
+    /// audit row (and names its key in the history) in its own statement.
     @discardableResult
-    func adminRelease(_ reader: ReaderID, reason: ReaderGatewayV1.DisconnectReason) async throws(ServiceError) -> ReaderGatewayV1.ReaderOwner? {
+    func adminRelease(_ reader: ReaderID, reason: ReaderGatewayV1.DisconnectReason, audit: AuditEntry? = nil) async throws(ServiceError) -> ReaderGatewayV1.ReaderOwner? {
         let result: ReleaseResult
-        do { result = try await ownership.adminRelease(reader: reader) } catch { throw ServiceError.store(error) }
+        do {
+            if let audit { result = try await ownership.adminRelease(reader: reader, audit: audit) } else { result = try await ownership.adminRelease(reader: reader) }
+        } catch { throw ServiceError.store(error) }
         guard case .released(let owner, let generation, let actions) = result else { return nil }
         let session = registry.session(id: owner.session)
         let nowUnixMs = configuration.clock.nowUnixMs

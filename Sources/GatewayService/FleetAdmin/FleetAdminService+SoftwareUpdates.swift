@@ -20,36 +20,44 @@ extension FleetAdminService {
 
     var addSoftwareUpdate: FleetAdminRoute.AddSoftwareUpdate {
         .task { [self] request, context throws(ServiceError) in
-            let account = try await authorize(context, .addSoftwareUpdate).account
-            let update = try Self.validated(request.update)
-            let replaced: Bool
-            do { replaced = try await updates.store.add(update, account: account) } catch { throw ServiceError.store(error) }
-            updates.invalidate(account: account)
-            let stored: [ReaderGatewayV1.ReaderSoftwareUpdate]
-            do { stored = try await updates.store.catalog(account: account, deviceType: update.deviceType) } catch { throw ServiceError.store(error) }
-            var response = ReaderGatewayV1.AddSoftwareUpdateResponse()
-            response.update = stored.first { $0.version == update.version } ?? update
-            response.replaced = replaced
-            await reportAvailableUpdates(account: account, deviceType: update.deviceType)
-            return response
+            try await audited(.addSoftwareUpdate, context) { access, note throws(ServiceError) in
+                let account = access.account
+                if let update = request.update { note.targetID = "\(ReaderStore.deviceTypeName(update.deviceType)) \(update.version)" }
+                let update = try Self.validated(request.update)
+                let replaced: Bool
+                do { replaced = try await updates.store.add(update, account: account) } catch { throw ServiceError.store(error) }
+                updates.invalidate(account: account)
+                let stored: [ReaderGatewayV1.ReaderSoftwareUpdate]
+                do { stored = try await updates.store.catalog(account: account, deviceType: update.deviceType) } catch { throw ServiceError.store(error) }
+                var response = ReaderGatewayV1.AddSoftwareUpdateResponse()
+                response.update = stored.first { $0.version == update.version } ?? update
+                response.replaced = replaced
+                note.detail = (replaced ? "replaced" : "added") + " update \(update.version) for \(ReaderStore.deviceTypeName(update.deviceType))"
+                await reportAvailableUpdates(account: account, deviceType: update.deviceType)
+                return response
+            }
         }
     }
 
     var removeSoftwareUpdate: FleetAdminRoute.RemoveSoftwareUpdate {
         .task { [self] request, context throws(ServiceError) in
-            let account = try await authorize(context, .removeSoftwareUpdate).account
-            let removed: Bool
-            do { removed = try await updates.store.remove(deviceType: request.deviceType, version: request.version, account: account) } catch {
-                throw ServiceError.store(error)
+            try await audited(.removeSoftwareUpdate, context) { access, note throws(ServiceError) in
+                let account = access.account
+                note.targetID = "\(ReaderStore.deviceTypeName(request.deviceType)) \(request.version)"
+                let removed: Bool
+                do { removed = try await updates.store.remove(deviceType: request.deviceType, version: request.version, account: account) } catch {
+                    throw ServiceError.store(error)
+                }
+                guard removed else {
+                    throw ServiceError(
+                        .softwareUpdateNotFound,
+                        "the catalog has no update \(request.version.debugDescription) for device type \(ReaderStore.deviceTypeName(request.deviceType)); list the catalog to see its entries"
+                    )
+                }
+                updates.invalidate(account: account)
+                note.detail = "removed update \(request.version) for \(ReaderStore.deviceTypeName(request.deviceType))"
+                return ReaderGatewayV1.RemoveSoftwareUpdateResponse()
             }
-            guard removed else {
-                throw ServiceError(
-                    .softwareUpdateNotFound,
-                    "the catalog has no update \(request.version.debugDescription) for device type \(ReaderStore.deviceTypeName(request.deviceType)); list the catalog to see its entries"
-                )
-            }
-            updates.invalidate(account: account)
-            return ReaderGatewayV1.RemoveSoftwareUpdateResponse()
         }
     }
 

@@ -36,6 +36,8 @@ struct FleetAdminService: FleetAdminRoutes, ShowsReaders, StoreFollowUps {
     let fleet: any FleetWatching
     /// The account's event log (`ListEvents`, `GetEvent`).
     let events: any FleetEventLog
+    /// The audit log: each change this surface makes and each refusal for a missing permission.
+    let audit: any AdminAuditLog
     let logger = Logger(component: "service")
 
     var watchFleet: FleetAdminRoute.WatchFleet {

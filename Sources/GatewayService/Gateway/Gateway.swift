@@ -85,7 +85,7 @@ final class Gateway: Sendable, StoreFollowUps {
             configuration: configuration, accounts: database.apiKeys, consoleSessions: database.consoleSessions,
             locations: database.locations, readerRecords: database.readers, registrations: database.readers,
             codes: database.registrationCodes, tokens: database.connectionTokens, ownership: ownership, linkEndings: bluetooth, cluster: cluster, registry: registry,
-            node: node, replicas: replicas, metrics: metrics, updates: updates, fleet: fleet, events: events
+            node: node, replicas: replicas, metrics: metrics, updates: updates, fleet: fleet, events: events, audit: database.audit
         )
         self.replicaLink = ReplicaLinkService(credentials: database.readers, registry: registry)
     }

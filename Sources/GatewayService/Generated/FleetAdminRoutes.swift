@@ -28,6 +28,7 @@ enum FleetAdminRoute {
     typealias RevokeApiKey = UnaryRoute<ReaderGatewayV1.RevokeApiKeyRequest, ReaderGatewayV1.RevokeApiKeyResponse>
     typealias ListEvents = UnaryRoute<ReaderGatewayV1.ListEventsRequest, ReaderGatewayV1.ListEventsResponse>
     typealias GetEvent = UnaryRoute<ReaderGatewayV1.GetEventRequest, ReaderGatewayV1.GetEventResponse>
+    typealias ListAuditEvents = UnaryRoute<ReaderGatewayV1.ListAuditEventsRequest, ReaderGatewayV1.ListAuditEventsResponse>
 }
 
 /// The methods of `readergateway.v1.FleetAdmin`, one case each: a `switch` over them (a table
@@ -57,6 +58,7 @@ enum FleetAdminMethod: CaseIterable, Sendable {
     case revokeApiKey
     case listEvents
     case getEvent
+    case listAuditEvents
 
     /// The method's path on the wire.
     var path: String {
@@ -84,6 +86,7 @@ enum FleetAdminMethod: CaseIterable, Sendable {
         case .revokeApiKey: ReaderGatewayV1.FleetAdmin.revokeApiKey.path
         case .listEvents: ReaderGatewayV1.FleetAdmin.listEvents.path
         case .getEvent: ReaderGatewayV1.FleetAdmin.getEvent.path
+        case .listAuditEvents: ReaderGatewayV1.FleetAdmin.listAuditEvents.path
         }
     }
 }
@@ -169,6 +172,14 @@ protocol FleetAdminRoutes: RouteProvider {
     var listEvents: FleetAdminRoute.ListEvents { get }
     /// One event of the account's log. Errors: EVENT_NOT_FOUND.
     var getEvent: FleetAdminRoute.GetEvent { get }
+    /// The account's audit log, newest first (PROTOCOL.md section 21, "Audit
+    /// log"): each administrative change and each refusal for a missing
+    /// permission, with the key that acted, its address and the outcome.
+    /// Filters: actions, key, reader, location, outcome, created range; all
+    /// given must hold. Pages follow next_page_token. Needs keys:read. Errors:
+    /// INVALID_REQUEST (an unknown action, a page token this gateway did not
+    /// issue, an empty or reversed created range).
+    var listAuditEvents: FleetAdminRoute.ListAuditEvents { get }
 }
 
 extension FleetAdminRoutes {
@@ -197,5 +208,6 @@ extension FleetAdminRoutes {
         router.register(ReaderGatewayV1.FleetAdmin.revokeApiKey.path, revokeApiKey.handler)
         router.register(ReaderGatewayV1.FleetAdmin.listEvents.path, listEvents.handler)
         router.register(ReaderGatewayV1.FleetAdmin.getEvent.path, getEvent.handler)
+        router.register(ReaderGatewayV1.FleetAdmin.listAuditEvents.path, listAuditEvents.handler)
     }
 }

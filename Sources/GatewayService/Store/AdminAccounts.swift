@@ -20,6 +20,14 @@ protocol AdminAccounts: Sendable {
     func rollKey(_ id: String, account: String, overlapUntil: Date, now: Date) async throws(StoreError) -> (key: ApiKeyRecord, secret: String)?
     /// Revokes the key at `now` (nil: no such key).
     func revokeKey(_ id: String, account: String, now: Date) async throws(StoreError) -> ApiKeyRecord?
+    /// The same three changes, each writing `audit` in its own statement when it is made (the
+    /// new key's id as the created key's target).
+    func createKey(
+        account: String, name: String, permissions: KeyPermissions, locations: [String]?, expiresAt: Date?, now: Date, audit: AuditEntry
+    ) async throws(StoreError) -> (key: ApiKeyRecord, secret: String)
+    func rollKey(_ id: String, account: String, overlapUntil: Date, now: Date, audit: AuditEntry) async throws(StoreError) -> (key: ApiKeyRecord, secret: String)?
+    /// `audited`: false when the key was revoked before (no row written).
+    func revokeKey(_ id: String, account: String, now: Date, audit: AuditEntry) async throws(StoreError) -> (key: ApiKeyRecord, audited: Bool)?
 }
 
 /// The fleet console session whose cookie came with a call's WebSocket upgrade:

@@ -39,6 +39,9 @@ protocol OwnershipAdministration: Sendable {
     func ownership(of reader: ReaderID) async throws(StoreError) -> ReaderOwnershipRecord?
     /// Releases the reader from whichever session holds it.
     func adminRelease(reader: ReaderID) async throws(StoreError) -> ReleaseResult
+    /// The same, with the audit row `audit` written in the release's statement (and the key
+    /// named in its history row).
+    func adminRelease(reader: ReaderID, audit: AuditEntry) async throws(StoreError) -> ReleaseResult
     /// The reader's history rows, newest first (those before the row `before` only), at most `limit`.
     func history(of reader: ReaderID, before: Int64?, limit: Int) async throws(StoreError) -> [OwnershipHistoryRecord]
 }

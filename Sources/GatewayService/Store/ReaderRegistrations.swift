@@ -39,6 +39,8 @@ protocol RegistrationCodes: Sendable {
 protocol ConnectionTokenRepository: Sendable {
     /// A token of `account` (limited to `location` when given) valid for `ttl`: its secret, and when it expires.
     func createConnectionToken(account: String, location: String?, ttl: Duration) async throws(StoreError) -> (secret: String, expires: Date)
+    /// The same, with `audit` written in the insert's statement.
+    func createConnectionToken(account: String, location: String?, ttl: Duration, audit: AuditEntry) async throws(StoreError) -> (secret: String, expires: Date)
     /// The connection token whose secret is `secret` (nil: no such token).
     func connectionToken(_ secret: String) async throws(StoreError) -> ConnectionTokenRecord?
 }

@@ -76,7 +76,7 @@ enum WebSocketRequestHead {
         let cookies = values("cookie")
         return .success(.upgrade(WebSocketUpgrade(
             target: target, host: hosts[0], origin: origin, subprotocol: configuration.subprotocol, key: keys[0],
-            cookie: cookies.isEmpty ? nil : cookies.joined(separator: "; ")
+            cookie: cookies.isEmpty ? nil : cookies.joined(separator: "; "), userAgent: values("user-agent").first
         )))
     }
 

@@ -13,6 +13,9 @@ public struct WebSocketUpgrade: Sendable, Hashable {
     /// The `Cookie` header (several joined with `; `), nil when none was sent: the fleet
     /// console's session cookie authorises the connection's admin calls.
     public var cookie: String? = nil
+    /// The `User-Agent` header, nil when none was sent: the audit log names the fleet
+    /// console's browser by it.
+    public var userAgent: String? = nil
 }
 
 /// Why an upgrade request was refused, with the HTTP status it is answered with.

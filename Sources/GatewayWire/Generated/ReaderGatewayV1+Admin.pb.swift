@@ -75,6 +75,29 @@ extension ReaderGatewayV1 {
         }
     }
 
+    /// Which outcomes ListAuditEvents answers.
+    public struct AuditOutcomeFilter: ProtobufEnum {
+        public var rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// Every outcome.
+        public static let unspecified = AuditOutcomeFilter(rawValue: 0)
+        /// Changes that succeeded (`ok`).
+        public static let succeeded = AuditOutcomeFilter(rawValue: 1)
+        /// Refusals (every outcome but `ok`).
+        public static let refused = AuditOutcomeFilter(rawValue: 2)
+        /// Every value this version knows, in declaration order.
+        public static let knownValues: [AuditOutcomeFilter] = [.unspecified, .succeeded, .refused]
+        /// The value's name in the .proto file, or nil for a value this version does not know.
+        public var protoName: String? {
+            switch rawValue {
+            case 0: "AUDIT_OUTCOME_FILTER_UNSPECIFIED"
+            case 1: "AUDIT_OUTCOME_FILTER_SUCCEEDED"
+            case 2: "AUDIT_OUTCOME_FILTER_REFUSED"
+            default: nil
+            }
+        }
+    }
+
     /// CreateLocation's request.
     public struct CreateLocationRequest: ProtobufMessage {
         public static let protoMessageName = "readergateway.v1.CreateLocationRequest"
@@ -733,6 +756,14 @@ extension ReaderGatewayV1 {
         /// was kept through the offline bound).
         public var linkReconnecting: Bool = false
 
+        /// For ADMIN_RELEASED: the key that forced the release (`key_...`; empty
+        /// for the account key of an older console session, and for releases
+        /// recorded before the audit log).
+        public var releasedByKeyID: String = ""
+
+        /// For ADMIN_RELEASED: that key's name when it released the reader.
+        public var releasedByKeyName: String = ""
+
         /// Fields this version does not know, kept as raw bytes and written back on encode.
         public var unknownFields: [UInt8] = []
 
@@ -750,6 +781,8 @@ extension ReaderGatewayV1 {
                 case 6: self.previousOwner = try reader.readMessage(tag, as: ReaderGatewayV1.ReaderOwner.self)
                 case 20: self.mobileDisconnectReason = try reader.read(ProtobufEnumField<ReaderGatewayV1.MobileDisconnectReason>.self, tag)
                 case 21: self.linkReconnecting = try reader.read(ProtobufBool.self, tag)
+                case 22: self.releasedByKeyID = try reader.read(ProtobufString.self, tag)
+                case 23: self.releasedByKeyName = try reader.read(ProtobufString.self, tag)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -764,6 +797,8 @@ extension ReaderGatewayV1 {
             if let value = self.previousOwner { writer.writeMessage(value, field: 6) }
             writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.MobileDisconnectReason>.self, self.mobileDisconnectReason, field: 20)
             writer.writeSingular(ProtobufBool.self, self.linkReconnecting, field: 21)
+            writer.writeSingular(ProtobufString.self, self.releasedByKeyID, field: 22)
+            writer.writeSingular(ProtobufString.self, self.releasedByKeyName, field: 23)
             writer.writeRaw(self.unknownFields)
         }
     }
@@ -2084,6 +2119,194 @@ extension ReaderGatewayV1 {
         }
     }
 
+    /// One row of the audit log (PROTOCOL.md section 21, "Audit log").
+    public struct AuditEvent: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.AuditEvent"
+
+        /// `aud_` and 32 hex digits.
+        public var id: String = ""
+
+        /// When it was written.
+        public var createdUnixMs: Int64 = 0
+
+        /// The FleetAdmin method (`ForceReleaseReader`), or `ConsoleSignIn`,
+        /// `ConsoleSignOut`.
+        public var action: String = ""
+
+        /// The key that acted (`key_...`); empty for the account key of a console
+        /// session opened by an older release.
+        public var keyID: String = ""
+
+        /// That key's name when it acted.
+        public var keyName: String = ""
+
+        /// The caller's address, `host:port`.
+        public var sourceAddress: String = ""
+
+        /// The console browser's User-Agent; empty off the console.
+        public var userAgent: String = ""
+
+        /// `ok`, or the reason of the refusal (`PERMISSION_DENIED`,
+        /// `READER_NOT_FOUND`, ...).
+        public var outcome: String = ""
+
+        /// The reader the change concerns; empty when none.
+        public var readerID: String = ""
+
+        /// The location the change concerns; empty when none.
+        public var locationID: String = ""
+
+        /// What else it concerns: a key's id, an update's device type and version.
+        public var targetID: String = ""
+
+        /// What was done, or why it was refused.
+        public var detail: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.id = try reader.read(ProtobufString.self, tag)
+                case 2: self.createdUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 3: self.action = try reader.read(ProtobufString.self, tag)
+                case 4: self.keyID = try reader.read(ProtobufString.self, tag)
+                case 5: self.keyName = try reader.read(ProtobufString.self, tag)
+                case 6: self.sourceAddress = try reader.read(ProtobufString.self, tag)
+                case 7: self.userAgent = try reader.read(ProtobufString.self, tag)
+                case 8: self.outcome = try reader.read(ProtobufString.self, tag)
+                case 9: self.readerID = try reader.read(ProtobufString.self, tag)
+                case 10: self.locationID = try reader.read(ProtobufString.self, tag)
+                case 11: self.targetID = try reader.read(ProtobufString.self, tag)
+                case 12: self.detail = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.id, field: 1)
+            writer.writeSingular(ProtobufInt64.self, self.createdUnixMs, field: 2)
+            writer.writeSingular(ProtobufString.self, self.action, field: 3)
+            writer.writeSingular(ProtobufString.self, self.keyID, field: 4)
+            writer.writeSingular(ProtobufString.self, self.keyName, field: 5)
+            writer.writeSingular(ProtobufString.self, self.sourceAddress, field: 6)
+            writer.writeSingular(ProtobufString.self, self.userAgent, field: 7)
+            writer.writeSingular(ProtobufString.self, self.outcome, field: 8)
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 9)
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 10)
+            writer.writeSingular(ProtobufString.self, self.targetID, field: 11)
+            writer.writeSingular(ProtobufString.self, self.detail, field: 12)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ListAuditEvents's request.
+    public struct ListAuditEventsRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListAuditEventsRequest"
+
+        /// Only these actions; empty for every action.
+        public var actions: [String] = []
+
+        /// Only rows of this key; empty for all.
+        public var keyID: String = ""
+
+        /// Only rows about this reader; empty for all.
+        public var readerID: String = ""
+
+        /// Only rows at this location; empty for all.
+        public var locationID: String = ""
+
+        /// Only these outcomes.
+        public var outcome: ReaderGatewayV1.AuditOutcomeFilter = ReaderGatewayV1.AuditOutcomeFilter(rawValue: 0)
+
+        /// Only rows created at or after this instant; 0 for no bound.
+        public var createdFromUnixMs: Int64 = 0
+
+        /// Only rows created before this instant; 0 for no bound.
+        public var createdBeforeUnixMs: Int64 = 0
+
+        /// At most this many; 0 for the server default (100), at most 1000.
+        public var limit: UInt32 = 0
+
+        /// From a previous response's next_page_token, with the same filters;
+        /// empty for the first page.
+        public var pageToken: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: try reader.readRepeated(ProtobufString.self, tag, into: &self.actions)
+                case 2: self.keyID = try reader.read(ProtobufString.self, tag)
+                case 3: self.readerID = try reader.read(ProtobufString.self, tag)
+                case 4: self.locationID = try reader.read(ProtobufString.self, tag)
+                case 5: self.outcome = try reader.read(ProtobufEnumField<ReaderGatewayV1.AuditOutcomeFilter>.self, tag)
+                case 6: self.createdFromUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 7: self.createdBeforeUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 8: self.limit = try reader.read(ProtobufUInt32.self, tag)
+                case 9: self.pageToken = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeRepeated(ProtobufString.self, self.actions, field: 1)
+            writer.writeSingular(ProtobufString.self, self.keyID, field: 2)
+            writer.writeSingular(ProtobufString.self, self.readerID, field: 3)
+            writer.writeSingular(ProtobufString.self, self.locationID, field: 4)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.AuditOutcomeFilter>.self, self.outcome, field: 5)
+            writer.writeSingular(ProtobufInt64.self, self.createdFromUnixMs, field: 6)
+            writer.writeSingular(ProtobufInt64.self, self.createdBeforeUnixMs, field: 7)
+            writer.writeSingular(ProtobufUInt32.self, self.limit, field: 8)
+            writer.writeSingular(ProtobufString.self, self.pageToken, field: 9)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// ListAuditEvents's response.
+    public struct ListAuditEventsResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListAuditEventsResponse"
+
+        /// The rows, newest first.
+        public var events: [ReaderGatewayV1.AuditEvent] = []
+
+        /// Pass to the next request; empty on the last page.
+        public var nextPageToken: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: try reader.readRepeatedMessage(tag, into: &self.events)
+                case 2: self.nextPageToken = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            for value in self.events { writer.writeMessage(value, field: 1) }
+            writer.writeSingular(ProtobufString.self, self.nextPageToken, field: 2)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
     /// The fleet admin surface.
     public enum FleetAdmin {
         /// The fully qualified service name used in method paths.
@@ -2233,6 +2456,17 @@ extension ReaderGatewayV1 {
             service: serviceName, method: "GetEvent", kind: .unary
         )
 
+        /// The account's audit log, newest first (PROTOCOL.md section 21, "Audit
+        /// log"): each administrative change and each refusal for a missing
+        /// permission, with the key that acted, its address and the outcome.
+        /// Filters: actions, key, reader, location, outcome, created range; all
+        /// given must hold. Pages follow next_page_token. Needs keys:read. Errors:
+        /// INVALID_REQUEST (an unknown action, a page token this gateway did not
+        /// issue, an empty or reversed created range).
+        public static let listAuditEvents = ProtobufMethod<ReaderGatewayV1.ListAuditEventsRequest, ReaderGatewayV1.ListAuditEventsResponse>(
+            service: serviceName, method: "ListAuditEvents", kind: .unary
+        )
+
         /// Every method of the service, in declaration order.
         public static let methods: [MethodDescriptor] = [
             createLocation.descriptor,
@@ -2258,6 +2492,7 @@ extension ReaderGatewayV1 {
             revokeApiKey.descriptor,
             listEvents.descriptor,
             getEvent.descriptor,
+            listAuditEvents.descriptor,
         ]
     }
 }

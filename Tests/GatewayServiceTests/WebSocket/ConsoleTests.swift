@@ -247,12 +247,15 @@ extension GatewayHarness {
     var ownOrigin: String { "https://127.0.0.1:\(port)" }
 
     /// One HTTP request on the gateway's TLS port, the answer read until the gateway closes.
-    func http(_ method: String, _ path: String, origin: String? = nil, cookie: String? = nil, csrf: String? = nil, body: String = "") async throws -> ConsoleAnswer {
+    func http(
+        _ method: String, _ path: String, origin: String? = nil, cookie: String? = nil, csrf: String? = nil, userAgent: String? = nil, body: String = ""
+    ) async throws -> ConsoleAnswer {
         let tls = try await RawFramePeer.connect(port: port, caPath: caPath, timeout: 10)
         var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: \(body.utf8.count)\r\n"
         if let origin { request += "Origin: \(origin)\r\n" }
         if let cookie { request += "Cookie: \(cookie)\r\n" }
         if let csrf { request += "X-CSRF-Token: \(csrf)\r\n" }
+        if let userAgent { request += "User-Agent: \(userAgent)\r\n" }
         try await tls.write(Array((request + "\r\n" + body).utf8))
         let head = try await tls.readHead().mapError { RawFramePeer.Failure(description: "no answer to \(method) \(path): \($0)") }.get()
         let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length: ") }.flatMap { Int($0.dropFirst(16)) } ?? 0

@@ -30,13 +30,14 @@ final class WebSocketPeer: Sendable {
     /// Connects and sends the upgrade request; returns the peer and the response head.
     static func connect(
         port: Int, caPath: String, origin: String? = nil, path: String = "/readergateway/v1/websocket", alpn: [String] = [], timeout: Int = 30,
-        cookie: String? = nil
+        cookie: String? = nil, userAgent: String? = nil
     ) async throws -> (WebSocketPeer, String) {
         let tls = try await RawFramePeer.connect(port: port, caPath: caPath, alpn: alpn, timeout: timeout)
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: readergateway.v1\r\n"
         if let origin { request += "Origin: \(origin)\r\n" }
         if let cookie { request += "Cookie: \(cookie)\r\n" }
+        if let userAgent { request += "User-Agent: \(userAgent)\r\n" }
         request += "\r\n"
         try await tls.write(Array(request.utf8))
         let head = try await tls.readHead().mapError { RawFramePeer.Failure(description: "no response head: \($0)") }.get()
@@ -45,8 +46,10 @@ final class WebSocketPeer: Sendable {
 
     /// Connects, upgrades (expecting the 101) and exchanges SETTINGS; returns the peer once
     /// the gateway's SETTINGS arrived.
-    static func open(port: Int, caPath: String, origin: String? = GatewayHarness.allowedOrigin, timeout: Int = 30, cookie: String? = nil) async throws -> WebSocketPeer {
-        let (peer, head) = try await connect(port: port, caPath: caPath, origin: origin, timeout: timeout, cookie: cookie)
+    static func open(
+        port: Int, caPath: String, origin: String? = GatewayHarness.allowedOrigin, timeout: Int = 30, cookie: String? = nil, userAgent: String? = nil
+    ) async throws -> WebSocketPeer {
+        let (peer, head) = try await connect(port: port, caPath: caPath, origin: origin, timeout: timeout, cookie: cookie, userAgent: userAgent)
         guard head.hasPrefix("HTTP/1.1 101 ") else { throw RawFramePeer.Failure(description: "the upgrade was refused: \(head)") }
         try await peer.sendFrame(RawWire.settings())
         let settings = try await peer.readProtocolFrame()

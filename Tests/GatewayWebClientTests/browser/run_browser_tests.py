@@ -533,6 +533,12 @@ def main():
         WebDriverWait(console_driver, 10).until(lambda d: len(console.texts("#history-list li")) >= 4, "console: the history lists the takeovers")
         history = console.texts("#history-list li")
         check(any("replaced" in line and "Lane A" in line for line in history), f"console: history without lane A's replace: {history}")
+        # The console's release names the key it signed in with (the audit log's release statement).
+        check(any("admin released" in line and "by key account key (key_" in line for line in history),
+              f"console: history without the key that released the reader: {history}")
+        audit = ctl("audit", "--action", "ForceReleaseReader", "--reader", reader_id)
+        check("ForceReleaseReader" in audit and "account key (key_" in audit and "(console)" in audit,
+              f"gatewayctl audit: the console's release: {audit}")
 
         # A browser that never signed in sees nothing: the sign-in form, no readers, and its
         # WebSocket (no cookie) is refused WatchFleet.

@@ -70,6 +70,33 @@ extension InMemoryStore: AdminAccounts, ConsoleSessionRepository {
         }
     }
 
+    func createKey(
+        account: String, name: String, permissions: KeyPermissions, locations: [String]?, expiresAt: Date?, now: Date, audit: AuditEntry
+    ) async throws(StoreError) -> (key: ApiKeyRecord, secret: String) {
+        let created = try await createKey(account: account, name: name, permissions: permissions, locations: locations, expiresAt: expiresAt, now: now)
+        var entry = audit
+        entry.targetID = created.key.id
+        let at = clock.nowUnixMs
+        _ = try run { tables in tables.appendAudit(entry, atUnixMs: at) }
+        return created
+    }
+
+    func rollKey(_ id: String, account: String, overlapUntil: Date, now: Date, audit: AuditEntry) async throws(StoreError) -> (key: ApiKeyRecord, secret: String)? {
+        guard let rolled = try await rollKey(id, account: account, overlapUntil: overlapUntil, now: now) else { return nil }
+        let at = clock.nowUnixMs
+        _ = try run { tables in tables.appendAudit(audit, atUnixMs: at) }
+        return rolled
+    }
+
+    func revokeKey(_ id: String, account: String, now: Date, audit: AuditEntry) async throws(StoreError) -> (key: ApiKeyRecord, audited: Bool)? {
+        let before = try run { tables in tables.apiKeys[id]?.revokedAt }
+        guard let revoked = try await revokeKey(id, account: account, now: now) else { return nil }
+        guard before == nil else { return (revoked, false) }
+        let at = clock.nowUnixMs
+        _ = try run { tables in tables.appendAudit(audit, atUnixMs: at) }
+        return (revoked, true)
+    }
+
     /// The key as `ApiKeyStore` reads it: with the latest overlap still running.
     private static func shown(_ key: ApiKeyRecord, _ tables: Tables, now: Date) -> ApiKeyRecord {
         var shown = key
@@ -111,6 +138,15 @@ extension InMemoryStore: AdminAccounts, ConsoleSessionRepository {
 
 /// Locations as `locations` behaves: ids ordered as text, another account's ids unknown.
 extension InMemoryStore: LocationRepository {
+    func createLocation(account: String, displayName: String, address: ReaderGatewayV1.Address, audit: AuditEntry) async throws(StoreError) -> LocationRecord {
+        let created = try await createLocation(account: account, displayName: displayName, address: address)
+        var entry = audit
+        entry.locationID = created.id
+        let at = clock.nowUnixMs
+        _ = try run { tables in tables.appendAudit(entry, atUnixMs: at) }
+        return created
+    }
+
     func createLocation(account: String, displayName: String, address: ReaderGatewayV1.Address) async throws(StoreError) -> LocationRecord {
         let record = LocationRecord(id: Secrets.locationID(), displayName: displayName, address: address)
         try run { tables in tables.locations[record.id] = (account, record) }
@@ -208,6 +244,13 @@ extension InMemoryStore: RegistrationCodes {
 
 /// Connection tokens minted into the same table OpenSession reads.
 extension InMemoryStore: ConnectionTokenRepository {
+    func createConnectionToken(account: String, location: String?, ttl: Duration, audit: AuditEntry) async throws(StoreError) -> (secret: String, expires: Date) {
+        let created = try await createConnectionToken(account: account, location: location, ttl: ttl)
+        let at = clock.nowUnixMs
+        _ = try run { tables in tables.appendAudit(audit, atUnixMs: at) }
+        return created
+    }
+
     func createConnectionToken(account: String, location: String?, ttl: Duration) async throws(StoreError) -> (secret: String, expires: Date) {
         let secret = Secrets.connectionToken()
         let expires = clock.nowUnixMs + Self.milliseconds(ttl)
@@ -256,5 +299,42 @@ extension InMemoryStore: FleetEventLog {
     func softwareUpdateInstalled(reader: String, account: String, version: String, details: [String: String]) async throws -> String? {
         try await readerReported(reader, softwareVersion: version, deviceType: .unspecified)
         return nil
+    }
+}
+
+/// `audit_events`: rows appended and listed as the store's statements do.
+extension InMemoryStore: AdminAuditLog {
+    func record(_ entry: AuditEntry) async throws(StoreError) -> String {
+        let now = clock.nowUnixMs
+        return try run { tables in tables.appendAudit(entry, atUnixMs: now) }
+    }
+
+    func events(account: String, filter: AuditFilter, beforeSeq: Int64?, limit: Int) async throws(StoreError) -> [AuditRecord] {
+        try run { tables in
+            Array(
+                tables.audit.reversed().filter { record in
+                    let entry = record.entry
+                    return entry.accountID == account && (beforeSeq == nil || record.seq < beforeSeq!)
+                        && (filter.actions.isEmpty || filter.actions.contains(entry.action))
+                        && (filter.keyID == nil || entry.actor.keyID == filter.keyID)
+                        && (filter.readerID == nil || entry.readerID == filter.readerID)
+                        && (filter.locationID == nil || entry.locationID == filter.locationID)
+                        && (filter.succeeded == nil || (entry.outcome == AuditEntry.ok) == filter.succeeded)
+                        && (filter.createdFromUnixMs == nil || record.createdUnixMs >= filter.createdFromUnixMs!)
+                        && (filter.createdBeforeUnixMs == nil || record.createdUnixMs < filter.createdBeforeUnixMs!)
+                        && (filter.limitedTo == nil || entry.locationID.map { filter.limitedTo!.contains($0) } == true)
+                }.prefix(limit)
+            )
+        }
+    }
+}
+
+extension InMemoryStore.Tables {
+    @discardableResult
+    mutating func appendAudit(_ entry: AuditEntry, atUnixMs: Int64) -> String {
+        let seq = Int64(audit.count + 1)
+        let id = "aud_" + String(repeating: "0", count: 32 - String(seq).count) + String(seq)
+        audit.append(AuditRecord(seq: seq, id: id, createdUnixMs: atUnixMs, entry: entry))
+        return id
     }
 }

@@ -107,6 +107,23 @@ extension InMemoryStore: OwnershipAdministration {
         try released(reader) { $0.adminRelease() }
     }
 
+    /// The release and its audit row together, the key named in the history row (as the
+    /// store's one statement does).
+    func adminRelease(reader: ReaderID, audit: AuditEntry) async throws(StoreError) -> ReleaseResult {
+        let result = try released(reader) { $0.adminRelease() }
+        let now = clock.nowUnixMs
+        try run { tables in
+            var entry = audit
+            if case .released = result, let last = tables.history.indices.last, tables.history[last].reader == reader {
+                tables.history[last].byKeyID = audit.actor.keyID
+                tables.history[last].byKeyName = audit.actor.keyName
+                entry.detail = "released at generation \(tables.history[last].generation.rawValue)"
+            }
+            tables.appendAudit(entry, atUnixMs: now)
+        }
+        return result
+    }
+
     func history(of reader: ReaderID, before: Int64?, limit: Int) async throws(StoreError) -> [OwnershipHistoryRecord] {
         try run { tables in
             Array(tables.history.filter { $0.reader == reader && (before == nil || $0.id < before!) }.reversed().prefix(limit))

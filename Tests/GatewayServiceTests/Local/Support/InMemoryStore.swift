@@ -60,6 +60,8 @@ final class InMemoryStore: Sendable {
         var history: [OwnershipHistoryRecord] = []
         var nodes: [NodeRecord] = []
         var linkEndings: [String: [BluetoothStore.LinkEnding]] = [:]
+        /// `audit_events`, in the order rows were appended.
+        var audit: [AuditRecord] = []
         var unavailable = false
     }
 

@@ -23,7 +23,7 @@ struct LocalFleetAdmin {
             configuration: lanes.configuration, accounts: store, consoleSessions: store, locations: store, readerRecords: store, registrations: store,
             codes: store, tokens: store, ownership: store, linkEndings: store, cluster: store, registry: lanes.registry,
             node: lanes.node, replicas: ReplicaChannels(group: EventLoopGroupBox()), metrics: lanes.metrics, updates: lanes.updates,
-            fleet: lanes.fleet, events: store
+            fleet: lanes.fleet, events: store, audit: store
         )
     }
 

@@ -29,6 +29,15 @@ export const KeyAccess = defineEnum("readergateway.v1.KeyAccess", {
 });
 
 /**
+ * Which outcomes ListAuditEvents answers.
+ */
+export const AuditOutcomeFilter = defineEnum("readergateway.v1.AuditOutcomeFilter", {
+  UNSPECIFIED: 0,
+  SUCCEEDED: 1,
+  REFUSED: 2,
+});
+
+/**
  * CreateLocation's request.
  */
 export const CreateLocationRequest = defineMessage("readergateway.v1.CreateLocationRequest", () => [
@@ -191,6 +200,8 @@ export const OwnershipHistoryEntry = defineMessage("readergateway.v1.OwnershipHi
   [6, "previousOwner", "message", "", ReaderOwner],
   [20, "mobileDisconnectReason", "enum", "", _readergateway_v1_common.MobileDisconnectReason],
   [21, "linkReconnecting", "bool"],
+  [22, "releasedByKeyId", "string"],
+  [23, "releasedByKeyName", "string"],
 ]);
 
 /**
@@ -505,6 +516,47 @@ export const GetEventResponse = defineMessage("readergateway.v1.GetEventResponse
 ]);
 
 /**
+ * One row of the audit log (PROTOCOL.md section 21, "Audit log").
+ */
+export const AuditEvent = defineMessage("readergateway.v1.AuditEvent", () => [
+  [1, "id", "string"],
+  [2, "createdUnixMs", "int64"],
+  [3, "action", "string"],
+  [4, "keyId", "string"],
+  [5, "keyName", "string"],
+  [6, "sourceAddress", "string"],
+  [7, "userAgent", "string"],
+  [8, "outcome", "string"],
+  [9, "readerId", "string"],
+  [10, "locationId", "string"],
+  [11, "targetId", "string"],
+  [12, "detail", "string"],
+]);
+
+/**
+ * ListAuditEvents's request.
+ */
+export const ListAuditEventsRequest = defineMessage("readergateway.v1.ListAuditEventsRequest", () => [
+  [1, "actions", "string", "r"],
+  [2, "keyId", "string"],
+  [3, "readerId", "string"],
+  [4, "locationId", "string"],
+  [5, "outcome", "enum", "", AuditOutcomeFilter],
+  [6, "createdFromUnixMs", "int64"],
+  [7, "createdBeforeUnixMs", "int64"],
+  [8, "limit", "uint32"],
+  [9, "pageToken", "string"],
+]);
+
+/**
+ * ListAuditEvents's response.
+ */
+export const ListAuditEventsResponse = defineMessage("readergateway.v1.ListAuditEventsResponse", () => [
+  [1, "events", "message", "r", AuditEvent],
+  [2, "nextPageToken", "string"],
+]);
+
+/**
  * The fleet admin surface.
  */
 export const FleetAdmin = Object.freeze({
@@ -764,6 +816,22 @@ export const FleetAdmin = Object.freeze({
     path: "/readergateway.v1.FleetAdmin/GetEvent",
     requestType: GetEventRequest,
     responseType: GetEventResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * The account's audit log, newest first (PROTOCOL.md section 21, "Audit
+   * log"): each administrative change and each refusal for a missing
+   * permission, with the key that acted, its address and the outcome.
+   * Filters: actions, key, reader, location, outcome, created range; all
+   * given must hold. Pages follow next_page_token. Needs keys:read. Errors:
+   * INVALID_REQUEST (an unknown action, a page token this gateway did not
+   * issue, an empty or reversed created range).
+   */
+  ListAuditEvents: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/ListAuditEvents",
+    requestType: ListAuditEventsRequest,
+    responseType: ListAuditEventsResponse,
     clientStreaming: false,
     serverStreaming: false,
   }),

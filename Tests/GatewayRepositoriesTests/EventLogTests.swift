@@ -168,10 +168,10 @@ struct EventLogTests {
             var inserted = 0
             repeat {
                 let page = try await events.events(
-                    account: OwnershipFixtures.account, filter: EventFilter(), beforeSeq: cursor.flatMap(EventCursor.seq), limit: 3
+                    account: OwnershipFixtures.account, filter: EventFilter(), beforeSeq: cursor.flatMap(PageCursor.events.seq), limit: 3
                 )
                 seen += page
-                cursor = page.count == 3 ? EventCursor.token(after: page[2].seq) : nil
+                cursor = page.count == 3 ? PageCursor.events.token(after: page[2].seq) : nil
                 // New events arrive while the caller pages.
                 inserted += 1
                 try await fixtures.registerReader(ReaderID("tmr_new\(inserted)"))
@@ -253,12 +253,12 @@ struct EventLogTests {
 
     @Test("a page token round-trips, and anything else is refused")
     func cursorTokens() {
-        #expect(EventCursor.seq(EventCursor.token(after: 42)) == 42)
-        #expect(EventCursor.seq(EventCursor.token(after: Int64.max)) == Int64.max)
-        #expect(EventCursor.seq("") == nil)
-        #expect(EventCursor.seq("42") == nil)
-        #expect(EventCursor.seq("not a token!") == nil)
-        #expect(EventCursor.seq(EventCursor.token(after: 0)) == nil)
+        #expect(PageCursor.events.seq(PageCursor.events.token(after: 42)) == 42)
+        #expect(PageCursor.events.seq(PageCursor.events.token(after: Int64.max)) == Int64.max)
+        #expect(PageCursor.events.seq("") == nil)
+        #expect(PageCursor.events.seq("42") == nil)
+        #expect(PageCursor.events.seq("not a token!") == nil)
+        #expect(PageCursor.events.seq(PageCursor.events.token(after: 0)) == nil)
     }
 }
 

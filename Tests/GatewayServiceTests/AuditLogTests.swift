@@ -284,7 +284,7 @@ struct AuditLogTests {
             unknownAction.actions = ["ListReaders"]
             await refused(unknownAction, saying: "\"ListReaders\" is not an audited action")
             var eventToken = ReaderGatewayV1.ListAuditEventsRequest()
-            eventToken.pageToken = EventCursor.token(after: 5)
+            eventToken.pageToken = PageCursor.events.token(after: 5)
             await refused(eventToken, saying: "page_token is not one this gateway issued")
             var reversed = ReaderGatewayV1.ListAuditEventsRequest()
             reversed.createdFromUnixMs = 2_000

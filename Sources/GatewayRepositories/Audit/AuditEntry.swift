@@ -98,27 +98,3 @@ public struct AuditFilter: Sendable, Hashable {
         self.limitedTo = limitedTo
     }
 }
-
-/// The opaque page token of an audit list: the `seq` of the last row a page returned, behind
-/// a version tag (as ``EventCursor``'s, with its own tag, so neither list takes the other's token).
-public enum AuditCursor {
-    private static let tag = "au1:"
-
-    public static func token(after seq: Int64) -> String {
-        Data((tag + String(seq)).utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    /// The `seq` a token carries; nil for a token this gateway did not issue.
-    public static func seq(_ token: String) -> Int64? {
-        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        guard base64.count <= 64 else { return nil }
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8), text.hasPrefix(tag),
-            let seq = Int64(text.dropFirst(tag.count)), seq > 0
-        else { return nil }
-        return seq
-    }
-}

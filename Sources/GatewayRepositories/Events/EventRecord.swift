@@ -1,7 +1,7 @@
 /// One event of the log (`events`, migration 21): what happened to an account's fleet, with
 /// the object as it stood after the change.
 public struct EventRecord: Sendable, Hashable {
-    /// Orders events as they were written; the cursor of a page (``EventCursor``).
+    /// Orders events as they were written; the cursor of a page (``PageCursor``).
     public var seq: Int64
     /// `evt_` and 32 hex digits.
     public var id: String

@@ -10,19 +10,7 @@ extension OwnershipStatements {
     /// had no owner, else the statement says whom it released). Returns what
     /// ``adminRelease`` returns.
     static let adminReleaseAudited = """
-        WITH ended AS (
-            SELECT o.reader_id, o.session_id, o.lane_label, o.command
-            FROM reader_ownership o
-            WHERE o.reader_id = $1::text AND o.session_id IS NOT NULL
-            FOR UPDATE
-        ), cleared AS (
-            UPDATE reader_ownership o
-            SET session_id = NULL, lane_label = NULL, command = NULL, command_session_id = NULL,
-                generation = \(nextGeneration), since = now()
-            FROM ended e
-            WHERE o.reader_id = e.reader_id
-            RETURNING o.reader_id, o.generation
-        ), recorded AS (
+        WITH \(adminReleaseSteps), recorded AS (
             INSERT INTO ownership_history (reader_id, from_session_id, from_lane_label, from_pos_device_id, generation, reason, by_key_id, by_key_name)
             SELECT e.reader_id, e.session_id, e.lane_label, \(posDevice(of: "e.session_id")), c.generation, 'admin_released', $4::text, $5::text
             FROM ended e JOIN cleared c USING (reader_id)
@@ -36,15 +24,7 @@ extension OwnershipStatements {
                        $12::text
                    )
         )
-        SELECT CASE
-                   WHEN c.reader_id IS NOT NULL THEN 'released'
-                   WHEN NOT EXISTS (SELECT 1 FROM readers r WHERE r.id = $1::text) THEN 'unknown_reader'
-                   ELSE 'not_connected'
-               END AS outcome,
-               c.generation, e.session_id AS from_session_id, e.lane_label AS from_lane_label, e.command AS interrupted_command
-        FROM (VALUES (1)) AS one (x)
-        LEFT JOIN ended e ON true
-        LEFT JOIN cleared c ON true
+        \(adminReleaseOutcome)
         """
 }
 
@@ -52,11 +32,8 @@ extension OwnershipStore {
     /// ``adminRelease(reader:)``, with `audit` written in the same statement: the audit row,
     /// and the key in the history row of the release.
     public func adminRelease(reader: ReaderID, audit: AuditEntry) async throws(StoreError) -> ReleaseResult {
-        let rows = try await client.query(OwnershipStatements.adminReleaseAudited, [PostgresValue(reader.rawValue)] + AuditStore.parameters(audit))
-        let row = try Self.single(rows, "admin release")
-        let outcome = try row.decode(String.self, "outcome")
-        guard outcome == "released" else { return .unchanged(try Self.refusal(outcome)) }
-        var machine = try FoundRow(released: row).machine(reader: reader, link: .online(LinkEpoch(0)))
-        return Self.withoutHistory(machine.adminRelease())
+        try Self.adminReleased(
+            reader, try await client.query(OwnershipStatements.adminReleaseAudited, [PostgresValue(reader.rawValue)] + AuditStore.parameters(audit))
+        )
     }
 }

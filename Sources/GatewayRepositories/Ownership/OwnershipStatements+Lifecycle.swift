@@ -50,7 +50,18 @@ extension OwnershipStatements {
     /// A fleet admin releases a reader from whoever owns it. Parameter: reader. Returns
     /// `released`, `not_connected` or `unknown_reader`.
     static let adminRelease = """
-        WITH ended AS (
+        WITH \(adminReleaseSteps), recorded AS (
+            INSERT INTO ownership_history (reader_id, from_session_id, from_lane_label, from_pos_device_id, generation, reason)
+            SELECT e.reader_id, e.session_id, e.lane_label, \(posDevice(of: "e.session_id")), c.generation, 'admin_released'
+            FROM ended e JOIN cleared c USING (reader_id)
+        )
+        \(adminReleaseOutcome)
+        """
+
+    /// An admin release's first steps (`ended`: the owner, under the row's lock; `cleared`: the
+    /// row without it, one generation up), for the statements that release and record it.
+    static let adminReleaseSteps = """
+        ended AS (
             SELECT o.reader_id, o.session_id, o.lane_label, o.command
             FROM reader_ownership o
             WHERE o.reader_id = $1::text AND o.session_id IS NOT NULL
@@ -62,11 +73,11 @@ extension OwnershipStatements {
             FROM ended e
             WHERE o.reader_id = e.reader_id
             RETURNING o.reader_id, o.generation
-        ), recorded AS (
-            INSERT INTO ownership_history (reader_id, from_session_id, from_lane_label, from_pos_device_id, generation, reason)
-            SELECT e.reader_id, e.session_id, e.lane_label, \(posDevice(of: "e.session_id")), c.generation, 'admin_released'
-            FROM ended e JOIN cleared c USING (reader_id)
         )
+        """
+
+    /// What an admin release answers, read from ``adminReleaseSteps``.
+    static let adminReleaseOutcome = """
         SELECT CASE
                    WHEN c.reader_id IS NOT NULL THEN 'released'
                    WHEN NOT EXISTS (SELECT 1 FROM readers r WHERE r.id = $1::text) THEN 'unknown_reader'

@@ -131,12 +131,16 @@ public struct OwnershipStore: Sendable {
 
     /// A fleet admin releases `reader` from whichever session holds it.
     public func adminRelease(reader: ReaderID) async throws(StoreError) -> ReleaseResult {
-        let rows = try await client.query(OwnershipStatements.adminRelease, [PostgresValue(reader.rawValue)])
-        let row = try Self.single(rows, "admin release")
+        try Self.adminReleased(reader, try await client.query(OwnershipStatements.adminRelease, [PostgresValue(reader.rawValue)]))
+    }
+
+    /// What an admin release's statement answered (``OwnershipStatements/adminReleaseOutcome``), as the result.
+    static func adminReleased(_ reader: ReaderID, _ rows: PostgresRows) throws(StoreError) -> ReleaseResult {
+        let row = try single(rows, "admin release")
         let outcome = try row.decode(String.self, "outcome")
-        guard outcome == "released" else { return .unchanged(try Self.refusal(outcome)) }
+        guard outcome == "released" else { return .unchanged(try refusal(outcome)) }
         var machine = try FoundRow(released: row).machine(reader: reader, link: .online(LinkEpoch(0)))
-        return Self.withoutHistory(machine.adminRelease())
+        return withoutHistory(machine.adminRelease())
     }
 
     /// One ownership ended because its session's lease ran out (``expireSessions(limit:)``), or

@@ -87,7 +87,7 @@ extension FleetAdminService {
             }
             var beforeSeq: Int64?
             if !request.pageToken.isEmpty {
-                guard let seq = AuditCursor.seq(request.pageToken) else {
+                guard let seq = PageCursor.audit.seq(request.pageToken) else {
                     throw ServiceError.invalid("page_token is not one this gateway issued; pass a response's next_page_token unchanged, or none for the first page")
                 }
                 beforeSeq = seq
@@ -99,7 +99,7 @@ extension FleetAdminService {
             }
             var response = ReaderGatewayV1.ListAuditEventsResponse()
             response.events = records.prefix(limit).map(Self.auditMessage)
-            if records.count > limit { response.nextPageToken = AuditCursor.token(after: records[limit - 1].seq) }
+            if records.count > limit { response.nextPageToken = PageCursor.audit.token(after: records[limit - 1].seq) }
             return response
         }
     }

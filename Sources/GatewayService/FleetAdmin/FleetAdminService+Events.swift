@@ -13,7 +13,7 @@ extension FleetAdminService {
             }
             var beforeSeq: Int64?
             if !request.pageToken.isEmpty {
-                guard let seq = EventCursor.seq(request.pageToken) else {
+                guard let seq = PageCursor.events.seq(request.pageToken) else {
                     throw ServiceError.invalid("page_token is not one this gateway issued; pass a response's next_page_token unchanged, or none for the first page")
                 }
                 beforeSeq = seq
@@ -25,7 +25,7 @@ extension FleetAdminService {
             }
             var response = ReaderGatewayV1.ListEventsResponse()
             response.events = records.prefix(limit).map(Self.eventMessage)
-            if records.count > limit { response.nextPageToken = EventCursor.token(after: records[limit - 1].seq) }
+            if records.count > limit { response.nextPageToken = PageCursor.events.token(after: records[limit - 1].seq) }
             return response
         }
     }

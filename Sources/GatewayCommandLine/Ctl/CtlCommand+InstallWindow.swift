@@ -4,7 +4,6 @@ import GatewayWire
 extension CtlCommand {
     /// `locations update LOCATION --install-window W | --clear-install-window`.
     static func parseLocationUpdate(_ words: [String], _ options: ParsedOptions) throws(OptionsError) -> CtlCommand {
-        func usage(_ message: String) -> OptionsError { OptionsError("gatewayctl: \(message) (see gatewayctl --help)") }
         guard words.count > 2 else { throw usage("`locations update` needs a LOCATION id") }
         if words.count > 3 { throw usage("unexpected argument \"\(words[3])\"") }
         let clear = try options.flag("clear-install-window")

@@ -8,7 +8,6 @@ extension CtlCommand {
 
     /// `keys create|list|roll|revoke`: the account's secret keys.
     static func parseKeys(_ words: [String], _ options: ParsedOptions) throws(OptionsError) -> CtlCommand {
-        func usage(_ message: String) -> OptionsError { OptionsError("gatewayctl: \(message) (see gatewayctl --help)") }
         func keyID() throws(OptionsError) -> String {
             guard words.count > 2 else { throw usage("`keys \(words[1])` needs a KEY id (key_...)") }
             if words.count > 3 { throw usage("unexpected argument \"\(words[3])\"") }

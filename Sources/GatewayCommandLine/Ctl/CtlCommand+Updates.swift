@@ -5,7 +5,6 @@ import GatewayWire
 extension CtlCommand {
     /// `updates list|add|remove`: the account's software update catalog.
     static func parseUpdates(_ words: [String], _ options: ParsedOptions) throws(OptionsError) -> CtlCommand {
-        func usage(_ message: String) -> OptionsError { OptionsError("gatewayctl: \(message) (see gatewayctl --help)") }
         func deviceType(required: Bool) throws(OptionsError) -> ReaderGatewayV1.DeviceType {
             guard let raw = options.string("device-type") else {
                 if required { throw usage("`updates \(words.count > 1 ? words[1] : "")` needs --device-type") }

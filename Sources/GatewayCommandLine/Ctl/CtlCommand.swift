@@ -92,7 +92,6 @@ public enum CtlCommand: Sendable, Equatable {
 
     /// Parses the positional words of a command line with its options.
     public static func parse(_ words: [String], _ options: ParsedOptions) throws(OptionsError) -> CtlCommand {
-        func usage(_ message: String) -> OptionsError { OptionsError("gatewayctl: \(message) (see gatewayctl --help)") }
         func required(_ name: String) throws(OptionsError) -> String {
             guard let value = options.string(name) else { throw usage("`\(words.prefix(2).joined(separator: " "))` needs --\(name)") }
             return value

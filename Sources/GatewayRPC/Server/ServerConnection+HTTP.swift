@@ -18,8 +18,9 @@ extension ServerConnection {
         case .request(let request):
             cancelWebSocketTimer()
             let loop = self.loop
+            let peer = self.peer
             Task {
-                let response = await responder.respond(to: request)
+                let response = await responder.respond(to: request, peer: peer)
                 loop.execute { [self] in respondAndClose(response) }
             }
         }

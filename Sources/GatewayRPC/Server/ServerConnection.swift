@@ -27,7 +27,7 @@ public final class ServerConnection: ConnectionHandler, TransportHandler, @unche
     var transport: (any ConnectionTransport)?
     /// The peer's address and verified client identity, for the calls' contexts (the rest of
     /// the transport's ``ConnectionInfo`` is not kept: this object lives as long as a reader's link).
-    private var peer = ""
+    private(set) var peer = ""
     private var verifiedClientIdentity: String?
     /// What carries the frames, decided by the first bytes (see `ServerConnection+WebSocket.swift`).
     var carrier: FrameCarrier

@@ -2,7 +2,7 @@ import GatewayPostgres
 
 /// The fleet's tables on one PostgreSQL client, one store per aggregate:
 /// accounts, locations, readers, registration codes, connection tokens, SDK sessions and
-/// console sessions. Every query that takes an id from a peer also takes the caller's
+/// console sessions, and failed authentications. Every query that takes an id from a peer also takes the caller's
 /// account, so another account's ids read exactly like unknown ones. The fleet view, a read
 /// across readers, ownership and sessions, is here too (``fleet(account:location:)``).
 public struct GatewayDatabase: Sendable {
@@ -15,6 +15,7 @@ public struct GatewayDatabase: Sendable {
     public let connectionTokens: ConnectionTokenStore
     public let sessions: SessionStore
     public let consoleSessions: ConsoleSessionStore
+    public let authFailures: AuthFailureBucketStore
 
     public init(client: PostgresClient) {
         self.client = client
@@ -26,5 +27,6 @@ public struct GatewayDatabase: Sendable {
         connectionTokens = ConnectionTokenStore(client: client)
         sessions = SessionStore(client: client)
         consoleSessions = ConsoleSessionStore(client: client)
+        authFailures = AuthFailureBucketStore(client: client)
     }
 }

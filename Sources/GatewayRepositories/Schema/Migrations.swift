@@ -28,6 +28,7 @@ public enum Migrations {
         .v0020GenerationTimelineFloor,
         .v0021EventLog,
         .v0022ApiKeys,
+        .v0024AuthFailureBuckets,
     ]
 
     /// The newest version this binary knows.

@@ -26,8 +26,8 @@ struct GatewayHTTPResponder: PlainHTTPResponder {
         return undecided ? nil : false
     }
 
-    func respond(to request: HTTPRequest) async -> [UInt8] {
-        await console.respond(to: request)
+    func respond(to request: HTTPRequest, peer: String) async -> [UInt8] {
+        await console.respond(to: request, peer: peer)
     }
 
     func refusal(status: Int, message: String) -> [UInt8] {

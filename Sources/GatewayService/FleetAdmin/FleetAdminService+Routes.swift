@@ -1,5 +1,6 @@
 import Foundation
 import GatewayDomain
+import GatewayOperations
 import GatewayPostgres
 import GatewayRegistry
 import GatewayRepositories
@@ -225,20 +226,36 @@ extension FleetAdminService {
         return access
     }
 
+    /// The key the call authenticates with, limited per source address and account
+    /// (PROTOCOL.md section 22): a source this replica knows to be locked out is refused before
+    /// its key is looked up; a refused secret (or unknown console session) is counted, and the
+    /// failure that empties a bucket is answered AUTHENTICATION_RATE_LIMITED. A call without a
+    /// key guesses nothing and is not counted; a successful one costs no round trip here.
     private func authenticatedKey(_ context: CallContext) async throws(ServiceError) -> AdminAccess {
-        if context.metadataValue("authorization") == nil, context.consoleSessionToken != nil {
-            return try await consoleAccess(context)
+        let source = AuthenticationLimiter.sourceKey(peer: context.peer)
+        let fromConsole = context.metadataValue("authorization") == nil && context.consoleSessionToken != nil
+        let surface: AuthSurface = fromConsole ? .consoleSession : .fleetAdmin
+        if let lockout = limiter.lockout(of: source, surface: surface) { throw lockout.error }
+        if fromConsole {
+            do { return try await consoleAccess(context) } catch where error.reason == .secretKeyInvalid {
+                if let lockout = await limiter.failed(source: source, account: nil, surface: surface) { throw lockout.error }
+                throw error
+            }
         }
         guard let header = context.metadataValue("authorization"), header.hasPrefix("Bearer ") else { throw ServiceError.secretKeyInvalid }
         let secret = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
         guard !secret.isEmpty else { throw ServiceError.secretKeyInvalid }
         let found: ApiKeyLookup
         do { found = try await accounts.lookup(secret: secret, now: configuration.clock.date) } catch { throw ServiceError.store(error) }
+        let refusal: ServiceError
+        let account: String?
         switch found {
         case .valid(let key): return AdminAccess(key: key)
-        case .retired(let key, let retirement): throw KeyRefusal.retired(key, retirement)
-        case .unknown: throw ServiceError.secretKeyInvalid
+        case .retired(let key, let retirement): (refusal, account) = (KeyRefusal.retired(key, retirement), key.accountID)
+        case .unknown: (refusal, account) = (ServiceError.secretKeyInvalid, nil)
         }
+        if let lockout = await limiter.failed(source: source, account: account, surface: surface) { throw lockout.error }
+        throw refusal
     }
 
     /// `id` when it names a location of the account the key sees (nil for empty);

@@ -36,6 +36,8 @@ struct FleetAdminService: FleetAdminRoutes, ShowsReaders, StoreFollowUps {
     let fleet: any FleetWatching
     /// The account's event log (`ListEvents`, `GetEvent`).
     let events: any FleetEventLog
+    /// Failed authentications, limited per source address and account.
+    let limiter: AuthenticationLimiter
     let logger = Logger(component: "service")
 
     var watchFleet: FleetAdminRoute.WatchFleet {

@@ -23,7 +23,11 @@ struct LocalFleetAdmin {
             configuration: lanes.configuration, accounts: store, consoleSessions: store, locations: store, readerRecords: store, registrations: store,
             codes: store, tokens: store, ownership: store, linkEndings: store, cluster: store, registry: lanes.registry,
             node: lanes.node, replicas: ReplicaChannels(group: EventLoopGroupBox()), metrics: lanes.metrics, updates: lanes.updates,
-            fleet: lanes.fleet, events: store
+            fleet: lanes.fleet, events: store,
+            limiter: AuthenticationLimiter(
+                buckets: store, perSource: lanes.configuration.authFailuresPerSource, perAccount: lanes.configuration.authFailuresPerAccount,
+                clock: lanes.configuration.clock, metrics: lanes.metrics.authentication
+            )
         )
     }
 

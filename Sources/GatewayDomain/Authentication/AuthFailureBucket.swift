@@ -30,10 +30,10 @@ public struct AuthFailureRule: Sendable, Hashable {
 /// One bucket of failed authentications: the tokens it held at `updatedUnixMs`.
 ///
 /// A new bucket is full. A failure refills the bucket by the time elapsed since it was last
-/// updated (never past `burst`, never by a negative time: replicas' clocks differ a little),
-/// then takes `costPerFailure` if the bucket holds it; otherwise the failure is refused and
-/// takes nothing (so refused guesses do not push the end of a lock-out further away), and the
-/// answer says how long until one failure's worth of tokens is back.
+/// updated (never past `burst`, never by a negative time: replicas' clocks differ a little)
+/// and takes `costPerFailure` if the bucket then holds it. Otherwise the failure is refused
+/// and the bucket is left as it was (so refused guesses do not move the end of a lock-out),
+/// and the answer says how long until one failure's worth of tokens is back.
 public struct AuthFailureBucket: Sendable, Hashable {
     public var tokens: Double
     public var updatedUnixMs: Int64
@@ -49,28 +49,26 @@ public struct AuthFailureBucket: Sendable, Hashable {
         self.updatedUnixMs = updatedUnixMs
     }
 
+    /// The tokens the bucket holds at `nowUnixMs`.
+    public func refilled(_ rule: AuthFailureRule, nowUnixMs: Int64) -> Double {
+        let elapsed = Double(max(0, nowUnixMs - updatedUnixMs)) / 1000
+        return min(rule.burst, tokens + elapsed * rule.refillPerSecond)
+    }
+
     /// One failed authentication at `nowUnixMs`.
     public mutating func takeFailure(_ rule: AuthFailureRule, nowUnixMs: Int64) -> AuthFailureDecision {
-        let elapsed = Double(max(0, nowUnixMs - updatedUnixMs)) / 1000
-        let refilled = min(rule.burst, tokens + elapsed * rule.refillPerSecond)
+        let refilled = refilled(rule, nowUnixMs: nowUnixMs)
+        guard refilled >= rule.costPerFailure else { return .lockedOut(retryAfter: Self.retryAfter(tokens: refilled, rule: rule)) }
+        tokens = refilled - rule.costPerFailure
         updatedUnixMs = max(updatedUnixMs, nowUnixMs)
-        return Self.decide(refilled: refilled, rule: rule, tokens: &tokens)
+        return .counted(tokensLeft: tokens)
     }
 
-    /// Takes a failure from `refilled` tokens (the bucket's content now) into `tokens`.
-    static func decide(refilled: Double, rule: AuthFailureRule, tokens: inout Double) -> AuthFailureDecision {
-        if refilled >= rule.costPerFailure {
-            tokens = refilled - rule.costPerFailure
-            return .counted(tokensLeft: tokens)
-        }
-        tokens = refilled
-        return .lockedOut(retryAfter: Self.retryAfter(tokens: refilled, rule: rule))
-    }
-
-    /// How long until a bucket holding `tokens` holds one failure's cost (rounded up to the millisecond).
+    /// How long until a bucket holding `tokens` holds one failure's cost, in whole
+    /// milliseconds rounded up (a nanosecond of floating-point noise is not a millisecond more).
     public static func retryAfter(tokens: Double, rule: AuthFailureRule) -> Duration {
-        let seconds = max(0, rule.costPerFailure - tokens) / rule.refillPerSecond
-        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
+        let milliseconds = max(0, rule.costPerFailure - tokens) / rule.refillPerSecond * 1000
+        return .milliseconds(Int64((milliseconds - 1e-6).rounded(.up)))
     }
 }
 

@@ -42,6 +42,8 @@ let parser = OptionsParser(
         .value("addresses", "N", default: "10", help: "Auth-flood mode: loopback source addresses of the flood (127.0.0.2 and up)."),
         .value("guesses", "N", default: "10000", help: "Auth-flood mode: wrong keys sent in all."),
         .value("guesses-in-flight", "N", default: "8", help: "Auth-flood mode: calls in flight per address."),
+        .value("flood-duration", "DURATION", default: "0s", help: "Auth-flood mode: keep guessing at least this long (0: exactly --guesses)."),
+        .value("guesses-per-second", "N", default: "0", help: "Auth-flood mode: pace the flood at N guesses a second in all (0: as fast as answered, --guesses-in-flight per address)."),
         .value("lanes", "CARRIER", default: "raw", help: "relay: how lanes reach the gateway: raw (frames on TLS) or websocket (the WebSocket binding on TLS)."),
         .value("pgbench", "PATH", default: "/usr/lib/postgresql/15/bin/pgbench", help: "The pgbench executable (connect mode)."),
         .value("pgbench-protocol", "MODE", default: "extended", help: "Connect mode: pgbench's -M (extended or prepared)."),
@@ -84,6 +86,8 @@ guard mode == "relay" || mode == "connect" || mode == "auth-flood" else { fail("
 let floodAddresses = parsed(try options.int("addresses", in: 1...250)) ?? 10
 let floodGuesses = parsed(try options.int("guesses", in: 1...10_000_000)) ?? 10_000
 let guessesInFlight = parsed(try options.int("guesses-in-flight", in: 1...64)) ?? 8
+let floodDuration = parsed(try options.duration("flood-duration")) ?? .zero
+let guessesPerSecond = parsed(try options.int("guesses-per-second", in: 0...10_000_000)) ?? 0
 let pgbenchPath = options.string("pgbench") ?? "/usr/lib/postgresql/15/bin/pgbench"
 let rounds = parsed(try options.int("rounds", in: 1...100)) ?? 1
 let pgbenchProtocol = options.string("pgbench-protocol") ?? "extended"
@@ -175,7 +179,7 @@ func run() async throws {
     if mode == "auth-flood" {
         let line = try await AuthFlood.run(
             admin: admin, port: port, caPath: caPath, clients: clients, addresses: floodAddresses, guesses: floodGuesses, inFlight: guessesInFlight,
-            baseline: duration
+            baseline: duration, sustained: floodDuration, perSecond: guessesPerSecond
         )
         FileHandle.standardOutput.write(Data(line.utf8))
         try await running.stop()

@@ -31,7 +31,8 @@ extension ClusterTests {
                     try cluster.require(false, "replica \(index + 1) served a locked-out address")
                 } catch let error as RPCError {
                     try cluster.require(
-                        error.reason == .authenticationRateLimited && error.code == .resourceExhausted && error.message.contains("retry in"),
+                        error.reason == .authenticationRateLimited && error.code == .resourceExhausted && error.message.contains("retry in")
+                            && (1...6000).contains(error.retryAfterMs),
                         "replica \(index + 1): \(error)"
                     )
                 }

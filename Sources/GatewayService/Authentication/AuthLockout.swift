@@ -26,5 +26,5 @@ struct AuthLockout: Sendable, Hashable {
     }
 
     /// The RESOURCE_EXHAUSTED a call is refused with.
-    var error: ServiceError { ServiceError(.authenticationRateLimited, message) }
+    var error: ServiceError { ServiceError(.authenticationRateLimited, message, retryAfter: retryAfter) }
 }

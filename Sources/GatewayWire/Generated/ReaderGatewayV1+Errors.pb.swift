@@ -490,6 +490,11 @@ extension ReaderGatewayV1 {
         /// What happened and what to do, for humans. Never contains secrets.
         public var message: String = ""
 
+        /// When nonzero, a RESOURCE_EXHAUSTED refusal that ends by itself: the same call
+        /// is refused until this many milliseconds have passed (a locked-out source
+        /// address, a discovery rate limit). Zero: no wait is known.
+        public var retryAfterMs: UInt64 = 0
+
         /// Fields this version does not know, kept as raw bytes and written back on encode.
         public var unknownFields: [UInt8] = []
 
@@ -502,6 +507,7 @@ extension ReaderGatewayV1 {
                 case 1: self.code = try reader.read(ProtobufEnumField<ReaderGatewayV1.StatusCode>.self, tag)
                 case 2: self.reason = try reader.read(ProtobufEnumField<ReaderGatewayV1.ErrorReason>.self, tag)
                 case 3: self.message = try reader.read(ProtobufString.self, tag)
+                case 4: self.retryAfterMs = try reader.read(ProtobufUInt64.self, tag)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -511,6 +517,7 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.StatusCode>.self, self.code, field: 1)
             writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.ErrorReason>.self, self.reason, field: 2)
             writer.writeSingular(ProtobufString.self, self.message, field: 3)
+            writer.writeSingular(ProtobufUInt64.self, self.retryAfterMs, field: 4)
             writer.writeRaw(self.unknownFields)
         }
     }

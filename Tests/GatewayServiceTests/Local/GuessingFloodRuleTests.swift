@@ -50,6 +50,7 @@ struct GuessingFloodRuleTests {
         #expect(refused?.status.code == .resourceExhausted)
         #expect(refused?.message.contains("127.0.0.2") == true)
         #expect(refused?.message.contains("retry in 1000 ms") == true)
+        #expect(refused?.status.retryAfterMs == 1000)
     }
 
     @Test func aLockedAddressIsRefusedEvenACorrectKeyUntilItsRetryAfter() async throws {

@@ -182,4 +182,5 @@ export const Status = defineMessage("readergateway.v1.Status", () => [
   [1, "code", "enum", "", StatusCode],
   [2, "reason", "enum", "", ErrorReason],
   [3, "message", "string"],
+  [4, "retryAfterMs", "uint64"],
 ]);

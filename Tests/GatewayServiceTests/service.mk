@@ -55,6 +55,7 @@ reader-memory: test-deps
 	@for product in reader-gateway gatewayctl fleet-load transport-echo; do $(SWIFT) build -c release --product $$product $(SWIFT_FLAGS) >/dev/null || exit 1; done
 	@Tests/GatewayServiceTests/bench/reader-memory.sh "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))" bench-results $(READER_MEMORY_BASELINE)
 
+BENCH_SUITES += bench-auth-flood
 .PHONY: bench-auth-flood
 
 # A guessing flood (10,000 wrong secret keys from 10 loopback addresses, 127.0.0.2 to .11) while

@@ -10,6 +10,10 @@ final class ServerCounters: Sendable {
     let handshaking = Atomic<Int>(0)
     /// Connections closed in handshake to make room for newer ones (``CloseReason/handshakeEvicted``).
     let evicted = Atomic<Int>(0)
+    /// Idle connections whose buffers were released (``TLSServer/buffersReleasedCount``).
+    let buffersReleased = Atomic<Int>(0)
+    /// Releases refused while a buffer held data (``TLSServer/buffersReleaseDeferredCount``).
+    let buffersReleaseDeferred = Atomic<Int>(0)
     /// Set when the last connection closes while the server shuts down (see ``TLSServer/shutdown(gracePeriod:)``).
     let drained = Mutex<Latch?>(nil)
 
@@ -125,6 +129,8 @@ public final class TLSConnection: @unchecked Sendable {
     var flushScheduled = false
     /// On the loop's buffer sweep (OpenSSL may hold record buffers for it).
     var buffersTracked = false
+    /// Released by the sweep, and no record read or written since (``recordBuffersReleased``).
+    var buffersReleased = false
     var continueReadingScheduled = false
     var lastActivity: UInt64
     var stateDeadline: UInt64 = 0

@@ -28,7 +28,7 @@ public struct ServiceConfiguration: Sendable {
     /// Ownership claims (lanes' connects) sent to PostgreSQL at once; connects that arrive
     /// meanwhile leave together in the next one, as one statement and one commit (at most the
     /// store client's connections). One keeps PostgreSQL's work per connect lowest when the
-    /// server's CPU is the bound: see docs/operations.md, "Connects beside pgbench".
+    /// server's CPU is the bound: see docs/performance.md, "Connects beside pgbench".
     public var connectBatchesInFlight: Int = 1
     /// The clock of the software update rules (required_at, the 30-day rule); tests set one.
     public var updateClock: WallClock = .system

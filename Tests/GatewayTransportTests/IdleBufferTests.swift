@@ -1,3 +1,4 @@
+import CGatewayOpenSSL
 import Foundation
 import GatewayTestKit
 import GatewayTransport
@@ -87,6 +88,34 @@ struct IdleBufferTests {
         await server.stop()
     }
 
+    @Test("half a record in OpenSSL's read buffer: the release is refused and retried; once the record is whole it goes")
+    func partialRecordDefersTheRelease() async throws {
+        let handler = WatchedEchoHandler()
+        let server = try Self.server(releaseAfter: Self.threshold, handler: handler)
+        let port = server.port
+        let client = try await onOwnThread { try BlockingTLSClient(port: port, caPath: TestCertificates.shared.caPath) }
+        #expect(await onOwnThread { client.write([1, 2, 3]) ? client.read(upTo: 3) : nil } == [1, 2, 3])
+        let payload = (0..<100).map { UInt8($0) }
+        let sealed = try #require(await onOwnThread { client.sealWithoutSending(payload) })
+        #expect(sealed.count > payload.count)
+        #expect(await onOwnThread { client.sendRaw(sealed[..<10]) })
+
+        // Once the server has read the first 10 bytes, SSL_free_buffers refuses (data pending).
+        #expect(await eventually {
+            await server.server.sweepIdleBuffers(asIfQuietFor: Self.threshold + .seconds(1))
+            return server.server.buffersReleaseDeferredCount >= 1
+        })
+        #expect(await handler.released() == false)
+        let releasedBefore = server.server.buffersReleasedCount
+
+        // The rest of the record: read, echoed, and the next pass releases.
+        #expect(await onOwnThread { client.sendRaw(sealed[10...]) ? client.read(upTo: 100) : nil } == payload)
+        await server.server.sweepIdleBuffers(asIfQuietFor: Self.threshold + .seconds(1))
+        #expect(server.server.buffersReleasedCount == releasedBefore + 1)
+        #expect(await handler.released() == true)
+        await server.stop()
+    }
+
     @Test("with the release off, a quiet connection keeps its buffers")
     func keptWhenOff() async throws {
         let handler = WatchedEchoHandler()
@@ -101,5 +130,25 @@ struct IdleBufferTests {
         #expect(await handler.released() == false)
         client.close()
         await server.stop()
+    }
+}
+
+extension BlockingTLSClient {
+    /// Encrypts `bytes` as a TLS record without sending it: written into a memory BIO in place
+    /// of the socket, which is put back after. The record goes out with ``sendRaw(_:)``.
+    func sealWithoutSending(_ bytes: [UInt8]) -> [UInt8]? {
+        guard let ssl, let socketBIO = SSL_get_wbio(ssl), let memory = BIO_new(BIO_s_mem()) else { return nil }
+        BIO_up_ref(socketBIO)
+        SSL_set0_wbio(ssl, memory)
+        defer { SSL_set0_wbio(ssl, socketBIO) }
+        guard SSL_write(ssl, bytes, Int32(bytes.count)) == Int32(bytes.count) else { return nil }
+        var sealed = [UInt8](repeating: 0, count: bytes.count + 1_024)
+        let count = BIO_read(memory, &sealed, Int32(sealed.count))
+        return count > 0 ? Array(sealed.prefix(Int(count))) : nil
+    }
+
+    /// Sends bytes on the socket as they are (no TLS).
+    func sendRaw(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) == $0.count }
     }
 }

@@ -30,7 +30,7 @@ public struct ServiceConfiguration: Sendable {
     /// Ownership claims (lanes' connects) sent to PostgreSQL at once; connects that arrive
     /// meanwhile leave together in the next one, as one statement and one commit (at most the
     /// store client's connections). One keeps PostgreSQL's work per connect lowest when the
-    /// server's CPU is the bound: see docs/operations.md, "Connects beside pgbench".
+    /// server's CPU is the bound: see docs/performance.md, "Connects beside pgbench".
     public var connectBatchesInFlight: Int = 1
     /// Failed authentications a source address may make (burst, then a sustained rate), and
     /// an account where a failure names one (PROTOCOL.md section 22).

@@ -73,6 +73,7 @@ extension GatewayServiceHost {
         limits.idleTimeout = nil
         limits.maxHandshaking = listener.maxHandshaking
         limits.maxHandshakingPerSource = listener.maxHandshakingPerSource
+        limits.releaseBuffersAfter = listener.releaseBuffersAfter
         var configuration = TLSServerConfiguration(
             host: listener.host, port: listener.port, certificates: [listener.certificate],
             clientAuthentication: listener.readerCAPath.map { .optional(trustedCAPath: $0) } ?? .none,

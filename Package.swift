@@ -145,7 +145,7 @@ let package = Package(
         // MARK: executables
         .executableTarget(
             name: "ReaderGatewayServer",
-            dependencies: ["GatewayCore", "CGatewayLinux", "GatewayTransport", "GatewayPostgres", "GatewayRepositories", "GatewayOperations", "GatewayService", "GatewayWebSocket"],
+            dependencies: ["GatewayCore", "GatewayDomain", "CGatewayLinux", "GatewayTransport", "GatewayPostgres", "GatewayRepositories", "GatewayOperations", "GatewayService", "GatewayWebSocket"],
             swiftSettings: swift6
         ),
         .executableTarget(name: "GatewayCtl", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayClient", "GatewayCommandLine", "GatewayPostgres", "GatewayRepositories"], swiftSettings: swift6),

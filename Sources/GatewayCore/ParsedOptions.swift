@@ -35,6 +35,21 @@ public struct ParsedOptions: Sendable {
         return duration
     }
 
+    /// A count allowed at once and the time one more takes to come back: `20/6s` (20, then one
+    /// every 6 seconds), as a token bucket's burst and refill period.
+    public func burstPerPeriod(_ name: String) throws(OptionsError) -> (burst: Int, period: Duration)? {
+        guard let raw = string(name) else { return nil }
+        let parts = raw.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let burst = Int(parts[0].trimmingCharacters(in: .whitespaces)), burst >= 1, burst <= 1_000_000,
+              let period = ParsedOptions.parseDuration(parts[1].trimmingCharacters(in: .whitespaces)), period > .zero
+        else {
+            throw OptionsError.malformed(
+                name: name, value: raw, expected: "BURST/PERIOD: a whole number from 1 to 1000000, then the time one more takes to come back, such as 20/6s", program: program
+            )
+        }
+        return (burst, period)
+    }
+
     /// A duration, or `off` for none: `.some(nil)` when the value is `off`, nil when absent.
     public func durationOrOff(_ name: String) throws(OptionsError) -> Duration?? {
         guard let raw = string(name) else { return nil }

@@ -1,5 +1,6 @@
 import Foundation
 import GatewayCore
+import GatewayDomain
 import GatewayPostgres
 import GatewayService
 import GatewayTransport
@@ -9,6 +10,11 @@ import GatewayTransport
 /// service configurations, and what the process says once the port is open: on the first run
 /// of a fresh embedded database, the development account's secret key and the CA path, once.
 enum GatewayHostSetup {
+    /// `burst` failures at once, then one per `period`.
+    static func rule(_ option: (burst: Int, period: Duration)) -> AuthFailureRule {
+        AuthFailureRule(burst: Double(option.burst), refillPerSecond: 1 / option.period.seconds)
+    }
+
     static func make(options: ServerOptions, store: StorePart) async throws -> GatewayServiceHost.Setup {
         let client: PostgresClient
         do {
@@ -40,6 +46,8 @@ enum GatewayHostSetup {
         service.connectBatchesInFlight = options.connectBatchesInFlight
         service.nodeName = options.nodeName
         service.nodeLease = options.nodeLease
+        service.authFailuresPerSource = Self.rule(options.authFailuresPerSource)
+        service.authFailuresPerAccount = Self.rule(options.authFailuresPerAccount)
         let internalListener = InternalListenerConfiguration(
             host: options.internalAddress, port: options.internalPort, advertiseAddress: options.advertiseAddress,
             certificateDirectory: (NSTemporaryDirectory() as NSString).appendingPathComponent("reader-gateway-internal-\(getpid())")

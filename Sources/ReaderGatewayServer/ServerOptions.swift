@@ -37,6 +37,8 @@ struct ServerOptions: Sendable {
             .value("max-handshaking", "N", default: "1024", help: "TLS handshakes in flight at once; a new connection over it closes the oldest one that has not sent its ClientHello."),
             .value("max-handshaking-per-source", "N", default: "64", help: "TLS handshakes in flight at once from one client address (IPv6: one /64). Behind a proxy that hides client addresses, set it to --max-handshaking."),
             .value("release-buffers-after", "DURATION", default: "20ms", help: "A connection quiet this long releases its TLS record buffers (about 34 KiB) and its link's buffers until its next message; off: keep them."),
+            .value("auth-failures-per-source", "BURST/PERIOD", default: "20/6s", help: "Failed authentications (wrong or retired secret keys, console sign-ins and sessions) one client address (IPv6: one /64) may make at once, then one per PERIOD, shared by every replica; past it the address is locked out (PROTOCOL.md section 22). Behind a proxy that hides client addresses, raise it."),
+            .value("auth-failures-per-account", "BURST/PERIOD", default: "50/2s", help: "Failed authentications that name one account (secrets of its keys that were rolled, revoked or expired) at once, then one per PERIOD."),
             .value("websocket-origins", "ORIGINS", default: "", help: "Browser origins allowed to open a WebSocket on the TLS port (PROTOCOL.md section 15), comma-separated scheme://host[:port] (e.g. https://pos.example.com); '*' allows any (development only). Empty: none; clients that send no Origin are not browsers and always may."),
             .value("log-level", "LEVEL", default: "info", help: "Lowest level written: trace, debug, info, notice, warning, error, critical."),
             .value("log-format", "FORMAT", default: "logfmt", help: "Log line format: logfmt or json."),
@@ -67,6 +69,9 @@ struct ServerOptions: Sendable {
     var maxHandshaking: Int
     var maxHandshakingPerSource: Int
     var releaseBuffersAfter: Duration?
+    /// `--auth-failures-per-source` and `--auth-failures-per-account`.
+    var authFailuresPerSource: (burst: Int, period: Duration)
+    var authFailuresPerAccount: (burst: Int, period: Duration)
     var webSocketOrigins: OriginAllowList
     var logLevel: Logger.Level
     var logFormat: LogFormat
@@ -139,6 +144,8 @@ struct ServerOptions: Sendable {
             maxHandshaking: try options.int("max-handshaking", in: 1...1_000_000) ?? 1_024,
             maxHandshakingPerSource: try options.int("max-handshaking-per-source", in: 1...1_000_000) ?? 64,
             releaseBuffersAfter: try options.durationOrOff("release-buffers-after") ?? ConnectionLimits.defaultReleaseBuffersAfter,
+            authFailuresPerSource: try options.burstPerPeriod("auth-failures-per-source") ?? (20, .seconds(6)),
+            authFailuresPerAccount: try options.burstPerPeriod("auth-failures-per-account") ?? (50, .seconds(2)),
             webSocketOrigins: origins,
             logLevel: level,
             logFormat: try options.choice("log-format", as: LogFormat.self) ?? .logfmt,

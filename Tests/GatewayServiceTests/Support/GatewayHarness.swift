@@ -1,5 +1,6 @@
 import Foundation
 import GatewayCore
+import GatewayDomain
 import GatewayOperations
 import GatewayPostgres
 import GatewayRepositories
@@ -42,7 +43,8 @@ final class GatewayHarness: Sendable {
         webSocket: WebSocketCarrierConfiguration = WebSocketCarrierConfiguration(origins: .only([GatewayHarness.allowedOrigin])),
         updateClock: WallClock = .system,
         maxQueuedBytesPerCall: Int? = nil,
-        releaseBuffersAfter: Duration? = ConnectionLimits.defaultReleaseBuffersAfter
+        releaseBuffersAfter: Duration? = ConnectionLimits.defaultReleaseBuffersAfter,
+        authFailuresPerSource: AuthFailureRule = .perSource
     ) async throws -> GatewayHarness {
         // GATEWAY_TEST_TRACE=1: every gateway's trace and the test channels' frames;
         // GATEWAY_TEST_TRACE=debug: the gateways' debug lines alone (handshake endings and
@@ -68,6 +70,7 @@ final class GatewayHarness: Sendable {
         service.discoveriesPerSecond = discoveriesPerSecond
         service.commandTimeout = commandTimeout
         service.updateClock = updateClock
+        service.authFailuresPerSource = authFailuresPerSource
         let metrics = GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
         var listener = GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: caPath, loopCount: 2)
         listener.webSocket = webSocket

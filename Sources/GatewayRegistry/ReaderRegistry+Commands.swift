@@ -106,10 +106,13 @@ extension ReaderRegistry {
     }
 
     /// The reader answered command `commandID` on link `link`: the command to complete
-    /// (nil when it already ended). An answer on the current link restarts its bound.
+    /// (nil when it already ended). An answer on the current link restarts its bound. Ids
+    /// are the link's own (a new link numbers from 1 again): an answer arriving late on a
+    /// replaced link is for that link's command, which ended with it, never for the current
+    /// link's command of the same id.
     public mutating func commandAnswered(_ reader: ReaderID, link: LinkID, commandID: UInt64, now: ContinuousClock.Instant) -> CommandKey? {
-        guard let index = links.index(forKey: reader) else { return nil }
-        if links.values[index].id == link { links.values[index].lastHeartbeat = now }
+        guard let index = links.index(forKey: reader), links.values[index].id == link else { return nil }
+        links.values[index].lastHeartbeat = now
         guard links.values[index].pending.removeValue(forKey: commandID) != nil else { return nil }
         return CommandKey(link: links.values[index].id, command: commandID)
     }

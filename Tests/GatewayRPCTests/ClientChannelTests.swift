@@ -175,6 +175,31 @@ struct ClientChannelTests {
         await server.stop()
     }
 
+    @Test("GOAWAY, then the connection drops: the call in flight and the calls starting end UNAVAILABLE at once")
+    func goAwayThenDrop() async throws {
+        let server = try EchoServer()
+        // No keepalive: the drop alone must end the calls.
+        let channel = try await connect(server) { $0.keepalive = nil }
+        let inFlight = Task { try await channel.unary(EchoServer.held, location("kept"), timeout: outcomeDeadline) }
+        #expect(await eventually { server.snapshot.started == 1 })
+        server.goAway()
+        #expect(await eventually { if case .draining = channel.state { true } else { false } })
+        let starting = (0..<10).map { index in
+            Task { try await channel.unary(EchoServer.held, location("new \(index)"), timeout: outcomeDeadline) }
+        }
+        server.dropConnections()
+        for call in [inFlight] + starting {
+            do {
+                _ = try await withTimeLimit(outcomeDeadline) { try await call.value }
+                Issue.record("a call on a dropped connection answered")
+            } catch let error as RPCError {
+                #expect(error.code == .unavailable, "\(error)")
+                #expect(error.isRetryable, "\(error)")
+            }
+        }
+        await server.stop()
+    }
+
     @Test("300 concurrent calls on one connection, above the server's 100 streams")
     func manyConcurrentCalls() async throws {
         let server = try EchoServer()

@@ -101,6 +101,27 @@ struct ReaderRegistryLinksTests {
         #expect(fixture.registry.tick(now: fixture.start + .seconds(6) + bound, heartbeatBound: bound).silentLinks.isEmpty)
     }
 
+    @Test func anAnswerOnAReplacedLinkDoesNotEndTheNewLinksCommandOfTheSameID() {
+        var fixture = RegistryFixture()
+        let first = fixture.attach()
+        fixture.open("A")
+        fixture.claim("A", generation: 1)
+        guard case .local(let old, _) = fixture.relay("A") else { Issue.record("not relayed on the first link"); return }
+        // The reader attaches again here: the new link replaces the first and numbers its
+        // commands from 1 again.
+        let second = fixture.registry.linkStarted()
+        let replaced = fixture.registry.linkAttached(
+            fixture.reader, link: second, epoch: LinkEpoch(2), described: ReaderGatewayV1.Reader(),
+            status: LinkStatus(ipAddress: "10.0.0.9", softwareVersion: "2.1"), now: fixture.start
+        )
+        #expect(replaced.contains(.failCommand(old, .readerReattached)))
+        guard case .local(let new, _) = fixture.relay("A") else { Issue.record("not relayed on the second link"); return }
+        #expect(new.link == second && new.command == old.command)
+        // A late answer on the first link is its own command's (already failed), not the new one's.
+        #expect(fixture.registry.commandAnswered(fixture.reader, link: first, commandID: old.command, now: fixture.start) == nil)
+        #expect(fixture.registry.commandAnswered(fixture.reader, link: second, commandID: new.command, now: fixture.start) == new)
+    }
+
     @Test func aCommandPastItsDeadlineIsFailedOnceByTheSweep() {
         var fixture = RegistryFixture()
         let link = fixture.attach()

@@ -24,7 +24,9 @@ final class ClusterReader: Sendable {
         var attachments = 0
         var channel: ClientChannel?
         var link: ReaderLinkClient?
-        var heldCollect: UInt64?
+        /// The number of the link ``link`` is (each attach numbers its link, from 1).
+        var linkNumber = 0
+        var heldCollect: HeldCollect?
         var activity = ReaderGatewayV1.ReaderActivity.idle
         var holdCollects: Bool
         var collectDuration: Duration
@@ -34,6 +36,13 @@ final class ClusterReader: Sendable {
         var task: Task<Void, Never>?
     }
     private let state: Mutex<State>
+
+    /// A collect the reader holds: the gateway numbers commands per link (each link's from 1),
+    /// so a command is known by its link and its id together.
+    private struct HeldCollect: Equatable {
+        var link: Int
+        var id: UInt64
+    }
 
     init(serial: String, ports: [Int], caPath: String, certificate: CertificateKeyPair, group: EventLoopGroup, holdCollects: Bool = false, collectDuration: Duration = .milliseconds(150)) {
         precondition(!ports.isEmpty)
@@ -90,15 +99,16 @@ final class ClusterReader: Sendable {
 
     /// Presents a test card to the held collect.
     func finishCollect() {
-        let (held, link) = state.withLock { state -> (UInt64?, ReaderLinkClient?) in
+        let (held, link) = state.withLock { state -> (HeldCollect?, ReaderLinkClient?) in
             defer {
                 state.heldCollect = nil
                 state.activity = .idle
             }
-            return (state.heldCollect, state.link)
+            // Held on the current link (what a link held ends with it).
+            return (state.heldCollect.flatMap { $0.link == state.linkNumber ? $0 : nil }, state.link)
         }
         guard let held, let link else { return }
-        Task { await Self.answer(held, on: link, result: .paymentMethod(Self.card)) }
+        Task { await Self.answer(held.id, on: link, result: .paymentMethod(Self.card)) }
     }
 
     private static var card: ReaderGatewayV1.PaymentMethod {
@@ -143,10 +153,11 @@ final class ClusterReader: Sendable {
             state.withLock { $0.linkEnds.append("attach failed: \(error)") }
             return
         }
-        let stopped = state.withLock { state -> Bool in
+        let (stopped, number) = state.withLock { state -> (Bool, Int) in
             state.channel = channel
             state.link = link
-            return state.task == nil
+            state.linkNumber += 1
+            return (state.task == nil, state.linkNumber)
         }
         if stopped {
             channel.close()
@@ -156,7 +167,7 @@ final class ClusterReader: Sendable {
         var reason = "the gateway ended the link"
         do {
             for try await downlink in link.downlinks {
-                handle(downlink, link: link)
+                handle(downlink, link: link, number: number)
             }
         } catch {
             reason = "\(error)"
@@ -164,12 +175,16 @@ final class ClusterReader: Sendable {
         heartbeats.cancel()
         channel.close()
         state.withLock { state in
+            state.linkEnds.append(reason)
+            // What this link held ends with it; a newer link's state is its own.
+            if state.heldCollect?.link == number {
+                state.heldCollect = nil
+                state.activity = .idle
+            }
+            guard state.linkNumber == number else { return }
             state.attached = false
             state.channel = nil
             state.link = nil
-            state.heldCollect = nil
-            state.activity = .idle
-            state.linkEnds.append(reason)
         }
     }
 
@@ -185,7 +200,7 @@ final class ClusterReader: Sendable {
         }
     }
 
-    private func handle(_ downlink: ReaderGatewayV1.ReaderDownlink, link: ReaderLinkClient) {
+    private func handle(_ downlink: ReaderGatewayV1.ReaderDownlink, link: ReaderLinkClient, number: Int) {
         switch downlink.message {
         case .registration(let registration)?:
             guard registration.registered else { return }
@@ -199,27 +214,29 @@ final class ClusterReader: Sendable {
         case .ownerChanged(let owner)?:
             state.withLock { $0.owners.append(owner) }
         case .command(let command)?:
-            handle(command, link: link)
+            handle(command, link: link, number: number)
         case nil:
             break
         }
     }
 
-    private func handle(_ command: ReaderGatewayV1.ReaderCommand, link: ReaderLinkClient) {
+    private func handle(_ command: ReaderGatewayV1.ReaderCommand, link: ReaderLinkClient, number: Int) {
         let id = command.commandID
+        let collect = HeldCollect(link: number, id: id)
         switch command.command {
         case .collectPaymentMethod?:
             let hold = state.withLock { state -> Duration? in
                 state.commands += 1
-                state.heldCollect = id
+                state.heldCollect = collect
                 state.activity = .collecting
                 return state.holdCollects ? nil : state.collectDuration
             }
             if let delay = hold {
                 Task { [self] in
                     try? await Task.sleep(for: delay)
+                    // This very collect: the same id on a later link is another command.
                     let still = state.withLock { state -> Bool in
-                        guard state.heldCollect == id else { return false }
+                        guard state.heldCollect == collect else { return false }
                         state.heldCollect = nil
                         state.activity = .idle
                         return true
@@ -230,11 +247,10 @@ final class ClusterReader: Sendable {
         case .cancelCollect?:
             let held = state.withLock { state -> UInt64? in
                 state.commands += 1
-                defer {
-                    state.heldCollect = nil
-                    state.activity = .idle
-                }
-                return state.heldCollect
+                guard let held = state.heldCollect, held.link == number else { return nil }
+                state.heldCollect = nil
+                state.activity = .idle
+                return held.id
             }
             Task {
                 if let held { await Self.answer(held, on: link, status: ReaderGatewayV1.Status(.commandCanceled, "cancelled on the reader")) }

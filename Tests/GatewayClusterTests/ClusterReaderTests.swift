@@ -1,0 +1,61 @@
+import GatewayTestSupport
+import GatewayWire
+import Testing
+
+/// The cluster suites' reader (``ClusterReader``) against the fake gateway of the test support
+/// (`EchoServer`): no cluster, no PostgreSQL.
+@Suite("the cluster suites' reader")
+struct ClusterReaderTests {
+    /// The gateway numbers a link's commands from 1, so a reader that re-attaches gets ids its
+    /// previous link used. A collect still timed on the ended link must not take a new link's
+    /// collect of the same id for its own: before, its timer answered the new collect on the
+    /// dead link (the answer was lost), the new collect's timer found nothing held, and the
+    /// gateway waited for an answer that never came (a lane's collect ended in
+    /// DEADLINE_EXCEEDED in `make upgrade-test`, its reader having re-attached right then).
+    @Test("a collect on a new link is answered there, whatever collect of the same id the ended link held")
+    func collectOfTheSameIDOnTheNextLinkIsAnswered() async throws {
+        let server = try EchoServer()
+        let certificates = ClientTestCertificates.shared
+        // Long enough for the second link's collect to arrive while the first one's still waits.
+        let collectDuration = Duration.seconds(4)
+        let reader = ClusterReader(
+            serial: "CRT000001", ports: [server.port], caPath: certificates.caPath, certificate: certificates.readerClient,
+            group: server.group, collectDuration: collectDuration
+        )
+        reader.start()
+        try #require(await eventuallyIgnoringErrors { server.snapshot.attaches == 1 }, "the reader never attached")
+
+        server.sendDownlink(Self.collect(id: 1))
+        try #require(await eventuallyIgnoringErrors { reader.isHoldingCollect }, "the first link's collect never reached the reader")
+        let firstHeld = ContinuousClock.now
+        server.dropConnections()
+        try #require(await eventuallyIgnoringErrors { server.snapshot.attaches == 2 && !reader.linkEnds.isEmpty }, "the reader did not attach again")
+
+        server.sendDownlink(Self.collect(id: 1))
+        try #require(await eventuallyIgnoringErrors { reader.commandCount == 2 }, "the second link's collect never reached the reader")
+        try #require(
+            ContinuousClock.now - firstHeld < collectDuration,
+            "the second collect arrived after the first link's collect had timed out: the case this test is about did not happen"
+        )
+
+        let answered = await eventuallyIgnoringErrors(timeout: collectDuration * 3) {
+            server.snapshot.uplinks.contains { uplink in
+                guard case .commandResult(let result)? = uplink.message, result.commandID == 1 else { return false }
+                guard case .paymentMethod(let method)? = result.result else { return false }
+                return method.last4 == "4242"
+            }
+        }
+        #expect(answered, "the second link's collect was never answered")
+        reader.stop()
+        await server.stop()
+    }
+
+    static func collect(id: UInt64) -> ReaderGatewayV1.ReaderDownlink {
+        var command = ReaderGatewayV1.ReaderCommand()
+        command.commandID = id
+        command.command = .collectPaymentMethod(.init())
+        var downlink = ReaderGatewayV1.ReaderDownlink()
+        downlink.message = .command(command)
+        return downlink
+    }
+}

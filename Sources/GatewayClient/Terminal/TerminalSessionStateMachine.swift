@@ -20,10 +20,19 @@ import GatewayWire
 /// before the command's error, as Stripe's SDKs promise.
 struct TerminalSessionStateMachine: Sendable {
     /// What opened the session (what a resume repeats).
-    struct Credentials: Sendable, Equatable {
+    struct Credentials: Sendable, Equatable, CustomStringConvertible {
         var connectionToken = ""
         var posDeviceID = ""
         var laneLabel = ""
+
+        /// The device and lane; never the connection token.
+        var description: String {
+            var d = ProtobufDescription("Credentials")
+            d.secret("connectionToken", connectionToken)
+            d.string("posDeviceID", posDeviceID)
+            d.string("laneLabel", laneLabel)
+            return d.text
+        }
     }
 
     /// The delegate, held weakly.

@@ -504,5 +504,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.message, field: 3)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("code", self.code, isDefault: self.code.rawValue == 0)
+            d.value("reason", self.reason, isDefault: self.reason.rawValue == 0)
+            d.string("message", self.message)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 }

@@ -44,10 +44,10 @@ struct PrintingTests {
     static let error = RPCError(.sessionExpired, "the session's lease ran out; open a new session")
 
     static let events: [TerminalEvent] = [
-        .disconnected(takeover), .readerStatusChanged(reader), .reconnectStarted(readerID: "tmr_1"),
+        .disconnected(takeover), .readerStatusChanged(Reader(reader)), .reconnectStarted(readerID: "tmr_1"),
         .reconnectSucceeded(readerID: "tmr_1"), .reconnectFailed(readerID: "tmr_1", error),
-        .updateProgress(readerID: "tmr_1", progress: 0.5), .updateAvailable(readerID: "tmr_1", update),
-        .updateStarted(readerID: "tmr_1", update), .connectionLost(error), .sessionResumed(session), .sessionEnded(error),
+        .updateProgress(readerID: "tmr_1", progress: 0.5), .updateAvailable(readerID: "tmr_1", ReaderSoftwareUpdate(update)),
+        .updateStarted(readerID: "tmr_1", ReaderSoftwareUpdate(update)), .connectionLost(error), .sessionResumed(session), .sessionEnded(error),
     ]
 
     @Test("every event prints readable fields and no secret, no raw protobuf")
@@ -62,15 +62,15 @@ struct PrintingTests {
         #expect("\(TerminalEvent.sessionResumed(Self.session))".contains("resumeToken: <redacted>"))
         let takeover = "\(TerminalEvent.disconnected(Self.takeover))"
         #expect(takeover.contains(#"takenByLaneLabel: "Lane 2""#) && takeover.contains(#"takenByPosDeviceID: "pos-2""#), "\(takeover)")
-        #expect(takeover.contains("DISCONNECT_REASON_REPLACED") && takeover.contains("generation: 7"), "\(takeover)")
-        #expect("\(TerminalEvent.updateStarted(readerID: "tmr_1", Self.update))" == #"updateStarted(readerID: "tmr_1", ReaderSoftwareUpdate(version: "2.1.0"))"#)
+        #expect(takeover.contains("reason: replaced") && takeover.contains("generation: 7"), "\(takeover)")
+        #expect("\(TerminalEvent.updateStarted(readerID: "tmr_1", ReaderSoftwareUpdate(Self.update)))" == #"updateStarted(readerID: "tmr_1", ReaderSoftwareUpdate(version: "2.1.0"))"#)
     }
 
     @Test("models print readable fields and no secret: session, discovered reader, credentials, admin client, mobile events")
     func models() {
         let session = "\(Self.session)"
         #expect(session.contains(#"sessionID: "ses_1""#) && session.contains(#"label: "Front""#), "\(session)")
-        let discovered = DiscoveredReader(reader: Self.reader, discoveryID: "dsc_1")
+        let discovered = DiscoveredReader(wire: Self.reader, discoveryID: "dsc_1")
         #expect("\(discovered)" == #"DiscoveredReader(discoveryID: "dsc_1", reader: Reader(id: "tmr_1", serialNumber: "WSQ-1", label: "Front"))"#)
         let credentials = TerminalSessionStateMachine.Credentials(connectionToken: Self.secret, posDeviceID: "pos-1", laneLabel: "Lane 1")
         let mobile: [MobileReaderEvent] = [

@@ -12,7 +12,7 @@ extension TerminalSession: CustomStringConvertible {
         d.secret("resumeToken", resumeToken)
         d.value("lease", lease, isDefault: false)
         d.value("resumed", resumed, isDefault: !resumed)
-        d.message("connectedReader", connectedReader)
+        if let connectedReader { d.value("connectedReader", connectedReader, isDefault: false) }
         return d.text
     }
 }
@@ -21,7 +21,7 @@ extension DiscoveredReader: CustomStringConvertible {
     public var description: String {
         var d = ProtobufDescription("DiscoveredReader")
         d.string("discoveryID", discoveryID)
-        d.message("reader", reader)
+        d.value("reader", reader, isDefault: false)
         return d.text
     }
 }
@@ -30,7 +30,7 @@ extension DisconnectInfo: CustomStringConvertible {
     public var description: String {
         var d = ProtobufDescription("DisconnectInfo")
         d.string("readerID", readerID)
-        d.value("reason", reason, isDefault: false)
+        d.value("reason", "\(reason)", isDefault: false)
         d.string("takenByLaneLabel", takenByLaneLabel)
         d.string("takenByPosDeviceID", takenByPosDeviceID)
         d.value("generation", generation, isDefault: generation == 0)
@@ -73,4 +73,36 @@ extension MobileReaderEvent: CustomStringConvertible {
 extension AdminClient: CustomStringConvertible {
     /// The call deadline; never the secret key.
     public var description: String { "AdminClient(secretKey: \(ProtobufDescription.redacted), timeout: \(timeout))" }
+}
+
+extension Reader: CustomStringConvertible {
+    public var description: String {
+        var d = ProtobufDescription("Reader")
+        d.string("id", id)
+        d.string("serialNumber", serialNumber)
+        d.string("label", label)
+        d.value("deviceType", deviceType, isDefault: deviceType == .unknown)
+        d.string("softwareVersion", softwareVersion)
+        d.string("locationID", locationID)
+        d.value("networkStatus", "\(networkStatus)", isDefault: networkStatus == .unknown)
+        d.value("activity", "\(activity)", isDefault: activity == .unknown)
+        d.string("ipAddress", ipAddress)
+        if let batteryLevel { d.value("batteryLevel", batteryLevel, isDefault: false) }
+        d.value("simulated", simulated, isDefault: !simulated)
+        if let availableUpdate { d.value("availableUpdate", availableUpdate, isDefault: false) }
+        return d.text
+    }
+}
+
+extension ReaderSoftwareUpdate: CustomStringConvertible {
+    public var description: String {
+        var d = ProtobufDescription("ReaderSoftwareUpdate")
+        d.value("deviceType", deviceType, isDefault: deviceType == .unknown)
+        d.string("version", version)
+        d.strings("components", components)
+        d.value("estimatedUpdateTime", "\(estimatedUpdateTime)", isDefault: estimatedUpdateTime == .unknown)
+        d.value("requiredAtUnixMs", requiredAtUnixMs, isDefault: requiredAtUnixMs == 0)
+        d.value("isRequired", isRequired, isDefault: !isRequired)
+        return d.text
+    }
 }

@@ -159,7 +159,7 @@ extension TerminalClient {
         case .readerStatusChanged(let message)?:
             if let reader = message.reader {
                 feedSession { $0.readerStatusChanged(reader) }
-                emit(.readerStatusChanged(reader))
+                emit(.readerStatusChanged(Reader(reader)))
             }
         case .reconnectStarted(let message)?:
             emit(.reconnectStarted(readerID: message.readerID))
@@ -172,10 +172,10 @@ extension TerminalClient {
         case .updateAvailable(let message)?:
             if let update = message.update {
                 feedSession { $0.updateAvailable(readerID: message.readerID, update) }
-                emit(.updateAvailable(readerID: message.readerID, update))
+                emit(.updateAvailable(readerID: message.readerID, ReaderSoftwareUpdate(update)))
             }
         case .updateStarted(let message)?:
-            if let update = message.update { emit(.updateStarted(readerID: message.readerID, update)) }
+            if let update = message.update { emit(.updateStarted(readerID: message.readerID, ReaderSoftwareUpdate(update))) }
         case nil:
             break
         }

@@ -31,7 +31,7 @@ extension TerminalClient {
         let response = try await connection.unary(ReaderGatewayV1.Sdk.discoverReaders, request, timeout: callTimeout + (timeout ?? .zero))
         // A replica of a release before the filter ignores it and lists the location: only
         // the reader named is kept.
-        return response.readers.filter { filter?.names($0) ?? true }.map { DiscoveredReader(reader: $0, discoveryID: response.discoveryID) }
+        return response.readers.filter { filter?.names($0) ?? true }.map { DiscoveredReader(wire: $0, discoveryID: response.discoveryID) }
     }
 
     /// Cancels the session's discovery that is still waiting for its answer (Stripe's
@@ -71,7 +71,7 @@ extension TerminalClient {
         feedSession { $0.connectStarted() }
         defer { feedSession { $0.connectEnded() } }
         let response = try await connection.unary(ReaderGatewayV1.Sdk.connectReader, request, timeout: paymentTimeout)
-        let connected = response.reader ?? reader.reader
+        let connected = response.reader ?? reader.wire
         feedSession { $0.readerConnected(connected, generation: response.generation) }
         return response
     }

@@ -127,7 +127,7 @@ extension TerminalClient {
     /// simulated device takes `duration`, reported in quarters; then the gateway records the
     /// device as set up (the next connects skip this until the OS version changes).
     func setUpDevice(_ device: TapToPayDevice, _ setup: ReaderGatewayV1.ReaderSoftwareUpdate, readerID: String, duration: Duration) async throws {
-        emit(.updateStarted(readerID: readerID, setup))
+        emit(.updateStarted(readerID: readerID, ReaderSoftwareUpdate(setup)))
         emit(.updateProgress(readerID: readerID, progress: 0))
         for quarter in 1...4 {
             try await Task.sleep(for: duration / 4)

@@ -96,7 +96,7 @@ public final class TerminalClient: Sendable {
     public var session: TerminalSession? { feedSession { $0.session } }
 
     /// The connected reader, if any.
-    public var connectedReader: ReaderGatewayV1.Reader? { feedSession { $0.connectedReader } }
+    public var connectedReader: Reader? { feedSession { $0.connectedReader }.map(Reader.init) }
 
     /// `connecting` while a ConnectReader runs (a required update installs during it), then
     /// `connected` once it answered, until the reader is lost or released.

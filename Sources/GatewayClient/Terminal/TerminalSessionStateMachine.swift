@@ -101,7 +101,7 @@ struct TerminalSessionStateMachine: Sendable {
     mutating func opened(_ session: TerminalSession, credentials: Credentials) -> Bool {
         self.credentials = credentials
         self.session = session
-        connectedReader = session.connectedReader
+        connectedReader = session.wireReader
         closed = false
         return background.isEmpty
     }
@@ -143,8 +143,8 @@ struct TerminalSessionStateMachine: Sendable {
     mutating func resumed(_ resumed: TerminalSession) -> LostReaderReport.Loss? {
         let before = connectedReader
         session = resumed
-        if resumed.connectedReader != nil { connectedReader = resumed.connectedReader }
-        guard resumed.connectedReader == nil, let before else { return nil }
+        if resumed.wireReader != nil { connectedReader = resumed.wireReader }
+        guard resumed.wireReader == nil, let before else { return nil }
         return (before, connectedGeneration)
     }
 

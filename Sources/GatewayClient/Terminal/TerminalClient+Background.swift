@@ -116,8 +116,10 @@ extension TerminalClient {
     /// The gateway ended the session (or it could not be resumed): both machines learn it
     /// before the event is reported and a waiting Tap to Pay reconnect looks again.
     func sessionEnded() {
-        feedSession { $0.sessionEnded() }
+        let loops = feedSession { $0.sessionEnded() }
         feedTapToPay { $0.sessionEnded() }
+        // The heartbeats stop (the event pump is returning): the next session starts both again.
+        for loop in loops { loop.cancel() }
     }
 
     /// Heartbeats every third of the lease (at most every 5 s) while the session is open.

@@ -61,7 +61,7 @@ extension TerminalClient {
     /// operating system version is the reason).
     public func discoverTapToPayReader(device: TapToPayDevice) async throws -> ReaderGatewayV1.Reader {
         var request = ReaderGatewayV1.DiscoverTapToPayReaderRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         request.device = device.message
         let response = try await connection.unary(ReaderGatewayV1.Sdk.discoverTapToPayReader, request, timeout: callTimeout, idempotent: true)
         return response.reader ?? ReaderGatewayV1.Reader()
@@ -87,7 +87,7 @@ extension TerminalClient {
         feedSession { $0.connectStarted() }
         defer { feedSession { $0.connectEnded() } }
         var request = ReaderGatewayV1.ConnectTapToPayReaderRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         request.device = device.message
         request.locationID = configuration.locationID
         request.merchantDisplayName = configuration.merchantDisplayName
@@ -134,7 +134,7 @@ extension TerminalClient {
             emit(.updateProgress(readerID: readerID, progress: Float(quarter) / 4))
         }
         var request = ReaderGatewayV1.CompleteTapToPayDeviceSetupRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         request.device = device.message
         _ = try await connection.unary(ReaderGatewayV1.Sdk.completeTapToPayDeviceSetup, request, timeout: callTimeout, idempotent: true)
     }

@@ -65,8 +65,14 @@ struct TerminalSessionStateMachine: Sendable {
     /// A `disconnected` event is being handed to the stream and the delegate.
     private(set) var deliveringDisconnect = false
     private var disconnectWaiters: [CheckedContinuation<Void, Never>] = []
-    /// The event pump, the heartbeats, and the tasks they started.
+    /// The event pump and the heartbeats: they run while a session is open, and start again
+    /// with the next session once the gateway ended this one.
+    private var loops: [Task<Void, Never>] = []
+    /// The tasks the loops and commands started (loss reports, reattaches, reconnects).
     private var background: [Task<Void, Never>] = []
+    /// A session being opened with a token from the ``ConnectionTokenProvider``: every call
+    /// that needs a session meanwhile waits for this one.
+    private(set) var providedOpen: Task<TerminalSession, any Error>?
     private var delegateBox = WeakDelegate()
 
     // MARK: reading
@@ -103,12 +109,12 @@ struct TerminalSessionStateMachine: Sendable {
         self.session = session
         connectedReader = session.wireReader
         closed = false
-        return background.isEmpty
+        return loops.isEmpty
     }
 
     /// The event pump and the heartbeats started.
     mutating func backgroundStarted(_ tasks: [Task<Void, Never>]) {
-        background = tasks
+        loops = tasks
     }
 
     /// Background work started for the session (a loss report, a reattach, a reconnect): it is
@@ -118,23 +124,42 @@ struct TerminalSessionStateMachine: Sendable {
     }
 
     /// The client is going away: the background work to cancel.
-    var backgroundTasks: [Task<Void, Never>] { background }
+    var backgroundTasks: [Task<Void, Never>] { loops + background }
+
+    /// A session is needed and the provider's token opens it: the open already running, or
+    /// `start` (made here, under the lock, so that two calls cannot both start one).
+    mutating func providedOpenNeeded(start: () -> Task<TerminalSession, any Error>) -> Task<TerminalSession, any Error> {
+        if let providedOpen { return providedOpen }
+        let task = start()
+        providedOpen = task
+        return task
+    }
+
+    /// The provided open `task` ended (opened or failed): the next need starts a new one.
+    mutating func providedOpenEnded(_ task: Task<TerminalSession, any Error>) {
+        if providedOpen == task { providedOpen = nil }
+    }
 
     /// The app closes the session: nothing runs for it any more.
     mutating func closing() -> OnClose {
         closed = true
         defer {
             background = []
+            loops = []
             session = nil
             connectedReader = nil
         }
-        return OnClose(token: session?.resumeToken, tasks: background)
+        return OnClose(token: session?.resumeToken, tasks: loops + background)
     }
 
-    /// The gateway ended the session (or it could not be resumed within its lease).
-    mutating func sessionEnded() {
+    /// The gateway ended the session (or it could not be resumed within its lease). Returns
+    /// the loops to stop: the next session starts its own.
+    @discardableResult
+    mutating func sessionEnded() -> [Task<Void, Never>] {
         session = nil
         connectedReader = nil
+        defer { loops = [] }
+        return loops
     }
 
     /// The session was resumed on a new connection. Returns the reader it came back without

@@ -119,6 +119,7 @@ extension TerminalClient {
         var request = ReaderGatewayV1.CollectPaymentMethodRequest()
         request.sessionToken = try await sessionToken()
         request.params = params
+        if feedSession({ $0.allowsCustomerCancel }) { request.params?.customerCancellationEnabled = true }
         return try await command(ReaderGatewayV1.Sdk.collectPaymentMethod, request, timeout: paymentTimeout)
     }
 

@@ -58,6 +58,8 @@ struct TerminalSessionStateMachine: Sendable {
     private(set) var connecting = false
     /// The ownership generation the session's connect was granted (0: unknown).
     private(set) var connectedGeneration: UInt64 = 0
+    /// Collects on the connected reader let the customer cancel (the connect's configuration).
+    private(set) var allowsCustomerCancel = false
     private(set) var closed = false
     /// A reader the session was resumed without: its `disconnected` event is awaited from the
     /// gateway for ``TerminalClient/lostEventGrace``, then reported by the client.
@@ -189,6 +191,13 @@ struct TerminalSessionStateMachine: Sendable {
     mutating func readerConnected(_ reader: ReaderGatewayV1.Reader, generation: UInt64) {
         connectedReader = reader
         connectedGeneration = generation
+        allowsCustomerCancel = false
+    }
+
+    /// The connect's ``InternetConnectionConfiguration`` asked that the customer may cancel
+    /// collects on the reader.
+    mutating func customerCancelAllowed(_ allowed: Bool) {
+        allowsCustomerCancel = allowed
     }
 
     /// The session let its reader go: the commands waiting for its loss to be reported go on.

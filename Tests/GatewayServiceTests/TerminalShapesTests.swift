@@ -1,0 +1,91 @@
+import GatewayClient
+import GatewayTestKit
+import GatewayWire
+import Testing
+
+/// Stripe Terminal iOS's shapes against the real gateway: a `@MainActor` view model is the
+/// discovery delegate as it is (no `nonisolated`) and hears the readers on the main actor;
+/// `connectReader(_:connectionConfig:)` returns a `Reader`; collect returns a `Cancelable`
+/// whose cancel ends it with `canceled`, and its completion gets a `PaymentIntent`.
+@Suite("Terminal iOS shapes", .timeLimit(.minutes(3)))
+struct TerminalShapesTests {
+    /// What a point-of-sale screen's view model looks like: main-actor state, delegate methods.
+    @MainActor
+    final class CheckoutViewModel: DiscoveryDelegate {
+        var readers: [DiscoveredReader] = []
+
+        func terminal(_ terminal: TerminalClient, didUpdateDiscoveredReaders readers: [DiscoveredReader]) {
+            // Main-actor state, set with no hop: the client calls this on the main actor.
+            self.readers = readers
+        }
+    }
+
+    @Test func aMainActorViewModelDiscoversConnectsAndCollectsWithCancelables() async throws {
+        let harness = try await GatewayHarness.start()
+        let store = try await StoreFixture.make(harness)
+        let configuration = ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath)
+        let connection = GatewayConnection(configuration)
+        let lane = TerminalClient(connection: connection)
+        _ = try await lane.openSession(connectionToken: store.token, posDeviceID: "pos-1", laneLabel: "Lane 1")
+
+        let model = CheckoutViewModel()
+        let discovery: TerminalError? = await withCheckedContinuation { done in
+            lane.discoverReaders(InternetDiscoveryConfiguration(locationID: store.location), delegate: model) { error in
+                done.resume(returning: error)
+            }
+        }
+        #expect(discovery == nil)
+        let readers = await model.readers
+        let target = try #require(readers.first { $0.id == store.readerID })
+
+        let reader = try await lane.connectReader(target, connectionConfig: InternetConnectionConfiguration(failIfInUse: true, allowCustomerCancel: true))
+        #expect(reader.id == store.readerID && reader.isOnline)
+        #expect(lane.connectedReader?.id == store.readerID)
+
+        // Collect, then cancel it: the completion says canceled; the collect carried the
+        // customer's right to cancel.
+        let (results, sink) = AsyncStream.makeStream(of: Result<PaymentIntent, TerminalError>.self)
+        var pending = results.makeAsyncIterator()
+        var params = ReaderGatewayV1.CollectPaymentMethodParams()
+        params.paymentIntentID = "pi_1"
+        params.amount = 1999
+        params.currency = "usd"
+        let first = lane.collectPaymentMethod(params) { sink.yield($0) }
+        #expect(await eventually { store.reader.isHoldingCollect })
+        let collectCommand = store.reader.commands.last { if case .collectPaymentMethod? = $0.command { true } else { false } }
+        guard case .collectPaymentMethod(let sent)? = collectCommand?.command else {
+            Issue.record("the reader got no collect")
+            return
+        }
+        #expect(sent.customerCancellationEnabled)
+        #expect(!first.completed)
+        try await first.cancel()
+        let canceled = await pending.next()
+        guard case .failure(let error)? = canceled else {
+            Issue.record("the canceled collect answered \(String(describing: canceled))")
+            return
+        }
+        #expect(error.code == .canceled, "\(error)")
+        #expect(first.completed)
+
+        // Collect again: the card comes back as the payment's method.
+        params.paymentIntentID = "pi_2"
+        let second = lane.collectPaymentMethod(params) { sink.yield($0) }
+        #expect(await eventually { store.reader.isHoldingCollect })
+        store.reader.finishCollect()
+        let collected = await pending.next()
+        guard case .success(let intent)? = collected else {
+            Issue.record("the collect answered \(String(describing: collected))")
+            return
+        }
+        #expect(intent.id == "pi_2" && intent.status == .requiresConfirmation)
+        #expect(intent.paymentMethod?.last4 == "4242" && intent.paymentMethod?.brand == "visa")
+        #expect(second.completed)
+        try await second.cancel()   // after completion: nothing happens
+        #expect(store.reader.commands.filter { if case .cancelCollect? = $0.command { true } else { false } }.count == 1)
+
+        try await lane.closeSession()
+        connection.close()
+        await harness.stop()
+    }
+}

@@ -6,7 +6,8 @@ import Testing
 /// Stripe Terminal iOS's shapes against the real gateway: a `@MainActor` view model is the
 /// discovery delegate as it is (no `nonisolated`) and hears the readers on the main actor;
 /// `connectReader(_:connectionConfig:)` returns a `Reader`; collect returns a `Cancelable`
-/// whose cancel ends it with `canceled`, and its completion gets a `PaymentIntent`.
+/// whose cancel ends it with `canceled`, and its completion gets a `PaymentIntent`; a
+/// `@MainActor` reader delegate hears who took the reader.
 @Suite("Terminal iOS shapes", .timeLimit(.minutes(3)))
 struct TerminalShapesTests {
     /// What a point-of-sale screen's view model looks like: main-actor state, delegate methods.
@@ -18,6 +19,47 @@ struct TerminalShapesTests {
             // Main-actor state, set with no hop: the client calls this on the main actor.
             self.readers = readers
         }
+    }
+
+    /// A lane screen's model that hears its reader's disconnects on the main actor.
+    @MainActor
+    final class LaneModel: ReaderDelegate {
+        let disconnects: AsyncStream<DisconnectInfo>.Continuation
+
+        init(_ disconnects: AsyncStream<DisconnectInfo>.Continuation) {
+            self.disconnects = disconnects
+        }
+
+        func reader(_ readerID: String, didDisconnect info: DisconnectInfo) {
+            disconnects.yield(info)
+        }
+    }
+
+    @Test func aMainActorReaderDelegateHearsWhoTookTheReader() async throws {
+        let harness = try await GatewayHarness.start()
+        let store = try await StoreFixture.make(harness)
+        let configuration = ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath)
+        let connection = GatewayConnection(configuration)
+        let lane = TerminalClient(connection: connection)
+        let other = TerminalClient(connection: connection)
+        _ = try await lane.openSession(connectionToken: store.token, posDeviceID: "pos-1", laneLabel: "Lane 1")
+        _ = try await other.openSession(connectionToken: store.token, posDeviceID: "pos-2", laneLabel: "Lane 2")
+        let (disconnects, sink) = AsyncStream.makeStream(of: DisconnectInfo.self)
+        let model = await LaneModel(sink)
+        let target = try #require(try await lane.discoverReaders(InternetDiscoveryConfiguration(locationID: store.location)).first { $0.id == store.readerID })
+        try await lane.connectReader(target, connectionConfig: InternetConnectionConfiguration(failIfInUse: true, delegate: model))
+
+        let taken = try #require(try await other.discoverReaders(locationID: store.location).first { $0.id == store.readerID })
+        try await other.connectReader(taken, connectionConfig: InternetConnectionConfiguration(failIfInUse: false))
+        var heard = disconnects.makeAsyncIterator()
+        let info = await heard.next()
+        #expect(info?.readerID == store.readerID && info?.reason == .replaced, "\(String(describing: info))")
+        #expect(info?.takenByLaneLabel == "Lane 2" && info?.takenByPosDeviceID == "pos-2", "\(String(describing: info))")
+        withExtendedLifetime(model) {}
+        try await lane.closeSession()
+        try await other.closeSession()
+        connection.close()
+        await harness.stop()
     }
 
     @Test func aMainActorViewModelDiscoversConnectsAndCollectsWithCancelables() async throws {

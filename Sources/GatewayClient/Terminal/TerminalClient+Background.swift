@@ -185,6 +185,10 @@ extension TerminalClient {
 
     func emit(_ event: TerminalEvent) {
         eventSink.yield(event)
+        switch event {
+        case .disconnected, .reconnectStarted, .reconnectSucceeded, .reconnectFailed: readerEventSink.yield(event)
+        default: break
+        }
         guard let delegate = feedSession({ $0.delegate }) else { return }
         switch event {
         case .disconnected(let info): delegate.terminal(self, didDisconnect: info)

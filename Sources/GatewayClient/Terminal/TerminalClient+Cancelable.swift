@@ -42,16 +42,19 @@ public struct InternetDiscoveryConfiguration: Sendable, Hashable {
 }
 
 /// How to connect an internet reader (Stripe's `InternetConnectionConfiguration`).
-public struct InternetConnectionConfiguration: Sendable, Hashable {
+public struct InternetConnectionConfiguration: Sendable {
     /// Refuse a reader mid-transaction for another lane (`readerBusy`) instead of taking it
     /// over; an idle reader is taken over either way. Stripe recommends true first.
     public var failIfInUse: Bool
     /// Let the customer cancel a collect on the reader (sent with every collect while connected).
     public var allowCustomerCancel: Bool
+    /// Hears the reader's disconnect and reconnects, on the main actor (held weakly).
+    public weak var delegate: (any ReaderDelegate)?
 
-    public init(failIfInUse: Bool = false, allowCustomerCancel: Bool = false) {
+    public init(failIfInUse: Bool = false, allowCustomerCancel: Bool = false, delegate: (any ReaderDelegate)? = nil) {
         self.failIfInUse = failIfInUse
         self.allowCustomerCancel = allowCustomerCancel
+        self.delegate = delegate
     }
 }
 
@@ -103,7 +106,10 @@ extension TerminalClient {
     @discardableResult
     public func connectReader(_ reader: DiscoveredReader, connectionConfig: InternetConnectionConfiguration) async throws -> Reader {
         let response = try await connectReader(reader, failIfInUse: connectionConfig.failIfInUse)
-        feedSession { $0.customerCancelAllowed(connectionConfig.allowCustomerCancel) }
+        feedSession {
+            $0.customerCancelAllowed(connectionConfig.allowCustomerCancel)
+            $0.readerDelegateSet(connectionConfig.delegate)
+        }
         return Reader(response.reader ?? reader.wire)
     }
 

@@ -35,6 +35,8 @@ public final class TerminalClient: Sendable {
     /// Events kept for ``events`` while nobody reads them; older ones are dropped first.
     public static let eventBufferLimit = 1_024
     let eventSink: AsyncStream<TerminalEvent>.Continuation
+    /// The events for the reader delegate, handed over in order on the main actor.
+    let readerEventSink: AsyncStream<TerminalEvent>.Continuation
     /// The session and its reader (``TerminalSessionStateMachine``), behind its own lock.
     private let sessionState = Mutex(TerminalSessionStateMachine())
     /// The phone's own Tap to Pay reader and its reconnect (``TapToPayClientStateMachine``).
@@ -103,11 +105,20 @@ public final class TerminalClient: Sendable {
         self.paymentTimeout = paymentTimeout
         self.lostEventGraceWait = lostEventGrace
         (events, eventSink) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(Self.eventBufferLimit))
+        let readerEvents: AsyncStream<TerminalEvent>
+        (readerEvents, readerEventSink) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(Self.eventBufferLimit))
+        Task { @MainActor [weak self] in
+            for await event in readerEvents {
+                guard let self else { return }
+                self.deliverToReaderDelegate(event)
+            }
+        }
     }
 
     deinit {
         for task in feedSession({ $0.backgroundTasks }) { task.cancel() }
         eventSink.finish()
+        readerEventSink.finish()
     }
 
     /// Sets the delegate (held weakly).

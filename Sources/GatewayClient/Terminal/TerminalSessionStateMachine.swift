@@ -35,6 +35,11 @@ struct TerminalSessionStateMachine: Sendable {
         }
     }
 
+    /// The reader delegate, held weakly.
+    struct WeakReaderDelegate: Sendable {
+        weak var value: (any ReaderDelegate)?
+    }
+
     /// The delegate, held weakly.
     struct WeakDelegate: Sendable {
         weak var value: (any TerminalDelegate)?
@@ -76,11 +81,14 @@ struct TerminalSessionStateMachine: Sendable {
     /// that needs a session meanwhile waits for this one.
     private(set) var providedOpen: Task<TerminalSession, any Error>?
     private var delegateBox = WeakDelegate()
+    /// The connected reader's delegate (the connect's configuration), held weakly.
+    private var readerDelegateBox = WeakReaderDelegate()
 
     // MARK: reading
 
     /// The delegate, if it is still alive.
     var delegate: (any TerminalDelegate)? { delegateBox.value }
+    var readerDelegate: (any ReaderDelegate)? { readerDelegateBox.value }
 
     /// The status Stripe's SDKs show.
     var connectionStatus: ConnectionStatus {
@@ -100,6 +108,10 @@ struct TerminalSessionStateMachine: Sendable {
     // MARK: the session
 
     /// The app set (or cleared) its delegate.
+    mutating func readerDelegateSet(_ delegate: (any ReaderDelegate)?) {
+        readerDelegateBox.value = delegate
+    }
+
     mutating func delegateSet(_ delegate: (any TerminalDelegate)?) {
         delegateBox.value = delegate
     }

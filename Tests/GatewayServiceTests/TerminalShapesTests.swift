@@ -88,18 +88,14 @@ struct TerminalShapesTests {
         // customer's right to cancel.
         let (results, sink) = AsyncStream.makeStream(of: Result<PaymentIntent, TerminalError>.self)
         var pending = results.makeAsyncIterator()
-        var params = ReaderGatewayV1.CollectPaymentMethodParams()
-        params.paymentIntentID = "pi_1"
-        params.amount = 1999
-        params.currency = "usd"
-        let first = lane.collectPaymentMethod(params) { sink.yield($0) }
+        let first = lane.collectPaymentMethod(PaymentIntentParameters(id: "pi_1", amount: 1999, currency: "usd")) { sink.yield($0) }
         #expect(await eventually { store.reader.isHoldingCollect })
         let collectCommand = store.reader.commands.last { if case .collectPaymentMethod? = $0.command { true } else { false } }
         guard case .collectPaymentMethod(let sent)? = collectCommand?.command else {
             Issue.record("the reader got no collect")
             return
         }
-        #expect(sent.customerCancellationEnabled)
+        #expect(sent.customerCancellationEnabled && sent.paymentIntentID == "pi_1" && sent.amount == 1999 && sent.currency == "usd")
         #expect(!first.completed)
         try await first.cancel()
         let canceled = await pending.next()
@@ -111,8 +107,7 @@ struct TerminalShapesTests {
         #expect(first.completed)
 
         // Collect again: the card comes back as the payment's method.
-        params.paymentIntentID = "pi_2"
-        let second = lane.collectPaymentMethod(params) { sink.yield($0) }
+        let second = lane.collectPaymentMethod(PaymentIntentParameters(id: "pi_2", amount: 1000, currency: "usd")) { sink.yield($0) }
         #expect(await eventually { store.reader.isHoldingCollect })
         store.reader.finishCollect()
         let collected = await pending.next()
@@ -125,6 +120,18 @@ struct TerminalShapesTests {
         #expect(second.completed)
         try await second.cancel()   // after completion: nothing happens
         #expect(store.reader.commands.filter { if case .cancelCollect? = $0.command { true } else { false } }.count == 1)
+
+        // Confirm: the payment succeeded, with the amount received and the card kept.
+        let confirmed = try await lane.confirmPaymentIntent(intent)
+        #expect(confirmed.id == "pi_2" && confirmed.status == .succeeded && confirmed.amountReceived == 1000, "\(confirmed)")
+        #expect(confirmed.paymentMethod?.last4 == "4242")
+
+        // The async form collects the same way.
+        let third = Task { try await lane.collectPaymentMethod(PaymentIntentParameters(id: "pi_3", amount: 500, currency: "eur")) }
+        #expect(await eventually { store.reader.isHoldingCollect })
+        store.reader.finishCollect()
+        let collectedAgain = try await third.value
+        #expect(collectedAgain.id == "pi_3" && collectedAgain.paymentMethod?.brand == "visa")
 
         try await lane.closeSession()
         connection.close()

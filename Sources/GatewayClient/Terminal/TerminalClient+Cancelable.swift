@@ -118,12 +118,12 @@ extension TerminalClient {
     /// (`canceled` after ``Cancelable/cancel()``, which cancels the collect on the reader).
     @discardableResult
     public func collectPaymentMethod(
-        _ params: ReaderGatewayV1.CollectPaymentMethodParams,
+        _ payment: PaymentIntentParameters,
         completion: @escaping @MainActor @Sendable (Result<PaymentIntent, TerminalError>) -> Void
     ) -> Cancelable {
         let task = Task { () -> Result<PaymentIntent, TerminalError> in
             do {
-                return .success(PaymentIntent(collected: try await collectPaymentMethod(params)))
+                return .success(try await collectPaymentMethod(payment))
             } catch {
                 return .failure(Self.terminalError(error))
             }
@@ -137,6 +137,21 @@ extension TerminalClient {
             await completion(result)
         }
         return cancelable
+    }
+
+    /// Waits for the customer's card and returns the payment, status `requiresConfirmation`
+    /// with the card in `paymentMethod` (the async form of ``collectPaymentMethod(_:completion:)``;
+    /// cancel it with ``cancelCollectPaymentMethod()``).
+    public func collectPaymentMethod(_ payment: PaymentIntentParameters) async throws -> PaymentIntent {
+        PaymentIntent(collected: try await collectPaymentMethod(payment.message))
+    }
+
+    /// Confirms a collected payment (Stripe's `confirmPaymentIntent`): the payment with its
+    /// status (`succeeded`) and the amount received.
+    public func confirmPaymentIntent(_ payment: PaymentIntent) async throws -> PaymentIntent {
+        var params = ReaderGatewayV1.ConfirmPaymentIntentParams()
+        params.paymentIntentID = payment.id
+        return PaymentIntent(confirmed: try await confirmPaymentIntent(params), paymentMethod: payment.paymentMethod)
     }
 
     /// Any error a call throws, as a ``TerminalError``.

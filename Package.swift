@@ -280,6 +280,7 @@ let package = Package(
         .testTarget(
             name: "GatewayClientTests",
             dependencies: ["GatewayClient", "GatewayCommandLine", "GatewayTransport", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTestKit"],
+            exclude: ["quickstart.mk", "quickstart-test.sh"],
             swiftSettings: swift6
         ),
         // The simulators on their own: the air and its readers on a simulated clock, the air's

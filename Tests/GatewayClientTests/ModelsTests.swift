@@ -110,6 +110,11 @@ struct ModelsTests {
         #expect(PaymentIntent(confirmed: result).status == .requiresCapture)
         result.status = "something_new"
         #expect(PaymentIntent(confirmed: result).status == .other("something_new"))
+        // Every status keeps Stripe's name both ways.
+        for name in ["requires_payment_method", "requires_confirmation", "requires_capture", "processing", "canceled", "succeeded", "something_new"] {
+            result.status = name
+            #expect(PaymentIntent(confirmed: result).status.name == name)
+        }
     }
 
     @Test("errors carry Terminal's names: one canceled, readerConnectedToAnotherDevice with who took the reader")

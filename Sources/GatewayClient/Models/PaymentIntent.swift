@@ -13,6 +13,19 @@ public struct PaymentIntent: Sendable, Hashable {
         /// A status this version does not know, by its name.
         case other(String)
 
+        /// Stripe's API name of the status (`requires_confirmation`, `succeeded`, ...).
+        public var name: String {
+            switch self {
+            case .requiresPaymentMethod: "requires_payment_method"
+            case .requiresConfirmation: "requires_confirmation"
+            case .requiresCapture: "requires_capture"
+            case .processing: "processing"
+            case .canceled: "canceled"
+            case .succeeded: "succeeded"
+            case .other(let name): name
+            }
+        }
+
         init(_ name: String) {
             self = switch name {
             case "requires_payment_method", "": .requiresPaymentMethod

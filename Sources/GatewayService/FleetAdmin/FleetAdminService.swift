@@ -38,6 +38,8 @@ struct FleetAdminService: FleetAdminRoutes, ShowsReaders, StoreFollowUps {
     let events: any FleetEventLog
     /// The audit log: each change this surface makes and each refusal for a missing permission.
     let audit: any AdminAuditLog
+    /// Failed authentications, limited per source address and account.
+    let limiter: AuthenticationLimiter
     let logger = Logger(component: "service")
 
     var watchFleet: FleetAdminRoute.WatchFleet {

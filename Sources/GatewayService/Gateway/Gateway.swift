@@ -38,6 +38,8 @@ final class Gateway: Sendable, StoreFollowUps {
     let replicaLink: ReplicaLinkService
     /// This replica's `WatchFleet` watchers.
     let fleet: FleetWatchHub
+    /// Failed authentications, limited per source address and account (FleetAdmin and the console).
+    let limiter: AuthenticationLimiter
 
     init(client: PostgresClient, configuration: ServiceConfiguration, metrics: GatewayMetrics) {
         let database = GatewayDatabase(client: client)
@@ -55,6 +57,11 @@ final class Gateway: Sendable, StoreFollowUps {
         let fleet = FleetWatchHub(database: database, registry: registry, metrics: metrics)
         let events = GatewayEventLog(client: client, metrics: metrics, logger: Logger(component: "service"))
         self.fleet = fleet
+        let limiter = AuthenticationLimiter(
+            buckets: database.authFailures, perSource: configuration.authFailuresPerSource, perAccount: configuration.authFailuresPerAccount,
+            clock: configuration.clock, metrics: metrics.authentication
+        )
+        self.limiter = limiter
         self.configuration = configuration
         self.database = database
         self.ownership = ownership
@@ -85,7 +92,8 @@ final class Gateway: Sendable, StoreFollowUps {
             configuration: configuration, accounts: database.apiKeys, consoleSessions: database.consoleSessions,
             locations: database.locations, readerRecords: database.readers, registrations: database.readers,
             codes: database.registrationCodes, tokens: database.connectionTokens, ownership: ownership, linkEndings: bluetooth, cluster: cluster, registry: registry,
-            node: node, replicas: replicas, metrics: metrics, updates: updates, fleet: fleet, events: events, audit: database.audit
+            node: node, replicas: replicas, metrics: metrics, updates: updates, fleet: fleet, events: events, audit: database.audit,
+            limiter: limiter
         )
         self.replicaLink = ReplicaLinkService(credentials: database.readers, registry: registry)
     }

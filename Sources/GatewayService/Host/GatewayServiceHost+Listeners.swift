@@ -61,7 +61,7 @@ extension GatewayServiceHost {
 
     private func startPublicListener(_ gateway: Gateway, _ listener: GatewayListenerConfiguration, loops: EventLoopGroup) throws -> TLSServer {
         var webSocket = listener.webSocket
-        webSocket.http = GatewayHTTPResponder(console: ConsoleResponder(database: gateway.database, metrics: gateway.metrics))
+        webSocket.http = GatewayHTTPResponder(console: ConsoleResponder(database: gateway.database, metrics: gateway.metrics, limiter: gateway.limiter))
         let server = CallServer(
             router: gateway.routes,
             connectionConfiguration: ConnectionConfiguration(role: .server, maxQueuedBytesPerStream: listener.maxQueuedBytesPerCall),

@@ -83,6 +83,7 @@ export const ErrorReason = defineEnum("readergateway.v1.ErrorReason", {
   CONSUMER_TOO_SLOW: 70,
   EVENT_NOT_FOUND: 71,
   API_KEY_NOT_FOUND: 75,
+  AUTHENTICATION_RATE_LIMITED: 76,
   PROTOCOL_ERROR: 100,
   FRAME_TOO_LARGE: 101,
   UNKNOWN_FRAME_TYPE: 102,
@@ -153,6 +154,7 @@ export const ErrorReasonStatusCode = Object.freeze({
   CONSUMER_TOO_SLOW: "RESOURCE_EXHAUSTED",
   EVENT_NOT_FOUND: "NOT_FOUND",
   API_KEY_NOT_FOUND: "NOT_FOUND",
+  AUTHENTICATION_RATE_LIMITED: "RESOURCE_EXHAUSTED",
   PROTOCOL_ERROR: "INTERNAL",
   FRAME_TOO_LARGE: "RESOURCE_EXHAUSTED",
   UNKNOWN_FRAME_TYPE: "INTERNAL",
@@ -180,4 +182,5 @@ export const Status = defineMessage("readergateway.v1.Status", () => [
   [1, "code", "enum", "", StatusCode],
   [2, "reason", "enum", "", ErrorReason],
   [3, "message", "string"],
+  [4, "retryAfterMs", "uint64"],
 ]);

@@ -136,6 +136,7 @@ struct ModelsTests {
         #expect(TerminalError(RPCError(.readerBusy, "busy"), takenBy: takeover).takenBy == nil)
         #expect(TerminalError(RPCError(.connectionTokenExpired, "expired")).code == .connectionTokenProviderCompletedWithError)
         #expect(TerminalError(RPCError(.staleDiscovery, "stale")).code == .staleDiscovery)
+        #expect(TerminalError(RPCError(.authenticationRateLimited, "too many wrong keys")).code == .rateLimited)
         #expect(TerminalError(RPCError(.goingAway, "draining")).code == .gatewayUnavailable)
         #expect(TerminalError(RPCError(.goingAway, "draining")).isRetryable)
         #expect(TerminalError(RPCError(.internal, "bug")).code == .unexpectedSdkError)

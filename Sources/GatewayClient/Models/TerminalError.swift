@@ -44,7 +44,8 @@ public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible
         public static let invalidRequiredParameter = Code("invalidRequiredParameter")
         /// The call did not answer within its deadline.
         public static let requestTimedOut = Code("requestTimedOut")
-        /// Too many requests: retry after the time the message gives.
+        /// Too many requests (discoveries, or failed authentications from this address): retry
+        /// after ``TerminalError/underlying``'s `retryAfterMs`.
         public static let rateLimited = Code("rateLimited")
         /// Anything else: the message says what happened.
         public static let unexpectedSdkError = Code("unexpectedSdkError")
@@ -84,7 +85,7 @@ public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible
             case .tapToPayUnsupportedDevice: self = .tapToPayUnsupportedDevice
             case .invalidRequest: self = .invalidRequiredParameter
             case .deadlineExceeded: self = .requestTimedOut
-            case .rateLimited: self = .rateLimited
+            case .rateLimited, .authenticationRateLimited: self = .rateLimited
             case .staleDiscovery: self = .staleDiscovery
             case .readerOffline: self = .readerOffline
             case .readerNotFound: self = .readerNotFound

@@ -527,6 +527,7 @@ extension ReaderGatewayV1 {
             d.value("code", self.code, isDefault: self.code.rawValue == 0)
             d.value("reason", self.reason, isDefault: self.reason.rawValue == 0)
             d.string("message", self.message)
+            d.value("retryAfterMs", self.retryAfterMs, isDefault: self.retryAfterMs == 0)
             d.unknown(self.unknownFields)
             return d.text
         }

@@ -48,6 +48,9 @@ let package = Package(
         .executable(name: "gatewayctl", targets: ["GatewayCtl"]),
         .executable(name: "reader-sim", targets: ["ReaderSimulator"]),
         .executable(name: "pos-lane", targets: ["PosLane"]),
+        // The Swift client library. An application depends on it by this package's identity, the
+        // last component of its URL or path (`reader-gateway`), not by `name:` above:
+        // `.product(name: "GatewayClient", package: "reader-gateway")` (docs/client.md).
         .library(name: "GatewayClient", targets: ["GatewayClient"]),
         .library(name: "GatewaySimulators", targets: ["GatewaySimulators"]),
         // Not shipped: the commands of the tools under Sources/Tools (benchmarks, fuzzing, interop,
@@ -277,6 +280,7 @@ let package = Package(
         .testTarget(
             name: "GatewayClientTests",
             dependencies: ["GatewayClient", "GatewayCommandLine", "GatewayTransport", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTestKit"],
+            exclude: ["quickstart.mk", "quickstart-test.sh"],
             swiftSettings: swift6
         ),
         // The simulators on their own: the air and its readers on a simulated clock, the air's

@@ -70,10 +70,13 @@ struct AdminCommands {
             var document: [String: JSONValue] = ["released_owner": AdminRendering.json(previous)]
             if let ownership = response.ownership { document["ownership"] = AdminRendering.json(ownership) }
             output.show(text: text, json: .object(document))
-        case .createToken(let location, let ttl):
+        case .createToken(let location, let ttl, let table):
             let token = try await admin.createConnectionToken(locationID: location, ttl: ttl)
-            let table = Table(headers: ["TOKEN", "EXPIRES", "LOCATION"], rows: [[token.secret, AdminRendering.time(token.expiresUnixMs), token.locationID.isEmpty ? "(any)" : token.locationID]])
-            output.show(table: table, json: AdminRendering.json(token))
+            if table {
+                output.show(table: AdminRendering.table(token), json: AdminRendering.json(token))
+            } else {
+                output.show(text: AdminRendering.created(token), json: AdminRendering.json(token))
+            }
         case .listEvents(let request):
             let response = try await admin.listEvents(request)
             output.show(text: AdminRendering.page(response), json: AdminRendering.json(response))

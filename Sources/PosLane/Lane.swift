@@ -8,7 +8,7 @@ actor Lane {
     let terminal: TerminalClient
     let configuration: LaneConfiguration
     var readers: [DiscoveredReader] = []
-    var lastPaymentIntent: String?
+    var lastPaymentIntent: PaymentIntent?
     var paymentCounter = 0
     var collectTask: Task<Void, Never>?
     var updateTask: Task<Void, Never>?
@@ -76,21 +76,16 @@ actor Lane {
             case .collect(let amount):
                 paymentCounter += 1
                 let intent = "pi_\(configuration.posDeviceID)_\(paymentCounter)"
-                var params = ReaderGatewayV1.CollectPaymentMethodParams()
-                params.paymentIntentID = intent
-                params.amount = amount
-                params.currency = "usd"
+                let payment = PaymentIntentParameters(id: intent, amount: amount, currency: "usd")
                 LineWriter.line("collecting", ["payment_intent": intent, "amount": "\(amount)"])
-                collectTask = Task { await self.collect(params) }
+                collectTask = Task { await self.collect(payment) }
             case .confirm:
                 guard let intent = lastPaymentIntent else {
                     LineWriter.line("error", ["command": "confirm", "message": "nothing collected yet; run `collect AMOUNT` first"])
                     return
                 }
-                var params = ReaderGatewayV1.ConfirmPaymentIntentParams()
-                params.paymentIntentID = intent
-                let result = try await terminal.confirmPaymentIntent(params)
-                LineWriter.line("confirmed", ["payment_intent": result.paymentIntentID, "status": result.status, "amount": "\(result.amountReceived)"])
+                let result = try await terminal.confirmPaymentIntent(intent)
+                LineWriter.line("confirmed", ["payment_intent": result.id, "status": result.status.name, "amount": "\(result.amountReceived)"])
             case .cancel:
                 try await terminal.cancelCollectPaymentMethod()
                 LineWriter.line("cancel_requested", [:])
@@ -174,13 +169,14 @@ actor Lane {
         }
     }
 
-    private func collect(_ params: ReaderGatewayV1.CollectPaymentMethodParams) async {
+    private func collect(_ payment: PaymentIntentParameters) async {
         do {
-            let response = try await terminal.collectPaymentMethod(params)
-            lastPaymentIntent = response.paymentIntentID.isEmpty ? params.paymentIntentID : response.paymentIntentID
+            var collected = try await terminal.collectPaymentMethod(payment)
+            if collected.id.isEmpty { collected.id = payment.id }
+            lastPaymentIntent = collected
             LineWriter.line("collected", [
-                "payment_intent": lastPaymentIntent ?? "", "brand": response.paymentMethod?.brand ?? "",
-                "last4": response.paymentMethod?.last4 ?? "",
+                "payment_intent": collected.id, "brand": collected.paymentMethod?.brand ?? "",
+                "last4": collected.paymentMethod?.last4 ?? "",
             ])
         } catch let error as RPCError {
             LineWriter.line("error", ["command": "collect", "code": error.codeName, "reason": error.reasonName, "message": error.message])

@@ -1,21 +1,37 @@
-import GatewayWire
+import GatewayClient
 
-/// Short lower-case names for pos-lane's output.
+/// Short lower-case names for pos-lane's output (the wire's names: `reader_lost`, `in_use`, ...).
 enum LaneEventNames {
-    static func reason(_ reason: ReaderGatewayV1.DisconnectReason) -> String {
-        strip(reason.protoName, "DISCONNECT_REASON_")
+    static func reason(_ reason: DisconnectReason) -> String {
+        switch reason {
+        case .disconnectRequested: "requested"
+        case .rebootRequested: "reboot_requested"
+        case .readerLost: "reader_lost"
+        case .replaced: "replaced"
+        case .adminReleased: "admin_released"
+        case .sessionExpired: "session_expired"
+        case .readerUnregistered: "reader_unregistered"
+        case .storeRolledBack: "store_rolled_back"
+        case .unknown: "unspecified"
+        }
     }
 
-    static func network(_ reader: ReaderGatewayV1.Reader) -> String {
-        strip(reader.networkStatus.protoName, "READER_NETWORK_STATUS_")
+    static func network(_ reader: Reader) -> String {
+        switch reader.networkStatus {
+        case .online: "online"
+        case .offline: "offline"
+        case .unknown: "unspecified"
+        }
     }
 
-    static func activity(_ reader: ReaderGatewayV1.Reader) -> String {
-        strip(reader.activity.protoName, "READER_ACTIVITY_")
-    }
-
-    private static func strip(_ name: String?, _ prefix: String) -> String {
-        guard let name else { return "unknown" }
-        return (name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : name).lowercased()
+    static func activity(_ reader: Reader) -> String {
+        switch reader.activity {
+        case .idle: "idle"
+        case .collecting: "collecting"
+        case .confirming: "confirming"
+        case .updating: "updating"
+        case .rebooting: "rebooting"
+        case .unknown: "unspecified"
+        }
     }
 }

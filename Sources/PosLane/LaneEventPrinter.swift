@@ -21,9 +21,9 @@ final class LaneEventPrinter: TerminalDelegate {
         case .updateProgress(let readerID, let progress):
             LineWriter.line("update_progress", ["reader_id": readerID, "progress": "\(progress)"])
         case .updateAvailable(let readerID, let update):
-            LineWriter.line("update_available", ["reader_id": readerID, "version": update.version, "required": update.required ? "true" : "false"])
+            LineWriter.line("update_available", ["reader_id": readerID, "version": update.version, "required": update.isRequired ? "true" : "false"])
         case .updateStarted(let readerID, let update):
-            LineWriter.line("update_started", ["reader_id": readerID, "version": update.version, "required": update.required ? "true" : "false"])
+            LineWriter.line("update_started", ["reader_id": readerID, "version": update.version, "required": update.isRequired ? "true" : "false"])
         case .connectionLost(let error):
             LineWriter.line("connection_lost", ["message": error.message])
         case .sessionResumed(let session):

@@ -157,16 +157,21 @@ struct TerminalSessionStateMachineTests {
         #expect(machine.connectedReader?.availableUpdate?.version == "2.0")
     }
 
-    @Test("the gateway ending the session clears it and its reader; the background work stays for closing")
+    @Test("the gateway ending the session clears it and its reader and hands back its loops to stop; the next session starts its own")
     func sessionEnded() {
         var machine = TerminalSessionStateMachine()
         _ = machine.opened(Self.session("st_1"), credentials: Self.credentials)
-        machine.backgroundStarted([Task<Void, Never> {}])
+        let pump = Task<Void, Never> {}
+        machine.backgroundStarted([pump])
         machine.readerConnected(Self.reader("tmr_1"), generation: 1)
-        machine.sessionEnded()
+        let stopped = machine.sessionEnded()
+        #expect(stopped == [pump])
         #expect(machine.session == nil)
         #expect(machine.connectedReader == nil)
         #expect(machine.resumeContext == nil)
-        #expect(machine.backgroundTasks.count == 1)
+        #expect(machine.backgroundTasks.isEmpty)
+        // A new session (the app's, or the token provider's) starts the loops again.
+        let startsAgain = machine.opened(Self.session("st_2"), credentials: Self.credentials)
+        #expect(startsAgain)
     }
 }

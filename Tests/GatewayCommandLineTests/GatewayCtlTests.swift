@@ -29,6 +29,7 @@ struct GatewayCtlTests {
         #expect(try parse(["sessions"]).command == .sessions(locationID: ""))
         #expect(try parse(["release", "tmr_1", "--generation", "7"]).command == .release(readerID: "tmr_1", expectedGeneration: 7))
         #expect(try parse(["tokens", "create", "--location", "tml_1", "--ttl", "10m"]).command == .createToken(locationID: "tml_1", ttl: .seconds(600)))
+        #expect(try parse(["tokens", "create", "--table"]).command == .createToken(locationID: "", ttl: nil, table: true))
         #expect(try parse(["accounts", "create", "--database-url", "postgresql://x/y"], environment: [:]).command
             == .createAccount(databaseURL: "postgresql://x/y", name: "default"))
         #expect(try parse(["nodes", "--database-url", "postgresql://x/y"], environment: [:]).command == .nodes(databaseURL: "postgresql://x/y"))
@@ -115,6 +116,20 @@ struct GatewayCtlTests {
         #expect(AdminRendering.created(location) == "tml_9xQ2")
         let json = AdminRendering.json(location).description
         #expect(json.contains(#""id": "tml_9xQ2""#) && json.contains(#""display_name": "Front Store""#))
+    }
+
+    @Test("tokens create prints the token alone; --table its expiry and location too; --json the whole token")
+    func createdToken() {
+        var token = ReaderGatewayV1.CreateConnectionTokenResponse()
+        token.secret = "pst_live_7Hq"
+        token.expiresUnixMs = 1_795_000_000_000
+        token.locationID = "tml_9xQ2"
+        #expect(AdminRendering.created(token) == "pst_live_7Hq")
+        let table = AdminRendering.table(token).description.split(separator: "\n")
+        #expect(table.count == 2 && table[0].hasPrefix("TOKEN") && table[1].hasPrefix("pst_live_7Hq"), "\(table)")
+        #expect(table[1].contains("tml_9xQ2") && table[1].contains("2026-11-18T"), "\(table)")
+        let json = AdminRendering.json(token).description
+        #expect(json.contains(#""secret": "pst_live_7Hq""#) && json.contains(#""location_id": "tml_9xQ2""#), "\(json)")
     }
 
     @Test("JSON escapes strings and sorts keys")

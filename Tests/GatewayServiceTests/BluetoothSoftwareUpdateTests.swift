@@ -87,7 +87,7 @@ struct BluetoothSoftwareUpdateTests {
         let connected = try await fixture.connect()
         // The connect answered after the install: the reader reported every step through the phone.
         #expect(fixture.log.started.map(\.version) == ["2.5.0"])
-        #expect(fixture.log.started.first?.required == true)
+        #expect(fixture.log.started.first?.isRequired == true)
         #expect(await eventually { fixture.log.progress.last == 1 })
         #expect(fixture.log.progress == [0, 0.25, 0.5, 0.75, 1], "\(fixture.log.progress)")
         #expect(fixture.phone.client.connectionStatus == .connected)
@@ -197,7 +197,7 @@ struct BluetoothSoftwareUpdateTests {
         let connected = try #require(fixture.phone.client.connectedReader)
         #expect(connected.softwareVersion == "2.4.0")
         #expect(connected.availableUpdate?.version == "2.5.0")
-        #expect(connected.availableUpdate?.required == true)
+        #expect(connected.availableUpdate?.isRequired == true)
         #expect(try await fixture.owner(within.reader.id)?.laneLabel == "Floor 1")
         try await within.disconnect()
         #expect(await eventually { fixture.air.status(Self.serial)?.connectedTo == nil })
@@ -234,7 +234,7 @@ struct BluetoothSoftwareUpdateTests {
         let connected = try await fixture.connect()
         #expect(fixture.log.started.isEmpty)
         #expect(fixture.phone.client.connectedReader?.availableUpdate?.version == "2.5.0")
-        #expect(fixture.phone.client.connectedReader?.availableUpdate?.required == false)
+        #expect(fixture.phone.client.connectedReader?.availableUpdate?.isRequired == false)
 
         fixture.air.failNextUpdate(Self.serial)
         await BluetoothReaderTests.expectRPCFailure(.readerSoftwareUpdateFailed) { try await fixture.phone.client.installAvailableUpdate() }
@@ -281,7 +281,7 @@ struct BluetoothSoftwareUpdateTests {
         let optional = try await fixture.connect()
         #expect(fixture.log.started.isEmpty)
         #expect(fixture.phone.client.connectedReader?.availableUpdate?.version == "2.5.0")
-        #expect(fixture.phone.client.connectedReader?.availableUpdate?.required == false)
+        #expect(fixture.phone.client.connectedReader?.availableUpdate?.isRequired == false)
         #expect(await eventually { fixture.log.available.map(\.version) == ["2.5.0"] })
         try await optional.disconnect()
         #expect(await eventually { fixture.air.status(Self.serial)?.connectedTo == nil })
@@ -290,7 +290,7 @@ struct BluetoothSoftwareUpdateTests {
         fixture.clock.advance(by: 8 * SettableClock.hour + 14 * 60_000)
         let required = try await fixture.connect()
         #expect(fixture.log.started.map(\.version) == ["2.5.0"])
-        #expect(fixture.log.started.first?.required == true)
+        #expect(fixture.log.started.first?.isRequired == true)
         #expect(fixture.air.softwareVersion(Self.serial) == "2.5.0")
         try await required.disconnect()
 

@@ -53,6 +53,11 @@ SCALARS = {
 }
 
 
+# Fields whose value is a secret: a message's `description` prints `<redacted>` for them
+# (ProtobufDescription), so printing or logging a message never leaks one.
+SECRET_FIELDS = {"connection_token", "resume_token", "session_token", "secret", "reader_credential", "registration_code"}
+
+
 ACRONYMS = {"id": "ID", "ids": "IDs", "url": "URL", "ip": "IP", "sdk": "SDK"}
 
 
@@ -368,11 +373,72 @@ class Generator:
                 out.append(f"{i2}    writer.writeSingular({self.codec(f)}.self, self.{name}, field: {f.number})")
         out.append(f"{i2}    writer.writeRaw(self.unknownFields)")
         out.append(f"{i2}}}")
+        out += self.description(m, full, real_oneofs, i2)
         for ni, nested in enumerate(m.nested_type):
             out += self.message(nested, comments, path + [3, ni], i2, full)
         for ei, e in enumerate(m.enum_type):
             out += self.enum(e, comments, path + [4, ei], i2, full)
         out.append(f"{ind}}}")
+        return out
+
+    def describe(self, f, value, always=False):
+        """One field's line in `description` (ProtobufDescription), for the value `value`."""
+        label = camel(f.name)
+        if f.label == FD.LABEL_REPEATED:
+            if f.type == FD.TYPE_MESSAGE:
+                return f'd.messages("{label}", {value})'
+            if f.type == FD.TYPE_STRING:
+                return f'd.strings("{label}", {value})'
+            if f.type == FD.TYPE_BYTES:
+                return f'd.values("{label}", {value}.map {{ "\\($0.count) bytes" }})'
+            return f'd.values("{label}", {value})'
+        if f.type == FD.TYPE_MESSAGE:
+            return f'd.message("{label}", {value})'
+        if f.type == FD.TYPE_STRING:
+            if f.name in SECRET_FIELDS:
+                return f'd.secret("{label}", {value})'
+            return f'd.string("{label}", {value})'
+        if f.type == FD.TYPE_BYTES:
+            return f'd.bytes("{label}", {value})'
+        if always:
+            default = "false"
+        elif f.type == FD.TYPE_ENUM:
+            default = f"{value}.rawValue == 0"
+        elif f.type == FD.TYPE_BOOL:
+            default = f"!{value}"
+        else:
+            default = f"{value} == 0"
+        return f'd.value("{label}", {value}, isDefault: {default})'
+
+    def description(self, m, full, real_oneofs, i2):
+        if any(camel(f.name) == "description" for f in m.field):
+            # The message's own `description` field is its CustomStringConvertible text
+            # (CartLineItem: what is sold); such a message must hold no secret.
+            if any(f.name in SECRET_FIELDS for f in m.field):
+                raise SystemExit(f"{full}: a message with a `description` field cannot hold a secret field")
+            return []
+        out = ["", f"{i2}/// The fields that are set, secrets redacted (ProtobufDescription).", f"{i2}public var description: String {{"]
+        out.append(f"{i2}    var d = ProtobufDescription(Self.protoMessageName)")
+        described_oneofs = set()
+        for f in m.field:
+            name = escape(camel(f.name))
+            if f.HasField("oneof_index") and f.oneof_index in real_oneofs:
+                if f.oneof_index in described_oneofs:
+                    continue
+                described_oneofs.add(f.oneof_index)
+                oneof, members = real_oneofs[f.oneof_index]
+                out.append(f"{i2}    switch self.{escape(camel(oneof.name))} {{")
+                for mf in members:
+                    out.append(f"{i2}    case .{escape(camel(mf.name))}(let value)?: {self.describe(mf, 'value', always=True)}")
+                out.append(f"{i2}    case nil: break")
+                out.append(f"{i2}    }}")
+            elif f.proto3_optional and f.type != FD.TYPE_MESSAGE:
+                out.append(f"{i2}    if let value = self.{name} {{ {self.describe(f, 'value', always=True)} }}")
+            else:
+                out.append(f"{i2}    {self.describe(f, 'self.' + name)}")
+        out.append(f"{i2}    d.unknown(self.unknownFields)")
+        out.append(f"{i2}    return d.text")
+        out.append(f"{i2}}}")
         return out
 
     def service(self, s, comments, path, ind, package):

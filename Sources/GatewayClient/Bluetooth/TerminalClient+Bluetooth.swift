@@ -33,7 +33,7 @@ extension TerminalClient {
         do {
             try await pair(peripheral, configuration)
             var request = ReaderGatewayV1.ConnectBluetoothReaderRequest()
-            request.sessionToken = try sessionToken()
+            request.sessionToken = try await sessionToken()
             request.serialNumber = peripheral.serialNumber
             request.deviceType = peripheral.deviceType
             request.locationID = configuration.locationID

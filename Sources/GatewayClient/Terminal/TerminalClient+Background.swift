@@ -116,8 +116,10 @@ extension TerminalClient {
     /// The gateway ended the session (or it could not be resumed): both machines learn it
     /// before the event is reported and a waiting Tap to Pay reconnect looks again.
     func sessionEnded() {
-        feedSession { $0.sessionEnded() }
+        let loops = feedSession { $0.sessionEnded() }
         feedTapToPay { $0.sessionEnded() }
+        // The heartbeats stop (the event pump is returning): the next session starts both again.
+        for loop in loops { loop.cancel() }
     }
 
     /// Heartbeats every third of the lease (at most every 5 s) while the session is open.
@@ -159,7 +161,7 @@ extension TerminalClient {
         case .readerStatusChanged(let message)?:
             if let reader = message.reader {
                 feedSession { $0.readerStatusChanged(reader) }
-                emit(.readerStatusChanged(reader))
+                emit(.readerStatusChanged(Reader(reader)))
             }
         case .reconnectStarted(let message)?:
             emit(.reconnectStarted(readerID: message.readerID))
@@ -172,10 +174,10 @@ extension TerminalClient {
         case .updateAvailable(let message)?:
             if let update = message.update {
                 feedSession { $0.updateAvailable(readerID: message.readerID, update) }
-                emit(.updateAvailable(readerID: message.readerID, update))
+                emit(.updateAvailable(readerID: message.readerID, ReaderSoftwareUpdate(update)))
             }
         case .updateStarted(let message)?:
-            if let update = message.update { emit(.updateStarted(readerID: message.readerID, update)) }
+            if let update = message.update { emit(.updateStarted(readerID: message.readerID, ReaderSoftwareUpdate(update))) }
         case nil:
             break
         }
@@ -183,6 +185,10 @@ extension TerminalClient {
 
     func emit(_ event: TerminalEvent) {
         eventSink.yield(event)
+        switch event {
+        case .disconnected, .reconnectStarted, .reconnectSucceeded, .reconnectFailed: readerEventSink.yield(event)
+        default: break
+        }
         guard let delegate = feedSession({ $0.delegate }) else { return }
         switch event {
         case .disconnected(let info): delegate.terminal(self, didDisconnect: info)

@@ -23,7 +23,7 @@ extension TerminalClient {
         locationID: String, filter: DiscoveryFilter? = nil, timeout: Duration? = nil, simulated: Bool = false
     ) async throws -> [DiscoveredReader] {
         var request = ReaderGatewayV1.DiscoverReadersRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         request.locationID = locationID
         request.simulated = simulated
         request.filter = filter?.message
@@ -31,7 +31,7 @@ extension TerminalClient {
         let response = try await connection.unary(ReaderGatewayV1.Sdk.discoverReaders, request, timeout: callTimeout + (timeout ?? .zero))
         // A replica of a release before the filter ignores it and lists the location: only
         // the reader named is kept.
-        return response.readers.filter { filter?.names($0) ?? true }.map { DiscoveredReader(reader: $0, discoveryID: response.discoveryID) }
+        return response.readers.filter { filter?.names($0) ?? true }.map { DiscoveredReader(wire: $0, discoveryID: response.discoveryID) }
     }
 
     /// Cancels the session's discovery that is still waiting for its answer (Stripe's
@@ -40,7 +40,7 @@ extension TerminalClient {
     /// then does nothing, and its readers stay connectable.
     public func cancelDiscovery() async throws {
         var request = ReaderGatewayV1.CancelDiscoveryRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         // No discovery id: the one waiting is not known here before it answers.
         _ = try await connection.unary(ReaderGatewayV1.Sdk.cancelDiscovery, request, timeout: callTimeout, idempotent: true)
     }
@@ -64,14 +64,14 @@ extension TerminalClient {
     @discardableResult
     public func connectReader(_ reader: DiscoveredReader, failIfInUse: Bool = false) async throws -> ReaderGatewayV1.ConnectReaderResponse {
         var request = ReaderGatewayV1.ConnectReaderRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         request.readerID = reader.id
         request.discoveryID = reader.discoveryID
         request.failIfInUse = failIfInUse
         feedSession { $0.connectStarted() }
         defer { feedSession { $0.connectEnded() } }
         let response = try await connection.unary(ReaderGatewayV1.Sdk.connectReader, request, timeout: paymentTimeout)
-        let connected = response.reader ?? reader.reader
+        let connected = response.reader ?? reader.wire
         feedSession { $0.readerConnected(connected, generation: response.generation) }
         return response
     }
@@ -88,7 +88,7 @@ extension TerminalClient {
     @discardableResult
     public func easyConnect(locationID: String, filter: DiscoveryFilter, failIfInUse: Bool = false) async throws -> ReaderGatewayV1.EasyConnectResponse {
         var request = ReaderGatewayV1.EasyConnectRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         request.locationID = locationID
         request.filter = filter.message
         request.failIfInUse = failIfInUse
@@ -104,7 +104,7 @@ extension TerminalClient {
     /// Releases the session's reader.
     public func disconnectReader() async throws {
         var request = ReaderGatewayV1.DisconnectReaderRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         _ = try await connection.unary(ReaderGatewayV1.Sdk.disconnectReader, request, timeout: callTimeout, idempotent: true)
         let waiters = feedSession { $0.readerReleased() }
         // A Tap to Pay reader is the phone: disconnecting it ends its link too.
@@ -117,15 +117,16 @@ extension TerminalClient {
     /// Waits for the customer to present a card; the reader is "in use" until it returns.
     public func collectPaymentMethod(_ params: ReaderGatewayV1.CollectPaymentMethodParams) async throws -> ReaderGatewayV1.CollectPaymentMethodResponse {
         var request = ReaderGatewayV1.CollectPaymentMethodRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         request.params = params
+        if feedSession({ $0.allowsCustomerCancel }) { request.params?.customerCancellationEnabled = true }
         return try await command(ReaderGatewayV1.Sdk.collectPaymentMethod, request, timeout: paymentTimeout)
     }
 
     /// Confirms the payment intent; the reader is "in use" until it returns.
     public func confirmPaymentIntent(_ params: ReaderGatewayV1.ConfirmPaymentIntentParams) async throws -> ReaderGatewayV1.PaymentIntentResult {
         var request = ReaderGatewayV1.ConfirmPaymentIntentRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         request.params = params
         return try await command(ReaderGatewayV1.Sdk.confirmPaymentIntent, request, timeout: paymentTimeout).result ?? ReaderGatewayV1.PaymentIntentResult()
     }
@@ -133,14 +134,14 @@ extension TerminalClient {
     /// Cancels a running collect; that call ends with `COMMAND_CANCELED`.
     public func cancelCollectPaymentMethod() async throws {
         var request = ReaderGatewayV1.CancelCollectPaymentMethodRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         _ = try await command(ReaderGatewayV1.Sdk.cancelCollectPaymentMethod, request, timeout: callTimeout, idempotent: true)
     }
 
     /// Shows a cart on the reader.
     public func setReaderDisplay(_ cart: ReaderGatewayV1.Cart) async throws {
         var request = ReaderGatewayV1.SetReaderDisplayRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         request.cart = cart
         _ = try await command(ReaderGatewayV1.Sdk.setReaderDisplay, request, timeout: callTimeout, idempotent: true)
     }
@@ -148,14 +149,14 @@ extension TerminalClient {
     /// Returns the reader to its splash screen.
     public func clearReaderDisplay() async throws {
         var request = ReaderGatewayV1.ClearReaderDisplayRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         _ = try await command(ReaderGatewayV1.Sdk.clearReaderDisplay, request, timeout: callTimeout, idempotent: true)
     }
 
     /// Reboots the reader; it disconnects and re-attaches by itself.
     public func rebootReader() async throws {
         var request = ReaderGatewayV1.RebootReaderRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         _ = try await command(ReaderGatewayV1.Sdk.rebootReader, request, timeout: callTimeout)
     }
 
@@ -167,7 +168,7 @@ extension TerminalClient {
     @discardableResult
     public func installAvailableUpdate() async throws -> String {
         var request = ReaderGatewayV1.InstallAvailableUpdateRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         return try await command(ReaderGatewayV1.Sdk.installAvailableUpdate, request, timeout: paymentTimeout).version
     }
 
@@ -178,7 +179,7 @@ extension TerminalClient {
     @discardableResult
     public func cancelReaderSoftwareUpdate() async throws -> Bool {
         var request = ReaderGatewayV1.CancelReaderSoftwareUpdateRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         return try await command(ReaderGatewayV1.Sdk.cancelReaderSoftwareUpdate, request, timeout: callTimeout).canceled
     }
 

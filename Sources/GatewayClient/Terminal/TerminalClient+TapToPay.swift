@@ -61,7 +61,7 @@ extension TerminalClient {
     /// operating system version is the reason).
     public func discoverTapToPayReader(device: TapToPayDevice) async throws -> ReaderGatewayV1.Reader {
         var request = ReaderGatewayV1.DiscoverTapToPayReaderRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         request.device = device.message
         let response = try await connection.unary(ReaderGatewayV1.Sdk.discoverTapToPayReader, request, timeout: callTimeout, idempotent: true)
         return response.reader ?? ReaderGatewayV1.Reader()
@@ -87,7 +87,7 @@ extension TerminalClient {
         feedSession { $0.connectStarted() }
         defer { feedSession { $0.connectEnded() } }
         var request = ReaderGatewayV1.ConnectTapToPayReaderRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         request.device = device.message
         request.locationID = configuration.locationID
         request.merchantDisplayName = configuration.merchantDisplayName
@@ -127,14 +127,14 @@ extension TerminalClient {
     /// simulated device takes `duration`, reported in quarters; then the gateway records the
     /// device as set up (the next connects skip this until the OS version changes).
     func setUpDevice(_ device: TapToPayDevice, _ setup: ReaderGatewayV1.ReaderSoftwareUpdate, readerID: String, duration: Duration) async throws {
-        emit(.updateStarted(readerID: readerID, setup))
+        emit(.updateStarted(readerID: readerID, ReaderSoftwareUpdate(setup)))
         emit(.updateProgress(readerID: readerID, progress: 0))
         for quarter in 1...4 {
             try await Task.sleep(for: duration / 4)
             emit(.updateProgress(readerID: readerID, progress: Float(quarter) / 4))
         }
         var request = ReaderGatewayV1.CompleteTapToPayDeviceSetupRequest()
-        request.sessionToken = try sessionToken()
+        request.sessionToken = try await sessionToken()
         request.device = device.message
         _ = try await connection.unary(ReaderGatewayV1.Sdk.completeTapToPayDeviceSetup, request, timeout: callTimeout, idempotent: true)
     }

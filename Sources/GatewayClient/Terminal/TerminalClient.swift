@@ -35,6 +35,8 @@ public final class TerminalClient: Sendable {
     /// Events kept for ``events`` while nobody reads them; older ones are dropped first.
     public static let eventBufferLimit = 1_024
     let eventSink: AsyncStream<TerminalEvent>.Continuation
+    /// The events for the reader delegate, handed over in order on the main actor.
+    let readerEventSink: AsyncStream<TerminalEvent>.Continuation
     /// The session and its reader (``TerminalSessionStateMachine``), behind its own lock.
     private let sessionState = Mutex(TerminalSessionStateMachine())
     /// The phone's own Tap to Pay reader and its reconnect (``TapToPayClientStateMachine``).
@@ -65,26 +67,58 @@ public final class TerminalClient: Sendable {
     /// Ends ``lostEventGrace`` before the client reports a loss itself: the clock, in every
     /// client the public initializer makes (see ``LostEventGrace``).
     let lostEventGraceWait: LostEventGrace
+    /// Where sessions come from when the app does not open them itself.
+    let providedSessions: ProvidedSessions?
 
     public convenience init(connection: GatewayConnection, callTimeout: Duration = .seconds(15), paymentTimeout: Duration = .seconds(300)) {
         self.init(connection: connection, callTimeout: callTimeout, paymentTimeout: paymentTimeout, lostEventGrace: .clock)
+    }
+
+    /// A client that opens its sessions itself with tokens from `tokenProvider` (Stripe's
+    /// `Terminal.setTokenProvider`): the first call that needs a session opens one, and so
+    /// does the first after the gateway ended it or the app closed it.
+    ///
+    /// - Parameters:
+    ///   - posDeviceID: a stable id of the point-of-sale device (survives app restarts).
+    ///   - laneLabel: the lane's label ("Lane 3"), shown to another lane that takes its reader.
+    public convenience init(
+        connection: GatewayConnection, tokenProvider: any ConnectionTokenProvider, posDeviceID: String, laneLabel: String,
+        callTimeout: Duration = .seconds(15), paymentTimeout: Duration = .seconds(300)
+    ) {
+        self.init(
+            connection: connection, callTimeout: callTimeout, paymentTimeout: paymentTimeout, lostEventGrace: .clock,
+            providedSessions: ProvidedSessions(provider: tokenProvider, posDeviceID: posDeviceID, laneLabel: laneLabel)
+        )
     }
 
     /// The designated initializer, with the one seam the public one fills in.
     ///
     /// - Parameter lostEventGrace: when the client may report a loss the gateway did not
     ///   (``LostEventGrace/clock``: after ``lostEventGrace``).
-    init(connection: GatewayConnection, callTimeout: Duration, paymentTimeout: Duration, lostEventGrace: LostEventGrace) {
+    init(
+        connection: GatewayConnection, callTimeout: Duration, paymentTimeout: Duration, lostEventGrace: LostEventGrace,
+        providedSessions: ProvidedSessions? = nil
+    ) {
+        self.providedSessions = providedSessions
         self.connection = connection
         self.callTimeout = callTimeout
         self.paymentTimeout = paymentTimeout
         self.lostEventGraceWait = lostEventGrace
         (events, eventSink) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(Self.eventBufferLimit))
+        let readerEvents: AsyncStream<TerminalEvent>
+        (readerEvents, readerEventSink) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(Self.eventBufferLimit))
+        Task { @MainActor [weak self] in
+            for await event in readerEvents {
+                guard let self else { return }
+                self.deliverToReaderDelegate(event)
+            }
+        }
     }
 
     deinit {
         for task in feedSession({ $0.backgroundTasks }) { task.cancel() }
         eventSink.finish()
+        readerEventSink.finish()
     }
 
     /// Sets the delegate (held weakly).
@@ -96,7 +130,7 @@ public final class TerminalClient: Sendable {
     public var session: TerminalSession? { feedSession { $0.session } }
 
     /// The connected reader, if any.
-    public var connectedReader: ReaderGatewayV1.Reader? { feedSession { $0.connectedReader } }
+    public var connectedReader: Reader? { feedSession { $0.connectedReader }.map(Reader.init) }
 
     /// `connecting` while a ConnectReader runs (a required update installs during it), then
     /// `connected` once it answered, until the reader is lost or released.
@@ -156,13 +190,5 @@ public final class TerminalClient: Sendable {
         var request = ReaderGatewayV1.CloseSessionRequest()
         request.sessionToken = token
         _ = try await connection.unary(ReaderGatewayV1.Sdk.closeSession, request, timeout: callTimeout, idempotent: true)
-    }
-
-    /// The session token, or the error for calls made without a session.
-    func sessionToken() throws -> String {
-        guard let token = feedSession({ $0.session?.resumeToken }) else {
-            throw RPCError(code: .failedPrecondition, reason: .sessionExpired, message: "there is no open session; call openSession first")
-        }
-        return token
     }
 }

@@ -7,19 +7,22 @@ import GatewayWire
 /// discovery is refused with `STALE_DISCOVERY` (Stripe: never cache reader objects).
 public struct DiscoveredReader: Sendable, Equatable {
     /// The reader as discovery saw it.
-    public var reader: ReaderGatewayV1.Reader
+    public let reader: Reader
     /// The discovery it came from.
     public var discoveryID: String
+    /// The reader as the gateway sent it (what the session holds once connected).
+    let wire: ReaderGatewayV1.Reader
 
-    public init(reader: ReaderGatewayV1.Reader, discoveryID: String) {
-        self.reader = reader
+    init(wire: ReaderGatewayV1.Reader, discoveryID: String) {
+        reader = Reader(wire)
+        self.wire = wire
         self.discoveryID = discoveryID
     }
 
     public var id: String { reader.id }
     public var label: String { reader.label }
     public var serialNumber: String { reader.serialNumber }
-    public var isOnline: Bool { reader.networkStatus == .online }
+    public var isOnline: Bool { reader.isOnline }
 }
 
 /// An open point-of-sale session.
@@ -34,14 +37,24 @@ public struct TerminalSession: Sendable, Equatable {
     /// Whether this was a resume of a live session.
     public var resumed: Bool
     /// The reader the session owns (after a resume), if any.
-    public var connectedReader: ReaderGatewayV1.Reader?
+    public var connectedReader: Reader? { wireReader.map(Reader.init) }
+    /// ``connectedReader`` as the gateway sent it.
+    var wireReader: ReaderGatewayV1.Reader?
+
+    init(sessionID: String, resumeToken: String, lease: Duration, resumed: Bool, connectedReader: ReaderGatewayV1.Reader?) {
+        self.sessionID = sessionID
+        self.resumeToken = resumeToken
+        self.lease = lease
+        self.resumed = resumed
+        wireReader = connectedReader
+    }
 }
 
 /// Why the session lost its reader, and for a takeover, who took it.
 public struct DisconnectInfo: Sendable, Equatable {
     public var readerID: String
-    /// Stripe's DisconnectReason plus `replaced` and `adminReleased`.
-    public var reason: ReaderGatewayV1.DisconnectReason
+    /// Stripe's DisconnectReason plus the gateway's own (`replaced`, `adminReleased`, ...).
+    public var reason: DisconnectReason
     /// For `replaced`: the lane label of the session that took the reader.
     public var takenByLaneLabel: String
     /// For `replaced`: the pos device id of the session that took the reader.
@@ -53,7 +66,7 @@ public struct DisconnectInfo: Sendable, Equatable {
     /// A loss the client reports itself (no takeover: nobody took the reader).
     init(readerID: String, reason: ReaderGatewayV1.DisconnectReason, generation: UInt64, message: String) {
         self.readerID = readerID
-        self.reason = reason
+        self.reason = DisconnectReason(reason)
         takenByLaneLabel = ""
         takenByPosDeviceID = ""
         self.message = message
@@ -62,7 +75,7 @@ public struct DisconnectInfo: Sendable, Equatable {
 
     init(_ message: ReaderGatewayV1.ReaderDisconnected) {
         readerID = message.readerID
-        reason = message.reason
+        reason = DisconnectReason(message.reason)
         takenByLaneLabel = message.takenByLaneLabel
         takenByPosDeviceID = message.takenByPosDeviceID
         self.message = message.message
@@ -76,7 +89,7 @@ public enum TerminalEvent: Sendable, Equatable {
     /// takeover, the lane that took it.
     case disconnected(DisconnectInfo)
     /// The connected reader's status changed (activity, network, battery).
-    case readerStatusChanged(ReaderGatewayV1.Reader)
+    case readerStatusChanged(Reader)
     /// The gateway is waiting for the reader to come back.
     case reconnectStarted(readerID: String)
     /// The reader came back and is still this session's.
@@ -88,11 +101,11 @@ public enum TerminalEvent: Sendable, Equatable {
     /// The connected reader has a software update available (Stripe's
     /// `didReportAvailableUpdate`); install it with ``TerminalClient/installAvailableUpdate()``.
     /// Its `required` is true once its required_at has passed: it then installs at the next connect.
-    case updateAvailable(readerID: String, ReaderGatewayV1.ReaderSoftwareUpdate)
+    case updateAvailable(readerID: String, ReaderSoftwareUpdate)
     /// A software update started installing (Stripe's `didStartInstallingUpdate`): during
     /// ``TerminalClient/connectReader(_:failIfInUse:)`` for a required update, or after
     /// ``TerminalClient/installAvailableUpdate()``. ``TerminalClient/cancelReaderSoftwareUpdate()`` stops it.
-    case updateStarted(readerID: String, ReaderGatewayV1.ReaderSoftwareUpdate)
+    case updateStarted(readerID: String, ReaderSoftwareUpdate)
     /// The connection to the gateway dropped; the client is resuming the session.
     case connectionLost(RPCError)
     /// The session was resumed on a new connection (its reader kept when the lease held).
@@ -107,11 +120,11 @@ public protocol TerminalDelegate: AnyObject, Sendable {
     /// The session lost its reader.
     func terminal(_ terminal: TerminalClient, didDisconnect info: DisconnectInfo)
     /// The connected reader's status changed.
-    func terminal(_ terminal: TerminalClient, didChangeReaderStatus reader: ReaderGatewayV1.Reader)
+    func terminal(_ terminal: TerminalClient, didChangeReaderStatus reader: Reader)
     /// The connected reader has a software update available.
-    func terminal(_ terminal: TerminalClient, didReportAvailableUpdate update: ReaderGatewayV1.ReaderSoftwareUpdate)
+    func terminal(_ terminal: TerminalClient, didReportAvailableUpdate update: ReaderSoftwareUpdate)
     /// A software update started installing (cancel it with ``TerminalClient/cancelReaderSoftwareUpdate()``).
-    func terminal(_ terminal: TerminalClient, didStartInstallingUpdate update: ReaderGatewayV1.ReaderSoftwareUpdate)
+    func terminal(_ terminal: TerminalClient, didStartInstallingUpdate update: ReaderSoftwareUpdate)
     /// Progress of the installing update, 0 to 1.
     func terminal(_ terminal: TerminalClient, didReportReaderSoftwareUpdateProgress progress: Float)
     /// The Tap to Pay reader's link was lost and the client reconnects by itself (Stripe's
@@ -125,9 +138,9 @@ public protocol TerminalDelegate: AnyObject, Sendable {
 
 extension TerminalDelegate {
     public func terminal(_ terminal: TerminalClient, didDisconnect info: DisconnectInfo) {}
-    public func terminal(_ terminal: TerminalClient, didChangeReaderStatus reader: ReaderGatewayV1.Reader) {}
-    public func terminal(_ terminal: TerminalClient, didReportAvailableUpdate update: ReaderGatewayV1.ReaderSoftwareUpdate) {}
-    public func terminal(_ terminal: TerminalClient, didStartInstallingUpdate update: ReaderGatewayV1.ReaderSoftwareUpdate) {}
+    public func terminal(_ terminal: TerminalClient, didChangeReaderStatus reader: Reader) {}
+    public func terminal(_ terminal: TerminalClient, didReportAvailableUpdate update: ReaderSoftwareUpdate) {}
+    public func terminal(_ terminal: TerminalClient, didStartInstallingUpdate update: ReaderSoftwareUpdate) {}
     public func terminal(_ terminal: TerminalClient, didReportReaderSoftwareUpdateProgress progress: Float) {}
     public func terminal(_ terminal: TerminalClient, didStartReconnect readerID: String, reason: ReaderGatewayV1.MobileDisconnectReason) {}
     public func terminal(_ terminal: TerminalClient, didReceive event: TerminalEvent) {}

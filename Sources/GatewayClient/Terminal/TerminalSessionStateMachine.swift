@@ -20,10 +20,24 @@ import GatewayWire
 /// before the command's error, as Stripe's SDKs promise.
 struct TerminalSessionStateMachine: Sendable {
     /// What opened the session (what a resume repeats).
-    struct Credentials: Sendable, Equatable {
+    struct Credentials: Sendable, Equatable, CustomStringConvertible {
         var connectionToken = ""
         var posDeviceID = ""
         var laneLabel = ""
+
+        /// The device and lane; never the connection token.
+        var description: String {
+            var d = ProtobufDescription("Credentials")
+            d.secret("connectionToken", connectionToken)
+            d.string("posDeviceID", posDeviceID)
+            d.string("laneLabel", laneLabel)
+            return d.text
+        }
+    }
+
+    /// The reader delegate, held weakly.
+    struct WeakReaderDelegate: Sendable {
+        weak var value: (any ReaderDelegate)?
     }
 
     /// The delegate, held weakly.
@@ -49,6 +63,8 @@ struct TerminalSessionStateMachine: Sendable {
     private(set) var connecting = false
     /// The ownership generation the session's connect was granted (0: unknown).
     private(set) var connectedGeneration: UInt64 = 0
+    /// Collects on the connected reader let the customer cancel (the connect's configuration).
+    private(set) var allowsCustomerCancel = false
     private(set) var closed = false
     /// A reader the session was resumed without: its `disconnected` event is awaited from the
     /// gateway for ``TerminalClient/lostEventGrace``, then reported by the client.
@@ -56,14 +72,23 @@ struct TerminalSessionStateMachine: Sendable {
     /// A `disconnected` event is being handed to the stream and the delegate.
     private(set) var deliveringDisconnect = false
     private var disconnectWaiters: [CheckedContinuation<Void, Never>] = []
-    /// The event pump, the heartbeats, and the tasks they started.
+    /// The event pump and the heartbeats: they run while a session is open, and start again
+    /// with the next session once the gateway ended this one.
+    private var loops: [Task<Void, Never>] = []
+    /// The tasks the loops and commands started (loss reports, reattaches, reconnects).
     private var background: [Task<Void, Never>] = []
+    /// A session being opened with a token from the ``ConnectionTokenProvider``: every call
+    /// that needs a session meanwhile waits for this one.
+    private(set) var providedOpen: Task<TerminalSession, any Error>?
     private var delegateBox = WeakDelegate()
+    /// The connected reader's delegate (the connect's configuration), held weakly.
+    private var readerDelegateBox = WeakReaderDelegate()
 
     // MARK: reading
 
     /// The delegate, if it is still alive.
     var delegate: (any TerminalDelegate)? { delegateBox.value }
+    var readerDelegate: (any ReaderDelegate)? { readerDelegateBox.value }
 
     /// The status Stripe's SDKs show.
     var connectionStatus: ConnectionStatus {
@@ -83,6 +108,10 @@ struct TerminalSessionStateMachine: Sendable {
     // MARK: the session
 
     /// The app set (or cleared) its delegate.
+    mutating func readerDelegateSet(_ delegate: (any ReaderDelegate)?) {
+        readerDelegateBox.value = delegate
+    }
+
     mutating func delegateSet(_ delegate: (any TerminalDelegate)?) {
         delegateBox.value = delegate
     }
@@ -92,14 +121,14 @@ struct TerminalSessionStateMachine: Sendable {
     mutating func opened(_ session: TerminalSession, credentials: Credentials) -> Bool {
         self.credentials = credentials
         self.session = session
-        connectedReader = session.connectedReader
+        connectedReader = session.wireReader
         closed = false
-        return background.isEmpty
+        return loops.isEmpty
     }
 
     /// The event pump and the heartbeats started.
     mutating func backgroundStarted(_ tasks: [Task<Void, Never>]) {
-        background = tasks
+        loops = tasks
     }
 
     /// Background work started for the session (a loss report, a reattach, a reconnect): it is
@@ -109,23 +138,42 @@ struct TerminalSessionStateMachine: Sendable {
     }
 
     /// The client is going away: the background work to cancel.
-    var backgroundTasks: [Task<Void, Never>] { background }
+    var backgroundTasks: [Task<Void, Never>] { loops + background }
+
+    /// A session is needed and the provider's token opens it: the open already running, or
+    /// `start` (made here, under the lock, so that two calls cannot both start one).
+    mutating func providedOpenNeeded(start: () -> Task<TerminalSession, any Error>) -> Task<TerminalSession, any Error> {
+        if let providedOpen { return providedOpen }
+        let task = start()
+        providedOpen = task
+        return task
+    }
+
+    /// The provided open `task` ended (opened or failed): the next need starts a new one.
+    mutating func providedOpenEnded(_ task: Task<TerminalSession, any Error>) {
+        if providedOpen == task { providedOpen = nil }
+    }
 
     /// The app closes the session: nothing runs for it any more.
     mutating func closing() -> OnClose {
         closed = true
         defer {
             background = []
+            loops = []
             session = nil
             connectedReader = nil
         }
-        return OnClose(token: session?.resumeToken, tasks: background)
+        return OnClose(token: session?.resumeToken, tasks: loops + background)
     }
 
-    /// The gateway ended the session (or it could not be resumed within its lease).
-    mutating func sessionEnded() {
+    /// The gateway ended the session (or it could not be resumed within its lease). Returns
+    /// the loops to stop: the next session starts its own.
+    @discardableResult
+    mutating func sessionEnded() -> [Task<Void, Never>] {
         session = nil
         connectedReader = nil
+        defer { loops = [] }
+        return loops
     }
 
     /// The session was resumed on a new connection. Returns the reader it came back without
@@ -134,8 +182,8 @@ struct TerminalSessionStateMachine: Sendable {
     mutating func resumed(_ resumed: TerminalSession) -> LostReaderReport.Loss? {
         let before = connectedReader
         session = resumed
-        if resumed.connectedReader != nil { connectedReader = resumed.connectedReader }
-        guard resumed.connectedReader == nil, let before else { return nil }
+        if resumed.wireReader != nil { connectedReader = resumed.wireReader }
+        guard resumed.wireReader == nil, let before else { return nil }
         return (before, connectedGeneration)
     }
 
@@ -155,6 +203,13 @@ struct TerminalSessionStateMachine: Sendable {
     mutating func readerConnected(_ reader: ReaderGatewayV1.Reader, generation: UInt64) {
         connectedReader = reader
         connectedGeneration = generation
+        allowsCustomerCancel = false
+    }
+
+    /// The connect's ``InternetConnectionConfiguration`` asked that the customer may cancel
+    /// collects on the reader.
+    mutating func customerCancelAllowed(_ allowed: Bool) {
+        allowsCustomerCancel = allowed
     }
 
     /// The session let its reader go: the commands waiting for its loss to be reported go on.

@@ -171,6 +171,15 @@ public enum AdminRendering {
         })
     }
 
+    /// What `tokens create` prints without `--json` or `--table`: the token alone, the one
+    /// value a backend hands the point of sale (`TOKEN=$(gatewayctl tokens create --location tml_...)`).
+    public static func created(_ token: ReaderGatewayV1.CreateConnectionTokenResponse) -> String { token.secret }
+
+    /// `tokens create --table`: the token, when it expires and the location it is limited to.
+    public static func table(_ token: ReaderGatewayV1.CreateConnectionTokenResponse) -> Table {
+        Table(headers: ["TOKEN", "EXPIRES", "LOCATION"], rows: [[token.secret, time(token.expiresUnixMs), token.locationID.isEmpty ? "(any)" : token.locationID]])
+    }
+
     public static func json(_ token: ReaderGatewayV1.CreateConnectionTokenResponse) -> JSONValue {
         .object([
             "secret": .string(token.secret), "expires_unix_ms": .integer(token.expiresUnixMs),

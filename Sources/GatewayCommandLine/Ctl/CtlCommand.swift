@@ -17,7 +17,8 @@ public enum CtlCommand: Sendable, Equatable {
     case history(readerID: String, limit: UInt32)
     case sessions(locationID: String)
     case release(readerID: String, expectedGeneration: UInt64?)
-    case createToken(locationID: String, ttl: Duration?)
+    /// Mints a connection token; prints the secret alone, the table with `table`.
+    case createToken(locationID: String, ttl: Duration?, table: Bool = false)
     case watch(locationID: String)
     case createAccount(databaseURL: String, name: String)
     /// Every replica in the node directory (read from PostgreSQL).
@@ -63,7 +64,8 @@ public enum CtlCommand: Sendable, Equatable {
       history READER [--limit N]                             the reader's ownership changes, newest first
       sessions [--location LOC]                              live point-of-sale sessions
       release READER [--generation N]                        take the reader from its owner
-      tokens create [--location LOC] [--ttl 10m]             mint a connection token for a point-of-sale session
+      tokens create [--location LOC] [--ttl 10m] [--table]   mint a connection token for a point-of-sale session; prints
+                                                             the token alone (pst_...), its expiry and location with --table
       watch [--location LOC]                                 every reader, then each change as it happens (until interrupted);
                                                              one line each, or one JSON object per line with --json
       accounts create --database-url URL [--name NAME]       create an account in PostgreSQL; prints its secret key once
@@ -186,7 +188,7 @@ public enum CtlCommand: Sendable, Equatable {
                 }
                 ttl = parsed
             }
-            return .createToken(locationID: location, ttl: ttl)
+            return .createToken(locationID: location, ttl: ttl, table: try options.flag("table"))
         case ("watch", _):
             try extra(1)
             return .watch(locationID: location)

@@ -41,6 +41,7 @@ public struct CtlInvocation: Sendable, Equatable {
             .value("outcome", "OUTCOME", default: "", help: "ok or refused: only changes that succeeded, or only refusals (audit)."),
             .value("generation", "N", default: "", help: "Release only if the ownership generation is still N (release)."),
             .value("ttl", "DURATION", default: "", help: "How long a connection token lives (tokens create)."),
+            .flag("table", help: "Print the token with its expiry and location as a table instead of the token alone (tokens create)."),
             .value("database-url", "URL", default: "", help: "PostgreSQL connection string (accounts create, nodes)."),
             .value("name", "NAME", default: "", help: "The account name (accounts create)."),
             .value("version", "VERSION", default: "", help: "A software version such as 2.4.0 (updates add, updates remove)."),

@@ -129,6 +129,15 @@ extension ReaderGatewayV1 {
             if let value = self.address { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("displayName", self.displayName)
+            d.message("address", self.address)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// CreateLocation's response.
@@ -156,6 +165,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             if let value = self.location { writer.writeMessage(value, field: 1) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("location", self.location)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -190,6 +207,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.pageToken, field: 2)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("limit", self.limit, isDefault: self.limit == 0)
+            d.string("pageToken", self.pageToken)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// ListLocations's response.
@@ -222,6 +248,15 @@ extension ReaderGatewayV1 {
             for value in self.locations { writer.writeMessage(value, field: 1) }
             writer.writeSingular(ProtobufString.self, self.nextPageToken, field: 2)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.messages("locations", self.locations)
+            d.string("nextPageToken", self.nextPageToken)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -273,6 +308,18 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufBool.self, self.clearInstallWindow, field: 5)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("locationID", self.locationID)
+            if let value = self.displayName { d.string("displayName", value) }
+            d.message("address", self.address)
+            d.message("installWindow", self.installWindow)
+            d.value("clearInstallWindow", self.clearInstallWindow, isDefault: !self.clearInstallWindow)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// UpdateLocation's response.
@@ -300,6 +347,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             if let value = self.location { writer.writeMessage(value, field: 1) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("location", self.location)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -339,6 +394,16 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.locationID, field: 3)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("registrationCode", self.registrationCode)
+            d.string("label", self.label)
+            d.string("locationID", self.locationID)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// RegisterReader's response.
@@ -366,6 +431,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             if let value = self.reader { writer.writeMessage(value, field: 1) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("reader", self.reader)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -411,6 +484,17 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.DeviceType>.self, self.deviceType, field: 4)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.strings("serialNumbers", self.serialNumbers)
+            d.string("labelPrefix", self.labelPrefix)
+            d.string("locationID", self.locationID)
+            d.value("deviceType", self.deviceType, isDefault: self.deviceType.rawValue == 0)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// RegisterReadersBySerial's response.
@@ -438,6 +522,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             for value in self.readers { writer.writeMessage(value, field: 1) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.messages("readers", self.readers)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -467,6 +559,14 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("readerID", self.readerID)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// DeleteReader's response.
@@ -489,6 +589,13 @@ extension ReaderGatewayV1 {
 
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -533,6 +640,17 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.pageToken, field: 4)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("locationID", self.locationID)
+            d.value("networkStatus", self.networkStatus, isDefault: self.networkStatus.rawValue == 0)
+            d.value("limit", self.limit, isDefault: self.limit == 0)
+            d.string("pageToken", self.pageToken)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// ListReaders's response.
@@ -566,6 +684,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.nextPageToken, field: 2)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.messages("readers", self.readers)
+            d.string("nextPageToken", self.nextPageToken)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// GetReader's request.
@@ -593,6 +720,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("readerID", self.readerID)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -626,6 +761,15 @@ extension ReaderGatewayV1 {
             if let value = self.reader { writer.writeMessage(value, field: 1) }
             if let value = self.ownership { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("reader", self.reader)
+            d.message("ownership", self.ownership)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -665,6 +809,16 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.posDeviceID, field: 2)
             writer.writeSingular(ProtobufString.self, self.laneLabel, field: 3)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("sessionID", self.sessionID)
+            d.string("posDeviceID", self.posDeviceID)
+            d.string("laneLabel", self.laneLabel)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -723,6 +877,20 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufBool.self, self.inTransaction, field: 6)
             writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.ReaderNetworkStatus>.self, self.networkStatus, field: 7)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("readerID", self.readerID)
+            d.string("readerLabel", self.readerLabel)
+            d.message("owner", self.owner)
+            d.value("sinceUnixMs", self.sinceUnixMs, isDefault: self.sinceUnixMs == 0)
+            d.value("generation", self.generation, isDefault: self.generation == 0)
+            d.value("inTransaction", self.inTransaction, isDefault: !self.inTransaction)
+            d.value("networkStatus", self.networkStatus, isDefault: self.networkStatus.rawValue == 0)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -801,6 +969,23 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.releasedByKeyName, field: 23)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("readerID", self.readerID)
+            d.value("reason", self.reason, isDefault: self.reason.rawValue == 0)
+            d.value("atUnixMs", self.atUnixMs, isDefault: self.atUnixMs == 0)
+            d.value("generation", self.generation, isDefault: self.generation == 0)
+            d.message("session", self.session)
+            d.message("previousOwner", self.previousOwner)
+            d.value("mobileDisconnectReason", self.mobileDisconnectReason, isDefault: self.mobileDisconnectReason.rawValue == 0)
+            d.value("linkReconnecting", self.linkReconnecting, isDefault: !self.linkReconnecting)
+            d.string("releasedByKeyID", self.releasedByKeyID)
+            d.string("releasedByKeyName", self.releasedByKeyName)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// ListReaderOwnership's request.
@@ -834,6 +1019,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufBool.self, self.ownedOnly, field: 2)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("locationID", self.locationID)
+            d.value("ownedOnly", self.ownedOnly, isDefault: !self.ownedOnly)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// ListReaderOwnership's response.
@@ -861,6 +1055,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             for value in self.ownerships { writer.writeMessage(value, field: 1) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.messages("ownerships", self.ownerships)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -895,6 +1097,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufUInt32.self, self.limit, field: 2)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("readerID", self.readerID)
+            d.value("limit", self.limit, isDefault: self.limit == 0)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// ListOwnershipHistory's response.
@@ -922,6 +1133,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             for value in self.entries { writer.writeMessage(value, field: 1) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.messages("entries", self.entries)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -957,6 +1176,15 @@ extension ReaderGatewayV1 {
             if let value = self.expectedGeneration { writer.writeAlways(ProtobufUInt64.self, value, field: 2) }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("readerID", self.readerID)
+            if let value = self.expectedGeneration { d.value("expectedGeneration", value, isDefault: false) }
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// ForceReleaseReader's response.
@@ -990,6 +1218,15 @@ extension ReaderGatewayV1 {
             if let value = self.releasedOwner { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("ownership", self.ownership)
+            d.message("releasedOwner", self.releasedOwner)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// CreateConnectionToken's request.
@@ -1022,6 +1259,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.locationID, field: 1)
             writer.writeSingular(ProtobufInt64.self, self.ttlMs, field: 2)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("locationID", self.locationID)
+            d.value("ttlMs", self.ttlMs, isDefault: self.ttlMs == 0)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1061,6 +1307,16 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.locationID, field: 3)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("secret", self.secret)
+            d.value("expiresUnixMs", self.expiresUnixMs, isDefault: self.expiresUnixMs == 0)
+            d.string("locationID", self.locationID)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// ListSessions's request.
@@ -1088,6 +1344,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeSingular(ProtobufString.self, self.locationID, field: 1)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("locationID", self.locationID)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1152,6 +1416,21 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufBool.self, self.connected, field: 8)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("sessionID", self.sessionID)
+            d.string("posDeviceID", self.posDeviceID)
+            d.string("laneLabel", self.laneLabel)
+            d.string("connectedReaderID", self.connectedReaderID)
+            d.value("openedUnixMs", self.openedUnixMs, isDefault: self.openedUnixMs == 0)
+            d.value("lastSeenUnixMs", self.lastSeenUnixMs, isDefault: self.lastSeenUnixMs == 0)
+            d.value("leaseExpiresUnixMs", self.leaseExpiresUnixMs, isDefault: self.leaseExpiresUnixMs == 0)
+            d.value("connected", self.connected, isDefault: !self.connected)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// ListSessions's response.
@@ -1179,6 +1458,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             for value in self.sessions { writer.writeMessage(value, field: 1) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.messages("sessions", self.sessions)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1208,6 +1495,14 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.DeviceType>.self, self.deviceType, field: 1)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("deviceType", self.deviceType, isDefault: self.deviceType.rawValue == 0)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// ListSoftwareUpdates's response.
@@ -1235,6 +1530,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             for value in self.updates { writer.writeMessage(value, field: 1) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.messages("updates", self.updates)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1264,6 +1567,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             if let value = self.update { writer.writeMessage(value, field: 1) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("update", self.update)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1298,6 +1609,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufBool.self, self.replaced, field: 2)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("update", self.update)
+            d.value("replaced", self.replaced, isDefault: !self.replaced)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// RemoveSoftwareUpdate's request.
@@ -1331,6 +1651,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.version, field: 2)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("deviceType", self.deviceType, isDefault: self.deviceType.rawValue == 0)
+            d.string("version", self.version)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// RemoveSoftwareUpdate's response.
@@ -1353,6 +1682,13 @@ extension ReaderGatewayV1 {
 
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1381,6 +1717,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeSingular(ProtobufString.self, self.locationID, field: 1)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("locationID", self.locationID)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1433,6 +1777,18 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufUInt64.self, self.generation, field: 5)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("reader", self.reader)
+            d.message("holder", self.holder)
+            d.value("holderSinceUnixMs", self.holderSinceUnixMs, isDefault: self.holderSinceUnixMs == 0)
+            d.value("inTransaction", self.inTransaction, isDefault: !self.inTransaction)
+            d.value("generation", self.generation, isDefault: self.generation == 0)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// One page of WatchFleet's snapshot.
@@ -1471,6 +1827,16 @@ extension ReaderGatewayV1 {
             for value in self.locations { writer.writeMessage(value, field: 2) }
             writer.writeSingular(ProtobufBool.self, self.complete, field: 3)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.messages("readers", self.readers)
+            d.messages("locations", self.locations)
+            d.value("complete", self.complete, isDefault: !self.complete)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1521,6 +1887,20 @@ extension ReaderGatewayV1 {
             case nil: break
             }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("atUnixMs", self.atUnixMs, isDefault: self.atUnixMs == 0)
+            switch self.event {
+            case .snapshot(let value)?: d.message("snapshot", value)
+            case .readerChanged(let value)?: d.message("readerChanged", value)
+            case .readerRemoved(let value)?: d.string("readerRemoved", value)
+            case nil: break
+            }
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1586,6 +1966,21 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.KeyAccess>.self, self.events, field: 7)
             writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.KeyAccess>.self, self.keys, field: 8)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("locations", self.locations, isDefault: self.locations.rawValue == 0)
+            d.value("readers", self.readers, isDefault: self.readers.rawValue == 0)
+            d.value("ownership", self.ownership, isDefault: self.ownership.rawValue == 0)
+            d.value("tokens", self.tokens, isDefault: self.tokens.rawValue == 0)
+            d.value("updates", self.updates, isDefault: self.updates.rawValue == 0)
+            d.value("webhooks", self.webhooks, isDefault: self.webhooks.rawValue == 0)
+            d.value("events", self.events, isDefault: self.events.rawValue == 0)
+            d.value("keys", self.keys, isDefault: self.keys.rawValue == 0)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1666,6 +2061,24 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.secretLast4, field: 11)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("id", self.id)
+            d.string("name", self.name)
+            d.message("permissions", self.permissions)
+            d.strings("locationIDs", self.locationIDs)
+            d.value("expiresUnixMs", self.expiresUnixMs, isDefault: self.expiresUnixMs == 0)
+            d.value("createdUnixMs", self.createdUnixMs, isDefault: self.createdUnixMs == 0)
+            d.value("lastUsedUnixMs", self.lastUsedUnixMs, isDefault: self.lastUsedUnixMs == 0)
+            d.value("rolledUnixMs", self.rolledUnixMs, isDefault: self.rolledUnixMs == 0)
+            d.value("previousSecretExpiresUnixMs", self.previousSecretExpiresUnixMs, isDefault: self.previousSecretExpiresUnixMs == 0)
+            d.value("revokedUnixMs", self.revokedUnixMs, isDefault: self.revokedUnixMs == 0)
+            d.string("secretLast4", self.secretLast4)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// CreateApiKey's request.
@@ -1709,6 +2122,17 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufInt64.self, self.expiresUnixMs, field: 4)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("name", self.name)
+            d.message("permissions", self.permissions)
+            d.strings("locationIDs", self.locationIDs)
+            d.value("expiresUnixMs", self.expiresUnixMs, isDefault: self.expiresUnixMs == 0)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// CreateApiKey's response.
@@ -1742,6 +2166,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.secret, field: 2)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("key", self.key)
+            d.secret("secret", self.secret)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// ListApiKeys's request.
@@ -1764,6 +2197,13 @@ extension ReaderGatewayV1 {
 
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1792,6 +2232,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             for value in self.keys { writer.writeMessage(value, field: 1) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.messages("keys", self.keys)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1826,6 +2274,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufInt64.self, self.overlapMs, field: 2)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("keyID", self.keyID)
+            d.value("overlapMs", self.overlapMs, isDefault: self.overlapMs == 0)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// RollApiKey's response.
@@ -1859,6 +2316,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.secret, field: 2)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("key", self.key)
+            d.secret("secret", self.secret)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// RevokeApiKey's request.
@@ -1887,6 +2353,14 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.keyID, field: 1)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("keyID", self.keyID)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// RevokeApiKey's response.
@@ -1914,6 +2388,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             if let value = self.key { writer.writeMessage(value, field: 1) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("key", self.key)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1968,6 +2450,19 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.locationID, field: 5)
             writer.writeSingular(ProtobufString.self, self.objectJson, field: 6)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("id", self.id)
+            d.string("type", self.type)
+            d.value("createdUnixMs", self.createdUnixMs, isDefault: self.createdUnixMs == 0)
+            d.string("readerID", self.readerID)
+            d.string("locationID", self.locationID)
+            d.string("objectJson", self.objectJson)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -2028,6 +2523,20 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.pageToken, field: 7)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.strings("types", self.types)
+            d.string("readerID", self.readerID)
+            d.string("locationID", self.locationID)
+            d.value("createdFromUnixMs", self.createdFromUnixMs, isDefault: self.createdFromUnixMs == 0)
+            d.value("createdBeforeUnixMs", self.createdBeforeUnixMs, isDefault: self.createdBeforeUnixMs == 0)
+            d.value("limit", self.limit, isDefault: self.limit == 0)
+            d.string("pageToken", self.pageToken)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// ListEvents's response.
@@ -2061,6 +2570,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.nextPageToken, field: 2)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.messages("events", self.events)
+            d.string("nextPageToken", self.nextPageToken)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// GetEvent's request.
@@ -2089,6 +2607,14 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.eventID, field: 1)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("eventID", self.eventID)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// GetEvent's response.
@@ -2116,6 +2642,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             if let value = self.event { writer.writeMessage(value, field: 1) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("event", self.event)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -2203,6 +2737,25 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.detail, field: 12)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("id", self.id)
+            d.value("createdUnixMs", self.createdUnixMs, isDefault: self.createdUnixMs == 0)
+            d.string("action", self.action)
+            d.string("keyID", self.keyID)
+            d.string("keyName", self.keyName)
+            d.string("sourceAddress", self.sourceAddress)
+            d.string("userAgent", self.userAgent)
+            d.string("outcome", self.outcome)
+            d.string("readerID", self.readerID)
+            d.string("locationID", self.locationID)
+            d.string("targetID", self.targetID)
+            d.string("detail", self.detail)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// ListAuditEvents's request.
@@ -2272,6 +2825,22 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.pageToken, field: 9)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.strings("actions", self.actions)
+            d.string("keyID", self.keyID)
+            d.string("readerID", self.readerID)
+            d.string("locationID", self.locationID)
+            d.value("outcome", self.outcome, isDefault: self.outcome.rawValue == 0)
+            d.value("createdFromUnixMs", self.createdFromUnixMs, isDefault: self.createdFromUnixMs == 0)
+            d.value("createdBeforeUnixMs", self.createdBeforeUnixMs, isDefault: self.createdBeforeUnixMs == 0)
+            d.value("limit", self.limit, isDefault: self.limit == 0)
+            d.string("pageToken", self.pageToken)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// ListAuditEvents's response.
@@ -2304,6 +2873,15 @@ extension ReaderGatewayV1 {
             for value in self.events { writer.writeMessage(value, field: 1) }
             writer.writeSingular(ProtobufString.self, self.nextPageToken, field: 2)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.messages("events", self.events)
+            d.string("nextPageToken", self.nextPageToken)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 

@@ -272,6 +272,26 @@ extension ReaderGatewayV1 {
             if let value = self.availableUpdate { writer.writeMessage(value, field: 13) }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("id", self.id)
+            d.string("serialNumber", self.serialNumber)
+            d.string("label", self.label)
+            d.value("deviceType", self.deviceType, isDefault: self.deviceType.rawValue == 0)
+            d.string("softwareVersion", self.softwareVersion)
+            d.string("locationID", self.locationID)
+            d.value("networkStatus", self.networkStatus, isDefault: self.networkStatus.rawValue == 0)
+            d.value("activity", self.activity, isDefault: self.activity.rawValue == 0)
+            d.string("ipAddress", self.ipAddress)
+            if let value = self.batteryLevel { d.value("batteryLevel", value, isDefault: false) }
+            d.value("lastSeenUnixMs", self.lastSeenUnixMs, isDefault: self.lastSeenUnixMs == 0)
+            d.value("simulated", self.simulated, isDefault: !self.simulated)
+            d.message("availableUpdate", self.availableUpdate)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// One entry of an account's software update catalog (Stripe's
@@ -332,6 +352,20 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufInt64.self, self.addedUnixMs, field: 7)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("deviceType", self.deviceType, isDefault: self.deviceType.rawValue == 0)
+            d.string("version", self.version)
+            d.strings("components", self.components)
+            d.value("durationEstimate", self.durationEstimate, isDefault: self.durationEstimate.rawValue == 0)
+            d.value("requiredAtUnixMs", self.requiredAtUnixMs, isDefault: self.requiredAtUnixMs == 0)
+            d.value("required", self.required, isDefault: !self.required)
+            d.value("addedUnixMs", self.addedUnixMs, isDefault: self.addedUnixMs == 0)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// A postal address of a location.
@@ -385,6 +419,19 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.country, field: 6)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("line1", self.line1)
+            d.string("line2", self.line2)
+            d.string("city", self.city)
+            d.string("state", self.state)
+            d.string("postalCode", self.postalCode)
+            d.string("country", self.country)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// A place where readers live (a store); readers are discovered per location.
@@ -429,6 +476,17 @@ extension ReaderGatewayV1 {
             if let value = self.installWindow { writer.writeMessage(value, field: 4) }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("id", self.id)
+            d.string("displayName", self.displayName)
+            d.message("address", self.address)
+            d.message("installWindow", self.installWindow)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// A location's software install window: hours of its local day, at a fixed
@@ -470,6 +528,16 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufUInt32.self, self.endMinute, field: 2)
             writer.writeSingular(ProtobufSInt32.self, self.utcOffsetMinutes, field: 3)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("startMinute", self.startMinute, isDefault: self.startMinute == 0)
+            d.value("endMinute", self.endMinute, isDefault: self.endMinute == 0)
+            d.value("utcOffsetMinutes", self.utcOffsetMinutes, isDefault: self.utcOffsetMinutes == 0)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -553,6 +621,17 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufInt64.self, self.total, field: 4)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("currency", self.currency)
+            d.messages("lineItems", self.lineItems)
+            d.value("tax", self.tax, isDefault: self.tax == 0)
+            d.value("total", self.total, isDefault: self.total == 0)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// Parameters of collectPaymentMethod.
@@ -600,6 +679,18 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufBool.self, self.skipTipping, field: 4)
             writer.writeSingular(ProtobufBool.self, self.customerCancellationEnabled, field: 5)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("paymentIntentID", self.paymentIntentID)
+            d.value("amount", self.amount, isDefault: self.amount == 0)
+            d.string("currency", self.currency)
+            d.value("skipTipping", self.skipTipping, isDefault: !self.skipTipping)
+            d.value("customerCancellationEnabled", self.customerCancellationEnabled, isDefault: !self.customerCancellationEnabled)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -654,6 +745,19 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.readMethod, field: 6)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("id", self.id)
+            d.string("brand", self.brand)
+            d.string("last4", self.last4)
+            d.value("expMonth", self.expMonth, isDefault: self.expMonth == 0)
+            d.value("expYear", self.expYear, isDefault: self.expYear == 0)
+            d.string("readMethod", self.readMethod)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// Parameters of confirmPaymentIntent.
@@ -681,6 +785,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeSingular(ProtobufString.self, self.paymentIntentID, field: 1)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("paymentIntentID", self.paymentIntentID)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -719,6 +831,16 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.status, field: 2)
             writer.writeSingular(ProtobufInt64.self, self.amountReceived, field: 3)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("paymentIntentID", self.paymentIntentID)
+            d.string("status", self.status)
+            d.value("amountReceived", self.amountReceived, isDefault: self.amountReceived == 0)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 }

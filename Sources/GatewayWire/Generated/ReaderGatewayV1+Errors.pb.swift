@@ -520,5 +520,16 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufUInt64.self, self.retryAfterMs, field: 4)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("code", self.code, isDefault: self.code.rawValue == 0)
+            d.value("reason", self.reason, isDefault: self.reason.rawValue == 0)
+            d.string("message", self.message)
+            d.value("retryAfterMs", self.retryAfterMs, isDefault: self.retryAfterMs == 0)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 }

@@ -57,6 +57,19 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufUInt32.self, self.maxHeaderSize, field: 6)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("protocolVersion", self.protocolVersion, isDefault: self.protocolVersion == 0)
+            d.value("maxFrameSize", self.maxFrameSize, isDefault: self.maxFrameSize == 0)
+            d.value("maxConcurrentStreams", self.maxConcurrentStreams, isDefault: self.maxConcurrentStreams == 0)
+            d.value("initialStreamWindow", self.initialStreamWindow, isDefault: self.initialStreamWindow == 0)
+            d.value("initialConnectionWindow", self.initialConnectionWindow, isDefault: self.initialConnectionWindow == 0)
+            d.value("maxHeaderSize", self.maxHeaderSize, isDefault: self.maxHeaderSize == 0)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// One call metadata entry (a gRPC header or trailer).
@@ -90,6 +103,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.key, field: 1)
             writer.writeSingular(ProtobufBytes.self, self.value, field: 2)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("key", self.key)
+            d.bytes("value", self.value)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -131,6 +153,16 @@ extension ReaderGatewayV1 {
             for value in self.metadata { writer.writeMessage(value, field: 3) }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("method", self.method)
+            d.value("timeoutMs", self.timeoutMs, isDefault: self.timeoutMs == 0)
+            d.messages("metadata", self.metadata)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// The payload of an END_OF_CALL frame: the server's last word on a call.
@@ -163,6 +195,15 @@ extension ReaderGatewayV1 {
             if let value = self.status { writer.writeMessage(value, field: 1) }
             for value in self.trailers { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("status", self.status)
+            d.messages("trailers", self.trailers)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -198,6 +239,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufUInt32.self, self.lastStreamID, field: 1)
             if let value = self.status { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("lastStreamID", self.lastStreamID, isDefault: self.lastStreamID == 0)
+            d.message("status", self.status)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 }

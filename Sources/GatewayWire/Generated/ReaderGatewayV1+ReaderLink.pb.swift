@@ -58,6 +58,19 @@ extension ReaderGatewayV1 {
             if let value = self.batteryLevel { writer.writeAlways(ProtobufFloat.self, value, field: 6) }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("serialNumber", self.serialNumber)
+            d.value("deviceType", self.deviceType, isDefault: self.deviceType.rawValue == 0)
+            d.string("softwareVersion", self.softwareVersion)
+            d.secret("readerCredential", self.readerCredential)
+            d.string("ipAddress", self.ipAddress)
+            if let value = self.batteryLevel { d.value("batteryLevel", value, isDefault: false) }
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// A periodic status report; also the reader's liveness signal.
@@ -106,6 +119,18 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufBool.self, self.charging, field: 4)
             writer.writeSingular(ProtobufString.self, self.softwareVersion, field: 5)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("activity", self.activity, isDefault: self.activity.rawValue == 0)
+            if let value = self.batteryLevel { d.value("batteryLevel", value, isDefault: false) }
+            d.string("ipAddress", self.ipAddress)
+            d.value("charging", self.charging, isDefault: !self.charging)
+            d.string("softwareVersion", self.softwareVersion)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -165,6 +190,21 @@ extension ReaderGatewayV1 {
             }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("commandID", self.commandID, isDefault: self.commandID == 0)
+            d.message("status", self.status)
+            switch self.result {
+            case .paymentMethod(let value)?: d.message("paymentMethod", value)
+            case .paymentIntent(let value)?: d.message("paymentIntent", value)
+            case .updateVersion(let value)?: d.string("updateVersion", value)
+            case nil: break
+            }
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// Progress of a software update, reported by the reader.
@@ -197,6 +237,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.version, field: 1)
             writer.writeSingular(ProtobufFloat.self, self.progress, field: 2)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("version", self.version)
+            d.value("progress", self.progress, isDefault: self.progress == 0)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -253,6 +302,21 @@ extension ReaderGatewayV1 {
             }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            switch self.message {
+            case .hello(let value)?: d.message("hello", value)
+            case .heartbeat(let value)?: d.message("heartbeat", value)
+            case .commandResult(let value)?: d.message("commandResult", value)
+            case .updateProgress(let value)?: d.message("updateProgress", value)
+            case .linkEnding(let value)?: d.message("linkEnding", value)
+            case nil: break
+            }
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// Why a mobile reader's link ends (a Bluetooth reader's, or a Tap to Pay
@@ -295,6 +359,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.MobileDisconnectReason>.self, self.reason, field: 1)
             writer.writeSingular(ProtobufBool.self, self.reconnecting, field: 2)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("reason", self.reason, isDefault: self.reason.rawValue == 0)
+            d.value("reconnecting", self.reconnecting, isDefault: !self.reconnecting)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -355,6 +428,20 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.locationID, field: 6)
             writer.writeSingular(ProtobufString.self, self.readerCredential, field: 7)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("registered", self.registered, isDefault: !self.registered)
+            d.secret("registrationCode", self.registrationCode)
+            d.value("registrationCodeExpiresUnixMs", self.registrationCodeExpiresUnixMs, isDefault: self.registrationCodeExpiresUnixMs == 0)
+            d.string("readerID", self.readerID)
+            d.string("label", self.label)
+            d.string("locationID", self.locationID)
+            d.secret("readerCredential", self.readerCredential)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -438,6 +525,27 @@ extension ReaderGatewayV1 {
             writer.writeRaw(self.unknownFields)
         }
 
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("commandID", self.commandID, isDefault: self.commandID == 0)
+            d.value("timeoutMs", self.timeoutMs, isDefault: self.timeoutMs == 0)
+            d.string("sessionID", self.sessionID)
+            switch self.command {
+            case .collectPaymentMethod(let value)?: d.message("collectPaymentMethod", value)
+            case .confirmPaymentIntent(let value)?: d.message("confirmPaymentIntent", value)
+            case .cancelCollect(let value)?: d.message("cancelCollect", value)
+            case .setDisplay(let value)?: d.message("setDisplay", value)
+            case .clearDisplay(let value)?: d.message("clearDisplay", value)
+            case .reboot(let value)?: d.message("reboot", value)
+            case .installUpdate(let value)?: d.message("installUpdate", value)
+            case .cancelUpdate(let value)?: d.message("cancelUpdate", value)
+            case nil: break
+            }
+            d.unknown(self.unknownFields)
+            return d.text
+        }
+
         /// Cancel the running collect (no parameters).
         public struct CancelCollect: ProtobufMessage {
             public static let protoMessageName = "readergateway.v1.ReaderCommand.CancelCollect"
@@ -458,6 +566,13 @@ extension ReaderGatewayV1 {
 
             public func encode(to writer: inout ProtobufWriter) {
                 writer.writeRaw(self.unknownFields)
+            }
+
+            /// The fields that are set, secrets redacted (ProtobufDescription).
+            public var description: String {
+                var d = ProtobufDescription(Self.protoMessageName)
+                d.unknown(self.unknownFields)
+                return d.text
             }
         }
 
@@ -482,6 +597,13 @@ extension ReaderGatewayV1 {
             public func encode(to writer: inout ProtobufWriter) {
                 writer.writeRaw(self.unknownFields)
             }
+
+            /// The fields that are set, secrets redacted (ProtobufDescription).
+            public var description: String {
+                var d = ProtobufDescription(Self.protoMessageName)
+                d.unknown(self.unknownFields)
+                return d.text
+            }
         }
 
         /// Reboot (no parameters).
@@ -504,6 +626,13 @@ extension ReaderGatewayV1 {
 
             public func encode(to writer: inout ProtobufWriter) {
                 writer.writeRaw(self.unknownFields)
+            }
+
+            /// The fields that are set, secrets redacted (ProtobufDescription).
+            public var description: String {
+                var d = ProtobufDescription(Self.protoMessageName)
+                d.unknown(self.unknownFields)
+                return d.text
             }
         }
 
@@ -548,6 +677,17 @@ extension ReaderGatewayV1 {
                 writer.writeSingular(ProtobufBool.self, self.required, field: 4)
                 writer.writeRaw(self.unknownFields)
             }
+
+            /// The fields that are set, secrets redacted (ProtobufDescription).
+            public var description: String {
+                var d = ProtobufDescription(Self.protoMessageName)
+                d.string("version", self.version)
+                d.strings("components", self.components)
+                d.value("durationEstimate", self.durationEstimate, isDefault: self.durationEstimate.rawValue == 0)
+                d.value("required", self.required, isDefault: !self.required)
+                d.unknown(self.unknownFields)
+                return d.text
+            }
         }
 
         /// Stop the running install (no parameters).
@@ -570,6 +710,13 @@ extension ReaderGatewayV1 {
 
             public func encode(to writer: inout ProtobufWriter) {
                 writer.writeRaw(self.unknownFields)
+            }
+
+            /// The fields that are set, secrets redacted (ProtobufDescription).
+            public var description: String {
+                var d = ProtobufDescription(Self.protoMessageName)
+                d.unknown(self.unknownFields)
+                return d.text
             }
         }
     }
@@ -617,6 +764,19 @@ extension ReaderGatewayV1 {
             }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            switch self.message {
+            case .registration(let value)?: d.message("registration", value)
+            case .command(let value)?: d.message("command", value)
+            case .ownerChanged(let value)?: d.message("ownerChanged", value)
+            case nil: break
+            }
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// The reader's owner changed.
@@ -649,6 +809,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.laneLabel, field: 1)
             writer.writeSingular(ProtobufUInt64.self, self.generation, field: 2)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("laneLabel", self.laneLabel)
+            d.value("generation", self.generation, isDefault: self.generation == 0)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 

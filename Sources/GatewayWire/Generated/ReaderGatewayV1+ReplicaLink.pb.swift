@@ -61,6 +61,20 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.fromNode, field: 7)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("readerID", self.readerID)
+            d.value("linkEpoch", self.linkEpoch, isDefault: self.linkEpoch == 0)
+            d.string("sessionID", self.sessionID)
+            d.value("generation", self.generation, isDefault: self.generation == 0)
+            d.message("command", self.command)
+            d.value("reboot", self.reboot, isDefault: !self.reboot)
+            d.string("fromNode", self.fromNode)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// The reader's answer.
@@ -88,6 +102,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             if let value = self.result { writer.writeMessage(value, field: 1) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("result", self.result)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -127,6 +149,16 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.readerCredential, field: 3)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("registrationCode", self.registrationCode)
+            d.string("readerID", self.readerID)
+            d.secret("readerCredential", self.readerCredential)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// The reader was told (false: no reader shows that code here any more).
@@ -162,6 +194,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufBool.self, self.delivered, field: 1)
             if let value = self.reader { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("delivered", self.delivered, isDefault: !self.delivered)
+            d.message("reader", self.reader)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 

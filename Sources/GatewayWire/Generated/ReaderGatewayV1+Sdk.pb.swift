@@ -89,6 +89,17 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.resumeToken, field: 4)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("connectionToken", self.connectionToken)
+            d.string("posDeviceID", self.posDeviceID)
+            d.string("laneLabel", self.laneLabel)
+            d.secret("resumeToken", self.resumeToken)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// OpenSession's response.
@@ -138,6 +149,18 @@ extension ReaderGatewayV1 {
             if let value = self.connectedReader { writer.writeMessage(value, field: 5) }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("sessionID", self.sessionID)
+            d.secret("sessionToken", self.sessionToken)
+            d.value("leaseMs", self.leaseMs, isDefault: self.leaseMs == 0)
+            d.value("resumed", self.resumed, isDefault: !self.resumed)
+            d.message("connectedReader", self.connectedReader)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// Heartbeat's request.
@@ -165,6 +188,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -194,6 +225,14 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufInt64.self, self.leaseRemainingMs, field: 1)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("leaseRemainingMs", self.leaseRemainingMs, isDefault: self.leaseRemainingMs == 0)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// CloseSession's request.
@@ -222,6 +261,14 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// CloseSession's response.
@@ -244,6 +291,13 @@ extension ReaderGatewayV1 {
 
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -297,6 +351,18 @@ extension ReaderGatewayV1 {
             if let value = self.filter { writer.writeMessage(value, field: 5) }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.string("locationID", self.locationID)
+            d.value("timeoutMs", self.timeoutMs, isDefault: self.timeoutMs == 0)
+            d.value("simulated", self.simulated, isDefault: !self.simulated)
+            d.message("filter", self.filter)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// One reader to discover (Stripe's DiscoveryFilter): set exactly one field.
@@ -331,6 +397,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.serialNumber, field: 2)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("readerID", self.readerID)
+            d.string("serialNumber", self.serialNumber)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// DiscoverReaders's response.
@@ -364,6 +439,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.discoveryID, field: 1)
             for value in self.readers { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("discoveryID", self.discoveryID)
+            d.messages("readers", self.readers)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -400,6 +484,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.discoveryID, field: 2)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.string("discoveryID", self.discoveryID)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// CancelDiscovery's response.
@@ -422,6 +515,13 @@ extension ReaderGatewayV1 {
 
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -486,6 +586,20 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.locationID, field: 7)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.string("readerID", self.readerID)
+            d.string("discoveryID", self.discoveryID)
+            d.value("failIfInUse", self.failIfInUse, isDefault: !self.failIfInUse)
+            d.string("posDeviceID", self.posDeviceID)
+            d.string("laneLabel", self.laneLabel)
+            d.string("locationID", self.locationID)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// ConnectReader's response.
@@ -531,6 +645,17 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufBool.self, self.replacedOtherSession, field: 3)
             if let value = self.requiredUpdateFailure { writer.writeMessage(value, field: 4) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("reader", self.reader)
+            d.value("generation", self.generation, isDefault: self.generation == 0)
+            d.value("replacedOtherSession", self.replacedOtherSession, isDefault: !self.replacedOtherSession)
+            d.message("requiredUpdateFailure", self.requiredUpdateFailure)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -587,6 +712,19 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.laneLabel, field: 6)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.string("locationID", self.locationID)
+            d.message("filter", self.filter)
+            d.value("failIfInUse", self.failIfInUse, isDefault: !self.failIfInUse)
+            d.string("posDeviceID", self.posDeviceID)
+            d.string("laneLabel", self.laneLabel)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// EasyConnect's response.
@@ -621,6 +759,15 @@ extension ReaderGatewayV1 {
             if let value = self.connection { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("discoveryID", self.discoveryID)
+            d.message("connection", self.connection)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// DisconnectReader's request.
@@ -649,6 +796,14 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// DisconnectReader's response.
@@ -671,6 +826,13 @@ extension ReaderGatewayV1 {
 
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -705,6 +867,15 @@ extension ReaderGatewayV1 {
             if let value = self.params { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.message("params", self.params)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// CollectPaymentMethod's response.
@@ -737,6 +908,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.paymentIntentID, field: 1)
             if let value = self.paymentMethod { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("paymentIntentID", self.paymentIntentID)
+            d.message("paymentMethod", self.paymentMethod)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -771,6 +951,15 @@ extension ReaderGatewayV1 {
             if let value = self.params { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.message("params", self.params)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// ConfirmPaymentIntent's response.
@@ -798,6 +987,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             if let value = self.result { writer.writeMessage(value, field: 1) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("result", self.result)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -827,6 +1024,14 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// CancelCollectPaymentMethod's response.
@@ -849,6 +1054,13 @@ extension ReaderGatewayV1 {
 
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -883,6 +1095,15 @@ extension ReaderGatewayV1 {
             if let value = self.cart { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.message("cart", self.cart)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// SetReaderDisplay's response.
@@ -905,6 +1126,13 @@ extension ReaderGatewayV1 {
 
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -934,6 +1162,14 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// ClearReaderDisplay's response.
@@ -956,6 +1192,13 @@ extension ReaderGatewayV1 {
 
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -985,6 +1228,14 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// RebootReader's response.
@@ -1007,6 +1258,13 @@ extension ReaderGatewayV1 {
 
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1036,6 +1294,14 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// InstallAvailableUpdate's response.
@@ -1063,6 +1329,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeSingular(ProtobufString.self, self.version, field: 1)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("version", self.version)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1092,6 +1366,14 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// CancelReaderSoftwareUpdate's response.
@@ -1120,6 +1402,14 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufBool.self, self.canceled, field: 1)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("canceled", self.canceled, isDefault: !self.canceled)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// SubscribeEvents's request.
@@ -1147,6 +1437,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeSingular(ProtobufString.self, self.sessionToken, field: 1)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1181,6 +1479,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.osVersion, field: 2)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("model", self.model)
+            d.string("osVersion", self.osVersion)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// DiscoverTapToPayReader's request.
@@ -1214,6 +1521,15 @@ extension ReaderGatewayV1 {
             if let value = self.device { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.message("device", self.device)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// DiscoverTapToPayReader's response.
@@ -1243,6 +1559,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             if let value = self.reader { writer.writeMessage(value, field: 1) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("reader", self.reader)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1305,6 +1629,20 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufBool.self, self.tosAcceptancePermitted, field: 6)
             writer.writeSingular(ProtobufBool.self, self.autoReconnectOnUnexpectedDisconnect, field: 7)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.message("device", self.device)
+            d.string("locationID", self.locationID)
+            d.string("merchantDisplayName", self.merchantDisplayName)
+            d.string("onBehalfOf", self.onBehalfOf)
+            d.value("tosAcceptancePermitted", self.tosAcceptancePermitted, isDefault: !self.tosAcceptancePermitted)
+            d.value("autoReconnectOnUnexpectedDisconnect", self.autoReconnectOnUnexpectedDisconnect, isDefault: !self.autoReconnectOnUnexpectedDisconnect)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1370,6 +1708,19 @@ extension ReaderGatewayV1 {
             if let value = self.deviceSetup { writer.writeMessage(value, field: 6) }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("reader", self.reader)
+            d.string("merchantDisplayName", self.merchantDisplayName)
+            d.value("termsAcceptedNow", self.termsAcceptedNow, isDefault: !self.termsAcceptedNow)
+            d.value("accountsInWindow", self.accountsInWindow, isDefault: self.accountsInWindow == 0)
+            d.secret("readerCredential", self.readerCredential)
+            d.message("deviceSetup", self.deviceSetup)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// CompleteTapToPayDeviceSetup's request.
@@ -1404,6 +1755,15 @@ extension ReaderGatewayV1 {
             if let value = self.device { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.message("device", self.device)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// CompleteTapToPayDeviceSetup's response.
@@ -1431,6 +1791,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeSingular(ProtobufInt64.self, self.setUpUnixMs, field: 1)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("setUpUnixMs", self.setUpUnixMs, isDefault: self.setUpUnixMs == 0)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1486,6 +1854,19 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufBool.self, self.autoReconnectOnUnexpectedDisconnect, field: 6)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.secret("sessionToken", self.sessionToken)
+            d.string("serialNumber", self.serialNumber)
+            d.value("deviceType", self.deviceType, isDefault: self.deviceType.rawValue == 0)
+            d.string("locationID", self.locationID)
+            d.string("softwareVersion", self.softwareVersion)
+            d.value("autoReconnectOnUnexpectedDisconnect", self.autoReconnectOnUnexpectedDisconnect, isDefault: !self.autoReconnectOnUnexpectedDisconnect)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// ConnectBluetoothReader's response.
@@ -1527,6 +1908,16 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.readerCredential, field: 2)
             writer.writeSingular(ProtobufBool.self, self.rebondedFromAnotherDevice, field: 3)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("reader", self.reader)
+            d.secret("readerCredential", self.readerCredential)
+            d.value("rebondedFromAnotherDevice", self.rebondedFromAnotherDevice, isDefault: !self.rebondedFromAnotherDevice)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1581,6 +1972,19 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufUInt64.self, self.generation, field: 6)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("readerID", self.readerID)
+            d.value("reason", self.reason, isDefault: self.reason.rawValue == 0)
+            d.string("takenByLaneLabel", self.takenByLaneLabel)
+            d.string("takenByPosDeviceID", self.takenByPosDeviceID)
+            d.string("message", self.message)
+            d.value("generation", self.generation, isDefault: self.generation == 0)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// The connected reader's status changed.
@@ -1608,6 +2012,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             if let value = self.reader { writer.writeMessage(value, field: 1) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("reader", self.reader)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1638,6 +2050,14 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("readerID", self.readerID)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// The reader came back within the reconnect window and is still this
@@ -1666,6 +2086,14 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("readerID", self.readerID)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1699,6 +2127,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
             if let value = self.status { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("readerID", self.readerID)
+            d.message("status", self.status)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1736,6 +2173,15 @@ extension ReaderGatewayV1 {
             if let value = self.update { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("readerID", self.readerID)
+            d.message("update", self.update)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// A software update started installing on the connected reader (Stripe's
@@ -1771,6 +2217,15 @@ extension ReaderGatewayV1 {
             if let value = self.update { writer.writeMessage(value, field: 2) }
             writer.writeRaw(self.unknownFields)
         }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("readerID", self.readerID)
+            d.message("update", self.update)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
     }
 
     /// Progress of a software update (during ConnectReader or InstallAvailableUpdate).
@@ -1803,6 +2258,15 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufString.self, self.readerID, field: 1)
             writer.writeSingular(ProtobufFloat.self, self.progress, field: 2)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("readerID", self.readerID)
+            d.value("progress", self.progress, isDefault: self.progress == 0)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 
@@ -1879,6 +2343,26 @@ extension ReaderGatewayV1 {
             case nil: break
             }
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("sequence", self.sequence, isDefault: self.sequence == 0)
+            d.value("atUnixMs", self.atUnixMs, isDefault: self.atUnixMs == 0)
+            switch self.event {
+            case .disconnected(let value)?: d.message("disconnected", value)
+            case .readerStatusChanged(let value)?: d.message("readerStatusChanged", value)
+            case .reconnectStarted(let value)?: d.message("reconnectStarted", value)
+            case .reconnectSucceeded(let value)?: d.message("reconnectSucceeded", value)
+            case .reconnectFailed(let value)?: d.message("reconnectFailed", value)
+            case .updateProgress(let value)?: d.message("updateProgress", value)
+            case .updateAvailable(let value)?: d.message("updateAvailable", value)
+            case .updateStarted(let value)?: d.message("updateStarted", value)
+            case nil: break
+            }
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 

@@ -1,5 +1,7 @@
 /// A protobuf message type (generated from a .proto file).
-public protocol ProtobufMessage: Sendable, Equatable {
+///
+/// Its `description` prints the fields that are set, secrets redacted (``ProtobufDescription``).
+public protocol ProtobufMessage: Sendable, Equatable, CustomStringConvertible {
     /// The fully qualified protobuf name, e.g. `readergateway.v1.Reader`.
     static var protoMessageName: String { get }
     /// A message with every field at its default.

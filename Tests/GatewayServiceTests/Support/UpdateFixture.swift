@@ -55,11 +55,11 @@ final class EventLog: Sendable {
         snapshot.compactMap { if case .updateProgress(_, let progress) = $0 { progress } else { nil } }
     }
 
-    var started: [ReaderGatewayV1.ReaderSoftwareUpdate] {
+    var started: [ReaderSoftwareUpdate] {
         snapshot.compactMap { if case .updateStarted(_, let update) = $0 { update } else { nil } }
     }
 
-    var available: [ReaderGatewayV1.ReaderSoftwareUpdate] {
+    var available: [ReaderSoftwareUpdate] {
         snapshot.compactMap { if case .updateAvailable(_, let update) = $0 { update } else { nil } }
     }
 }

@@ -209,6 +209,59 @@ extension ReaderGatewayTestingV1 {
             writer.writeRaw(self.unknownFields)
         }
 
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("int32Value", self.int32Value, isDefault: self.int32Value == 0)
+            d.value("int64Value", self.int64Value, isDefault: self.int64Value == 0)
+            d.value("uint32Value", self.uint32Value, isDefault: self.uint32Value == 0)
+            d.value("uint64Value", self.uint64Value, isDefault: self.uint64Value == 0)
+            d.value("sint32Value", self.sint32Value, isDefault: self.sint32Value == 0)
+            d.value("sint64Value", self.sint64Value, isDefault: self.sint64Value == 0)
+            d.value("fixed32Value", self.fixed32Value, isDefault: self.fixed32Value == 0)
+            d.value("fixed64Value", self.fixed64Value, isDefault: self.fixed64Value == 0)
+            d.value("sfixed32Value", self.sfixed32Value, isDefault: self.sfixed32Value == 0)
+            d.value("sfixed64Value", self.sfixed64Value, isDefault: self.sfixed64Value == 0)
+            d.value("floatValue", self.floatValue, isDefault: self.floatValue == 0)
+            d.value("doubleValue", self.doubleValue, isDefault: self.doubleValue == 0)
+            d.value("boolValue", self.boolValue, isDefault: !self.boolValue)
+            d.string("stringValue", self.stringValue)
+            d.bytes("bytesValue", self.bytesValue)
+            d.value("color", self.color, isDefault: self.color.rawValue == 0)
+            d.message("child", self.child)
+            d.message("reader", self.reader)
+            d.values("repeatedInt32", self.repeatedInt32)
+            d.values("repeatedInt64", self.repeatedInt64)
+            d.values("repeatedUint32", self.repeatedUint32)
+            d.values("repeatedUint64", self.repeatedUint64)
+            d.values("repeatedSint32", self.repeatedSint32)
+            d.values("repeatedSint64", self.repeatedSint64)
+            d.values("repeatedFixed32", self.repeatedFixed32)
+            d.values("repeatedFixed64", self.repeatedFixed64)
+            d.values("repeatedSfixed32", self.repeatedSfixed32)
+            d.values("repeatedSfixed64", self.repeatedSfixed64)
+            d.values("repeatedFloat", self.repeatedFloat)
+            d.values("repeatedDouble", self.repeatedDouble)
+            d.values("repeatedBool", self.repeatedBool)
+            d.strings("repeatedString", self.repeatedString)
+            d.values("repeatedBytes", self.repeatedBytes.map { "\($0.count) bytes" })
+            d.values("repeatedColor", self.repeatedColor)
+            d.messages("repeatedChild", self.repeatedChild)
+            d.values("unpackedInt32", self.unpackedInt32)
+            if let value = self.optionalInt32 { d.value("optionalInt32", value, isDefault: false) }
+            if let value = self.optionalString { d.string("optionalString", value) }
+            if let value = self.optionalColor { d.value("optionalColor", value, isDefault: false) }
+            switch self.choice {
+            case .choiceUint32(let value)?: d.value("choiceUint32", value, isDefault: false)
+            case .choiceString(let value)?: d.string("choiceString", value)
+            case .choiceChild(let value)?: d.message("choiceChild", value)
+            case .choiceBytes(let value)?: d.bytes("choiceBytes", value)
+            case nil: break
+            }
+            d.unknown(self.unknownFields)
+            return d.text
+        }
+
         /// An enum with a negative value.
         public struct Color: ProtobufEnum {
             public var rawValue: Int32
@@ -261,6 +314,15 @@ extension ReaderGatewayTestingV1 {
             writer.writeSingular(ProtobufInt32.self, self.int32Value, field: 1)
             writer.writeSingular(ProtobufString.self, self.stringValue, field: 14)
             writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("int32Value", self.int32Value, isDefault: self.int32Value == 0)
+            d.string("stringValue", self.stringValue)
+            d.unknown(self.unknownFields)
+            return d.text
         }
     }
 }

@@ -1,0 +1,155 @@
+@testable import GatewayClient
+import GatewayRPC
+import GatewayWire
+import Testing
+
+/// The client's own models, made from what the gateway sends: Stripe Terminal's names and
+/// shapes, the gateway's extras beside them, and no value lost on the way.
+@Suite("Client models")
+struct ModelsTests {
+    @Test("a reader keeps every field; its device type, status and activity have names of their own")
+    func reader() {
+        var update = ReaderGatewayV1.ReaderSoftwareUpdate()
+        update.deviceType = .bbposWisepad3
+        update.version = "2.5.0"
+        update.components = ["firmware", "config"]
+        update.durationEstimate = .oneToTwoMinutes
+        update.requiredAtUnixMs = 1_700_000_000_000
+        update.required = true
+        var wire = ReaderGatewayV1.Reader()
+        wire.id = "tmr_1"
+        wire.serialNumber = "WPC3-1"
+        wire.label = "Counter 1"
+        wire.deviceType = .bbposWisepad3
+        wire.softwareVersion = "2.4.0"
+        wire.locationID = "tml_1"
+        wire.networkStatus = .online
+        wire.activity = .collecting
+        wire.ipAddress = "10.0.0.7"
+        wire.batteryLevel = 0.5
+        wire.lastSeenUnixMs = 42
+        wire.simulated = true
+        wire.availableUpdate = update
+        let reader = Reader(wire)
+        #expect(reader.id == "tmr_1" && reader.serialNumber == "WPC3-1" && reader.label == "Counter 1")
+        #expect(reader.deviceType == .wisePad3 && reader.deviceType.name == "bbpos_wisepad3")
+        #expect(reader.softwareVersion == "2.4.0" && reader.locationID == "tml_1" && reader.ipAddress == "10.0.0.7")
+        #expect(reader.networkStatus == .online && reader.isOnline && reader.activity == .collecting)
+        #expect(reader.batteryLevel == 0.5 && reader.lastSeenUnixMs == 42 && reader.simulated)
+        let available = reader.availableUpdate
+        #expect(available != nil)
+        #expect(available?.version == "2.5.0" && available?.deviceType == .wisePad3 && available?.components == ["firmware", "config"])
+        #expect(available?.estimatedUpdateTime == .oneToTwoMinutes && available?.requiredAtUnixMs == 1_700_000_000_000 && available?.isRequired == true)
+        // Nothing set: unknowns, not guesses.
+        let empty = Reader(ReaderGatewayV1.Reader())
+        #expect(empty.deviceType == .unknown && empty.networkStatus == .unknown && empty.activity == .unknown)
+        #expect(empty.batteryLevel == nil && empty.availableUpdate == nil && !empty.isOnline)
+    }
+
+    @Test("every device type the wire knows has the name gatewayctl uses; one it does not know keeps its number")
+    func deviceTypes() {
+        let named: [(ReaderGatewayV1.DeviceType, DeviceType)] = [
+            (.bbposWiseposE, .wisePosE), (.stripeS700, .stripeS700), (.stripeS710, .stripeS710),
+            (.simulatedWiseposE, .simulatedWisePosE), (.bbposWisepad3, .wisePad3), (.stripeM2, .stripeM2),
+            (.bbposChipper2xBt, .chipper2X), (.tapToPay, .tapToPay), (.unspecified, .unknown),
+        ]
+        for (wire, model) in named {
+            #expect(DeviceType(wire) == model, "\(wire)")
+        }
+        for wire in ReaderGatewayV1.DeviceType.knownValues where wire.rawValue != 0 {
+            #expect(DeviceType(wire) != .unknown && !DeviceType(wire).name.contains("device_type"), "\(wire)")
+        }
+        #expect(DeviceType(ReaderGatewayV1.DeviceType(rawValue: 99)).name == "device_type_99")
+    }
+
+    @Test("disconnect reasons carry Terminal's names; every reason the wire knows has its own")
+    func disconnectReasons() {
+        #expect(DisconnectReason(.requested) == .disconnectRequested)
+        #expect(DisconnectReason(.rebootRequested) == .rebootRequested)
+        #expect(DisconnectReason(.replaced) == .replaced)
+        #expect(DisconnectReason(.unspecified) == .unknown)
+        #expect(DisconnectReason(ReaderGatewayV1.DisconnectReason(rawValue: 99)) == .unknown)
+        let known = ReaderGatewayV1.DisconnectReason.knownValues.filter { $0.rawValue != 0 }
+        #expect(Set(known.map(DisconnectReason.init)).count == known.count, "two wire reasons share a name")
+        #expect(!known.map(DisconnectReason.init).contains(.unknown))
+    }
+
+    @Test("a location keeps its address; payments after collect and after confirm")
+    func locationAndPayments() {
+        var address = ReaderGatewayV1.Address()
+        address.city = "Lyon"
+        address.postalCode = "69001"
+        var wire = ReaderGatewayV1.Location()
+        wire.id = "tml_1"
+        wire.displayName = "Front Store"
+        wire.address = address
+        let location = Location(wire)
+        #expect(location.id == "tml_1" && location.displayName == "Front Store" && location.address?.city == "Lyon" && location.address?.postalCode == "69001")
+
+        var method = ReaderGatewayV1.PaymentMethod()
+        method.id = "pm_1"
+        method.brand = "visa"
+        method.last4 = "4242"
+        method.expMonth = 12
+        method.expYear = 2030
+        method.readMethod = "contactless_emv"
+        var collected = ReaderGatewayV1.CollectPaymentMethodResponse()
+        collected.paymentIntentID = "pi_1"
+        collected.paymentMethod = method
+        let intent = PaymentIntent(collected: collected)
+        #expect(intent.id == "pi_1" && intent.status == .requiresConfirmation && intent.amountReceived == 0)
+        #expect(intent.paymentMethod?.last4 == "4242" && intent.paymentMethod?.brand == "visa" && intent.paymentMethod?.expYear == 2030 && intent.paymentMethod?.readMethod == "contactless_emv")
+
+        var result = ReaderGatewayV1.PaymentIntentResult()
+        result.paymentIntentID = "pi_1"
+        result.status = "succeeded"
+        result.amountReceived = 1999
+        let confirmed = PaymentIntent(confirmed: result, paymentMethod: intent.paymentMethod)
+        #expect(confirmed.status == .succeeded && confirmed.amountReceived == 1999 && confirmed.paymentMethod == intent.paymentMethod)
+        result.status = "requires_capture"
+        #expect(PaymentIntent(confirmed: result).status == .requiresCapture)
+        result.status = "something_new"
+        #expect(PaymentIntent(confirmed: result).status == .other("something_new"))
+        // Every status keeps Stripe's name both ways.
+        for name in ["requires_payment_method", "requires_confirmation", "requires_capture", "processing", "canceled", "succeeded", "something_new"] {
+            result.status = name
+            #expect(PaymentIntent(confirmed: result).status.name == name)
+        }
+    }
+
+    @Test("errors carry Terminal's names: one canceled, readerConnectedToAnotherDevice with who took the reader")
+    func errors() {
+        for reason in [ReaderGatewayV1.ErrorReason.commandCanceled, .discoveryCanceled, .cancelledByPeer] {
+            #expect(TerminalError(RPCError(reason, "canceled")).code == .canceled, "\(reason)")
+        }
+        #expect(TerminalError(RPCError(code: .cancelled, reason: .unspecified, message: "the task was cancelled")).code == .canceled)
+        var message = ReaderGatewayV1.ReaderDisconnected()
+        message.readerID = "tmr_1"
+        message.reason = .replaced
+        message.takenByLaneLabel = "Lane 2"
+        message.takenByPosDeviceID = "pos-2"
+        let takeover = DisconnectInfo(message)
+        let taken = TerminalError(RPCError(.readerConnectedToAnotherSession, "Lane 2 took the reader"), takenBy: takeover)
+        #expect(taken.code == .readerConnectedToAnotherDevice && taken.takenBy?.takenByLaneLabel == "Lane 2" && taken.takenBy?.takenByPosDeviceID == "pos-2")
+        #expect(taken.description == "readerConnectedToAnotherDevice: Lane 2 took the reader (taken by Lane 2) [ERROR_REASON_READER_CONNECTED_TO_ANOTHER_SESSION]")
+        // Only a takeover names who took the reader.
+        #expect(TerminalError(RPCError(.readerBusy, "busy"), takenBy: takeover).takenBy == nil)
+        #expect(TerminalError(RPCError(.connectionTokenExpired, "expired")).code == .connectionTokenProviderCompletedWithError)
+        #expect(TerminalError(RPCError(.staleDiscovery, "stale")).code == .staleDiscovery)
+        #expect(TerminalError(RPCError(.authenticationRateLimited, "too many wrong keys")).code == .rateLimited)
+        #expect(TerminalError(RPCError(.goingAway, "draining")).code == .gatewayUnavailable)
+        #expect(TerminalError(RPCError(.goingAway, "draining")).isRetryable)
+        #expect(TerminalError(RPCError(.internal, "bug")).code == .unexpectedSdkError)
+        // Every reason a lane can meet has a code of its own, not the catch-all.
+        let laneReasons: [ReaderGatewayV1.ErrorReason] = [
+            .connectionTokenInvalid, .sessionExpired, .rateLimited, .invalidRequest, .readerBusy, .readerOffline, .readerNotFound,
+            .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .readerError, .readerTimeout,
+            .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .readerSoftwareUpdateFailed,
+            .readerSoftwareUpdateFailedBatteryLow, .readerSoftwareUpdateFailedInterrupted, .bluetoothAlreadyPairedWithAnotherDevice,
+            .bluetoothPairingFailed, .bluetoothConnectTimedOut, .permissionDenied, .deadlineExceeded,
+        ]
+        for reason in laneReasons {
+            #expect(TerminalError(RPCError(reason, "x")).code != .unexpectedSdkError, "\(reason)")
+        }
+    }
+}

@@ -38,6 +38,7 @@ final class Gateway: Sendable, StoreFollowUps {
     let replicaLink: ReplicaLinkService
     /// This replica's `WatchFleet` watchers.
     let fleet: FleetWatchHub
+    let webhooks: WebhookDeliveryWorker
 
     init(client: PostgresClient, configuration: ServiceConfiguration, metrics: GatewayMetrics) {
         let database = GatewayDatabase(client: client)
@@ -55,6 +56,10 @@ final class Gateway: Sendable, StoreFollowUps {
         let fleet = FleetWatchHub(database: database, registry: registry, metrics: metrics)
         let events = GatewayEventLog(client: client, metrics: metrics, logger: Logger(component: "service"))
         self.fleet = fleet
+        self.webhooks = WebhookDeliveryWorker(
+            store: WebhookStore(client: client), configuration: configuration.webhooks, metrics: metrics.webhooks, loops: loops,
+            replica: { [node] in node.id }
+        )
         self.configuration = configuration
         self.database = database
         self.ownership = ownership

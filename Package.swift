@@ -266,7 +266,7 @@ let package = Package(
             name: "GatewayServiceTests",
             // OpenSSL and the Linux shims for the raw TLS peer that checks the wire contract as another implementation sees it.
             dependencies: ["GatewayService", "GatewayClient", "GatewaySimulators", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTestKit", "GatewayTransport", "GatewayWebSocket", "CGatewayOpenSSL", "CGatewayLinux"],
-            exclude: ["service.mk", "bench"],
+            exclude: ["service.mk", "bench", "Webhooks/receiver"],
             swiftSettings: swift6
         ),
         .testTarget(

@@ -32,8 +32,10 @@ public struct HTTPSPost: Sendable {
         on loop: EventLoop
     ) async throws -> Response {
         var connectionLimits = ConnectionLimits()
-        connectionLimits.handshakeTimeout = timeout
-        connectionLimits.idleTimeout = timeout
+        // The deadline below closes the connection; the transport's own timers stay behind it
+        // as a backstop for a connect the deadline cannot interrupt.
+        connectionLimits.handshakeTimeout = timeout + .seconds(2)
+        connectionLimits.idleTimeout = nil
         connectionLimits.writeBufferHardLimit = max(connectionLimits.writeBufferHardLimit, body.count + 64 * 1024)
         let limits = connectionLimits
         let context = self.context
@@ -79,7 +81,11 @@ public struct HTTPSPost: Sendable {
             guard received.count <= maxResponseHeaderBytes else {
                 throw TransportError(.ioError, "the answer's head is longer than \(maxResponseHeaderBytes) bytes")
             }
-            guard let chunk = try await iterator.next() else {
+            let next: [UInt8]?
+            do { next = try await iterator.next() } catch {
+                throw TransportError(.ioError, "the receiver closed the connection before answering (\(error))")
+            }
+            guard let chunk = next else {
                 if Task.isCancelled { return nil }
                 throw TransportError(.ioError, "the receiver closed the connection before answering")
             }

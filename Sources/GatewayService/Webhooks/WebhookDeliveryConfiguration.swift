@@ -16,17 +16,22 @@ public struct WebhookDeliveryConfiguration: Sendable {
     public var pollInterval: Duration = .milliseconds(500)
     /// How often the queue's per-endpoint gauges are refreshed.
     public var metricsInterval: Duration = .seconds(10)
-    /// The backoff after a failed attempt (`--webhook-retry-base`).
-    public var retrySchedule = WebhookRetrySchedule()
+    /// The backoff after a first failed attempt (`--webhook-retry-base`); it doubles after
+    /// each further failure up to ``retryCap``, with jitter (``WebhookRetrySchedule``).
+    public var retryBase: Duration = .seconds(30)
+    public var retryCap: Duration = .seconds(6 * 3_600)
     /// How long an endpoint may fail (and a delivery stay queued) before the endpoint is
     /// disabled and the delivery given up (`--webhook-retry-window`, 3 days).
     public var retryWindow: Duration = .seconds(3 * 86_400)
-    /// `--webhook-allow-private-addresses` allows receivers on loopback and private ranges.
-    public var addressPolicy: WebhookAddressPolicy = .publicOnly
+    /// `--webhook-allow-private-addresses`: receivers on loopback and private ranges are allowed.
+    public var allowPrivateAddresses = false
     /// `--webhook-ca-file`: PEM certificates receivers may chain to instead of the system's.
     public var trustedCAPath: String?
     /// Off: this replica delivers nothing (the queue still fills; other replicas deliver).
     public var enabled: Bool = true
 
     public init() {}
+
+    var retrySchedule: WebhookRetrySchedule { WebhookRetrySchedule(baseMs: retryBase.wholeMilliseconds, capMs: retryCap.wholeMilliseconds) }
+    var addressPolicy: WebhookAddressPolicy { allowPrivateAddresses ? .allowPrivate : .publicOnly }
 }

@@ -120,11 +120,3 @@ final class WebhookDeliveryWorker: Sendable {
         }
     }
 }
-
-extension Duration {
-    /// The duration in whole milliseconds.
-    var wholeMilliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
-    }
-}

@@ -35,9 +35,9 @@ public struct WebhookSender: Sendable {
         do { url = try WebhookURL(delivery.url) } catch {
             return .failed(status: nil, reason: "the endpoint's URL is refused: \(error)")
         }
-        let address: SocketAddress
+        let addresses: [SocketAddress]
         do {
-            address = try await vettedAddress(url)
+            addresses = try await vettedAddresses(url)
         } catch {
             return .failed(status: nil, reason: "\(error)")
         }
@@ -47,26 +47,39 @@ public struct WebhookSender: Sendable {
             ("User-Agent", userAgent),
             (WebhookSignature.headerName, WebhookSignature.header(secret: delivery.secret, timestamp: timestamp, body: body)),
         ]
-        do {
-            let response = try await post.send(
-                to: address, serverName: url.host, hostHeader: url.hostHeader, target: url.target, headers: headers, body: body, on: loop
-            )
-            if (200...299).contains(response.status) { return .delivered(status: response.status) }
-            return .failed(status: response.status, reason: "the endpoint answered HTTP \(response.status)")
-        } catch {
-            return .failed(status: nil, reason: "\(error)")
+        // Each allowed address in the resolver's order until one accepts the connection
+        // (`localhost` may answer ::1 first to a receiver listening on 127.0.0.1 only).
+        var refusals: [String] = []
+        for address in addresses {
+            do {
+                let response = try await post.send(
+                    to: address, serverName: url.host, hostHeader: url.hostHeader, target: url.target, headers: headers, body: body, on: loop
+                )
+                if (200...299).contains(response.status) { return .delivered(status: response.status) }
+                return .failed(status: response.status, reason: "the endpoint answered HTTP \(response.status)")
+            } catch let error as TransportError where error.code == .connectFailed {
+                refusals.append("\(error)")
+            } catch {
+                return .failed(status: nil, reason: "\(error)")
+            }
         }
+        return .failed(status: nil, reason: refusals.joined(separator: "; "))
     }
 
-    /// The first address of `url`'s host that the policy allows, or an error naming the
-    /// refused ones and the flag that would allow them.
-    public func vettedAddress(_ url: WebhookURL) async throws -> SocketAddress {
+    /// The addresses of `url`'s host that the policy allows, in the resolver's order, or an
+    /// error naming the refused ones and the flag that would allow them.
+    public func vettedAddresses(_ url: WebhookURL) async throws -> [SocketAddress] {
         let addresses = try await HostResolver.resolve(url.host, port: url.port)
+        var allowed: [SocketAddress] = []
         var refused: [String] = []
         for address in addresses {
-            guard let refusal = policy.refusal(address.addressBytes) else { return address }
-            refused.append("\(address.hostText) (\(refusal))")
+            if let refusal = policy.refusal(address.addressBytes) {
+                refused.append("\(address.hostText) (\(refusal))")
+            } else {
+                allowed.append(address)
+            }
         }
+        guard allowed.isEmpty else { return allowed }
         throw WebhookAddressRefused(
             "refused to deliver to \(url.host): it resolves to \(refused.joined(separator: ", ")); receivers on loopback or private "
                 + "networks need the gateway's --webhook-allow-private-addresses"

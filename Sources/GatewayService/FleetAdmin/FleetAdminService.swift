@@ -38,6 +38,9 @@ struct FleetAdminService: FleetAdminRoutes, ShowsReaders, StoreFollowUps {
     let events: any FleetEventLog
     /// The audit log: each change this surface makes and each refusal for a missing permission.
     let audit: any AdminAuditLog
+    /// Webhook endpoints and resends (nil where no PostgreSQL backs the surface: those calls
+    /// answer that webhooks are not available).
+    var webhooks: (any WebhookEndpointRepository)? = nil
     let logger = Logger(component: "service")
 
     var watchFleet: FleetAdminRoute.WatchFleet {

@@ -90,7 +90,8 @@ final class Gateway: Sendable, StoreFollowUps {
             configuration: configuration, accounts: database.apiKeys, consoleSessions: database.consoleSessions,
             locations: database.locations, readerRecords: database.readers, registrations: database.readers,
             codes: database.registrationCodes, tokens: database.connectionTokens, ownership: ownership, linkEndings: bluetooth, cluster: cluster, registry: registry,
-            node: node, replicas: replicas, metrics: metrics, updates: updates, fleet: fleet, events: events, audit: database.audit
+            node: node, replicas: replicas, metrics: metrics, updates: updates, fleet: fleet, events: events, audit: database.audit,
+            webhooks: WebhookStore(client: client)
         )
         self.replicaLink = ReplicaLinkService(credentials: database.readers, registry: registry)
     }

@@ -41,7 +41,8 @@ final class GatewayHarness: Sendable {
         commandTimeout: Duration = .seconds(20),
         webSocket: WebSocketCarrierConfiguration = WebSocketCarrierConfiguration(origins: .only([GatewayHarness.allowedOrigin])),
         updateClock: WallClock = .system,
-        maxQueuedBytesPerCall: Int? = nil
+        maxQueuedBytesPerCall: Int? = nil,
+        webhooks: WebhookDeliveryConfiguration = WebhookDeliveryConfiguration()
     ) async throws -> GatewayHarness {
         // GATEWAY_TEST_TRACE=1: every gateway's trace and the test channels' frames;
         // GATEWAY_TEST_TRACE=debug: the gateways' debug lines alone (handshake endings and
@@ -67,6 +68,7 @@ final class GatewayHarness: Sendable {
         service.discoveriesPerSecond = discoveriesPerSecond
         service.commandTimeout = commandTimeout
         service.updateClock = updateClock
+        service.webhooks = webhooks
         let metrics = GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
         var listener = GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: caPath, loopCount: 2)
         listener.webSocket = webSocket

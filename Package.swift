@@ -139,6 +139,7 @@ let package = Package(
         .target(
             name: "GatewayTestSupport",
             dependencies: ["GatewayCore", "GatewayPostgres", "GatewayRepositories", "GatewayTestKit", "GatewayTransport", "GatewayWire"],
+            exclude: ["Webhooks/webhook_receiver.py"],
             swiftSettings: swift6
         ),
 
@@ -266,7 +267,7 @@ let package = Package(
             name: "GatewayServiceTests",
             // OpenSSL and the Linux shims for the raw TLS peer that checks the wire contract as another implementation sees it.
             dependencies: ["GatewayService", "GatewayClient", "GatewaySimulators", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTestKit", "GatewayTransport", "GatewayWebSocket", "CGatewayOpenSSL", "CGatewayLinux"],
-            exclude: ["service.mk", "bench", "Webhooks/receiver"],
+            exclude: ["service.mk", "bench"],
             swiftSettings: swift6
         ),
         .testTarget(

@@ -32,6 +32,8 @@ struct ClusterOptions: Sendable {
     /// The `reader-gateway` every replica starts with (nil: this package's); with one, the
     /// replicas migrate the database themselves (nil: the fixture migrates it first).
     var binary: String?
+    /// More `reader-gateway` options, given to every replica (webhook delivery settings).
+    var extraArguments: [String] = []
 }
 
 /// Three (or N) `reader-gateway` replicas as real processes on loopback, sharing one
@@ -126,7 +128,7 @@ final class ClusterFixture: Sendable {
                 "--database-pool-size", "4", "--event-loops", "1",
                 "--node-name", name, "--internal-address", "127.0.0.1", "--internal-port", "\(internalPort)",
                 "--advertise-address", "127.0.0.1", "--node-lease", Self.text(options.nodeLease),
-            ]
+            ] + options.extraArguments
             replicas.append(Replica(name: name, ports: (port, internalPort, ops), directory: directory, arguments: arguments, binary: options.binary))
         }
         let cluster = ClusterFixture(

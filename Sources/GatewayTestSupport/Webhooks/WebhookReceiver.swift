@@ -1,33 +1,32 @@
 import Foundation
-import GatewayTestSupport
 import GatewayTransport
 import Synchronization
 
-/// The test's HTTPS webhook receiver: `receiver/webhook_receiver.py` as a real process, with a
+/// A test's HTTPS webhook receiver: `webhook_receiver.py` beside this file, as a real process, with a
 /// certificate for `localhost` from a CA the test creates. The test sets each path's answer
 /// (ok, fail, hold, close) and reads what arrived.
-final class WebhookReceiver: Sendable {
+public final class WebhookReceiver: Sendable {
     /// One request as the receiver logged it, before answering.
-    struct Request: Sendable {
-        var path: String
-        var signature: String
-        var contentType: String
-        var body: [UInt8]
-        var mode: String
+    public struct Request: Sendable {
+        public var path: String
+        public var signature: String
+        public var contentType: String
+        public var body: [UInt8]
+        public var mode: String
 
         /// The delivered event's `id`.
-        var eventID: String? {
+        public var eventID: String? {
             (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["id"] as? String
         }
     }
 
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("receiver/webhook_receiver.py").path
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("webhook_receiver.py").path
 
-    let directory: String
-    let process: LoggedProcess
-    let port: Int
+    public let directory: String
+    public let process: LoggedProcess
+    public let port: Int
     /// The CA of the receiver's certificate (the gateway's `--webhook-ca-file`).
-    let caPath: String
+    public let caPath: String
     private let modes = Mutex<[String: String]>([:])
 
     private init(directory: String, process: LoggedProcess, port: Int, caPath: String) {
@@ -37,11 +36,11 @@ final class WebhookReceiver: Sendable {
         self.caPath = caPath
     }
 
-    var logPath: String { directory + "/requests.jsonl" }
-    var controlPath: String { directory + "/control.json" }
+    public var logPath: String { directory + "/requests.jsonl" }
+    public var controlPath: String { directory + "/control.json" }
 
     /// Starts a receiver in a fresh directory.
-    static func start() async throws -> WebhookReceiver {
+    public static func start() async throws -> WebhookReceiver {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("webhook-receiver-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let ca = try CertificateAuthority.create(commonName: "Webhook test CA")
@@ -60,16 +59,16 @@ final class WebhookReceiver: Sendable {
         return WebhookReceiver(directory: directory, process: process, port: port, caPath: directory + "/ca.pem")
     }
 
-    struct ReceiverError: Error, CustomStringConvertible {
-        var description: String
+    public struct ReceiverError: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// `https://localhost:<port><path>`.
-    func url(_ path: String) -> String { "https://localhost:\(port)\(path)" }
+    public func url(_ path: String) -> String { "https://localhost:\(port)\(path)" }
 
     /// Sets how `path` is answered from the next request on (a held request is let go once its
     /// path says anything but `hold`).
-    func set(_ path: String, _ mode: String) throws {
+    public func set(_ path: String, _ mode: String) throws {
         let snapshot = modes.withLock { modes in
             modes[path] = mode
             return modes
@@ -81,7 +80,7 @@ final class WebhookReceiver: Sendable {
     }
 
     /// Every request so far, in arrival order.
-    func requests(_ path: String? = nil) -> [Request] {
+    public func requests(_ path: String? = nil) -> [Request] {
         let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line -> Request? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
@@ -95,7 +94,7 @@ final class WebhookReceiver: Sendable {
         }
     }
 
-    func stop() async {
+    public func stop() async {
         _ = await process.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }

@@ -136,6 +136,8 @@ struct WebhookDeliveryTests {
             let (endpoint, secret) = try await Self.endpoint(client, url: receiver.url("/hook"))
             let event = try await Self.append(client, "reader.online", reader: "tmr_1")
             #expect(await eventually { receiver.requests("/hook").count >= 3 }, "\(receiver.requests().count) requests")
+            // The queue's gauges see the delivery pending and failing.
+            #expect(await eventually { worker.metrics.pending.value(endpoint.id) == 1 && (worker.metrics.oldestPendingSeconds.value(endpoint.id) ?? 0) > 0 })
             try receiver.set("/hook", "ok")
             #expect(try await eventually { try await Self.delivered(client, event: event, endpoint: endpoint.id) })
             let requests = receiver.requests("/hook")
@@ -144,6 +146,7 @@ struct WebhookDeliveryTests {
             let rows = try await Self.deliveries(client, event: event, endpoint: endpoint.id)
             #expect(rows.count == 1 && rows[0].attempts == requests.count, "\(rows)")
             #expect(worker.metrics.delivered.value(endpoint.id) == 1)
+            #expect(await eventually { worker.metrics.pending.value(endpoint.id) == 0 && worker.metrics.retrying.value(endpoint.id) == 0 })
             #expect((worker.metrics.failedAttempts.value(endpoint.id) ?? 0) == Double(requests.count - 1))
 
             for request in requests {

@@ -131,6 +131,14 @@ struct WebhookStoreTests {
                 return !again.isEmpty
             })
             #expect(again.map(\.id) == [next[0].id] && again[0].attempt == 2 && again[0].event.id == r1b)
+
+            // Retention deletes an event with its deliveries: a pending one no longer holds its
+            // reader's later events back.
+            let r2b = try await Self.append(client, EventType.readerOffline, reader: "tmr_2")
+            try await client.execute("DELETE FROM events WHERE id = $1", [PostgresValue(r2)])
+            #expect(try await Self.queued(client, endpoint: endpoint.id).contains(r2) == false)
+            let afterRetention = try await store.claim(endpoint: endpoint.id, limit: 10, leaseMs: 60_000, replica: "node-a")
+            #expect(afterRetention.map(\.event.id) == [r2b])
         }
     }
 

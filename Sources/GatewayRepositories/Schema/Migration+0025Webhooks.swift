@@ -19,7 +19,9 @@ extension Migration {
     ///   `state` `pending`, `delivered` or `failed`; `next_attempt_at` when it is due;
     ///   `leased_until` and `leased_by` the replica delivering it (claimed with
     ///   `FOR UPDATE SKIP LOCKED`; an expired lease is claimable again, so a replica that dies
-    ///   mid-delivery only delays it). A resend adds a row for the same event.
+    ///   mid-delivery only delays it). A resend adds a row for the same event. Deleting an
+    ///   event (retention) deletes its deliveries with it (`ON DELETE CASCADE`), so no pending
+    ///   delivery is left without its event to hold a reader's later events back.
     ///
     /// An expand step with floor 0.1.0: tables and a trigger are added; 0.1.0 never reads the
     /// tables, and its writes of events (through the triggers of 0021) fill the queue.
@@ -48,7 +50,7 @@ extension Migration {
             CREATE TABLE webhook_deliveries (
                 id              bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
                 endpoint_id     text NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
-                event_seq       bigint NOT NULL,
+                event_seq       bigint NOT NULL REFERENCES events (seq) ON DELETE CASCADE,
                 event_id        text NOT NULL,
                 reader_id       text,
                 state           text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
@@ -65,6 +67,7 @@ extension Migration {
             "CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (endpoint_id, next_attempt_at) WHERE state = 'pending'",
             "CREATE INDEX webhook_deliveries_reader_idx ON webhook_deliveries (endpoint_id, reader_id, event_seq) WHERE state = 'pending'",
             "CREATE INDEX webhook_deliveries_event_idx ON webhook_deliveries (event_id)",
+            "CREATE INDEX webhook_deliveries_event_seq_idx ON webhook_deliveries (event_seq)",
             """
             CREATE FUNCTION events_webhook_deliveries() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN

@@ -9,16 +9,20 @@ import GatewayPostgres
 /// same reader to the same endpoint is still pending: a reader's events go to an endpoint one
 /// at a time, in the order they were written.
 extension WebhookStore {
-    /// Endpoints with a claimable delivery, leaving out `excluded` (the ones this replica has
-    /// no room for).
+    /// Endpoints with a due, unleased delivery, leaving out `excluded` (the ones this replica
+    /// has no room for): one probe of the queue's index per enabled endpoint, however long its
+    /// backlog.
     public func endpointsWithDueDeliveries(excluding excluded: [String]) async throws(StoreError) -> [String] {
         let rows = try await client.query(
             """
-            SELECT DISTINCT d.endpoint_id FROM webhook_deliveries d
-            JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.status = 'enabled'
-            WHERE d.state = 'pending' AND d.next_attempt_at <= clock_timestamp()
-              AND (d.leased_until IS NULL OR d.leased_until < clock_timestamp())
-              AND NOT (d.endpoint_id = ANY (string_to_array($1, ' ')))
+            SELECT w.id AS endpoint_id FROM webhook_endpoints w
+            WHERE w.status = 'enabled' AND NOT (w.id = ANY (string_to_array($1, ' ')))
+              AND EXISTS (
+                  SELECT 1 FROM webhook_deliveries d
+                  WHERE d.endpoint_id = w.id AND d.state = 'pending' AND d.next_attempt_at <= clock_timestamp()
+                    AND (d.leased_until IS NULL OR d.leased_until < clock_timestamp())
+              )
+            ORDER BY w.id
             """,
             [PostgresValue(excluded.joined(separator: " "))]
         )

@@ -54,3 +54,16 @@ bench-fleet: test-deps
 reader-memory: test-deps
 	@for product in reader-gateway gatewayctl fleet-load transport-echo; do $(SWIFT) build -c release --product $$product $(SWIFT_FLAGS) >/dev/null || exit 1; done
 	@Tests/GatewayServiceTests/bench/reader-memory.sh "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))" bench-results $(READER_MEMORY_BASELINE)
+
+# Webhook delivery throughput: events/s from one replica to a local HTTPS receiver, and the
+# gateway's CPU per delivery (Tests/GatewayServiceTests/bench/webhook-bench.sh).
+BENCH_SUITES += webhook-bench
+WEBHOOK_BENCH_EVENTS ?= 2000
+.PHONY: webhook-bench
+webhook-bench:
+	@$(SWIFT) build -c release --product reader-gateway $(SWIFT_FLAGS) >/dev/null
+	@$(SWIFT) build -c release --product gatewayctl $(SWIFT_FLAGS) >/dev/null
+	@mkdir -p bench-results
+	@bin="$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))"; \
+	Tests/GatewayServiceTests/bench/webhook-bench.sh "$$bin/reader-gateway" "$$bin/gatewayctl" $(WEBHOOK_BENCH_EVENTS) | tee bench-results/webhooks.md
+

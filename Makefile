@@ -116,13 +116,15 @@ bench: test-deps
 	@for suite in $(BENCH_SUITES); do $(MAKE) --no-print-directory "$$suite" || exit 1; done
 
 # Strict compile, then the module lines: each layer of docs/architecture.md imports only those above it;
-# then the tests: each can fail, none ends or skips quietly (Tests/Harness/check-tests.py).
+# then the tests: each can fail, none ends or skips quietly (Tests/Harness/check-tests.py);
+# then the links between the Markdown files, anchors included (Tests/Harness/check-doc-links.py).
 lint: deps
 	$(call apt_install,python3)
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors $(SWIFT_FLAGS)
 	@python3 Tests/Harness/check-layers.py . --swift $(SWIFT)
 	@Tests/Harness/check-encapsulation.sh
 	@python3 Tests/Harness/check-tests.py
+	@python3 Tests/Harness/check-doc-links.py
 
 clean:
 	rm -rf .build .build-* $(VENV) test-results test-artifacts

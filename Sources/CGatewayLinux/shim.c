@@ -312,11 +312,21 @@ fail:;
 }
 
 int rg_tcp_connect(const struct sockaddr_storage *address, socklen_t length, int *in_progress) {
+    return rg_tcp_connect_from(address, length, NULL, 0, in_progress);
+}
+
+int rg_tcp_connect_from(const struct sockaddr_storage *address, socklen_t length, const struct sockaddr_storage *local, socklen_t local_length, int *in_progress) {
     *in_progress = 0;
     int fd = socket(address->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) return -1;
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (local != NULL && bind(fd, (const struct sockaddr *)local, local_length) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
     if (connect(fd, (const struct sockaddr *)address, length) != 0) {
         if (errno == EINPROGRESS) {
             *in_progress = 1;

@@ -35,6 +35,16 @@ public struct ParsedOptions: Sendable {
         return duration
     }
 
+    /// A duration, or `off` for none: `.some(nil)` when the value is `off`, nil when absent.
+    public func durationOrOff(_ name: String) throws(OptionsError) -> Duration?? {
+        guard let raw = string(name) else { return nil }
+        if raw.lowercased() == "off" { return .some(nil) }
+        guard let duration = ParsedOptions.parseDuration(raw) else {
+            throw OptionsError.malformed(name: name, value: raw, expected: "a duration such as 250ms, 10s or 2m, or off", program: program)
+        }
+        return .some(duration)
+    }
+
     public func flag(_ name: String) throws(OptionsError) -> Bool {
         guard let raw = values[name] else { return false }
         guard let value = ParsedOptions.parseBool(raw) else {

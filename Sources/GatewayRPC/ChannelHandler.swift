@@ -53,6 +53,12 @@ final class ChannelHandler: ConnectionHandler, TransportHandler, @unchecked Send
         transportReceived(bytes)
     }
 
+    /// The connection went quiet and the transport released its TLS buffers: the frame
+    /// connection's buffers kept between messages go too.
+    func buffersReleased(on connection: TLSConnection) {
+        frames.releaseIdleStorage()
+    }
+
     func connectionClosed(_ reason: CloseReason, on connection: TLSConnection) {
         transportClosed(reason, peer: connection.peer)
     }

@@ -16,6 +16,9 @@ public struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// A lower-level error that led to this one (transport, decoding), if any.
     public var cause: String?
+    /// For a refusal that ends by itself (a rate limit): how many milliseconds the same call
+    /// stays refused (the status's `retry_after_ms`); 0 when no wait is known.
+    public var retryAfterMs: UInt64 = 0
 
     public init(code: ReaderGatewayV1.StatusCode, reason: ReaderGatewayV1.ErrorReason, message: String, cause: String? = nil) {
         self.code = code
@@ -32,6 +35,7 @@ public struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The error a non-OK wire status stands for.
     public init(status: ReaderGatewayV1.Status) {
         self.init(code: status.code, reason: status.reason, message: status.message.isEmpty ? "the call failed with \(status.code)" : status.message)
+        retryAfterMs = status.retryAfterMs
     }
 
     /// Whether the call certainly had no effect on the server, so it may be sent again as is

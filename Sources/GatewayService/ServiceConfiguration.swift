@@ -1,3 +1,5 @@
+import GatewayDomain
+
 /// How the gateway service behaves: bounds, leases and limits.
 public struct ServiceConfiguration: Sendable {
     /// A reader that sends no heartbeat for this long is offline and its owner is told.
@@ -28,8 +30,12 @@ public struct ServiceConfiguration: Sendable {
     /// Ownership claims (lanes' connects) sent to PostgreSQL at once; connects that arrive
     /// meanwhile leave together in the next one, as one statement and one commit (at most the
     /// store client's connections). One keeps PostgreSQL's work per connect lowest when the
-    /// server's CPU is the bound: see docs/operations.md, "Connects beside pgbench".
+    /// server's CPU is the bound: see docs/performance.md, "Connects beside pgbench".
     public var connectBatchesInFlight: Int = 1
+    /// Failed authentications a source address may make (burst, then a sustained rate), and
+    /// an account where a failure names one (PROTOCOL.md section 22).
+    public var authFailuresPerSource: AuthFailureRule = .perSource
+    public var authFailuresPerAccount: AuthFailureRule = .perAccount
     /// The clock of the software update rules (required_at, the 30-day rule); tests set one.
     public var updateClock: WallClock = .system
     /// The clock every service and the registry read (deadlines, leases, rate limits, the

@@ -15,15 +15,23 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// What caused it, for the log only (never sent).
     public let cause: String?
+    /// How long the same call stays refused (a rate limit's wait), sent as the status's
+    /// `retry_after_ms`; nil: no wait is known.
+    public let retryAfter: Duration?
 
-    public init(_ reason: ReaderGatewayV1.ErrorReason, _ message: String, cause: String? = nil) {
+    public init(_ reason: ReaderGatewayV1.ErrorReason, _ message: String, cause: String? = nil, retryAfter: Duration? = nil) {
         self.reason = reason
         self.message = message
         self.cause = cause
+        self.retryAfter = retryAfter
     }
 
     /// The status sent in END_OF_CALL.
-    public var status: ReaderGatewayV1.Status { ReaderGatewayV1.Status(reason, message) }
+    public var status: ReaderGatewayV1.Status {
+        var status = ReaderGatewayV1.Status(reason, message)
+        if let retryAfter { status.retryAfterMs = ReaderGatewayV1.Status.milliseconds(roundingUp: retryAfter) }
+        return status
+    }
 
     public var description: String {
         "\(reason): \(message)" + (cause.map { " (cause: \($0))" } ?? "")

@@ -79,9 +79,14 @@ public protocol ConnectionHandler: AnyObject {
     /// The connection is gone; the last call the handler receives. It can come without
     /// `connectionActive` when the handshake failed or timed out.
     func connectionClosed(_ reason: CloseReason, on connection: TLSConnection)
+    /// The connection has been quiet for ``ConnectionLimits/releaseBuffersAfter`` and its TLS
+    /// record buffers were released: release what the handler keeps per link between messages
+    /// (buffers it would take again on the next one). The default keeps everything.
+    func buffersReleased(on connection: TLSConnection)
 }
 
 extension ConnectionHandler {
     public func writabilityChanged(_ isWritable: Bool, on connection: TLSConnection) {}
     public func shutdownRequested(on connection: TLSConnection) { connection.close(graceful: true) }
+    public func buffersReleased(on connection: TLSConnection) {}
 }

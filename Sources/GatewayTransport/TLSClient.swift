@@ -8,18 +8,23 @@ public enum TLSClient {
     ///
     /// Callable from any thread. `serverName` is the name the server certificate must carry (and
     /// the SNI sent); nil uses `host` (an IP address is then checked against the certificate's IP
-    /// SANs). Failures arrive as `connectionClosed(.connectFailed / .handshakeFailed)`.
+    /// SANs). `localHost` binds the socket to that local address first (a load generator
+    /// speaking from several loopback addresses); nil leaves it to the kernel. Failures arrive
+    /// as `connectionClosed(.connectFailed / .handshakeFailed)`.
     public static func connect(
         host: String,
         port: Int,
         serverName: String? = nil,
+        localHost: String? = nil,
         context: TLSContext,
         limits: ConnectionLimits = ConnectionLimits(),
         on loop: EventLoop,
         makeHandler: @escaping @Sendable (TLSConnection) -> any ConnectionHandler
     ) {
         loop.execute {
-            openOnLoop(host: host, port: port, serverName: serverName, context: context, limits: limits, loop: loop, makeHandler: makeHandler)
+            openOnLoop(
+                host: host, port: port, serverName: serverName, localHost: localHost, context: context, limits: limits, loop: loop, makeHandler: makeHandler
+            )
         }
     }
 
@@ -42,7 +47,8 @@ public enum TLSClient {
     }
 
     private static func openOnLoop(
-        host: String, port: Int, resolved: SocketAddress? = nil, serverName: String?, context: TLSContext, limits: ConnectionLimits,
+        host: String, port: Int, resolved: SocketAddress? = nil, serverName: String?, localHost: String? = nil, context: TLSContext,
+        limits: ConnectionLimits,
         loop: EventLoop, makeHandler: @Sendable (TLSConnection) -> any ConnectionHandler
     ) {
         func failedHandler(_ error: TransportError) {
@@ -60,16 +66,23 @@ public enum TLSClient {
             connection.finishUnregistered(.connectFailed(error))
         }
         var address: SocketAddress
+        var local: SocketAddress?
         do {
             address = try resolved ?? SocketAddress(host: host, port: port)
+            local = try localHost.map { try SocketAddress(host: $0, port: 0) }
         } catch {
             failedHandler(error as? TransportError ?? TransportError(.connectFailed, "\(error)"))
             return
         }
         var inProgress: Int32 = 0
-        let fd = rg_tcp_connect(&address.storage, address.length, &inProgress)
+        let fd: Int32
+        if var local {
+            fd = rg_tcp_connect_from(&address.storage, address.length, &local.storage, local.length, &inProgress)
+        } else {
+            fd = rg_tcp_connect(&address.storage, address.length, &inProgress)
+        }
         guard fd >= 0 else {
-            failedHandler(TransportError(.connectFailed, "could not connect to \(address)", cause: OpenSSLErrors.errnoText(rg_errno())))
+            failedHandler(TransportError(.connectFailed, "could not connect to \(address)\(localHost.map { " from \($0)" } ?? "")", cause: OpenSSLErrors.errnoText(rg_errno())))
             return
         }
         ERR_clear_error()

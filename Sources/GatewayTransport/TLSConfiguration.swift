@@ -59,6 +59,13 @@ public struct ConnectionLimits: Sendable, Hashable {
     public var slowPeerPolicy: SlowPeerPolicy = .pauseReading
     /// TLS reads (each up to one record) per connection per loop tick, so one busy peer cannot starve the rest.
     public var readsPerTick: Int = 16
+    /// Quiet time after which an established connection's TLS record buffers (OpenSSL's, about
+    /// 17 KiB each way) and its handler's per-link buffers are released; they are taken again on
+    /// the next record (nil: kept for the connection's life, as most TLS servers do). See
+    /// `TLSConnection+Buffers.swift` for how the default was chosen.
+    public var releaseBuffersAfter: Duration? = ConnectionLimits.defaultReleaseBuffersAfter
+    /// The default of ``releaseBuffersAfter``.
+    public static let defaultReleaseBuffersAfter: Duration = .milliseconds(20)
 
     public init() {}
 }

@@ -10,6 +10,10 @@ final class ServerCounters: Sendable {
     let handshaking = Atomic<Int>(0)
     /// Connections closed in handshake to make room for newer ones (``CloseReason/handshakeEvicted``).
     let evicted = Atomic<Int>(0)
+    /// Idle connections whose buffers were released (``TLSServer/buffersReleasedCount``).
+    let buffersReleased = Atomic<Int>(0)
+    /// Releases refused while a buffer held data (``TLSServer/buffersReleaseDeferredCount``).
+    let buffersReleaseDeferred = Atomic<Int>(0)
     /// Set when the last connection closes while the server shuts down (see ``TLSServer/shutdown(gracePeriod:)``).
     let drained = Mutex<Latch?>(nil)
 
@@ -87,8 +91,14 @@ public final class TLSConnection: @unchecked Sendable {
     let counters: ServerCounters?
     var handler: (any ConnectionHandler)?
     var state: State
-    /// What the connection learnt at the end of the handshake.
-    public private(set) var info: ConnectionInfo?
+    /// What the connection learnt in its handshake (the peer, its verified identity, ALPN,
+    /// version, cipher), read from OpenSSL when asked rather than kept: a reader's link lives
+    /// for days and its handler already has it from ``ConnectionHandler/connectionActive(_:info:)``.
+    /// Nil before the handshake finished and once the connection is closed. Loop thread only.
+    public var info: ConnectionInfo? {
+        guard sslHandle != nil, state == .active || state == .closing else { return nil }
+        return makeInfo()
+    }
     /// The peer as the caller named it (client side), or nil with ``peerAddress`` set (server side).
     private let peerName: String?
     /// The peer's address as accepted (server side): formatted only when a message or
@@ -125,6 +135,8 @@ public final class TLSConnection: @unchecked Sendable {
     var flushScheduled = false
     /// On the loop's buffer sweep (OpenSSL may hold record buffers for it).
     var buffersTracked = false
+    /// Released by the sweep, and no record read or written since (``recordBuffersReleased``).
+    var buffersReleased = false
     var continueReadingScheduled = false
     var lastActivity: UInt64
     var stateDeadline: UInt64 = 0
@@ -268,9 +280,8 @@ public final class TLSConnection: @unchecked Sendable {
         leaveAdmission()
         state = .active
         lastActivity = loop.now
-        info = makeInfo()
         setDeadline(idleDeadline())
-        handler?.connectionActive(self, info: info!)
+        handler?.connectionActive(self, info: makeInfo())
         if state == .active { readAvailable() }
     }
 

@@ -47,7 +47,7 @@ public final class TLSContext: @unchecked Sendable {
         // With client certificates, a connection keeps its client's own certificate (the
         // identity) but not the rest of the chain the client sent once it has been verified:
         // about 4.5 KB per reader whose client sends its root along, as OpenSSL clients do
-        // (docs/operations.md, "Memory per attached reader").
+        // (docs/performance.md, "Memory per attached reader").
         switch configuration.clientAuthentication {
         case .none:
             SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)

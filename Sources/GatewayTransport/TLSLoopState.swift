@@ -21,6 +21,8 @@ final class TLSLoopState: EventLoopTickHook, @unchecked Sendable {
     var buffersHeld: [TLSConnection] = []
     /// Whether the buffer sweep is scheduled.
     var bufferSweepArmed = false
+    /// Time between two passes of the sweep: the shortest quiet time of the connections on it.
+    var bufferSweepPeriod: UInt64 = .max
     /// Server connections closed since the allocator last gave memory back (`TLSLoopState+Memory.swift`).
     var closedSinceTrim = 0
     /// Whether a trim is scheduled.

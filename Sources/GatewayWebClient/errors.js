@@ -16,11 +16,12 @@ export const ClientErrorReason = Object.freeze({
  * A failed call. `code` and `reason` are the short proto names ("ABORTED", "READER_BUSY");
  * `codeNumber` and `reasonNumber` the wire numbers (an unknown reason keeps its number and
  * reads "UNKNOWN_<n>"). Switch on `reason` for precise handling, on `code` for generic.
- * `code`, `reason` and `message` (and `argument` for a bad argument) are enumerable, so
+ * A rate limit's refusal carries `retryAfterMs`: the same call is refused that long.
+ * `code`, `reason` and `message` (and `argument`, `retryAfterMs`) are enumerable, so
  * `JSON.stringify(error)` and `{ ...error }` show them.
  */
 export class RPCError extends Error {
-  constructor({ code, reason, message, cause, argument } = {}) {
+  constructor({ code, reason, message, cause, argument, retryAfterMs } = {}) {
     const clientReason = typeof reason === "string" && ClientErrorReason[reason] !== undefined ? reason : null;
     const codeNumber = typeof code === "number" ? code : StatusCode[code ?? (clientReason && ClientErrorReason[clientReason])] ?? StatusCode.UNKNOWN;
     const reasonNumber = typeof reason === "number" ? reason : ErrorReason[reason] ?? ErrorReason.UNSPECIFIED;
@@ -34,6 +35,7 @@ export class RPCError extends Error {
     this.reason = clientReason ?? ErrorReason.nameOf(reasonNumber) ?? `UNKNOWN_${reasonNumber}`;
     this.message = text;
     if (argument !== undefined) this.argument = argument;
+    if (retryAfterMs !== undefined && Number(retryAfterMs) > 0) this.retryAfterMs = Number(retryAfterMs);
     Object.defineProperty(this, "codeNumber", { value: codeNumber, enumerable: false });
     Object.defineProperty(this, "reasonNumber", { value: reasonNumber, enumerable: false });
     if (cause !== undefined) Object.defineProperty(this, "cause", { value: cause, enumerable: false, writable: true, configurable: true });
@@ -41,7 +43,7 @@ export class RPCError extends Error {
 
   /** The error a wire status (readergateway.v1.Status) stands for. */
   static fromStatus(status) {
-    return new RPCError({ code: status?.code ?? 0, reason: status?.reason ?? 0, message: status?.message });
+    return new RPCError({ code: status?.code ?? 0, reason: status?.reason ?? 0, message: status?.message, retryAfterMs: status?.retryAfterMs });
   }
 
   /** An error made on the client, with the code that belongs to `reason`. */
@@ -68,7 +70,7 @@ export class RPCError extends Error {
     return this.code === "UNAVAILABLE";
   }
 
-  /** `{ code, reason, message }` (and `argument`): what JSON.stringify writes. */
+  /** `{ code, reason, message }` (and `argument`, `retryAfterMs`): what JSON.stringify writes. */
   toJSON() {
     return { ...this };
   }

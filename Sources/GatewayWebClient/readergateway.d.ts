@@ -33,9 +33,11 @@ export interface ReaderGatewayError extends Error {
   message: string;
   /** For a bad argument: which one ("collectPaymentMethod's clientSecret", "options.fail_if_in_use"). */
   argument?: string;
+  /** For a rate limit's refusal (AUTHENTICATION_RATE_LIMITED, RATE_LIMITED): how many ms the same call stays refused. */
+  retryAfterMs?: number;
   readonly isRetryable: boolean;
   readonly isRetryableForIdempotentCall: boolean;
-  toJSON(): { code: string; reason: string; message: string; argument?: string };
+  toJSON(): { code: string; reason: string; message: string; argument?: string; retryAfterMs?: number };
 }
 
 /** Every failed call resolves with this (Terminal JS's ErrorResponse). */
@@ -263,7 +265,7 @@ export declare const ReaderGateway: { create(options: TerminalOptions): Terminal
 
 /** The error class every `error` is an instance of. */
 export declare const RPCError: {
-  new (fields?: { code?: string | number; reason?: string | number; message?: string; cause?: unknown; argument?: string }): ReaderGatewayError;
+  new (fields?: { code?: string | number; reason?: string | number; message?: string; cause?: unknown; argument?: string; retryAfterMs?: number | bigint }): ReaderGatewayError;
   prototype: ReaderGatewayError;
 };
 

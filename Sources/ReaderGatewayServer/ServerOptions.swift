@@ -2,6 +2,7 @@ import Foundation
 import GatewayCore
 import GatewayOperations
 import GatewayService
+import GatewayTransport
 import GatewayWebSocket
 
 /// Everything `reader-gateway` is configured with, from flags and
@@ -36,6 +37,7 @@ struct ServerOptions: Sendable {
             .value("event-loops", "N", default: "2", help: "Event loop threads of the TLS port."),
             .value("max-handshaking", "N", default: "1024", help: "TLS handshakes in flight at once; a new connection over it closes the oldest one that has not sent its ClientHello."),
             .value("max-handshaking-per-source", "N", default: "64", help: "TLS handshakes in flight at once from one client address (IPv6: one /64). Behind a proxy that hides client addresses, set it to --max-handshaking."),
+            .value("release-buffers-after", "DURATION", default: "20ms", help: "A connection quiet this long releases its TLS record buffers (about 34 KiB) and its link's buffers until its next message; off: keep them."),
             .value("websocket-origins", "ORIGINS", default: "", help: "Browser origins allowed to open a WebSocket on the TLS port (PROTOCOL.md section 15), comma-separated scheme://host[:port] (e.g. https://pos.example.com); '*' allows any (development only). Empty: none; clients that send no Origin are not browsers and always may."),
             .value("webhook-ca-file", "PATH", default: "", help: "CA certificates (PEM) webhook receivers may chain to, for receivers with a private CA. Empty: the system trust store."),
             .flag("webhook-allow-private-addresses", help: "Deliver webhooks to loopback, link-local, private and unique-local addresses too (receivers on the operator's own network). Off: such endpoints are refused after name resolution (SSRF guard)."),
@@ -72,6 +74,7 @@ struct ServerOptions: Sendable {
     var eventLoops: Int
     var maxHandshaking: Int
     var maxHandshakingPerSource: Int
+    var releaseBuffersAfter: Duration?
     var webSocketOrigins: OriginAllowList
     var webhooks: WebhookDeliveryConfiguration
     var logLevel: Logger.Level
@@ -145,6 +148,7 @@ struct ServerOptions: Sendable {
             eventLoops: try options.int("event-loops", in: 1...256) ?? 2,
             maxHandshaking: try options.int("max-handshaking", in: 1...1_000_000) ?? 1_024,
             maxHandshakingPerSource: try options.int("max-handshaking-per-source", in: 1...1_000_000) ?? 64,
+            releaseBuffersAfter: try options.durationOrOff("release-buffers-after") ?? ConnectionLimits.defaultReleaseBuffersAfter,
             webSocketOrigins: origins,
             webhooks: webhooks,
             logLevel: level,

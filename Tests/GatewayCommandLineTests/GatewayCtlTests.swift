@@ -66,6 +66,8 @@ struct GatewayCtlTests {
         (.registrationCodeInvalid, .dataError),
         (.secretKeyInvalid, .permission),
         (.permissionDenied, .permission),
+        (.authenticationRateLimited, .permission),
+        (.rateLimited, .dataError),
         (.connectionLost, .unavailable),
         (.storeUnavailable, .unavailable),
         (.internal, .software),

@@ -53,6 +53,16 @@ import Testing
         #expect(try minutes.duration("idle-timeout") == .seconds(120))
     }
 
+    @Test func aDurationThatMayBeOff() throws {
+        let off = try parser.parse(arguments: ["--idle-timeout", "OFF"], environment: [:])
+        #expect(try off.durationOrOff("idle-timeout") == .some(nil))
+        let set = try parser.parse(arguments: ["--idle-timeout=20ms"], environment: [:])
+        #expect(try set.durationOrOff("idle-timeout") == .some(.milliseconds(20)))
+        #expect(try set.durationOrOff("database-url") == nil)
+        let malformed = try parser.parse(arguments: ["--idle-timeout=never"], environment: [:])
+        #expect(throws: OptionsError.self) { try malformed.durationOrOff("idle-timeout") }
+    }
+
     @Test func helpListsEveryOptionWithItsEnvironmentVariableAndDefault() {
         let help = parser.helpText()
         #expect(help.contains("--database-url URL"))

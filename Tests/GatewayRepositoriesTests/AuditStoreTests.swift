@@ -2,11 +2,13 @@ import Foundation
 import GatewayDomain
 import GatewayPostgres
 @testable import GatewayRepositories
+import GatewayWire
 import Testing
 
-/// The audit rows written by the change's own statement (migration 0023): a forced release
-/// and a key's creation, roll and revocation commit with their row, and when the row cannot
-/// be written the change is not made either. The history row of a forced release names
+/// The audit rows written by the change's own statement (migration 0023): a forced release,
+/// a key's creation, roll and revocation, a location, a token, a console sign-in and out, a
+/// reader registered or deleted, a location changed and an update catalog entry commit with
+/// their row, and when the row cannot be written the change is not made either. The history row of a forced release names
 /// the key.
 @Suite("Audit log: rows written with their change")
 struct AuditStoreTests {
@@ -199,6 +201,67 @@ struct AuditStoreTests {
             // A session already gone: nothing deleted, nothing written.
             #expect(try await !sessions.deleteConsoleSession(token: signedIn.token, audit: Self.entry("ConsoleSignOut", account: account.id)))
             #expect(try await Self.rows(client, account: account.id).map(\.entry.action) == ["ConsoleSignOut", "ConsoleSignIn"])
+        }
+    }
+
+    @Test func readersLocationsAndUpdatesAreChangedWithTheirRowsOrNotAtAll() async throws {
+        try await withOwnershipDatabase { client in
+            let account = try await Accounts.create(name: "audit", client: client)
+            let location = try await LocationStore(client: client).createLocation(account: account.id, displayName: "Front", address: .init())
+            try await Self.refuseMarkedRows(client)
+            let readers = ReaderStore(client: client)
+            let locations = LocationStore(client: client)
+            let updates = SoftwareUpdateStore(client: client)
+            func reader(_ serial: String) -> ReaderRecord {
+                ReaderRecord(
+                    id: "tmr_\(serial)", accountID: account.id, serial: serial, label: serial, deviceType: .simulatedWiseposE,
+                    softwareVersion: "", locationID: location.id, lastSeen: nil
+                )
+            }
+            func refused(_ action: String) -> AuditEntry { Self.entry(action, account: account.id, keyName: Self.unwritable) }
+            func written(_ action: String, _ detail: String = "") -> AuditEntry { Self.entry(action, account: account.id, detail: detail) }
+
+            // Each change whose row cannot be written is not made.
+            await #expect(throws: StoreError.self) { try await readers.insertReader(reader("AU1"), credential: "cred", audit: refused("RegisterReader")) }
+            await #expect(throws: (any Error).self) { try await readers.insertReaders([reader("AU2"), reader("AU3")], audit: refused("RegisterReadersBySerial")) }
+            #expect(try await readers.readers(account: account.id, location: nil).isEmpty)
+            await #expect(throws: StoreError.self) {
+                try await locations.updateLocation(location.id, account: account.id, displayName: "Never", address: nil, audit: refused("UpdateLocation"))
+            }
+            #expect(try await locations.location(location.id, account: account.id)?.displayName == "Front")
+            var update = ReaderGatewayV1.ReaderSoftwareUpdate()
+            update.deviceType = .simulatedWiseposE
+            update.version = "9.9.9"
+            await #expect(throws: StoreError.self) { try await updates.add(update, account: account.id, audit: refused("AddSoftwareUpdate")) }
+            #expect(try await updates.catalog(account: account.id, deviceType: .simulatedWiseposE).isEmpty)
+
+            // Written: each change with its row.
+            try await readers.insertReader(reader("AU1"), credential: "cred", audit: written("RegisterReader"))
+            try await readers.insertReaders([reader("AU2"), reader("AU3")], audit: written("RegisterReadersBySerial"))
+            #expect(try await readers.readers(account: account.id, location: nil).map(\.serial) == ["AU1", "AU2", "AU3"])
+            let renamed = try await locations.updateLocation(location.id, account: account.id, displayName: "Back", address: nil, audit: written("UpdateLocation"))
+            #expect(renamed?.displayName == "Back")
+            #expect(try await !updates.add(update, account: account.id, audit: written("AddSoftwareUpdate", "update 9.9.9")))
+            #expect(try await updates.add(update, account: account.id, audit: written("AddSoftwareUpdate", "update 9.9.9")))
+            await #expect(throws: StoreError.self) { try await readers.deleteReader("tmr_AU1", account: account.id, audit: refused("DeleteReader")) }
+            await #expect(throws: StoreError.self) {
+                try await updates.remove(deviceType: .simulatedWiseposE, version: "9.9.9", account: account.id, audit: refused("RemoveSoftwareUpdate"))
+            }
+            #expect(try await readers.reader("tmr_AU1", account: account.id) != nil)
+            #expect(try await updates.catalog(account: account.id, deviceType: .simulatedWiseposE).count == 1)
+            #expect(try await readers.deleteReader("tmr_AU1", account: account.id, audit: written("DeleteReader")))
+            #expect(try await updates.remove(deviceType: .simulatedWiseposE, version: "9.9.9", account: account.id, audit: written("RemoveSoftwareUpdate")))
+
+            // Nothing to change: nothing written.
+            #expect(try await !readers.deleteReader("tmr_AU1", account: account.id, audit: written("DeleteReader")))
+            #expect(try await !updates.remove(deviceType: .simulatedWiseposE, version: "9.9.9", account: account.id, audit: written("RemoveSoftwareUpdate")))
+            #expect(try await locations.updateLocation("loc_nosuchlocation", account: account.id, displayName: "X", address: nil, audit: written("UpdateLocation")) == nil)
+
+            let rows = try await Self.rows(client, account: account.id)
+            #expect(rows.map(\.entry.action) == [
+                "RemoveSoftwareUpdate", "DeleteReader", "AddSoftwareUpdate", "AddSoftwareUpdate", "UpdateLocation", "RegisterReadersBySerial", "RegisterReader",
+            ])
+            #expect(rows.filter { $0.entry.action == "AddSoftwareUpdate" }.map(\.entry.detail) == ["replaced update 9.9.9", "added update 9.9.9"])
         }
     }
 }

@@ -162,6 +162,8 @@ struct DiscoveryTests {
         #expect(failure.reason == .rateLimited)
         #expect(failure.code == .resourceExhausted)
         #expect(failure.status.message.contains("retry in"))
+        // The wait is in the status too, for a program to read: at most the 1,000 s one discovery takes to refill.
+        #expect((1...1_000_000).contains(failure.status.retryAfterMs), "\(failure.status.retryAfterMs)")
         // Everyone else is served as usual.
         #expect(try await calm.discover(location: store.location).readers.count == 1)
         await harness.stop()

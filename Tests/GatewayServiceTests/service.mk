@@ -55,6 +55,24 @@ reader-memory: test-deps
 	@for product in reader-gateway gatewayctl fleet-load transport-echo; do $(SWIFT) build -c release --product $$product $(SWIFT_FLAGS) >/dev/null || exit 1; done
 	@Tests/GatewayServiceTests/bench/reader-memory.sh "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))" bench-results $(READER_MEMORY_BASELINE)
 
+BENCH_SUITES += bench-auth-flood
+.PHONY: bench-auth-flood
+
+# A guessing flood (10,000 wrong secret keys from 10 loopback addresses, 127.0.0.2 to .11) while
+# one admin with the correct key calls ListReaders in a loop: the admin's p50/p99 before and during,
+# the flood's answers (checked as wrong, limited), CPU. Three shapes: 10,000 paced over 5 s
+# (2,000 a second), 10,000 as fast as they are answered, and guessing as fast as answered for 5 s.
+# Result: bench-results/auth-flood.jsonl.
+bench-auth-flood: test-deps
+	@$(SWIFT) build -c release --product service-bench $(SWIFT_FLAGS) >/dev/null
+	@mkdir -p bench-results
+	@"$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))/service-bench" --mode auth-flood --pairs 16 --duration 5s \
+	  --addresses 10 --guesses 10000 --guesses-per-second 2000 | tee bench-results/auth-flood.jsonl
+	@"$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))/service-bench" --mode auth-flood --pairs 16 --duration 5s \
+	  --addresses 10 --guesses 10000 | tee -a bench-results/auth-flood.jsonl
+	@"$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))/service-bench" --mode auth-flood --pairs 16 --duration 5s \
+	  --addresses 10 --guesses 10000 --flood-duration 5s | tee -a bench-results/auth-flood.jsonl
+
 # Webhook delivery throughput: events/s from one replica to a local HTTPS receiver, and the
 # gateway's CPU per delivery (Tests/GatewayServiceTests/bench/webhook-bench.sh).
 BENCH_SUITES += webhook-bench
@@ -66,4 +84,3 @@ webhook-bench:
 	@mkdir -p bench-results
 	@bin="$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))"; \
 	Tests/GatewayServiceTests/bench/webhook-bench.sh "$$bin/reader-gateway" "$$bin/gatewayctl" $(WEBHOOK_BENCH_EVENTS) | tee bench-results/webhooks.md
-

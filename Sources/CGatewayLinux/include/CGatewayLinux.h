@@ -134,6 +134,8 @@ int rg_sockaddr_port(const struct sockaddr_storage *address);
 int rg_tcp_listen(const struct sockaddr_storage *address, socklen_t length, int backlog, int reuse_port);
 /// Starts a non-blocking TCP connect; fd or -1. `*in_progress` is 1 if EINPROGRESS.
 int rg_tcp_connect(const struct sockaddr_storage *address, socklen_t length, int *in_progress);
+/// `rg_tcp_connect` from a chosen local address (`local`, port 0 for any; NULL: the kernel's choice).
+int rg_tcp_connect_from(const struct sockaddr_storage *address, socklen_t length, const struct sockaddr_storage *local, socklen_t local_length, int *in_progress);
 /// The pending socket error (SO_ERROR), or errno if getsockopt fails.
 int rg_socket_error(int fd);
 /// Sets TCP_NODELAY; 0 or -1.

@@ -12,11 +12,15 @@ public enum ExitCode: Int32, Sendable {
     case unavailable = 69
     /// A bug or an unexpected answer (EX_SOFTWARE).
     case software = 70
-    /// A missing or wrong secret key, or not allowed (EX_NOPERM).
+    /// A missing or wrong secret key, not allowed, or locked out after too many wrong keys (EX_NOPERM).
     case permission = 77
 
     /// The status for a failed call.
     public init(_ error: RPCError) {
+        if error.reason == .authenticationRateLimited {
+            self = .permission
+            return
+        }
         switch error.code {
         case .unavailable, .deadlineExceeded, .cancelled: self = .unavailable
         case .unauthenticated, .permissionDenied: self = .permission

@@ -61,6 +61,8 @@ public struct GatewayMetrics: Sendable {
     public let buildInfo: MetricFamily<Gauge>
     /// WebSocket upgrades, console sign-ins, fleet watchers.
     public let browser: BrowserMetrics
+    /// Failed authentications and lock-outs.
+    public let authentication: AuthenticationMetrics
 
     /// Declares the gateway's metrics in a new collection.
     ///
@@ -153,6 +155,7 @@ public struct GatewayMetrics: Sendable {
         )
         buildInfo.labels(version, schema).set(1)
         browser = BrowserMetrics(collection: collection)
+        authentication = AuthenticationMetrics(collection: collection)
         if includeProcessMetrics { ProcessMetrics.register(in: collection) }
     }
 }

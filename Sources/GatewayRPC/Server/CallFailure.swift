@@ -13,6 +13,7 @@ extension RPCError: CallFailure {
     public var status: ReaderGatewayV1.Status {
         var status = ReaderGatewayV1.Status(reason, message)
         status.code = code
+        status.retryAfterMs = retryAfterMs
         return status
     }
 }

@@ -8,9 +8,8 @@ public protocol PlainHTTPResponder: Sendable {
     /// (true: the connection is HTTP, answered, then closed), do not (false: the WebSocket
     /// upgrade or raw frames), or are too few to tell (nil). Asked before anything else.
     func claims(_ firstBytes: [UInt8]) -> Bool?
-    /// The whole response to a claimed request (in a task, off the loop).
-    func respond(to request: HTTPRequest) async -> [UInt8]
-    /// The same, knowing the caller's address (`host:port`), which the console's audit rows name.
+    /// The whole response to a claimed request (in a task, off the loop); `peer` is the
+    /// connection's remote address (`host:port`, the socket's: no forwarding header is trusted).
     func respond(to request: HTTPRequest, peer: String) async -> [UInt8]
     /// The whole response to a claimed request that did not parse (`status` and `message` say why).
     func refusal(status: Int, message: String) -> [UInt8]
@@ -20,8 +19,4 @@ public protocol PlainHTTPResponder: Sendable {
     /// The session an accepted upgrade's cookie carries, for its calls
     /// (``CallContext/consoleSessionToken``); nil: none.
     func sessionToken(in upgrade: WebSocketUpgrade) -> String?
-}
-
-extension PlainHTTPResponder {
-    func respond(to request: HTTPRequest, peer: String) async -> [UInt8] { await respond(to: request) }
 }

@@ -77,6 +77,15 @@ public final class ServerConnection: ConnectionHandler, TransportHandler, @unche
         transportClosed(reason, peer: connection.peer)
     }
 
+    /// The link went quiet and the transport released its TLS buffers: the buffers kept
+    /// between messages go too (the frame connection's, the write buffer, the mailbox's spare
+    /// batch); the next message takes them again.
+    public func buffersReleased(on connection: TLSConnection) {
+        frames.releaseIdleStorage()
+        if writeBuffer.isEmpty { writeBuffer = [] }
+        spareBatch = []
+    }
+
     // MARK: transport callbacks
 
     func transportActive(_ transport: any ConnectionTransport, peer: String, verifiedClientIdentity: String?, info: ConnectionInfo?) {

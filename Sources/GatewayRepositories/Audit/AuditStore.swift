@@ -4,9 +4,11 @@ import GatewayPostgres
 /// The audit log (`audit_events`, migration 23): writes of the changes that have no statement
 /// of their own to carry them, and the reads of `FleetAdmin.ListAuditEvents`.
 ///
-/// A forced release, a new location, a connection token, a key's creation, roll and
-/// revocation, and a console sign-in or sign-out write their row in the change's own statement (the store methods taking
-/// `audit:`, with ``insert(from:parametersFrom:target:)``); this store writes the others.
+/// Every change writes its row in the change's own statement or transaction (the store
+/// methods taking `audit:`, with ``insert(from:parametersFrom:target:detail:)``): a forced
+/// release, a reader registered or deleted, a location created or changed, a connection token,
+/// an update catalog entry, a key's creation, roll and revocation, a console sign-in or
+/// sign-out. This store writes the rest: refusals, which change nothing.
 public struct AuditStore: Sendable {
     public let client: PostgresClient
 
@@ -79,8 +81,8 @@ public struct AuditStore: Sendable {
 
     // MARK: statements
 
-    /// The insert of one row, parameters `$1`...`$12` as ``parameters(_:)`` gives them.
-    static let insert = """
+    /// The insert of one row, parameters `$1`...`$11` as ``parameters(_:)`` gives them.
+    public static let insert = """
         INSERT INTO audit_events (account_id, action, key_id, key_name, source_address, user_agent, outcome, reader_id, location_id, target_id, detail)
         VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::text, $11::text)
         """
@@ -88,17 +90,20 @@ public struct AuditStore: Sendable {
     /// An INSERT of one audit row per row of `source` (a CTE of the change's statement), so
     /// the row is written only when the change is, in its statement. The parameters are
     /// ``parameters(_:)``'s, numbered from `first`; `target`, an SQL expression over
-    /// `source`'s columns, stands for the target when the change makes it (a new key's id).
-    static func insert(from source: String, parametersFrom first: Int, target: String? = nil) -> String {
+    /// `source`'s columns, stands for the target when the change makes it (a new key's id);
+    /// `detail`, one over `source`'s columns and the entry's detail (`$detail`), for a detail
+    /// only the statement knows (whether an update was added or replaced).
+    public static func insert(from source: String, parametersFrom first: Int, target: String? = nil, detail: String? = nil) -> String {
         var values = (0..<11).map { "$\(first + $0)::text" }
         if let target { values[9] = "coalesce(\(target), \(values[9]))" }
+        if let detail { values[10] = detail.replacingOccurrences(of: "$detail", with: values[10]) }
         return """
             INSERT INTO audit_events (account_id, action, key_id, key_name, source_address, user_agent, outcome, reader_id, location_id, target_id, detail)
             SELECT \(values.joined(separator: ", ")) FROM \(source)
             """
     }
 
-    static func parameters(_ entry: AuditEntry) -> [PostgresValue?] {
+    public static func parameters(_ entry: AuditEntry) -> [PostgresValue?] {
         [
             PostgresValue(entry.accountID), PostgresValue(entry.action), PostgresValue(entry.actor.keyID), PostgresValue(entry.actor.keyName),
             PostgresValue(entry.actor.sourceAddress), entry.actor.userAgent.map { PostgresValue($0) }, PostgresValue(entry.outcome),

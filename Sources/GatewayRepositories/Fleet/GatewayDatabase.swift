@@ -2,7 +2,7 @@ import GatewayPostgres
 
 /// The fleet's tables on one PostgreSQL client, one store per aggregate:
 /// accounts, locations, readers, registration codes, connection tokens, SDK sessions and
-/// console sessions. Every query that takes an id from a peer also takes the caller's
+/// console sessions, and failed authentications. Every query that takes an id from a peer also takes the caller's
 /// account, so another account's ids read exactly like unknown ones. The fleet view, a read
 /// across readers, ownership and sessions, is here too (``fleet(account:location:)``).
 public struct GatewayDatabase: Sendable {
@@ -17,6 +17,8 @@ public struct GatewayDatabase: Sendable {
     public let consoleSessions: ConsoleSessionStore
     /// The audit log (migration 23).
     public let audit: AuditStore
+    /// Failed authentications per source address and account (migration 24).
+    public let authFailures: AuthFailureBucketStore
 
     public init(client: PostgresClient) {
         self.client = client
@@ -29,5 +31,6 @@ public struct GatewayDatabase: Sendable {
         connectionTokens = ConnectionTokenStore(client: client)
         sessions = SessionStore(client: client)
         consoleSessions = ConsoleSessionStore(client: client)
+        authFailures = AuthFailureBucketStore(client: client)
     }
 }

@@ -83,10 +83,14 @@ public struct LocationStore: Sendable {
         return result
     }
 
-    public func updateLocation(_ id: String, account: String, displayName: String?, address: ReaderGatewayV1.Address?) async throws(StoreError) -> LocationRecord? {
+    /// Changes what is given (nil: kept) and writes `audit` in the update's statement when it
+    /// changes a location; nil when the account has no such location.
+    public func updateLocation(
+        _ id: String, account: String, displayName: String?, address: ReaderGatewayV1.Address?, audit: AuditEntry? = nil
+    ) async throws(StoreError) -> LocationRecord? {
         let a = address
         let rows = try await client.query(
-            """
+            (audit == nil ? "" : "WITH updated AS (") + """
             UPDATE locations SET display_name = coalesce($3, display_name),
                 address_line1 = CASE WHEN $4::boolean THEN $5 ELSE address_line1 END,
                 address_line2 = CASE WHEN $4::boolean THEN $6 ELSE address_line2 END,
@@ -96,12 +100,12 @@ public struct LocationStore: Sendable {
                 country = CASE WHEN $4::boolean THEN $10 ELSE country END
             WHERE id = $1 AND account_id = $2
             RETURNING \(Self.locationColumns)
-            """,
+            """ + (audit == nil ? "" : "), logged AS (\(AuditStore.insert(from: "updated", parametersFrom: 11))) SELECT * FROM updated"),
             [
                 PostgresValue(id), PostgresValue(account), displayName.map { PostgresValue($0) }, PostgresValue(a != nil),
                 PostgresValue(a?.line1 ?? ""), PostgresValue(a?.line2 ?? ""), PostgresValue(a?.city ?? ""),
                 PostgresValue(a?.state ?? ""), PostgresValue(a?.postalCode ?? ""), PostgresValue(a?.country ?? ""),
-            ]
+            ] + (audit.map(AuditStore.parameters) ?? [])
         )
         return try rows.first.map { row throws(StoreError) in try Self.location(row) }
     }

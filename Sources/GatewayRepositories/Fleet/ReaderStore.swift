@@ -40,24 +40,32 @@ public struct ReaderStore: Sendable {
 
     public static let readerColumns = "id, account_id, serial_number, label, device_type, software_version, location_id, last_seen_at, status"
 
-    /// Inserts a reader; a serial that is already registered throws `uniqueViolation`.
-    public func insertReader(_ reader: ReaderRecord, credential: String?) async throws(StoreError) {
-        try await client.execute(
-            """
+    /// Inserts a reader, and `audit` in the insert's statement; a serial that is already
+    /// registered throws `uniqueViolation`.
+    public func insertReader(_ reader: ReaderRecord, credential: String?, audit: AuditEntry? = nil) async throws(StoreError) {
+        let insert = """
             INSERT INTO readers (id, account_id, serial_number, label, device_type, software_version, location_id, credential_sha256)
             VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $8::text IS NULL THEN NULL ELSE \(Secrets.hashSQL(8)) END)
-            """,
-            [
-                PostgresValue(reader.id), PostgresValue(reader.accountID), PostgresValue(reader.serial), PostgresValue(reader.label),
-                PostgresValue(Self.deviceTypeName(reader.deviceType)), PostgresValue(reader.softwareVersion),
-                reader.locationID.map { PostgresValue($0) }, credential.map { PostgresValue($0) },
-            ]
+            """
+        let parameters: [PostgresValue?] = [
+            PostgresValue(reader.id), PostgresValue(reader.accountID), PostgresValue(reader.serial), PostgresValue(reader.label),
+            PostgresValue(Self.deviceTypeName(reader.deviceType)), PostgresValue(reader.softwareVersion),
+            reader.locationID.map { PostgresValue($0) }, credential.map { PostgresValue($0) },
+        ]
+        guard let audit else {
+            try await client.execute(insert, parameters)
+            return
+        }
+        try await client.execute(
+            "WITH inserted AS (\(insert) RETURNING id)\n\(AuditStore.insert(from: "inserted", parametersFrom: 9))",
+            parameters + AuditStore.parameters(audit)
         )
     }
 
-    /// Registers several readers in one transaction (all or none).
-    public func insertReaders(_ readers: [ReaderRecord]) async throws -> Void {
+    /// Registers several readers in one transaction (all or none), `audit` written in it.
+    public func insertReaders(_ readers: [ReaderRecord], audit: AuditEntry? = nil) async throws -> Void {
         try await client.withTransaction { transaction in
+            if let audit { try await transaction.execute(AuditStore.insert, AuditStore.parameters(audit)) }
             for reader in readers {
                 try await transaction.execute(
                     """
@@ -117,8 +125,19 @@ public struct ReaderStore: Sendable {
         )
     }
 
-    public func deleteReader(_ id: String, account: String) async throws(StoreError) -> Bool {
-        try await client.execute("DELETE FROM readers WHERE id = $1 AND account_id = $2", [PostgresValue(id), PostgresValue(account)]) > 0
+    /// Deletes the account's reader `id`, and writes `audit` in the delete's statement when
+    /// it deletes one; false when the account has no such reader.
+    public func deleteReader(_ id: String, account: String, audit: AuditEntry? = nil) async throws(StoreError) -> Bool {
+        let delete = "DELETE FROM readers WHERE id = $1 AND account_id = $2"
+        guard let audit else { return try await client.execute(delete, [PostgresValue(id), PostgresValue(account)]) > 0 }
+        let rows = try await client.query(
+            """
+            WITH deleted AS (\(delete) RETURNING id), logged AS (\(AuditStore.insert(from: "deleted", parametersFrom: 3)))
+            SELECT count(*) AS deleted FROM deleted
+            """,
+            [PostgresValue(id), PostgresValue(account)] + AuditStore.parameters(audit)
+        )
+        return try (rows.first?.decode(Int64.self, "deleted") ?? 0) > 0
     }
 
     public static func reader(_ row: PostgresRow) throws(StoreError) -> ReaderRecord {

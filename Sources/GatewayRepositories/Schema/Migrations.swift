@@ -29,6 +29,7 @@ public enum Migrations {
         .v0021EventLog,
         .v0022ApiKeys,
         .v0023AuditLog,
+        .v0024AuthFailureBuckets,
         .v0025Webhooks,
     ]
 

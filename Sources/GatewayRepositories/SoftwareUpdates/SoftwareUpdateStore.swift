@@ -49,31 +49,43 @@ public struct SoftwareUpdateStore: Sendable {
     }
 
     /// Adds `update` to the account's catalog or replaces the entry of the same device type and
-    /// version. True when it replaced one.
-    public func add(_ update: ReaderGatewayV1.ReaderSoftwareUpdate, account: String) async throws(StoreError) -> Bool {
+    /// version. True when it replaced one. `audit` is written in the statement, its detail
+    /// led by `added` or `replaced`.
+    public func add(_ update: ReaderGatewayV1.ReaderSoftwareUpdate, account: String, audit: AuditEntry? = nil) async throws(StoreError) -> Bool {
         let rows = try await client.query(
-            """
+            (audit == nil ? "" : "WITH put AS (") + """
             INSERT INTO software_updates AS s (account_id, device_type, version, components, duration_estimate, required_at)
             VALUES ($1, $2, $3, $4, $5, CASE WHEN $6::bigint = 0 THEN NULL ELSE to_timestamp($6::bigint / 1000.0) END)
             ON CONFLICT (account_id, device_type, version) DO UPDATE
                SET components = EXCLUDED.components, duration_estimate = EXCLUDED.duration_estimate, required_at = EXCLUDED.required_at
             RETURNING (xmax <> 0) AS replaced
-            """,
+            """ + (audit == nil ? "" : """
+            ), logged AS (\(AuditStore.insert(from: "put", parametersFrom: 7, detail: "(CASE WHEN put.replaced THEN 'replaced ' ELSE 'added ' END) || $detail")))
+            SELECT replaced FROM put
+            """),
             [
                 PostgresValue(account), PostgresValue(ReaderStore.deviceTypeName(update.deviceType)), PostgresValue(update.version),
                 PostgresValue(update.components.joined(separator: ",")), PostgresValue(Self.durationEstimateName(update.durationEstimate)),
                 PostgresValue(update.requiredAtUnixMs),
-            ]
+            ] + (audit.map(AuditStore.parameters) ?? [])
         )
         return try rows.first?.decode(Bool.self, "replaced") ?? false
     }
 
     /// Removes an entry; false when the account's catalog has none of that device type and version.
-    public func remove(deviceType: ReaderGatewayV1.DeviceType, version: String, account: String) async throws(StoreError) -> Bool {
-        try await client.execute(
-            "DELETE FROM software_updates WHERE account_id = $1 AND device_type = $2 AND version = $3",
-            [PostgresValue(account), PostgresValue(ReaderStore.deviceTypeName(deviceType)), PostgresValue(version)]
-        ) > 0
+    /// `audit` is written in the delete's statement when it removes the entry.
+    public func remove(deviceType: ReaderGatewayV1.DeviceType, version: String, account: String, audit: AuditEntry? = nil) async throws(StoreError) -> Bool {
+        let delete = "DELETE FROM software_updates WHERE account_id = $1 AND device_type = $2 AND version = $3"
+        let parameters = [PostgresValue(account), PostgresValue(ReaderStore.deviceTypeName(deviceType)), PostgresValue(version)]
+        guard let audit else { return try await client.execute(delete, parameters) > 0 }
+        let rows = try await client.query(
+            """
+            WITH removed AS (\(delete) RETURNING version), logged AS (\(AuditStore.insert(from: "removed", parametersFrom: 4)))
+            SELECT count(*) AS removed FROM removed
+            """,
+            parameters + AuditStore.parameters(audit)
+        )
+        return try (rows.first?.decode(Int64.self, "removed") ?? 0) > 0
     }
 
     /// When `reader` last ran its location's latest version at `location`; nil when never

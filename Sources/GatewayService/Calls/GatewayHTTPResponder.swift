@@ -26,10 +26,6 @@ struct GatewayHTTPResponder: PlainHTTPResponder {
         return undecided ? nil : false
     }
 
-    func respond(to request: HTTPRequest) async -> [UInt8] {
-        await console.respond(to: request)
-    }
-
     func respond(to request: HTTPRequest, peer: String) async -> [UInt8] {
         await console.respond(to: request, peer: peer)
     }

@@ -13,7 +13,7 @@ import GatewayWebSocket
 /// | `GET /console/`, `GET /console/<file>` | the page and its modules and style (``ConsoleFiles``), with the CSP |
 /// | `GET /console/session` | 200 `{signed_in: true, account, csrf_token, expires_unix_ms}` for a live session cookie, else 200 `{signed_in: false}` (an ordinary signed-out load, not an error) |
 /// | `GET /favicon.ico` | 204: the gateway has no icon (a browser asks beside every page) |
-/// | `PUT /console/session` (body: the secret key) | sign-in: the session cookie and 200 `{account, csrf_token, …}`; 401 for a wrong key |
+/// | `PUT /console/session` (body: the secret key) | sign-in: the session cookie and 200 `{account, csrf_token, …}`; 401 for a wrong key; 429 with `Retry-After` while the source address (or the account of a retired key) is locked out (PROTOCOL.md section 22) |
 /// | `DELETE /console/session` (`X-CSRF-Token`) | sign-out: the session row deleted, the cookie cleared |
 ///
 /// Everything else the console does (the fleet, history, register, release) goes over the
@@ -23,16 +23,19 @@ import GatewayWebSocket
 struct ConsoleResponder: Sendable {
     let database: GatewayDatabase
     let metrics: GatewayMetrics
+    /// Failed sign-ins, limited per source address and account.
+    let limiter: AuthenticationLimiter
     let logger = Logger(component: "console")
 
     static let prefix = "/console"
 
-    /// `peer`: the caller's `host:port`, named by the audit rows of sign-in and sign-out.
-    func respond(to request: HTTPRequest, peer: String = "") async -> [UInt8] {
+    func respond(to request: HTTPRequest, peer: String) async -> [UInt8] {
         await response(to: request, peer: peer).bytes
     }
 
-    func response(to request: HTTPRequest, peer: String = "") async -> ConsoleResponse {
+    /// The answer to `request` from `peer` (the socket's remote address, `host:port`), which the
+    /// audit rows of sign-in and sign-out name and the limiter of failed sign-ins counts by.
+    func response(to request: HTTPRequest, peer: String) async -> ConsoleResponse {
         let host = request.value("host") ?? ""
         switch (request.method, request.path) {
         case ("GET", Self.prefix):
@@ -102,10 +105,12 @@ struct ConsoleResponder: Sendable {
     }
 
     private func signIn(_ request: HTTPRequest, host: String, peer: String) async -> ConsoleResponse {
+        let source = AuthenticationLimiter.sourceKey(peer: peer)
         guard request.value("origin")?.lowercased() == "https://" + host.lowercased() else {
             metrics.browser.consoleSignIns.labels(ConsoleSignInResult.refused).increment()
             return .json(status: 403, [("error", .string("sign in from the console's own page (\(Self.prefix)/); other origins may not"))])
         }
+        if let lockout = limiter.lockout(of: source, surface: .consoleSignIn) { return Self.limited(lockout) }
         let key = String(decoding: request.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard key.hasPrefix("sk_"), key.count <= 128 else {
             metrics.browser.consoleSignIns.labels(ConsoleSignInResult.refused).increment()
@@ -124,9 +129,11 @@ struct ConsoleResponder: Sendable {
             metrics.browser.consoleSignIns.labels(ConsoleSignInResult.refused).increment()
             let message = KeyRefusal.message(record, retirement)
             await audit(ConsoleAudit.signIn, key: record, request, peer: peer, outcome: "SECRET_KEY_RETIRED", detail: message)
+            if let lockout = await limiter.failed(source: source, account: record.accountID, surface: .consoleSignIn) { return Self.limited(lockout) }
             return .json(status: 401, [("error", .string(message))])
         case .unknown:
             metrics.browser.consoleSignIns.labels(ConsoleSignInResult.refused).increment()
+            if let lockout = await limiter.failed(source: source, account: nil, surface: .consoleSignIn) { return Self.limited(lockout) }
             return .json(status: 401, [("error", .string("no account has this secret key; check the key (gatewayctl prints it when the account is created)"))])
         }
         let created: (token: String, record: ConsoleSessionRecord)
@@ -145,6 +152,15 @@ struct ConsoleResponder: Sendable {
         logger.info("console signed in", ["account": created.record.accountID, "key": signedInKey.id])
         var response = sessionAnswer(created.record, key: signedInKey)
         response.headers.append(("Set-Cookie", ConsoleCookie.setting(created.token)))
+        return response
+    }
+
+    /// 429 with `Retry-After` (whole seconds, rounded up) and the wait in milliseconds.
+    static func limited(_ lockout: AuthLockout) -> ConsoleResponse {
+        var response = ConsoleResponse.json(status: 429, [
+            ("error", .string(lockout.message)), ("reason", .string("AUTHENTICATION_RATE_LIMITED")), ("retry_after_ms", .number(lockout.retryAfterMs)),
+        ])
+        response.headers.append(("Retry-After", String(lockout.retryAfterSeconds)))
         return response
     }
 

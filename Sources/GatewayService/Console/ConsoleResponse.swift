@@ -46,6 +46,7 @@ struct ConsoleResponse: Sendable {
         case 405: "Method Not Allowed"
         case 411: "Length Required"
         case 413: "Content Too Large"
+        case 429: "Too Many Requests"
         case 431: "Request Header Fields Too Large"
         case 503: "Service Unavailable"
         case 505: "HTTP Version Not Supported"

@@ -26,6 +26,15 @@ extension FleetAdminService {
         }
     }
 
+    /// What an UpdateLocation changes, as its audit row says: `updated location "Front door"`
+    /// (its id when the name is kept), and its address, and its install window.
+    static func locationChange(_ request: ReaderGatewayV1.UpdateLocationRequest, window: InstallWindow??) -> String {
+        var detail = "updated location " + (request.displayName.map { "\"\($0)\"" } ?? request.locationID)
+        if request.address != nil { detail += " and its address" }
+        if window != nil { detail += " and its install window" }
+        return detail
+    }
+
     /// Sets or clears the location's window (`requested` from ``requestedInstallWindow(_:)``);
     /// the readers there are decided with it at once on this replica.
     func applyInstallWindow(_ requested: InstallWindow??, location: String, account: String) async throws(ServiceError) {

@@ -6,8 +6,12 @@ import GatewayWire
 
 extension FleetAdminService {
     /// Registers the reader showing `request.registrationCode`; the reader is told
-    /// at once on its link and receives its credential there.
-    func registerByCode(_ request: ReaderGatewayV1.RegisterReaderRequest, access: AdminAccess) async throws(ServiceError) -> ReaderGatewayV1.Reader {
+    /// at once on its link and receives its credential there. `audit` gives the audit row
+    /// the reader's insert writes (when the insert is undone, because the reader went offline,
+    /// the refusal's row follows it).
+    func registerByCode(
+        _ request: ReaderGatewayV1.RegisterReaderRequest, access: AdminAccess, audit: (ReaderRecord) -> AuditEntry
+    ) async throws(ServiceError) -> ReaderGatewayV1.Reader {
         let account = access.account
         let code: RegistrationCode
         do { code = try RegistrationCode(typed: request.registrationCode) } catch {
@@ -28,7 +32,7 @@ extension FleetAdminService {
             label: request.label.isEmpty ? pending.serial : request.label,
             deviceType: pending.deviceType, softwareVersion: pending.softwareVersion, locationID: location, lastSeen: nil
         )
-        do { try await registrations.insertReader(record, credential: credential) } catch {
+        do { try await registrations.insertReader(record, credential: credential, audit: audit(record)) } catch {
             if error.code == .uniqueViolation {
                 throw ServiceError(.readerAlreadyRegistered, "a reader with serial \(pending.serial) is already registered; delete it first to register it again")
             }
@@ -37,7 +41,7 @@ extension FleetAdminService {
         guard let online = await tellRegistered(record, code: code.canonical, credential: credential, node: pending.node) else {
             // Nobody could hand the reader its credential: undo, so it can be registered again.
             await followUp("undoing the registration of a reader that went offline", leaves: "the reader stays registered without a credential; delete it before registering it again") {
-                try await registrations.deleteReader(record.id, account: account)
+                try await registrations.deleteReader(record.id, account: account, audit: nil)
             }
             throw ServiceError(.registrationCodeInvalid, "the reader showing this code went offline; read the code it shows when it is back")
         }
@@ -75,8 +79,11 @@ extension FleetAdminService {
         return stored ?? Gateway.readerMessage(at: registry.clock, record, link: nil)
     }
 
-    /// Registers readers by serial number, labelled "<prefix> 1", "<prefix> 2", ...
-    func registerBySerial(_ request: ReaderGatewayV1.RegisterReadersBySerialRequest, access: AdminAccess) async throws(ServiceError) -> [ReaderGatewayV1.Reader] {
+    /// Registers readers by serial number, labelled "<prefix> 1", "<prefix> 2", ..., with the
+    /// audit row `audit` gives for them written in the inserts' transaction.
+    func registerBySerial(
+        _ request: ReaderGatewayV1.RegisterReadersBySerialRequest, access: AdminAccess, audit: ([ReaderRecord]) -> AuditEntry
+    ) async throws(ServiceError) -> [ReaderGatewayV1.Reader] {
         let account = access.account
         let parsed: SerialRegistrationRequest
         do {
@@ -93,7 +100,7 @@ extension FleetAdminService {
                 deviceType: request.deviceType, softwareVersion: "", locationID: location, lastSeen: nil
             )
         }
-        do { try await registrations.insertReaders(records) } catch let error as StoreError {
+        do { try await registrations.insertReaders(records, audit: audit(records)) } catch let error as StoreError {
             if error.code == .uniqueViolation {
                 throw ServiceError(.readerAlreadyRegistered, "one of the serial numbers is already registered; nothing was registered: \(error.message)")
             }

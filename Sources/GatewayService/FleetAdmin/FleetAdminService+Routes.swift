@@ -1,5 +1,6 @@
 import Foundation
 import GatewayDomain
+import GatewayOperations
 import GatewayPostgres
 import GatewayRegistry
 import GatewayRepositories
@@ -57,13 +58,19 @@ extension FleetAdminService {
                 note.locationID = request.locationID.isEmpty ? nil : request.locationID
                 let window = try Self.requestedInstallWindow(request)
                 guard access.sees(request.locationID) else { throw ServiceError.locationNotFound }
+                // The window first (an unknown location fails here, changing nothing); the audit
+                // row is written by the location's update, which says what both changed.
+                try await applyInstallWindow(window, location: request.locationID, account: account)
+                note.detail = Self.locationChange(request, window: window)
                 let updated: LocationRecord?
                 do {
-                    updated = try await locations.updateLocation(request.locationID, account: account, displayName: request.displayName, address: request.address)
+                    updated = try await locations.updateLocation(
+                        request.locationID, account: account, displayName: request.displayName, address: request.address,
+                        audit: auditEntry(.updateLocation, access, context, note: note)
+                    )
                 } catch { throw ServiceError.store(error) }
                 guard let updated else { throw ServiceError.locationNotFound }
-                try await applyInstallWindow(window, location: updated.id, account: account)
-                note.detail = "updated location \"\(updated.displayName)\"" + (window == nil ? "" : " and its install window")
+                note.written = true
                 var response = ReaderGatewayV1.UpdateLocationResponse()
                 response.location = try await withInstallWindows([Gateway.locationMessage(updated)], account: account).first
                 return response
@@ -76,9 +83,13 @@ extension FleetAdminService {
             try await audited(.registerReader, context) { access, note throws(ServiceError) in
                 note.locationID = request.locationID.isEmpty ? nil : request.locationID
                 var response = ReaderGatewayV1.RegisterReaderResponse()
-                response.reader = try await registerByCode(request, access: access)
-                note.readerID = response.reader?.id
-                note.detail = "registered reader \(response.reader?.serialNumber ?? "") by its registration code"
+                // The audit row is written by the reader's insert (and another by its undoing).
+                response.reader = try await registerByCode(request, access: access) { reader in
+                    note.readerID = reader.id
+                    note.detail = "registered reader \(reader.serial) by its registration code"
+                    return auditEntry(.registerReader, access, context, note: note)
+                }
+                note.written = true
                 fleet.changed(response.reader.map { [$0.id] } ?? [])
                 return response
             }
@@ -90,8 +101,12 @@ extension FleetAdminService {
             try await audited(.registerReadersBySerial, context) { access, note throws(ServiceError) in
                 note.locationID = request.locationID.isEmpty ? nil : request.locationID
                 var response = ReaderGatewayV1.RegisterReadersBySerialResponse()
-                response.readers = try await registerBySerial(request, access: access)
-                note.detail = "registered \(response.readers.count) reader(s) by serial: " + response.readers.map(\.id).joined(separator: ", ")
+                // The audit row is written in the inserts' transaction.
+                response.readers = try await registerBySerial(request, access: access) { readers in
+                    note.detail = "registered \(readers.count) reader(s) by serial: " + readers.map(\.id).joined(separator: ", ")
+                    return auditEntry(.registerReadersBySerial, access, context, note: note)
+                }
+                note.written = true
                 fleet.changed(response.readers.map(\.id))
                 return response
             }
@@ -108,7 +123,11 @@ extension FleetAdminService {
                 note.detail = "deleted reader \(record.serial) (\(record.label))"
                 try await adminRelease(ReaderID(request.readerID), reason: .readerUnregistered)
                 registry.endLink(of: ReaderID(request.readerID), ServiceError(.readerCredentialInvalid, "the reader was unregistered").status)
-                do { _ = try await registrations.deleteReader(request.readerID, account: account) } catch { throw ServiceError.store(error) }
+                // The audit row is written by the reader's delete (none when another call deleted it first).
+                do {
+                    note.written = try await registrations.deleteReader(request.readerID, account: account, audit: auditEntry(.deleteReader, access, context, note: note))
+                } catch { throw ServiceError.store(error) }
+                if !note.written { note.detail += " (deleted already by another call)" }
                 fleet.changed([request.readerID])
                 return ReaderGatewayV1.DeleteReaderResponse()
             }
@@ -268,20 +287,36 @@ extension FleetAdminService {
         return access
     }
 
+    /// The key the call authenticates with, limited per source address and account
+    /// (PROTOCOL.md section 22): a source this replica knows to be locked out is refused before
+    /// its key is looked up; a refused secret (or unknown console session) is counted, and the
+    /// failure that empties a bucket is answered AUTHENTICATION_RATE_LIMITED. A call without a
+    /// key guesses nothing and is not counted; a successful one costs no round trip here.
     private func authenticatedKey(_ context: CallContext) async throws(ServiceError) -> AdminAccess {
-        if context.metadataValue("authorization") == nil, context.consoleSessionToken != nil {
-            return try await consoleAccess(context)
+        let source = AuthenticationLimiter.sourceKey(peer: context.peer)
+        let fromConsole = context.metadataValue("authorization") == nil && context.consoleSessionToken != nil
+        let surface: AuthSurface = fromConsole ? .consoleSession : .fleetAdmin
+        if let lockout = limiter.lockout(of: source, surface: surface) { throw lockout.error }
+        if fromConsole {
+            do { return try await consoleAccess(context) } catch where error.reason == .secretKeyInvalid {
+                if let lockout = await limiter.failed(source: source, account: nil, surface: surface) { throw lockout.error }
+                throw error
+            }
         }
         guard let header = context.metadataValue("authorization"), header.hasPrefix("Bearer ") else { throw ServiceError.secretKeyInvalid }
         let secret = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
         guard !secret.isEmpty else { throw ServiceError.secretKeyInvalid }
         let found: ApiKeyLookup
         do { found = try await accounts.lookup(secret: secret, now: configuration.clock.date) } catch { throw ServiceError.store(error) }
+        let refusal: ServiceError
+        let account: String?
         switch found {
         case .valid(let key): return AdminAccess(key: key)
-        case .retired(let key, let retirement): throw KeyRefusal.retired(key, retirement)
-        case .unknown: throw ServiceError.secretKeyInvalid
+        case .retired(let key, let retirement): (refusal, account) = (KeyRefusal.retired(key, retirement), key.accountID)
+        case .unknown: (refusal, account) = (ServiceError.secretKeyInvalid, nil)
         }
+        if let lockout = await limiter.failed(source: source, account: account, surface: surface) { throw lockout.error }
+        throw refusal
     }
 
     /// `id` when it names a location of the account the key sees (nil for empty);

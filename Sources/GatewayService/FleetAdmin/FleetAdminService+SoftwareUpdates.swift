@@ -24,15 +24,19 @@ extension FleetAdminService {
                 let account = access.account
                 if let update = request.update { note.targetID = "\(ReaderStore.deviceTypeName(update.deviceType)) \(update.version)" }
                 let update = try Self.validated(request.update)
+                // The audit row is written by the catalog's statement (which knows added from replaced).
+                note.detail = "update \(update.version) for \(ReaderStore.deviceTypeName(update.deviceType))"
                 let replaced: Bool
-                do { replaced = try await updates.store.add(update, account: account) } catch { throw ServiceError.store(error) }
+                do { replaced = try await updates.store.add(update, account: account, audit: auditEntry(.addSoftwareUpdate, access, context, note: note)) } catch {
+                    throw ServiceError.store(error)
+                }
+                note.written = true
                 updates.invalidate(account: account)
                 let stored: [ReaderGatewayV1.ReaderSoftwareUpdate]
                 do { stored = try await updates.store.catalog(account: account, deviceType: update.deviceType) } catch { throw ServiceError.store(error) }
                 var response = ReaderGatewayV1.AddSoftwareUpdateResponse()
                 response.update = stored.first { $0.version == update.version } ?? update
                 response.replaced = replaced
-                note.detail = (replaced ? "replaced" : "added") + " update \(update.version) for \(ReaderStore.deviceTypeName(update.deviceType))"
                 await reportAvailableUpdates(account: account, deviceType: update.deviceType)
                 return response
             }
@@ -44,10 +48,18 @@ extension FleetAdminService {
             try await audited(.removeSoftwareUpdate, context) { access, note throws(ServiceError) in
                 let account = access.account
                 note.targetID = "\(ReaderStore.deviceTypeName(request.deviceType)) \(request.version)"
+                note.detail = "removed update \(request.version) for \(ReaderStore.deviceTypeName(request.deviceType))"
+                // The audit row is written by the delete, when it removes the entry.
                 let removed: Bool
-                do { removed = try await updates.store.remove(deviceType: request.deviceType, version: request.version, account: account) } catch {
+                do {
+                    removed = try await updates.store.remove(
+                        deviceType: request.deviceType, version: request.version, account: account,
+                        audit: auditEntry(.removeSoftwareUpdate, access, context, note: note)
+                    )
+                } catch {
                     throw ServiceError.store(error)
                 }
+                note.written = removed
                 guard removed else {
                     throw ServiceError(
                         .softwareUpdateNotFound,
@@ -55,7 +67,6 @@ extension FleetAdminService {
                     )
                 }
                 updates.invalidate(account: account)
-                note.detail = "removed update \(request.version) for \(ReaderStore.deviceTypeName(request.deviceType))"
                 return ReaderGatewayV1.RemoveSoftwareUpdateResponse()
             }
         }

@@ -38,6 +38,8 @@ struct FleetAdminService: FleetAdminRoutes, ShowsReaders, StoreFollowUps {
     let events: any FleetEventLog
     /// The audit log: each change this surface makes and each refusal for a missing permission.
     let audit: any AdminAuditLog
+    /// Failed authentications, limited per source address and account.
+    let limiter: AuthenticationLimiter
     /// Webhook endpoints and resends (nil where no PostgreSQL backs the surface: those calls
     /// answer that webhooks are not available).
     var webhooks: (any WebhookEndpointRepository)? = nil

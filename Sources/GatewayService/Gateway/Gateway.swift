@@ -38,6 +38,8 @@ final class Gateway: Sendable, StoreFollowUps {
     let replicaLink: ReplicaLinkService
     /// This replica's `WatchFleet` watchers.
     let fleet: FleetWatchHub
+    /// Failed authentications, limited per source address and account (FleetAdmin and the console).
+    let limiter: AuthenticationLimiter
     let webhooks: WebhookDeliveryWorker
 
     init(client: PostgresClient, configuration: ServiceConfiguration, metrics: GatewayMetrics) {
@@ -56,6 +58,11 @@ final class Gateway: Sendable, StoreFollowUps {
         let fleet = FleetWatchHub(database: database, registry: registry, metrics: metrics)
         let events = GatewayEventLog(client: client, metrics: metrics, logger: Logger(component: "service"))
         self.fleet = fleet
+        let limiter = AuthenticationLimiter(
+            buckets: database.authFailures, perSource: configuration.authFailuresPerSource, perAccount: configuration.authFailuresPerAccount,
+            clock: configuration.clock, metrics: metrics.authentication
+        )
+        self.limiter = limiter
         self.webhooks = WebhookDeliveryWorker(
             store: WebhookStore(client: client), configuration: configuration.webhooks, metrics: metrics.webhooks, loops: loops,
             replica: { [node] in node.id }
@@ -91,7 +98,7 @@ final class Gateway: Sendable, StoreFollowUps {
             locations: database.locations, readerRecords: database.readers, registrations: database.readers,
             codes: database.registrationCodes, tokens: database.connectionTokens, ownership: ownership, linkEndings: bluetooth, cluster: cluster, registry: registry,
             node: node, replicas: replicas, metrics: metrics, updates: updates, fleet: fleet, events: events, audit: database.audit,
-            webhooks: WebhookStore(client: client)
+            limiter: limiter, webhooks: WebhookStore(client: client)
         )
         self.replicaLink = ReplicaLinkService(credentials: database.readers, registry: registry)
     }

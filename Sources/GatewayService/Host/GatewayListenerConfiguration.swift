@@ -19,6 +19,9 @@ public struct GatewayListenerConfiguration: Sendable {
     public var maxHandshaking = ConnectionLimits().maxHandshaking
     /// TLS handshakes in flight at once from one source address (``ConnectionLimits/maxHandshakingPerSource``).
     public var maxHandshakingPerSource = ConnectionLimits().maxHandshakingPerSource
+    /// Quiet time after which a connection releases its TLS record buffers and its link's
+    /// buffers (``ConnectionLimits/releaseBuffersAfter``; nil: kept).
+    public var releaseBuffersAfter: Duration? = ConnectionLimits.defaultReleaseBuffersAfter
     /// The replica-to-replica listener (mutual TLS with the cluster's internal CA).
     public var internalListener: InternalListenerConfiguration
     /// The WebSocket binding on the TLS port (browsers; PROTOCOL.md section 15): its origin

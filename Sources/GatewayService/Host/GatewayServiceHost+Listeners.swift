@@ -61,7 +61,7 @@ extension GatewayServiceHost {
 
     private func startPublicListener(_ gateway: Gateway, _ listener: GatewayListenerConfiguration, loops: EventLoopGroup) throws -> TLSServer {
         var webSocket = listener.webSocket
-        webSocket.http = GatewayHTTPResponder(console: ConsoleResponder(database: gateway.database, metrics: gateway.metrics))
+        webSocket.http = GatewayHTTPResponder(console: ConsoleResponder(database: gateway.database, metrics: gateway.metrics, limiter: gateway.limiter))
         let server = CallServer(
             router: gateway.routes,
             connectionConfiguration: ConnectionConfiguration(role: .server, maxQueuedBytesPerStream: listener.maxQueuedBytesPerCall),
@@ -73,6 +73,7 @@ extension GatewayServiceHost {
         limits.idleTimeout = nil
         limits.maxHandshaking = listener.maxHandshaking
         limits.maxHandshakingPerSource = listener.maxHandshakingPerSource
+        limits.releaseBuffersAfter = listener.releaseBuffersAfter
         var configuration = TLSServerConfiguration(
             host: listener.host, port: listener.port, certificates: [listener.certificate],
             clientAuthentication: listener.readerCAPath.map { .optional(trustedCAPath: $0) } ?? .none,

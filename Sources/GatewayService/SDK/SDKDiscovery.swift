@@ -55,7 +55,9 @@ struct SDKDiscovery: Sendable {
         case nil:
             throw ServiceError.sessionUnknown
         case .refuseRateLimited(let retryAfter)?:
-            throw ServiceError(.rateLimited, "too many discoveries from this session; retry in \(Int((retryAfter.seconds * 1000).rounded(.up))) ms")
+            throw ServiceError(
+                .rateLimited, "too many discoveries from this session; retry in \(Int((retryAfter.seconds * 1000).rounded(.up))) ms", retryAfter: retryAfter
+            )
         case .start(let id, _)?:
             discovery = id
         }

@@ -13,8 +13,11 @@ protocol LocationRepository: Sendable {
     func createLocation(account: String, displayName: String, address: ReaderGatewayV1.Address, audit: AuditEntry) async throws(StoreError) -> LocationRecord
     /// The account's locations ordered by id, those after `after` (a page token) only, at most `limit`.
     func locations(account: String, after: String?, limit: Int) async throws(StoreError) -> [LocationRecord]
-    /// Changes what is given (nil: kept); nil when the account has no such location.
-    func updateLocation(_ id: String, account: String, displayName: String?, address: ReaderGatewayV1.Address?) async throws(StoreError) -> LocationRecord?
+    /// Changes what is given (nil: kept), `audit` written in the change's statement; nil when the
+    /// account has no such location.
+    func updateLocation(
+        _ id: String, account: String, displayName: String?, address: ReaderGatewayV1.Address?, audit: AuditEntry?
+    ) async throws(StoreError) -> LocationRecord?
 }
 
 extension LocationStore: LocationRepository {}

@@ -6,12 +6,13 @@ import GatewayWire
 /// Registered readers' rows as fleet admins add and delete them: PostgreSQL's
 /// ``ReaderStore`` in the gateway, an in-memory table in the services' own tests.
 protocol ReaderRegistrations: Sendable {
-    /// Fails with a unique violation when the serial number is registered already.
-    func insertReader(_ reader: ReaderRecord, credential: String?) async throws(StoreError)
+    /// Fails with a unique violation when the serial number is registered already; `audit`
+    /// is written with the reader (as with each change below: in its statement or transaction).
+    func insertReader(_ reader: ReaderRecord, credential: String?, audit: AuditEntry?) async throws(StoreError)
     /// All or nothing: one serial number registered already fails them all with a unique violation.
-    func insertReaders(_ readers: [ReaderRecord]) async throws
-    /// False when the account has no such reader.
-    func deleteReader(_ id: String, account: String) async throws(StoreError) -> Bool
+    func insertReaders(_ readers: [ReaderRecord], audit: AuditEntry?) async throws
+    /// False when the account has no such reader (and `audit` is not written).
+    func deleteReader(_ id: String, account: String, audit: AuditEntry?) async throws(StoreError) -> Bool
 }
 
 /// The reader a credential belongs to (a reader's link authenticates with it):

@@ -37,6 +37,14 @@ extension ReaderGatewayV1.Status {
 
     /// OK.
     public static var ok: Self { Self() }
+
+    /// `wait` as ``retryAfterMs`` carries it: whole milliseconds, rounded up, at least 1.
+    public static func milliseconds(roundingUp wait: Duration) -> UInt64 {
+        let (seconds, attoseconds) = wait.components
+        guard seconds >= 0, attoseconds >= 0 else { return 1 }
+        let perMillisecond: Int64 = 1_000_000_000_000_000
+        return max(1, UInt64(seconds) * 1000 + UInt64((attoseconds + perMillisecond - 1) / perMillisecond))
+    }
 }
 
 extension ReaderGatewayV1.CallEnd {

@@ -138,6 +138,13 @@ public struct FrameConnection: Sendable {
         buffer = []
     }
 
+    /// Gives back the storage kept between messages (the empty write buffer, the drained
+    /// decoder's buffer) while the connection is quiet; the next message allocates it again.
+    public mutating func releaseIdleStorage() {
+        if outbound.isEmpty && outbound.capacity > 0 { outbound = [] }
+        decoder.releaseStorageIfDrained()
+    }
+
     // MARK: input
 
     /// Processes received bytes.

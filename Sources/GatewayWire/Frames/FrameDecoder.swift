@@ -53,6 +53,14 @@ public struct FrameDecoder: Sendable {
         bytes.withUnsafeBytes { append($0) }
     }
 
+    /// Gives the buffer's storage back when it holds nothing (a link gone quiet); the next
+    /// bytes that need it allocate it again.
+    public mutating func releaseStorageIfDrained() {
+        guard readerIndex == buffer.count, buffer.capacity > 0 else { return }
+        buffer = []
+        readerIndex = 0
+    }
+
     private mutating func compactIfWorthIt() {
         if readerIndex == buffer.count {
             buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)

@@ -263,6 +263,13 @@ extension ReaderGatewayV1 {
         /// No secret key with this id in this account.
         /// Status: NOT_FOUND.
         public static let apiKeyNotFound = ErrorReason(rawValue: 75)
+        /// Too many failed authentications (wrong or retired secret keys, unknown
+        /// console sessions) came from this source address, or named this account:
+        /// it is locked out until the retry-after the message gives ("retry in N
+        /// ms"), and its calls are refused before their key is looked at. Correct
+        /// keys from other addresses are not affected. See PROTOCOL.md section 22.
+        /// Status: RESOURCE_EXHAUSTED.
+        public static let authenticationRateLimited = ErrorReason(rawValue: 76)
         /// No webhook endpoint with this id in this account. List them
         /// (FleetAdmin.ListWebhookEndpoints) to find its id.
         /// Status: NOT_FOUND.
@@ -325,7 +332,7 @@ extension ReaderGatewayV1 {
         /// Status: UNAVAILABLE.
         public static let connectionLost = ErrorReason(rawValue: 117)
         /// Every value this version knows, in declaration order.
-        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .sessionMoved, .secretKeyRetired, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .readerSoftwareUpdateFailed, .readerSoftwareUpdateFailedBatteryLow, .readerSoftwareUpdateFailedInterrupted, .softwareUpdateNotFound, .bluetoothAlreadyPairedWithAnotherDevice, .bluetoothPairingFailed, .bluetoothConnectTimedOut, .consumerTooSlow, .eventNotFound, .apiKeyNotFound, .webhookEndpointNotFound, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
+        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .sessionMoved, .secretKeyRetired, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .readerSoftwareUpdateFailed, .readerSoftwareUpdateFailedBatteryLow, .readerSoftwareUpdateFailedInterrupted, .softwareUpdateNotFound, .bluetoothAlreadyPairedWithAnotherDevice, .bluetoothPairingFailed, .bluetoothConnectTimedOut, .consumerTooSlow, .eventNotFound, .apiKeyNotFound, .authenticationRateLimited, .webhookEndpointNotFound, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
         /// The value's name in the .proto file, or nil for a value this version does not know.
         public var protoName: String? {
             switch rawValue {
@@ -377,6 +384,7 @@ extension ReaderGatewayV1 {
             case 70: "ERROR_REASON_CONSUMER_TOO_SLOW"
             case 71: "ERROR_REASON_EVENT_NOT_FOUND"
             case 75: "ERROR_REASON_API_KEY_NOT_FOUND"
+            case 76: "ERROR_REASON_AUTHENTICATION_RATE_LIMITED"
             case 80: "ERROR_REASON_WEBHOOK_ENDPOINT_NOT_FOUND"
             case 100: "ERROR_REASON_PROTOCOL_ERROR"
             case 101: "ERROR_REASON_FRAME_TOO_LARGE"
@@ -450,6 +458,7 @@ extension ReaderGatewayV1 {
             case .consumerTooSlow: .resourceExhausted
             case .eventNotFound: .notFound
             case .apiKeyNotFound: .notFound
+            case .authenticationRateLimited: .resourceExhausted
             case .webhookEndpointNotFound: .notFound
             case .protocolError: .`internal`
             case .frameTooLarge: .resourceExhausted
@@ -487,6 +496,11 @@ extension ReaderGatewayV1 {
         /// What happened and what to do, for humans. Never contains secrets.
         public var message: String = ""
 
+        /// When nonzero, a RESOURCE_EXHAUSTED refusal that ends by itself: the same call
+        /// is refused until this many milliseconds have passed (a locked-out source
+        /// address, a discovery rate limit). Zero: no wait is known.
+        public var retryAfterMs: UInt64 = 0
+
         /// Fields this version does not know, kept as raw bytes and written back on encode.
         public var unknownFields: [UInt8] = []
 
@@ -499,6 +513,7 @@ extension ReaderGatewayV1 {
                 case 1: self.code = try reader.read(ProtobufEnumField<ReaderGatewayV1.StatusCode>.self, tag)
                 case 2: self.reason = try reader.read(ProtobufEnumField<ReaderGatewayV1.ErrorReason>.self, tag)
                 case 3: self.message = try reader.read(ProtobufString.self, tag)
+                case 4: self.retryAfterMs = try reader.read(ProtobufUInt64.self, tag)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -508,6 +523,7 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.StatusCode>.self, self.code, field: 1)
             writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.ErrorReason>.self, self.reason, field: 2)
             writer.writeSingular(ProtobufString.self, self.message, field: 3)
+            writer.writeSingular(ProtobufUInt64.self, self.retryAfterMs, field: 4)
             writer.writeRaw(self.unknownFields)
         }
     }

@@ -3,7 +3,7 @@
 //   fleet-load --mode ca --dir DIR                      CA, server certificate, the readers' key
 //   fleet-load --mode register --dir DIR --port P --secret-key KEY --first 1 --count 1000
 //       locations of 10 readers, registered by serial, a client certificate per reader
-//   fleet-load --mode readers --dir DIR --port P --first 1 --count 4000 [--echo]
+//   fleet-load --mode readers --dir DIR --port P --first 1 --count 4000 [--echo [--echo-certificates]]
 //       attach, heartbeat every --heartbeat-interval, answer commands, reconnect; a status
 //       line a second until SIGTERM (--echo: the same traffic to a TLS echo, the floor)
 //   fleet-load --mode lanes --dir DIR --port P --count 100 --period 20s --duration 20s
@@ -39,6 +39,7 @@ let parser = OptionsParser(
         .value("heartbeat-interval", "DURATION", default: "2s", help: "Reader heartbeat interval (reader-sim's default)."),
         .flag("hold", help: "Lanes: keep one reader each (connect once, then relay) instead of connecting now and then."),
         .flag("echo", help: "Readers talk to a TLS echo (the floor): same frames, replies ignored."),
+        .flag("echo-certificates", help: "With --echo: each reader presents its client certificate, as to the gateway (an echo started with --client-ca)."),
         .value("loops", "N", default: "1", help: "Event loops of this process."),
         .value("handshake-window", "N", default: "16", help: "TLS handshakes in flight at once."),
         .value("period", "DURATION", default: "20s", help: "Mean time between a lane's connect + command."),
@@ -79,6 +80,7 @@ let period = (try? options.duration("period")) ?? .seconds(20)
 let warmup = (try? options.duration("warmup")) ?? .seconds(5)
 let duration = (try? options.duration("duration")) ?? .seconds(20)
 let echo = (try? options.flag("echo")) ?? false
+let echoCertificates = (try? options.flag("echo-certificates")) ?? false
 
 /// Writes a PEM file with `permissions`.
 func save(_ text: String, to path: String, permissions: Int) throws {
@@ -165,7 +167,7 @@ case "readers":
     do { group = try EventLoopGroup(loopCount: loopCount, threadNamePrefix: "fleet-loop") } catch { fail("\(error)") }
     let fleet = Fleet(host: host, port: port, heartbeatInterval: heartbeatInterval, echo: echo, group: group, handshakeWindow: window)
     let shared: TLSContext?
-    do { shared = echo ? try TLSContext(client: TLSClientConfiguration(trustedCAPath: tlsDirectory + "/ca.pem")) : nil } catch { fail("\(error)") }
+    do { shared = echo && !echoCertificates ? try TLSContext(client: TLSClientConfiguration(trustedCAPath: tlsDirectory + "/ca.pem")) : nil } catch { fail("\(error)") }
     for number in first..<(first + count) {
         let name = serial(number)
         let context: TLSContext

@@ -14,6 +14,10 @@
 // With --mode connect: N readers, two lanes each taking the reader over from the other
 // in a closed loop (ConnectReader, failIfInUse false), beside pgbench running the
 // ownership store's one-statement claim on the same PostgreSQL server in the same run.
+//
+// With --mode auth-flood: --guesses wrong secret keys from --addresses loopback addresses
+// (127.0.0.2 and up) while one admin with the correct key calls ListReaders in a loop from
+// 127.0.0.1: the admin's p50/p99 before and during the flood, the flood's answers, CPU.
 import Foundation
 import GatewayClient
 import GatewayCore
@@ -34,7 +38,12 @@ let parser = OptionsParser(
         .value("warmup", "DURATION", default: "1s", help: "Time before measuring."),
         .value("loops", "N", default: "2", help: "Gateway event loops."),
         .value("label", "TEXT", default: "gateway relay", help: "Label in the JSON line."),
-        .value("mode", "MODE", default: "relay", help: "relay: relayed command round trips; connect: connect arbitrations beside pgbench."),
+        .value("mode", "MODE", default: "relay", help: "relay: relayed command round trips; connect: connect arbitrations beside pgbench; auth-flood: wrong keys from several addresses beside an admin."),
+        .value("addresses", "N", default: "10", help: "Auth-flood mode: loopback source addresses of the flood (127.0.0.2 and up)."),
+        .value("guesses", "N", default: "10000", help: "Auth-flood mode: wrong keys sent in all."),
+        .value("guesses-in-flight", "N", default: "8", help: "Auth-flood mode: calls in flight per address."),
+        .value("flood-duration", "DURATION", default: "0s", help: "Auth-flood mode: keep guessing at least this long (0: exactly --guesses)."),
+        .value("guesses-per-second", "N", default: "0", help: "Auth-flood mode: pace the flood at N guesses a second in all (0: as fast as answered, --guesses-in-flight per address)."),
         .value("lanes", "CARRIER", default: "raw", help: "relay: how lanes reach the gateway: raw (frames on TLS) or websocket (the WebSocket binding on TLS)."),
         .value("pgbench", "PATH", default: "/usr/lib/postgresql/15/bin/pgbench", help: "The pgbench executable (connect mode)."),
         .value("pgbench-protocol", "MODE", default: "extended", help: "Connect mode: pgbench's -M (extended or prepared)."),
@@ -73,7 +82,12 @@ let warmup = parsed(try options.duration("warmup")) ?? .seconds(1)
 let loopCount = parsed(try options.int("loops", in: 1...64)) ?? 2
 let label = options.string("label") ?? "gateway relay"
 let mode = options.string("mode") ?? "relay"
-guard mode == "relay" || mode == "connect" else { fail("--mode must be relay or connect") }
+guard mode == "relay" || mode == "connect" || mode == "auth-flood" else { fail("--mode must be relay, connect or auth-flood") }
+let floodAddresses = parsed(try options.int("addresses", in: 1...250)) ?? 10
+let floodGuesses = parsed(try options.int("guesses", in: 1...10_000_000)) ?? 10_000
+let guessesInFlight = parsed(try options.int("guesses-in-flight", in: 1...64)) ?? 8
+let floodDuration = parsed(try options.duration("flood-duration")) ?? .zero
+let guessesPerSecond = parsed(try options.int("guesses-per-second", in: 0...10_000_000)) ?? 0
 let pgbenchPath = options.string("pgbench") ?? "/usr/lib/postgresql/15/bin/pgbench"
 let rounds = parsed(try options.int("rounds", in: 1...100)) ?? 1
 let pgbenchProtocol = options.string("pgbench-protocol") ?? "extended"
@@ -161,6 +175,16 @@ func run() async throws {
     while try await admin.listReaders(locationID: location, networkStatus: .online).count < pairs {
         guard ContinuousClock.now < deadline else { fail("readers did not come online") }
         try await Task.sleep(for: .milliseconds(50))
+    }
+    if mode == "auth-flood" {
+        let line = try await AuthFlood.run(
+            admin: admin, port: port, caPath: caPath, clients: clients, addresses: floodAddresses, guesses: floodGuesses, inFlight: guessesInFlight,
+            baseline: duration, sustained: floodDuration, perSecond: guessesPerSecond
+        )
+        FileHandle.standardOutput.write(Data(line.utf8))
+        try await running.stop()
+        await database.close()
+        return
     }
     let token = try await admin.createConnectionToken(locationID: location).secret
     if mode == "connect" {

@@ -36,6 +36,10 @@ let parser = OptionsParser(
             "max-handshaking-per-source", "N", default: "64",
             help: "Handshakes in flight per source address (raise it behind a proxy, whose connections all come from one address)."
         ),
+        .value(
+            "release-buffers-after", "DURATION", default: "20ms",
+            help: "A connection quiet this long releases its TLS record buffers until its next record (the gateway's default); off: keep them, as most TLS servers do."
+        ),
         .value("log-level", "LEVEL", default: "notice", help: "Lowest level logged."),
         .flag("websocket", help: "Speak the WebSocket binding (upgrade, then one protocol frame per message) and echo each frame."),
     ]
@@ -76,6 +80,7 @@ do {
     configuration.limits.maxConnections = try options.int("max-connections", in: 1...10_000_000) ?? 100_000
     configuration.limits.idleTimeout = try options.duration("idle-timeout")
     configuration.limits.maxHandshakingPerSource = try options.int("max-handshaking-per-source", in: 1...1_000_000) ?? 64
+    configuration.limits.releaseBuffersAfter = try options.durationOrOff("release-buffers-after") ?? ConnectionLimits.defaultReleaseBuffersAfter
     let group = try EventLoopGroup(loopCount: try options.int("loops", in: 1...256) ?? 1)
     let webSocket = try options.flag("websocket")
     let server = try TLSServer(configuration: configuration, group: group) { _ -> any ConnectionHandler in

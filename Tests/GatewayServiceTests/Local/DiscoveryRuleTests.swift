@@ -49,6 +49,7 @@ struct DiscoveryRuleTests {
         let error = await failure { try await local.discover(token, location: "tml_a") }
         #expect(error?.reason == .rateLimited)
         #expect(error?.message.contains("retry in 1000 ms") == true)
+        #expect(error?.status.retryAfterMs == 1000)
     }
 
     @Test func theRateLimitRefillsAsTimePasses() async throws {

@@ -3,7 +3,7 @@ import GatewayCore
 import GatewayOperations
 import GatewayPostgres
 import GatewayRepositories
-import GatewayService
+@testable import GatewayService
 import GatewayTestSupport
 import GatewayTransport
 import GatewayWebSocket
@@ -42,6 +42,7 @@ final class GatewayHarness: Sendable {
         webSocket: WebSocketCarrierConfiguration = WebSocketCarrierConfiguration(origins: .only([GatewayHarness.allowedOrigin])),
         updateClock: WallClock = .system,
         maxQueuedBytesPerCall: Int? = nil,
+        releaseBuffersAfter: Duration? = ConnectionLimits.defaultReleaseBuffersAfter,
         webhooks: WebhookDeliveryConfiguration = WebhookDeliveryConfiguration()
     ) async throws -> GatewayHarness {
         // GATEWAY_TEST_TRACE=1: every gateway's trace and the test channels' frames;
@@ -73,6 +74,7 @@ final class GatewayHarness: Sendable {
         var listener = GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: caPath, loopCount: 2)
         listener.webSocket = webSocket
         if let maxQueuedBytesPerCall { listener.maxQueuedBytesPerCall = maxQueuedBytesPerCall }
+        listener.releaseBuffersAfter = releaseBuffersAfter
         let host = GatewayServiceHost(
             listener: listener,
             service: service, client: database.client, metrics: metrics, closeGracePeriod: .milliseconds(500)
@@ -108,6 +110,15 @@ final class GatewayHarness: Sendable {
         await database.close()
         try? FileManager.default.removeItem(atPath: directory)
     }
+
+    /// Runs the TLS port's idle-buffer sweep now, as if `elapsed` more time had passed
+    /// (``TLSServer/sweepIdleBuffers(asIfQuietFor:)``).
+    func sweepIdleBuffers(asIfQuietFor elapsed: Duration) async throws {
+        try await #require(host.opened).server.sweepIdleBuffers(asIfQuietFor: elapsed)
+    }
+
+    /// Connections of the TLS port whose buffers were released since start.
+    var buffersReleasedCount: Int { host.opened?.server.buffersReleasedCount ?? 0 }
 
     /// A new connection to the gateway.
     func channel(certificate: CertificateKeyPair? = nil) async throws -> TestChannel {

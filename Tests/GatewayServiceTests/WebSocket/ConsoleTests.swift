@@ -82,6 +82,33 @@ struct ConsoleTests {
         }
     }
 
+    @Test func wrongSignInsFromOneAddressAreLockedOutWith429AndRetryAfter() async throws {
+        try await withHarness { harness in
+            // The default rule: 20 failures from one address, then one every 6 s.
+            for attempt in 1...20 {
+                let wrong = try await harness.http("PUT", "/console/session", origin: harness.ownOrigin, body: "sk_guess\(attempt)")
+                #expect(wrong.status == 401, "attempt \(attempt): \(wrong.head)")
+            }
+            let locked = try await harness.http("PUT", "/console/session", origin: harness.ownOrigin, body: "sk_guess21")
+            #expect(locked.status == 429)
+            let retryAfter = try #require(locked.header("Retry-After").flatMap { Int($0) })
+            #expect((1...6).contains(retryAfter))
+            #expect(locked.json["reason"] == "AUTHENTICATION_RATE_LIMITED")
+            #expect(locked.json["error"]?.contains("127.0.0.1") == true)
+            // While locked out, the address is refused before its key is looked at: a correct key too.
+            let correct = try await harness.http("PUT", "/console/session", origin: harness.ownOrigin, body: harness.account.secretKey)
+            #expect(correct.status == 429)
+            #expect(correct.header("Set-Cookie") == nil)
+            let text = harness.metrics.collection.render()
+            for line in [
+                #"reader_gateway_auth_failures_total{surface="console_sign_in"} 21"#, #"reader_gateway_auth_lockouts_total{scope="source"} 1"#,
+                #"reader_gateway_auth_limited_total{surface="console_sign_in"} 2"#,
+            ] {
+                #expect(text.contains(line + "\n"), "no \(line) in the metrics")
+            }
+        }
+    }
+
     @Test func pagesAreServedAsCommittedWithTheContentSecurityPolicy() async throws {
         try await withHarness { harness in
             let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Sources/GatewayConsole").standardized

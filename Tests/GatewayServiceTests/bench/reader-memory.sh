@@ -15,12 +15,19 @@
 # READER_MEMORY_READERS (default 3000), READER_MEMORY_ROUNDS rounds per build (1),
 # READER_MEMORY_SETTLE seconds between "all attached" and the reading (10),
 # READER_MEMORY_PORT_BASE the first of the run's ports (18670).
+# READER_MEMORY_GATEWAY_ARGS: more options for the measured replicas (e.g. `--release-buffers-after off`);
+# READER_MEMORY_ECHO_ARGS: more options for the echo (e.g. `--release-buffers-after off`);
+# READER_MEMORY_ECHO_CERTIFICATES=1: the echo requires client certificates and its readers present
+# theirs, as to the replica (the floor of a mutual-TLS connection; default: no client certificates).
 set -euo pipefail
 BIN=$1; OUT=$2; OTHER=${3:-}
 N=${READER_MEMORY_READERS:-3000}
 ROUNDS=${READER_MEMORY_ROUNDS:-1}
 SETTLE=${READER_MEMORY_SETTLE:-10}
 HEARTBEAT=2s
+GATEWAY_ARGS=${READER_MEMORY_GATEWAY_ARGS:-}
+ECHO_ARGS=${READER_MEMORY_ECHO_ARGS:-}
+ECHO_CERTIFICATES=${READER_MEMORY_ECHO_CERTIFICATES:-0}
 source "$(dirname "${BASH_SOURCE[0]}")/postgres.sh"   # PGBIN, as_postgres, bench_postgres_start/stop
 mkdir -p "$OUT"
 RAW="$OUT/reader-memory.jsonl"; : > "$RAW"
@@ -66,7 +73,7 @@ CERT=$(json certificate); KEY=$(json key); CA=$(json ca)
 start_gateway() {
   port_free $GW_PORT
   ( ulimit -n 20000; exec "$1/reader-gateway" --database-url "$DB" --port $GW_PORT --internal-port $GW_INTERNAL --node-name "$2" \
-      --tls-cert "$CERT" --tls-key "$KEY" --reader-ca "$CA" --data-dir "$WORK/$2" --log-level warning ) > "$WORK/$2.log" 2>&1 &
+      --tls-cert "$CERT" --tls-key "$KEY" --reader-ca "$CA" --data-dir "$WORK/$2" --log-level warning $GATEWAY_ARGS ) > "$WORK/$2.log" 2>&1 &
   STARTED=$!; PIDS+=($STARTED)
   wait_port $GW_PORT
 }
@@ -85,6 +92,8 @@ SECRET=$("$BIN/gatewayctl" accounts create --database-url "$DB" --name memory --
 "$BIN/fleet-load" --mode register --dir "$WORK/fleet" --port $GW_PORT --secret-key "$SECRET" --first 1 --count "$N" >/dev/null
 stop_gateway "$REGISTRAR"
 
+if [ "$ECHO_CERTIFICATES" = 1 ]; then ECHO_CLIENT_CA="--client-ca $CA"; ECHO_READER_FLAGS=--echo-certificates; else ECHO_CLIENT_CA=""; ECHO_READER_FLAGS=""; fi
+log "replica options: ${GATEWAY_ARGS:-(defaults)}; echo options: ${ECHO_ARGS:-(defaults)}; echo client certificates: $ECHO_CERTIFICATES"
 BUILDS=("$BIN"); [ -n "$OTHER" ] && BUILDS+=("$OTHER")
 for round in $(seq 1 "$ROUNDS"); do
   # With two builds, their order alternates from round to round.
@@ -93,14 +102,14 @@ for round in $(seq 1 "$ROUNDS"); do
     build=${BUILDS[$index]}; label=$([ "$index" = 0 ] && echo "build" || echo "other build")
     start_gateway "$build" "gw-$round-$index"; GW=$STARTED
     port_free $ECHO_PORT
-    ( ulimit -n 20000; exec "$BIN/transport-echo" --port $ECHO_PORT --certificate "$CERT" --key "$KEY" --loops 2 --idle-timeout 3600s --log-level warning ) > "$WORK/echo.log" 2>&1 &
+    ( ulimit -n 20000; exec "$BIN/transport-echo" --port $ECHO_PORT --certificate "$CERT" --key "$KEY" --loops 2 --idle-timeout 3600s --log-level warning $ECHO_CLIENT_CA $ECHO_ARGS ) > "$WORK/echo.log" 2>&1 &
     ECHO=$!; PIDS+=($ECHO)
     wait_port $ECHO_PORT
     sleep 2
     GW_RSS0=$(rss_kb $GW); ECHO_RSS0=$(rss_kb $ECHO)
     log "round $round, $label ($build): $N readers attaching (load average $(loadavg))"
     start_readers $GW_PORT "gw-$round-$index"; READERS=$STARTED
-    start_readers $ECHO_PORT "echo-$round-$index" --echo; ECHO_READERS=$STARTED
+    start_readers $ECHO_PORT "echo-$round-$index" --echo $ECHO_READER_FLAGS; ECHO_READERS=$STARTED
     wait_attached "$WORK/readers-gw-$round-$index.log" "$N" 600
     wait_attached "$WORK/readers-echo-$round-$index.log" "$N" 600
     sleep "$SETTLE"

@@ -39,6 +39,17 @@ test("END_OF_CALL and GOAWAY decode to PROTOCOL.md's statuses; the error carries
   assert.equal(RPCError.fromStatus(goAway.status).isRetryable, true);
 });
 
+test("a rate limit's wait arrives as retryAfterMs (Status.retry_after_ms, field 4)", () => {
+  // Status { code: RESOURCE_EXHAUSTED, reason: AUTHENTICATION_RATE_LIMITED (76), message: "wait", retry_after_ms: 1500 }
+  const error = RPCError.fromStatus(CallEnd.decode(hex("0a 0d 08 08 10 4c 1a 04 77 61 69 74 20 dc 0b")).status);
+  assert.equal(error.code, "RESOURCE_EXHAUSTED");
+  assert.equal(error.reason, "AUTHENTICATION_RATE_LIMITED");
+  assert.equal(error.retryAfterMs, 1500);
+  assert.deepEqual(JSON.parse(JSON.stringify(error)), { code: "RESOURCE_EXHAUSTED", reason: "AUTHENTICATION_RATE_LIMITED", message: "wait", retryAfterMs: 1500 });
+  // No wait known: no field.
+  assert.equal(RPCError.fromStatus({ code: 10, reason: 10, message: "busy" }).retryAfterMs, undefined);
+});
+
 test("a message that is not exactly one frame is refused", () => {
   assert.equal(decodeFrame(hex("00 00 00 02 00 00 00 00 00 00 08")), null);
   assert.equal(decodeFrame(hex("00 00 00 00 03 00 00 00 00")), null);

@@ -159,12 +159,16 @@ extension InMemoryStore: LocationRepository {
         }
     }
 
-    func updateLocation(_ id: String, account: String, displayName: String?, address: ReaderGatewayV1.Address?) async throws(StoreError) -> LocationRecord? {
-        try run { tables in
+    func updateLocation(
+        _ id: String, account: String, displayName: String?, address: ReaderGatewayV1.Address?, audit: AuditEntry?
+    ) async throws(StoreError) -> LocationRecord? {
+        let at = clock.nowUnixMs
+        return try run { tables in
             guard var row = tables.locations[id], row.account == account else { return nil }
             if let displayName { row.record.displayName = displayName }
             if let address { row.record.address = address }
             tables.locations[id] = row
+            if let audit { _ = tables.appendAudit(audit, atUnixMs: at) }
             return row.record
         }
     }
@@ -173,31 +177,37 @@ extension InMemoryStore: LocationRepository {
 /// Registered readers as `readers` behaves: a serial number is registered once, across
 /// accounts (a unique violation otherwise); a reader has no ownership row until it attaches.
 extension InMemoryStore: ReaderRegistrations, ReaderCredentials {
-    func insertReader(_ reader: ReaderRecord, credential: String?) async throws(StoreError) {
+    func insertReader(_ reader: ReaderRecord, credential: String?, audit: AuditEntry?) async throws(StoreError) {
+        let at = clock.nowUnixMs
         let inserted = try run { tables -> Bool in
             guard !tables.readers.values.contains(where: { $0.serial == reader.serial }) else { return false }
             tables.readers[reader.id] = reader
             if let credential { tables.credentials[credential] = reader.id }
+            if let audit { _ = tables.appendAudit(audit, atUnixMs: at) }
             return true
         }
         guard inserted else { throw Self.serialTaken(reader.serial) }
     }
 
-    func insertReaders(_ readers: [ReaderRecord]) async throws {
+    func insertReaders(_ readers: [ReaderRecord], audit: AuditEntry?) async throws {
+        let at = clock.nowUnixMs
         let taken = try run { tables -> String? in
             if let taken = readers.first(where: { new in tables.readers.values.contains { $0.serial == new.serial } }) { return taken.serial }
             for reader in readers { tables.readers[reader.id] = reader }
+            if let audit { _ = tables.appendAudit(audit, atUnixMs: at) }
             return nil
         }
         if let taken { throw Self.serialTaken(taken) }
     }
 
-    func deleteReader(_ id: String, account: String) async throws(StoreError) -> Bool {
-        try run { tables in
+    func deleteReader(_ id: String, account: String, audit: AuditEntry?) async throws(StoreError) -> Bool {
+        let at = clock.nowUnixMs
+        return try run { tables in
             guard tables.readers[id]?.accountID == account else { return false }
             tables.readers[id] = nil
             tables.ownership[ReaderID(id)] = nil
             tables.credentials = tables.credentials.filter { $0.value != id }
+            if let audit { _ = tables.appendAudit(audit, atUnixMs: at) }
             return true
         }
     }

@@ -97,22 +97,30 @@ extension InMemoryStore: SoftwareUpdateRepository {
         try run { tables in (tables.catalogs[account] ?? []).filter { deviceType == .unspecified || $0.deviceType == deviceType } }
     }
 
-    func add(_ update: ReaderGatewayV1.ReaderSoftwareUpdate, account: String) async throws(StoreError) -> Bool {
-        try run { tables in
+    func add(_ update: ReaderGatewayV1.ReaderSoftwareUpdate, account: String, audit: AuditEntry?) async throws(StoreError) -> Bool {
+        let at = clock.nowUnixMs
+        return try run { tables in
             var catalog = tables.catalogs[account] ?? []
             let fresh = !catalog.contains { $0.deviceType == update.deviceType && $0.version == update.version }
             catalog.removeAll { $0.deviceType == update.deviceType && $0.version == update.version }
             catalog.append(update)
             tables.catalogs[account] = catalog
+            if var audit {
+                audit.detail = (fresh ? "added " : "replaced ") + audit.detail
+                _ = tables.appendAudit(audit, atUnixMs: at)
+            }
             return !fresh
         }
     }
 
-    func remove(deviceType: ReaderGatewayV1.DeviceType, version: String, account: String) async throws(StoreError) -> Bool {
-        try run { tables in
+    func remove(deviceType: ReaderGatewayV1.DeviceType, version: String, account: String, audit: AuditEntry?) async throws(StoreError) -> Bool {
+        let at = clock.nowUnixMs
+        return try run { tables in
             let before = tables.catalogs[account]?.count ?? 0
             tables.catalogs[account]?.removeAll { $0.deviceType == deviceType && $0.version == version }
-            return (tables.catalogs[account]?.count ?? 0) < before
+            let removed = (tables.catalogs[account]?.count ?? 0) < before
+            if removed, let audit { _ = tables.appendAudit(audit, atUnixMs: at) }
+            return removed
         }
     }
 

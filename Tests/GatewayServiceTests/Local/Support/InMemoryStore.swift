@@ -53,6 +53,8 @@ final class InMemoryStore: Sendable {
         /// Every secret of a key: its current one (`previous` nil), and those a roll replaced.
         var secrets: [String: (keyID: String, previous: (retiredAt: Date, validUntil: Date)?)] = [:]
         var consoleSessions: [String: ConsoleSessionRecord] = [:]
+        /// `auth_failure_buckets`, by scope and key.
+        var authFailures: [AuthLockoutCache.Subject: AuthFailureBucket] = [:]
         var registrationCodes: [String: (pending: PendingCodeRecord, expiresUnixMs: Int64)] = [:]
         /// Readers' credentials: the reader id of each.
         var credentials: [String: String] = [:]

@@ -23,16 +23,20 @@ struct LocalFleetAdmin {
             configuration: lanes.configuration, accounts: store, consoleSessions: store, locations: store, readerRecords: store, registrations: store,
             codes: store, tokens: store, ownership: store, linkEndings: store, cluster: store, registry: lanes.registry,
             node: lanes.node, replicas: ReplicaChannels(group: EventLoopGroupBox()), metrics: lanes.metrics, updates: lanes.updates,
-            fleet: lanes.fleet, events: store, audit: store
+            fleet: lanes.fleet, events: store, audit: store,
+            limiter: AuthenticationLimiter(
+                buckets: store, perSource: lanes.configuration.authFailuresPerSource, perAccount: lanes.configuration.authFailuresPerAccount,
+                clock: lanes.configuration.clock, metrics: lanes.metrics.authentication
+            )
         )
     }
 
     /// Calls `route` with `request` as the account's backend does (`authorization: Bearer
     /// <key>`; nil: no header), or from a console page (`console`: its session token and the
-    /// CSRF token it sends, if any).
+    /// CSRF token it sends, if any), from `peer` (`host:port`; nil: the in-memory connection's name).
     func call<Request, Response>(
         _ route: UnaryRoute<Request, Response>, _ request: Request, key: String? = Self.secretKey,
-        console: (session: String, csrf: String?)? = nil, method: String = ""
+        console: (session: String, csrf: String?)? = nil, method: String = "", peer: String? = nil
     ) async throws -> Response {
         guard case .unary(let body) = route.handler else {
             Issue.record("\(Request.protoMessageName) is not served as a unary method")
@@ -50,6 +54,7 @@ struct LocalFleetAdmin {
         var context = lanes.context(method: method)
         context.metadata = metadata
         context.consoleSessionToken = console?.session
+        if let peer { context.peer = peer }
         return try Response(serializedBytes: try await body(request.serializedBytes(), context))
     }
 

@@ -131,7 +131,7 @@ func failure<T>(_ body: () async throws -> T) async -> ServiceError? {
     } catch let error as ServiceError {
         return error
     } catch let error as RPCError {
-        let served = ServiceError(error.reason, error.message)
+        let served = ServiceError(error.reason, error.message, retryAfter: error.retryAfterMs > 0 ? .milliseconds(error.retryAfterMs) : nil)
         #expect(error.code == served.status.code, "the status \(error) carries a code its reason \(error.reason) does not imply")
         return served
     } catch {

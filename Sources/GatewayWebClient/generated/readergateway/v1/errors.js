@@ -83,6 +83,7 @@ export const ErrorReason = defineEnum("readergateway.v1.ErrorReason", {
   CONSUMER_TOO_SLOW: 70,
   EVENT_NOT_FOUND: 71,
   API_KEY_NOT_FOUND: 75,
+  AUTHENTICATION_RATE_LIMITED: 76,
   WEBHOOK_ENDPOINT_NOT_FOUND: 80,
   PROTOCOL_ERROR: 100,
   FRAME_TOO_LARGE: 101,
@@ -154,6 +155,7 @@ export const ErrorReasonStatusCode = Object.freeze({
   CONSUMER_TOO_SLOW: "RESOURCE_EXHAUSTED",
   EVENT_NOT_FOUND: "NOT_FOUND",
   API_KEY_NOT_FOUND: "NOT_FOUND",
+  AUTHENTICATION_RATE_LIMITED: "RESOURCE_EXHAUSTED",
   WEBHOOK_ENDPOINT_NOT_FOUND: "NOT_FOUND",
   PROTOCOL_ERROR: "INTERNAL",
   FRAME_TOO_LARGE: "RESOURCE_EXHAUSTED",
@@ -182,4 +184,5 @@ export const Status = defineMessage("readergateway.v1.Status", () => [
   [1, "code", "enum", "", StatusCode],
   [2, "reason", "enum", "", ErrorReason],
   [3, "message", "string"],
+  [4, "retryAfterMs", "uint64"],
 ]);

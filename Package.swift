@@ -142,6 +142,7 @@ let package = Package(
         .target(
             name: "GatewayTestSupport",
             dependencies: ["GatewayCore", "GatewayPostgres", "GatewayRepositories", "GatewayTestKit", "GatewayTransport", "GatewayWire"],
+            exclude: ["Webhooks/webhook_receiver.py"],
             swiftSettings: swift6
         ),
 

@@ -1,4 +1,10 @@
 extension Duration {
+    /// The duration in whole milliseconds (rounded toward zero).
+    public var wholeMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+    }
+
     /// The duration in (fractional) seconds.
     public var seconds: Double {
         let (whole, attoseconds) = components

@@ -121,6 +121,29 @@ struct AdminCommands {
         case .revokeKey(let id):
             let key = try await admin.revokeApiKey(id)
             output.show(text: "revoked \(id)\n\n" + AdminRendering.table([key], nowUnixMs: Self.nowUnixMs).description, json: AdminRendering.json(key))
+        case .createWebhook(let request):
+            let created = try await admin.createWebhookEndpoint(request)
+            var document = created.endpoint.map(AdminRendering.json) ?? .null
+            if case .object(var fields) = document {
+                fields["secret"] = .string(created.secret)
+                document = .object(fields)
+            }
+            output.show(text: AdminRendering.created(created), json: document)
+        case .listWebhooks:
+            let endpoints = try await admin.listWebhookEndpoints()
+            output.show(table: AdminRendering.table(endpoints), json: .array(endpoints.map(AdminRendering.json)))
+        case .updateWebhook(let request):
+            let endpoint = try await admin.updateWebhookEndpoint(request)
+            output.show(table: AdminRendering.table([endpoint]), json: AdminRendering.json(endpoint))
+        case .deleteWebhook(let id):
+            let endpoint = try await admin.deleteWebhookEndpoint(id)
+            output.show(text: "deleted \(endpoint.id) (\(endpoint.url))", json: .object(["deleted": .string(endpoint.id)]))
+        case .resendEvent(let event, let endpoint):
+            try await admin.resendEvent(event, endpointID: endpoint)
+            output.show(text: "queued \(event) for \(endpoint)", json: .object(["queued": .integer(1)]))
+        case .resendEvents(let request):
+            let queued = try await admin.resendEvents(request)
+            output.show(text: "queued \(queued) event\(queued == 1 ? "" : "s") for \(request.endpointID)", json: .object(["queued": .integer(Int64(queued))]))
         case .watch(let location):
             for try await event in try await admin.watchFleet(locationID: location) {
                 for line in FleetWatchRendering.lines(event, json: output.json) { output.write(line) }

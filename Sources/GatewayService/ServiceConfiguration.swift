@@ -41,6 +41,8 @@ public struct ServiceConfiguration: Sendable {
     /// The clock every service and the registry read (deadlines, leases, rate limits, the
     /// times the wire carries); tests set a manual one.
     public var clock: any ServiceClock = SystemServiceClock()
+    /// How this replica delivers webhooks (PROTOCOL.md section 23).
+    public var webhooks = WebhookDeliveryConfiguration()
 
     public init() {}
 

@@ -36,6 +36,21 @@ public final class AsyncTLSConnection: Sendable {
         }
     }
 
+    /// Connects to the resolved `address`, verifying the certificate against `serverName`.
+    public static func connect(
+        address: SocketAddress,
+        serverName: String,
+        context: TLSContext,
+        limits: ConnectionLimits = ConnectionLimits(),
+        on loop: EventLoop
+    ) async throws -> AsyncTLSConnection {
+        let bridge = Bridge()
+        return try await withCheckedThrowingContinuation { continuation in
+            bridge.setConnectContinuation(continuation)
+            TLSClient.connect(address: address, serverName: serverName, context: context, limits: limits, on: loop) { _ in bridge }
+        }
+    }
+
     /// Queues bytes to the server. There is no waiting for the peer here: bytes beyond
     /// `ConnectionLimits.writeBufferHardLimit` close the connection, so size the limits for the
     /// largest burst (or use ``TLSClient`` with a handler that watches writability).

@@ -42,6 +42,26 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
         return Int(rg_sockaddr_port(&copy))
     }
 
+    /// The address alone, without the port (`127.0.0.1`, `::1`).
+    public var hostText: String {
+        let text = description
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") { return String(text[text.index(after: text.startIndex)..<close]) }
+        return String(text[..<(text.lastIndex(of: ":") ?? text.endIndex)])
+    }
+
+    /// The address's bytes in network order: 4 for IPv4, 16 for IPv6.
+    public var addressBytes: [UInt8] {
+        var copy = storage
+        return withUnsafeBytes(of: &copy) { raw in
+            if storage.ss_family == sa_family_t(AF_INET6) {
+                let offset = MemoryLayout<sockaddr_in6>.offset(of: \sockaddr_in6.sin6_addr)!
+                return Array(raw[offset..<offset + 16])
+            }
+            let offset = MemoryLayout<sockaddr_in>.offset(of: \sockaddr_in.sin_addr)!
+            return Array(raw[offset..<offset + 4])
+        }
+    }
+
     /// `host:port`, or `[host]:port` for IPv6.
     public var description: String {
         var copy = storage

@@ -28,8 +28,27 @@ public enum TLSClient {
         }
     }
 
+    /// Starts a connection to the resolved `address` (an outbound call that resolved and vetted
+    /// its name first: webhooks); `serverName` is the name the certificate must carry.
+    public static func connect(
+        address: SocketAddress,
+        serverName: String,
+        context: TLSContext,
+        limits: ConnectionLimits = ConnectionLimits(),
+        on loop: EventLoop,
+        makeHandler: @escaping @Sendable (TLSConnection) -> any ConnectionHandler
+    ) {
+        loop.execute {
+            openOnLoop(
+                host: address.hostText, port: address.port, resolved: address, serverName: serverName, context: context, limits: limits,
+                loop: loop, makeHandler: makeHandler
+            )
+        }
+    }
+
     private static func openOnLoop(
-        host: String, port: Int, serverName: String?, localHost: String?, context: TLSContext, limits: ConnectionLimits,
+        host: String, port: Int, resolved: SocketAddress? = nil, serverName: String?, localHost: String? = nil, context: TLSContext,
+        limits: ConnectionLimits,
         loop: EventLoop, makeHandler: @Sendable (TLSConnection) -> any ConnectionHandler
     ) {
         func failedHandler(_ error: TransportError) {
@@ -49,7 +68,7 @@ public enum TLSClient {
         var address: SocketAddress
         var local: SocketAddress?
         do {
-            address = try SocketAddress(host: host, port: port)
+            address = try resolved ?? SocketAddress(host: host, port: port)
             local = try localHost.map { try SocketAddress(host: $0, port: 0) }
         } catch {
             failedHandler(error as? TransportError ?? TransportError(.connectFailed, "\(error)"))

@@ -43,6 +43,7 @@ enum GatewayHostSetup {
         var service = ServiceConfiguration()
         service.readerOfflineBound = options.readerOfflineBound
         service.sessionLease = options.sessionLease
+        service.webhooks = options.webhooks
         service.connectBatchesInFlight = options.connectBatchesInFlight
         service.nodeName = options.nodeName
         service.nodeLease = options.nodeLease

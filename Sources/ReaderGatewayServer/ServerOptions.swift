@@ -1,6 +1,7 @@
 import Foundation
 import GatewayCore
 import GatewayOperations
+import GatewayService
 import GatewayTransport
 import GatewayWebSocket
 
@@ -40,6 +41,13 @@ struct ServerOptions: Sendable {
             .value("auth-failures-per-source", "BURST/PERIOD", default: "20/6s", help: "Failed authentications (wrong or retired secret keys, console sign-ins and sessions) one client address (IPv6: one /64) may make at once, then one per PERIOD, shared by every replica; past it the address is locked out (PROTOCOL.md section 22). Behind a proxy that hides client addresses, raise it."),
             .value("auth-failures-per-account", "BURST/PERIOD", default: "50/2s", help: "Failed authentications that name one account (secrets of its keys that were rolled, revoked or expired) at once, then one per PERIOD."),
             .value("websocket-origins", "ORIGINS", default: "", help: "Browser origins allowed to open a WebSocket on the TLS port (PROTOCOL.md section 15), comma-separated scheme://host[:port] (e.g. https://pos.example.com); '*' allows any (development only). Empty: none; clients that send no Origin are not browsers and always may."),
+            .value("webhook-ca-file", "PATH", default: "", help: "CA certificates (PEM) webhook receivers may chain to, for receivers with a private CA. Empty: the system trust store."),
+            .flag("webhook-allow-private-addresses", help: "Deliver webhooks to loopback, link-local, private and unique-local addresses too (receivers on the operator's own network). Off: such endpoints are refused after name resolution (SSRF guard)."),
+            .value("webhook-timeout", "DURATION", default: "10s", help: "Deadline of one webhook attempt: resolve, connect, TLS handshake, request, the answer's status line and headers."),
+            .value("webhook-retry-base", "DURATION", default: "30s", help: "Backoff after a webhook's first failed attempt; it doubles after each further failure (with jitter), up to 6 hours."),
+            .value("webhook-retry-window", "DURATION", default: "72h", help: "How long an endpoint may keep failing before it is disabled (with a webhook_endpoint.disabled event) and its pending deliveries given up."),
+            .value("webhook-lease", "DURATION", default: "60s", help: "How long a claimed webhook delivery stays with this replica; after it another replica may send it (this one died). More than --webhook-timeout."),
+            .value("webhook-concurrency", "N", default: "32", help: "Webhook deliveries in flight on this replica at once (at most 4 to one endpoint)."),
             .value("log-level", "LEVEL", default: "info", help: "Lowest level written: trace, debug, info, notice, warning, error, critical."),
             .value("log-format", "FORMAT", default: "logfmt", help: "Log line format: logfmt or json."),
         ]
@@ -73,6 +81,7 @@ struct ServerOptions: Sendable {
     var authFailuresPerSource: (burst: Int, period: Duration)
     var authFailuresPerAccount: (burst: Int, period: Duration)
     var webSocketOrigins: OriginAllowList
+    var webhooks: WebhookDeliveryConfiguration
     var logLevel: Logger.Level
     var logFormat: LogFormat
     var helpRequested: Bool
@@ -116,6 +125,7 @@ struct ServerOptions: Sendable {
         case .success(let list): origins = list
         case .failure(let error): throw OptionsError("reader-gateway: --websocket-origins: \(error)")
         }
+        let webhooks = try webhookConfiguration(options)
         return ServerOptions(
             databaseURL: options.string("database-url"),
             dataDirectory: options.string("data-dir") ?? ".reader-gateway",
@@ -147,9 +157,32 @@ struct ServerOptions: Sendable {
             authFailuresPerSource: try options.burstPerPeriod("auth-failures-per-source") ?? (20, .seconds(6)),
             authFailuresPerAccount: try options.burstPerPeriod("auth-failures-per-account") ?? (50, .seconds(2)),
             webSocketOrigins: origins,
+            webhooks: webhooks,
             logLevel: level,
             logFormat: try options.choice("log-format", as: LogFormat.self) ?? .logfmt,
             helpRequested: options.helpRequested
         )
+    }
+
+    static func webhookConfiguration(_ options: ParsedOptions) throws(OptionsError) -> WebhookDeliveryConfiguration {
+        var webhooks = WebhookDeliveryConfiguration()
+        webhooks.trustedCAPath = options.string("webhook-ca-file")
+        if let path = webhooks.trustedCAPath, !FileManager.default.isReadableFile(atPath: path) {
+            throw OptionsError("reader-gateway: --webhook-ca-file \(path.debugDescription) cannot be read; give a PEM file of CA certificates")
+        }
+        webhooks.allowPrivateAddresses = try options.flag("webhook-allow-private-addresses")
+        webhooks.requestTimeout = try options.duration("webhook-timeout") ?? .seconds(10)
+        let base = try options.duration("webhook-retry-base") ?? .seconds(30)
+        webhooks.retryBase = base
+        webhooks.retryWindow = try options.duration("webhook-retry-window") ?? .seconds(3 * 86_400)
+        webhooks.leaseDuration = try options.duration("webhook-lease") ?? .seconds(60)
+        webhooks.maximumInFlight = try options.int("webhook-concurrency", in: 1...10_000) ?? 32
+        guard webhooks.requestTimeout >= .milliseconds(100), base >= .milliseconds(1), webhooks.retryWindow >= .seconds(1) else {
+            throw OptionsError("reader-gateway: --webhook-timeout must be at least 100ms, --webhook-retry-base at least 1ms, --webhook-retry-window at least 1s")
+        }
+        guard webhooks.leaseDuration > webhooks.requestTimeout else {
+            throw OptionsError("reader-gateway: --webhook-lease must be longer than --webhook-timeout: a delivery still in flight must not be claimed again")
+        }
+        return webhooks
     }
 }

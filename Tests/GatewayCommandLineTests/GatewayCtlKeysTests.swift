@@ -54,3 +54,37 @@ struct GatewayCtlKeysTests {
         #expect(AdminRendering.table([key], nowUnixMs: 1_000).description.contains("revoked"))
     }
 }
+
+@Suite("gatewayctl webhooks and events resend: command lines")
+struct GatewayCtlWebhooksTests {
+    @Test func webhookCommandsParse() throws {
+        var create = ReaderGatewayV1.CreateWebhookEndpointRequest()
+        create.url = "https://hooks.example.com/rg"
+        create.enabledEvents = ["reader.online", "reader.offline"]
+        create.description = "backend"
+        #expect(try parseCtl(["webhooks", "create", "--url", "https://hooks.example.com/rg", "--events", "reader.online, reader.offline", "--description", "backend"]) == .createWebhook(create))
+        #expect(try parseCtl(["webhooks"]) == .listWebhooks)
+        var update = ReaderGatewayV1.UpdateWebhookEndpointRequest()
+        update.endpointID = "we_1"
+        update.enabledChange = .disable
+        #expect(try parseCtl(["webhooks", "update", "we_1", "--disable"]) == .updateWebhook(update))
+        #expect(try parseCtl(["webhooks", "delete", "we_1"]) == .deleteWebhook(endpointID: "we_1"))
+        #expect(try parseCtl(["events", "resend", "evt_1", "--endpoint", "we_1"]) == .resendEvent(eventID: "evt_1", endpointID: "we_1"))
+        var range = ReaderGatewayV1.ResendEventsRequest()
+        range.endpointID = "we_1"
+        range.createdFromUnixMs = 1_893_456_000_000
+        #expect(try parseCtl(["events", "resend", "--since", "2030-01-01T00:00:00Z", "--endpoint", "we_1"]) == .resendEvents(range))
+    }
+
+    @Test func webhookUsageErrorsSayWhatIsMissing() {
+        expectRefused([
+            (["webhooks", "create"], "--url"),
+            (["webhooks", "update"], "ENDPOINT id"),
+            (["webhooks", "update", "we_1", "--enable", "--disable"], "not both"),
+            (["webhooks", "remove", "we_1"], "webhooks create, webhooks list, webhooks update, webhooks delete"),
+            (["events", "resend", "evt_1"], "--endpoint"),
+            (["events", "resend", "--endpoint", "we_1"], "--since"),
+            (["events", "resend", "evt_1", "--endpoint", "we_1", "--since", "2030-01-01T00:00:00Z"], "leave out --since"),
+        ])
+    }
+}

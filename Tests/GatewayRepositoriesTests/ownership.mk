@@ -37,3 +37,13 @@ EVENT_BENCH_SECONDS ?= 5
 bench-event-triggers:
 	@$(SWIFT) build -c release --product OwnershipBenchmark $(SWIFT_FLAGS) >/dev/null
 	@Tests/GatewayRepositoriesTests/bench/event-trigger-bench.sh ./.build/release/OwnershipBenchmark $(EVENT_BENCH_ROUNDS) $(EVENT_BENCH_SECONDS)
+
+# What the webhook queue costs a claim: the same pgbench claim, each writing its ownership event,
+# with the queue's trigger (migration 0025) enabled and one endpoint wanting every event, against
+# the trigger disabled, interleaved (not part of `make bench`).
+#   make bench-webhook-queue EVENT_BENCH_ROUNDS=8 EVENT_BENCH_SECONDS=5
+.PHONY: bench-webhook-queue
+bench-webhook-queue:
+	@$(SWIFT) build -c release --product OwnershipBenchmark $(SWIFT_FLAGS) >/dev/null
+	@Tests/GatewayRepositoriesTests/bench/webhook-queue-bench.sh ./.build/release/OwnershipBenchmark $(EVENT_BENCH_ROUNDS) $(EVENT_BENCH_SECONDS)
+

@@ -56,6 +56,17 @@ struct AuditLogTests {
             let throwawayID = try await Self.key(admin, named: "throwaway").id
             _ = throwaway
 
+            // Webhook endpoints to change, resend to and delete; `localhost` with the default
+            // SSRF guard, so the gateway never sends their deliveries anywhere.
+            func makeEndpoint(_ path: String) async throws -> String {
+                var request = ReaderGatewayV1.CreateWebhookEndpointRequest()
+                request.url = "https://localhost:9\(path)"
+                return try #require(try await root.call(Admin.createWebhookEndpoint, request).endpoint?.id)
+            }
+            let kept = try await makeEndpoint("/kept")
+            let doomed = try await makeEndpoint("/doomed")
+            let anEvent = try #require(try await root.call(Admin.listEvents, ReaderGatewayV1.ListEventsRequest()).events.first?.id)
+
             struct Expected {
                 var reader: String?
                 var location: String?
@@ -129,6 +140,39 @@ struct AuditLogTests {
                     request.keyID = throwawayID
                     _ = try await admin.call(Admin.rollApiKey, request)
                     return Expected(target: throwawayID, detail: "rolled key \"throwaway\"")
+                },
+                .createWebhookEndpoint: {
+                    var request = ReaderGatewayV1.CreateWebhookEndpointRequest()
+                    request.url = "https://localhost:9/made"
+                    let made = try await admin.call(Admin.createWebhookEndpoint, request)
+                    return Expected(target: made.endpoint?.id, detail: "created a webhook endpoint for https://localhost:9/made (*)")
+                },
+                .updateWebhookEndpoint: {
+                    var request = ReaderGatewayV1.UpdateWebhookEndpointRequest()
+                    request.endpointID = kept
+                    request.description = "renamed"
+                    _ = try await admin.call(Admin.updateWebhookEndpoint, request)
+                    return Expected(target: kept, detail: "changed description")
+                },
+                .deleteWebhookEndpoint: {
+                    var request = ReaderGatewayV1.DeleteWebhookEndpointRequest()
+                    request.endpointID = doomed
+                    _ = try await admin.call(Admin.deleteWebhookEndpoint, request)
+                    return Expected(target: doomed, detail: "deleted the webhook endpoint")
+                },
+                .resendEvent: {
+                    var request = ReaderGatewayV1.ResendEventRequest()
+                    request.endpointID = kept
+                    request.eventID = anEvent
+                    _ = try await admin.call(Admin.resendEvent, request)
+                    return Expected(target: kept, detail: "queued event \(anEvent) again")
+                },
+                .resendEvents: {
+                    var request = ReaderGatewayV1.ResendEventsRequest()
+                    request.endpointID = kept
+                    request.createdFromUnixMs = 1
+                    _ = try await admin.call(Admin.resendEvents, request)
+                    return Expected(target: kept, detail: "queued again the events created from 1 to ")
                 },
                 .revokeApiKey: {
                     var request = ReaderGatewayV1.RevokeApiKeyRequest()

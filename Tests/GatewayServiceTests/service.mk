@@ -72,3 +72,15 @@ bench-auth-flood: test-deps
 	  --addresses 10 --guesses 10000 | tee -a bench-results/auth-flood.jsonl
 	@"$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))/service-bench" --mode auth-flood --pairs 16 --duration 5s \
 	  --addresses 10 --guesses 10000 --flood-duration 5s | tee -a bench-results/auth-flood.jsonl
+
+# Webhook delivery throughput: events/s from one replica to a local HTTPS receiver, and the
+# gateway's CPU per delivery (Tests/GatewayServiceTests/bench/webhook-bench.sh).
+BENCH_SUITES += webhook-bench
+WEBHOOK_BENCH_EVENTS ?= 2000
+.PHONY: webhook-bench
+webhook-bench:
+	@$(SWIFT) build -c release --product reader-gateway $(SWIFT_FLAGS) >/dev/null
+	@$(SWIFT) build -c release --product gatewayctl $(SWIFT_FLAGS) >/dev/null
+	@mkdir -p bench-results
+	@bin="$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))"; \
+	Tests/GatewayServiceTests/bench/webhook-bench.sh "$$bin/reader-gateway" "$$bin/gatewayctl" $(WEBHOOK_BENCH_EVENTS) | tee bench-results/webhooks.md

@@ -10,12 +10,16 @@ struct ReaderGatewayServerTests {
     @Test func helpListsEveryOption() async throws {
         let (status, output) = try await GatewayProcess.run(["--help"])
         #expect(status == 0)
-        for option in ["--database-url", "--data-dir", "--postgres-bin-dir", "--database-pool-size", "--connect-batches-in-flight", "--node-name", "--internal-port", "--advertise-address", "--log-level", "--log-format", "--websocket-origins", "--release-buffers-after", "--auth-failures-per-source", "--auth-failures-per-account", "READER_GATEWAY_DATABASE_URL", "READER_GATEWAY_WEBSOCKET_ORIGINS"] {
+        for option in ["--database-url", "--data-dir", "--postgres-bin-dir", "--database-pool-size", "--connect-batches-in-flight", "--node-name", "--internal-port", "--advertise-address", "--log-level", "--log-format", "--websocket-origins", "--release-buffers-after", "--auth-failures-per-source", "--auth-failures-per-account", "READER_GATEWAY_DATABASE_URL", "READER_GATEWAY_WEBSOCKET_ORIGINS",
+                       "--webhook-ca-file", "--webhook-allow-private-addresses", "--webhook-timeout", "--webhook-retry-base", "--webhook-retry-window",
+                       "--webhook-lease", "--webhook-concurrency", "READER_GATEWAY_WEBHOOK_ALLOW_PRIVATE_ADDRESSES"] {
             #expect(output.contains(option), "missing \(option)")
         }
     }
 
-    @Test(arguments: [["--no-such-option"], ["--log-level", "loud"], ["--database-pool-size", "many"], ["--connect-batches-in-flight", "0"], ["--connect-batches-in-flight", "9"], ["stray"], ["--websocket-origins", "pos.example.com"], ["--release-buffers-after", "never"], ["--auth-failures-per-source", "20"], ["--auth-failures-per-source", "0/6s"], ["--auth-failures-per-account", "50/0s"]])
+    @Test(arguments: [["--no-such-option"], ["--log-level", "loud"], ["--database-pool-size", "many"], ["--connect-batches-in-flight", "0"], ["--connect-batches-in-flight", "9"], ["stray"], ["--websocket-origins", "pos.example.com"], ["--release-buffers-after", "never"], ["--auth-failures-per-source", "20"], ["--auth-failures-per-source", "0/6s"], ["--auth-failures-per-account", "50/0s"],
+                      ["--webhook-timeout", "20s", "--webhook-lease", "10s"], ["--webhook-ca-file", "/nonexistent/ca.pem"], ["--webhook-retry-window", "0s"],
+                      ["--webhook-concurrency", "0"]])
     func badOptionsExit64WithOneLine(arguments: [String]) async throws {
         let (status, output) = try await GatewayProcess.run(arguments)
         #expect(status == 64)

@@ -35,6 +35,12 @@ public enum CtlCommand: Sendable, Equatable {
     case getEvent(eventID: String)
     /// One page of the account's audit log, newest first.
     case listAudit(ReaderGatewayV1.ListAuditEventsRequest)
+    case createWebhook(ReaderGatewayV1.CreateWebhookEndpointRequest)
+    case listWebhooks
+    case updateWebhook(ReaderGatewayV1.UpdateWebhookEndpointRequest)
+    case deleteWebhook(endpointID: String)
+    case resendEvent(eventID: String, endpointID: String)
+    case resendEvents(ReaderGatewayV1.ResendEventsRequest)
 
     /// Whether the command talks to the gateway (all but `accounts create` and `nodes`, which
     /// talk to PostgreSQL).
@@ -85,6 +91,14 @@ public enum CtlCommand: Sendable, Equatable {
       events list [--type A,B] [--reader READER] [--location LOC] [--since TIME] [--until TIME] [--limit N] [--page-token T]
                                                              the event log, newest first; prints the next page's token last
       events get EVENT                                       one event with its object (evt_...)
+      events resend EVENT --endpoint WE                      send one event to a webhook endpoint again (the same event id)
+      events resend --since TIME [--until TIME] --endpoint WE
+                                                             send again the events of a time range the endpoint wants (at most 10,000)
+      webhooks create --url https://... [--events A,B|*] [--description TEXT]
+                                                             create a webhook endpoint; prints its signing secret (whsec_...) once
+      webhooks list                                          the account's webhook endpoints: URL, events, enabled or why not
+      webhooks update WE [--url URL] [--events A,B|*] [--description TEXT] [--enable|--disable]
+      webhooks delete WE                                     delete an endpoint and its pending deliveries
       audit [--action A,B] [--key KEY] [--reader READER] [--location LOC] [--outcome ok|refused]
             [--since TIME] [--until TIME] [--limit N] [--page-token T]
                                                              the audit log, newest first: who changed what, from where, the outcome
@@ -204,6 +218,8 @@ public enum CtlCommand: Sendable, Equatable {
             return try parseKeys(words, options)
         case ("events", _):
             return try parseEvents(words, options)
+        case ("webhooks", _):
+            return try parseWebhooks(words, options)
         case ("audit", _):
             return try parseAudit(words, options)
         default:

@@ -54,6 +54,12 @@ public struct CtlInvocation: Sendable, Equatable {
             .flag("read-only", help: "Read on every resource, change nothing (keys create)."),
             .value("locations", "LOC,LOC", default: "", help: "Limit a key to these locations (keys create)."),
             .value("expires", "TIME", default: "", help: "When a key stops working, RFC 3339 (keys create)."),
+            .value("url", "URL", default: "", help: "A webhook endpoint's https:// URL (webhooks create, webhooks update)."),
+            .value("events", "A,B", default: "", help: "Event types a webhook endpoint wants, comma-separated, or * for all (webhooks create, webhooks update)."),
+            .value("description", "TEXT", default: "", help: "A webhook endpoint's description (webhooks create, webhooks update)."),
+            .flag("enable", help: "Enable a webhook endpoint (webhooks update)."),
+            .flag("disable", help: "Disable a webhook endpoint (webhooks update)."),
+            .value("endpoint", "ENDPOINT", default: "", help: "A webhook endpoint (we_...) (events resend)."),
             .value("overlap", "DURATION", default: "", help: "How long a rolled key's old secret keeps working: default 24h, at most 7d (keys roll)."),
         ]
     )

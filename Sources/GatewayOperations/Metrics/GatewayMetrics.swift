@@ -43,6 +43,8 @@ public struct GatewayMetrics: Sendable {
     public let storeRollbacks: MetricFamily<Counter>
     /// Command outcome events dropped because PostgreSQL could not keep up with them.
     public let eventsDropped: MetricFamily<Counter>
+    /// Webhook deliveries: per endpoint (``WebhookMetrics``).
+    public let webhooks: WebhookMetrics
     /// 1 while the last store ping is recent, 0 during a store outage (`/readyz` stays 200).
     public let storeReachable: MetricFamily<Gauge>
     /// PostgreSQL pool connections, by state.
@@ -128,6 +130,7 @@ public struct GatewayMetrics: Sendable {
             "reader_gateway_events_dropped_total",
             help: "Command outcome events dropped from the event log because PostgreSQL fell behind (the replica's queue was full)."
         )
+        webhooks = WebhookMetrics(collection)
         storeReachable = collection.gauge(
             "reader_gateway_store_reachable", help: "1 while PostgreSQL answered a ping within the last 6 s, else 0."
         )

@@ -42,6 +42,13 @@ public final class MetricsCollection: Sendable {
         scrapeHooks.withLock { $0.append(hook) }
     }
 
+    func registerTable(_ table: MetricTable) -> MetricTable {
+        let inserted = names.withLock { $0.insert(table.name).inserted }
+        precondition(inserted, "metric \(table.name) is registered twice")
+        families.withLock { $0.append(table) }
+        return table
+    }
+
     private func register<Metric>(_ family: MetricFamily<Metric>) -> MetricFamily<Metric> {
         let inserted = names.withLock { $0.insert(family.name).inserted }
         precondition(inserted, "metric \(family.name) is registered twice")

@@ -17,12 +17,14 @@ public enum EventType {
     public static let softwareUpdateInstalled = "reader.software_update.installed"
     public static let softwareUpdateFailed = "reader.software_update.failed"
     public static let tapToPayAccountBlocked = "tap_to_pay.account_blocked"
+    /// Written when an endpoint's deliveries failed for the whole retry window (PROTOCOL.md section 23).
+    public static let webhookEndpointDisabled = "webhook_endpoint.disabled"
 
     /// Every type, in the order PROTOCOL.md lists them.
     public static let all: [String] = [
         readerRegistered, readerDeleted, readerOnline, readerOffline,
         ownershipConnected, ownershipReplaced, ownershipReleased, ownershipLost,
         actionSucceeded, actionFailed, softwareUpdateInstalled, softwareUpdateFailed,
-        tapToPayAccountBlocked,
+        tapToPayAccountBlocked, webhookEndpointDisabled,
     ]
 }

@@ -29,6 +29,9 @@ public enum Secrets {
     public static func connectionToken() -> String { make("pst_", count: 43) }
     public static func sessionToken() -> String { make("st_", count: 43) }
     public static func readerCredential() -> String { make("rcr_", count: 43) }
+    public static func webhookEndpointID() -> String { make("we_", count: 24) }
+    /// A webhook endpoint's signing secret: kept as written (the gateway signs with it), shown once.
+    public static func webhookSecret() -> String { make("whsec_", count: 43) }
 
     /// The SQL expression hashing text parameter `$n`.
     public static func hashSQL(_ parameter: Int) -> String { "sha256(convert_to($\(parameter)::text, 'UTF8'))" }

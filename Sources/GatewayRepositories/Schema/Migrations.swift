@@ -30,6 +30,7 @@ public enum Migrations {
         .v0022ApiKeys,
         .v0023AuditLog,
         .v0024AuthFailureBuckets,
+        .v0025Webhooks,
     ]
 
     /// The newest version this binary knows.

@@ -39,6 +39,10 @@ extension FleetAdminMethod {
         case .listEvents, .getEvent: .read(.events)
         // The audit log says what keys did: whoever may see the keys may see it.
         case .listAuditEvents: .read(.keys)
+        // Endpoints receive the whole account's events: account-wide, like the keys' catalog.
+        case .listWebhookEndpoints: KeyRequirement(resource: .webhooks, level: .read, accountWide: true)
+        case .createWebhookEndpoint, .updateWebhookEndpoint, .deleteWebhookEndpoint, .resendEvent, .resendEvents:
+            .write(.webhooks, accountWide: true)
         }
     }
 

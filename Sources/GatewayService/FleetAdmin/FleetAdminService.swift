@@ -40,6 +40,9 @@ struct FleetAdminService: FleetAdminRoutes, ShowsReaders, StoreFollowUps {
     let audit: any AdminAuditLog
     /// Failed authentications, limited per source address and account.
     let limiter: AuthenticationLimiter
+    /// Webhook endpoints and resends (nil where no PostgreSQL backs the surface: those calls
+    /// answer that webhooks are not available).
+    var webhooks: (any WebhookEndpointRepository)? = nil
     let logger = Logger(component: "service")
 
     var watchFleet: FleetAdminRoute.WatchFleet {

@@ -40,6 +40,7 @@ final class Gateway: Sendable, StoreFollowUps {
     let fleet: FleetWatchHub
     /// Failed authentications, limited per source address and account (FleetAdmin and the console).
     let limiter: AuthenticationLimiter
+    let webhooks: WebhookDeliveryWorker
 
     init(client: PostgresClient, configuration: ServiceConfiguration, metrics: GatewayMetrics) {
         let database = GatewayDatabase(client: client)
@@ -62,6 +63,10 @@ final class Gateway: Sendable, StoreFollowUps {
             clock: configuration.clock, metrics: metrics.authentication
         )
         self.limiter = limiter
+        self.webhooks = WebhookDeliveryWorker(
+            store: WebhookStore(client: client), configuration: configuration.webhooks, metrics: metrics.webhooks, loops: loops,
+            replica: { [node] in node.id }
+        )
         self.configuration = configuration
         self.database = database
         self.ownership = ownership
@@ -93,7 +98,7 @@ final class Gateway: Sendable, StoreFollowUps {
             locations: database.locations, readerRecords: database.readers, registrations: database.readers,
             codes: database.registrationCodes, tokens: database.connectionTokens, ownership: ownership, linkEndings: bluetooth, cluster: cluster, registry: registry,
             node: node, replicas: replicas, metrics: metrics, updates: updates, fleet: fleet, events: events, audit: database.audit,
-            limiter: limiter
+            limiter: limiter, webhooks: WebhookStore(client: client)
         )
         self.replicaLink = ReplicaLinkService(credentials: database.readers, registry: registry)
     }

@@ -29,6 +29,12 @@ enum FleetAdminRoute {
     typealias ListEvents = UnaryRoute<ReaderGatewayV1.ListEventsRequest, ReaderGatewayV1.ListEventsResponse>
     typealias GetEvent = UnaryRoute<ReaderGatewayV1.GetEventRequest, ReaderGatewayV1.GetEventResponse>
     typealias ListAuditEvents = UnaryRoute<ReaderGatewayV1.ListAuditEventsRequest, ReaderGatewayV1.ListAuditEventsResponse>
+    typealias CreateWebhookEndpoint = UnaryRoute<ReaderGatewayV1.CreateWebhookEndpointRequest, ReaderGatewayV1.CreateWebhookEndpointResponse>
+    typealias ListWebhookEndpoints = UnaryRoute<ReaderGatewayV1.ListWebhookEndpointsRequest, ReaderGatewayV1.ListWebhookEndpointsResponse>
+    typealias UpdateWebhookEndpoint = UnaryRoute<ReaderGatewayV1.UpdateWebhookEndpointRequest, ReaderGatewayV1.UpdateWebhookEndpointResponse>
+    typealias DeleteWebhookEndpoint = UnaryRoute<ReaderGatewayV1.DeleteWebhookEndpointRequest, ReaderGatewayV1.DeleteWebhookEndpointResponse>
+    typealias ResendEvent = UnaryRoute<ReaderGatewayV1.ResendEventRequest, ReaderGatewayV1.ResendEventResponse>
+    typealias ResendEvents = UnaryRoute<ReaderGatewayV1.ResendEventsRequest, ReaderGatewayV1.ResendEventsResponse>
 }
 
 /// The methods of `readergateway.v1.FleetAdmin`, one case each: a `switch` over them (a table
@@ -59,6 +65,12 @@ enum FleetAdminMethod: CaseIterable, Sendable {
     case listEvents
     case getEvent
     case listAuditEvents
+    case createWebhookEndpoint
+    case listWebhookEndpoints
+    case updateWebhookEndpoint
+    case deleteWebhookEndpoint
+    case resendEvent
+    case resendEvents
 
     /// The method's path on the wire.
     var path: String {
@@ -87,6 +99,12 @@ enum FleetAdminMethod: CaseIterable, Sendable {
         case .listEvents: ReaderGatewayV1.FleetAdmin.listEvents.path
         case .getEvent: ReaderGatewayV1.FleetAdmin.getEvent.path
         case .listAuditEvents: ReaderGatewayV1.FleetAdmin.listAuditEvents.path
+        case .createWebhookEndpoint: ReaderGatewayV1.FleetAdmin.createWebhookEndpoint.path
+        case .listWebhookEndpoints: ReaderGatewayV1.FleetAdmin.listWebhookEndpoints.path
+        case .updateWebhookEndpoint: ReaderGatewayV1.FleetAdmin.updateWebhookEndpoint.path
+        case .deleteWebhookEndpoint: ReaderGatewayV1.FleetAdmin.deleteWebhookEndpoint.path
+        case .resendEvent: ReaderGatewayV1.FleetAdmin.resendEvent.path
+        case .resendEvents: ReaderGatewayV1.FleetAdmin.resendEvents.path
         }
     }
 }
@@ -180,6 +198,31 @@ protocol FleetAdminRoutes: RouteProvider {
     /// INVALID_REQUEST (an unknown action, a page token this gateway did not
     /// issue, an empty or reversed created range).
     var listAuditEvents: FleetAdminRoute.ListAuditEvents { get }
+    /// Creates a webhook endpoint (PROTOCOL.md section 23, "Webhooks"): the
+    /// account's events of the wanted types are POSTed to its https:// URL,
+    /// signed with its secret, which this response carries and no other call
+    /// ever answers again. Needs webhooks:write; audited. Errors:
+    /// INVALID_REQUEST (not an https URL, an unknown event type).
+    var createWebhookEndpoint: FleetAdminRoute.CreateWebhookEndpoint { get }
+    /// The account's webhook endpoints, newest first, without their secrets.
+    /// Needs webhooks:read.
+    var listWebhookEndpoints: FleetAdminRoute.ListWebhookEndpoints { get }
+    /// Changes an endpoint's URL, description, event types, or enables or
+    /// disables it (enabling forgets its failing streak). Needs webhooks:write;
+    /// audited. Errors: WEBHOOK_ENDPOINT_NOT_FOUND, INVALID_REQUEST.
+    var updateWebhookEndpoint: FleetAdminRoute.UpdateWebhookEndpoint { get }
+    /// Deletes an endpoint and its pending deliveries. Needs webhooks:write;
+    /// audited. Errors: WEBHOOK_ENDPOINT_NOT_FOUND.
+    var deleteWebhookEndpoint: FleetAdminRoute.DeleteWebhookEndpoint { get }
+    /// Queues one event again for one endpoint (the same event id), whatever
+    /// types the endpoint wants. Needs webhooks:write; audited. Errors:
+    /// EVENT_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND.
+    var resendEvent: FleetAdminRoute.ResendEvent { get }
+    /// Queues again, for one endpoint, the account's events created in a range
+    /// that the endpoint wants, oldest first, at most 10,000. Needs
+    /// webhooks:write; audited. Errors: WEBHOOK_ENDPOINT_NOT_FOUND,
+    /// INVALID_REQUEST (an empty or reversed range).
+    var resendEvents: FleetAdminRoute.ResendEvents { get }
 }
 
 extension FleetAdminRoutes {
@@ -209,5 +252,11 @@ extension FleetAdminRoutes {
         router.register(ReaderGatewayV1.FleetAdmin.listEvents.path, listEvents.handler)
         router.register(ReaderGatewayV1.FleetAdmin.getEvent.path, getEvent.handler)
         router.register(ReaderGatewayV1.FleetAdmin.listAuditEvents.path, listAuditEvents.handler)
+        router.register(ReaderGatewayV1.FleetAdmin.createWebhookEndpoint.path, createWebhookEndpoint.handler)
+        router.register(ReaderGatewayV1.FleetAdmin.listWebhookEndpoints.path, listWebhookEndpoints.handler)
+        router.register(ReaderGatewayV1.FleetAdmin.updateWebhookEndpoint.path, updateWebhookEndpoint.handler)
+        router.register(ReaderGatewayV1.FleetAdmin.deleteWebhookEndpoint.path, deleteWebhookEndpoint.handler)
+        router.register(ReaderGatewayV1.FleetAdmin.resendEvent.path, resendEvent.handler)
+        router.register(ReaderGatewayV1.FleetAdmin.resendEvents.path, resendEvents.handler)
     }
 }

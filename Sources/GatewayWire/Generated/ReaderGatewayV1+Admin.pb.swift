@@ -98,6 +98,27 @@ extension ReaderGatewayV1 {
         }
     }
 
+    /// Whether an update enables or disables an endpoint.
+    public struct WebhookEndpointSwitch: ProtobufEnum {
+        public var rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// Leave it as it is.
+        public static let unchanged = WebhookEndpointSwitch(rawValue: 0)
+        public static let enable = WebhookEndpointSwitch(rawValue: 1)
+        public static let disable = WebhookEndpointSwitch(rawValue: 2)
+        /// Every value this version knows, in declaration order.
+        public static let knownValues: [WebhookEndpointSwitch] = [.unchanged, .enable, .disable]
+        /// The value's name in the .proto file, or nil for a value this version does not know.
+        public var protoName: String? {
+            switch rawValue {
+            case 0: "WEBHOOK_ENDPOINT_SWITCH_UNCHANGED"
+            case 1: "WEBHOOK_ENDPOINT_SWITCH_ENABLE"
+            case 2: "WEBHOOK_ENDPOINT_SWITCH_DISABLE"
+            default: nil
+            }
+        }
+    }
+
     /// CreateLocation's request.
     public struct CreateLocationRequest: ProtobufMessage {
         public static let protoMessageName = "readergateway.v1.CreateLocationRequest"
@@ -2885,6 +2906,519 @@ extension ReaderGatewayV1 {
         }
     }
 
+    /// A webhook endpoint (PROTOCOL.md section 23): never with its secret.
+    public struct WebhookEndpoint: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.WebhookEndpoint"
+
+        /// `we_` and 24 base-62 characters.
+        public var id: String = ""
+
+        /// An https:// URL.
+        public var url: String = ""
+
+        public var description: String = ""
+
+        /// The event types it wants; `*` for all.
+        public var enabledEvents: [String] = []
+
+        public var enabled: Bool = false
+
+        /// Why it is disabled: `requested` (an administrator), `failing` (its
+        /// deliveries failed for the whole retry window); empty while enabled.
+        public var disabledReason: String = ""
+
+        public var createdUnixMs: Int64 = 0
+
+        /// The first failed attempt since the last delivered one; 0 while healthy.
+        public var failingSinceUnixMs: Int64 = 0
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.id = try reader.read(ProtobufString.self, tag)
+                case 2: self.url = try reader.read(ProtobufString.self, tag)
+                case 3: self.description = try reader.read(ProtobufString.self, tag)
+                case 4: try reader.readRepeated(ProtobufString.self, tag, into: &self.enabledEvents)
+                case 5: self.enabled = try reader.read(ProtobufBool.self, tag)
+                case 6: self.disabledReason = try reader.read(ProtobufString.self, tag)
+                case 7: self.createdUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 8: self.failingSinceUnixMs = try reader.read(ProtobufInt64.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.id, field: 1)
+            writer.writeSingular(ProtobufString.self, self.url, field: 2)
+            writer.writeSingular(ProtobufString.self, self.description, field: 3)
+            writer.writeRepeated(ProtobufString.self, self.enabledEvents, field: 4)
+            writer.writeSingular(ProtobufBool.self, self.enabled, field: 5)
+            writer.writeSingular(ProtobufString.self, self.disabledReason, field: 6)
+            writer.writeSingular(ProtobufInt64.self, self.createdUnixMs, field: 7)
+            writer.writeSingular(ProtobufInt64.self, self.failingSinceUnixMs, field: 8)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CreateWebhookEndpoint's request.
+    public struct CreateWebhookEndpointRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CreateWebhookEndpointRequest"
+
+        /// An https:// URL (no user-info, no fragment).
+        public var url: String = ""
+
+        public var description: String = ""
+
+        /// The event types to deliver (PROTOCOL.md section 20); empty or `*` for all.
+        public var enabledEvents: [String] = []
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.url = try reader.read(ProtobufString.self, tag)
+                case 2: self.description = try reader.read(ProtobufString.self, tag)
+                case 3: try reader.readRepeated(ProtobufString.self, tag, into: &self.enabledEvents)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.url, field: 1)
+            writer.writeSingular(ProtobufString.self, self.description, field: 2)
+            writer.writeRepeated(ProtobufString.self, self.enabledEvents, field: 3)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// CreateWebhookEndpoint's response.
+    public struct CreateWebhookEndpointResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.CreateWebhookEndpointResponse"
+
+        public var endpoint: ReaderGatewayV1.WebhookEndpoint? = nil
+
+        /// The signing secret (`whsec_...`): shown here once, never answered again.
+        public var secret: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.endpoint = try reader.readMessage(tag, as: ReaderGatewayV1.WebhookEndpoint.self)
+                case 2: self.secret = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.endpoint { writer.writeMessage(value, field: 1) }
+            writer.writeSingular(ProtobufString.self, self.secret, field: 2)
+            writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("endpoint", self.endpoint)
+            d.secret("secret", self.secret)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
+    }
+
+    /// ListWebhookEndpoints's request.
+    public struct ListWebhookEndpointsRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListWebhookEndpointsRequest"
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
+    }
+
+    /// ListWebhookEndpoints's response.
+    public struct ListWebhookEndpointsResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ListWebhookEndpointsResponse"
+
+        /// Newest first.
+        public var endpoints: [ReaderGatewayV1.WebhookEndpoint] = []
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: try reader.readRepeatedMessage(tag, into: &self.endpoints)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            for value in self.endpoints { writer.writeMessage(value, field: 1) }
+            writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.messages("endpoints", self.endpoints)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
+    }
+
+    /// UpdateWebhookEndpoint's request: fields left empty stay as they are.
+    public struct UpdateWebhookEndpointRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.UpdateWebhookEndpointRequest"
+
+        public var endpointID: String = ""
+
+        /// A new https:// URL; empty keeps it.
+        public var url: String = ""
+
+        /// A new description; absent keeps it (empty clears it).
+        public var description: String? = nil
+
+        /// New event types (`*` for all); empty keeps them.
+        public var enabledEvents: [String] = []
+
+        public var enabledChange: ReaderGatewayV1.WebhookEndpointSwitch = ReaderGatewayV1.WebhookEndpointSwitch(rawValue: 0)
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.endpointID = try reader.read(ProtobufString.self, tag)
+                case 2: self.url = try reader.read(ProtobufString.self, tag)
+                case 3: self.description = try reader.read(ProtobufString.self, tag)
+                case 4: try reader.readRepeated(ProtobufString.self, tag, into: &self.enabledEvents)
+                case 5: self.enabledChange = try reader.read(ProtobufEnumField<ReaderGatewayV1.WebhookEndpointSwitch>.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.endpointID, field: 1)
+            writer.writeSingular(ProtobufString.self, self.url, field: 2)
+            if let value = self.description { writer.writeAlways(ProtobufString.self, value, field: 3) }
+            writer.writeRepeated(ProtobufString.self, self.enabledEvents, field: 4)
+            writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.WebhookEndpointSwitch>.self, self.enabledChange, field: 5)
+            writer.writeRaw(self.unknownFields)
+        }
+    }
+
+    /// UpdateWebhookEndpoint's response.
+    public struct UpdateWebhookEndpointResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.UpdateWebhookEndpointResponse"
+
+        public var endpoint: ReaderGatewayV1.WebhookEndpoint? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.endpoint = try reader.readMessage(tag, as: ReaderGatewayV1.WebhookEndpoint.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.endpoint { writer.writeMessage(value, field: 1) }
+            writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("endpoint", self.endpoint)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
+    }
+
+    /// DeleteWebhookEndpoint's request.
+    public struct DeleteWebhookEndpointRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.DeleteWebhookEndpointRequest"
+
+        public var endpointID: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.endpointID = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.endpointID, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("endpointID", self.endpointID)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
+    }
+
+    /// DeleteWebhookEndpoint's response.
+    public struct DeleteWebhookEndpointResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.DeleteWebhookEndpointResponse"
+
+        /// The endpoint as it was.
+        public var endpoint: ReaderGatewayV1.WebhookEndpoint? = nil
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.endpoint = try reader.readMessage(tag, as: ReaderGatewayV1.WebhookEndpoint.self)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            if let value = self.endpoint { writer.writeMessage(value, field: 1) }
+            writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.message("endpoint", self.endpoint)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
+    }
+
+    /// ResendEvent's request.
+    public struct ResendEventRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ResendEventRequest"
+
+        /// The event (`evt_...`).
+        public var eventID: String = ""
+
+        /// The endpoint (`we_...`).
+        public var endpointID: String = ""
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.eventID = try reader.read(ProtobufString.self, tag)
+                case 2: self.endpointID = try reader.read(ProtobufString.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.eventID, field: 1)
+            writer.writeSingular(ProtobufString.self, self.endpointID, field: 2)
+            writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("eventID", self.eventID)
+            d.string("endpointID", self.endpointID)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
+    }
+
+    /// ResendEvent's response.
+    public struct ResendEventResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ResendEventResponse"
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
+    }
+
+    /// ResendEvents's request.
+    public struct ResendEventsRequest: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ResendEventsRequest"
+
+        /// The endpoint (`we_...`).
+        public var endpointID: String = ""
+
+        /// Events created at or after this instant.
+        public var createdFromUnixMs: Int64 = 0
+
+        /// Events created before this instant; 0 for now.
+        public var createdBeforeUnixMs: Int64 = 0
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.endpointID = try reader.read(ProtobufString.self, tag)
+                case 2: self.createdFromUnixMs = try reader.read(ProtobufInt64.self, tag)
+                case 3: self.createdBeforeUnixMs = try reader.read(ProtobufInt64.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufString.self, self.endpointID, field: 1)
+            writer.writeSingular(ProtobufInt64.self, self.createdFromUnixMs, field: 2)
+            writer.writeSingular(ProtobufInt64.self, self.createdBeforeUnixMs, field: 3)
+            writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.string("endpointID", self.endpointID)
+            d.value("createdFromUnixMs", self.createdFromUnixMs, isDefault: self.createdFromUnixMs == 0)
+            d.value("createdBeforeUnixMs", self.createdBeforeUnixMs, isDefault: self.createdBeforeUnixMs == 0)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
+    }
+
+    /// ResendEvents's response.
+    public struct ResendEventsResponse: ProtobufMessage {
+        public static let protoMessageName = "readergateway.v1.ResendEventsResponse"
+
+        /// How many deliveries were queued.
+        public var queued: UInt32 = 0
+
+        /// Fields this version does not know, kept as raw bytes and written back on encode.
+        public var unknownFields: [UInt8] = []
+
+        public init() {}
+
+        public init(from reader: inout ProtobufReader) throws {
+            self.init()
+            while let tag = try reader.nextTag() {
+                switch tag.fieldNumber {
+                case 1: self.queued = try reader.read(ProtobufUInt32.self, tag)
+                default: try reader.skipField(tag, preservingInto: &self.unknownFields)
+                }
+            }
+        }
+
+        public func encode(to writer: inout ProtobufWriter) {
+            writer.writeSingular(ProtobufUInt32.self, self.queued, field: 1)
+            writer.writeRaw(self.unknownFields)
+        }
+
+        /// The fields that are set, secrets redacted (ProtobufDescription).
+        public var description: String {
+            var d = ProtobufDescription(Self.protoMessageName)
+            d.value("queued", self.queued, isDefault: self.queued == 0)
+            d.unknown(self.unknownFields)
+            return d.text
+        }
+    }
+
     /// The fleet admin surface.
     public enum FleetAdmin {
         /// The fully qualified service name used in method paths.
@@ -3045,6 +3579,49 @@ extension ReaderGatewayV1 {
             service: serviceName, method: "ListAuditEvents", kind: .unary
         )
 
+        /// Creates a webhook endpoint (PROTOCOL.md section 23, "Webhooks"): the
+        /// account's events of the wanted types are POSTed to its https:// URL,
+        /// signed with its secret, which this response carries and no other call
+        /// ever answers again. Needs webhooks:write; audited. Errors:
+        /// INVALID_REQUEST (not an https URL, an unknown event type).
+        public static let createWebhookEndpoint = ProtobufMethod<ReaderGatewayV1.CreateWebhookEndpointRequest, ReaderGatewayV1.CreateWebhookEndpointResponse>(
+            service: serviceName, method: "CreateWebhookEndpoint", kind: .unary
+        )
+
+        /// The account's webhook endpoints, newest first, without their secrets.
+        /// Needs webhooks:read.
+        public static let listWebhookEndpoints = ProtobufMethod<ReaderGatewayV1.ListWebhookEndpointsRequest, ReaderGatewayV1.ListWebhookEndpointsResponse>(
+            service: serviceName, method: "ListWebhookEndpoints", kind: .unary
+        )
+
+        /// Changes an endpoint's URL, description, event types, or enables or
+        /// disables it (enabling forgets its failing streak). Needs webhooks:write;
+        /// audited. Errors: WEBHOOK_ENDPOINT_NOT_FOUND, INVALID_REQUEST.
+        public static let updateWebhookEndpoint = ProtobufMethod<ReaderGatewayV1.UpdateWebhookEndpointRequest, ReaderGatewayV1.UpdateWebhookEndpointResponse>(
+            service: serviceName, method: "UpdateWebhookEndpoint", kind: .unary
+        )
+
+        /// Deletes an endpoint and its pending deliveries. Needs webhooks:write;
+        /// audited. Errors: WEBHOOK_ENDPOINT_NOT_FOUND.
+        public static let deleteWebhookEndpoint = ProtobufMethod<ReaderGatewayV1.DeleteWebhookEndpointRequest, ReaderGatewayV1.DeleteWebhookEndpointResponse>(
+            service: serviceName, method: "DeleteWebhookEndpoint", kind: .unary
+        )
+
+        /// Queues one event again for one endpoint (the same event id), whatever
+        /// types the endpoint wants. Needs webhooks:write; audited. Errors:
+        /// EVENT_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND.
+        public static let resendEvent = ProtobufMethod<ReaderGatewayV1.ResendEventRequest, ReaderGatewayV1.ResendEventResponse>(
+            service: serviceName, method: "ResendEvent", kind: .unary
+        )
+
+        /// Queues again, for one endpoint, the account's events created in a range
+        /// that the endpoint wants, oldest first, at most 10,000. Needs
+        /// webhooks:write; audited. Errors: WEBHOOK_ENDPOINT_NOT_FOUND,
+        /// INVALID_REQUEST (an empty or reversed range).
+        public static let resendEvents = ProtobufMethod<ReaderGatewayV1.ResendEventsRequest, ReaderGatewayV1.ResendEventsResponse>(
+            service: serviceName, method: "ResendEvents", kind: .unary
+        )
+
         /// Every method of the service, in declaration order.
         public static let methods: [MethodDescriptor] = [
             createLocation.descriptor,
@@ -3071,6 +3648,12 @@ extension ReaderGatewayV1 {
             listEvents.descriptor,
             getEvent.descriptor,
             listAuditEvents.descriptor,
+            createWebhookEndpoint.descriptor,
+            listWebhookEndpoints.descriptor,
+            updateWebhookEndpoint.descriptor,
+            deleteWebhookEndpoint.descriptor,
+            resendEvent.descriptor,
+            resendEvents.descriptor,
         ]
     }
 }

@@ -270,6 +270,10 @@ extension ReaderGatewayV1 {
         /// keys from other addresses are not affected. See PROTOCOL.md section 22.
         /// Status: RESOURCE_EXHAUSTED.
         public static let authenticationRateLimited = ErrorReason(rawValue: 76)
+        /// No webhook endpoint with this id in this account. List them
+        /// (FleetAdmin.ListWebhookEndpoints) to find its id.
+        /// Status: NOT_FOUND.
+        public static let webhookEndpointNotFound = ErrorReason(rawValue: 80)
         /// A frame broke the protocol (bad flags, bad payload, wrong stream 0 use).
         /// Status: INTERNAL.
         public static let protocolError = ErrorReason(rawValue: 100)
@@ -328,7 +332,7 @@ extension ReaderGatewayV1 {
         /// Status: UNAVAILABLE.
         public static let connectionLost = ErrorReason(rawValue: 117)
         /// Every value this version knows, in declaration order.
-        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .sessionMoved, .secretKeyRetired, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .readerSoftwareUpdateFailed, .readerSoftwareUpdateFailedBatteryLow, .readerSoftwareUpdateFailedInterrupted, .softwareUpdateNotFound, .bluetoothAlreadyPairedWithAnotherDevice, .bluetoothPairingFailed, .bluetoothConnectTimedOut, .consumerTooSlow, .eventNotFound, .apiKeyNotFound, .authenticationRateLimited, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
+        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .sessionMoved, .secretKeyRetired, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .readerSoftwareUpdateFailed, .readerSoftwareUpdateFailedBatteryLow, .readerSoftwareUpdateFailedInterrupted, .softwareUpdateNotFound, .bluetoothAlreadyPairedWithAnotherDevice, .bluetoothPairingFailed, .bluetoothConnectTimedOut, .consumerTooSlow, .eventNotFound, .apiKeyNotFound, .authenticationRateLimited, .webhookEndpointNotFound, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
         /// The value's name in the .proto file, or nil for a value this version does not know.
         public var protoName: String? {
             switch rawValue {
@@ -381,6 +385,7 @@ extension ReaderGatewayV1 {
             case 71: "ERROR_REASON_EVENT_NOT_FOUND"
             case 75: "ERROR_REASON_API_KEY_NOT_FOUND"
             case 76: "ERROR_REASON_AUTHENTICATION_RATE_LIMITED"
+            case 80: "ERROR_REASON_WEBHOOK_ENDPOINT_NOT_FOUND"
             case 100: "ERROR_REASON_PROTOCOL_ERROR"
             case 101: "ERROR_REASON_FRAME_TOO_LARGE"
             case 102: "ERROR_REASON_UNKNOWN_FRAME_TYPE"
@@ -454,6 +459,7 @@ extension ReaderGatewayV1 {
             case .eventNotFound: .notFound
             case .apiKeyNotFound: .notFound
             case .authenticationRateLimited: .resourceExhausted
+            case .webhookEndpointNotFound: .notFound
             case .protocolError: .`internal`
             case .frameTooLarge: .resourceExhausted
             case .unknownFrameType: .`internal`

@@ -32,7 +32,8 @@ struct ClusterOptions: Sendable {
     /// The `reader-gateway` every replica starts with (nil: this package's); with one, the
     /// replicas migrate the database themselves (nil: the fixture migrates it first).
     var binary: String?
-    /// More `reader-gateway` options for every replica (ones the binary knows).
+    /// More `reader-gateway` options for every replica (ones its binary knows: webhook delivery
+    /// settings, the guessing limiter's rules).
     var extraArguments: [String] = []
 }
 

@@ -44,7 +44,8 @@ final class GatewayHarness: Sendable {
         updateClock: WallClock = .system,
         maxQueuedBytesPerCall: Int? = nil,
         releaseBuffersAfter: Duration? = ConnectionLimits.defaultReleaseBuffersAfter,
-        authFailuresPerSource: AuthFailureRule = .perSource
+        authFailuresPerSource: AuthFailureRule = .perSource,
+        webhooks: WebhookDeliveryConfiguration = WebhookDeliveryConfiguration()
     ) async throws -> GatewayHarness {
         // GATEWAY_TEST_TRACE=1: every gateway's trace and the test channels' frames;
         // GATEWAY_TEST_TRACE=debug: the gateways' debug lines alone (handshake endings and
@@ -71,6 +72,7 @@ final class GatewayHarness: Sendable {
         service.commandTimeout = commandTimeout
         service.updateClock = updateClock
         service.authFailuresPerSource = authFailuresPerSource
+        service.webhooks = webhooks
         let metrics = GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false)
         var listener = GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: caPath, loopCount: 2)
         listener.webSocket = webSocket

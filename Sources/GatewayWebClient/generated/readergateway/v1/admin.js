@@ -38,6 +38,15 @@ export const AuditOutcomeFilter = defineEnum("readergateway.v1.AuditOutcomeFilte
 });
 
 /**
+ * Whether an update enables or disables an endpoint.
+ */
+export const WebhookEndpointSwitch = defineEnum("readergateway.v1.WebhookEndpointSwitch", {
+  UNCHANGED: 0,
+  ENABLE: 1,
+  DISABLE: 2,
+});
+
+/**
  * CreateLocation's request.
  */
 export const CreateLocationRequest = defineMessage("readergateway.v1.CreateLocationRequest", () => [
@@ -557,6 +566,112 @@ export const ListAuditEventsResponse = defineMessage("readergateway.v1.ListAudit
 ]);
 
 /**
+ * A webhook endpoint (PROTOCOL.md section 23): never with its secret.
+ */
+export const WebhookEndpoint = defineMessage("readergateway.v1.WebhookEndpoint", () => [
+  [1, "id", "string"],
+  [2, "url", "string"],
+  [3, "description", "string"],
+  [4, "enabledEvents", "string", "r"],
+  [5, "enabled", "bool"],
+  [6, "disabledReason", "string"],
+  [7, "createdUnixMs", "int64"],
+  [8, "failingSinceUnixMs", "int64"],
+]);
+
+/**
+ * CreateWebhookEndpoint's request.
+ */
+export const CreateWebhookEndpointRequest = defineMessage("readergateway.v1.CreateWebhookEndpointRequest", () => [
+  [1, "url", "string"],
+  [2, "description", "string"],
+  [3, "enabledEvents", "string", "r"],
+]);
+
+/**
+ * CreateWebhookEndpoint's response.
+ */
+export const CreateWebhookEndpointResponse = defineMessage("readergateway.v1.CreateWebhookEndpointResponse", () => [
+  [1, "endpoint", "message", "", WebhookEndpoint],
+  [2, "secret", "string"],
+]);
+
+/**
+ * ListWebhookEndpoints's request.
+ */
+export const ListWebhookEndpointsRequest = defineMessage("readergateway.v1.ListWebhookEndpointsRequest", () => [
+]);
+
+/**
+ * ListWebhookEndpoints's response.
+ */
+export const ListWebhookEndpointsResponse = defineMessage("readergateway.v1.ListWebhookEndpointsResponse", () => [
+  [1, "endpoints", "message", "r", WebhookEndpoint],
+]);
+
+/**
+ * UpdateWebhookEndpoint's request: fields left empty stay as they are.
+ */
+export const UpdateWebhookEndpointRequest = defineMessage("readergateway.v1.UpdateWebhookEndpointRequest", () => [
+  [1, "endpointId", "string"],
+  [2, "url", "string"],
+  [3, "description", "string", "o"],
+  [4, "enabledEvents", "string", "r"],
+  [5, "enabledChange", "enum", "", WebhookEndpointSwitch],
+]);
+
+/**
+ * UpdateWebhookEndpoint's response.
+ */
+export const UpdateWebhookEndpointResponse = defineMessage("readergateway.v1.UpdateWebhookEndpointResponse", () => [
+  [1, "endpoint", "message", "", WebhookEndpoint],
+]);
+
+/**
+ * DeleteWebhookEndpoint's request.
+ */
+export const DeleteWebhookEndpointRequest = defineMessage("readergateway.v1.DeleteWebhookEndpointRequest", () => [
+  [1, "endpointId", "string"],
+]);
+
+/**
+ * DeleteWebhookEndpoint's response.
+ */
+export const DeleteWebhookEndpointResponse = defineMessage("readergateway.v1.DeleteWebhookEndpointResponse", () => [
+  [1, "endpoint", "message", "", WebhookEndpoint],
+]);
+
+/**
+ * ResendEvent's request.
+ */
+export const ResendEventRequest = defineMessage("readergateway.v1.ResendEventRequest", () => [
+  [1, "eventId", "string"],
+  [2, "endpointId", "string"],
+]);
+
+/**
+ * ResendEvent's response.
+ */
+export const ResendEventResponse = defineMessage("readergateway.v1.ResendEventResponse", () => [
+]);
+
+/**
+ * ResendEvents's request.
+ */
+export const ResendEventsRequest = defineMessage("readergateway.v1.ResendEventsRequest", () => [
+  [1, "endpointId", "string"],
+  [2, "createdFromUnixMs", "int64"],
+  [3, "createdBeforeUnixMs", "int64"],
+]);
+
+/**
+ * ResendEvents's response.
+ */
+export const ResendEventsResponse = defineMessage("readergateway.v1.ResendEventsResponse", () => [
+  [1, "queued", "uint32"],
+]);
+
+/**
  * The fleet admin surface.
  */
 export const FleetAdmin = Object.freeze({
@@ -832,6 +947,79 @@ export const FleetAdmin = Object.freeze({
     path: "/readergateway.v1.FleetAdmin/ListAuditEvents",
     requestType: ListAuditEventsRequest,
     responseType: ListAuditEventsResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Creates a webhook endpoint (PROTOCOL.md section 23, "Webhooks"): the
+   * account's events of the wanted types are POSTed to its https:// URL,
+   * signed with its secret, which this response carries and no other call
+   * ever answers again. Needs webhooks:write; audited. Errors:
+   * INVALID_REQUEST (not an https URL, an unknown event type).
+   */
+  CreateWebhookEndpoint: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/CreateWebhookEndpoint",
+    requestType: CreateWebhookEndpointRequest,
+    responseType: CreateWebhookEndpointResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * The account's webhook endpoints, newest first, without their secrets.
+   * Needs webhooks:read.
+   */
+  ListWebhookEndpoints: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/ListWebhookEndpoints",
+    requestType: ListWebhookEndpointsRequest,
+    responseType: ListWebhookEndpointsResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Changes an endpoint's URL, description, event types, or enables or
+   * disables it (enabling forgets its failing streak). Needs webhooks:write;
+   * audited. Errors: WEBHOOK_ENDPOINT_NOT_FOUND, INVALID_REQUEST.
+   */
+  UpdateWebhookEndpoint: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/UpdateWebhookEndpoint",
+    requestType: UpdateWebhookEndpointRequest,
+    responseType: UpdateWebhookEndpointResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Deletes an endpoint and its pending deliveries. Needs webhooks:write;
+   * audited. Errors: WEBHOOK_ENDPOINT_NOT_FOUND.
+   */
+  DeleteWebhookEndpoint: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/DeleteWebhookEndpoint",
+    requestType: DeleteWebhookEndpointRequest,
+    responseType: DeleteWebhookEndpointResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Queues one event again for one endpoint (the same event id), whatever
+   * types the endpoint wants. Needs webhooks:write; audited. Errors:
+   * EVENT_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND.
+   */
+  ResendEvent: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/ResendEvent",
+    requestType: ResendEventRequest,
+    responseType: ResendEventResponse,
+    clientStreaming: false,
+    serverStreaming: false,
+  }),
+  /**
+   * Queues again, for one endpoint, the account's events created in a range
+   * that the endpoint wants, oldest first, at most 10,000. Needs
+   * webhooks:write; audited. Errors: WEBHOOK_ENDPOINT_NOT_FOUND,
+   * INVALID_REQUEST (an empty or reversed range).
+   */
+  ResendEvents: Object.freeze({
+    path: "/readergateway.v1.FleetAdmin/ResendEvents",
+    requestType: ResendEventsRequest,
+    responseType: ResendEventsResponse,
     clientStreaming: false,
     serverStreaming: false,
   }),

@@ -68,6 +68,14 @@ struct GatewayCtlWebhooksTests {
         update.endpointID = "we_1"
         update.enabledChange = .disable
         #expect(try parseCtl(["webhooks", "update", "we_1", "--disable"]) == .updateWebhook(update))
+        var described = ReaderGatewayV1.UpdateWebhookEndpointRequest()
+        described.endpointID = "we_1"
+        described.description = "till alerts"
+        #expect(try parseCtl(["webhooks", "update", "we_1", "--description", "till alerts"]) == .updateWebhook(described))
+        var cleared = ReaderGatewayV1.UpdateWebhookEndpointRequest()
+        cleared.endpointID = "we_1"
+        cleared.clearDescription = true
+        #expect(try parseCtl(["webhooks", "update", "we_1", "--description", ""]) == .updateWebhook(cleared))
         #expect(try parseCtl(["webhooks", "delete", "we_1"]) == .deleteWebhook(endpointID: "we_1"))
         #expect(try parseCtl(["events", "resend", "evt_1", "--endpoint", "we_1"]) == .resendEvent(eventID: "evt_1", endpointID: "we_1"))
         var range = ReaderGatewayV1.ResendEventsRequest()

@@ -25,7 +25,10 @@ extension CtlCommand {
             var request = ReaderGatewayV1.UpdateWebhookEndpointRequest()
             request.endpointID = try endpoint()
             request.url = options.string("url") ?? ""
-            request.description = options.string("description")
+            // `--description ""` empties it; no --description keeps it.
+            if let source = options.sources["description"], source != .default, let description = options.values["description"] {
+                if description.isEmpty { request.clearDescription = true } else { request.description = description }
+            }
             request.enabledEvents = list(options, "events")
             switch (try options.flag("enable"), try options.flag("disable")) {
             case (true, true): throw usage("give --enable or --disable, not both")

@@ -54,7 +54,12 @@ extension FleetAdminService {
                 note.targetID = id
                 var change = WebhookEndpointChange()
                 if !request.url.isEmpty { change.url = try Self.checkedURL(request.url) }
-                change.description = request.description
+                switch (request.description.isEmpty, request.clearDescription) {
+                case (true, false): break
+                case (true, true): change.description = ""
+                case (false, false): change.description = request.description
+                case (false, true): throw ServiceError.invalid("description and clear_description were both given; set the description or clear it")
+                }
                 change.enabledEvents = try Self.checkedEventTypes(request.enabledEvents)
                 switch request.enabledChange {
                 case .enable: change.enabled = true

@@ -3120,13 +3120,16 @@ extension ReaderGatewayV1 {
         /// A new https:// URL; empty keeps it.
         public var url: String = ""
 
-        /// A new description; absent keeps it (empty clears it).
-        public var description: String? = nil
+        /// A new description; empty keeps it (clear_description empties it).
+        public var description: String = ""
 
         /// New event types (`*` for all); empty keeps them.
         public var enabledEvents: [String] = []
 
         public var enabledChange: ReaderGatewayV1.WebhookEndpointSwitch = ReaderGatewayV1.WebhookEndpointSwitch(rawValue: 0)
+
+        /// Empties the description (with description empty; both set is refused).
+        public var clearDescription: Bool = false
 
         /// Fields this version does not know, kept as raw bytes and written back on encode.
         public var unknownFields: [UInt8] = []
@@ -3142,6 +3145,7 @@ extension ReaderGatewayV1 {
                 case 3: self.description = try reader.read(ProtobufString.self, tag)
                 case 4: try reader.readRepeated(ProtobufString.self, tag, into: &self.enabledEvents)
                 case 5: self.enabledChange = try reader.read(ProtobufEnumField<ReaderGatewayV1.WebhookEndpointSwitch>.self, tag)
+                case 6: self.clearDescription = try reader.read(ProtobufBool.self, tag)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -3150,9 +3154,10 @@ extension ReaderGatewayV1 {
         public func encode(to writer: inout ProtobufWriter) {
             writer.writeSingular(ProtobufString.self, self.endpointID, field: 1)
             writer.writeSingular(ProtobufString.self, self.url, field: 2)
-            if let value = self.description { writer.writeAlways(ProtobufString.self, value, field: 3) }
+            writer.writeSingular(ProtobufString.self, self.description, field: 3)
             writer.writeRepeated(ProtobufString.self, self.enabledEvents, field: 4)
             writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.WebhookEndpointSwitch>.self, self.enabledChange, field: 5)
+            writer.writeSingular(ProtobufBool.self, self.clearDescription, field: 6)
             writer.writeRaw(self.unknownFields)
         }
     }

@@ -60,6 +60,23 @@ struct WebhookAdminTests {
             #expect(listed.status == 0 && listed.output.contains(id) && listed.output.contains("enabled") && !listed.output.contains(secret), "\(listed.output)")
             let disabled = try await ctl(["webhooks", "update", id, "--disable"])
             #expect(disabled.status == 0 && disabled.output.contains("disabled (requested)"), "\(disabled.output)")
+            // A description set, then emptied with `--description ""`; both at once is refused on the wire.
+            let described = try await ctl(["webhooks", "update", id, "--description", "till alerts", "--json"])
+            #expect(described.status == 0, "\(described.output)")
+            #expect(try json(described.output)["description"] as? String == "till alerts", "\(described.output)")
+            let cleared = try await ctl(["webhooks", "update", id, "--description", "", "--json"])
+            #expect(cleared.status == 0, "\(cleared.output)")
+            #expect(try json(cleared.output)["description"] as? String == "", "\(cleared.output)")
+            var both = ReaderGatewayV1.UpdateWebhookEndpointRequest()
+            both.endpointID = id
+            both.description = "x"
+            both.clearDescription = true
+            do {
+                _ = try await store.admin.call(ReaderGatewayV1.FleetAdmin.updateWebhookEndpoint, both)
+                Issue.record("a description given and cleared at once was accepted")
+            } catch {
+                #expect("\(error)".contains("INVALID_REQUEST") && "\(error)".contains("clear_description"), "\(error)")
+            }
 
             // Resends while disabled wait; enabling sends them: the same event id again.
             let resent = try await ctl(["events", "resend", event, "--endpoint", id])
@@ -89,7 +106,9 @@ struct WebhookAdminTests {
             let rows = try #require(try json(audit.output)["events"] as? [[String: Any]])
             let actions = rows.compactMap { $0["action"] as? String }.reversed()
             #expect(Array(actions) == [
-                "CreateWebhookEndpoint", "CreateWebhookEndpoint", "UpdateWebhookEndpoint", "ResendEvent", "ResendEvents", "UpdateWebhookEndpoint",
+                // The refused update (a description given and cleared at once) is audited too.
+                "CreateWebhookEndpoint", "CreateWebhookEndpoint", "UpdateWebhookEndpoint", "UpdateWebhookEndpoint", "UpdateWebhookEndpoint", "UpdateWebhookEndpoint",
+                "ResendEvent", "ResendEvents", "UpdateWebhookEndpoint",
                 "ResendEvent", "ResendEvent", "DeleteWebhookEndpoint", "DeleteWebhookEndpoint",
             ], "\(actions)")
         } catch {

@@ -615,9 +615,10 @@ export const ListWebhookEndpointsResponse = defineMessage("readergateway.v1.List
 export const UpdateWebhookEndpointRequest = defineMessage("readergateway.v1.UpdateWebhookEndpointRequest", () => [
   [1, "endpointId", "string"],
   [2, "url", "string"],
-  [3, "description", "string", "o"],
+  [3, "description", "string"],
   [4, "enabledEvents", "string", "r"],
   [5, "enabledChange", "enum", "", WebhookEndpointSwitch],
+  [6, "clearDescription", "bool"],
 ]);
 
 /**

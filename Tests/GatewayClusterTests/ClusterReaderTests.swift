@@ -1,4 +1,5 @@
 import GatewayTestSupport
+import Synchronization
 import GatewayWire
 import Testing
 
@@ -16,29 +17,28 @@ struct ClusterReaderTests {
     func collectOfTheSameIDOnTheNextLinkIsAnswered() async throws {
         let server = try EchoServer()
         let certificates = ClientTestCertificates.shared
-        // Long enough for the second link's collect to arrive while the first one's still waits.
-        let collectDuration = Duration.seconds(4)
+        // Each link's collect runs out when the test opens that link's gate: the first link's
+        // after the second link's collect is held, the second link's after the first's timer ran.
+        let gates = [1: TestGate(), 2: TestGate()]
         let reader = ClusterReader(
             serial: "CRT000001", ports: [server.port], caPath: certificates.caPath, certificate: certificates.readerClient,
-            group: server.group, collectDuration: collectDuration
+            group: server.group, collectTimer: { link in await gates[link]?.wait() }
         )
         reader.start()
         try #require(await eventuallyIgnoringErrors { server.snapshot.attaches == 1 }, "the reader never attached")
 
         server.sendDownlink(Self.collect(id: 1))
         try #require(await eventuallyIgnoringErrors { reader.isHoldingCollect }, "the first link's collect never reached the reader")
-        let firstHeld = ContinuousClock.now
         server.dropConnections()
         try #require(await eventuallyIgnoringErrors { server.snapshot.attaches == 2 && !reader.linkEnds.isEmpty }, "the reader did not attach again")
 
         server.sendDownlink(Self.collect(id: 1))
-        try #require(await eventuallyIgnoringErrors { reader.commandCount == 2 }, "the second link's collect never reached the reader")
-        try #require(
-            ContinuousClock.now - firstHeld < collectDuration,
-            "the second collect arrived after the first link's collect had timed out: the case this test is about did not happen"
-        )
+        try #require(await eventuallyIgnoringErrors { reader.commandCount == 2 && reader.isHoldingCollect }, "the second link's collect never reached the reader")
+        gates[1]?.open()
+        try #require(await eventuallyIgnoringErrors { reader.collectTimersRun == 1 }, "the first link's collect timer never ran")
+        gates[2]?.open()
 
-        let answered = await eventuallyIgnoringErrors(timeout: collectDuration * 3) {
+        let answered = await eventuallyIgnoringErrors {
             server.snapshot.uplinks.contains { uplink in
                 guard case .commandResult(let result)? = uplink.message, result.commandID == 1 else { return false }
                 guard case .paymentMethod(let method)? = result.result else { return false }
@@ -57,5 +57,29 @@ struct ClusterReaderTests {
         var downlink = ReaderGatewayV1.ReaderDownlink()
         downlink.message = .command(command)
         return downlink
+    }
+}
+
+/// Closed until ``open()``; then every waiter, and every later one, passes.
+final class TestGate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let open = state.withLock { state -> Bool in
+                if !state.open { state.waiters.append(continuation) }
+                return state.open
+            }
+            if open { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 }

@@ -31,6 +31,8 @@ final class ClusterReader: Sendable {
         var holdCollects: Bool
         var collectDuration: Duration
         var commands = 0
+        /// Collect timers that ran out and looked at what the reader held.
+        var collectTimersRun = 0
         var linkEnds: [String] = []
         var owners: [ReaderGatewayV1.OwnerChanged] = []
         var task: Task<Void, Never>?
@@ -44,8 +46,16 @@ final class ClusterReader: Sendable {
         var id: UInt64
     }
 
-    init(serial: String, ports: [Int], caPath: String, certificate: CertificateKeyPair, group: EventLoopGroup, holdCollects: Bool = false, collectDuration: Duration = .milliseconds(150)) {
+    /// When a held collect runs out: after `collectDuration`, or when `collectTimer` (given
+    /// the link's number) returns, for tests that order a collect's end against other events.
+    private let collectTimer: (@Sendable (_ link: Int) async -> Void)?
+
+    init(
+        serial: String, ports: [Int], caPath: String, certificate: CertificateKeyPair, group: EventLoopGroup, holdCollects: Bool = false,
+        collectDuration: Duration = .milliseconds(150), collectTimer: (@Sendable (_ link: Int) async -> Void)? = nil
+    ) {
         precondition(!ports.isEmpty)
+        self.collectTimer = collectTimer
         self.serial = serial
         self.ports = ports
         self.group = group
@@ -83,6 +93,7 @@ final class ClusterReader: Sendable {
     var attachments: Int { state.withLock { $0.attachments } }
     var isHoldingCollect: Bool { state.withLock { $0.heldCollect != nil } }
     var commandCount: Int { state.withLock { $0.commands } }
+    var collectTimersRun: Int { state.withLock { $0.collectTimersRun } }
     /// Why each earlier link ended.
     var linkEnds: [String] { state.withLock { $0.linkEnds } }
     var owners: [ReaderGatewayV1.OwnerChanged] { state.withLock { $0.owners } }
@@ -233,9 +244,10 @@ final class ClusterReader: Sendable {
             }
             if let delay = hold {
                 Task { [self] in
-                    try? await Task.sleep(for: delay)
+                    if let collectTimer { await collectTimer(number) } else { try? await Task.sleep(for: delay) }
                     // This very collect: the same id on a later link is another command.
                     let still = state.withLock { state -> Bool in
+                        state.collectTimersRun += 1
                         guard state.heldCollect == collect else { return false }
                         state.heldCollect = nil
                         state.activity = .idle

@@ -1,3 +1,4 @@
+import GatewayPostgres
 import GatewayRepositories
 import GatewayWire
 
@@ -85,21 +86,12 @@ extension FleetAdminService {
                 if let wanted = filter.locationID, !access.sees(wanted) { throw ServiceError.locationNotFound }
                 filter.limitedTo = locations
             }
-            var beforeSeq: Int64?
-            if !request.pageToken.isEmpty {
-                guard let seq = PageCursor.audit.seq(request.pageToken) else {
-                    throw ServiceError.invalid("page_token is not one this gateway issued; pass a response's next_page_token unchanged, or none for the first page")
-                }
-                beforeSeq = seq
-            }
-            let limit = request.limit == 0 ? 100 : Int(min(request.limit, 1000))
-            let records: [AuditRecord]
-            do { records = try await audit.events(account: access.account, filter: filter, beforeSeq: beforeSeq, limit: limit + 1) } catch {
-                throw ServiceError.store(error)
+            let page = try await Self.logPage(.audit, token: request.pageToken, limit: request.limit, seq: \AuditRecord.seq) { beforeSeq, limit throws(StoreError) in
+                try await audit.events(account: access.account, filter: filter, beforeSeq: beforeSeq, limit: limit)
             }
             var response = ReaderGatewayV1.ListAuditEventsResponse()
-            response.events = records.prefix(limit).map(Self.auditMessage)
-            if records.count > limit { response.nextPageToken = PageCursor.audit.token(after: records[limit - 1].seq) }
+            response.events = page.records.map(Self.auditMessage)
+            response.nextPageToken = page.nextPageToken
             return response
         }
     }

@@ -36,7 +36,8 @@ EVENT_BENCH_SECONDS ?= 5
 .PHONY: bench-event-triggers
 bench-event-triggers:
 	@$(SWIFT) build -c release --product OwnershipBenchmark $(SWIFT_FLAGS) >/dev/null
-	@Tests/GatewayRepositoriesTests/bench/event-trigger-bench.sh ./.build/release/OwnershipBenchmark $(EVENT_BENCH_ROUNDS) $(EVENT_BENCH_SECONDS)
+	@Tests/GatewayRepositoriesTests/bench/trigger-cost-bench.sh ./.build/release/OwnershipBenchmark ownership_history ownership_history_events events \
+	  "SELECT count(*) FROM events" $(EVENT_BENCH_ROUNDS) $(EVENT_BENCH_SECONDS)
 
 # What the webhook queue costs a claim: the same pgbench claim, each writing its ownership event,
 # with the queue's trigger (migration 0025) enabled and one endpoint wanting every event, against
@@ -45,5 +46,7 @@ bench-event-triggers:
 .PHONY: bench-webhook-queue
 bench-webhook-queue:
 	@$(SWIFT) build -c release --product OwnershipBenchmark $(SWIFT_FLAGS) >/dev/null
-	@Tests/GatewayRepositoriesTests/bench/webhook-queue-bench.sh ./.build/release/OwnershipBenchmark $(EVENT_BENCH_ROUNDS) $(EVENT_BENCH_SECONDS)
+	@Tests/GatewayRepositoriesTests/bench/trigger-cost-bench.sh ./.build/release/OwnershipBenchmark events events_webhook_deliveries "the webhook queue" \
+	  "SELECT count(*) FROM webhook_deliveries" $(EVENT_BENCH_ROUNDS) $(EVENT_BENCH_SECONDS) \
+	  "INSERT INTO webhook_endpoints (id, account_id, url, enabled_events, secret) SELECT 'we_bench_' || account_id, account_id, 'https://localhost:9/', '{*}', 'whsec_bench' FROM readers GROUP BY account_id"
 

@@ -5,6 +5,15 @@ extension Duration {
         return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
     }
 
+    /// The duration in whole milliseconds, rounded up, so that a wait never reads shorter than
+    /// it is (`retry in 6000 ms`); 0 for a duration that is not positive.
+    public var millisecondsRoundedUp: Int64 {
+        let (seconds, attoseconds) = components
+        guard seconds > 0 || (seconds == 0 && attoseconds > 0) else { return 0 }
+        let perMillisecond: Int64 = 1_000_000_000_000_000
+        return seconds * 1_000 + (attoseconds + perMillisecond - 1) / perMillisecond
+    }
+
     /// The duration in (fractional) seconds.
     public var seconds: Double {
         let (whole, attoseconds) = components

@@ -18,6 +18,20 @@ import Testing
         #expect(Double(duration.secondsText) == duration.seconds)
     }
 
+    /// A wait is never told shorter than it is, and exactly: 0.1 s is 100 ms, not 101.
+    @Test(arguments: [
+        (Duration.seconds(6), Int64(6_000)),
+        (.seconds(0.1), 100),
+        (.milliseconds(999) + .nanoseconds(1), 1_000),
+        (.nanoseconds(1), 1),
+        (.seconds(1_000) - .milliseconds(17), 999_983),
+        (.zero, 0),
+        (.milliseconds(-5), 0),
+    ])
+    func millisecondsRoundUp(duration: Duration, expected: Int64) {
+        #expect(duration.millisecondsRoundedUp == expected)
+    }
+
     @Test func aDurationFieldIsLoggedAsANumberOfSeconds() {
         let logger = Logger(component: "main").with("timeout", Duration.seconds(20))
         let record = logger.record(.info, "drain finished", ["seconds": Duration.nanoseconds(1_520_692), "readers": 3])

@@ -44,7 +44,7 @@ public struct AuthLockoutCache: Sendable {
     /// Remembers that `subject` is locked out for `retryAfter` from `nowUnixMs` (a later end
     /// than one already remembered wins).
     public mutating func lock(_ subject: Subject, for retryAfter: Duration, nowUnixMs: Int64) {
-        let until = nowUnixMs + Int64((retryAfter.seconds * 1000).rounded(.up))
+        let until = nowUnixMs + retryAfter.millisecondsRoundedUp
         lockedUntilUnixMs[subject] = max(lockedUntilUnixMs[subject] ?? until, until)
         guard lockedUntilUnixMs.count > capacity else { return }
         lockedUntilUnixMs = lockedUntilUnixMs.filter { $0.value > nowUnixMs }

@@ -10,7 +10,7 @@ struct AuthLockout: Sendable, Hashable {
     let retryAfter: Duration
 
     /// The retry-after in whole milliseconds, rounded up (at least 1).
-    var retryAfterMs: Int64 { max(1, Int64((retryAfter.seconds * 1000).rounded(.up))) }
+    var retryAfterMs: Int64 { max(1, retryAfter.millisecondsRoundedUp) }
 
     /// The retry-after in whole seconds, rounded up (HTTP's `Retry-After`).
     var retryAfterSeconds: Int64 { (retryAfterMs + 999) / 1000 }

@@ -96,7 +96,7 @@ final class AuthenticationLimiter: Sendable {
             metrics.lockouts.labels(scope == .source ? AuthLockoutScope.source : .account).increment()
             logger.warning(
                 "authentication locked out: too many failures",
-                ["scope": scope.rawValue, "subject": key, "surface": surface.labelValue, "retry_after_ms": Int64((retryAfter.seconds * 1000).rounded(.up))]
+                ["scope": scope.rawValue, "subject": key, "surface": surface.labelValue, "retry_after_ms": retryAfter.millisecondsRoundedUp]
             )
         }
         return AuthLockout(scope: scope, subject: key, retryAfter: retryAfter)

@@ -56,7 +56,7 @@ struct SDKDiscovery: Sendable {
             throw ServiceError.sessionUnknown
         case .refuseRateLimited(let retryAfter)?:
             throw ServiceError(
-                .rateLimited, "too many discoveries from this session; retry in \(Int((retryAfter.seconds * 1000).rounded(.up))) ms", retryAfter: retryAfter
+                .rateLimited, "too many discoveries from this session; retry in \(retryAfter.millisecondsRoundedUp) ms", retryAfter: retryAfter
             )
         case .start(let id, _)?:
             discovery = id

@@ -1,3 +1,5 @@
+import GatewayCore
+
 /// What a ``FrameConnection`` tells its owner after bytes arrive or time passes.
 public enum ConnectionEvent: Equatable, Sendable {
     /// Server: a client opened a call. Answer with messages and ``FrameConnection/endCall(_:status:trailers:)``.
@@ -40,10 +42,7 @@ extension ReaderGatewayV1.Status {
 
     /// `wait` as ``retryAfterMs`` carries it: whole milliseconds, rounded up, at least 1.
     public static func milliseconds(roundingUp wait: Duration) -> UInt64 {
-        let (seconds, attoseconds) = wait.components
-        guard seconds >= 0, attoseconds >= 0 else { return 1 }
-        let perMillisecond: Int64 = 1_000_000_000_000_000
-        return max(1, UInt64(seconds) * 1000 + UInt64((attoseconds + perMillisecond - 1) / perMillisecond))
+        UInt64(max(1, wait.millisecondsRoundedUp))
     }
 }
 

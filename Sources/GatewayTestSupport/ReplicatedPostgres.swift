@@ -146,6 +146,19 @@ public final class ReplicatedPostgres: Sendable {
         logger.info("standby promoted", ["slot": slotDirectory(standby)])
     }
 
+    /// Waits until the standby has replayed everything the primary wrote so far. With
+    /// asynchronous replication a standby may lag by any amount: a test that needs the
+    /// standby to have something (a table it writes to after a failover) waits for it here
+    /// before it kills the primary.
+    public func waitForStandbyReplay() async throws {
+        let primary = servers.withLock { $0.primary }
+        try await withAdmin(slot: primary) { client in
+            _ = try await waitFor("the standby to replay everything the primary wrote") {
+                try await client.query("SELECT 1 FROM pg_stat_replication WHERE replay_lsn >= pg_current_wal_lsn()").count > 0
+            }
+        }
+    }
+
     /// Asynchronous replication only: waits until the standby has replayed everything the
     /// primary wrote, then stops its stream (`primary_conninfo` cleared, configuration
     /// reloaded) and returns once the primary sees no standby. Every commit from then on is on
@@ -154,12 +167,8 @@ public final class ReplicatedPostgres: Sendable {
         guard replication == .asynchronous else {
             throw ReplicatedPostgresError("stopping the standby's stream in synchronous mode would stop every commit on the primary")
         }
+        try await waitForStandbyReplay()
         let (primary, standby) = servers.withLock { ($0.primary, 1 - $0.primary) }
-        try await withAdmin(slot: primary) { client in
-            _ = try await waitFor("the standby to replay everything the primary wrote") {
-                try await client.query("SELECT 1 FROM pg_stat_replication WHERE replay_lsn >= pg_current_wal_lsn()").count > 0
-            }
-        }
         try await withAdmin(slot: standby) { client in
             try await client.execute("ALTER SYSTEM SET primary_conninfo = ''")
             try await client.execute("SELECT pg_reload_conf()")

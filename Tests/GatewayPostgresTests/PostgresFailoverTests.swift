@@ -25,6 +25,9 @@ struct PostgresFailoverTests {
         configuration.maximumConnections = 2
         let client = try PostgresClient(configuration: configuration, logger: Logger(component: "store"))
         try await client.execute("CREATE TABLE acknowledged (n bigint PRIMARY KEY)")
+        // The table must be on the standby before the primary dies: an asynchronous standby
+        // may lag by any amount, and a promoted server without the table refuses every write.
+        try await pair.waitForStandbyReplay()
 
         // A follower of one channel: how often it was subscribed, and what it heard.
         let heard = Mutex<(subscriptions: Int, payloads: [String], markers: Int)>((0, [], 0))
@@ -49,7 +52,7 @@ struct PostgresFailoverTests {
         #expect(pair.primarySlot == 1)
 
         // The writer finds the promoted server by itself.
-        #expect(await eventually { writer.firstSuccess(after: promoted) != nil })
+        #expect(await eventually { writer.firstSuccess(after: promoted) != nil }, "no write succeeded after the promotion; the last failure: \(writer.failures.last.map { "\($0)" } ?? "none")")
         let firstWrite = try #require(writer.firstSuccess(after: promoted))
         #expect(await eventually { writer.acknowledgedCount >= writer.acknowledgedBefore(promoted) + 50 })
         writer.stop()

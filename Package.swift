@@ -303,6 +303,9 @@ let package = Package(
             exclude: ["quickstart.mk", "quickstart-test.sh"],
             swiftSettings: swift6
         ),
+        // The client core alone, over a transport in memory to a scripted gateway: no socket, no
+        // TLS, no event loop (nothing Linux-only: the core's tests are an Apple app's too).
+        .testTarget(name: "GatewayClientCoreTests", dependencies: ["GatewayClientCore", "GatewayChannel", "GatewayWire"], swiftSettings: swift6),
         // The simulators on their own: the air and its readers on a simulated clock, the air's
         // codec, and its Unix-socket server and radio in one process.
         .testTarget(name: "GatewaySimulatorsTests", dependencies: ["GatewaySimulators", "GatewayClient", "GatewayCore", "GatewayTestKit", "GatewayWire"], swiftSettings: swift6),

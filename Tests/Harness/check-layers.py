@@ -33,8 +33,9 @@ import sys
 ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else ".")
 SWIFT = sys.argv[sys.argv.index("--swift") + 1] if "--swift" in sys.argv else "swift"
 TABLE = "docs/architecture.md"
-# The modules an app on an Apple platform builds: the client core and all it depends on.
-PORTABLE = ["GatewayClientCore"]
+# The modules an app on an Apple platform builds: the client core and all it depends on; and
+# the core's tests, which run it over a transport in memory with nothing Linux-only either.
+PORTABLE = ["GatewayClientCore", "GatewayClientCoreTests"]
 # What builds on Linux only: the C shims (epoll and Linux calls; OpenSSL and libpq through
 # pkg-config), the epoll event loop and everything over it (the TLS transport, the client's
 # Linux transport, the server's call layer, the PostgreSQL driver, the ops endpoint).

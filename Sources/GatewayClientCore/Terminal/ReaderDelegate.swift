@@ -24,7 +24,8 @@ extension ReaderDelegate {
 }
 
 extension TerminalClient {
-    /// Hands one event to the reader delegate (the events arrive here in order, on the main actor).
+    /// Hands one event to the reader delegate (the events arrive here in order, on the main actor);
+    /// it hears the connected reader's losses and reconnects only.
     @MainActor
     func deliverToReaderDelegate(_ event: TerminalEvent) {
         guard let delegate = feedSession({ $0.readerDelegate }) else { return }

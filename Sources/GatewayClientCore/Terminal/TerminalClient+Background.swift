@@ -156,8 +156,9 @@ extension TerminalClient {
             if verdict == .deliver { emit(.disconnected(info)) }
             // A reconnect that waits learns that the gateway released the reader meanwhile.
             if verdict == .hold { wakeTapToPayReconnect() }
-            // Only now may a command that failed because of this loss return its error.
-            for waiter in feedSession({ $0.disconnectDelivered() }) { waiter.resume() }
+            // Only once the delegates heard it (on the main actor) may a command that failed
+            // because of this loss return its error.
+            mainActorSink.yield(.disconnectHandedOver)
         case .readerStatusChanged(let message)?:
             if let reader = message.reader {
                 feedSession { $0.readerStatusChanged(reader) }
@@ -183,21 +184,9 @@ extension TerminalClient {
         }
     }
 
+    /// Hands `event` to the stream now, and to the delegates on the main actor, in order.
     func emit(_ event: TerminalEvent) {
         eventSink.yield(event)
-        switch event {
-        case .disconnected, .reconnectStarted, .reconnectSucceeded, .reconnectFailed: readerEventSink.yield(event)
-        default: break
-        }
-        guard let delegate = feedSession({ $0.delegate }) else { return }
-        switch event {
-        case .disconnected(let info): delegate.terminal(self, didDisconnect: info)
-        case .readerStatusChanged(let reader): delegate.terminal(self, didChangeReaderStatus: reader)
-        case .updateAvailable(_, let update): delegate.terminal(self, didReportAvailableUpdate: update)
-        case .updateStarted(_, let update): delegate.terminal(self, didStartInstallingUpdate: update)
-        case .updateProgress(_, let progress): delegate.terminal(self, didReportReaderSoftwareUpdateProgress: progress)
-        default: break
-        }
-        delegate.terminal(self, didReceive: event)
+        mainActorSink.yield(.event(event))
     }
 }

@@ -100,6 +100,9 @@ extension TerminalClient {
         }
         if let setup = response.deviceSetup {
             try await setUpDevice(device, setup, readerID: registered.id, duration: options.setupDuration)
+            // The setup's callbacks reach the delegates (on the main actor) while the status is
+            // still `connecting`, before the connect goes on.
+            await delegatesCaughtUp(limit: .seconds(2))
         }
         let connect = TapToPayConnectionRequest(
             device: device, configuration: configuration, options: options, serialNumber: registered.serialNumber, credential: response.readerCredential

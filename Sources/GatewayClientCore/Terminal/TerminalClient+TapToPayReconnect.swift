@@ -78,7 +78,7 @@ extension TerminalClient {
 
     private func startTapToPayReconnect(readerID: String, reason: ReaderGatewayV1.MobileDisconnectReason) {
         emit(.reconnectStarted(readerID: readerID))
-        if let delegate = feedSession({ $0.delegate }) { delegate.terminal(self, didStartReconnect: readerID, reason: reason) }
+        mainActorSink.yield(.tapToPayReconnectStarted(readerID: readerID, reason: reason))
         let window = feedTapToPay { $0.reconnectWindow }
         let task = Task { await self.reconnectTapToPay(window: window) }
         feedSession { $0.backgroundTaskStarted(task) }

@@ -35,8 +35,8 @@ public final class TerminalClient: Sendable {
     /// Events kept for ``events`` while nobody reads them; older ones are dropped first.
     public static let eventBufferLimit = 1_024
     let eventSink: AsyncStream<TerminalEvent>.Continuation
-    /// The events for the reader delegate, handed over in order on the main actor.
-    let readerEventSink: AsyncStream<TerminalEvent>.Continuation
+    /// What the delegates hear, handed over in order on the main actor (``MainActorDelivery``).
+    let mainActorSink: AsyncStream<MainActorDelivery>.Continuation
     /// The session and its reader (``TerminalSessionStateMachine``), behind its own lock.
     private let sessionState = Mutex(TerminalSessionStateMachine())
     /// The phone's own Tap to Pay reader and its reconnect (``TapToPayClientStateMachine``).
@@ -105,12 +105,12 @@ public final class TerminalClient: Sendable {
         self.paymentTimeout = paymentTimeout
         self.lostEventGraceWait = lostEventGrace
         (events, eventSink) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(Self.eventBufferLimit))
-        let readerEvents: AsyncStream<TerminalEvent>
-        (readerEvents, readerEventSink) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .bufferingNewest(Self.eventBufferLimit))
+        let deliveries: AsyncStream<MainActorDelivery>
+        (deliveries, mainActorSink) = AsyncStream.makeStream(of: MainActorDelivery.self, bufferingPolicy: .bufferingNewest(Self.eventBufferLimit))
         Task { @MainActor [weak self] in
-            for await event in readerEvents {
+            for await delivery in deliveries {
                 guard let self else { return }
-                self.deliverToReaderDelegate(event)
+                self.deliverOnMainActor(delivery)
             }
         }
     }
@@ -118,7 +118,7 @@ public final class TerminalClient: Sendable {
     deinit {
         for task in feedSession({ $0.backgroundTasks }) { task.cancel() }
         eventSink.finish()
-        readerEventSink.finish()
+        mainActorSink.finish()
     }
 
     /// Sets the delegate (held weakly).

@@ -115,7 +115,10 @@ public enum TerminalEvent: Sendable, Equatable {
 }
 
 /// Callbacks for a ``TerminalClient`` (the delegate style of Stripe's SDKs); every method
-/// has an empty default. Called from a background task, in event order.
+/// has an empty default. Called on the main actor, in event order, as Stripe's SDKs call theirs
+/// on the main queue: a `@MainActor` view model conforms as it is. A command that fails because
+/// the reader was lost returns its error only after the delegate heard the loss.
+@MainActor
 public protocol TerminalDelegate: AnyObject, Sendable {
     /// The session lost its reader.
     func terminal(_ terminal: TerminalClient, didDisconnect info: DisconnectInfo)

@@ -15,6 +15,9 @@ final class ScriptedGateway: Sendable {
         case fail(ReaderGatewayV1.Status)
         /// The call stays open: a subscription (``push(_:)`` sends on it) or a call never answered.
         case hold
+        /// `event` on the connection's open subscriptions first, then the call ends with `status`
+        /// (a command failing because of what the event says, the event ahead of the error).
+        case failAfterEvent(ReaderGatewayV1.SessionEvent, ReaderGatewayV1.Status)
     }
 
     /// One call as the gateway received it.
@@ -185,6 +188,12 @@ final class ScriptedGateway: Sendable {
                     _ = try? state.connections[id]?.frames.endCall(call.streamID, status: status)
                 case .hold:
                     state.connections[id]?.held.insert(call.streamID)
+                case .failAfterEvent(let event, let status):
+                    let subscriptions = state.connections[id].map { connection in
+                        connection.held.filter { connection.paths[$0] == ReaderGatewayV1.Sdk.subscribeEvents.path }
+                    } ?? []
+                    for stream in subscriptions { _ = try? state.connections[id]?.frames.send(event, on: stream) }
+                    _ = try? state.connections[id]?.frames.endCall(call.streamID, status: status)
                 }
             }
         }

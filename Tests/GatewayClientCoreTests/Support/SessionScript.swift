@@ -16,6 +16,8 @@ enum SessionScript {
         return reader
     }
 
+    /// `clearReaderDisplay` answers as if another lane had just taken the reader: the takeover
+    /// event on the subscription, then `READER_CONNECTED_TO_ANOTHER_SESSION`.
     static func answers(holdDiscovery: Bool = false) -> ScriptedGateway.Script {
         { call in
             switch call.path {
@@ -45,6 +47,8 @@ enum SessionScript {
                 response.reader = reader
                 response.generation = 1
                 return .reply(response)
+            case ReaderGatewayV1.Sdk.clearReaderDisplay.path:
+                return .failAfterEvent(takeover(by: "Lane 7"), ReaderGatewayV1.Status(.readerConnectedToAnotherSession, "Lane 7 took the reader"))
             default:
                 return .fail(ReaderGatewayV1.Status(.methodNotFound, "the scripted gateway does not answer \(call.path)"))
             }

@@ -9,7 +9,9 @@
 //   wire          GatewayWire           frames, protobuf codec, messages, call state machines
 //   websocket     GatewayWebSocket      HTTP/1.1 upgrade and RFC 6455 framing as pure state machines
 //   transport     GatewayTransport      sockets, TLS on OpenSSL, over the event loops
-//   calls         GatewayRPC            client channels, the server's call layer over a transport (TLS or in memory), RPCError
+//   channel       GatewayChannel        client channels over a transport protocol, RPCError (platform-neutral)
+//   linux client  GatewayLinuxTransport the channel's transport on Linux: TLS on OpenSSL over the event loop
+//   calls         GatewayRPC            the server's call layer over a transport (TLS or in memory); re-exports the two above
 //   domain        GatewayDomain         ownership arbitration, registration, discovery (pure)
 //   registry      GatewayRegistry       live links, sessions, pending commands of one replica (pure state machine)
 //   postgres      GatewayPostgres       libpq client and pool, rows, notifications, embedded server, migrations runner
@@ -17,7 +19,8 @@
 //   operations    GatewayOperations     metrics registry, ops HTTP endpoint
 //   web files     GatewayWebClient, GatewayWebClientCodecs, GatewayConsole   the browser library and console, compiled in
 //   services      GatewayService        the gateway: SDK, reader link and admin surfaces wired together
-//   client        GatewayClient         the Swift client library (point of sale, admin, reader link)
+//   client core   GatewayClientCore     the Swift client library, platform-neutral (point of sale, admin, reader link)
+//   client        GatewayClient         the client core with the Linux transport wired in: what an app imports
 //   simulators    GatewaySimulators     simulated Bluetooth readers and air, the air's Unix-socket server and radio
 //                 GatewayCommandLine    the pure parts of the programs
 //   executables   reader-gateway, gatewayctl, reader-sim, pos-lane
@@ -43,6 +46,11 @@ let consoleFiles = ["console.css", "console.js", "fleet-view.js", "index.html"]
 
 let package = Package(
     name: "ReaderGateway",
+    // What the client core (GatewayClientCore and the modules below it) supports: Apple platforms
+    // with Swift 6's `Synchronization.Mutex`, besides Linux. The gateway, its tools and the
+    // Linux transport build on Linux only (epoll, OpenSSL and libpq through pkg-config); `make
+    // lint` checks that the core's module graph holds none of them.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .executable(name: "reader-gateway", targets: ["ReaderGatewayServer"]),
         .executable(name: "gatewayctl", targets: ["GatewayCtl"]),
@@ -52,6 +60,9 @@ let package = Package(
         // last component of its URL or path (`reader-gateway`), not by `name:` above:
         // `.product(name: "GatewayClient", package: "reader-gateway")` (docs/client.md).
         .library(name: "GatewayClient", targets: ["GatewayClient"]),
+        // The client without a transport, for platforms other than Linux: the app supplies a
+        // `ClientTransport` (docs/client.md sketches one on Network.framework).
+        .library(name: "GatewayClientCore", targets: ["GatewayClientCore"]),
         .library(name: "GatewaySimulators", targets: ["GatewaySimulators"]),
         // Not shipped: the commands of the tools under Sources/Tools (benchmarks, fuzzing, interop,
         // load). Each target is named as its folder; the command keeps its short name.
@@ -85,6 +96,11 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: swift6
         ),
+        // channel: client channels and calls over the `ClientTransport` protocol, and RPCError; platform-neutral
+        // (no event loop, socket or OpenSSL): the client core's and the replica link's calls.
+        .target(name: "GatewayChannel", dependencies: ["GatewayCore", "GatewayWire"], swiftSettings: swift6),
+        // linux client: the channel's transport on Linux, TLS on OpenSSL over the epoll loop (`LinuxTLSTransport`).
+        .target(name: "GatewayLinuxTransport", dependencies: ["GatewayCore", "GatewayChannel", "GatewayTransport"], swiftSettings: swift6),
         .target(name: "GatewayDomain", dependencies: ["GatewayCore"], swiftSettings: swift6),
         // registry: what one replica knows of live readers and sessions, as a pure state machine.
         .target(name: "GatewayRegistry", dependencies: ["GatewayDomain", "GatewayWire"], swiftSettings: swift6),
@@ -100,7 +116,7 @@ let package = Package(
         ),
         // calls: client channels and the server's call layer (routes, connections, the WebSocket carrier) over a
         // transport protocol (TLS or in memory), RPCError; below the service and the client library.
-        .target(name: "GatewayRPC", dependencies: ["CGatewayLinux", "GatewayCore", "GatewayWire", "GatewayWebSocket", "GatewayTransport"], swiftSettings: swift6),
+        .target(name: "GatewayRPC", dependencies: ["CGatewayLinux", "GatewayCore", "GatewayWire", "GatewayWebSocket", "GatewayTransport", "GatewayChannel", "GatewayLinuxTransport"], swiftSettings: swift6),
         .target(name: "GatewayOperations", dependencies: ["GatewayCore", "GatewayEventLoop", "CGatewayLinux"], swiftSettings: swift6),
 
         // web files: the browser library, its generated codecs (two targets: SwiftPM names an
@@ -128,7 +144,10 @@ let package = Package(
             dependencies: ["CGatewayLinux", "GatewayCore", "GatewayWire", "GatewayWebSocket", "GatewayTransport", "GatewayRPC", "GatewayDomain", "GatewayRegistry", "GatewayPostgres", "GatewayRepositories", "GatewayOperations", "GatewayWebClient", "GatewayWebClientCodecs", "GatewayConsole"],
             swiftSettings: swift6
         ),
-        .target(name: "GatewayClient", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayRPC"], swiftSettings: swift6),
+        // client core: the Swift client library on any platform, over a transport the app supplies.
+        .target(name: "GatewayClientCore", dependencies: ["GatewayCore", "GatewayWire", "GatewayChannel"], swiftSettings: swift6),
+        // client: the core with the Linux transport as its default; what `import GatewayClient` gives.
+        .target(name: "GatewayClient", dependencies: ["GatewayClientCore", "GatewayLinuxTransport", "GatewayTransport", "GatewayRPC"], swiftSettings: swift6),
         // simulators: what stands in for hardware behind the client's seams (the simulated Bluetooth
         // air and its readers, the air shared over a Unix socket), for tests, pos-lane and reader-sim.
         .target(name: "GatewaySimulators", dependencies: ["GatewayWire", "GatewayRPC", "GatewayClient"], swiftSettings: swift6),
@@ -280,10 +299,13 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayClientTests",
-            dependencies: ["GatewayClient", "GatewayCommandLine", "GatewayTransport", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTestKit"],
+            dependencies: ["GatewayClient", "GatewayClientCore", "GatewayCommandLine", "GatewayTransport", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTestKit"],
             exclude: ["quickstart.mk", "quickstart-test.sh"],
             swiftSettings: swift6
         ),
+        // The client core alone, over a transport in memory to a scripted gateway: no socket, no
+        // TLS, no event loop (nothing Linux-only: the core's tests are an Apple app's too).
+        .testTarget(name: "GatewayClientCoreTests", dependencies: ["GatewayClientCore", "GatewayChannel", "GatewayWire"], swiftSettings: swift6),
         // The simulators on their own: the air and its readers on a simulated clock, the air's
         // codec, and its Unix-socket server and radio in one process.
         .testTarget(name: "GatewaySimulatorsTests", dependencies: ["GatewaySimulators", "GatewayClient", "GatewayCore", "GatewayTestKit", "GatewayWire"], swiftSettings: swift6),

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Who a connection comes from, for per-source limits: an IPv4 address, or an IPv6 address's

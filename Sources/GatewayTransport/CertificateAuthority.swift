@@ -1,5 +1,6 @@
 import CGatewayOpenSSL
 import Foundation
+import GatewayCore
 
 /// What a certificate is for.
 public enum CertificateUsage: Sendable, Hashable {

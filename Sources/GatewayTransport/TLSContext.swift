@@ -1,5 +1,6 @@
 import CGatewayOpenSSL
 import Foundation
+import GatewayCore
 
 /// An OpenSSL `SSL_CTX` configured for this gateway: TLS 1.2 and 1.3 only, forward-secret AEAD
 /// ciphers, no compression, no renegotiation, buffers released while idle.

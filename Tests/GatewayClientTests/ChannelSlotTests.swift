@@ -1,4 +1,5 @@
-@testable import GatewayClient
+import GatewayClient
+@testable import GatewayClientCore
 import Testing
 
 /// A GatewayConnection's connect turn, without I/O: one caller connects at a time, the next

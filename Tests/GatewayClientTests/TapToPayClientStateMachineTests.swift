@@ -1,4 +1,5 @@
-@testable import GatewayClient
+import GatewayClient
+@testable import GatewayClientCore
 import GatewayWire
 import Testing
 

@@ -1,4 +1,5 @@
-@testable import GatewayClient
+import GatewayClient
+@testable import GatewayClientCore
 import GatewayCommandLine
 import GatewayTestSupport
 import GatewayWire
@@ -114,6 +115,8 @@ struct TerminalClientTests {
         #expect(await eventually { server.snapshot.subscribers == 2 })
         grace.open()
         await terminal.lossReportHasRun()
+        // The delegate hears it on the main actor, after the event stream.
+        #expect(await eventually { !delegate.disconnects.withLock { $0.isEmpty } })
         let heard = delegate.disconnects.withLock { $0 }
         #expect(heard.count == 1)
         #expect(heard.first?.readerID == "tmr_1")

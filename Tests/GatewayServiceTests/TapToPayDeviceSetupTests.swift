@@ -12,7 +12,8 @@ import Testing
 /// replica, do not; an OS update sets the device up again.
 @Suite("Tap to Pay device setup", .timeLimit(.minutes(5)))
 struct TapToPayDeviceSetupTests {
-    /// Records the update callbacks, and the connection status at each progress report.
+    /// Records the update callbacks (on the main actor: the delegate is main-actor isolated), and
+    /// the connection status at each progress report; the recordings are read from any task.
     final class SetupDelegate: TerminalDelegate {
         struct Seen: Sendable {
             var started: [ReaderSoftwareUpdate] = []
@@ -30,8 +31,8 @@ struct TapToPayDeviceSetupTests {
                 seen.statuses.append(status)
             }
         }
-        var now: Seen { seen.withLock { $0 } }
-        func reset() { seen.withLock { $0 = Seen() } }
+        nonisolated var now: Seen { seen.withLock { $0 } }
+        nonisolated func reset() { seen.withLock { $0 = Seen() } }
     }
 
     @Test("the first connect on a device sets it up as a configuration update (progress 0…1, status connecting); the next connect, through another replica, does not; an OS update sets it up again")

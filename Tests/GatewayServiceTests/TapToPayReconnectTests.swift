@@ -21,7 +21,7 @@ struct TapToPayReconnectTests {
         func terminal(_ terminal: TerminalClient, didStartReconnect readerID: String, reason: ReaderGatewayV1.MobileDisconnectReason) {
             reasons.withLock { $0.append(reason) }
         }
-        var all: [ReaderGatewayV1.MobileDisconnectReason] { reasons.withLock { $0 } }
+        nonisolated var all: [ReaderGatewayV1.MobileDisconnectReason] { reasons.withLock { $0 } }
     }
 
     typealias Log = TapToPayTests.EventLog
@@ -76,7 +76,8 @@ struct TapToPayReconnectTests {
 
         phone.client.applicationDidEnterBackground()
         #expect(await eventually { Self.kinds(log) == ["started"] })
-        #expect(delegate.all == [.appInBackground])
+        // The delegate hears it on the main actor, after the event stream.
+        #expect(await eventually { delegate.all == [.appInBackground] }, "\(delegate.all)")
         #expect(phone.client.tapToPayReader == nil)
         let ending = await Self.awaitEnding(admin, readerID)
         #expect(ending?.mobileDisconnectReason == .appInBackground)
@@ -182,7 +183,7 @@ struct TapToPayReconnectTests {
 
         proxy.cut()
         #expect(await eventually { Self.kinds(log) == ["started", "succeeded"] })
-        #expect(delegate.all == [.unknown])
+        #expect(await eventually { delegate.all == [.unknown] }, "\(delegate.all)")
         #expect(log.count { if case .sessionResumed = $0 { true } else { false } } == 1)
         #expect(log.count { if case .connectionLost = $0 { true } else { false } } == 1)
         #expect(await eventually { (try? await admin.ownership(of: readerID))?.networkStatus == .online })

@@ -16,7 +16,11 @@ against the sources:
     declares every package module it imports;
   - no layered target depends on a test helper or a tool, and test helpers depend on no tool;
   - every target that names its folder is named as that folder (Sources/Tools/WireFuzz holds
-    the target WireFuzz; the executable's command name is its product's).
+    the target WireFuzz; the executable's command name is its product's);
+  - the platform-neutral client core (PORTABLE below) stays so: its transitive target graph
+    holds no Linux-only module (LINUX_ONLY, and any system library: pkg-config's OpenSSL and
+    libpq), and no Swift file of that graph imports one, nor a C shim (`CGateway...`), nor
+    Linux's C library (`Glibc`, `Musl`) unless under `#if canImport(...)` with a Darwin branch.
 
 Exit status 1 when anything is found, each finding on a line of its own.
 """
@@ -29,6 +33,18 @@ import sys
 ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else ".")
 SWIFT = sys.argv[sys.argv.index("--swift") + 1] if "--swift" in sys.argv else "swift"
 TABLE = "docs/architecture.md"
+# The modules an app on an Apple platform builds: the client core and all it depends on; and
+# the core's tests, which run it over a transport in memory with nothing Linux-only either.
+PORTABLE = ["GatewayClientCore", "GatewayClientCoreTests"]
+# What builds on Linux only: the C shims (epoll and Linux calls; OpenSSL and libpq through
+# pkg-config), the epoll event loop and everything over it (the TLS transport, the client's
+# Linux transport, the server's call layer, the PostgreSQL driver, the ops endpoint).
+LINUX_ONLY = {
+    "CGatewayLinux", "CGatewayOpenSSL", "CGatewayPostgres",
+    "GatewayEventLoop", "GatewayTransport", "GatewayLinuxTransport", "GatewayRPC",
+    "GatewayPostgres", "GatewayOperations",
+}
+LINUX_LIBC = {"Glibc", "Musl"}
 IMPORT = re.compile(r"^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z0-9_]+)", re.M)
 
 
@@ -71,6 +87,67 @@ def imports(folder):
     for path in sorted(folder.rglob("*.swift")):
         for module in IMPORT.findall(path.read_text()):
             yield path.relative_to(ROOT), module
+
+
+def guarded_libc_imports(text):
+    """Line numbers of Linux libc imports inside an `#if canImport(Glibc)` (or Musl) branch of a
+    file that also has a `canImport(Darwin)` branch: the portable idiom, not a Linux tie."""
+    if "canImport(Darwin)" not in text:
+        return set()
+    guarded, stack = set(), []
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith("#if "):
+            stack.append(stripped[4:])
+        elif stripped.startswith("#elseif ") and stack:
+            stack[-1] = stripped[8:]
+        elif stripped.startswith("#else") and stack:
+            stack[-1] = ""
+        elif stripped.startswith("#endif") and stack:
+            stack.pop()
+        elif any(f"canImport({libc})" in condition for condition in stack for libc in LINUX_LIBC):
+            guarded.add(number)
+    return guarded
+
+
+def portable_findings(targets):
+    """What ties a PORTABLE module to Linux: a Linux-only module in its target graph (with the
+    path that reaches it), or an import of one in the graph's sources."""
+    findings, graph = [], {}
+    for root in PORTABLE:
+        if root not in targets:
+            findings.append(f"Package.swift: the platform-neutral client core {root} is no target")
+            continue
+        paths = {root: [root]}
+        queue = [root]
+        while queue:
+            name = queue.pop(0)
+            for dependency in dependencies(targets[name]):
+                if dependency in targets and dependency not in paths:
+                    paths[dependency] = paths[name] + [dependency]
+                    queue.append(dependency)
+        for name, path in sorted(paths.items()):
+            if name in LINUX_ONLY or targets[name]["type"] == "system":
+                findings.append(f"Package.swift: {root} must build on Apple platforms, but its target graph reaches the Linux-only {name} ({' -> '.join(path)}); "
+                                "move what needs it behind the `ClientTransport` protocol, into GatewayLinuxTransport")
+        graph[root] = sorted(paths)
+    for name in sorted({module for modules in graph.values() for module in modules}):
+        target = targets[name]
+        if target["type"] == "system":
+            continue
+        for path in sorted(source_folder(target).rglob("*.swift")):
+            text = path.read_text()
+            guarded = guarded_libc_imports(text)
+            for number, line in enumerate(text.splitlines(), start=1):
+                match = IMPORT.match(line)
+                if not match:
+                    continue
+                module = match.group(1)
+                tied = module in LINUX_ONLY or module.startswith("CGateway") or (module in LINUX_LIBC and number not in guarded)
+                if tied:
+                    findings.append(f"{path.relative_to(ROOT)}:{number}: {name} is in the platform-neutral client core's graph but imports {module}, which exists on Linux only; "
+                                    + ("guard it with `#if canImport(Glibc)` and add a `#elseif canImport(Darwin)` branch" if module in LINUX_LIBC else "move the code that needs it into GatewayLinuxTransport"))
+    return findings, graph
 
 
 def main():
@@ -142,6 +219,9 @@ def main():
             elif module not in declared:
                 findings.append(f"{file}: {name} imports {module} without declaring it in Package.swift")
 
+    portable, graph = portable_findings(targets)
+    findings += portable
+
     for finding in findings:
         print(finding)
     if findings:
@@ -149,6 +229,8 @@ def main():
         return 1
     print(f"check-layers: {len(rank)} layered targets (executables included) declare and import only the layers above them; "
           f"{sum(1 for t in targets.values() if is_tool(t))} tools named as their folders")
+    for root, modules in graph.items():
+        print(f"check-layers: {root}'s target graph ({', '.join(modules)}) holds no Linux-only module, and its sources import none")
     return 0
 
 

@@ -1,3 +1,4 @@
+import GatewayChannel
 import GatewayTransport
 
 /// One end of an in-memory byte pipe: what is written at one end arrives at the other, in
@@ -8,7 +9,7 @@ import GatewayTransport
 ///
 /// `@unchecked Sendable`: every `var` is read and written only on ``loop``'s thread (both
 /// ends live on it; ``ConnectionTransport``'s methods are called there).
-final class InMemoryPipeEnd: ConnectionTransport, @unchecked Sendable {
+final class InMemoryPipeEnd: ConnectionTransport, ClientTransportConnection, @unchecked Sendable {
     let loop: EventLoop
     /// How the log names this end's peer.
     let peerName: String

@@ -1,5 +1,6 @@
 import GatewayCore
 import GatewayTransport
+import GatewayChannel
 import GatewayWire
 
 /// Serves a ``CallServer`` to ``ClientChannel``s of this process with no socket and no TLS:
@@ -37,20 +38,50 @@ public struct InMemoryTransport: Sendable {
         peer: String = "in-memory",
         verifiedClientIdentity: String? = nil
     ) async throws -> ClientChannel {
-        let loop = self.loop
-        let logger = Logger(component: "client").with("gateway", "in-memory")
-        let handler = ChannelHandler(loop: loop, configuration: configuration.connectionConfiguration, logger: logger)
+        try await ClientChannel.connect(configuration, over: InMemoryConnector(server: server, loop: loop, peer: peer, verifiedClientIdentity: verifiedClientIdentity))
+    }
+}
+
+/// One channel's connection to the server: a pipe on the server's loop, its client end
+/// reported to the channel as the transport protocol's connection.
+struct InMemoryConnector: ClientTransport {
+    let server: CallServer
+    let loop: EventLoop
+    let peer: String
+    let verifiedClientIdentity: String?
+
+    func makeExecutor() -> EventLoopExecutor {
+        EventLoopExecutor(loop: loop)
+    }
+
+    func connect(_ configuration: ClientChannelConfiguration, on executor: EventLoopExecutor, delegate: any ClientTransportDelegate) {
+        let (loop, peer, verifiedClientIdentity) = (self.loop, self.peer, self.verifiedClientIdentity)
         let connection = server.makeConnection(on: loop)
         let ends = InMemoryPipeEnd.pair(on: loop, names: (client: peer, server: "in-memory server"))
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            handler.shared.withLock { $0.connectContinuation = continuation }
-            loop.execute {
-                ends.server.handler = connection
-                ends.client.handler = handler
-                connection.transportActive(ends.server, peer: peer, verifiedClientIdentity: verifiedClientIdentity, info: nil)
-                handler.transportActive(ends.client, peer: ends.client.peerName, verifiedClientIdentity: nil, info: nil)
-            }
+        loop.execute {
+            ends.server.handler = connection
+            ends.client.handler = ChannelDelegateHandler(delegate: delegate)
+            connection.transportActive(ends.server, peer: peer, verifiedClientIdentity: verifiedClientIdentity, info: nil)
+            delegate.transportActive(ends.client, info: ChannelConnectionInfo(peer: ends.client.peerName))
         }
-        return ClientChannel(configuration: configuration, handler: handler)
+    }
+}
+
+/// The pipe's callbacks to its client end, forwarded to the channel.
+final class ChannelDelegateHandler: TransportHandler, Sendable {
+    let delegate: any ClientTransportDelegate
+
+    init(delegate: any ClientTransportDelegate) {
+        self.delegate = delegate
+    }
+
+    func transportActive(_ transport: any ConnectionTransport, peer: String, verifiedClientIdentity: String?, info: ConnectionInfo?) {}
+
+    func transportReceived(_ bytes: UnsafeRawBufferPointer) {
+        delegate.transportReceived(bytes)
+    }
+
+    func transportClosed(_ reason: CloseReason, peer: String) {
+        delegate.transportClosed(ClientTransportCloseReason(reason))
     }
 }

@@ -1,3 +1,4 @@
+import GatewayChannel
 import GatewayWire
 
 /// What a method handler knows about the call it serves.

@@ -1,3 +1,4 @@
+import GatewayChannel
 import GatewayWire
 
 /// An error a method's handler throws to end its call: the status its END_OF_CALL carries.

@@ -1,3 +1,4 @@
+import GatewayChannel
 import GatewayWire
 
 /// What the call layer counts, supplied by whoever serves (the gateway feeds its metrics

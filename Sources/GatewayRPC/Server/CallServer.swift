@@ -1,5 +1,6 @@
 import GatewayCore
 import GatewayTransport
+import GatewayChannel
 import GatewayWire
 import Synchronization
 

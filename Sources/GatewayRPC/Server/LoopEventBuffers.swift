@@ -1,4 +1,5 @@
 import GatewayTransport
+import GatewayChannel
 import GatewayWire
 
 /// The event buffer of each event loop, shared by the connections on it: a read's events are

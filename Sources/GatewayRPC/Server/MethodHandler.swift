@@ -1,3 +1,4 @@
+import GatewayChannel
 import GatewayWire
 
 /// How a server serves one method path.

@@ -1,3 +1,4 @@
+import GatewayChannel
 import GatewayWire
 
 /// How a service serves one unary method (a requirement of a generated `…Routes` protocol).

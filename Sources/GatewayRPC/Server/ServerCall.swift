@@ -1,4 +1,5 @@
 import GatewayTransport
+import GatewayChannel
 import GatewayWire
 import Synchronization
 

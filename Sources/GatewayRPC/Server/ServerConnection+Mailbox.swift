@@ -1,5 +1,6 @@
 import CGatewayLinux
 import GatewayTransport
+import GatewayChannel
 import GatewayWire
 import Synchronization
 

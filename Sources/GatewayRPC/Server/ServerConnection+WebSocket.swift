@@ -1,6 +1,7 @@
 import GatewayCore
 import GatewayTransport
 import GatewayWebSocket
+import GatewayChannel
 import GatewayWire
 
 /// What carries a connection's protocol frames (PROTOCOL.md sections 1 and 15), decided by

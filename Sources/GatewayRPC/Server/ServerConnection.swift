@@ -1,6 +1,7 @@
 import GatewayCore
 import GatewayTransport
 import GatewayWebSocket
+import GatewayChannel
 import GatewayWire
 import Synchronization
 

@@ -1,4 +1,5 @@
-@testable import GatewayClient
+import GatewayClient
+@testable import GatewayClientCore
 
 extension TerminalClient {
     /// Returns once the client's own report of a loss (if one was scheduled) has run.

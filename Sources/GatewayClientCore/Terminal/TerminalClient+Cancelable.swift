@@ -1,0 +1,163 @@
+import GatewayChannel
+import GatewayWire
+import Synchronization
+
+/// A running operation the app can stop (Stripe Terminal's `Cancelable`), as
+/// ``TerminalClient/discoverReaders(_:delegate:completion:)`` and
+/// ``TerminalClient/collectPaymentMethod(_:completion:)`` return it.
+public final class Cancelable: Sendable {
+    private let done = Atomic<Bool>(false)
+    private let stop: @Sendable () async throws -> Void
+
+    init(stop: @escaping @Sendable () async throws -> Void) {
+        self.stop = stop
+    }
+
+    /// Whether the operation has ended (its completion was called); cancelling then does nothing.
+    public var completed: Bool { done.load(ordering: .acquiring) }
+
+    /// Stops the operation: its completion receives a ``TerminalError`` with code `canceled`.
+    /// Does nothing once it has completed.
+    public func cancel() async throws {
+        guard !completed else { return }
+        try await stop()
+    }
+
+    func complete() { done.store(true, ordering: .releasing) }
+}
+
+/// Where a discovery looks (Stripe's `InternetDiscoveryConfiguration`).
+public struct InternetDiscoveryConfiguration: Sendable, Hashable {
+    /// The location; empty for every location the connection token allows.
+    public var locationID: String
+    /// One reader to discover (Stripe's `DiscoveryFilter`); nil for every reader of the location.
+    public var filter: DiscoveryFilter?
+    public var simulated: Bool
+
+    public init(locationID: String = "", filter: DiscoveryFilter? = nil, simulated: Bool = false) {
+        self.locationID = locationID
+        self.filter = filter
+        self.simulated = simulated
+    }
+}
+
+/// How to connect an internet reader (Stripe's `InternetConnectionConfiguration`).
+public struct InternetConnectionConfiguration: Sendable {
+    /// Refuse a reader mid-transaction for another lane (`readerBusy`) instead of taking it
+    /// over; an idle reader is taken over either way. Stripe recommends true first.
+    public var failIfInUse: Bool
+    /// Let the customer cancel a collect on the reader (sent with every collect while connected).
+    public var allowCustomerCancel: Bool
+    /// Hears the reader's disconnect and reconnects, on the main actor (held weakly).
+    public weak var delegate: (any ReaderDelegate)?
+
+    public init(failIfInUse: Bool = false, allowCustomerCancel: Bool = false, delegate: (any ReaderDelegate)? = nil) {
+        self.failIfInUse = failIfInUse
+        self.allowCustomerCancel = allowCustomerCancel
+        self.delegate = delegate
+    }
+}
+
+/// Hears what a discovery found (Stripe's `DiscoveryDelegate`), on the main actor: a
+/// `@MainActor` view model conforms as it is.
+@MainActor
+public protocol DiscoveryDelegate: AnyObject, Sendable {
+    /// The readers found (every reader of the location, online and offline).
+    func terminal(_ terminal: TerminalClient, didUpdateDiscoveredReaders readers: [DiscoveredReader])
+}
+
+extension TerminalClient {
+    /// Discovers readers (``discoverReaders(locationID:filter:timeout:simulated:)``) and hands
+    /// them to `delegate`, then calls `completion` (both on the main actor): nil when the
+    /// discovery answered, the error otherwise (`canceled` after ``Cancelable/cancel()``).
+    @discardableResult
+    public func discoverReaders(
+        _ configuration: InternetDiscoveryConfiguration, delegate: any DiscoveryDelegate,
+        completion: @escaping @MainActor @Sendable (TerminalError?) -> Void = { _ in }
+    ) -> Cancelable {
+        let task = Task {
+            do {
+                let readers = try await discoverReaders(configuration)
+                await delegate.terminal(self, didUpdateDiscoveredReaders: readers)
+                return nil as TerminalError?
+            } catch {
+                return Self.terminalError(error)
+            }
+        }
+        let cancelable = Cancelable { [weak self] in
+            task.cancel()
+            try await self?.cancelDiscovery()
+        }
+        Task {
+            let error = await task.value
+            cancelable.complete()
+            await completion(error)
+        }
+        return cancelable
+    }
+
+    /// The readers `configuration` names (the async form of ``discoverReaders(_:delegate:completion:)``).
+    public func discoverReaders(_ configuration: InternetDiscoveryConfiguration) async throws -> [DiscoveredReader] {
+        try await discoverReaders(locationID: configuration.locationID, filter: configuration.filter, simulated: configuration.simulated)
+    }
+
+    /// Connects to a reader of the latest discovery as `connectionConfig` says and returns it
+    /// (Stripe's `connectReader(_:connectionConfig:)`); errors as ``connectReader(_:failIfInUse:)``.
+    @discardableResult
+    public func connectReader(_ reader: DiscoveredReader, connectionConfig: InternetConnectionConfiguration) async throws -> Reader {
+        let response = try await connectReader(reader, failIfInUse: connectionConfig.failIfInUse)
+        feedSession {
+            $0.customerCancelAllowed(connectionConfig.allowCustomerCancel)
+            $0.readerDelegateSet(connectionConfig.delegate)
+        }
+        return Reader(response.reader ?? reader.wire)
+    }
+
+    /// Waits for the customer's card, then calls `completion` on the main actor with the
+    /// payment (status `requiresConfirmation`, the card in `paymentMethod`) or the error
+    /// (`canceled` after ``Cancelable/cancel()``, which cancels the collect on the reader).
+    @discardableResult
+    public func collectPaymentMethod(
+        _ payment: PaymentIntentParameters,
+        completion: @escaping @MainActor @Sendable (Result<PaymentIntent, TerminalError>) -> Void
+    ) -> Cancelable {
+        let task = Task { () -> Result<PaymentIntent, TerminalError> in
+            do {
+                return .success(try await collectPaymentMethod(payment))
+            } catch {
+                return .failure(Self.terminalError(error))
+            }
+        }
+        let cancelable = Cancelable { [weak self] in
+            try await self?.cancelCollectPaymentMethod()
+        }
+        Task {
+            let result = await task.value
+            cancelable.complete()
+            await completion(result)
+        }
+        return cancelable
+    }
+
+    /// Waits for the customer's card and returns the payment, status `requiresConfirmation`
+    /// with the card in `paymentMethod` (the async form of ``collectPaymentMethod(_:completion:)``;
+    /// cancel it with ``cancelCollectPaymentMethod()``).
+    public func collectPaymentMethod(_ payment: PaymentIntentParameters) async throws -> PaymentIntent {
+        PaymentIntent(collected: try await collectPaymentMethod(payment.message))
+    }
+
+    /// Confirms a collected payment (Stripe's `confirmPaymentIntent`): the payment with its
+    /// status (`succeeded`) and the amount received.
+    public func confirmPaymentIntent(_ payment: PaymentIntent) async throws -> PaymentIntent {
+        var params = ReaderGatewayV1.ConfirmPaymentIntentParams()
+        params.paymentIntentID = payment.id
+        return PaymentIntent(confirmed: try await confirmPaymentIntent(params), paymentMethod: payment.paymentMethod)
+    }
+
+    /// Any error a call throws, as a ``TerminalError``.
+    static func terminalError(_ error: any Error) -> TerminalError {
+        if let error = error as? RPCError { return TerminalError(error) }
+        if error is CancellationError { return TerminalError(RPCError(code: .cancelled, reason: .commandCanceled, message: "the operation was canceled")) }
+        return TerminalError(RPCError(code: .unknown, reason: .unspecified, message: "\(error)"))
+    }
+}

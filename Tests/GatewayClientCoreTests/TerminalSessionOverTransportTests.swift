@@ -1,0 +1,156 @@
+import GatewayClientCore
+import GatewayWire
+import Testing
+
+/// The client core's session logic over a transport in memory: `TerminalClient` and its
+/// `GatewayConnection` reach a scripted gateway through ``InMemoryClientTransport``, with no
+/// socket, no TLS and no event loop: what an app on any platform runs, its transport aside.
+@Suite("The client core over an in-memory transport", .timeLimit(.minutes(1)))
+struct TerminalSessionOverTransportTests {
+    static let configuration = ClientChannelConfiguration(host: "scripted", port: 0, keepalive: nil)
+
+    func terminal(_ gateway: ScriptedGateway) -> TerminalClient {
+        TerminalClient(connection: GatewayConnection(Self.configuration, transport: InMemoryClientTransport(gateway: gateway)))
+    }
+
+    @Test("a session opens, discovers and connects the reader; the gateway saw each request as sent")
+    func openDiscoverConnect() async throws {
+        let gateway = ScriptedGateway(SessionScript.answers())
+        let terminal = terminal(gateway)
+        let session = try await terminal.openSession(connectionToken: "pst_core", posDeviceID: "pos-1", laneLabel: "Lane 1")
+        #expect(session.sessionID == "sess_core_1")
+        #expect(session.lease == .milliseconds(SessionScript.leaseMs))
+        #expect(!session.resumed)
+
+        let readers = try await terminal.discoverReaders(locationID: "tml_core")
+        #expect(readers.map(\.id) == [SessionScript.reader.id])
+        #expect(readers.first?.discoveryID == "disc_core_1")
+
+        try await terminal.connectReader(try #require(readers.first), failIfInUse: true)
+        #expect(terminal.connectedReader?.id == SessionScript.reader.id)
+        #expect(terminal.connectionStatus == .connected)
+
+        let calls = gateway.calls
+        let open = try #require(calls.first { $0.path == ReaderGatewayV1.Sdk.openSession.path })
+        let openRequest = try open.decode(ReaderGatewayV1.Sdk.openSession)
+        #expect(openRequest.connectionToken == "pst_core")
+        #expect(openRequest.posDeviceID == "pos-1")
+        #expect(openRequest.laneLabel == "Lane 1")
+        #expect(openRequest.resumeToken.isEmpty)
+        let connect = try #require(calls.first { $0.path == ReaderGatewayV1.Sdk.connectReader.path })
+        let connectRequest = try connect.decode(ReaderGatewayV1.Sdk.connectReader)
+        #expect(connectRequest.sessionToken == SessionScript.sessionToken)
+        #expect(connectRequest.readerID == SessionScript.reader.id)
+        #expect(connectRequest.discoveryID == "disc_core_1")
+        #expect(connectRequest.failIfInUse)
+        // One connection carried every call.
+        #expect(Set(calls.map(\.connection)) == [1])
+    }
+
+    @Test("a takeover reaches the lane as a disconnected event naming who took the reader, and the reader is gone")
+    func takeover() async throws {
+        let gateway = ScriptedGateway(SessionScript.answers())
+        let terminal = terminal(gateway)
+        var events = terminal.events.makeAsyncIterator()
+        try await terminal.openSession(connectionToken: "pst_core", posDeviceID: "pos-1", laneLabel: "Lane 1")
+        let readers = try await terminal.discoverReaders(locationID: "tml_core")
+        try await terminal.connectReader(try #require(readers.first))
+        // The event stream is subscribed before the gateway has anything to say on it.
+        let subscribed = await gateway.next { $0 == .called(path: ReaderGatewayV1.Sdk.subscribeEvents.path, connection: 1) }
+        #expect(subscribed != nil)
+
+        gateway.push(SessionScript.takeover(by: "Lane 9"))
+        let event = await events.next { if case .disconnected = $0 { true } else { false } }
+        guard case .disconnected(let info)? = event else {
+            Issue.record("the event stream ended without the takeover: \(String(describing: event))")
+            return
+        }
+        #expect(info.readerID == SessionScript.reader.id)
+        #expect(info.reason == .replaced)
+        #expect(info.takenByLaneLabel == "Lane 9")
+        #expect(info.takenByPosDeviceID == "pos-9")
+        #expect(terminal.connectedReader == nil)
+        #expect(terminal.connectionStatus == .notConnected)
+    }
+
+    @Test("a dropped connection is replaced and the session resumed with its token, keeping its reader")
+    func droppedConnectionResumes() async throws {
+        let gateway = ScriptedGateway(SessionScript.answers())
+        let terminal = terminal(gateway)
+        var events = terminal.events.makeAsyncIterator()
+        try await terminal.openSession(connectionToken: "pst_core", posDeviceID: "pos-1", laneLabel: "Lane 1")
+        let readers = try await terminal.discoverReaders(locationID: "tml_core")
+        try await terminal.connectReader(try #require(readers.first))
+        #expect(await gateway.next { $0 == .called(path: ReaderGatewayV1.Sdk.subscribeEvents.path, connection: 1) } != nil)
+
+        gateway.dropConnections()
+        let lost = await events.next { if case .connectionLost = $0 { true } else { false } }
+        guard case .connectionLost(let error)? = lost else {
+            Issue.record("no connectionLost event: \(String(describing: lost))")
+            return
+        }
+        #expect(error.code == .unavailable)
+        let resumedEvent = await events.next { if case .sessionResumed = $0 { true } else { false } }
+        guard case .sessionResumed(let resumed)? = resumedEvent else {
+            Issue.record("no sessionResumed event: \(String(describing: resumedEvent))")
+            return
+        }
+        #expect(resumed.resumed)
+        #expect(resumed.sessionID == "sess_core_1")
+        #expect(resumed.connectedReader?.id == SessionScript.reader.id)
+        #expect(terminal.connectedReader?.id == SessionScript.reader.id)
+
+        // The resume went over a second connection, with the session's token, and the event
+        // stream was subscribed again there.
+        #expect(await gateway.next { $0 == .called(path: ReaderGatewayV1.Sdk.subscribeEvents.path, connection: 2) } != nil)
+        let reopen = try #require(gateway.calls.first { $0.path == ReaderGatewayV1.Sdk.openSession.path && $0.connection == 2 })
+        #expect(try reopen.decode(ReaderGatewayV1.Sdk.openSession).resumeToken == SessionScript.sessionToken)
+
+        // The resumed session hears the gateway as before.
+        gateway.push(SessionScript.takeover(by: "Lane 4"))
+        let event = await events.next { if case .disconnected = $0 { true } else { false } }
+        guard case .disconnected(let info)? = event else {
+            Issue.record("no takeover after the resume: \(String(describing: event))")
+            return
+        }
+        #expect(info.takenByLaneLabel == "Lane 4")
+    }
+
+    @Test("a call the gateway does not answer ends at its deadline with DEADLINE_EXCEEDED; the connection carries the next call")
+    func deadline() async throws {
+        let gateway = ScriptedGateway(SessionScript.answers(holdDiscovery: true))
+        let terminal = terminal(gateway)
+        try await terminal.openSession(connectionToken: "pst_core", posDeviceID: "pos-1", laneLabel: "Lane 1")
+        // The session's own calls have the long deadline of a lane; this one is short, as the
+        // outcome (not its timing) is what is checked.
+        var discover = ReaderGatewayV1.DiscoverReadersRequest()
+        discover.sessionToken = SessionScript.sessionToken
+        let error = await #expect(throws: RPCError.self) {
+            try await terminal.connection.unary(ReaderGatewayV1.Sdk.discoverReaders, discover, timeout: .milliseconds(200), attempts: 1)
+        }
+        #expect(error?.code == .deadlineExceeded)
+        // Only that call ended: the same connection carries the next one.
+        var heartbeat = ReaderGatewayV1.HeartbeatRequest()
+        heartbeat.sessionToken = SessionScript.sessionToken
+        _ = try await terminal.connection.unary(ReaderGatewayV1.Sdk.heartbeat, heartbeat, timeout: .seconds(15), attempts: 1)
+        #expect(Set(gateway.calls.map(\.connection)) == [1])
+    }
+
+    @Test("cancelling the task of a waiting call fails it with CANCELLED and sends CANCEL to the gateway")
+    func cancellation() async throws {
+        let gateway = ScriptedGateway(SessionScript.answers(holdDiscovery: true))
+        let terminal = terminal(gateway)
+        try await terminal.openSession(connectionToken: "pst_core", posDeviceID: "pos-1", laneLabel: "Lane 1")
+        let discovery = Task { try await terminal.discoverReaders(locationID: "tml_core") }
+        // The call reached the gateway and waits there.
+        #expect(await gateway.next { $0 == .called(path: ReaderGatewayV1.Sdk.discoverReaders.path, connection: 1) } != nil)
+        discovery.cancel()
+        let result = await discovery.result
+        guard case .failure(let error as RPCError) = result else {
+            Issue.record("the cancelled discovery did not fail with an RPCError: \(result)")
+            return
+        }
+        #expect(error.code == .cancelled)
+        #expect(await gateway.next { $0 == .cancelled(path: ReaderGatewayV1.Sdk.discoverReaders.path) } != nil)
+    }
+}

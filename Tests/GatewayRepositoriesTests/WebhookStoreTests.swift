@@ -142,6 +142,37 @@ struct WebhookStoreTests {
         }
     }
 
+    @Test("a delivery handed back at shutdown is claimable at once by another replica, its attempt not counted; only the replica holding the lease can hand it back")
+    func handBack() async throws {
+        try await withOwnershipDatabase(secondClient: true) { client, replica in
+            try await OwnershipFixtures(client: client).seedAccount()
+            let store = WebhookStore(client: client)
+            let other = WebhookStore(client: replica)
+            let (endpoint, _) = try await store.create(
+                account: Self.account, url: "https://hooks.example.com/", description: "", enabledEvents: ["*"], audit: Self.audit("CreateWebhookEndpoint")
+            )
+            let event = try await Self.append(client, EventType.readerOnline, reader: "tmr_1")
+            let claimed = try #require(try await store.claim(endpoint: endpoint.id, limit: 10, leaseMs: 60_000, replica: "node-a").first)
+            #expect(claimed.attempt == 1)
+            // Not node-b's to give back: its lease stands.
+            #expect(try await other.handBack(claimed.id, replica: "node-b") == false)
+            #expect(try await other.claim(endpoint: endpoint.id, limit: 10, leaseMs: 60_000, replica: "node-b").isEmpty)
+
+            #expect(try await store.handBack(claimed.id, replica: "node-a"))
+            let taken = try await other.claim(endpoint: endpoint.id, limit: 10, leaseMs: 60_000, replica: "node-b")
+            #expect(taken.map(\.id) == [claimed.id] && taken.first?.attempt == 1 && taken.first?.event.id == event)
+            // node-a's lease is gone; giving it back again changes nothing, nor once delivered.
+            #expect(try await store.handBack(claimed.id, replica: "node-a") == false)
+            try await other.delivered(claimed.id, status: 200)
+            #expect(try await other.handBack(claimed.id, replica: "node-b") == false)
+            let row = try #require(try await client.query(
+                "SELECT state, attempts, leased_by FROM webhook_deliveries WHERE id = $1", [PostgresValue(claimed.id)]
+            ).first)
+            #expect(try row.decode(String.self, "state") == "delivered" && row.decode(Int64.self, "attempts") == 1)
+            #expect(try row.decode(String?.self, "leased_by") == "node-b")
+        }
+    }
+
     @Test("two replicas claiming at once never claim the same delivery (SKIP LOCKED), and together claim every one")
     func concurrentClaimsAreDisjoint() async throws {
         try await withOwnershipDatabase(secondClient: true) { client, replica in

@@ -13,6 +13,9 @@ public struct WebhookMetrics: Sendable {
     public let pending: MetricTable
     /// Age of the oldest pending delivery, in seconds.
     public let oldestPendingSeconds: MetricTable
+    /// Rounds in which this replica could not ask PostgreSQL for deliveries (the store is down
+    /// or refusing): nothing is delivered from this replica while it grows.
+    public let claimFailures: MetricFamily<Counter>
 
     init(_ collection: MetricsCollection) {
         delivered = collection.table(
@@ -34,6 +37,10 @@ public struct WebhookMetrics: Sendable {
         oldestPendingSeconds = collection.table(
             "reader_gateway_webhook_oldest_pending_seconds", help: "Age of the oldest pending webhook delivery (whole deployment).",
             labelName: "endpoint", type: .gauge
+        )
+        claimFailures = collection.counter(
+            "reader_gateway_webhook_claim_failures_total",
+            help: "Rounds in which this replica could not claim webhook deliveries from PostgreSQL."
         )
     }
 }

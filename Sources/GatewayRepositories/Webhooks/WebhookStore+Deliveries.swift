@@ -76,6 +76,23 @@ extension WebhookStore {
         return deliveries
     }
 
+    /// `replica` gives back a delivery it claimed and did not finish (it is shutting down): the
+    /// lease ends now and the claim no longer counts as an attempt, so any replica sends it at
+    /// once, with its retry schedule as it was. A delivery `replica` no longer holds (its lease
+    /// expired and another replica claimed it, or it finished) is left alone; false then.
+    @discardableResult
+    public func handBack(_ delivery: Int64, replica: String) async throws(StoreError) -> Bool {
+        let rows = try await client.query(
+            """
+            UPDATE webhook_deliveries SET leased_until = NULL, leased_by = NULL, attempts = greatest(attempts - 1, 0)
+            WHERE id = $1 AND leased_by = $2 AND state = 'pending' AND leased_until >= clock_timestamp()
+            RETURNING id
+            """,
+            [PostgresValue(delivery), PostgresValue(replica)]
+        )
+        return !rows.isEmpty
+    }
+
     /// The endpoint answered 2xx: the delivery is done and the endpoint's failing streak ends.
     public func delivered(_ delivery: Int64, status: Int) async throws(StoreError) {
         try await client.execute(

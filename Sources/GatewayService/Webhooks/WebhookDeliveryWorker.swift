@@ -23,6 +23,9 @@ final class WebhookDeliveryWorker: Sendable {
     let logger = Logger(component: "webhooks")
     private let slots: Mutex<WebhookDeliverySlots>
     private let wake = WakeSignal()
+    /// Claim rounds that failed in a row: the first is logged, the rest are counted
+    /// (`reader_gateway_webhook_claim_failures_total`), and the first success says how many.
+    private let failedRounds = Mutex(0)
 
     init(
         store: WebhookStore, configuration: WebhookDeliveryConfiguration, metrics: WebhookMetrics, loops: EventLoopGroupBox,
@@ -74,8 +77,25 @@ final class WebhookDeliveryWorker: Sendable {
                     group.addTask { await self.deliver(delivery, sender: sender, loop: loop) }
                 }
             }
+            let failed = failedRounds.withLock { rounds in
+                defer { rounds = 0 }
+                return rounds
+            }
+            if failed > 0 {
+                logger.notice("webhook deliveries can be claimed again", ["replica": replica(), "failed_rounds": failed])
+            }
         } catch {
-            logger.warning("could not claim webhook deliveries; retrying", ["error": "\(error)"])
+            metrics.claimFailures.unlabeled.increment()
+            let first = failedRounds.withLock { rounds in
+                rounds += 1
+                return rounds == 1
+            }
+            if first {
+                logger.warning(
+                    "cannot claim webhook deliveries; retrying every poll interval, quietly until it works (reader_gateway_webhook_claim_failures_total counts the rounds)",
+                    ["replica": replica(), "error": "\(error)"]
+                )
+            }
         }
     }
 
@@ -85,6 +105,18 @@ final class WebhookDeliveryWorker: Sendable {
             wake.ring()
         }
         let outcome = await sender.send(delivery, timestamp: Int64(Date().timeIntervalSince1970), on: loop)
+        if case .failed = outcome, Task.isCancelled {
+            // Shutting down cut the attempt short, not the endpoint: hand the delivery back so
+            // another replica sends it now rather than after the lease, as if never claimed.
+            do {
+                try await store.handBack(delivery.id, replica: replica())
+            } catch {
+                logger.warning("could not hand back a webhook delivery at shutdown; another replica sends it when its lease ends", [
+                    "delivery": delivery.id, "error": "\(error)",
+                ])
+            }
+            return
+        }
         do {
             switch outcome {
             case .delivered(let status):

@@ -21,8 +21,21 @@ struct WebhookDeliveryTests {
 
     /// A database with the account, a receiver, and a worker delivering with fast retries.
     static func withDelivery(
+        replica: String = "node-test",
         configure: (inout WebhookDeliveryConfiguration) -> Void = { _ in },
         _ body: (PostgresClient, WebhookReceiver, WebhookDeliveryWorker) async throws -> Void
+    ) async throws {
+        try await withWorker(replica: replica, configure: configure) { client, receiver, worker, _ in
+            try await body(client, receiver, worker)
+        }
+    }
+
+    /// As ``withDelivery(replica:configure:_:)``, with the worker's task handed to `body` (which
+    /// may end it, as a shutdown does).
+    static func withWorker(
+        replica: String = "node-test",
+        configure: (inout WebhookDeliveryConfiguration) -> Void = { _ in },
+        _ body: (PostgresClient, WebhookReceiver, WebhookDeliveryWorker, Task<Void, Never>) async throws -> Void
     ) async throws {
         let database = try await TestPostgres.database(maximumConnections: 6)
         try await database.client.execute(
@@ -44,11 +57,11 @@ struct WebhookDeliveryTests {
         configure(&configuration)
         let metrics = GatewayMetrics(includeProcessMetrics: false)
         let worker = WebhookDeliveryWorker(
-            store: WebhookStore(client: database.client), configuration: configuration, metrics: metrics.webhooks, loops: box, replica: { "node-test" }
+            store: WebhookStore(client: database.client), configuration: configuration, metrics: metrics.webhooks, loops: box, replica: { replica }
         )
         let running = Task { await worker.run() }
         var failure: (any Error)?
-        do { try await body(database.client, receiver, worker) } catch { failure = error }
+        do { try await body(database.client, receiver, worker, running) } catch { failure = error }
         for request in receiver.requests() where request.mode == "hold" { try? receiver.set(request.path, "ok") }
         running.cancel()
         await running.value
@@ -214,6 +227,53 @@ struct WebhookDeliveryTests {
             try receiver.set("/slow", "ok")
             #expect(try await eventually { try await Self.delivered(client, event: event, endpoint: endpoint.id) })
             #expect(receiver.requests("/slow").allSatisfy { $0.eventID == event })
+        }
+    }
+
+    @Test("a delivery in flight when the replica shuts down is handed back: no failed attempt is recorded and any replica can send it at once")
+    func shutdownHandsBack() async throws {
+        try await Self.withWorker { client, receiver, _, running in
+            try receiver.set("/held", "hold")
+            let (endpoint, _) = try await Self.endpoint(client, url: receiver.url("/held"))
+            let event = try await Self.append(client, "reader.online", reader: "tmr_1")
+            #expect(await eventually { receiver.requests("/held").count == 1 })
+            running.cancel()
+            await running.value
+            let row = try #require(try await client.query(
+                "SELECT state, attempts, leased_until IS NULL AS unleased, last_error FROM webhook_deliveries WHERE event_id = $1 AND endpoint_id = $2",
+                [PostgresValue(event), PostgresValue(endpoint.id)]
+            ).first)
+            #expect(try row.decode(String.self, "state") == "pending")
+            #expect(try row.decode(Int64.self, "attempts") == 0)
+            #expect(try row.decode(Bool.self, "unleased"))
+            #expect(try row.decode(String?.self, "last_error") == nil)
+            let next = try await WebhookStore(client: client).claim(endpoint: endpoint.id, limit: 1, leaseMs: 60_000, replica: "node-next")
+            #expect(next.map(\.event.id) == [event] && next.first?.attempt == 1)
+        }
+    }
+
+    @Test("while deliveries cannot be claimed the worker logs the first failed round only and counts them all; the first good round says how many failed")
+    func claimFailuresAreLoggedOncePerStreak() async throws {
+        let replica = "node-outage-\(UInt32.random(in: 0...UInt32.max))"
+        let capture = LogCapture()
+        LoggingSystem.shared.startCapturing(capture)
+        defer { LoggingSystem.shared.stopCapturing(capture) }
+        try await Self.withDelivery(replica: replica) { client, receiver, worker in
+            let (endpoint, _) = try await Self.endpoint(client, url: receiver.url("/after"))
+            let failures = worker.metrics.claimFailures.unlabeled
+            try await client.execute("ALTER TABLE webhook_deliveries RENAME TO webhook_deliveries_away")
+            #expect(await eventually { failures.value >= 5 })
+            try await client.execute("ALTER TABLE webhook_deliveries_away RENAME TO webhook_deliveries")
+            let event = try await Self.append(client, "reader.online", reader: "tmr_1")
+            #expect(try await eventually { try await Self.delivered(client, event: event, endpoint: endpoint.id) })
+            let lines = capture.all.filter { $0.contains("replica=\(replica)") }
+            #expect(lines.filter { $0.contains("cannot claim webhook deliveries") }.count == 1, "\(lines)")
+            let recovered = lines.filter { $0.contains("webhook deliveries can be claimed again") }
+            #expect(recovered.count == 1, "\(lines)")
+            let counted = recovered.first.flatMap { line in
+                line.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("failed_rounds=") }.flatMap { UInt64($0.dropFirst("failed_rounds=".count)) }
+            }
+            #expect(counted == failures.value, "\(recovered)")
         }
     }
 

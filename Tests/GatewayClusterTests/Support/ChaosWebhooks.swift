@@ -66,28 +66,41 @@ struct ChaosWebhooks: Sendable {
         }
     }
 
-    /// Waits (at most `timeout`) until every delivery of the events written so far is finished,
+    /// Waits until every delivery of the events written so far is finished — as long as the
+    /// backlog keeps shrinking, failing when it stood still for `stall` or after `timeout` —
     /// then compares the event log with the receiver's requests.
-    func drainAndTally(_ cluster: ClusterFixture, loadStopped: ContinuousClock.Instant, timeout: Duration) async throws -> Tally {
+    func drainAndTally(_ cluster: ClusterFixture, loadStopped: ContinuousClock.Instant, stall: Duration, timeout: Duration) async throws -> Tally {
         let cut = try await Self.lastSeq(cluster)
         let (endpoint, account, start) = (endpointID, self.account, startSeq)
+        var (fewest, progressed) = (Int64.max, ContinuousClock.now)
         let drained = await eventuallyIgnoringErrors(timeout: timeout, interval: .milliseconds(250)) {
-            try await cluster.database.withClient { client in
+            let pending = try await cluster.database.withClient { client in
                 try await client.query(
                     "SELECT count(*) AS pending FROM webhook_deliveries WHERE endpoint_id = $1 AND state = 'pending' AND event_seq <= $2",
                     [PostgresValue(endpoint), PostgresValue(cut)]
-                ).first?.decode(Int64.self, "pending") == 0
+                ).first?.decode(Int64.self, "pending") ?? 0
             }
-        }
+            if pending < fewest { (fewest, progressed) = (pending, ContinuousClock.now) }
+            return pending == 0 || ContinuousClock.now - progressed > stall
+        } && fewest == 0
         var tally = Tally()
         tally.drained = ContinuousClock.now - loadStopped
-        cluster.expect(drained, "deliveries still pending \(seconds(timeout)) after the load stopped")
+        cluster.expect(drained, "\(fewest) deliveries still pending \(seconds(tally.drained)) after the load stopped (none finished for \(seconds(ContinuousClock.now - progressed)))")
 
         // The event log: every event of the account since the endpoint, in the order written.
         let logged = try await cluster.database.withClient { client in
             try await client.query(
-                "SELECT id, seq, reader_id FROM events WHERE account_id = $1 AND seq > $2 ORDER BY seq", [PostgresValue(account), PostgresValue(start)]
-            ).map { row in (id: try row.decode(String.self, "id"), seq: try row.decode(Int64.self, "seq"), reader: try row.decode(String?.self, "reader_id")) }
+                """
+                SELECT id, seq, reader_id, type, floor(extract(epoch FROM created) * 1000)::bigint AS created_ms
+                FROM events WHERE account_id = $1 AND seq > $2 ORDER BY seq
+                """,
+                [PostgresValue(account), PostgresValue(start)]
+            ).map { row in
+                LoggedEvent(
+                    id: try row.decode(String.self, "id"), seq: try row.decode(Int64.self, "seq"), reader: try row.decode(String?.self, "reader_id"),
+                    type: try row.decode(String.self, "type"), createdMs: try row.decode(Int64.self, "created_ms")
+                )
+            }
         }
         tally.givenUp = try await cluster.database.withClient { client in
             Int(try await client.query(
@@ -102,17 +115,17 @@ struct ChaosWebhooks: Sendable {
         let requests = receiver.requests(Self.path)
         tally.requests = requests.count
         var seen: Set<String> = []
-        var lastSeqOfReader: [String: (seq: Int64, id: String)] = [:]
+        var lastOfReader: [String: LoggedEvent] = [:]
         for request in requests {
             if !Self.verifies(request, secret: secret) { tally.badSignatures += 1 }
             guard let id = request.eventID else { tally.unknown.append("(no id)"); continue }
             guard seen.insert(id).inserted else { tally.duplicates += 1; continue }
             guard let event = bySeq[id] else { tally.unknown.append(id); continue }
             guard let reader = event.reader else { continue }
-            if let previous = lastSeqOfReader[reader], previous.seq > event.seq {
-                tally.orderViolations.append("\(reader): \(id) (seq \(event.seq)) arrived after \(previous.id) (seq \(previous.seq))")
+            if let previous = lastOfReader[reader], previous.seq > event.seq {
+                tally.orderViolations.append("\(reader): \(event) arrived after \(previous)")
             } else {
-                lastSeqOfReader[reader] = (event.seq, id)
+                lastOfReader[reader] = event
             }
         }
         let producedIDs = Set(produced.map(\.id))
@@ -121,6 +134,17 @@ struct ChaosWebhooks: Sendable {
         tally.readers = Set(produced.compactMap(\.reader)).count
         tally.missing = produced.map(\.id).filter { !seen.contains($0) }
         return tally
+    }
+
+    /// One row of the event log.
+    struct LoggedEvent: Sendable, CustomStringConvertible {
+        var id: String
+        var seq: Int64
+        var reader: String?
+        var type: String
+        var createdMs: Int64
+
+        var description: String { "\(id) (seq \(seq), \(type), created \(createdMs))" }
     }
 
     /// The documented receiver check (PROTOCOL.md section 23), without the clock.

@@ -42,7 +42,7 @@ let webClientFiles = [
     "admin.js", "channel-receive.js", "channel.js", "connection.js", "errors.js", "frames.js",
     "objects.js", "protobuf.js", "readergateway.d.ts", "readergateway.js", "terminal.js",
 ]
-let consoleFiles = ["console.css", "console.js", "fleet-view.js", "index.html"]
+let consoleFiles = ["console.css", "console.js", "fleet-view.js", "index.html", "webhooks.js"]
 
 let package = Package(
     name: "ReaderGateway",

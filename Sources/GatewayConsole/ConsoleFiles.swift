@@ -10,5 +10,6 @@ public enum ConsoleFiles {
         "console.js": PackageResources.console_js,
         "fleet-view.js": PackageResources.fleet_view_js,
         "index.html": PackageResources.index_html,
+        "webhooks.js": PackageResources.webhooks_js,
     ]
 }

@@ -2,9 +2,11 @@
 // PUT /console/session and never kept), then one page per location (#location=<id>) with
 // every reader, live from FleetAdmin.WatchFleet over the WebSocket binding; a reader's
 // ownership history, register by code and release go over the same connection, with the
-// session's CSRF token.
+// session's CSRF token. The account's keys and webhook endpoints (webhooks.js) are listed
+// under the fleet for a key that may read them.
 import { AdminClient, GatewayConnection, oneofCase, admin } from "/readergateway/v1/js/readergateway.js";
 import { readerCells, historyLine } from "/console/fleet-view.js";
+import { showWebhooks, hideWebhooks } from "/console/webhooks.js";
 
 const $ = (id) => document.getElementById(id);
 const state = { session: null, client: null, readers: new Map(), locations: [], watching: null };
@@ -40,6 +42,7 @@ function showSignIn() {
   $("account").textContent = "";
   $("readers").tBodies[0].replaceChildren();
   $("locations").replaceChildren();
+  hideWebhooks();
   setLive("idle", "signed out");
   $("signin").hidden = false;
 }
@@ -51,12 +54,14 @@ function showFleet(session) {
   $("signout").hidden = false;
   $("account").textContent = `${session.account} · ${session.key_name ?? "account key"}`;
   // What the key may do decides what the page offers: a read-only key sees the fleet, its
-  // history and (with keys:read) the keys, and no button that would be refused.
+  // history and (with keys:read, webhooks:read) the keys and webhook endpoints, and no
+  // button that would be refused.
   $("register-form").hidden = !may("readers", "write");
   const connection = new GatewayConnection(`wss://${location.host}/readergateway/v1/websocket`);
   state.client = new AdminClient(connection, null, { csrfToken: session.csrf_token });
   watch();
   showKeys();
+  showWebhooks(state.client, { readable: may("webhooks", "read"), writable: may("webhooks", "write") });
 }
 
 /** Whether the signed-in key holds `level` (read or write) on `resource`. */

@@ -166,11 +166,62 @@ def test_grace_period_shorter_than_the_drain_is_refused():
     {"service": {"type": "ExternalName"}},
     {"replicaCount": 2, "replicaCuont": 3},
     {"config": {"extra": {"MAX CONNECTIONS": "1"}}},
-], ids=["anti-affinity", "service-type", "typo", "extra-name"])
+    {"config": {"authFailuresPerSource": "20 per 6s"}},
+    {"config": {"authFailuresPerAccount": "0/2s"}},
+    {"config": {"releaseBuffersAfter": "soon"}},
+    {"webhooks": {"allowPrivateAddresses": "yes"}},
+    {"webhooks": {"caBundle": {"secret": "ca", "file": "ca.pem"}}},
+], ids=["anti-affinity", "service-type", "typo", "extra-name", "auth-source", "auth-account-zero", "release-buffers",
+        "webhook-private-flag", "webhook-ca-typo"])
 def test_values_schema_refuses_mistakes(bad_values):
     with helm.Chart.load(CHART) as chart:
         with pytest.raises(helm.HelmError):
             chart.validate_schema(chart.merge_values(bad_values))
+
+
+def webhook_parts(values: dict | None) -> tuple[dict, dict, list, list]:
+    """The ConfigMap's data, the container, its volume mounts and the pod's volumes."""
+    objs = objects(values)
+    (deployment,) = by_kind(objs, "Deployment")
+    pod = deployment["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    (config,) = by_kind(objs, "ConfigMap")
+    return config["data"], container, container["volumeMounts"], pod["volumes"]
+
+
+def test_default_webhook_and_guessing_settings():
+    data, _, mounts, volumes = webhook_parts(None)
+    assert data["READER_GATEWAY_WEBHOOK_ALLOW_PRIVATE_ADDRESSES"] == "false"
+    assert "READER_GATEWAY_WEBHOOK_CA_FILE" not in data
+    assert [m for m in mounts if m["name"] == "webhook-ca"] == [] and [v for v in volumes if v["name"] == "webhook-ca"] == []
+    # The server's own defaults, stated where an operator sees them.
+    assert data["READER_GATEWAY_AUTH_FAILURES_PER_SOURCE"] == "20/6s"
+    assert data["READER_GATEWAY_AUTH_FAILURES_PER_ACCOUNT"] == "50/2s"
+    assert data["READER_GATEWAY_RELEASE_BUFFERS_AFTER"] == "20ms"
+
+
+@pytest.mark.parametrize("source", ["secret", "configMap"])
+def test_webhook_ca_bundle_is_mounted_from_a_secret_or_a_config_map(source):
+    data, _, mounts, volumes = webhook_parts({
+        "webhooks": {"caBundle": {source: "receivers-ca", "key": "bundle.pem"}, "allowPrivateAddresses": True},
+        "config": {"authFailuresPerSource": "200/1s", "authFailuresPerAccount": "100/500ms", "releaseBuffersAfter": "off"},
+    })
+    assert data["READER_GATEWAY_WEBHOOK_CA_FILE"] == "/etc/reader-gateway/webhook-ca/bundle.pem"
+    assert data["READER_GATEWAY_WEBHOOK_ALLOW_PRIVATE_ADDRESSES"] == "true"
+    assert (data["READER_GATEWAY_AUTH_FAILURES_PER_SOURCE"], data["READER_GATEWAY_AUTH_FAILURES_PER_ACCOUNT"],
+            data["READER_GATEWAY_RELEASE_BUFFERS_AFTER"]) == ("200/1s", "100/500ms", "off")
+    (mount,) = [m for m in mounts if m["name"] == "webhook-ca"]
+    assert mount == {"name": "webhook-ca", "mountPath": "/etc/reader-gateway/webhook-ca", "readOnly": True}
+    (volume,) = [v for v in volumes if v["name"] == "webhook-ca"]
+    if source == "secret":
+        assert volume["secret"] == {"secretName": "receivers-ca", "defaultMode": 0o440}
+    else:
+        assert volume["configMap"] == {"name": "receivers-ca", "defaultMode": 0o440}
+
+
+def test_webhook_ca_bundle_from_both_a_secret_and_a_config_map_is_refused():
+    with pytest.raises(helm.HelmError, match="names both a Secret"):
+        render({"webhooks": {"caBundle": {"secret": "a", "configMap": "b"}}})
 
 
 def test_chart_ships_no_database():

@@ -18,6 +18,12 @@ import Testing
 /// Beside the client library's lanes run `CLUSTER_CHAOS_WIRE_LANES` (default 4) raw lanes
 /// (``WireLane``) that speak the protocol with no recovery of their own and judge every resume
 /// answer and every refusal against PostgreSQL at that moment; any disagreement fails the run.
+///
+/// With `CLUSTER_CHAOS_WEBHOOKS=1` (`make chaos-webhooks`) a webhook endpoint that wants every
+/// event POSTs to the tests' HTTPS receiver (a real process) all along; at the end, once the
+/// deliveries drained, every event of the log must have been received (distinct ids; duplicates
+/// are counted), each reader's events first arriving in the order the log wrote them, every
+/// signature verifying (``ChaosWebhooks``).
 @Suite(
     "cluster chaos", .serialized, .timeLimit(.minutes(180)),
     .enabled(if: ProcessInfo.processInfo.environment["CLUSTER_CHAOS_SECONDS"] != nil)
@@ -36,13 +42,29 @@ struct ClusterChaosTests {
         let budget = Duration.seconds(Int(environment["CLUSTER_CHAOS_SECONDS"] ?? "") ?? 120)
         let seed = UInt64(environment["CLUSTER_CHAOS_SEED"] ?? "") ?? UInt64.random(in: 1...UInt64(UInt32.max))
         let wireLaneCount = max(0, Int(environment["CLUSTER_CHAOS_WIRE_LANES"] ?? "") ?? 4)
-        var random = SplitMix64(seed: seed)
-        print("chaos: \(seconds(budget)) of faults, seed \(seed) (CLUSTER_CHAOS_SEED=\(seed) replays the schedule), \(wireLaneCount) wire lanes")
+        let receiver = environment["CLUSTER_CHAOS_WEBHOOKS"] == "1" ? try await WebhookReceiver.start() : nil
+        print("chaos: \(seconds(budget)) of faults, seed \(seed) (CLUSTER_CHAOS_SEED=\(seed) replays the schedule), \(wireLaneCount) wire lanes\(receiver == nil ? "" : ", a webhook receiver")")
 
         var options = ClusterOptions()
-        options.watchdog = budget + .seconds(600)
+        // The fault schedule overruns its budget by its last recoveries; a webhook run also drains.
+        options.watchdog = budget + .seconds(receiver == nil ? 600 : 1_200)
         options.replication = .synchronous
+        if let receiver { options.extraArguments = ChaosWebhooks.arguments(receiver) }
+        do {
+            try await run(options, budget: budget, seed: seed, wireLaneCount: wireLaneCount, receiver: receiver)
+        } catch {
+            await receiver?.stop()
+            throw error
+        }
+        await receiver?.stop()
+    }
+
+    func run(_ options: ClusterOptions, budget: Duration, seed: UInt64, wireLaneCount: Int, receiver: WebhookReceiver?) async throws {
+        var random = SplitMix64(seed: seed)
         try await ClusterFixture.run(options) { cluster in
+            // The endpoint before any reader: every event of the run is queued for it.
+            var webhooks: ChaosWebhooks?
+            if let receiver { webhooks = try await ChaosWebhooks.subscribe(cluster, receiver) }
             let scene = try await cluster.scene(8, prefix: "CHAOS", reconnect: true, retryWindow: .seconds(60))
             let wire = try await cluster.wireLanes(wireLaneCount, seed: seed)
             let monotonic = MonotonicWatch(cluster: cluster, readerIDs: scene.readerIDs + wire.readerIDs)
@@ -87,6 +109,7 @@ struct ClusterChaosTests {
             await scene.stopLoad()
             await wire.stop()
             await monotonic.stop()
+            let tally = try await webhooks?.drainAndTally(cluster, loadStopped: ContinuousClock.now, stall: .seconds(60), timeout: .seconds(600))
 
             // One owner per reader: PostgreSQL's, and the only lane whose command works.
             let rows = try await cluster.database.ownership()
@@ -127,6 +150,13 @@ struct ClusterChaosTests {
             // Every resume answer and refusal the raw lanes got agreed with PostgreSQL.
             print(wire.summary)
             cluster.expect(wire.violations.isEmpty, "\(wire.violations.count) answers disagreed with PostgreSQL:\n\(wire.violations.prefix(20).map(\.description).joined(separator: "\n"))")
+            if let tally {
+                print(tally)
+                cluster.expect(tally.missing.isEmpty, "\(tally.missing.count) events never reached the receiver: \(tally.missing.prefix(20))")
+                cluster.expect(tally.orderViolations.isEmpty, "per-reader order: \(tally.orderViolations.prefix(20))")
+                cluster.expect(tally.badSignatures == 0 && tally.unknown.isEmpty, "\(tally.badSignatures) bad signatures, not in the log: \(tally.unknown.prefix(20))")
+                cluster.expect(tally.produced > 0 && tally.receivedDistinct == tally.produced, "produced \(tally.produced), received \(tally.receivedDistinct)")
+            }
             print("chaos: survived \(total) faults in \(seconds(ContinuousClock.now - began)) (\(Fault.allCases.map { "\($0.rawValue): \(survived[$0] ?? 0)" }.joined(separator: ", "))); slowest recovery \(slowest); \(scene.completed) commands completed, retried \(scene.retried), lost \(scene.lost.count); lanes reconnected \(scene.loads.map { $0.snapshot.reconnects.count }.reduce(0, +)) times")
         }
     }

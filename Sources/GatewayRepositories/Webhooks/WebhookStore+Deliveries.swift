@@ -6,8 +6,8 @@ import GatewayPostgres
 ///
 /// A delivery is claimable when it is pending, due, unleased (or its lease expired: the
 /// replica holding it died or hung), its endpoint is enabled, and no earlier delivery of the
-/// same reader to the same endpoint is still pending: a reader's events go to an endpoint one
-/// at a time, in the order they were written.
+/// same reader to the same endpoint is still pending (it is its reader's head): a reader's
+/// events go to an endpoint one at a time, in the order they were written.
 extension WebhookStore {
     /// Endpoints with a due, unleased delivery, leaving out `excluded` (the ones this replica
     /// has no room for): one probe of the queue's index per enabled endpoint, however long its
@@ -33,19 +33,35 @@ extension WebhookStore {
 
     /// Claims up to `limit` of `endpoint`'s claimable deliveries for `replica`, leased for
     /// `leaseMs`, oldest event first; each claim counts as an attempt.
+    ///
+    /// The candidates are each reader's oldest pending delivery (its head), found by a skip
+    /// scan of the queue's reader index (one probe per reader with pending deliveries), and the
+    /// deliveries of no reader: a claim costs what the number of readers costs, not what the
+    /// backlog does. (Judging every pending row against the rows before it read the whole
+    /// backlog whenever fewer heads were free than the claim had room for, so a backlog made
+    /// every claim slower and delivery fell further behind.)
     public func claim(endpoint: String, limit: Int, leaseMs: Int64, replica: String) async throws(StoreError) -> [WebhookDelivery] {
         let rows = try await client.query(
             """
-            WITH due AS (
-                SELECT d.id FROM webhook_deliveries d
-                WHERE d.endpoint_id = $1 AND d.state = 'pending' AND d.next_attempt_at <= clock_timestamp()
+            WITH RECURSIVE heads AS (
+                (SELECT d.reader_id, d.id FROM webhook_deliveries d
+                 WHERE d.endpoint_id = $1 AND d.state = 'pending' AND d.reader_id IS NOT NULL
+                 ORDER BY d.reader_id, d.event_seq, d.id LIMIT 1)
+                UNION ALL
+                SELECT following.reader_id, following.id FROM heads h CROSS JOIN LATERAL (
+                    SELECT d.reader_id, d.id FROM webhook_deliveries d
+                    WHERE d.endpoint_id = $1 AND d.state = 'pending' AND d.reader_id > h.reader_id
+                    ORDER BY d.reader_id, d.event_seq, d.id LIMIT 1
+                ) following
+            ), candidates AS (
+                SELECT id FROM heads
+                UNION ALL
+                SELECT d.id FROM webhook_deliveries d WHERE d.endpoint_id = $1 AND d.state = 'pending' AND d.reader_id IS NULL
+            ), due AS (
+                SELECT d.id FROM webhook_deliveries d JOIN candidates c ON c.id = d.id
+                WHERE d.state = 'pending' AND d.next_attempt_at <= clock_timestamp()
                   AND (d.leased_until IS NULL OR d.leased_until < clock_timestamp())
                   AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.status = 'enabled')
-                  AND (d.reader_id IS NULL OR NOT EXISTS (
-                      SELECT 1 FROM webhook_deliveries p
-                      WHERE p.endpoint_id = d.endpoint_id AND p.reader_id = d.reader_id AND p.state = 'pending'
-                        AND (p.event_seq, p.id) < (d.event_seq, d.id)
-                  ))
                 ORDER BY d.event_seq, d.id
                 LIMIT $2
                 FOR UPDATE OF d SKIP LOCKED

@@ -37,6 +37,12 @@ def mode(path):
 class Receiver(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
+    def setup(self):
+        # The TLS handshake runs on this connection's own thread: a client that stalls in it
+        # (a paused process) holds up neither the accept loop nor the other connections.
+        self.request.do_handshake()
+        super().setup()
+
     def do_POST(self):
         length = int(self.headers.get("Content-Length", "0"))
         body = self.rfile.read(length)
@@ -67,11 +73,20 @@ class Receiver(BaseHTTPRequestHandler):
         pass
 
 
-server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
-server.daemon_threads = True
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    # Many replicas connect at once: a short accept queue would drop their connections.
+    request_queue_size = 256
+
+    def handle_error(self, request, client_address):
+        # A handshake or connection the client gave up on (killed, paused, timed out): one line.
+        print(f"connection from {client_address[0]}:{client_address[1]} ended: {sys.exc_info()[1]!r}", file=sys.stderr, flush=True)
+
+
+server = Server(("127.0.0.1", 0), Receiver)
 context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
 context.minimum_version = ssl.TLSVersion.TLSv1_2
 context.load_cert_chain(CERT, KEY)
-server.socket = context.wrap_socket(server.socket, server_side=True)
+server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
 print(f"listening port={server.server_address[1]}", flush=True)
 server.serve_forever()

@@ -218,6 +218,7 @@ final class ClusterFixture: Sendable {
 
     // MARK: clients
 
+    var accountID: String { setup.withLock { $0!.accountID } }
     var location: String { setup.withLock { $0!.location } }
     var token: String { setup.withLock { $0!.token } }
     var secretKey: String { setup.withLock { $0!.secretKey } }

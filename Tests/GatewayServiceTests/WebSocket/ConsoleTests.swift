@@ -116,7 +116,7 @@ struct ConsoleTests {
             let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Sources/GatewayConsole").standardized
             // Every file of the folder (but the Swift table that compiles them in) is served as it is there.
             let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix(".swift") }.sorted()
-            #expect(files == ["console.css", "console.js", "fleet-view.js", "index.html"], "a file added to Sources/GatewayConsole goes into Package.swift's consoleFiles and ConsoleFiles.swift")
+            #expect(files == ["console.css", "console.js", "fleet-view.js", "index.html", "webhooks.js"], "a file added to Sources/GatewayConsole goes into Package.swift's consoleFiles and ConsoleFiles.swift")
             for (path, file) in [("/console/", "index.html")] + files.map({ ("/console/\($0)", $0) }) {
                 let page = try await harness.http("GET", path)
                 #expect(page.status == 200, "\(path): \(page.head)")

@@ -83,3 +83,22 @@ TLS or ops port.
 {{- end }}
 {{- $p.internal }}
 {{- end }}
+
+{{/*
+The volume source of the webhook receivers' CA bundle (webhooks.caBundle): a
+Secret or a ConfigMap, empty when neither is named; both is refused.
+*/}}
+{{- define "reader-gateway.webhookCAVolume" -}}
+{{- $b := .Values.webhooks.caBundle }}
+{{- if and $b.secret $b.configMap }}
+{{- fail (printf "webhooks.caBundle names both a Secret (%s) and a ConfigMap (%s): give one of them" $b.secret $b.configMap) }}
+{{- else if $b.secret }}
+secret:
+  secretName: {{ $b.secret }}
+  defaultMode: 0440
+{{- else if $b.configMap }}
+configMap:
+  name: {{ $b.configMap }}
+  defaultMode: 0440
+{{- end }}
+{{- end }}

@@ -266,7 +266,7 @@ struct EventLogTests {
 /// account is left out, and a full queue drops rather than grows.
 @Suite("Event log: queued reader events")
 struct ReaderEventBatcherTests {
-    @Test("500 events queued at once are all written, each once, and none about another account's reader")
+    @Test("500 events queued at once are all written, each once, in the order queued, and none about another account's reader")
     func everyQueuedEventIsWritten() async throws {
         try await withOwnershipDatabase { client in
             let fixtures = OwnershipFixtures(client: client)
@@ -289,7 +289,9 @@ struct ReaderEventBatcherTests {
                 account: OwnershipFixtures.account, filter: EventFilter(types: [EventType.actionSucceeded, EventType.actionFailed]), beforeSeq: nil, limit: 1000
             )
             #expect(written.count == 500)
-            #expect(Set(written.map { $0.objectJSON.components(separatedBy: "\"n\": \"")[1].prefix { $0 != "\"" } }).count == 500)
+            // Newest first; in the log's order they are in the order queued (one statement at a time).
+            let queuedOrder = written.reversed().compactMap { Int($0.objectJSON.components(separatedBy: "\"n\": \"")[1].prefix { $0 != "\"" }) }
+            #expect(queuedOrder == Array(0..<500), "the log's order differs from the order queued")
             #expect(written.allSatisfy { $0.readerID == "tmr_q" && $0.locationID == OwnershipFixtures.location && $0.objectJSON.contains("\"reader\": {") })
             #expect(try await EventStore(client: client).events(account: "acct_other", filter: EventFilter(types: [EventType.actionFailed]), beforeSeq: nil, limit: 10).isEmpty)
         }

@@ -4,7 +4,11 @@ import Synchronization
 /// Reader events that arrive together written in one statement: the commands' outcomes, which
 /// a busy replica ends by the tens of thousands a second (one display change per scan at every
 /// lane). At most `maximumInFlight` statements run at once, each with up to `maximumBatch`
-/// events in arrival order; a lone event goes at once when a statement slot is free.
+/// events in arrival order; a lone event goes at once when a statement slot is free. One
+/// statement at a time by default: the log's order is then the order the events arrived in,
+/// and so is the order they commit in (two statements in flight could commit a reader's later
+/// outcome first, and a webhook endpoint, which gets a reader's events in log order as they
+/// become visible, would receive them reversed).
 ///
 /// Nobody waits for these writes (a lane has its answer before its command's event is
 /// written), so the queue is bounded: past `maximumPending` events waiting, an event is dropped
@@ -35,7 +39,7 @@ public final class ReaderEventBatcher: Sendable {
     private let dropped: @Sendable (Event) -> Void
 
     public init(
-        client: PostgresClient, maximumBatch: Int = 512, maximumInFlight: Int = 2, maximumPending: Int = 100_000,
+        client: PostgresClient, maximumBatch: Int = 512, maximumInFlight: Int = 1, maximumPending: Int = 100_000,
         failed: @escaping @Sendable (StoreError, Int) -> Void, dropped: @escaping @Sendable (Event) -> Void
     ) {
         self.client = client

@@ -123,6 +123,71 @@ public struct WebSocketConnection: Sendable {
         return actions
     }
 
+    /// ``receive(_:deliver:)`` with each binary message appended to `messages` (after what it
+    /// holds) instead of handed over: a frame that lies whole in `bytes` while nothing is buffered
+    /// is copied once, from the read straight to `messages`, and unmasked there, so a read's
+    /// messages end up back to back for one pass of the layer above. `accept` then sees the
+    /// message where it lies in `messages`; false (it broke a rule of the layer above, which
+    /// now fails the connection) takes it out again and stops reading. Everything else comes
+    /// back as actions, in the order it arrived.
+    public mutating func receive(
+        _ bytes: UnsafeRawBufferPointer, appendingMessagesTo messages: inout [UInt8], accept: (UnsafeRawBufferPointer) -> Bool
+    ) -> [Action] {
+        guard state != .closed else { return [] }
+        guard decoder.bufferedByteCount == 0 else {
+            // Part of a frame is buffered: the rest of this read goes through the decoder's buffer.
+            return receive(bytes) { message in Self.append(message, to: &messages, accept) }
+        }
+        var actions: [Action] = []
+        var offset = 0
+        while state != .closed {
+            let header: WebSocketFrameDecoder.Header
+            do {
+                let limit = configuration.maxMessageSize - (partialMessage?.count ?? 0)
+                guard let next = try WebSocketFrameDecoder.header(in: bytes, at: offset, role: .server, maxDataPayload: limit) else { break }
+                header = next
+            } catch {
+                return actions + fail(error)
+            }
+            let payload = UnsafeRawBufferPointer(rebasing: bytes[header.payload(at: offset)])
+            let key = header.maskingKey(in: bytes, at: offset)
+            offset += header.frameSize
+            if header.opcode == .binary, header.fin, partialMessage == nil, state == .open {
+                let start = messages.count
+                messages.append(contentsOf: payload)
+                messages.withUnsafeMutableBytes { WebSocketFrameDecoder.unmask(UnsafeMutableRawBufferPointer(rebasing: $0[start...]), key: key) }
+                guard messages.withUnsafeBytes({ accept(UnsafeRawBufferPointer(rebasing: $0[start...])) }) else {
+                    messages.removeSubrange(start...)
+                    return actions
+                }
+                continue
+            }
+            // Control frames and fragments the plain way.
+            var unmasked = Array(payload)
+            unmasked.withUnsafeMutableBytes { WebSocketFrameDecoder.unmask($0, key: key) }
+            for action in handle(WebSocketFrame(fin: header.fin, opcode: header.opcode, payload: unmasked)) {
+                guard case .deliver(let message) = action else {
+                    actions.append(action)
+                    continue
+                }
+                guard message.withUnsafeBytes({ Self.append($0, to: &messages, accept) }) else { return actions }
+            }
+        }
+        if state != .closed, offset < bytes.count { decoder.append(UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
+        return actions
+    }
+
+    /// Appends `message` to `messages` and asks `accept` about it there; takes it out again when refused.
+    private static func append(_ message: UnsafeRawBufferPointer, to messages: inout [UInt8], _ accept: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        let start = messages.count
+        messages.append(contentsOf: message)
+        guard messages.withUnsafeBytes({ accept(UnsafeRawBufferPointer(rebasing: $0[start...])) }) else {
+            messages.removeSubrange(start...)
+            return false
+        }
+        return true
+    }
+
     /// The actions of every whole frame buffered.
     private mutating func decodeFrames() -> [Action] {
         var actions: [Action] = []

@@ -131,6 +131,28 @@ public struct WebSocketServerSession: Sendable {
         return actions
     }
 
+    /// ``receive(_:protocolFrame:)`` with the protocol frames appended to `frames` back to back
+    /// instead of handed over one by one: what the raw carrier reads, for a shell that feeds its
+    /// `FrameConnection` once per read. A frame that arrived whole in `bytes` is copied once,
+    /// unmasked on the way. The other actions come back as from ``receive(_:protocolFrame:)``, a
+    /// binding violation's close among them (the frames before it stay in `frames`); during the
+    /// upgrade the frames that came with the request still come back as actions.
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer, appendingProtocolFramesTo frames: inout [UInt8]) -> [Action] {
+        guard state == .open || state == .closing else { return receive(bytes) }
+        var brokeBinding = false
+        var actions = connectionActions(connection.receive(bytes, appendingMessagesTo: &frames) { message in
+            guard WebSocketBinding.isOneFrame(message) else {
+                brokeBinding = true
+                return false
+            }
+            return true
+        })
+        if brokeBinding, state == .open {
+            actions += failBinding()
+        }
+        return actions
+    }
+
     /// Bytes the `FrameConnection` wrote (whole frames back to back): one binary message per
     /// frame. Nothing is written once the WebSocket is closing.
     public mutating func sendProtocolBytes(_ bytes: some Collection<UInt8>) -> [Action] {

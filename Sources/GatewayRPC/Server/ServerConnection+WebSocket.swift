@@ -36,6 +36,8 @@ final class WebSocketSessionBox {
     var receiving = false
     /// The binary messages of one flush, back to back (reused from flush to flush).
     var outbound: [UInt8] = []
+    /// The protocol frames of one read, back to back (reused from read to read).
+    var inbound: [UInt8] = []
 
     init(_ session: WebSocketServerSession) {
         self.session = session
@@ -94,15 +96,20 @@ extension ServerConnection {
         flush()
     }
 
-    /// Bytes read from TLS on a WebSocket connection: each protocol frame goes to the frame
-    /// connection where it lies in the session's buffer, then one flush, as on the raw carrier.
+    /// Bytes read from TLS on a WebSocket connection: the read's protocol frames, unmasked into
+    /// one buffer back to back, go to the frame connection in one pass, then one flush, as on
+    /// the raw carrier.
     func webSocketReceived(_ bytes: UnsafeRawBufferPointer) {
         guard case .webSocket(let box) = carrier else { return }
+        // Out of the box while in use: nothing else may see it half filled.
+        var inbound = box.inbound
+        box.inbound = []
+        inbound.removeAll(keepingCapacity: true)
         box.receiving = true
-        let actions = box.session.receive(bytes) { frame in
-            if !closed { receiveFrames(frame, flushing: false) }
-        }
+        let actions = box.session.receive(bytes, appendingProtocolFramesTo: &inbound)
+        if !inbound.isEmpty, !closed { inbound.withUnsafeBytes { receiveFrames($0, flushing: false) } }
         box.receiving = false
+        if inbound.capacity <= 1 << 16 { box.inbound = inbound }
         perform(actions)
         flush()
     }
@@ -118,7 +125,8 @@ extension ServerConnection {
             box.outbound.removeAll(keepingCapacity: true)
             let open = writeBuffer.withUnsafeBytes { box.session.appendProtocolMessages($0, to: &box.outbound) }
             if open, !box.outbound.isEmpty { _ = transport.write(box.outbound) }
-            if writeBuffer.capacity > 1 << 16 { writeBuffer = [] }
+            // As on the raw carrier: the storage goes back to the frame connection.
+            frames.returnOutboundStorage(&writeBuffer)
             if box.outbound.capacity > 1 << 16 { box.outbound = [] }
         }
         guard frames.state == .closed else {

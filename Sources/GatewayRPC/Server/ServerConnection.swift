@@ -80,11 +80,15 @@ public final class ServerConnection: ConnectionHandler, TransportHandler, @unche
 
     /// The link went quiet and the transport released its TLS buffers: the buffers kept
     /// between messages go too (the frame connection's, the write buffer, the mailbox's spare
-    /// batch); the next message takes them again.
+    /// batch, a WebSocket's read and flush buffers); the next message takes them again.
     public func buffersReleased(on connection: TLSConnection) {
         frames.releaseIdleStorage()
         if writeBuffer.isEmpty { writeBuffer = [] }
         spareBatch = []
+        if case .webSocket(let box) = carrier, !box.receiving {
+            box.inbound = []
+            box.outbound = []
+        }
     }
 
     // MARK: transport callbacks

@@ -66,12 +66,14 @@ extension SDKCommands {
         let started = clock.now
         // The histogram alone: capturing the whole metrics struct would retain every family.
         let relayedCommandDuration = metrics.relayedCommandDuration.unlabeled
-        let (registry, recorder) = (self.registry, self.recorder)
+        // The closure keeps references, not copies of this struct or the lookup (a retain and a
+        // release per field, per command).
+        let (registry, events, connection) = (self.registry, recorder.events, context.connectionID)
         let complete: CommandCompletion = { outcome in
             relayedCommandDuration.observe(clock.now - started)
             switch outcome {
             case .failed(let error):
-                call.end(lookup.answering(error, token: token, context).status)
+                call.end(SDKSessionLookup.answering(error, token: token, connection: connection, registry: registry).status)
             case .answered(let result):
                 switch outcome.answer {
                 case .failure(let failure): call.end(failure.status)
@@ -80,7 +82,7 @@ extension SDKCommands {
             }
             // The reader's answer (or the gateway's ending of the command) goes in the event log
             // on a task, after the lane has its answer.
-            recorder.commandEnded(command, token: token, registry: registry, failure: outcome.answer.failure)
+            SDKEventRecorder.commandEnded(command, token: token, registry: registry, failure: outcome.answer.failure, to: events)
         }
         switch registry.commandRequested(
             token, connection: context.connectionID, reboot: reboot, cancelsCollect: cancelsCollect, deadline: started + timeout, lease: lease,

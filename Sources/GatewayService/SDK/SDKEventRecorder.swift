@@ -41,6 +41,14 @@ struct SDKEventRecorder: StoreFollowUps {
     func commandEnded(
         _ command: ReaderGatewayV1.ReaderCommand.Command, reader: ReaderID, account: String, session: SessionID, failure: ServiceError?
     ) {
+        Self.commandEnded(command, reader: reader, account: account, session: session, failure: failure, to: events)
+    }
+
+    /// ``commandEnded(_:reader:account:session:failure:)`` with the event log alone.
+    static func commandEnded(
+        _ command: ReaderGatewayV1.ReaderCommand.Command, reader: ReaderID, account: String, session: SessionID, failure: ServiceError?,
+        to events: any FleetEventLog
+    ) {
         guard let action = Self.action(command) else { return }
         var details = ["object": "reader_action", "action": action, "status": failure == nil ? "succeeded" : "failed", "session_id": session.rawValue]
         switch command {
@@ -59,8 +67,17 @@ struct SDKEventRecorder: StoreFollowUps {
     /// The same for a command relayed from a connection's loop, which knows the session by its
     /// token alone (a session that ended meanwhile leaves no reader to write about).
     func commandEnded(_ command: ReaderGatewayV1.ReaderCommand.Command, token: String, registry: LiveRegistry, failure: ServiceError?) {
-        guard Self.action(command) != nil, let session = registry.session(token: token), let reader = session.reader else { return }
-        commandEnded(command, reader: reader, account: session.accountID, session: session.id, failure: failure)
+        Self.commandEnded(command, token: token, registry: registry, failure: failure, to: events)
+    }
+
+    /// ``commandEnded(_:token:registry:failure:)`` with the event log alone: for a closure kept
+    /// per relayed command, which then holds the log, not a copy of this struct (its metrics'
+    /// every family retained).
+    static func commandEnded(
+        _ command: ReaderGatewayV1.ReaderCommand.Command, token: String, registry: LiveRegistry, failure: ServiceError?, to events: any FleetEventLog
+    ) {
+        guard action(command) != nil, let session = registry.session(token: token), let reader = session.reader else { return }
+        commandEnded(command, reader: reader, account: session.accountID, session: session.id, failure: failure, to: events)
     }
 
     /// Records a failed install of `update` on `reader`.

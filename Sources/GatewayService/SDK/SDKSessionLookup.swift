@@ -89,7 +89,13 @@ struct SDKSessionLookup: Sendable {
     /// (fenced off, or the session moved, while the call was on its way) becomes that resume
     /// error, since the refusal's `disconnected` event can no longer reach the connection.
     func answering(_ error: ServiceError, token: String, _ context: CallContext) -> ServiceError {
-        guard error.isOwnershipRefusal, let resume = registry.resumeFirst(token, connection: context.connectionID) else { return error }
+        Self.answering(error, token: token, connection: context.connectionID, registry: registry)
+    }
+
+    /// ``answering(_:token:_:)`` from the registry alone: for a closure kept per relayed
+    /// command, which then holds one reference, not a copy of this struct (a retain per field).
+    static func answering(_ error: ServiceError, token: String, connection: UInt64, registry: LiveRegistry) -> ServiceError {
+        guard error.isOwnershipRefusal, let resume = registry.resumeFirst(token, connection: connection) else { return error }
         return resume
     }
 

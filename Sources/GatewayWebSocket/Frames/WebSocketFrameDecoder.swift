@@ -77,10 +77,58 @@ public struct WebSocketFrameDecoder: Sendable {
             buffer.removeAll(keepingCapacity: buffer.count <= 65536)
             readIndex = 0
         }
-        let available = buffer.count - readIndex
+        let (role, acceptsText, readIndex) = (role, acceptsText, readIndex)
+        let parsed = buffer.withUnsafeBytes { bytes in
+            Result { () throws(WebSocketProtocolError) in
+                try Self.header(in: bytes, at: readIndex, role: role, acceptsText: acceptsText, maxDataPayload: maxDataPayload)
+            }
+        }
+        guard let header = try parsed.get() else { return nil }
+        let payload = header.payload(at: readIndex)
+        if header.masked {
+            buffer.withUnsafeMutableBytes { bytes in
+                Self.unmask(UnsafeMutableRawBufferPointer(rebasing: bytes[payload]), key: header.maskingKey(in: UnsafeRawBufferPointer(bytes), at: readIndex))
+            }
+        }
+        self.readIndex += header.frameSize
+        return FrameInPlace(fin: header.fin, opcode: header.opcode, payload: payload)
+    }
+
+    /// A whole frame's header as it lies in a buffer (``header(in:at:role:acceptsText:maxDataPayload:)``).
+    public struct Header: Sendable, Hashable {
+        public let fin: Bool
+        public let opcode: WebSocketOpcode
+        public let masked: Bool
+        /// Bytes before the payload: the two fixed bytes, the extended length, the masking key.
+        public let headerSize: Int
+        /// Bytes of payload.
+        public let payloadCount: Int
+        /// Bytes of the whole frame.
+        public var frameSize: Int { headerSize + payloadCount }
+
+        /// Where the payload lies when the frame starts at `start`.
+        public func payload(at start: Int) -> Range<Int> {
+            (start + headerSize)..<(start + headerSize + payloadCount)
+        }
+
+        /// The masking key of the frame starting at `start` in `bytes` (masked frames only).
+        public func maskingKey(in bytes: UnsafeRawBufferPointer, at start: Int) -> UInt32 {
+            bytes.loadUnaligned(fromByteOffset: start + headerSize - 4, as: UInt32.self)
+        }
+    }
+
+    /// The header of the frame starting at `start` in `bytes` once the whole frame lies there,
+    /// nil while bytes are missing, or the error that fails the connection: the rules of
+    /// ``nextFrame(maxDataPayload:)``, decided from the header before the payload is looked at.
+    /// For a caller that decodes frames where they arrived (a read's buffer) while the decoder
+    /// holds nothing.
+    public static func header(
+        in bytes: UnsafeRawBufferPointer, at start: Int, role: Role, acceptsText: Bool = false, maxDataPayload: Int
+    ) throws(WebSocketProtocolError) -> Header? {
+        let available = bytes.count - start
         guard available >= 2 else { return nil }
-        let first = buffer[readIndex]
-        let second = buffer[readIndex + 1]
+        let first = bytes[start]
+        let second = bytes[start + 1]
         let fin = first & 0x80 != 0
         let opcode = WebSocketOpcode(rawValue: first & 0x0F)
         let masked = second & 0x80 != 0
@@ -98,13 +146,13 @@ public struct WebSocketFrameDecoder: Sendable {
         var length = UInt64(second & 0x7F)
         if length == 126 {
             guard available >= 4 else { return nil }
-            length = UInt64(buffer[readIndex + 2]) << 8 | UInt64(buffer[readIndex + 3])
+            length = UInt64(bytes[start + 2]) << 8 | UInt64(bytes[start + 3])
             headerSize = 4
             if length < 126 { throw WebSocketProtocolError(.protocolError, "length not minimally encoded") }
         } else if length == 127 {
             guard available >= 10 else { return nil }
             length = 0
-            for offset in 2..<10 { length = length << 8 | UInt64(buffer[readIndex + offset]) }
+            for offset in 2..<10 { length = length << 8 | UInt64(bytes[start + offset]) }
             headerSize = 10
             if length >> 63 != 0 { throw WebSocketProtocolError(.protocolError, "64-bit length with its top bit set") }
             if length <= 0xFFFF { throw WebSocketProtocolError(.protocolError, "length not minimally encoded") }
@@ -115,15 +163,9 @@ public struct WebSocketFrameDecoder: Sendable {
             throw WebSocketProtocolError(.messageTooBig, "message too big")
         }
 
-        let maskOffset = readIndex + headerSize
         if masked { headerSize += 4 }
-        let total = headerSize + Int(length)
-        guard available >= total else { return nil }
-
-        let payload = (readIndex + headerSize)..<(readIndex + total)
-        if masked { unmask(payload, keyAt: maskOffset) }
-        readIndex += total
-        return FrameInPlace(fin: fin, opcode: opcode, payload: payload)
+        guard available >= headerSize, UInt64(available - headerSize) >= length else { return nil }
+        return Header(fin: fin, opcode: opcode, masked: masked, headerSize: headerSize, payloadCount: Int(length))
     }
 
     /// Calls `body` with the payload of the frame ``nextFrameInPlace(maxDataPayload:)`` just
@@ -137,27 +179,22 @@ public struct WebSocketFrameDecoder: Sendable {
         Array(buffer[frame.payload])
     }
 
-    /// XORs the payload in `range` with the 4-byte key at `keyOffset` (RFC 6455 §5.3) where it
-    /// lies, eight bytes at a time.
-    private mutating func unmask(_ range: Range<Int>, keyAt keyOffset: Int) {
-        guard !range.isEmpty else { return }
-        precondition(keyOffset >= 0 && keyOffset + 4 <= range.lowerBound && range.upperBound <= buffer.count, "frame bounds checked by the caller")
-        buffer.withUnsafeMutableBytes { bytes in
-            let key = (bytes[keyOffset], bytes[keyOffset + 1], bytes[keyOffset + 2], bytes[keyOffset + 3])
-            // The key repeated over eight bytes, in memory order, so the XOR is endian-neutral.
-            let wideKey = withUnsafeBytes(of: (key.0, key.1, key.2, key.3, key.0, key.1, key.2, key.3)) { $0.loadUnaligned(as: UInt64.self) }
-            var index = range.lowerBound
-            while index + 8 <= range.upperBound {
-                bytes.storeBytes(of: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ wideKey, toByteOffset: index, as: UInt64.self)
-                index += 8
-            }
-            while index < range.upperBound {
-                switch (index - range.lowerBound) & 3 {
-                case 0: bytes[index] ^= key.0
-                case 1: bytes[index] ^= key.1
-                case 2: bytes[index] ^= key.2
-                default: bytes[index] ^= key.3
-                }
+    /// XORs `bytes` with the 4-byte masking key `key` (as it lay on the wire, loaded in memory
+    /// order) where they lie (RFC 6455 §5.3), eight bytes at a time; `bytes` starts at the
+    /// payload's first byte.
+    public static func unmask(_ bytes: UnsafeMutableRawBufferPointer, key: UInt32) {
+        guard !bytes.isEmpty else { return }
+        // The key repeated over eight bytes, in memory order, so the XOR is endian-neutral.
+        let wideKey = UInt64(key) | UInt64(key) << 32
+        var index = 0
+        while index + 8 <= bytes.count {
+            bytes.storeBytes(of: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ wideKey, toByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        // Fewer than eight left, from a multiple of eight: byte by byte.
+        withUnsafeBytes(of: key) { keyBytes in
+            while index < bytes.count {
+                bytes[index] ^= keyBytes[index & 3]
                 index += 1
             }
         }

@@ -51,6 +51,7 @@ let parser = OptionsParser(
         .value("rounds", "N", default: "1", help: "Connect mode: interleaved rounds (the service, then pgbench)."),
         .value("connect-batches-in-flight", "N", default: "1", help: "The gateway's --connect-batches-in-flight (at most the pool's 8 connections)."),
         .value("connects", "N", default: "0", help: "Connect mode: exactly N connects, no pgbench (for callgrind); 0: timed rounds."),
+        .value("release-buffers-after", "DURATION", default: "20ms", help: "The gateway's --release-buffers-after (off keeps every connection's TLS buffers)."),
     ]
 )
 
@@ -99,6 +100,7 @@ let fixedConnects = parsed(try options.int("connects", in: 0...10_000_000)).flat
 // A fixed count runs the client library's lanes only (ConnectArbitrations.run(count:)).
 if fixedConnects != nil, laneKind == "lean" { fail("--connects runs the client library's lanes; leave out --connect-lanes lean") }
 let laneCarrier = options.string("lanes") ?? "raw"
+let releaseBuffersAfter = parsed(try options.durationOrOff("release-buffers-after")) ?? ConnectionLimits.defaultReleaseBuffersAfter
 guard laneCarrier == "raw" || laneCarrier == "websocket" else { fail("--lanes must be raw or websocket") }
 
 /// CPU time of this process's threads whose name starts with `prefix`, in seconds, from
@@ -143,8 +145,10 @@ func run() async throws {
     // The lean readers do not heartbeat; the run is far shorter than this.
     service.readerOfflineBound = .seconds(600)
     service.connectBatchesInFlight = connectBatchesInFlight
+    var listener = GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: caPath, loopCount: loopCount)
+    listener.releaseBuffersAfter = releaseBuffersAfter
     let host = GatewayServiceHost(
-        listener: GatewayListenerConfiguration(host: "127.0.0.1", port: 0, certificate: server, readerCAPath: caPath, loopCount: loopCount),
+        listener: listener,
         service: service, client: database.client, metrics: GatewayMetrics(callMethods: GatewayServiceHost.methodNames, includeProcessMetrics: false),
         closeGracePeriod: .milliseconds(200)
     )

@@ -61,15 +61,30 @@ func fuzzHandshake(_ input: UnsafeRawBufferPointer) {
 }
 
 /// Frames: the connection never delivers more than its limit, never writes after its
-/// transport closes, and every frame it writes decodes as an unmasked server frame.
+/// transport closes, and every frame it writes decodes as an unmasked server frame; the read
+/// path that unmasks straight from the read (`receive(_:appendingMessagesTo:accept:)`) gives
+/// the same messages and the same other actions.
 func fuzzFrames(_ input: UnsafeRawBufferPointer) {
     let limit = 4096
     var connection = WebSocketConnection(configuration: .init(maxMessageSize: limit))
+    var lean = WebSocketConnection(configuration: .init(maxMessageSize: limit))
     var written = WebSocketFrameDecoder(role: .client)
     var transportClosed = false
+    var messages: [[UInt8]] = []
+    var others: [WebSocketConnection.Action] = []
+    var leanMessages: [[UInt8]] = []
+    var leanOthers: [WebSocketConnection.Action] = []
+    var appended: [UInt8] = []
     for chunk in chunks(input) {
+        leanOthers += chunk.withUnsafeBytes { bytes in
+            lean.receive(bytes, appendingMessagesTo: &appended) { message in
+                leanMessages.append(Array(message))
+                return true
+            }
+        }
         for action in connection.receive(chunk) {
             precondition(!transportClosed, "an action after closeTransport")
+            if case .deliver(let message) = action { messages.append(message) } else { others.append(action) }
             switch action {
             case .deliver(let message):
                 precondition(message.count <= limit)
@@ -89,8 +104,12 @@ func fuzzFrames(_ input: UnsafeRawBufferPointer) {
             }
         }
         precondition(transportClosed == (connection.state == .closed))
+        precondition(lean.state == connection.state, "the read paths disagree on the state")
     }
     precondition(written.bufferedByteCount == 0)
+    precondition(leanMessages == messages, "the read paths delivered different messages")
+    precondition(leanOthers == others, "the read paths gave different actions")
+    precondition(appended == Array(messages.joined()))
 }
 
 func runOne(_ input: UnsafeRawBufferPointer) {

@@ -21,7 +21,6 @@ WIRE_FOLDERS = {
 # Single declarations still on the wire's types: "file relative to the core: name".
 WIRE_DECLARATIONS = {
     "Connection/GatewayConnection.swift: unary": "the call layer: any method of the protocol with its messages",
-    "Terminal/TerminalClient+TapToPay.swift: discoverTapToPayReader": "Tap to Pay: no model yet",
     "Terminal/TerminalClient+TapToPay.swift: connectTapToPayReader": "Tap to Pay: no model yet",
     "Terminal/TerminalEvent.swift: terminal": "didStartReconnect(reason: MobileDisconnectReason)",
     "Bluetooth/BluetoothDiscoveryStateMachine.swift: deviceType": "Bluetooth discovery's reader kind",

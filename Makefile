@@ -117,7 +117,8 @@ bench: test-deps
 
 # Strict compile, then the module lines: each layer of docs/architecture.md imports only those above it;
 # then the tests: each can fail, none ends or skips quietly (Tests/Harness/check-tests.py);
-# then the links between the Markdown files, anchors included (Tests/Harness/check-doc-links.py).
+# then the links between the Markdown files, anchors included (Tests/Harness/check-doc-links.py);
+# then the client core's public surface: no wire type outside its listed escape hatches (Tests/Harness/check-client-surface.py).
 lint: deps
 	$(call apt_install,python3)
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors $(SWIFT_FLAGS)
@@ -125,6 +126,7 @@ lint: deps
 	@Tests/Harness/check-encapsulation.sh
 	@python3 Tests/Harness/check-tests.py
 	@python3 Tests/Harness/check-doc-links.py
+	@python3 Tests/Harness/check-client-surface.py
 
 clean:
 	rm -rf .build .build-* $(VENV) test-results test-artifacts

@@ -1,6 +1,5 @@
 import GatewayClient
 import GatewayCommandLine
-import GatewayWire
 
 extension Lane {
     /// `easy-connect`: discovers the one reader named and connects it in one call. A reader
@@ -12,16 +11,18 @@ extension Lane {
         case .serialNumber(let serial): ("serial", "--serial", serial)
         }
         do {
-            let response = try await terminal.easyConnect(locationID: configuration.locationID, filter: filter, failIfInUse: failIfInUse)
+            let reader = try await terminal.easyConnect(InternetEasyConnectConfiguration(
+                locationID: configuration.locationID, filter: filter, connectionConfiguration: InternetConnectionConfiguration(failIfInUse: failIfInUse)
+            ))
             readers = []
-            let reader = response.connection?.reader
+            let details = terminal.latestConnection
             var fields: [(key: String, value: String)] = [
-                ("reader_id", reader?.id ?? ""), ("label", reader?.label ?? ""), ("serial", reader?.serialNumber ?? ""),
-                ("discovery_id", response.discoveryID), ("generation", "\(response.connection?.generation ?? 0)"),
-                ("replaced_other_session", response.connection?.replacedOtherSession == true ? "true" : "false"),
+                ("reader_id", reader.id), ("label", reader.label), ("serial", reader.serialNumber),
+                ("discovery_id", details?.discoveryID ?? ""), ("generation", "\(details?.generation ?? 0)"),
+                ("replaced_other_session", details?.replacedOtherSession == true ? "true" : "false"),
             ]
-            if let update = reader?.availableUpdate { fields.append(("available_update", update.version)) }
-            if let failure = response.connection?.requiredUpdateFailure { fields.append(("required_update_failure", failure.message)) }
+            if let update = reader.availableUpdate { fields.append(("available_update", update.version)) }
+            if let failure = details?.requiredUpdateFailure { fields.append(("required_update_failure", failure.message)) }
             LineWriter.line(OutputLine(event: "connected", fields: fields))
         } catch let error as RPCError where error.reason == .readerBusy {
             // The recommended pattern: ask the user before interrupting another lane's payment.

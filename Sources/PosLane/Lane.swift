@@ -41,7 +41,7 @@ actor Lane {
             switch command {
             case .discover(let filter):
                 // A new discovery supersedes the previous one: no cancel first.
-                readers = try await terminal.discoverReaders(locationID: configuration.locationID, filter: filter)
+                readers = try await terminal.discoverReaders(InternetDiscoveryConfiguration(locationID: configuration.locationID, filter: filter))
                 for reader in readers {
                     LineWriter.line("reader", [
                         "reader_id": reader.id, "label": reader.label, "serial": reader.serialNumber,
@@ -55,14 +55,15 @@ actor Lane {
                     return
                 }
                 do {
-                    let response = try await terminal.connectReader(reader, failIfInUse: failIfInUse)
+                    let connected = try await terminal.connectReader(reader, connectionConfig: InternetConnectionConfiguration(failIfInUse: failIfInUse))
                     readers = []
+                    let details = terminal.latestConnection
                     var fields: [(key: String, value: String)] = [
-                        ("reader_id", reader.id), ("label", reader.label), ("generation", "\(response.generation)"),
-                        ("replaced_other_session", response.replacedOtherSession ? "true" : "false"),
+                        ("reader_id", reader.id), ("label", reader.label), ("generation", "\(details?.generation ?? 0)"),
+                        ("replaced_other_session", details?.replacedOtherSession == true ? "true" : "false"),
                     ]
-                    if let update = response.reader?.availableUpdate { fields.append(("available_update", update.version)) }
-                    if let failure = response.requiredUpdateFailure { fields.append(("required_update_failure", failure.message)) }
+                    if let update = connected.availableUpdate { fields.append(("available_update", update.version)) }
+                    if let failure = details?.requiredUpdateFailure { fields.append(("required_update_failure", failure.message)) }
                     LineWriter.line(OutputLine(event: "connected", fields: fields))
                 } catch let error as RPCError where error.reason == .readerBusy {
                     // The recommended pattern: ask the user before interrupting another lane's payment.
@@ -90,15 +91,7 @@ actor Lane {
                 try await terminal.cancelCollectPaymentMethod()
                 LineWriter.line("cancel_requested", [:])
             case .display(let item, let amount):
-                var line = ReaderGatewayV1.CartLineItem()
-                line.description = item
-                line.quantity = 1
-                line.amount = amount
-                var cart = ReaderGatewayV1.Cart()
-                cart.currency = "usd"
-                cart.lineItems = [line]
-                cart.total = amount
-                try await terminal.setReaderDisplay(cart)
+                try await terminal.setReaderDisplay(Cart(currency: "usd", lineItems: [Cart.LineItem(displayName: item, amount: amount)], total: amount))
                 LineWriter.line("displayed", ["item": item, "total": "\(amount)"])
             case .clear:
                 try await terminal.clearReaderDisplay()

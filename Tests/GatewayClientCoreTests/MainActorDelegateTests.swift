@@ -36,7 +36,7 @@ struct MainActorDelegateTests {
         let model = CheckoutViewModel()
         terminal.setDelegate(model)
         try await terminal.openSession(connectionToken: "pst_core", posDeviceID: "pos-1", laneLabel: "Lane 1")
-        let readers = try await terminal.discoverReaders(locationID: "tml_core")
+        let readers = try await terminal.discoverReaders(InternetDiscoveryConfiguration(locationID: "tml_core"))
         try await terminal.connectReader(try #require(readers.first), connectionConfig: InternetConnectionConfiguration(failIfInUse: true, delegate: model))
         #expect(await gateway.next { $0 == .called(path: ReaderGatewayV1.Sdk.subscribeEvents.path, connection: 1) } != nil)
 

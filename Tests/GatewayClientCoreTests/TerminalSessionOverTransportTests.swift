@@ -22,13 +22,17 @@ struct TerminalSessionOverTransportTests {
         #expect(session.lease == .milliseconds(SessionScript.leaseMs))
         #expect(!session.resumed)
 
-        let readers = try await terminal.discoverReaders(locationID: "tml_core")
+        let readers = try await terminal.discoverReaders(InternetDiscoveryConfiguration(locationID: "tml_core"))
         #expect(readers.map(\.id) == [SessionScript.reader.id])
         #expect(readers.first?.discoveryID == "disc_core_1")
 
-        try await terminal.connectReader(try #require(readers.first), failIfInUse: true)
+        let reader = try await terminal.connectReader(try #require(readers.first), connectionConfig: InternetConnectionConfiguration(failIfInUse: true))
+        #expect(reader.id == SessionScript.reader.id && reader.label == "Front counter")
         #expect(terminal.connectedReader?.id == SessionScript.reader.id)
         #expect(terminal.connectionStatus == .connected)
+        let details = try #require(terminal.latestConnection)
+        #expect(details.generation == 1 && !details.replacedOtherSession && details.requiredUpdateFailure == nil)
+        #expect(details.discoveryID == "disc_core_1" && details.reader == reader)
 
         let calls = gateway.calls
         let open = try #require(calls.first { $0.path == ReaderGatewayV1.Sdk.openSession.path })
@@ -47,14 +51,42 @@ struct TerminalSessionOverTransportTests {
         #expect(Set(calls.map(\.connection)) == [1])
     }
 
+    @Test("an easy connect answers the Reader and keeps the gateway's extras in latestConnection; a Cart reaches the gateway as sent")
+    func easyConnectAndCart() async throws {
+        let gateway = ScriptedGateway(SessionScript.answers())
+        let terminal = terminal(gateway)
+        try await terminal.openSession(connectionToken: "pst_core", posDeviceID: "pos-1", laneLabel: "Lane 1")
+        #expect(terminal.latestConnection == nil)
+
+        let reader = try await terminal.easyConnect(InternetEasyConnectConfiguration(
+            locationID: "tml_core", filter: .serialNumber("WSC-CORE-1"), connectionConfiguration: InternetConnectionConfiguration(failIfInUse: true)
+        ))
+        #expect(reader.id == SessionScript.reader.id && reader.serialNumber == "WSC-CORE-1")
+        #expect(terminal.connectedReader?.id == SessionScript.reader.id)
+        let details = try #require(terminal.latestConnection)
+        #expect(details.generation == 2 && details.replacedOtherSession && details.discoveryID == "disc_core_2")
+        #expect(details.requiredUpdateFailure?.code == .readerSoftwareUpdateFailed)
+        #expect(details.requiredUpdateFailure?.message == "the required update failed halfway")
+
+        try await terminal.setReaderDisplay(Cart(currency: "usd", lineItems: [.init(displayName: "Coffee", quantity: 2, amount: 700)], tax: 56, total: 756))
+
+        let calls = gateway.calls
+        let easy = try #require(calls.first { $0.path == ReaderGatewayV1.Sdk.easyConnect.path }).decode(ReaderGatewayV1.Sdk.easyConnect)
+        #expect(easy.locationID == "tml_core" && easy.filter?.serialNumber == "WSC-CORE-1" && easy.failIfInUse)
+        let display = try #require(calls.first { $0.path == ReaderGatewayV1.Sdk.setReaderDisplay.path }).decode(ReaderGatewayV1.Sdk.setReaderDisplay)
+        let cart = try #require(display.cart)
+        #expect(cart.currency == "usd" && cart.tax == 56 && cart.total == 756)
+        #expect(cart.lineItems.map { [$0.description, "\($0.quantity)", "\($0.amount)"] } == [["Coffee", "2", "700"]])
+    }
+
     @Test("a takeover reaches the lane as a disconnected event naming who took the reader, and the reader is gone")
     func takeover() async throws {
         let gateway = ScriptedGateway(SessionScript.answers())
         let terminal = terminal(gateway)
         var events = terminal.events.makeAsyncIterator()
         try await terminal.openSession(connectionToken: "pst_core", posDeviceID: "pos-1", laneLabel: "Lane 1")
-        let readers = try await terminal.discoverReaders(locationID: "tml_core")
-        try await terminal.connectReader(try #require(readers.first))
+        let readers = try await terminal.discoverReaders(InternetDiscoveryConfiguration(locationID: "tml_core"))
+        try await terminal.connectReader(try #require(readers.first), connectionConfig: InternetConnectionConfiguration())
         // The event stream is subscribed before the gateway has anything to say on it.
         let subscribed = await gateway.next { $0 == .called(path: ReaderGatewayV1.Sdk.subscribeEvents.path, connection: 1) }
         #expect(subscribed != nil)
@@ -79,8 +111,8 @@ struct TerminalSessionOverTransportTests {
         let terminal = terminal(gateway)
         var events = terminal.events.makeAsyncIterator()
         try await terminal.openSession(connectionToken: "pst_core", posDeviceID: "pos-1", laneLabel: "Lane 1")
-        let readers = try await terminal.discoverReaders(locationID: "tml_core")
-        try await terminal.connectReader(try #require(readers.first))
+        let readers = try await terminal.discoverReaders(InternetDiscoveryConfiguration(locationID: "tml_core"))
+        try await terminal.connectReader(try #require(readers.first), connectionConfig: InternetConnectionConfiguration())
         #expect(await gateway.next { $0 == .called(path: ReaderGatewayV1.Sdk.subscribeEvents.path, connection: 1) } != nil)
 
         gateway.dropConnections()
@@ -141,7 +173,7 @@ struct TerminalSessionOverTransportTests {
         let gateway = ScriptedGateway(SessionScript.answers(holdDiscovery: true))
         let terminal = terminal(gateway)
         try await terminal.openSession(connectionToken: "pst_core", posDeviceID: "pos-1", laneLabel: "Lane 1")
-        let discovery = Task { try await terminal.discoverReaders(locationID: "tml_core") }
+        let discovery = Task { try await terminal.discoverReaders(InternetDiscoveryConfiguration(locationID: "tml_core")) }
         // The call reached the gateway and waits there.
         #expect(await gateway.next { $0 == .called(path: ReaderGatewayV1.Sdk.discoverReaders.path, connection: 1) } != nil)
         discovery.cancel()

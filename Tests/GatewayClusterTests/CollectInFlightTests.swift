@@ -39,7 +39,7 @@ extension ClusterTests {
             let reader = try await cluster.attachReaders(1, ports: [readerReplica.port], fallback: [spare.port], prefix: "INFL", holdCollects: true)[0]
             let readerID = try #require(reader.readerID)
             let granted = try await lane.connect(readerID, location: cluster.location, failIfInUse: true)
-            let inFlight = CallOutcome<ReaderGatewayV1.CollectPaymentMethodResponse>()
+            let inFlight = CallOutcome<PaymentIntent>()
             Task {
                 do {
                     inFlight.set(.success(try await lane.collect()))
@@ -98,7 +98,7 @@ extension ClusterTests {
             let readerID = try #require(reader.readerID)
             let lane = try await cluster.lane("Lane", port: r2.port)
             try await lane.connect(readerID, location: cluster.location, failIfInUse: true)
-            let inFlight = CallOutcome<ReaderGatewayV1.CollectPaymentMethodResponse>()
+            let inFlight = CallOutcome<PaymentIntent>()
             Task {
                 do {
                     inFlight.set(.success(try await lane.collect()))

@@ -36,13 +36,13 @@ extension ClusterTests {
             try cluster.require(moved, "the lane's session did not resume on \(other.name) after kill -9 of \(home.name): \(lane.recordedEvents)")
 
             do {
-                try await lane.terminal.connectReader(stale)
+                try await lane.connect(stale, failIfInUse: false)
                 cluster.expect(false, "a reader from the superseded \(stale.discoveryID) connected after the session moved")
             } catch let error as RPCError {
                 cluster.expect(error.reason == .staleDiscovery, "the superseded discovery's reader: expected STALE_DISCOVERY, got \(error)")
             }
-            let connected = try await lane.terminal.connectReader(fresh)
-            cluster.expect(connected.reader?.id == wanted, "connected \(connected.reader?.id ?? "nothing") instead of \(wanted)")
+            let connected = try await lane.connect(fresh, failIfInUse: false)
+            cluster.expect(connected.reader.id == wanted, "connected \(connected.reader.id) instead of \(wanted)")
             try await lane.display()
             let row = try await cluster.database.ownership()[wanted]
             cluster.expect(row?.session == sessionID, "owner in PostgreSQL: \(String(describing: row))")

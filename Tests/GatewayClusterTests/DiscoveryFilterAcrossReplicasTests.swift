@@ -94,11 +94,11 @@ extension ClusterTests {
             let readerID = try #require(reader.readerID)
             let laneA = try await cluster.lane("Lane A", port: r1.port)
 
-            let first = try await laneA.terminal.easyConnect(locationID: cluster.location, filter: .serialNumber(reader.serial), failIfInUse: true)
-            cluster.expect(first.connection?.reader?.id == readerID && first.connection?.replacedOtherSession == false, "lane A's EasyConnect: \(first)")
+            let first = try await laneA.easyConnect(.serialNumber(reader.serial), location: cluster.location, failIfInUse: true)
+            cluster.expect(first.reader.id == readerID && !first.replacedOtherSession, "lane A's EasyConnect: \(first)")
             cluster.expect(laneA.terminal.connectedReader?.id == readerID, "the client does not show the reader connected")
             try await laneA.display()
-            let firstGeneration = try #require(first.connection?.generation)
+            let firstGeneration = first.generation
 
             let collect = Task { try await laneA.collect() }
             try cluster.require(await eventuallyIgnoringErrors { reader.isHoldingCollect }, "the collect never reached the reader on r3")
@@ -137,8 +137,8 @@ extension ClusterTests {
             cluster.expect(row?.generation == Int64(firstGeneration + 1) && row?.session != laneA.sessionID, "owner after B's EasyConnect: \(String(describing: row))")
 
             // Idle now: failIfInUse takes it back.
-            let back = try await laneA.terminal.easyConnect(locationID: cluster.location, filter: .readerID(readerID), failIfInUse: true)
-            cluster.expect(back.connection?.replacedOtherSession == true, "lane A's EasyConnect of the idle reader: \(back)")
+            let back = try await laneA.easyConnect(.readerID(readerID), location: cluster.location, failIfInUse: true)
+            cluster.expect(back.replacedOtherSession, "lane A's EasyConnect of the idle reader: \(back)")
             try await laneA.display()
             cluster.expect(
                 await eventuallyIgnoringErrors { laneB.disconnects.contains { $0.reason == .replaced && $0.takenByLaneLabel == "Lane A" } },

@@ -27,7 +27,7 @@ extension ClusterTests {
             cluster.expect(!first.replacedOtherSession, "the first connect replaced someone")
             try await laneA.display()
 
-            var collect: Task<ReaderGatewayV1.CollectPaymentMethodResponse, any Error>?
+            var collect: Task<PaymentIntent, any Error>?
             if cell.busy {
                 collect = Task { try await laneA.collect() }
                 try cluster.require(await eventuallyIgnoringErrors { reader.isHoldingCollect }, "the collect never reached the reader on r3")

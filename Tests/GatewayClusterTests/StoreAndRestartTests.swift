@@ -72,7 +72,7 @@ extension ClusterTests {
             try await relayed.connect(ids[1], location: cluster.location, failIfInUse: true)
             try await local.display()
             try await relayed.display()
-            let discovered = try await intruder.terminal.discoverReaders(locationID: cluster.location)
+            let discovered = try await intruder.discover(location: cluster.location)
             let target = try #require(discovered.first { $0.id == ids[0] })
             let before = try await cluster.database.ownership()
 
@@ -94,7 +94,7 @@ extension ClusterTests {
             // (the pool waits up to 30 s for a connection), the lane's 10 s call deadline would
             // have ended the call first with DEADLINE_EXCEEDED, which is not a retryable status here.
             do {
-                try await intruder.terminal.connectReader(target, failIfInUse: false)
+                try await intruder.connect(target, failIfInUse: false)
                 cluster.expect(false, "a takeover succeeded while PostgreSQL was down")
             } catch let error as RPCError {
                 cluster.expect(error.isRetryableInCluster, "the takeover during the outage failed with \(error), not a retryable status (DEADLINE_EXCEEDED: it waited for PostgreSQL instead of failing fast)")

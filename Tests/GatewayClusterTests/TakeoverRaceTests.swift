@@ -29,7 +29,7 @@ extension ClusterTests {
                 let before = try await cluster.database.ownership()[readerID]
                 let startGeneration = UInt64(before?.generation ?? 0)
                 let disconnectsBefore = lanes.map { $0.disconnects.count }
-                var collect: Task<ReaderGatewayV1.CollectPaymentMethodResponse, any Error>?
+                var collect: Task<PaymentIntent, any Error>?
                 if busy, let owner {
                     let lane = lanes[owner]
                     collect = Task { try await lane.collect() }
@@ -44,12 +44,12 @@ extension ClusterTests {
                     discovered[index] = match
                 }
                 let targets = discovered
-                let results = await withTaskGroup(of: (Int, Result<ReaderGatewayV1.ConnectReaderResponse, RPCError>).self) { group in
+                let results = await withTaskGroup(of: (Int, Result<ReaderConnectionDetails, RPCError>).self) { group in
                     for index in contenders {
                         let lane = lanes[index]
                         group.addTask {
                             do {
-                                return (index, .success(try await lane.terminal.connectReader(targets[index]!, failIfInUse: busy || index % 2 == 0)))
+                                return (index, .success(try await lane.connect(targets[index]!, failIfInUse: busy || index % 2 == 0)))
                             } catch let error as RPCError {
                                 return (index, .failure(error))
                             } catch {
@@ -57,7 +57,7 @@ extension ClusterTests {
                             }
                         }
                     }
-                    var results: [Int: Result<ReaderGatewayV1.ConnectReaderResponse, RPCError>] = [:]
+                    var results: [Int: Result<ReaderConnectionDetails, RPCError>] = [:]
                     for await (index, result) in group { results[index] = result }
                     return results
                 }

@@ -10,7 +10,7 @@ public enum DiscoveryFilter: Sendable, Hashable {
     case serialNumber(String)
 
     /// Whether `reader` is the one named.
-    public func names(_ reader: ReaderGatewayV1.Reader) -> Bool {
+    func names(_ reader: ReaderGatewayV1.Reader) -> Bool {
         switch self {
         case .readerID(let id): reader.id == id
         case .serialNumber(let serial): reader.serialNumber == serial

@@ -33,11 +33,30 @@ public struct InternetDiscoveryConfiguration: Sendable, Hashable {
     /// One reader to discover (Stripe's `DiscoveryFilter`); nil for every reader of the location.
     public var filter: DiscoveryFilter?
     public var simulated: Bool
+    /// Stripe's discovery timeout: sent as `timeout_ms` (the gateway does not use it yet) and
+    /// added to the call's deadline; nil for the default.
+    public var timeout: Duration?
 
-    public init(locationID: String = "", filter: DiscoveryFilter? = nil, simulated: Bool = false) {
+    public init(locationID: String = "", filter: DiscoveryFilter? = nil, simulated: Bool = false, timeout: Duration? = nil) {
         self.locationID = locationID
         self.filter = filter
         self.simulated = simulated
+        self.timeout = timeout
+    }
+}
+
+/// Discover one reader and connect it in one call (Stripe's `InternetEasyConnectConfiguration`),
+/// for ``TerminalClient/easyConnect(_:)``.
+public struct InternetEasyConnectConfiguration: Sendable {
+    /// The location and the reader, by id or serial number.
+    public var locationID: String
+    public var filter: DiscoveryFilter
+    public var connectionConfiguration: InternetConnectionConfiguration
+
+    public init(locationID: String = "", filter: DiscoveryFilter, connectionConfiguration: InternetConnectionConfiguration = .init()) {
+        self.locationID = locationID
+        self.filter = filter
+        self.connectionConfiguration = connectionConfiguration
     }
 }
 
@@ -96,21 +115,65 @@ extension TerminalClient {
         return cancelable
     }
 
-    /// The readers `configuration` names (the async form of ``discoverReaders(_:delegate:completion:)``).
+    /// The readers `configuration` names, online and offline, each tagged with this discovery
+    /// (the async form of ``discoverReaders(_:delegate:completion:)``).
+    ///
+    /// The discovery is complete when it answers, as in Stripe's SDKs since iOS 4.0.0: discover
+    /// again whenever the list may have changed. A new discovery supersedes the previous one:
+    /// ``connectReader(_:connectionConfig:)`` refuses readers from an earlier one with
+    /// `STALE_DISCOVERY`, and a discovery still waiting for its answer fails with
+    /// `DISCOVERY_CANCELED`. With a filter, the answer holds that reader alone (or nothing); a
+    /// malformed filter fails with `INVALID_REQUEST`.
     public func discoverReaders(_ configuration: InternetDiscoveryConfiguration) async throws -> [DiscoveredReader] {
-        try await discoverReaders(locationID: configuration.locationID, filter: configuration.filter, simulated: configuration.simulated)
+        try await discoverReaders(
+            locationID: configuration.locationID, filter: configuration.filter, timeout: configuration.timeout, simulated: configuration.simulated
+        )
     }
 
     /// Connects to a reader of the latest discovery as `connectionConfig` says and returns it
-    /// (Stripe's `connectReader(_:connectionConfig:)`); errors as ``connectReader(_:failIfInUse:)``.
+    /// (Stripe's `connectReader(_:connectionConfig:)`); ``latestConnection`` then holds the
+    /// gateway's extras (generation, whether another lane was replaced).
+    ///
+    /// With `failIfInUse`, a reader mid-transaction for another lane is refused with
+    /// `READER_BUSY` (ask the user, then retry with `false` to take it over); an idle reader
+    /// is taken over either way and its previous lane hears `disconnected(.replaced)`.
+    /// Other errors: `READER_OFFLINE`, `STALE_DISCOVERY` (pass a reader of the latest
+    /// discovery), `READER_NOT_FOUND`, `ALREADY_CONNECTED_TO_READER`. A required software
+    /// update installs before this returns (events `updateStarted`, `updateProgress`;
+    /// ``cancelReaderSoftwareUpdate()`` stops it and the connect fails with `COMMAND_CANCELED`);
+    /// a failed update the 30-day rule lets through connects with
+    /// ``ReaderConnectionDetails/requiredUpdateFailure`` set.
     @discardableResult
     public func connectReader(_ reader: DiscoveredReader, connectionConfig: InternetConnectionConfiguration) async throws -> Reader {
         let response = try await connectReader(reader, failIfInUse: connectionConfig.failIfInUse)
+        connected(as: connectionConfig)
+        return Reader(response.reader ?? reader.wire)
+    }
+
+    /// Discovers the one reader the configuration names and connects it, in one call (Stripe's
+    /// `easyConnect`): the discovery becomes the session's latest, and the connect follows
+    /// ``connectReader(_:connectionConfig:)``'s rules and errors. When no reader of the account
+    /// at the location matches, it fails with `READER_NOT_FOUND` and connects nothing.
+    @discardableResult
+    public func easyConnect(_ configuration: InternetEasyConnectConfiguration) async throws -> Reader {
+        let connectionConfig = configuration.connectionConfiguration
+        let response = try await easyConnect(locationID: configuration.locationID, filter: configuration.filter, failIfInUse: connectionConfig.failIfInUse)
+        guard let reader = response.connection?.reader else {
+            throw RPCError(code: .internal, reason: .internal, message: "the gateway answered EasyConnect without the reader; report this")
+        }
+        connected(as: connectionConfig)
+        return Reader(reader)
+    }
+
+    /// What the gateway answered this client's latest connect or easy connect, beyond the
+    /// ``Reader`` (the gateway's own); nil before the first. Kept until the next connect.
+    public var latestConnection: ReaderConnectionDetails? { feedSession { $0.latestConnection } }
+
+    private func connected(as connectionConfig: InternetConnectionConfiguration) {
         feedSession {
             $0.customerCancelAllowed(connectionConfig.allowCustomerCancel)
             $0.readerDelegateSet(connectionConfig.delegate)
         }
-        return Reader(response.reader ?? reader.wire)
     }
 
     /// Waits for the customer's card, then calls `completion` on the main actor with the

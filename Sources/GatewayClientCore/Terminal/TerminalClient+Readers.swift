@@ -19,7 +19,7 @@ extension TerminalClient {
     ///     `INVALID_REQUEST`.
     ///   - timeout: sent as `timeout_ms` (Stripe's discovery timeout; the gateway does not use
     ///     it yet) and added to this call's deadline; nil for the default.
-    public func discoverReaders(
+    package func discoverReaders(
         locationID: String, filter: DiscoveryFilter? = nil, timeout: Duration? = nil, simulated: Bool = false
     ) async throws -> [DiscoveredReader] {
         var request = ReaderGatewayV1.DiscoverReadersRequest()
@@ -45,7 +45,8 @@ extension TerminalClient {
         _ = try await connection.unary(ReaderGatewayV1.Sdk.cancelDiscovery, request, timeout: callTimeout, idempotent: true)
     }
 
-    /// Connects to a reader from the latest discovery.
+    /// Connects to a reader from the latest discovery, answering the wire's response (the
+    /// package's own tools and tests; an app calls ``connectReader(_:connectionConfig:)``).
     ///
     /// With `failIfInUse`, a reader mid-transaction for another lane is refused with
     /// `READER_BUSY` (ask the user, then retry with `false` to take it over); an idle reader
@@ -62,7 +63,7 @@ extension TerminalClient {
     /// with the response's `requiredUpdateFailure` set. The call's deadline is the payment
     /// timeout, as an install can take minutes.
     @discardableResult
-    public func connectReader(_ reader: DiscoveredReader, failIfInUse: Bool = false) async throws -> ReaderGatewayV1.ConnectReaderResponse {
+    package func connectReader(_ reader: DiscoveredReader, failIfInUse: Bool = false) async throws -> ReaderGatewayV1.ConnectReaderResponse {
         var request = ReaderGatewayV1.ConnectReaderRequest()
         request.sessionToken = try await sessionToken()
         request.readerID = reader.id
@@ -72,11 +73,15 @@ extension TerminalClient {
         defer { feedSession { $0.connectEnded() } }
         let response = try await connection.unary(ReaderGatewayV1.Sdk.connectReader, request, timeout: paymentTimeout)
         let connected = response.reader ?? reader.wire
-        feedSession { $0.readerConnected(connected, generation: response.generation) }
+        feedSession {
+            $0.readerConnected(connected, generation: response.generation)
+            $0.latestConnection = ReaderConnectionDetails(response, fallback: reader.wire, discoveryID: reader.discoveryID)
+        }
         return response
     }
 
-    /// Discovers the one reader `filter` names and connects to it, in one call (Stripe's
+    /// Discovers the one reader `filter` names and connects to it, answering the wire's response
+    /// (the package's own tools and tests; an app calls ``easyConnect(_:)``), in one call (Stripe's
     /// `easyConnect`, iOS SDK 5.1): the discovery becomes the session's latest, and the
     /// connect follows ``connectReader(_:failIfInUse:)``'s rules and errors, `failIfInUse`
     /// included. When no reader of the account at the location matches, it fails with
@@ -86,7 +91,7 @@ extension TerminalClient {
     ///   - locationID: the location; empty for every location the connection token allows.
     ///   - filter: the reader, by id or serial number.
     @discardableResult
-    public func easyConnect(locationID: String, filter: DiscoveryFilter, failIfInUse: Bool = false) async throws -> ReaderGatewayV1.EasyConnectResponse {
+    package func easyConnect(locationID: String, filter: DiscoveryFilter, failIfInUse: Bool = false) async throws -> ReaderGatewayV1.EasyConnectResponse {
         var request = ReaderGatewayV1.EasyConnectRequest()
         request.sessionToken = try await sessionToken()
         request.locationID = locationID
@@ -95,8 +100,11 @@ extension TerminalClient {
         feedSession { $0.connectStarted() }
         defer { feedSession { $0.connectEnded() } }
         let response = try await connection.unary(ReaderGatewayV1.Sdk.easyConnect, request, timeout: paymentTimeout)
-        if let connected = response.connection?.reader {
-            feedSession { $0.readerConnected(connected, generation: response.connection?.generation ?? 0) }
+        if let answer = response.connection, let connected = answer.reader {
+            feedSession {
+                $0.readerConnected(connected, generation: answer.generation)
+                $0.latestConnection = ReaderConnectionDetails(answer, fallback: connected, discoveryID: response.discoveryID)
+            }
         }
         return response
     }
@@ -114,8 +122,9 @@ extension TerminalClient {
 
     // MARK: commands
 
-    /// Waits for the customer to present a card; the reader is "in use" until it returns.
-    public func collectPaymentMethod(_ params: ReaderGatewayV1.CollectPaymentMethodParams) async throws -> ReaderGatewayV1.CollectPaymentMethodResponse {
+    /// Waits for the customer to present a card; the reader is "in use" until it returns (the
+    /// wire's form: an app calls ``collectPaymentMethod(_:)`` with ``PaymentIntentParameters``).
+    package func collectPaymentMethod(_ params: ReaderGatewayV1.CollectPaymentMethodParams) async throws -> ReaderGatewayV1.CollectPaymentMethodResponse {
         var request = ReaderGatewayV1.CollectPaymentMethodRequest()
         request.sessionToken = try await sessionToken()
         request.params = params
@@ -123,8 +132,9 @@ extension TerminalClient {
         return try await command(ReaderGatewayV1.Sdk.collectPaymentMethod, request, timeout: paymentTimeout)
     }
 
-    /// Confirms the payment intent; the reader is "in use" until it returns.
-    public func confirmPaymentIntent(_ params: ReaderGatewayV1.ConfirmPaymentIntentParams) async throws -> ReaderGatewayV1.PaymentIntentResult {
+    /// Confirms the payment intent; the reader is "in use" until it returns (the wire's form: an
+    /// app calls ``confirmPaymentIntent(_:)`` with the collected ``PaymentIntent``).
+    package func confirmPaymentIntent(_ params: ReaderGatewayV1.ConfirmPaymentIntentParams) async throws -> ReaderGatewayV1.PaymentIntentResult {
         var request = ReaderGatewayV1.ConfirmPaymentIntentRequest()
         request.sessionToken = try await sessionToken()
         request.params = params
@@ -138,8 +148,13 @@ extension TerminalClient {
         _ = try await command(ReaderGatewayV1.Sdk.cancelCollectPaymentMethod, request, timeout: callTimeout, idempotent: true)
     }
 
-    /// Shows a cart on the reader.
-    public func setReaderDisplay(_ cart: ReaderGatewayV1.Cart) async throws {
+    /// Shows a cart on the reader (Stripe's `setReaderDisplay`).
+    public func setReaderDisplay(_ cart: Cart) async throws {
+        try await setReaderDisplay(cart.message)
+    }
+
+    /// Shows a cart on the reader, as the wire carries it.
+    package func setReaderDisplay(_ cart: ReaderGatewayV1.Cart) async throws {
         var request = ReaderGatewayV1.SetReaderDisplayRequest()
         request.sessionToken = try await sessionToken()
         request.cart = cart

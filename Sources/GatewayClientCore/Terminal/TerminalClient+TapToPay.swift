@@ -59,12 +59,12 @@ extension TerminalClient {
     /// Whether `device` can be its own Tap to Pay reader: answers the device's reader, or
     /// fails with `TAP_TO_PAY_UNSUPPORTED_DEVICE` (the message says whether the model or the
     /// operating system version is the reason).
-    public func discoverTapToPayReader(device: TapToPayDevice) async throws -> ReaderGatewayV1.Reader {
+    public func discoverTapToPayReader(device: TapToPayDevice) async throws -> Reader {
         var request = ReaderGatewayV1.DiscoverTapToPayReaderRequest()
         request.sessionToken = try await sessionToken()
         request.device = device.message
         let response = try await connection.unary(ReaderGatewayV1.Sdk.discoverTapToPayReader, request, timeout: callTimeout, idempotent: true)
-        return response.reader ?? ReaderGatewayV1.Reader()
+        return Reader(response.reader ?? ReaderGatewayV1.Reader())
     }
 
     /// Connects the session to `device`'s own Tap to Pay reader, in four steps: the gateway

@@ -63,6 +63,8 @@ struct TerminalSessionStateMachine: Sendable {
     private(set) var connecting = false
     /// The ownership generation the session's connect was granted (0: unknown).
     private(set) var connectedGeneration: UInt64 = 0
+    /// What the gateway answered the latest connect or easy connect (kept until the next one).
+    var latestConnection: ReaderConnectionDetails?
     /// Collects on the connected reader let the customer cancel (the connect's configuration).
     private(set) var allowsCustomerCancel = false
     private(set) var closed = false

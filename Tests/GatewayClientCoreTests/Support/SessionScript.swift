@@ -2,7 +2,8 @@ import GatewayWire
 
 /// The gateway's answers for one lane's session: OpenSession (a resume keeps `reader`),
 /// SubscribeEvents held open, Heartbeat, DiscoverReaders finding `reader` (or never answering
-/// when `holdDiscovery`), ConnectReader granting it at generation 1.
+/// when `holdDiscovery`), ConnectReader granting it at generation 1, EasyConnect taking it from
+/// another lane at generation 2 past a failed required update, SetReaderDisplay.
 enum SessionScript {
     static let sessionToken = "st_core_1"
     static let leaseMs: Int64 = 30_000
@@ -47,6 +48,18 @@ enum SessionScript {
                 response.reader = reader
                 response.generation = 1
                 return .reply(response)
+            case ReaderGatewayV1.Sdk.easyConnect.path:
+                var connection = ReaderGatewayV1.ConnectReaderResponse()
+                connection.reader = reader
+                connection.generation = 2
+                connection.replacedOtherSession = true
+                connection.requiredUpdateFailure = ReaderGatewayV1.Status(.readerSoftwareUpdateFailed, "the required update failed halfway")
+                var response = ReaderGatewayV1.EasyConnectResponse()
+                response.discoveryID = "disc_core_2"
+                response.connection = connection
+                return .reply(response)
+            case ReaderGatewayV1.Sdk.setReaderDisplay.path:
+                return .reply(ReaderGatewayV1.SetReaderDisplayResponse())
             case ReaderGatewayV1.Sdk.clearReaderDisplay.path:
                 return .failAfterEvent(takeover(by: "Lane 7"), ReaderGatewayV1.Status(.readerConnectedToAnotherSession, "Lane 7 took the reader"))
             default:

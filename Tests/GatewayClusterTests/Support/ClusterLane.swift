@@ -62,39 +62,58 @@ final class ClusterLane: Sendable {
     func discover(location: String) async throws -> [DiscoveredReader] {
         for _ in 0..<50 {
             do {
-                return try await terminal.discoverReaders(locationID: location)
+                return try await terminal.discoverReaders(InternetDiscoveryConfiguration(locationID: location))
             } catch let error as RPCError where error.reason == .rateLimited {
                 try await Task.sleep(for: .milliseconds(250))
             }
         }
-        return try await terminal.discoverReaders(locationID: location)
+        return try await terminal.discoverReaders(InternetDiscoveryConfiguration(locationID: location))
     }
 
     /// Discovers the location's readers and connects to `readerID`.
     @discardableResult
-    func connect(_ readerID: String, location: String, failIfInUse: Bool) async throws -> ReaderGatewayV1.ConnectReaderResponse {
+    func connect(_ readerID: String, location: String, failIfInUse: Bool) async throws -> ReaderConnectionDetails {
         let readers = try await discover(location: location)
         guard let reader = readers.first(where: { $0.id == readerID }) else {
             throw RPCError(.readerNotFound, "discovery of \(location) did not return \(readerID) (\(readers.map(\.id)))")
         }
-        return try await terminal.connectReader(reader, failIfInUse: failIfInUse)
+        return try await connect(reader, failIfInUse: failIfInUse)
+    }
+
+    /// Connects to `reader` (of the latest discovery) as a lane app does, and answers what the
+    /// gateway said of the connect (its generation, whether it replaced another lane).
+    @discardableResult
+    func connect(_ reader: DiscoveredReader, failIfInUse: Bool) async throws -> ReaderConnectionDetails {
+        let connected = try await terminal.connectReader(reader, connectionConfig: InternetConnectionConfiguration(failIfInUse: failIfInUse))
+        let details = try terminal.latestConnection.orThrow("\(label) connected \(connected.id) but the client kept no details of the connect")
+        guard details.reader.id == connected.id else {
+            throw RPCError(.internal, "\(label) connected \(connected.id) but its latest connection is \(details.reader.id)")
+        }
+        return details
+    }
+
+    /// Discovers the reader `filter` names and connects it in one call, as a lane app does.
+    @discardableResult
+    func easyConnect(_ filter: DiscoveryFilter, location: String, failIfInUse: Bool) async throws -> ReaderConnectionDetails {
+        let connected = try await terminal.easyConnect(InternetEasyConnectConfiguration(
+            locationID: location, filter: filter, connectionConfiguration: InternetConnectionConfiguration(failIfInUse: failIfInUse)
+        ))
+        let details = try terminal.latestConnection.orThrow("\(label) connected \(connected.id) but the client kept no details of the easy connect")
+        guard details.reader.id == connected.id else {
+            throw RPCError(.internal, "\(label) connected \(connected.id) but its latest connection is \(details.reader.id)")
+        }
+        return details
     }
 
     /// A cart on the reader: a short command with a reader round trip.
     func display(_ total: Int64 = 1_000) async throws {
-        var cart = ReaderGatewayV1.Cart()
-        cart.currency = "usd"
-        cart.total = total
-        try await terminal.setReaderDisplay(cart)
+        try await terminal.setReaderDisplay(Cart(currency: "usd", total: total))
     }
 
     /// A collect: the reader is in use until it returns.
-    func collect(amount: Int64 = 1_000) async throws -> ReaderGatewayV1.CollectPaymentMethodResponse {
-        var params = ReaderGatewayV1.CollectPaymentMethodParams()
-        params.paymentIntentID = "pi_cluster_\(label.filter { $0.isLetter || $0.isNumber })"
-        params.amount = amount
-        params.currency = "usd"
-        return try await terminal.collectPaymentMethod(params)
+    func collect(amount: Int64 = 1_000) async throws -> PaymentIntent {
+        let id = "pi_cluster_\(label.filter { $0.isLetter || $0.isNumber })"
+        return try await terminal.collectPaymentMethod(PaymentIntentParameters(id: id, amount: amount, currency: "usd"))
     }
 
     /// Closes the session (best effort) and stops recording.

@@ -22,7 +22,7 @@ extension ReaderRegistry {
             reader, generation: generation, actions: actions, reason: .replaced,
             taker: (session, lane.rawValue, posDeviceID), nowUnixMs: nowUnixMs
         )
-        if let link = links.index(forKey: reader) { result.append(.tellOwner(links.values[link].id, lane: lane.rawValue, generation: generation)) }
+        if let link = links.index(forKey: reader) { result.append(.tellOwner(linkField(at: link) { $0.id }, lane: lane.rawValue, generation: generation)) }
         return result
     }
 
@@ -73,13 +73,13 @@ extension ReaderRegistry {
     ) -> [RegistryAction] {
         var events: [RegistryAction] = []
         var later: [RegistryAction] = []
-        if let index = links.index(forKey: reader), links.values[index].knownGeneration < generation {
+        if let index = links.index(forKey: reader), linkField(at: index, { $0.knownGeneration }) < generation {
             links.values[index].knownGeneration = generation
         }
         for action in actions {
             switch action {
             case .notifyDisplaced(let displaced, _, _):
-                guard let token = tokens[displaced], let index = sessions.index(forKey: token), sessions.values[index].reader == reader else { continue }
+                guard let token = tokens[displaced], let index = sessions.index(forKey: token), sessionField(at: index, { $0.reader }) == reader else { continue }
                 let event = ReaderLoss(
                     reader: reader, reason: reason, generation: OwnershipGeneration(max(0, generation.rawValue - 1)),
                     takenByLane: taker?.lane, takenByPosDeviceID: taker?.posDeviceID
@@ -105,11 +105,11 @@ extension ReaderRegistry {
         }
         if let taker, let holding = holders[reader] {
             for token in holding {
-                guard let index = sessions.index(forKey: token), sessions.values[index].id != taker.id,
-                      sessions.values[index].generation < generation
-                else { continue }
+                guard let index = sessions.index(forKey: token) else { continue }
+                let (id, held) = sessionField(at: index) { ($0.id, $0.generation) }
+                guard id != taker.id, held < generation else { continue }
                 let event = ReaderLoss(
-                    reader: reader, reason: .replaced, generation: sessions.values[index].generation,
+                    reader: reader, reason: .replaced, generation: held,
                     takenByLane: taker.lane, takenByPosDeviceID: taker.posDeviceID
                 )
                 if let send = deliver(.disconnected(event), toSessionAt: index, nowUnixMs: nowUnixMs) { events.append(send) }

@@ -146,11 +146,17 @@ extension ReaderRegistry {
     public mutating func sessionUsed(
         _ token: String, connection: UInt64, now: ContinuousClock.Instant, nowUnixMs: Int64, lease: Duration
     ) -> RegistrySession? {
-        guard let session = sessions[token], session.connections.contains(connection), !session.leaseExpired(at: now, lease: lease) else {
+        // Reached once through its index and changed in place: the only copy of the session
+        // is the one returned (each copy retains and releases its strings and sets).
+        guard let index = sessions.index(forKey: token),
+              sessionField(at: index, { $0.connections.contains(connection) && !$0.leaseExpired(at: now, lease: lease) })
+        else {
             return nil
         }
-        attach(token, connection: connection, nowUnixMs: nowUnixMs)
-        return sessions[token]
+        // The connection is already the session's (``attach(_:connection:nowUnixMs:)`` without the index).
+        sessions.values[index].detachedSince = nil
+        sessions.values[index].lastSeenUnixMs = nowUnixMs
+        return sessions.values[index]
     }
 
     /// What a new event stream of a session starts with.

@@ -108,6 +108,19 @@ public struct ReaderRegistry: Sendable {
 
     // MARK: shared transitions
 
+    /// A field of the session at `index`, read in place. Read as a value,
+    /// `sessions.values[index].field` goes through the subscript's getter, which copies the whole
+    /// session (retaining and releasing each of its strings and sets) to read one field; an
+    /// inout access reads it where it is.
+    mutating func sessionField<T>(at index: Dictionary<String, RegistrySession>.Index, _ read: (inout RegistrySession) -> T) -> T {
+        read(&sessions.values[index])
+    }
+
+    /// A field of the link at `index`, read in place (see ``sessionField(at:_:)``).
+    mutating func linkField<T>(at index: Dictionary<ReaderID, RegistryLink>.Index, _ read: (inout RegistryLink) -> T) -> T {
+        read(&links.values[index])
+    }
+
     /// Sets the reader a session holds, keeping the index by reader.
     mutating func setReader(_ reader: ReaderID?, ofSessionAt token: String) {
         guard let index = sessions.index(forKey: token) else { return }
@@ -117,7 +130,7 @@ public struct ReaderRegistry: Sendable {
     /// ``setReader(_:ofSessionAt:)`` for the session at `index` (its token `token`): no
     /// second lookup, and the session is read and changed in place, never copied.
     mutating func setReader(_ reader: ReaderID?, ofSessionAt index: Dictionary<String, RegistrySession>.Index, token: String) {
-        let old = sessions.values[index].reader
+        let old = sessionField(at: index) { $0.reader }
         sessions.values[index].reader = reader
         if let old, old != reader, let held = holders.index(forKey: old) {
             holders.values[held].remove(token)
@@ -156,10 +169,10 @@ public struct ReaderRegistry: Sendable {
 
     /// ``deliver(_:toSessionAt:nowUnixMs:)`` for the session at `index`.
     mutating func deliver(_ event: SessionNotice.Event, toSessionAt index: Dictionary<String, RegistrySession>.Index, nowUnixMs: Int64) -> RegistryAction? {
-        let message = SessionNotice(sequence: sessions.values[index].nextSequence, atUnixMs: nowUnixMs, event: event)
+        let message = SessionNotice(sequence: sessionField(at: index) { $0.nextSequence }, atUnixMs: nowUnixMs, event: event)
         sessions.values[index].nextSequence += 1
         if case .disconnected = event { sessions.values[index].lastLoss = message }
-        if let stream = sessions.values[index].stream { return .sendEvent(message, to: stream) }
+        if let stream = sessionField(at: index, { $0.stream }) { return .sendEvent(message, to: stream) }
         sessions.values[index].bufferedEvents.append(message)
         if sessions.values[index].bufferedEvents.count > Self.bufferedEventLimit { sessions.values[index].bufferedEvents.removeFirst() }
         return nil

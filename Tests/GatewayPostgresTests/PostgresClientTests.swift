@@ -38,6 +38,30 @@ struct PostgresClientTests {
         }
     }
 
+    /// Columns are looked for first after the last one found: whatever the order of the
+    /// decodes, a name is found at its first position in the SELECT list.
+    @Test func columnsFoundByNameInAnyOrderAtTheirFirstPosition() async throws {
+        try await TestPostgres.withDatabase { database in
+            let rows = try await database.client.query(
+                "SELECT n AS a, n * 10 AS b, n * 100 AS a, n * 1000 AS c FROM generate_series(1, 3) AS n", []
+            )
+            #expect(rows.count == 3)
+            for (index, row) in rows.enumerated() {
+                let n = index + 1
+                // In the list's order: `a` then `b` (the hint points at the second `a` next).
+                #expect(try row.decode(Int.self, "a") == n)
+                #expect(try row.decode(Int.self, "b") == n * 10)
+                #expect(try row.decode(Int.self, "a") == n)
+                #expect(try row.decode(Int.self, "c") == n * 1000)
+                // Backwards, and a name the result lacks.
+                #expect(try row.decode(Int.self, "c") == n * 1000)
+                #expect(try row.decode(Int.self, "b") == n * 10)
+                #expect(throws: StoreError.self) { try row.decode(Int.self, "d") }
+                #expect(try row.decode(Int.self, "a") == n)
+            }
+        }
+    }
+
     @Test func rowsAndAffectedCounts() async throws {
         try await TestPostgres.withDatabase { database in
             let client = database.client

@@ -1,5 +1,6 @@
 import CGatewayPostgres
 import Glibc
+import Synchronization
 
 /// Owns one libpq `PGresult` and frees it when the last reference goes.
 ///
@@ -7,6 +8,13 @@ import Glibc
 /// over, and libpq's accessors only read it, so any thread may read it.
 final class PostgresResultHandle: @unchecked Sendable {
     let result: OpaquePointer
+    /// The column after the one a name was last found at: decoders read columns mostly in
+    /// the SELECT list's order, so the next name is looked for there first. Only a hint.
+    let nextColumn = Atomic<Int>(0)
+    /// Bit `c` set: a scan found column `c` as the first of its name, so a name the hint finds
+    /// at `c` is found where the scan would find it (a name twice in the list stays found at
+    /// its first position).
+    let firstOfName = Atomic<UInt64>(0)
 
     init(_ result: OpaquePointer) { self.result = result }
 
@@ -45,15 +53,27 @@ public struct PostgresRows: Sendable, RandomAccessCollection {
         PostgresRow(rows: self, index: position)
     }
 
-    /// The first column called `name` (exact match), or nil.
+    /// The first column called `name` (exact match), or nil. The column after the last one
+    /// found is tried first (``PostgresResultHandle/nextColumn``): the rows of a result decoded
+    /// in the SELECT list's order cost one comparison a column after the first row, not a scan.
     func columnPosition(_ name: String) -> Int? {
-        guard let result = handle?.result else { return nil }
-        return name.withCString { wanted in
-            for column in 0..<Int(PQnfields(result)) where strcmp(PQfname(result, Int32(column)), wanted) == 0 {
+        guard let handle else { return nil }
+        let result = handle.result
+        let count = Int(PQnfields(result))
+        let position: Int? = name.withCString { wanted in
+            let hint = handle.nextColumn.load(ordering: .relaxed)
+            if hint < count, hint < 64, handle.firstOfName.load(ordering: .relaxed) & (1 << UInt64(hint)) != 0,
+               strcmp(PQfname(result, Int32(hint)), wanted) == 0 {
+                return hint
+            }
+            for column in 0..<count where strcmp(PQfname(result, Int32(column)), wanted) == 0 {
+                if column < 64 { handle.firstOfName.bitwiseOr(1 << UInt64(column), ordering: .relaxed) }
                 return column
             }
             return nil
         }
+        if let position { handle.nextColumn.store(position + 1 == count ? 0 : position + 1, ordering: .relaxed) }
+        return position
     }
 
     func columnName(_ column: Int) -> String {

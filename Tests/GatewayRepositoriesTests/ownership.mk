@@ -41,8 +41,10 @@ bench-event-triggers:
 
 # What the webhook queue costs a claim: the same pgbench claim, each writing its ownership event,
 # with the queue's trigger (migration 0025) enabled and one endpoint wanting every event, against
-# the trigger disabled, interleaved (not part of `make bench`).
+# the trigger disabled, interleaved: claims/s and PostgreSQL's CPU per claim, both ways (part of
+# `make bench`, beside webhook-bench's deliveries per second).
 #   make bench-webhook-queue EVENT_BENCH_ROUNDS=8 EVENT_BENCH_SECONDS=5
+BENCH_SUITES += bench-webhook-queue
 .PHONY: bench-webhook-queue
 bench-webhook-queue:
 	@$(SWIFT) build -c release --product OwnershipBenchmark $(SWIFT_FLAGS) >/dev/null

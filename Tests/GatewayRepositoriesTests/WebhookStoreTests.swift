@@ -36,6 +36,16 @@ struct WebhookStoreTests {
         return ids
     }
 
+    /// The account seeded, and one endpoint wanting every event.
+    static func seededWithEndpointForEverything(_ client: PostgresClient) async throws -> (WebhookStore, WebhookEndpoint) {
+        try await OwnershipFixtures(client: client).seedAccount()
+        let store = WebhookStore(client: client)
+        let (endpoint, _) = try await store.create(
+            account: account, url: "https://hooks.example.com/", description: "", enabledEvents: ["*"], audit: audit("CreateWebhookEndpoint")
+        )
+        return (store, endpoint)
+    }
+
     static func auditActions(_ client: PostgresClient) async throws -> [String] {
         try await AuditStore(client: client).events(account: account, filter: AuditFilter(), beforeSeq: nil, limit: 100).reversed().map(\.entry.action)
     }
@@ -101,12 +111,8 @@ struct WebhookStoreTests {
     @Test("a claim takes each reader's oldest pending event only, leases it against other replicas, and gives it to another once the lease expires")
     func claimsKeepReaderOrderAndLeases() async throws {
         try await withOwnershipDatabase(secondClient: true) { client, replica in
-            try await OwnershipFixtures(client: client).seedAccount()
-            let store = WebhookStore(client: client)
+            let (store, endpoint) = try await Self.seededWithEndpointForEverything(client)
             let other = WebhookStore(client: replica)
-            let (endpoint, _) = try await store.create(
-                account: Self.account, url: "https://hooks.example.com/", description: "", enabledEvents: ["*"], audit: Self.audit("CreateWebhookEndpoint")
-            )
             let r1a = try await Self.append(client, EventType.readerOnline, reader: "tmr_1")
             let r1b = try await Self.append(client, EventType.readerOffline, reader: "tmr_1")
             let r2 = try await Self.append(client, EventType.readerOnline, reader: "tmr_2")
@@ -145,12 +151,8 @@ struct WebhookStoreTests {
     @Test("a delivery handed back at shutdown is claimable at once by another replica, its attempt not counted; only the replica holding the lease can hand it back")
     func handBack() async throws {
         try await withOwnershipDatabase(secondClient: true) { client, replica in
-            try await OwnershipFixtures(client: client).seedAccount()
-            let store = WebhookStore(client: client)
+            let (store, endpoint) = try await Self.seededWithEndpointForEverything(client)
             let other = WebhookStore(client: replica)
-            let (endpoint, _) = try await store.create(
-                account: Self.account, url: "https://hooks.example.com/", description: "", enabledEvents: ["*"], audit: Self.audit("CreateWebhookEndpoint")
-            )
             let event = try await Self.append(client, EventType.readerOnline, reader: "tmr_1")
             let claimed = try #require(try await store.claim(endpoint: endpoint.id, limit: 10, leaseMs: 60_000, replica: "node-a").first)
             #expect(claimed.attempt == 1)
@@ -176,11 +178,7 @@ struct WebhookStoreTests {
     @Test("two replicas claiming at once never claim the same delivery (SKIP LOCKED), and together claim every one")
     func concurrentClaimsAreDisjoint() async throws {
         try await withOwnershipDatabase(secondClient: true) { client, replica in
-            try await OwnershipFixtures(client: client).seedAccount()
-            let store = WebhookStore(client: client)
-            let (endpoint, _) = try await store.create(
-                account: Self.account, url: "https://hooks.example.com/", description: "", enabledEvents: ["*"], audit: Self.audit("CreateWebhookEndpoint")
-            )
+            let (store, endpoint) = try await Self.seededWithEndpointForEverything(client)
             for index in 0..<60 { _ = try await Self.append(client, EventType.readerOnline, reader: "tmr_\(index)") }
             async let a = store.claim(endpoint: endpoint.id, limit: 40, leaseMs: 60_000, replica: "node-a")
             async let b = WebhookStore(client: replica).claim(endpoint: endpoint.id, limit: 40, leaseMs: 60_000, replica: "node-b")

@@ -153,9 +153,7 @@ extension ReaderRegistry {
         else {
             return nil
         }
-        // The connection is already the session's (``attach(_:connection:nowUnixMs:)`` without the index).
-        sessions.values[index].detachedSince = nil
-        sessions.values[index].lastSeenUnixMs = nowUnixMs
+        attach(at: index, token: token, connection: connection, nowUnixMs: nowUnixMs)
         return sessions.values[index]
     }
 

@@ -143,6 +143,12 @@ public struct ReaderRegistry: Sendable {
     /// The session is reached through its index, in place (one hash of the token on the relay path).
     mutating func attach(_ token: String, connection: UInt64, nowUnixMs: Int64?) {
         guard let index = sessions.index(forKey: token) else { return }
+        attach(at: index, token: token, connection: connection, nowUnixMs: nowUnixMs)
+    }
+
+    /// ``attach(_:connection:nowUnixMs:)`` for the session at `index` (its token `token`),
+    /// changed in place.
+    mutating func attach(at index: Dictionary<String, RegistrySession>.Index, token: String, connection: UInt64, nowUnixMs: Int64?) {
         if sessions.values[index].connections.insert(connection).inserted {
             sessionsByConnection[connection, default: []].insert(token)
         }

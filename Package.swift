@@ -19,7 +19,8 @@
 //   operations    GatewayOperations     metrics registry, ops HTTP endpoint
 //   web files     GatewayWebClient, GatewayWebClientCodecs, GatewayConsole   the browser library and console, compiled in
 //   services      GatewayService        the gateway: SDK, reader link and admin surfaces wired together
-//   client core   GatewayClientCore     the Swift client library, platform-neutral (point of sale, admin, reader link)
+//   client core   GatewayClientCore     the Swift client library, platform-neutral (point of sale, on its own models)
+//   wire clients  GatewayWireClients    the fleet admin and reader-side calls, on the protocol's messages (platform-neutral)
 //   client        GatewayClient         the client core with the Linux transport wired in: what an app imports
 //   simulators    GatewaySimulators     simulated Bluetooth readers and air, the air's Unix-socket server and radio
 //                 GatewayCommandLine    the pure parts of the programs
@@ -63,6 +64,10 @@ let package = Package(
         // The client without a transport, for platforms other than Linux: the app supplies a
         // `ClientTransport` (docs/client.md sketches one on Network.framework).
         .library(name: "GatewayClientCore", targets: ["GatewayClientCore"]),
+        // The wire level, apart from the point-of-sale SDK: `AdminClient` (the fleet admin calls)
+        // and `ReaderLinkClient` (a smart reader's side of the link), on the protocol's messages
+        // (`ReaderGatewayV1`, re-exported). `GatewayClient` does not re-export it.
+        .library(name: "GatewayWireClients", targets: ["GatewayWireClients"]),
         .library(name: "GatewaySimulators", targets: ["GatewaySimulators"]),
         // Not shipped: the commands of the tools under Sources/Tools (benchmarks, fuzzing, interop,
         // load). Each target is named as its folder; the command keeps its short name.
@@ -146,6 +151,8 @@ let package = Package(
         ),
         // client core: the Swift client library on any platform, over a transport the app supplies.
         .target(name: "GatewayClientCore", dependencies: ["GatewayCore", "GatewayWire", "GatewayChannel"], swiftSettings: swift6),
+        // wire clients: the fleet admin and reader-side calls on the protocol's messages, over the core's connection.
+        .target(name: "GatewayWireClients", dependencies: ["GatewayWire", "GatewayChannel", "GatewayClientCore"], swiftSettings: swift6),
         // client: the core with the Linux transport as its default; what `import GatewayClient` gives.
         .target(name: "GatewayClient", dependencies: ["GatewayClientCore", "GatewayLinuxTransport", "GatewayTransport", "GatewayRPC"], swiftSettings: swift6),
         // simulators: what stands in for hardware behind the client's seams (the simulated Bluetooth
@@ -171,9 +178,9 @@ let package = Package(
             dependencies: ["GatewayCore", "GatewayDomain", "CGatewayLinux", "GatewayTransport", "GatewayPostgres", "GatewayRepositories", "GatewayOperations", "GatewayService", "GatewayWebSocket"],
             swiftSettings: swift6
         ),
-        .executableTarget(name: "GatewayCtl", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayClient", "GatewayCommandLine", "GatewayPostgres", "GatewayRepositories"], swiftSettings: swift6),
-        .executableTarget(name: "ReaderSimulator", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayClient", "GatewaySimulators", "GatewayCommandLine"], swiftSettings: swift6),
-        .executableTarget(name: "PosLane", dependencies: ["GatewayCore", "GatewayWire", "GatewayClient", "GatewaySimulators", "GatewayCommandLine"], swiftSettings: swift6),
+        .executableTarget(name: "GatewayCtl", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayClient", "GatewayWireClients", "GatewayCommandLine", "GatewayPostgres", "GatewayRepositories"], swiftSettings: swift6),
+        .executableTarget(name: "ReaderSimulator", dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayClient", "GatewayWireClients", "GatewaySimulators", "GatewayCommandLine"], swiftSettings: swift6),
+        .executableTarget(name: "PosLane", dependencies: ["GatewayCore", "GatewayWire", "GatewayClient", "GatewayWireClients", "GatewaySimulators", "GatewayCommandLine"], swiftSettings: swift6),
 
         // MARK: tools (Sources/Tools): benchmarks, fuzzing, interop and load, none of them shipped.
         // Each is named as its folder; a command's short name (`swift build --product wire-fuzz`)
@@ -230,7 +237,7 @@ let package = Package(
         // service: relayed command round trips through the whole gateway (Tests/GatewayServiceTests/service.mk).
         .executableTarget(
             name: "ServiceBenchmark",
-            dependencies: ["GatewayCore", "GatewayClient", "GatewayOperations", "GatewayService", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTransport", "GatewayWire", "BenchmarkSupport", "GatewayWebSocket", "WebSocketLoadClient"],
+            dependencies: ["GatewayCore", "GatewayClient", "GatewayWireClients", "GatewayOperations", "GatewayService", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTransport", "GatewayWire", "BenchmarkSupport", "GatewayWebSocket", "WebSocketLoadClient"],
             path: "Sources/Tools/ServiceBenchmark",
             swiftSettings: swift6
         ),
@@ -238,7 +245,7 @@ let package = Package(
         // make bench-fleet: thousands of simulated readers and lanes per process (Tests/GatewayServiceTests/service.mk).
         .executableTarget(
             name: "FleetLoad",
-            dependencies: ["GatewayCore", "GatewayClient", "GatewayTransport", "GatewayWire"],
+            dependencies: ["GatewayCore", "GatewayClient", "GatewayTransport", "GatewayWire", "GatewayWireClients"],
             path: "Sources/Tools/FleetLoad",
             swiftSettings: swift6
         ),
@@ -288,7 +295,7 @@ let package = Package(
         .testTarget(
             name: "GatewayServiceTests",
             // OpenSSL and the Linux shims for the raw TLS peer that checks the wire contract as another implementation sees it.
-            dependencies: ["GatewayService", "GatewayClient", "GatewaySimulators", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTestKit", "GatewayTransport", "GatewayWebSocket", "CGatewayOpenSSL", "CGatewayLinux"],
+            dependencies: ["GatewayService", "GatewayClient", "GatewayWireClients", "GatewaySimulators", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTestKit", "GatewayTransport", "GatewayWebSocket", "CGatewayOpenSSL", "CGatewayLinux"],
             exclude: ["service.mk", "bench"],
             swiftSettings: swift6
         ),
@@ -299,7 +306,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayClientTests",
-            dependencies: ["GatewayClient", "GatewayClientCore", "GatewayCommandLine", "GatewayTransport", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTestKit"],
+            dependencies: ["GatewayClient", "GatewayClientCore", "GatewayWireClients", "GatewayCommandLine", "GatewayTransport", "GatewayPostgres", "GatewayRepositories", "GatewayTestSupport", "GatewayTestKit"],
             exclude: ["quickstart.mk", "quickstart-test.sh"],
             swiftSettings: swift6
         ),
@@ -319,7 +326,7 @@ let package = Package(
         // (Tests/GatewayClusterTests/cluster.mk; `make chaos` for the long randomized run).
         .testTarget(
             name: "GatewayClusterTests",
-            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayPostgres", "GatewayRepositories", "GatewayClient", "GatewayTestSupport", "GatewayTestKit"],
+            dependencies: ["GatewayCore", "GatewayWire", "GatewayTransport", "GatewayPostgres", "GatewayRepositories", "GatewayClient", "GatewayWireClients", "GatewayTestSupport", "GatewayTestKit"],
             exclude: ["cluster.mk", "upgrade.mk", "build-previous-release.sh"],
             swiftSettings: swift6
         ),

@@ -2,6 +2,7 @@ import Foundation
 import GatewayClient
 import GatewayCommandLine
 import GatewayWire
+import GatewayWireClients
 
 /// Runs one admin command against the gateway and prints its result.
 struct AdminCommands {

@@ -3,6 +3,7 @@ import GatewayClient
 import GatewayCommandLine
 import GatewayCore
 import GatewayTransport
+import GatewayWireClients
 
 // gatewayctl: the fleet admin CLI. Exit status: 0 ok, 64 usage, 65 bad input or not found,
 // 69 unavailable, 70 internal, 77 secret key or permission.

@@ -57,7 +57,7 @@ extension Lane {
             Task { for await event in connection.events { LaneEventNames.printMobile(event) } }
             LineWriter.line("bluetooth_connected", [
                 "reader_id": connection.reader.id, "serial": connection.serialNumber, "location": connection.reader.locationID,
-                "device_type": connection.reader.deviceType.commandLineName,
+                "device_type": connection.reader.deviceType.name,
             ])
         case .disconnect:
             guard let connection = bluetoothConnection else {
@@ -123,9 +123,20 @@ extension LaneEventNames {
         }
     }
 
-    /// `powered_off` for `MOBILE_DISCONNECT_REASON_POWERED_OFF`.
-    static func mobileReason(_ reason: ReaderGatewayV1.MobileDisconnectReason) -> String {
-        guard let name = reason.protoName else { return "unknown" }
-        return String(name.dropFirst("MOBILE_DISCONNECT_REASON_".count)).lowercased()
+    /// A mobile reader's reason by the wire's name (`powered_off` for
+    /// `MOBILE_DISCONNECT_REASON_POWERED_OFF`); a session's reason as ``reason(_:)`` names it.
+    static func mobileReason(_ reason: DisconnectReason) -> String {
+        switch reason {
+        case .disconnectRequested: "disconnect_requested"
+        case .securityReboot: "security_reboot"
+        case .criticallyLowBattery: "critically_low_battery"
+        case .poweredOff: "powered_off"
+        case .bluetoothDisabled: "bluetooth_disabled"
+        case .idlePowerDown: "idle_power_down"
+        case .bluetoothSignalLost: "bluetooth_signal_lost"
+        case .appInBackground: "app_in_background"
+        case .unknown: "unknown"
+        case .rebootRequested, .readerLost, .replaced, .adminReleased, .sessionExpired, .readerUnregistered, .storeRolledBack: Self.reason(reason)
+        }
     }
 }

@@ -115,7 +115,7 @@ actor Lane {
                     device: device, TapToPayConnectionConfiguration(locationID: configuration.locationID)
                 )
                 LineWriter.line("tap_to_pay_connected", [
-                    "reader_id": response.reader?.id ?? "", "serial": response.reader?.serialNumber ?? "",
+                    "reader_id": response.reader.id, "serial": response.reader.serialNumber,
                     "merchant": response.merchantDisplayName, "accounts_in_window": "\(response.accountsInWindow)",
                     "terms_accepted_now": response.termsAcceptedNow ? "true" : "false",
                 ])

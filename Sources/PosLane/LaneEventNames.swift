@@ -13,6 +13,8 @@ enum LaneEventNames {
         case .readerUnregistered: "reader_unregistered"
         case .storeRolledBack: "store_rolled_back"
         case .unknown: "unspecified"
+        case .securityReboot, .criticallyLowBattery, .poweredOff, .bluetoothDisabled, .idlePowerDown, .bluetoothSignalLost, .appInBackground:
+            mobileReason(reason)
         }
     }
 

@@ -3,6 +3,7 @@ import GatewayClient
 import GatewayCommandLine
 import GatewayCore
 import GatewaySimulators
+import GatewayWireClients
 
 // pos-lane: an interactive point-of-sale lane on the client library. Commands on stdin
 // (see LaneCommand), one `EVENT key=value ...` line per result and per session event on stdout.

@@ -1,6 +1,7 @@
 import GatewayClient
 import GatewayCommandLine
 import GatewayWire
+import GatewayWireClients
 
 extension SimulatedReader {
     /// Runs a command from the gateway without blocking the downlink (a cancel may follow).

@@ -2,6 +2,7 @@ import GatewayClient
 import GatewayCommandLine
 import GatewayTransport
 import GatewayWire
+import GatewayWireClients
 
 /// One simulated smart reader: one TLS connection, one `ReaderLink.Attach` call, heartbeats,
 /// the registration code flow, commands, and fault injection.

@@ -16,6 +16,12 @@ final class CheckoutViewModel: TerminalDelegate, ReaderDelegate {
         heard.append("terminal didDisconnect")
     }
 
+    // The Tap to Pay reconnect's reason is the library's `DisconnectReason`: a main-actor
+    // conformance names it like any other model (no wire type, no `nonisolated`).
+    func terminal(_ terminal: TerminalClient, didStartReconnect readerID: String, reason: DisconnectReason) {
+        if reason == .appInBackground { heard.append("terminal didStartReconnect appInBackground") }
+    }
+
     func terminal(_ terminal: TerminalClient, didReceive event: TerminalEvent) {
         if case .disconnected = event { heard.append("terminal didReceive disconnected") }
     }

@@ -10,7 +10,7 @@ struct MobileReconnectStateMachineTests {
         for reason in [ReaderGatewayV1.MobileDisconnectReason.bluetoothSignalLost, .poweredOff, .rebootRequested, .securityReboot, .unknown] {
             var machine = MobileReconnectStateMachine()
             machine.connected(serialNumber: "WP3-1", autoReconnect: true)
-            #expect(machine.linkLost(reason) == .reconnect(events: [.didStartReconnect(serialNumber: "WP3-1", reason: reason)]))
+            #expect(machine.linkLost(reason) == .reconnect(events: [.didStartReconnect(serialNumber: "WP3-1", reason: DisconnectReason(mobile: reason))]))
             #expect(machine.state == .reconnecting(serialNumber: "WP3-1", reason: reason, cancelled: false))
             #expect(machine.reconnectSucceeded() == .reconnected(events: [.didSucceedReconnect(serialNumber: "WP3-1")]))
             #expect(machine.state == .connected(serialNumber: "WP3-1", autoReconnect: true))

@@ -75,6 +75,50 @@ struct ModelsTests {
         #expect(!known.map(DisconnectReason.init).contains(.unknown))
     }
 
+    @Test("a mobile reader's link endings carry Terminal's names, in the same DisconnectReason; every one the wire knows has its own")
+    func mobileDisconnectReasons() {
+        #expect(DisconnectReason(mobile: .disconnectRequested) == .disconnectRequested)
+        #expect(DisconnectReason(mobile: .rebootRequested) == .rebootRequested)
+        #expect(DisconnectReason(mobile: .poweredOff) == .poweredOff)
+        #expect(DisconnectReason(mobile: .bluetoothSignalLost) == .bluetoothSignalLost)
+        #expect(DisconnectReason(mobile: .appInBackground) == .appInBackground)
+        #expect(DisconnectReason(mobile: .unknown) == .unknown)
+        #expect(DisconnectReason(mobile: ReaderGatewayV1.MobileDisconnectReason(rawValue: 99)) == .unknown)
+        let known = ReaderGatewayV1.MobileDisconnectReason.knownValues.filter { $0.rawValue != 0 }
+        #expect(Set(known.map(DisconnectReason.init(mobile:))).count == known.count, "two wire reasons share a name")
+        #expect(!known.map(DisconnectReason.init(mobile:)).contains(.unknown))
+    }
+
+    @Test("a Tap to Pay connect answers the reader and what the connect did, never the reader's credential")
+    func tapToPayConnection() throws {
+        var wire = ReaderGatewayV1.ConnectTapToPayReaderResponse()
+        var reader = ReaderGatewayV1.Reader()
+        reader.id = "tmr_ttp"
+        reader.serialNumber = "TTP-PHONE-1"
+        reader.deviceType = .tapToPay
+        reader.locationID = "tml_1"
+        wire.reader = reader
+        wire.merchantDisplayName = "Shop of Till"
+        wire.termsAcceptedNow = true
+        wire.accountsInWindow = 2
+        wire.readerCredential = "rcred_SECRET_77"
+        var setup = ReaderGatewayV1.ReaderSoftwareUpdate()
+        setup.version = "config-17.4"
+        setup.components = ["config"]
+        setup.deviceType = .tapToPay
+        wire.deviceSetup = setup
+
+        let connection = TapToPayConnection(wire, reader: reader)
+        #expect(connection.reader.id == "tmr_ttp" && connection.reader.serialNumber == "TTP-PHONE-1")
+        #expect(connection.reader.deviceType == .tapToPay && connection.reader.locationID == "tml_1")
+        #expect(connection.merchantDisplayName == "Shop of Till" && connection.termsAcceptedNow && connection.accountsInWindow == 2)
+        let mapped = try #require(connection.deviceSetup)
+        #expect(mapped.version == "config-17.4" && mapped.components == ["config"] && mapped.deviceType == .tapToPay)
+
+        wire.deviceSetup = nil
+        #expect(TapToPayConnection(wire, reader: reader).deviceSetup == nil)
+    }
+
     @Test("a location keeps its address; payments after collect and after confirm")
     func locationAndPayments() {
         var address = ReaderGatewayV1.Address()

@@ -1,6 +1,7 @@
 import GatewayClient
 @testable import GatewayClientCore
 import GatewayWire
+import GatewayWireClients
 import Testing
 
 /// Every model and event the client hands an application prints its fields readably and
@@ -85,7 +86,26 @@ struct PrintingTests {
                 #expect(!text.contains("unknownFields") && !text.contains("ReaderGatewayV1"), "\(type(of: value)) prints raw protobuf: \(text)")
             }
         }
-        #expect("\(mobile[0])" == #"didStartReconnect(serialNumber: "WPC3-1", reason: MOBILE_DISCONNECT_REASON_APP_IN_BACKGROUND)"#)
+        #expect("\(mobile[0])" == #"didStartReconnect(serialNumber: "WPC3-1", reason: appInBackground)"#)
+    }
+
+    @Test("a Tap to Pay connection prints its reader and what the connect did, never the reader's credential")
+    func tapToPayConnection() {
+        var wire = ReaderGatewayV1.ConnectTapToPayReaderResponse()
+        wire.reader = Self.reader
+        wire.merchantDisplayName = "Shop of Till"
+        wire.accountsInWindow = 1
+        wire.readerCredential = "rcred_SECRET_5a4b"
+        let connection = TapToPayConnection(wire, reader: Self.reader)
+        for text in Self.printed(connection) {
+            #expect(!text.contains("SECRET") && !text.contains("rcred_"), "the Tap to Pay connection leaks the reader's credential: \(text)")
+            #expect(!text.contains("unknownFields") && !text.contains("ReaderGatewayV1"), "the Tap to Pay connection prints raw protobuf: \(text)")
+        }
+        #expect(
+            "\(connection)"
+                == #"TapToPayConnection(reader: Reader(id: "tmr_1", serialNumber: "WSQ-1", label: "Front"), merchantDisplayName: "Shop of Till", accountsInWindow: 1)"#
+        )
+        #expect("\(DisconnectReason(mobile: .bluetoothSignalLost))" == "bluetoothSignalLost")
     }
 
     @Test("an admin client prints its deadline, never its secret key")

@@ -3,6 +3,7 @@ import GatewayClient
 import GatewayCommandLine
 import GatewayTestSupport
 import GatewayWire
+import GatewayWireClients
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Swift quickstart of docs/client.md, as an application developer runs it: its
-# Package.swift and Sources/Lane/main.swift, copied exactly as the page shows them, in a new
+# Package.swift and sources (every `<!-- quickstart: PATH -->` block: the lane's main.swift,
+# which imports GatewayClient alone, and the demo backend's), copied exactly as the page shows them, in a new
 # package beside a checkout named reader-gateway (a link to this one), built on its own and
 # run against a reader-gateway (embedded PostgreSQL) and a reader-sim registered by its code.
 #
@@ -26,15 +27,21 @@ wait_for() {
 
 # The package, from the page.
 ln -s "$checkout" "$work/reader-gateway"
-mkdir -p "$work/Lane/Sources/Lane"
+mkdir -p "$work/Lane"
 python3 - "$checkout/docs/client.md" "$work/Lane" <<'PY'
 import pathlib, re, sys
 page, package = pathlib.Path(sys.argv[1]).read_text(), pathlib.Path(sys.argv[2])
-for name in ("Package.swift", "Sources/Lane/main.swift"):
-    match = re.search(r"<!-- quickstart: " + re.escape(name) + r" -->\n```swift\n(.*?)\n```\n", page, re.S)
-    if not match:
+blocks = dict(re.findall(r"<!-- quickstart: (\S+) -->\n```swift\n(.*?)\n```\n", page, re.S))
+for name in ("Package.swift", "Sources/Lane/main.swift", "Sources/DemoBackend/DemoBackend.swift"):
+    if name not in blocks:
         sys.exit(f"quickstart-test: docs/client.md has no quickstart block for {name}")
-    (package / name).write_text(match.group(1) + "\n")
+for name, text in blocks.items():
+    (package / name).parent.mkdir(parents=True, exist_ok=True)
+    (package / name).write_text(text + "\n")
+# The lane speaks the point-of-sale SDK alone: the wire module only in the demo backend.
+lane = blocks["Sources/Lane/main.swift"]
+if re.search(r"^import Gateway(?!Client$)\w*$", lane, re.M):
+    sys.exit("quickstart-test: the lane's main.swift imports more of the gateway than GatewayClient")
 PY
 echo "quickstart-test: building the quickstart package (its own .build)"
 (cd "$work/Lane" && swift build 2>&1 | tee "$work/build.log" | grep -E "warning:|error:" || true)

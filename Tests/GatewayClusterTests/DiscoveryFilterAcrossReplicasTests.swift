@@ -1,6 +1,7 @@
 import GatewayClient
 import GatewayRepositories
 import GatewayWire
+import GatewayWireClients
 import Testing
 
 /// DiscoverReaders' filter and EasyConnect on three replicas, readers attached to r3. The

@@ -2,6 +2,7 @@ import GatewayClient
 import GatewaySimulators
 import GatewayTestKit
 import GatewayWire
+import GatewayWireClients
 import Testing
 
 /// How a Bluetooth reader's link ends: the reason recorded when its device could not say,

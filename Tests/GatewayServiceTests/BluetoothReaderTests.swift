@@ -3,6 +3,7 @@ import GatewayClient
 import GatewaySimulators
 import GatewayTestKit
 import GatewayWire
+import GatewayWireClients
 import Synchronization
 import Testing
 
@@ -125,7 +126,7 @@ struct BluetoothReaderTests {
         let passkey = try #require(shownOnDevice.withLock { $0 })
         #expect(PairingStateMachine.isPasskey(passkey))
         #expect(connected.reader.locationID == phone.location)
-        #expect(connected.reader.deviceType == .bbposWisepad3)
+        #expect(connected.reader.deviceType == .wisePad3)
         #expect(connected.reader.id.hasPrefix("tmr_"))
         let admin = try await harness.admin()
         #expect(try await admin.ownership(of: connected.reader.id).owner?.laneLabel == "Floor 1")

@@ -2,6 +2,7 @@ import GatewayClient
 import GatewaySimulators
 import GatewayTestKit
 import GatewayWire
+import GatewayWireClients
 import Synchronization
 import Testing
 
@@ -189,7 +190,7 @@ struct BluetoothSoftwareUpdateTests {
         fixture.air.failNextUpdate(Self.serial)
         let within = try await fixture.connect()
         let failure = try #require(within.requiredUpdateFailure, "the connect did not report the failed update")
-        #expect(failure.reason == .readerSoftwareUpdateFailed)
+        #expect(failure.code == .readerSoftwareUpdateFailed)
         #expect(failure.message.contains("2.5.0") && failure.message.contains("30 days"), "\(failure.message)")
         #expect(fixture.log.started.map(\.version) == ["2.5.0"])
         #expect(fixture.phone.client.connectionStatus == .connected)

@@ -1,6 +1,7 @@
 import GatewayTestKit
 import GatewayClient
 import GatewayWire
+import GatewayWireClients
 import Testing
 
 /// The Swift client library (TerminalClient, AdminClient) against the real

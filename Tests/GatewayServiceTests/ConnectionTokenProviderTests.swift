@@ -1,6 +1,7 @@
 import GatewayClient
 import GatewayTestKit
 import GatewayWire
+import GatewayWireClients
 import Synchronization
 import Testing
 

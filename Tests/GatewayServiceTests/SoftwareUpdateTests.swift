@@ -4,6 +4,7 @@ import GatewayService
 import GatewayTestKit
 import GatewayTestSupport
 import GatewayWire
+import GatewayWireClients
 import Testing
 
 /// The software update paths with real processes: a gateway whose update rules run on a clock

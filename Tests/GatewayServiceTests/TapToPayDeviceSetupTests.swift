@@ -46,7 +46,7 @@ struct TapToPayDeviceSetupTests {
         let setup = try #require(first.deviceSetup)
         #expect(setup.components == ["config"])
         #expect(setup.deviceType == .tapToPay)
-        #expect(setup.required)
+        #expect(setup.isRequired)
         let seen = delegate.now
         #expect(seen.started.map(\.version) == [setup.version] && seen.started.first?.components == ["config"] && seen.started.first?.deviceType == .tapToPay)
         #expect(seen.progress == [0, 0.25, 0.5, 0.75, 1])

@@ -17,11 +17,11 @@ struct TapToPayReconnectTests {
 
     /// Records the delegate's reconnect reasons.
     final class ReconnectDelegate: TerminalDelegate {
-        let reasons = Mutex<[ReaderGatewayV1.MobileDisconnectReason]>([])
-        func terminal(_ terminal: TerminalClient, didStartReconnect readerID: String, reason: ReaderGatewayV1.MobileDisconnectReason) {
+        let reasons = Mutex<[DisconnectReason]>([])
+        func terminal(_ terminal: TerminalClient, didStartReconnect readerID: String, reason: DisconnectReason) {
             reasons.withLock { $0.append(reason) }
         }
-        nonisolated var all: [ReaderGatewayV1.MobileDisconnectReason] { reasons.withLock { $0 } }
+        nonisolated var all: [DisconnectReason] { reasons.withLock { $0 } }
     }
 
     typealias Log = TapToPayTests.EventLog
@@ -70,7 +70,7 @@ struct TapToPayReconnectTests {
         let connected = try await phone.client.connectTapToPayReader(
             device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: phone.location), reader: .init(tapAutomatically: .init())
         )
-        let readerID = try #require(connected.reader?.id)
+        let readerID = connected.reader.id
         let admin = try await harness.admin()
         let before = try await admin.ownership(of: readerID)
 
@@ -109,7 +109,7 @@ struct TapToPayReconnectTests {
         let connected = try await phone.client.connectTapToPayReader(
             device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: phone.location, reconnectTimeout: .milliseconds(300))
         )
-        let readerID = try #require(connected.reader?.id)
+        let readerID = connected.reader.id
         let admin = try await harness.admin()
         phone.client.applicationDidEnterBackground()
         #expect(await eventually { Self.kinds(log) == ["started", "failed", "disconnected"] })
@@ -138,7 +138,7 @@ struct TapToPayReconnectTests {
         let phone = try await TapToPayTests.lane(harness, port: harness.port, account: harness.account, device: "phone-1", label: "Till")
         let log = Log(phone.client)
         let connected = try await phone.client.connectTapToPayReader(device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: phone.location))
-        let readerID = try #require(connected.reader?.id)
+        let readerID = connected.reader.id
         let admin = try await harness.admin()
         phone.client.applicationDidEnterBackground()
         #expect(await eventually { Self.kinds(log) == ["started"] })
@@ -177,7 +177,7 @@ struct TapToPayReconnectTests {
         let connected = try await phone.client.connectTapToPayReader(
             device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: phone.location), reader: .init(tapAutomatically: .init())
         )
-        let readerID = try #require(connected.reader?.id)
+        let readerID = connected.reader.id
         let admin = try await harness.admin()
         let before = try await admin.ownership(of: readerID)
 
@@ -208,7 +208,7 @@ struct TapToPayReconnectTests {
         let connected = try await phone.client.connectTapToPayReader(
             device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: phone.location, autoReconnectOnUnexpectedDisconnect: false)
         )
-        let readerID = try #require(connected.reader?.id)
+        let readerID = connected.reader.id
         let admin = try await harness.admin()
         proxy.cut()
         #expect(await eventually { Self.kinds(log) == ["disconnected"] })
@@ -239,7 +239,7 @@ struct TapToPayReconnectTests {
         let connected = try await phone.client.connectTapToPayReader(
             device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: phone.location), reader: .init(tapAutomatically: .init())
         )
-        let readerID = try #require(connected.reader?.id)
+        let readerID = connected.reader.id
         let admin = try await harness.admin()
         phone.client.applicationDidEnterBackground()
         #expect(await eventually { Self.kinds(log) == ["started"] })
@@ -266,7 +266,7 @@ struct TapToPayReconnectTests {
         let phone = try await TapToPayTests.lane(harness, port: harness.port, account: harness.account, device: "phone-1", label: "Till")
         let log = Log(phone.client)
         let connected = try await phone.client.connectTapToPayReader(device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: phone.location))
-        let readerID = try #require(connected.reader?.id)
+        let readerID = connected.reader.id
         let admin = try await harness.admin()
         phone.client.applicationDidEnterBackground()
         #expect(await eventually { Self.kinds(log) == ["started", "failed", "disconnected"] })

@@ -6,6 +6,7 @@ import GatewayService
 import GatewayTestKit
 import GatewayTransport
 import GatewayWire
+import GatewayWireClients
 import Synchronization
 import Testing
 
@@ -103,7 +104,7 @@ struct TapToPayTests {
         #expect(first.termsAcceptedNow)
         #expect(first.merchantDisplayName == "Shop of Till")
         #expect(first.accountsInWindow == 1)
-        let reader = try #require(first.reader)
+        let reader = first.reader
         #expect(reader.locationID == phone.location)
         #expect(reader.deviceType == .tapToPay)
         #expect(reader.id.hasPrefix("tmr_"))

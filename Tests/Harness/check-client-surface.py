@@ -4,6 +4,13 @@ of Sources/GatewayClientCore names a `ReaderGatewayV1` type, except the wire esc
 docs/client.md lists ("The wire's types: the one escape hatch"), listed here too. A listed
 declaration that no longer names one must leave the list (and the page), so it only shrinks.
 
+The calls that are the wire by design live apart, in the module GatewayWireClients: the fleet
+admin and reader-side calls, on the protocol's messages (`AdminClient`, `ReaderLinkClient`),
+for the package's own programs (gatewayctl, reader-sim, the simulators) and for an app that
+means to speak the wire. It is a library product of its own so that `import GatewayClient`
+(the point-of-sale SDK) gives no protobuf type: this check also fails when GatewayClient or the
+core imports or re-exports it, or when Package.swift makes GatewayClient depend on it.
+
     python3 Tests/Harness/check-client-surface.py     (make lint)
 """
 import pathlib
@@ -12,25 +19,16 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CORE = ROOT / "Sources" / "GatewayClientCore"
-
-# Folders whose whole public surface is the wire's, by design.
-WIRE_FOLDERS = {
-    "Admin": "AdminClient: the fleet admin calls on the wire's messages",
-    "ReaderLink": "ReaderLinkClient and PresentedCard: the reader's side of the protocol (reader-sim)",
-}
+WIRE_MODULE = "GatewayWireClients"
+# The modules an app imports for the point-of-sale SDK: none may import the wire module.
+SDK_MODULES = ["GatewayClientCore", "GatewayClient"]
 # Single declarations still on the wire's types: "file relative to the core: name".
 WIRE_DECLARATIONS = {
     "Connection/GatewayConnection.swift: unary": "the call layer: any method of the protocol with its messages",
-    "Terminal/TerminalClient+TapToPay.swift: connectTapToPayReader": "Tap to Pay: no model yet",
-    "Terminal/TerminalEvent.swift: terminal": "didStartReconnect(reason: MobileDisconnectReason)",
     "Bluetooth/BluetoothDiscoveryStateMachine.swift: deviceType": "Bluetooth discovery's reader kind",
     "Bluetooth/BluetoothDiscoveryStateMachine.swift: init": "Bluetooth discovery's reader kind",
     "Bluetooth/BluetoothAdvertisement.swift: deviceType": "Bluetooth advertisement's reader kind",
     "Bluetooth/BluetoothAdvertisement.swift: init": "Bluetooth advertisement's reader kind",
-    "Bluetooth/BluetoothReaderConnection.swift: reader": "Bluetooth connection's reader",
-    "Bluetooth/BluetoothReaderConnection.swift: requiredUpdateFailure": "Bluetooth connection's update failure",
-    "Bluetooth/MobileReconnectStateMachine.swift: linkLost": "the reconnect state machine's input",
-    "Bluetooth/PairingStateMachine.swift: begin": "the pairing state machine's input",
 }
 
 DECLARATION = re.compile(
@@ -55,6 +53,30 @@ def declarations(path):
         yield name, line, signature
 
 
+def wire_module_apart():
+    """The SDK's modules neither import nor depend on the wire module (a re-export would put the
+    protobuf types back into `import GatewayClient`)."""
+    errors = []
+    importing = re.compile(rf"^\s*(?:@\w+\s+)*import\s+{WIRE_MODULE}\b", re.M)
+    for module in SDK_MODULES:
+        for path in sorted((ROOT / "Sources" / module).rglob("*.swift")):
+            text = path.read_text()
+            for match in importing.finditer(text):
+                line = text.count("\n", 0, match.start()) + 1
+                errors.append(f"{path.relative_to(ROOT)}:{line}: {module} imports {WIRE_MODULE}: the point-of-sale SDK gives no wire type; "
+                              f"what a lane needs stays in GatewayClientCore (package if the wire module builds on it)")
+    manifest = (ROOT / "Package.swift").read_text()
+    for module in SDK_MODULES:
+        target = re.search(rf'\.target\(\s*name:\s*"{module}"[^)]*\)', manifest, re.S)
+        if target is None:
+            errors.append(f"Package.swift: no target {module}")
+        elif f'"{WIRE_MODULE}"' in target.group(0):
+            errors.append(f"Package.swift: {module} depends on {WIRE_MODULE}: the SDK must not reach the wire module")
+    if f'.library(name: "{WIRE_MODULE}"' not in manifest:
+        errors.append(f"Package.swift: {WIRE_MODULE} is no library product: an app that speaks the wire depends on it by name")
+    return errors
+
+
 def main():
     found, errors = set(), []
     for path in sorted(CORE.rglob("*.swift")):
@@ -63,8 +85,6 @@ def main():
             if "ReaderGatewayV1" not in signature:
                 continue
             key = f"{relative}: {name}"
-            if relative.split("/", 1)[0] in WIRE_FOLDERS:
-                continue
             if key in WIRE_DECLARATIONS:
                 found.add(key)
                 continue
@@ -73,6 +93,7 @@ def main():
                 "give it the library's models (Sources/GatewayClientCore/Models), or make it package; "
                 "a new wire escape hatch goes in this script and in docs/client.md"
             )
+    errors += wire_module_apart()
     for key in sorted(set(WIRE_DECLARATIONS) - found):
         errors.append(f"{key}: listed as a wire escape hatch but names no ReaderGatewayV1 type now: take it off the list here and in docs/client.md")
     if errors:
@@ -80,7 +101,7 @@ def main():
         return 1
     print(
         f"check-client-surface: GatewayClientCore's public declarations speak its models; the wire's types only in "
-        f"{', '.join(sorted(WIRE_FOLDERS))} and {len(WIRE_DECLARATIONS)} listed escape hatches"
+        f"{len(WIRE_DECLARATIONS)} listed escape hatches, and in {WIRE_MODULE}, which the SDK does not import"
     )
     return 0
 

@@ -17,7 +17,7 @@ against the sources:
   - no layered target depends on a test helper or a tool, and test helpers depend on no tool;
   - every target that names its folder is named as that folder (Sources/Tools/WireFuzz holds
     the target WireFuzz; the executable's command name is its product's);
-  - the platform-neutral client core (PORTABLE below) stays so: its transitive target graph
+  - the platform-neutral client core and wire clients (PORTABLE below) stay so: each transitive target graph
     holds no Linux-only module (LINUX_ONLY, and any system library: pkg-config's OpenSSL and
     libpq), and no Swift file of that graph imports one, nor a C shim (`CGateway...`), nor
     Linux's C library (`Glibc`, `Musl`) unless under `#if canImport(...)` with a Darwin branch.
@@ -33,9 +33,11 @@ import sys
 ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else ".")
 SWIFT = sys.argv[sys.argv.index("--swift") + 1] if "--swift" in sys.argv else "swift"
 TABLE = "docs/architecture.md"
-# The modules an app on an Apple platform builds: the client core and all it depends on; and
-# the core's tests, which run it over a transport in memory with nothing Linux-only either.
-PORTABLE = ["GatewayClientCore", "GatewayClientCoreTests"]
+# The modules an app on an Apple platform builds: the client core and all it depends on, and
+# the wire-level clients beside it (GatewayWireClients: the fleet admin and reader-side calls on
+# the protocol's messages); and the core's tests, which run it over a transport in memory with
+# nothing Linux-only either.
+PORTABLE = ["GatewayClientCore", "GatewayWireClients", "GatewayClientCoreTests"]
 # What builds on Linux only: the C shims (epoll and Linux calls; OpenSSL and libpq through
 # pkg-config), the epoll event loop and everything over it (the TLS transport, the client's
 # Linux transport, the server's call layer, the PostgreSQL driver, the ops endpoint).

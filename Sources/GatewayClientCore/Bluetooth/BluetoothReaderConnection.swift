@@ -91,7 +91,7 @@ public final class BluetoothReaderConnection: Sendable {
     }
 
     /// The reader as the gateway registered it (id, serial, location).
-    public let reader: ReaderGatewayV1.Reader
+    public let reader: Reader
     /// The reader's events, in order (single consumer).
     public let events: AsyncStream<MobileReaderEvent>
     let eventSink: AsyncStream<MobileReaderEvent>.Continuation
@@ -105,7 +105,7 @@ public final class BluetoothReaderConnection: Sendable {
         reader: ReaderGatewayV1.Reader, client: TerminalClient, radio: any BluetoothRadio, credential: String,
         configuration: BluetoothConnectionConfiguration
     ) {
-        self.reader = reader
+        self.reader = Reader(reader)
         self.client = client
         self.radio = radio
         self.credential = credential
@@ -118,7 +118,7 @@ public final class BluetoothReaderConnection: Sendable {
     /// Set when a required software update failed during the connect and the reader connected
     /// anyway, because it ran its location's latest version within the last 30 days (Stripe's
     /// `didFinishInstallingUpdate` with an error); the next connect retries the update.
-    public var requiredUpdateFailure: ReaderGatewayV1.Status? { feed { $0.requiredUpdateFailure } }
+    public var requiredUpdateFailure: TerminalError? { feed { $0.requiredUpdateFailure }.map { TerminalError(RPCError(status: $0)) } }
 
     /// Feeds one event to the state under its lock and returns what it asks for; the connection
     /// acts on it after the lock is released.

@@ -17,7 +17,7 @@ final class BluetoothReaderLink: Sendable {
     /// What the reader is doing (a ``ReaderGatewayV1/ReaderActivity`` raw value), for heartbeats.
     private let activity = Atomic<Int32>(ReaderGatewayV1.ReaderActivity.idle.rawValue)
 
-    private init(readerID: String, link: ReaderLinkClient, peripheral: any BluetoothPeripheral) {
+    private init(readerID: String, link: ReaderLinkCall, peripheral: any BluetoothPeripheral) {
         self.readerID = readerID
         self.peripheral = peripheral
         carrier = MobileReaderLinkCarrier(link: link, readerID: readerID, what: "the Bluetooth reader's link", logComponent: "bluetooth")
@@ -34,7 +34,7 @@ final class BluetoothReaderLink: Sendable {
         hello.softwareVersion = peripheral.softwareVersion
         if let level = peripheral.batteryLevel { hello.batteryLevel = level }
         hello.readerCredential = credential
-        let link = try await ReaderLinkClient.attach(on: channel, hello: hello)
+        let link = try await ReaderLinkCall.attach(on: channel, hello: hello)
         var downlinks = link.downlinks.makeAsyncIterator()
         guard let first = try await downlinks.next(), case .registration(let registration)? = first.message, registration.registered else {
             link.cancel()

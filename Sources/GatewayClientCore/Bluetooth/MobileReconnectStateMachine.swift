@@ -16,9 +16,9 @@ import GatewayWire
 ///
 /// The gateway keeps the reader's owner while the reconnect runs (the device tells it the
 /// link ends `reconnecting`); a failed or cancelled reconnect releases it.
-public struct MobileReconnectStateMachine: Sendable {
+package struct MobileReconnectStateMachine: Sendable {
     /// The states.
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         /// No reader.
         case idle
         /// Connected to the reader `serialNumber`.
@@ -29,7 +29,7 @@ public struct MobileReconnectStateMachine: Sendable {
     }
 
     /// What a lost link leads to.
-    public enum OnLinkLost: Sendable, Equatable {
+    package enum OnLinkLost: Sendable, Equatable {
         /// Report `events`, tell the gateway the link ends while reconnecting (the owner is
         /// kept), and reconnect.
         case reconnect(events: [MobileReaderEvent])
@@ -40,7 +40,7 @@ public struct MobileReconnectStateMachine: Sendable {
     }
 
     /// What the end of a reconnect attempt leads to.
-    public enum OnReconnectEnded: Sendable, Equatable {
+    package enum OnReconnectEnded: Sendable, Equatable {
         /// Report `events`; the reader is connected again.
         case reconnected(events: [MobileReaderEvent])
         /// Report `events` and release the reader's owner at the gateway.
@@ -49,31 +49,31 @@ public struct MobileReconnectStateMachine: Sendable {
         case none
     }
 
-    public private(set) var state = State.idle
+    package private(set) var state = State.idle
 
-    public init() {}
+    package init() {}
 
     /// The reader `serialNumber` is connected (first time).
-    public mutating func connected(serialNumber: String, autoReconnect: Bool) {
+    package mutating func connected(serialNumber: String, autoReconnect: Bool) {
         state = .connected(serialNumber: serialNumber, autoReconnect: autoReconnect)
     }
 
     /// The link to the reader ended for `reason`. A requested disconnect, or any with
     /// auto-reconnect off, ends the connection; every other reason (a reboot too: the reader
     /// comes back) starts a reconnect.
-    public mutating func linkLost(_ reason: ReaderGatewayV1.MobileDisconnectReason) -> OnLinkLost {
+    package mutating func linkLost(_ reason: ReaderGatewayV1.MobileDisconnectReason) -> OnLinkLost {
         guard case .connected(let serial, let autoReconnect) = state else { return .none }
         guard autoReconnect, reason != .disconnectRequested else {
             state = .idle
-            return .disconnected(events: [.didDisconnect(serialNumber: serial, reason: reason)])
+            return .disconnected(events: [.didDisconnect(serialNumber: serial, reason: DisconnectReason(mobile: reason))])
         }
         state = .reconnecting(serialNumber: serial, reason: reason, cancelled: false)
-        return .reconnect(events: [.didStartReconnect(serialNumber: serial, reason: reason)])
+        return .reconnect(events: [.didStartReconnect(serialNumber: serial, reason: DisconnectReason(mobile: reason))])
     }
 
     /// The app cancelled the reconnect (Stripe's `Cancelable.cancel()`): true when one was
     /// running, and its attempt must stop (then ``reconnectFailed()`` reports the end).
-    public mutating func cancelRequested() -> Bool {
+    package mutating func cancelRequested() -> Bool {
         guard case .reconnecting(let serial, let reason, false) = state else { return false }
         state = .reconnecting(serialNumber: serial, reason: reason, cancelled: true)
         return true
@@ -81,7 +81,7 @@ public struct MobileReconnectStateMachine: Sendable {
 
     /// The reconnect attempt connected the reader again. A reconnect the app cancelled
     /// meanwhile fails instead (the app asked to stop).
-    public mutating func reconnectSucceeded() -> OnReconnectEnded {
+    package mutating func reconnectSucceeded() -> OnReconnectEnded {
         guard case .reconnecting(let serial, _, let cancelled) = state else { return .none }
         if cancelled { return reconnectFailed() }
         state = .connected(serialNumber: serial, autoReconnect: true)
@@ -89,14 +89,14 @@ public struct MobileReconnectStateMachine: Sendable {
     }
 
     /// The reconnect gave up (timeout) or was cancelled.
-    public mutating func reconnectFailed() -> OnReconnectEnded {
+    package mutating func reconnectFailed() -> OnReconnectEnded {
         guard case .reconnecting(let serial, let reason, _) = state else { return .none }
         state = .idle
-        return .failed(events: [.didFailReconnect(serialNumber: serial), .didDisconnect(serialNumber: serial, reason: reason)], reason: reason)
+        return .failed(events: [.didFailReconnect(serialNumber: serial), .didDisconnect(serialNumber: serial, reason: DisconnectReason(mobile: reason))], reason: reason)
     }
 
     /// The app disconnected the reader itself (disconnectReader): nothing to report.
-    public mutating func released() {
+    package mutating func released() {
         state = .idle
     }
 }

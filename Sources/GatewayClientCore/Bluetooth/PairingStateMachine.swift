@@ -15,9 +15,9 @@ import GatewayWire
 /// match, selects **Confirm** on the reader and **Pair** on the device (in either order).
 /// Only a new device, or one the reader forgot, pairs this way; a bonded device connects at
 /// once.
-public struct PairingStateMachine: Sendable {
+package struct PairingStateMachine: Sendable {
     /// The states.
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         /// Nothing started.
         case idle
         /// Both sides show `passkey`; waiting for the reader's Confirm and the device's Pair.
@@ -29,7 +29,7 @@ public struct PairingStateMachine: Sendable {
     }
 
     /// Why pairing failed.
-    public enum Failure: Sendable, Equatable {
+    package enum Failure: Sendable, Equatable {
         /// The user did not select Pair on the device.
         case declinedOnDevice
         /// The user rejected (or let time out) the passkey on the reader.
@@ -41,7 +41,7 @@ public struct PairingStateMachine: Sendable {
     }
 
     /// What ``begin(deviceType:bonded:passkey:)`` decided.
-    public enum OnBegin: Sendable, Equatable {
+    package enum OnBegin: Sendable, Equatable {
         /// No comparison needed: connect.
         case notRequired
         /// Show `passkey` to the user and ask them to confirm on the reader and pair here.
@@ -51,7 +51,7 @@ public struct PairingStateMachine: Sendable {
     }
 
     /// What a confirmation led to.
-    public enum OnConfirmation: Sendable, Equatable {
+    package enum OnConfirmation: Sendable, Equatable {
         /// The other side has not confirmed yet.
         case waiting
         /// Both confirmed: the devices are bonded.
@@ -62,13 +62,13 @@ public struct PairingStateMachine: Sendable {
         case ignored
     }
 
-    public private(set) var state = State.idle
+    package private(set) var state = State.idle
 
-    public init() {}
+    package init() {}
 
     /// The device connects to a reader of `deviceType`; `bonded` says whether the reader
     /// already knows this device; `passkey` is the 6 digits the reader shows.
-    public mutating func begin(deviceType: ReaderGatewayV1.DeviceType, bonded: Bool, passkey: String) -> OnBegin {
+    package mutating func begin(deviceType: ReaderGatewayV1.DeviceType, bonded: Bool, passkey: String) -> OnBegin {
         guard deviceType.pairsByNumericComparison, !bonded else {
             state = .paired
             return .notRequired
@@ -82,7 +82,7 @@ public struct PairingStateMachine: Sendable {
     }
 
     /// The user selected Confirm (`accepted`) or Cancel on the reader, which showed `passkey`.
-    public mutating func readerAnswered(passkey: String, accepted: Bool) -> OnConfirmation {
+    package mutating func readerAnswered(passkey: String, accepted: Bool) -> OnConfirmation {
         guard case .comparing(let shown, _, let device) = state else { return .ignored }
         guard accepted else { return fail(.rejectedOnReader) }
         guard passkey == shown else { return fail(.passkeyMismatch) }
@@ -90,14 +90,14 @@ public struct PairingStateMachine: Sendable {
     }
 
     /// The user selected Pair (`accepted`) or Cancel on the point-of-sale device.
-    public mutating func deviceAnswered(accepted: Bool) -> OnConfirmation {
+    package mutating func deviceAnswered(accepted: Bool) -> OnConfirmation {
         guard case .comparing(let shown, let reader, _) = state else { return .ignored }
         guard accepted else { return fail(.declinedOnDevice) }
         return confirmed(passkey: shown, reader: reader, device: true)
     }
 
     /// Whether `passkey` is exactly 6 decimal digits.
-    public static func isPasskey(_ passkey: String) -> Bool {
+    package static func isPasskey(_ passkey: String) -> Bool {
         passkey.utf8.count == 6 && passkey.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 

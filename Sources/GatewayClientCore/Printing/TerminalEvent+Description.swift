@@ -70,11 +70,6 @@ extension MobileReaderEvent: CustomStringConvertible {
     }
 }
 
-extension AdminClient: CustomStringConvertible {
-    /// The call deadline; never the secret key.
-    public var description: String { "AdminClient(secretKey: \(ProtobufDescription.redacted), timeout: \(timeout))" }
-}
-
 extension Reader: CustomStringConvertible {
     public var description: String {
         var d = ProtobufDescription("Reader")

@@ -31,7 +31,7 @@ final class MobileReaderLinkCarrier: Sendable {
         }
     }
 
-    let link: ReaderLinkClient
+    let link: ReaderLinkCall
     /// The reader's id at the gateway, for messages.
     let readerID: String
     /// What the link is, for messages ("the Bluetooth reader's link").
@@ -41,7 +41,7 @@ final class MobileReaderLinkCarrier: Sendable {
     private let outbox: AsyncStream<ReaderGatewayV1.ReaderUplink>.Continuation
     private let outgoing: AsyncStream<ReaderGatewayV1.ReaderUplink>
 
-    init(link: ReaderLinkClient, readerID: String, what: String, logComponent: String) {
+    init(link: ReaderLinkCall, readerID: String, what: String, logComponent: String) {
         self.link = link
         self.readerID = readerID
         self.what = what
@@ -79,7 +79,7 @@ final class MobileReaderLinkCarrier: Sendable {
         let sender = Task { [self] in
             for await uplink in outgoing {
                 do {
-                    try await link.call.send(uplink)
+                    try await link.send(uplink)
                 } catch {
                     Logger(component: logComponent).warning("\(what) could not send to the gateway; the link is ending", ["reader": readerID, "error": "\(error)"])
                     break

@@ -15,10 +15,10 @@ public struct PresentedCard: Sendable, Hashable {
 
 /// The command results a reader hosted on the device answers the gateway with: the Tap to Pay
 /// reader here, and the simulated Bluetooth readers of `GatewaySimulators` (which is why this
-/// is public: the seam both build their answers on, so that they answer alike).
-public enum ReaderCommandResults {
+/// is package: the seam both build their answers on, so that they answer alike; not app API).
+package enum ReaderCommandResults {
     /// A result with only a status.
-    public static func status(_ id: UInt64, _ status: ReaderGatewayV1.Status) -> ReaderGatewayV1.CommandResult {
+    package static func status(_ id: UInt64, _ status: ReaderGatewayV1.Status) -> ReaderGatewayV1.CommandResult {
         var result = ReaderGatewayV1.CommandResult()
         result.commandID = id
         result.status = status
@@ -26,7 +26,7 @@ public enum ReaderCommandResults {
     }
 
     /// A collect's answer: the payment method read from `card` (id `pm_<prefix>_<reader>_<command>`).
-    public static func collected(id: UInt64, card: PresentedCard, idPrefix: String, reader: String, readMethod: String) -> ReaderGatewayV1.CommandResult {
+    package static func collected(id: UInt64, card: PresentedCard, idPrefix: String, reader: String, readMethod: String) -> ReaderGatewayV1.CommandResult {
         var method = ReaderGatewayV1.PaymentMethod()
         method.id = "pm_\(idPrefix)_\(reader)_\(id)"
         method.brand = card.brand

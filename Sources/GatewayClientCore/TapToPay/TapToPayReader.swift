@@ -99,7 +99,7 @@ public final class TapToPayReader: Sendable {
         state.withLock { event(&$0) }
     }
 
-    private init(readerID: String, link: ReaderLinkClient, options: Options) {
+    private init(readerID: String, link: ReaderLinkCall, options: Options) {
         self.readerID = readerID
         self.options = options
         carrier = MobileReaderLinkCarrier(link: link, readerID: readerID, what: "the Tap to Pay reader's link", logComponent: "tap-to-pay")
@@ -113,7 +113,7 @@ public final class TapToPayReader: Sendable {
         hello.deviceType = .tapToPay
         hello.softwareVersion = options.softwareVersion
         hello.readerCredential = credential
-        let link = try await ReaderLinkClient.attach(on: channel, hello: hello)
+        let link = try await ReaderLinkCall.attach(on: channel, hello: hello)
         var downlinks = link.downlinks.makeAsyncIterator()
         // The gateway answers a credential it accepts with the registration state, once online.
         guard let first = try await downlinks.next(), case .registration(let registration)? = first.message, registration.registered else {

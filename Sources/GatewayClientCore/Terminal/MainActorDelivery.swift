@@ -23,7 +23,7 @@ extension TerminalClient {
             deliverToReaderDelegate(event)
             deliverToTerminalDelegate(event)
         case .tapToPayReconnectStarted(let readerID, let reason):
-            feedSession({ $0.delegate })?.terminal(self, didStartReconnect: readerID, reason: reason)
+            feedSession({ $0.delegate })?.terminal(self, didStartReconnect: readerID, reason: DisconnectReason(mobile: reason))
         case .disconnectHandedOver:
             for waiter in feedSession({ $0.disconnectDelivered() }) { waiter.resume() }
         case .caughtUp(let signal):

@@ -75,7 +75,8 @@ extension TerminalClient {
     /// `updateProgress` 0 to 1, while ``connectionStatus`` stays `connecting`); the reader's
     /// link attaches on this client's connection (``tapToPayReader``); the session discovers
     /// and connects it as any reader. Payments then work as with a smart reader; the customer
-    /// taps with ``TapToPayReader/presentCard(_:)``.
+    /// taps with ``TapToPayReader/presentCard(_:)``. Answers the reader and what the connect
+    /// did (``TapToPayConnection``: terms accepted, accounts in the window, the device's setup).
     ///
     /// Errors: `LOCATION_REQUIRED`, `LOCATION_NOT_FOUND`, `TAP_TO_PAY_UNSUPPORTED_DEVICE`,
     /// `TAP_TO_PAY_READER_MERCHANT_BLOCKED` (a 4th account on this device within 24 hours),
@@ -83,7 +84,7 @@ extension TerminalClient {
     @discardableResult
     public func connectTapToPayReader(
         device: TapToPayDevice, _ configuration: TapToPayConnectionConfiguration, reader options: TapToPayReader.Options = .init()
-    ) async throws -> ReaderGatewayV1.ConnectTapToPayReaderResponse {
+    ) async throws -> TapToPayConnection {
         feedSession { $0.connectStarted() }
         defer { feedSession { $0.connectEnded() } }
         var request = ReaderGatewayV1.ConnectTapToPayReaderRequest()
@@ -123,7 +124,7 @@ extension TerminalClient {
             feedTapToPay { $0.connectFailed(reader) }
             throw error
         }
-        return response
+        return TapToPayConnection(response, reader: registered)
     }
 
     /// The device's setup, as Stripe shows it: a configuration update with progress. The

@@ -134,7 +134,7 @@ public protocol TerminalDelegate: AnyObject, Sendable {
     /// `onReaderReconnectStarted`), and why: `appInBackground`, or `unknown` when the
     /// connection to the gateway dropped. ``TerminalClient/cancelReconnect()`` is the
     /// Cancelable. The `reconnectStarted` event follows the same path.
-    func terminal(_ terminal: TerminalClient, didStartReconnect readerID: String, reason: ReaderGatewayV1.MobileDisconnectReason)
+    func terminal(_ terminal: TerminalClient, didStartReconnect readerID: String, reason: DisconnectReason)
     /// Every event, including the ones above.
     func terminal(_ terminal: TerminalClient, didReceive event: TerminalEvent)
 }
@@ -145,7 +145,7 @@ extension TerminalDelegate {
     public func terminal(_ terminal: TerminalClient, didReportAvailableUpdate update: ReaderSoftwareUpdate) {}
     public func terminal(_ terminal: TerminalClient, didStartInstallingUpdate update: ReaderSoftwareUpdate) {}
     public func terminal(_ terminal: TerminalClient, didReportReaderSoftwareUpdateProgress progress: Float) {}
-    public func terminal(_ terminal: TerminalClient, didStartReconnect readerID: String, reason: ReaderGatewayV1.MobileDisconnectReason) {}
+    public func terminal(_ terminal: TerminalClient, didStartReconnect readerID: String, reason: DisconnectReason) {}
     public func terminal(_ terminal: TerminalClient, didReceive event: TerminalEvent) {}
 }
 

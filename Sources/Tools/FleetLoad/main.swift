@@ -21,6 +21,7 @@ import GatewayClient
 import GatewayCore
 import GatewayTransport
 import GatewayWire
+import GatewayWireClients
 import Synchronization
 
 let parser = OptionsParser(

@@ -2,6 +2,7 @@ import Foundation
 import GatewayClient
 import GatewayTransport
 import GatewayWire
+import GatewayWireClients
 import Synchronization
 
 /// Auth-flood mode: a guessing flood of wrong secret keys from several loopback addresses

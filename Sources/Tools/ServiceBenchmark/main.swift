@@ -26,6 +26,7 @@ import GatewayService
 import GatewayTestSupport
 import GatewayTransport
 import GatewayWire
+import GatewayWireClients
 import Synchronization
 
 let parser = OptionsParser(

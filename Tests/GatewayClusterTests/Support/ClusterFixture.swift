@@ -5,6 +5,7 @@ import GatewayRepositories
 import GatewayTestSupport
 import GatewayTransport
 import GatewayWire
+import GatewayWireClients
 import Synchronization
 import Testing
 

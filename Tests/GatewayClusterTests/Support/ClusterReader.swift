@@ -1,6 +1,7 @@
 import GatewayClient
 import GatewayTransport
 import GatewayWire
+import GatewayWireClients
 import Synchronization
 
 /// A smart reader in this process over the real protocol (`ReaderLink.Attach` over mutual TLS

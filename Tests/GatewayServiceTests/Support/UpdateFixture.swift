@@ -5,6 +5,7 @@ import GatewayTestKit
 import GatewayTestSupport
 import GatewayTransport
 import GatewayWire
+import GatewayWireClients
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 import GatewayChannel
+import GatewayClientCore
 import GatewayWire
 
 /// The fleet admin surface (`FleetAdmin` in admin.proto), authenticated by the account's
@@ -166,4 +167,9 @@ public struct AdminClient: Sendable {
         request.locationID = locationID
         return try await call(ReaderGatewayV1.FleetAdmin.listSessions, request, idempotent: true).sessions
     }
+}
+
+extension AdminClient: CustomStringConvertible {
+    /// The call deadline; never the secret key.
+    public var description: String { "AdminClient(secretKey: \(ProtobufDescription.redacted), timeout: \(timeout))" }
 }

@@ -1,3 +1,4 @@
+import GatewayClientCore
 import GatewayWire
 
 extension AdminClient {

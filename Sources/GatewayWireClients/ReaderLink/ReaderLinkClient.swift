@@ -1,4 +1,5 @@
 import GatewayChannel
+import GatewayClientCore
 import GatewayWire
 
 /// A smart reader's side of `ReaderLink.Attach`: hello and heartbeats up, registration
@@ -9,33 +10,25 @@ import GatewayWire
 /// for try await downlink in link.downlinks { ... try await link.sendResult(result) }
 /// ```
 public struct ReaderLinkClient: Sendable {
-    let call: BidirectionalCall<ReaderGatewayV1.ReaderUplink, ReaderGatewayV1.ReaderDownlink>
+    let link: ReaderLinkCall
 
     /// The gateway's messages: registration state, commands, owner changes. Ends (or throws
     /// the ``RPCError``, e.g. `READER_LINK_REPLACED`, `SERIAL_NOT_PROVEN`) when the link ends.
-    public var downlinks: ResponseStream<ReaderGatewayV1.ReaderDownlink> { call.responses }
+    public var downlinks: ResponseStream<ReaderGatewayV1.ReaderDownlink> { link.downlinks }
 
     /// Opens the Attach call and sends the hello.
     public static func attach(on channel: ClientChannel, hello: ReaderGatewayV1.ReaderHello) async throws -> ReaderLinkClient {
-        let link = ReaderLinkClient(call: channel.bidirectional(ReaderGatewayV1.ReaderLink.attach))
-        var uplink = ReaderGatewayV1.ReaderUplink()
-        uplink.message = .hello(hello)
-        try await link.call.send(uplink)
-        return link
+        ReaderLinkClient(link: try await ReaderLinkCall.attach(on: channel, hello: hello))
     }
 
     /// Reports status and liveness.
     public func heartbeat(_ heartbeat: ReaderGatewayV1.ReaderHeartbeat) async throws {
-        var uplink = ReaderGatewayV1.ReaderUplink()
-        uplink.message = .heartbeat(heartbeat)
-        try await call.send(uplink)
+        try await link.send(.heartbeat(heartbeat))
     }
 
     /// Answers a command.
     public func sendResult(_ result: ReaderGatewayV1.CommandResult) async throws {
-        var uplink = ReaderGatewayV1.ReaderUplink()
-        uplink.message = .commandResult(result)
-        try await call.send(uplink)
+        try await link.send(.commandResult(result))
     }
 
     /// Reports software update progress.
@@ -43,23 +36,19 @@ public struct ReaderLinkClient: Sendable {
         var update = ReaderGatewayV1.ReaderUpdateProgress()
         update.version = version
         update.progress = progress
-        var uplink = ReaderGatewayV1.ReaderUplink()
-        uplink.message = .updateProgress(update)
-        try await call.send(uplink)
+        try await link.send(.updateProgress(update))
     }
 
     /// A mobile reader's device says why it ends the link (and whether it reconnects to the
     /// reader by itself); ``finish()`` follows. A link ended this way is ended in order: its
     /// call ends OK, where a link that ends without a word ends with `READER_OFFLINE`.
     public func sendEnding(_ ending: ReaderGatewayV1.ReaderLinkEnding) async throws {
-        var uplink = ReaderGatewayV1.ReaderUplink()
-        uplink.message = .linkEnding(ending)
-        try await call.send(uplink)
+        try await link.send(.linkEnding(ending))
     }
 
     /// Ends the link politely (HALF_CLOSE).
-    public func finish() { call.finish() }
+    public func finish() { link.finish() }
 
     /// Drops the link at once (CANCEL).
-    public func cancel() { call.cancel() }
+    public func cancel() { link.cancel() }
 }

@@ -1,3 +1,4 @@
+import GatewayClientCore
 import GatewayWire
 
 /// Webhook endpoints and resends (PROTOCOL.md section 23).

@@ -1,4 +1,5 @@
 import GatewayChannel
+import GatewayClientCore
 import GatewayWire
 
 extension AdminClient {

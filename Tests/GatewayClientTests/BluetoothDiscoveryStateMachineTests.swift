@@ -5,7 +5,7 @@ import Testing
 /// Bluetooth scan and proximity discovery, without a radio.
 @Suite("Bluetooth discovery machine")
 struct BluetoothDiscoveryStateMachineTests {
-    static func heard(_ serial: String, _ dBm: Int, type: ReaderGatewayV1.DeviceType = .bbposWisepad3) -> BluetoothAdvertisement {
+    static func heard(_ serial: String, _ dBm: Int, type: DeviceType = .wisePad3) -> BluetoothAdvertisement {
         BluetoothAdvertisement(serialNumber: serial, deviceType: type, signalStrength: dBm, batteryLevel: 0.8, softwareVersion: "2.4.0")
     }
 
@@ -76,7 +76,7 @@ struct BluetoothDiscoveryStateMachineTests {
         #expect(first.map(\.serialNumber) == ["CHB-NEAR"])
         #expect(first[0].batteryLevel == nil)
         #expect(machine.detailsRead(serialNumber: "CHB-NEAR", batteryLevel: 0.62) == .deliver([
-            BluetoothDiscoveredReader(serialNumber: "CHB-NEAR", deviceType: .bbposWisepad3, batteryLevel: 0.62, softwareVersion: "2.4.0", discoveryID: 1)
+            BluetoothDiscoveredReader(serialNumber: "CHB-NEAR", deviceType: .wisePad3, batteryLevel: 0.62, softwareVersion: "2.4.0", discoveryID: 1)
         ]))
         // Details read again, or for another reader: nothing.
         #expect(machine.detailsRead(serialNumber: "CHB-NEAR", batteryLevel: 0.5) == .none)

@@ -63,6 +63,16 @@ struct ModelsTests {
         #expect(DeviceType(ReaderGatewayV1.DeviceType(rawValue: 99)).name == "device_type_99")
     }
 
+    @Test("a device type goes back to the wire's: every known one, an unknown number kept, unknown as unspecified")
+    func deviceTypeToWire() {
+        for wire in ReaderGatewayV1.DeviceType.knownValues {
+            #expect(DeviceType(wire).wire == wire, "\(wire)")
+        }
+        #expect(DeviceType.wisePad3.wire == .bbposWisepad3 && DeviceType.chipper2X.wire == .bbposChipper2xBt && DeviceType.stripeM2.wire == .stripeM2)
+        #expect(DeviceType(ReaderGatewayV1.DeviceType(rawValue: 99)).wire.rawValue == 99)
+        #expect(DeviceType.unknown.wire == .unspecified && DeviceType(name: "a_reader_from_elsewhere").wire == .unspecified)
+    }
+
     @Test("disconnect reasons carry Terminal's names; every reason the wire knows has its own")
     func disconnectReasons() {
         #expect(DisconnectReason(.requested) == .disconnectRequested)

@@ -8,7 +8,7 @@ import Testing
 @Suite("Bluetooth air codec")
 struct BluetoothAirCodecTests {
     static let advertisement = BluetoothAdvertisement(
-        serialNumber: "WPC3-0001", deviceType: .bbposWisepad3, signalStrength: -61, batteryLevel: 0.5, softwareVersion: "2.4.0"
+        serialNumber: "WPC3-0001", deviceType: .wisePad3, signalStrength: -61, batteryLevel: 0.5, softwareVersion: "2.4.0"
     )
 
     @Test("every message decodes to itself", arguments: [

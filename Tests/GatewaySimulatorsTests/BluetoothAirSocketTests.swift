@@ -56,7 +56,7 @@ struct BluetoothAirSocketTests {
         #expect(try await radio.readBatteryLevel(serialNumber: "WPC3-1") == 0.9)
 
         let peripheral = try await radio.connect(serialNumber: "WPC3-1", timeout: .seconds(30))
-        #expect(peripheral.deviceType == .bbposWisepad3)
+        #expect(peripheral.deviceType == .wisePad3)
         #expect(peripheral.softwareVersion == "2.4.0")
         #expect(!peripheral.isBonded)
         // Connected: it stops advertising, to this device's running scan and to any other.

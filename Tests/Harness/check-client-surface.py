@@ -25,10 +25,8 @@ SDK_MODULES = ["GatewayClientCore", "GatewayClient"]
 # Single declarations still on the wire's types: "file relative to the core: name".
 WIRE_DECLARATIONS = {
     "Connection/GatewayConnection.swift: unary": "the call layer: any method of the protocol with its messages",
-    "Bluetooth/BluetoothDiscoveryStateMachine.swift: deviceType": "Bluetooth discovery's reader kind",
-    "Bluetooth/BluetoothDiscoveryStateMachine.swift: init": "Bluetooth discovery's reader kind",
-    "Bluetooth/BluetoothAdvertisement.swift: deviceType": "Bluetooth advertisement's reader kind",
-    "Bluetooth/BluetoothAdvertisement.swift: init": "Bluetooth advertisement's reader kind",
+    "Bluetooth/BluetoothRadio.swift: run": "the radio seam: the device relays the gateway's command to the reader and its result back",
+    "Bluetooth/BluetoothRadio.swift: disconnected": "the radio seam: why the Bluetooth connection ended, as the link tells the gateway",
 }
 
 DECLARATION = re.compile(
@@ -38,8 +36,33 @@ DECLARATION = re.compile(
 )
 
 
+# A public protocol's requirements and a public enum's cases are public without saying so.
+IMPLICITLY_PUBLIC = re.compile(r"^[ \t]*(?:@\w+(?:\([^)]*\))?\s+)*public\s+(?:indirect\s+)?(protocol|enum)\s+\w+[^{]*\{", re.M)
+MEMBER = re.compile(r"^[ \t]*(?:(?:static|mutating|nonisolated|indirect)\s+)*(func|init|var|case|subscript)\b\s*(\w*)")
+
+
+def implicit_members(text):
+    """(name, line, signature) of each requirement of a public protocol and each case of a
+    public enum: the members at the top level of its braces."""
+    for opening in IMPLICITLY_PUBLIC.finditer(text):
+        depth, start = 1, opening.end()
+        position = start
+        while depth and position < len(text):
+            depth += {"{": 1, "}": -1}.get(text[position], 0)
+            position += 1
+        body, level, offset = text[start:position - 1], 0, start
+        for line in body.splitlines(keepends=True):
+            if level == 0:
+                match = MEMBER.match(line)
+                if match and (opening.group(1) == "protocol" or match.group(1) == "case"):
+                    yield match.group(2) or match.group(1), text.count("\n", 0, offset) + 1, line.split("{", 1)[0]
+            level += line.count("{") - line.count("}")
+            offset += len(line)
+
+
 def declarations(path):
     text = path.read_text()
+    yield from implicit_members(text)
     for match in DECLARATION.finditer(text):
         kind, name = match.group(1), match.group(2) or match.group(1)
         rest = text[match.start():]

@@ -5,8 +5,8 @@ import GatewayWire
 public struct BluetoothAdvertisement: Sendable, Hashable {
     /// The serial number printed on the reader (`WPC32…`, `STRM2…`, `CHB20…`).
     public var serialNumber: String
-    /// The reader model.
-    public var deviceType: ReaderGatewayV1.DeviceType
+    /// The reader model (`.wisePad3`, `.stripeM2`, `.chipper2X`).
+    public var deviceType: DeviceType
     /// The received signal strength in dBm: the larger (closer to 0), the closer the reader.
     public var signalStrength: Int
     /// Battery level from 0.0 to 1.0, read from the reader once connected to it briefly
@@ -16,7 +16,7 @@ public struct BluetoothAdvertisement: Sendable, Hashable {
     public var softwareVersion: String
 
     public init(
-        serialNumber: String, deviceType: ReaderGatewayV1.DeviceType, signalStrength: Int, batteryLevel: Float? = nil, softwareVersion: String = ""
+        serialNumber: String, deviceType: DeviceType, signalStrength: Int, batteryLevel: Float? = nil, softwareVersion: String = ""
     ) {
         self.serialNumber = serialNumber
         self.deviceType = deviceType
@@ -28,7 +28,7 @@ public struct BluetoothAdvertisement: Sendable, Hashable {
 
 extension ReaderGatewayV1.DeviceType {
     /// Whether this is a Bluetooth reader's model (WisePad 3, Reader M2, Chipper 2X BT).
-    public var isBluetoothReader: Bool {
+    package var isBluetoothReader: Bool {
         switch self {
         case .bbposWisepad3, .stripeM2, .bbposChipper2xBt: true
         default: false
@@ -37,5 +37,5 @@ extension ReaderGatewayV1.DeviceType {
 
     /// Whether pairing with a new (or forgotten) device takes numeric comparison: a 6-digit
     /// passkey shown on both sides (WisePad 3).
-    public var pairsByNumericComparison: Bool { self == .bbposWisepad3 }
+    package var pairsByNumericComparison: Bool { self == .bbposWisepad3 }
 }

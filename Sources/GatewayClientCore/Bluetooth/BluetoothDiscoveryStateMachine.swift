@@ -33,7 +33,8 @@ public struct BluetoothDiscoveryStateMachine: Sendable {
     /// A reader as a discovery delivers it.
     public struct Reader: Sendable, Hashable {
         public var serialNumber: String
-        public var deviceType: ReaderGatewayV1.DeviceType
+        /// The reader model (`.wisePad3`, `.stripeM2`, `.chipper2X`).
+        public var deviceType: DeviceType
         /// Battery level; nil in scan results and in proximity's first delivery.
         public var batteryLevel: Float?
         public var softwareVersion: String
@@ -42,7 +43,7 @@ public struct BluetoothDiscoveryStateMachine: Sendable {
         /// The discovery that found the reader.
         public var discoveryID: UInt64
 
-        public init(serialNumber: String, deviceType: ReaderGatewayV1.DeviceType, batteryLevel: Float?, softwareVersion: String, discoveryID: UInt64) {
+        public init(serialNumber: String, deviceType: DeviceType, batteryLevel: Float?, softwareVersion: String, discoveryID: UInt64) {
             self.serialNumber = serialNumber
             self.deviceType = deviceType
             self.batteryLevel = batteryLevel

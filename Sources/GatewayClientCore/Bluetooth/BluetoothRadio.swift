@@ -22,7 +22,8 @@ public protocol BluetoothRadio: Sendable {
 /// One Bluetooth connection to a reader.
 public protocol BluetoothPeripheral: Sendable {
     var serialNumber: String { get }
-    var deviceType: ReaderGatewayV1.DeviceType { get }
+    /// The reader model (`.wisePad3`, `.stripeM2`, `.chipper2X`).
+    var deviceType: DeviceType { get }
     /// The software version it runs now (it changes when an update installs).
     var softwareVersion: String { get }
     /// Battery level from 0.0 to 1.0.

@@ -30,7 +30,7 @@ final class BluetoothReaderLink: Sendable {
     ) async throws -> BluetoothReaderLink {
         var hello = ReaderGatewayV1.ReaderHello()
         hello.serialNumber = peripheral.serialNumber
-        hello.deviceType = peripheral.deviceType
+        hello.deviceType = peripheral.deviceType.wire
         hello.softwareVersion = peripheral.softwareVersion
         if let level = peripheral.batteryLevel { hello.batteryLevel = level }
         hello.readerCredential = credential

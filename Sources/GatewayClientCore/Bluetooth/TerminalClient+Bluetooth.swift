@@ -35,7 +35,7 @@ extension TerminalClient {
             var request = ReaderGatewayV1.ConnectBluetoothReaderRequest()
             request.sessionToken = try await sessionToken()
             request.serialNumber = peripheral.serialNumber
-            request.deviceType = peripheral.deviceType
+            request.deviceType = peripheral.deviceType.wire
             request.locationID = configuration.locationID
             request.softwareVersion = peripheral.softwareVersion
             request.autoReconnectOnUnexpectedDisconnect = configuration.autoReconnectOnUnexpectedDisconnect
@@ -104,8 +104,8 @@ extension TerminalClient {
     /// Numeric comparison for a WisePad 3 that does not know this device yet.
     private func pair(_ peripheral: any BluetoothPeripheral, _ configuration: BluetoothConnectionConfiguration) async throws {
         var pairing = PairingStateMachine()
-        let passkey = peripheral.deviceType.pairsByNumericComparison && !peripheral.isBonded ? peripheral.beginPairing() : ""
-        switch pairing.begin(deviceType: peripheral.deviceType, bonded: peripheral.isBonded, passkey: passkey) {
+        let passkey = peripheral.deviceType.wire.pairsByNumericComparison && !peripheral.isBonded ? peripheral.beginPairing() : ""
+        switch pairing.begin(deviceType: peripheral.deviceType.wire, bonded: peripheral.isBonded, passkey: passkey) {
         case .notRequired:
             return
         case .fail(let failure):

@@ -91,12 +91,20 @@ public struct DeviceType: Sendable, Hashable, CustomStringConvertible {
 
     public init(name: String) { self.name = name }
 
-    init(_ wire: ReaderGatewayV1.DeviceType) {
+    package init(_ wire: ReaderGatewayV1.DeviceType) {
         guard wire.rawValue != 0, let protoName = wire.protoName else {
             self = wire.rawValue == 0 ? .unknown : DeviceType(name: "device_type_\(wire.rawValue)")
             return
         }
         name = String(protoName.dropFirst("DEVICE_TYPE_".count)).lowercased()
+    }
+
+    /// The wire's device type of this name (a name this version does not know keeps its
+    /// number, `device_type_12`; `unknown` is unspecified).
+    package var wire: ReaderGatewayV1.DeviceType {
+        if let known = ReaderGatewayV1.DeviceType.knownValues.first(where: { DeviceType($0) == self }) { return known }
+        guard name.hasPrefix("device_type_"), let number = Int32(name.dropFirst("device_type_".count)) else { return .unspecified }
+        return ReaderGatewayV1.DeviceType(rawValue: number)
     }
 
     public var description: String { name }

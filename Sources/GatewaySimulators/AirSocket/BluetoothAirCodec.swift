@@ -31,7 +31,7 @@ enum BluetoothAirCodec {
             payload.byte(65); payload.u32(call); payload.u32(UInt32(list.count))
             for advertisement in list {
                 payload.string(advertisement.serialNumber)
-                payload.u32(UInt32(bitPattern: advertisement.deviceType.rawValue))
+                payload.u32(UInt32(bitPattern: advertisement.deviceType.wire.rawValue))
                 payload.u32(UInt32(bitPattern: Int32(clamping: advertisement.signalStrength)))
                 payload.optionalFloat(advertisement.batteryLevel)
                 payload.string(advertisement.softwareVersion)
@@ -81,7 +81,7 @@ enum BluetoothAirCodec {
             var list: [BluetoothAdvertisement] = []
             for _ in 0..<count {
                 let serial = try reader.string("an advertisement's serial")
-                let type = ReaderGatewayV1.DeviceType(rawValue: Int32(bitPattern: try reader.u32("an advertisement's device type")))
+                let type = DeviceType(ReaderGatewayV1.DeviceType(rawValue: Int32(bitPattern: try reader.u32("an advertisement's device type"))))
                 let signal = Int(Int32(bitPattern: try reader.u32("an advertisement's signal strength")))
                 let level = try reader.optionalFloat("an advertisement's battery level")
                 let version = try reader.string("an advertisement's software version")

@@ -148,7 +148,7 @@ final class BluetoothAirDeviceSocket: Sendable {
                 return
             }
             server.emit(.connected(serial: serial, device: radio.deviceID))
-            socket.send(.connected(call: call, handle: handle, deviceType: peripheral.deviceType, softwareVersion: peripheral.softwareVersion))
+            socket.send(.connected(call: call, handle: handle, deviceType: peripheral.deviceType.wire, softwareVersion: peripheral.softwareVersion))
             Task {
                 let reason = await peripheral.disconnected()
                 state.withLock { _ = $0.peripherals.removeValue(forKey: handle) }

@@ -7,7 +7,7 @@ final class BluetoothAirSocketPeripheral: BluetoothPeripheral {
     let radio: BluetoothAirSocketRadio
     let handle: UInt32
     let serialNumber: String
-    let deviceType: ReaderGatewayV1.DeviceType
+    let deviceType: DeviceType
     /// The last state read, answered when the air does not (it is gone).
     private let cache: Mutex<(version: String, battery: Float?, bonded: Bool)>
 
@@ -15,7 +15,7 @@ final class BluetoothAirSocketPeripheral: BluetoothPeripheral {
         self.radio = radio
         self.handle = handle
         self.serialNumber = serialNumber
-        self.deviceType = deviceType
+        self.deviceType = DeviceType(deviceType)
         cache = Mutex((softwareVersion, nil, false))
     }
 

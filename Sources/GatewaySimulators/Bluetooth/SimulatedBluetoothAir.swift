@@ -107,7 +107,7 @@ public final class SimulatedBluetoothAir: Sendable {
     ) {
         change { state, _ in
             let advertisement = BluetoothAdvertisement(
-                serialNumber: serialNumber, deviceType: deviceType, signalStrength: signalStrength, softwareVersion: softwareVersion
+                serialNumber: serialNumber, deviceType: DeviceType(deviceType), signalStrength: signalStrength, softwareVersion: softwareVersion
             )
             state.readers[serialNumber] = Reader(advertisement: advertisement, battery: batteryLevel, bootedAt: state.now, autoCard: tapAutomatically)
         }

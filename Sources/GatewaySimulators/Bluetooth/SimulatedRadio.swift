@@ -29,7 +29,7 @@ public struct SimulatedRadio: BluetoothRadio {
 struct SimulatedPeripheral: BluetoothPeripheral {
     let air: SimulatedBluetoothAir
     let serialNumber: String
-    let deviceType: ReaderGatewayV1.DeviceType
+    let deviceType: DeviceType
     /// The version when the connection opened (the reader's, until an install changes it).
     let connectedVersion: String
     let device: String

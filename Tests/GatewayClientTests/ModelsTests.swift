@@ -97,6 +97,10 @@ struct ModelsTests {
         let known = ReaderGatewayV1.MobileDisconnectReason.knownValues.filter { $0.rawValue != 0 }
         #expect(Set(known.map(DisconnectReason.init(mobile:))).count == known.count, "two wire reasons share a name")
         #expect(!known.map(DisconnectReason.init(mobile:)).contains(.unknown))
+        for wire in ReaderGatewayV1.MobileDisconnectReason.knownValues {
+            #expect(DisconnectReason(mobile: wire).mobileWire == wire, "\(wire) does not go back to the wire as itself")
+        }
+        #expect(DisconnectReason.replaced.mobileWire == .unknown && DisconnectReason.readerLost.mobileWire == .unknown)
     }
 
     @Test("a Tap to Pay connect answers the reader and what the connect did, never the reader's credential")

@@ -26,7 +26,6 @@ SDK_MODULES = ["GatewayClientCore", "GatewayClient"]
 WIRE_DECLARATIONS = {
     "Connection/GatewayConnection.swift: unary": "the call layer: any method of the protocol with its messages",
     "Bluetooth/BluetoothRadio.swift: run": "the radio seam: the device relays the gateway's command to the reader and its result back",
-    "Bluetooth/BluetoothRadio.swift: disconnected": "the radio seam: why the Bluetooth connection ended, as the link tells the gateway",
 }
 
 DECLARATION = re.compile(

@@ -41,7 +41,7 @@ public protocol BluetoothPeripheral: Sendable {
     /// a software update reports its progress, 0 to 1, through `progress` as it installs).
     func run(_ command: ReaderGatewayV1.ReaderCommand, progress: @Sendable (Float) -> Void) async -> ReaderGatewayV1.CommandResult
     /// Returns once this connection ended, with the reason (every caller gets it).
-    func disconnected() async -> ReaderGatewayV1.MobileDisconnectReason
+    func disconnected() async -> DisconnectReason
     /// Ends the connection from the device's side (`disconnectRequested`).
     func disconnect()
     /// Reboots the reader (after it answered the reboot command): the connection ends

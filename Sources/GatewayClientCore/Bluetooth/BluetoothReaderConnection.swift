@@ -137,7 +137,7 @@ public final class BluetoothReaderConnection: Sendable {
         let served = feed { $0.serving(link, over: peripheral, firstTime: firstTime, serialNumber: serial, autoReconnect: autoReconnect) }
         Task { [self] in
             let reason = await peripheral.disconnected()
-            linkLost(reason, served: served)
+            linkLost(reason.mobileWire, served: served)
         }
     }
 

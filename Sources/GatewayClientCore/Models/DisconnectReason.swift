@@ -67,4 +67,21 @@ public enum DisconnectReason: Sendable, Hashable {
         default: .unknown
         }
     }
+
+    /// How a mobile reader's link tells the gateway it ended (a session's own reasons, which
+    /// no link ending has, as `unknown`).
+    package var mobileWire: ReaderGatewayV1.MobileDisconnectReason {
+        switch self {
+        case .disconnectRequested: .disconnectRequested
+        case .rebootRequested: .rebootRequested
+        case .securityReboot: .securityReboot
+        case .criticallyLowBattery: .criticallyLowBattery
+        case .poweredOff: .poweredOff
+        case .bluetoothDisabled: .bluetoothDisabled
+        case .idlePowerDown: .idlePowerDown
+        case .bluetoothSignalLost: .bluetoothSignalLost
+        case .appInBackground: .appInBackground
+        case .readerLost, .replaced, .adminReleased, .sessionExpired, .readerUnregistered, .storeRolledBack, .unknown: .unknown
+        }
+    }
 }

@@ -150,7 +150,7 @@ final class BluetoothAirDeviceSocket: Sendable {
             server.emit(.connected(serial: serial, device: radio.deviceID))
             socket.send(.connected(call: call, handle: handle, deviceType: peripheral.deviceType.wire, softwareVersion: peripheral.softwareVersion))
             Task {
-                let reason = await peripheral.disconnected()
+                let reason = await peripheral.disconnected().mobileWire
                 state.withLock { _ = $0.peripherals.removeValue(forKey: handle) }
                 server.emit(.disconnected(serial: serial, device: radio.deviceID, reason: reason))
                 socket.send(.ended(handle: handle, reason: reason))

@@ -73,8 +73,8 @@ final class BluetoothAirSocketPeripheral: BluetoothPeripheral {
         return ReaderCommandResults.status(command.commandID, ReaderGatewayV1.Status(.readerError, "the reader did not answer (the command was cancelled)"))
     }
 
-    func disconnected() async -> ReaderGatewayV1.MobileDisconnectReason {
-        await radio.waitEnded(handle)
+    func disconnected() async -> DisconnectReason {
+        DisconnectReason(mobile: await radio.waitEnded(handle))
     }
 
     func disconnect() {

@@ -81,8 +81,8 @@ struct SimulatedPeripheral: BluetoothPeripheral {
         await air.run(command, on: serialNumber, connection: connection, progress: progress)
     }
 
-    func disconnected() async -> ReaderGatewayV1.MobileDisconnectReason {
-        await air.waitEnded(connection)
+    func disconnected() async -> DisconnectReason {
+        DisconnectReason(mobile: await air.waitEnded(connection))
     }
 
     func disconnect() {

@@ -2,10 +2,6 @@ import GatewayCore
 import GatewayChannel
 import Synchronization
 
-/// A reader a Bluetooth discovery found: serial number, model, and (proximity's second
-/// delivery) battery level; never a label. Connect it only while its discovery is the latest.
-public typealias BluetoothDiscoveredReader = BluetoothDiscoveryStateMachine.Reader
-
 /// A running Bluetooth discovery (Stripe's `discoverReaders` with a Bluetooth configuration
 /// and its `Cancelable`).
 public final class BluetoothDiscovery: Sendable {
@@ -74,7 +70,7 @@ extension TerminalClient {
     /// Only one discovery runs at a time: while one runs this throws
     /// `DISCOVERY_ALREADY_IN_PROGRESS`; cancel it first. Readers from an older discovery are
     /// refused by ``connectBluetoothReader(_:radio:_:)`` with `STALE_DISCOVERY`.
-    public func discoverBluetoothReaders(_ method: BluetoothDiscoveryStateMachine.Method, radio: any BluetoothRadio) throws -> BluetoothDiscovery {
+    public func discoverBluetoothReaders(_ method: BluetoothDiscoveryMethod, radio: any BluetoothRadio) throws -> BluetoothDiscovery {
         let started = feedBluetooth { $0.discoveryStarted(method) }
         let id: UInt64
         let timeout: Duration?

@@ -21,39 +21,14 @@ import GatewayWire
 ///
 /// Each discovery has an id; readers carry the id of the discovery that found them, and only
 /// the latest discovery's readers may be connected (``checkConnect(readerFrom:)``).
-public struct BluetoothDiscoveryStateMachine: Sendable {
+package struct BluetoothDiscoveryStateMachine: Sendable {
     /// How to discover.
-    public enum Method: Sendable, Hashable {
-        /// Every nearby reader, until `timeout` (nil: until cancelled).
-        case bluetoothScan(timeout: Duration?)
-        /// The closest reader only (Chipper 2X BT).
-        case bluetoothProximity
-    }
-
+    package typealias Method = BluetoothDiscoveryMethod
     /// A reader as a discovery delivers it.
-    public struct Reader: Sendable, Hashable {
-        public var serialNumber: String
-        /// The reader model (`.wisePad3`, `.stripeM2`, `.chipper2X`).
-        public var deviceType: DeviceType
-        /// Battery level; nil in scan results and in proximity's first delivery.
-        public var batteryLevel: Float?
-        public var softwareVersion: String
-        /// Never set during discovery (Stripe: keep your own serial-to-label mapping).
-        public var label: String? { nil }
-        /// The discovery that found the reader.
-        public var discoveryID: UInt64
-
-        public init(serialNumber: String, deviceType: DeviceType, batteryLevel: Float?, softwareVersion: String, discoveryID: UInt64) {
-            self.serialNumber = serialNumber
-            self.deviceType = deviceType
-            self.batteryLevel = batteryLevel
-            self.softwareVersion = softwareVersion
-            self.discoveryID = discoveryID
-        }
-    }
+    package typealias Reader = BluetoothDiscoveredReader
 
     /// The states.
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         /// No discovery runs.
         case idle
         /// Discovery `id` runs with `method`; `delivered` is the last list told to the app;
@@ -63,7 +38,7 @@ public struct BluetoothDiscoveryStateMachine: Sendable {
     }
 
     /// What ``start(_:)`` decided.
-    public enum OnStart: Sendable, Equatable {
+    package enum OnStart: Sendable, Equatable {
         /// Listen to the radio; for a scan with a timeout, call ``timedOut(_:)`` after it.
         case started(id: UInt64, timeout: Duration?)
         /// A discovery already runs (`id`): cancel it first (Stripe: only one at a time).
@@ -71,7 +46,7 @@ public struct BluetoothDiscoveryStateMachine: Sendable {
     }
 
     /// What an advertisement change asks for.
-    public enum OnAdvertisements: Sendable, Equatable {
+    package enum OnAdvertisements: Sendable, Equatable {
         /// Nothing new for the app.
         case none
         /// Tell the app this list.
@@ -82,7 +57,7 @@ public struct BluetoothDiscoveryStateMachine: Sendable {
     }
 
     /// What ending a discovery asks for.
-    public enum OnEnd: Sendable, Equatable {
+    package enum OnEnd: Sendable, Equatable {
         /// Stop listening and finish the app's stream.
         case finish(id: UInt64)
         /// No discovery ran (or another one did): nothing to do.
@@ -90,21 +65,21 @@ public struct BluetoothDiscoveryStateMachine: Sendable {
     }
 
     /// Whether a reader may be connected.
-    public enum ConnectCheck: Sendable, Equatable {
+    package enum ConnectCheck: Sendable, Equatable {
         /// It comes from the latest discovery.
         case fresh
         /// It comes from `discovery`, which `latest` superseded.
         case stale(discovery: UInt64, latest: UInt64)
     }
 
-    public private(set) var state = State.idle
+    package private(set) var state = State.idle
     /// The latest discovery started (0: none yet).
-    public private(set) var latest: UInt64 = 0
+    package private(set) var latest: UInt64 = 0
 
-    public init() {}
+    package init() {}
 
     /// Starts a discovery, unless one runs.
-    public mutating func start(_ method: Method) -> OnStart {
+    package mutating func start(_ method: Method) -> OnStart {
         if case .discovering(let id, _, _, _, _) = state { return .refusedAlreadyRunning(id: id) }
         latest += 1
         state = .discovering(id: latest, method: method, delivered: nil, chosen: nil, detailed: false)
@@ -113,7 +88,7 @@ public struct BluetoothDiscoveryStateMachine: Sendable {
     }
 
     /// The radio hears these advertisements now.
-    public mutating func advertisementsChanged(_ heard: [BluetoothAdvertisement]) -> OnAdvertisements {
+    package mutating func advertisementsChanged(_ heard: [BluetoothAdvertisement]) -> OnAdvertisements {
         guard case .discovering(let id, let method, let delivered, let chosen, _) = state else { return .none }
         switch method {
         case .bluetoothScan:
@@ -139,7 +114,7 @@ public struct BluetoothDiscoveryStateMachine: Sendable {
     }
 
     /// The chosen reader's details were read (proximity's second delivery).
-    public mutating func detailsRead(serialNumber: String, batteryLevel: Float?) -> OnAdvertisements {
+    package mutating func detailsRead(serialNumber: String, batteryLevel: Float?) -> OnAdvertisements {
         guard case .discovering(let id, let method, let delivered, let chosen, false) = state, chosen == serialNumber,
               var reader = delivered?.first
         else { return .none }
@@ -149,14 +124,14 @@ public struct BluetoothDiscoveryStateMachine: Sendable {
     }
 
     /// The scan's timeout for discovery `id` passed.
-    public mutating func timedOut(_ id: UInt64) -> OnEnd { end(id) }
+    package mutating func timedOut(_ id: UInt64) -> OnEnd { end(id) }
 
     /// The app cancelled discovery `id` (Stripe's `Cancelable.cancel()`).
-    public mutating func cancelled(_ id: UInt64) -> OnEnd { end(id) }
+    package mutating func cancelled(_ id: UInt64) -> OnEnd { end(id) }
 
     /// Whether a reader found by discovery `discovery` may be connected: only the latest
     /// discovery's readers may (a running or a finished one).
-    public func checkConnect(readerFrom discovery: UInt64) -> ConnectCheck {
+    package func checkConnect(readerFrom discovery: UInt64) -> ConnectCheck {
         discovery == latest ? .fresh : .stale(discovery: discovery, latest: latest)
     }
 
@@ -164,5 +139,37 @@ public struct BluetoothDiscoveryStateMachine: Sendable {
         guard case .discovering(let running, _, _, _, _) = state, running == id else { return .none }
         state = .idle
         return .finish(id: id)
+    }
+}
+
+/// How a Bluetooth discovery looks for readers (Stripe's `BluetoothScanDiscoveryConfiguration`
+/// and `BluetoothProximityDiscoveryConfiguration`).
+public enum BluetoothDiscoveryMethod: Sendable, Hashable {
+    /// Every nearby reader, until `timeout` (nil: until cancelled).
+    case bluetoothScan(timeout: Duration?)
+    /// The closest reader only (Chipper 2X BT).
+    case bluetoothProximity
+}
+
+/// A reader a Bluetooth discovery found: serial number, model, and (proximity's second
+/// delivery) battery level; never a label. Connect it only while its discovery is the latest.
+public struct BluetoothDiscoveredReader: Sendable, Hashable {
+    public var serialNumber: String
+    /// The reader model (`.wisePad3`, `.stripeM2`, `.chipper2X`).
+    public var deviceType: DeviceType
+    /// Battery level; nil in scan results and in proximity's first delivery.
+    public var batteryLevel: Float?
+    public var softwareVersion: String
+    /// Never set during discovery (Stripe: keep your own serial-to-label mapping).
+    public var label: String? { nil }
+    /// The discovery that found the reader.
+    public var discoveryID: UInt64
+
+    public init(serialNumber: String, deviceType: DeviceType, batteryLevel: Float?, softwareVersion: String, discoveryID: UInt64) {
+        self.serialNumber = serialNumber
+        self.deviceType = deviceType
+        self.batteryLevel = batteryLevel
+        self.softwareVersion = softwareVersion
+        self.discoveryID = discoveryID
     }
 }

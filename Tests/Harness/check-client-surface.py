@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The client core's public surface speaks the library's models: no public or open declaration
-of Sources/GatewayClientCore names a `ReaderGatewayV1` type, except the wire escape hatches that
+of Sources/GatewayClientCore (nor a public protocol's requirement, a public enum's case, or a
+public member of an extension of a wire type, all public without saying so or on the wire's
+own type) names a `ReaderGatewayV1` type, except the wire escape hatches that
 docs/client.md lists ("The wire's types: the one escape hatch"), listed here too. A listed
 declaration that no longer names one must leave the list (and the page), so it only shrinks.
 
@@ -59,9 +61,27 @@ def implicit_members(text):
             offset += len(line)
 
 
+# An extension of a wire type: each of its public members is public API on that type.
+WIRE_EXTENSION = re.compile(r"^extension\s+ReaderGatewayV1\.[\w.]+[^{]*\{", re.M)
+
+
+def wire_extension_members(text):
+    """(name, line, signature) of each public member of an extension of a `ReaderGatewayV1`
+    type, the extended type written into the signature."""
+    for opening in WIRE_EXTENSION.finditer(text):
+        depth, position = 1, opening.end()
+        while depth and position < len(text):
+            depth += {"{": 1, "}": -1}.get(text[position], 0)
+            position += 1
+        for match in DECLARATION.finditer(text, opening.end(), position):
+            line = text.count("\n", 0, match.start()) + 1
+            yield match.group(2) or match.group(1), line, opening.group(0) + " " + match.group(0)
+
+
 def declarations(path):
     text = path.read_text()
     yield from implicit_members(text)
+    yield from wire_extension_members(text)
     for match in DECLARATION.finditer(text):
         kind, name = match.group(1), match.group(2) or match.group(1)
         rest = text[match.start():]

@@ -145,7 +145,7 @@ actor Lane {
                 }
             }
         } catch let error as RPCError {
-            LineWriter.line("error", ["command": "\(command)", "code": error.codeName, "reason": error.reasonName, "message": error.message])
+            LineWriter.line(Self.errorLine("\(command)", error))
         } catch {
             LineWriter.line("error", ["command": "\(command)", "message": "\(error)"])
         }
@@ -172,9 +172,17 @@ actor Lane {
                 "last4": collected.paymentMethod?.last4 ?? "",
             ])
         } catch let error as RPCError {
-            LineWriter.line("error", ["command": "collect", "code": error.codeName, "reason": error.reasonName, "message": error.message])
+            LineWriter.line(Self.errorLine("collect", error))
         } catch {
             LineWriter.line("error", ["command": "collect", "message": "\(error)"])
         }
+    }
+
+    /// The `error` line of a failed command: code, reason, message, and a declined card's
+    /// decline code.
+    static func errorLine(_ command: String, _ error: RPCError) -> OutputLine {
+        var fields = [("command", command), ("code", error.codeName), ("reason", error.reasonName), ("message", error.message)]
+        if let declineCode = error.declineCode { fields.append(("decline_code", declineCode)) }
+        return OutputLine(event: "error", fields: fields.map { (key: $0.0, value: $0.1) })
     }
 }

@@ -119,15 +119,25 @@ extension SimulatedReader {
         activity = .confirming
         await sendHeartbeat()
         try? await Task.sleep(for: configuration.confirmDuration + slowDelay)
+        var result = ReaderGatewayV1.CommandResult()
+        result.commandID = id
+        activity = .idle
+        if let declineCode = declineNextConfirm {
+            declineNextConfirm = nil
+            var status = ReaderGatewayV1.Status(.cardDeclined, "the payment was declined at confirm (\(declineCode)); ask for another card and collect again")
+            status.declineCode = declineCode
+            result.status = status
+            Output.line("result", ["serial": serial, "kind": "confirm", "id": "\(id)", "status": statusName(status), "decline_code": declineCode])
+            await deliver(result, on: link)
+            await sendHeartbeat()
+            return
+        }
         var intent = ReaderGatewayV1.PaymentIntentResult()
         intent.paymentIntentID = params.paymentIntentID
         intent.status = "succeeded"
         intent.amountReceived = lastAmount
-        var result = ReaderGatewayV1.CommandResult()
-        result.commandID = id
         result.status = .ok
         result.result = .paymentIntent(intent)
-        activity = .idle
         Output.line("result", ["serial": serial, "kind": "confirm", "id": "\(id)", "status": "OK"])
         await deliver(result, on: link)
         await sendHeartbeat()

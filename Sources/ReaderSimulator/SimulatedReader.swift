@@ -29,6 +29,8 @@ actor SimulatedReader {
     var cardWaiter: CheckedContinuation<Void, Never>?
     /// The next collect is declined with this decline code (`decline SERIAL [CODE]`).
     var declineNext: String?
+    /// The next confirm is declined with this decline code (`decline SERIAL [CODE] confirm`).
+    var declineNextConfirm: String?
     var stayOffline = false
     var nextReconnectDelay: Duration?
     var lastAmount: Int64 = 0
@@ -233,10 +235,13 @@ actor SimulatedReader {
             declineNext = nil
             Output.line("card_ready", ["serial": serial, "brand": brand, "last4": last4])
             cardPresented()
-        case .decline(_, let code):
+        case .decline(_, let code, .collect):
             declineNext = code
             Output.line("card_ready", ["serial": serial, "decline": "true", "decline_code": code])
             cardPresented()
+        case .decline(_, let code, .confirm):
+            declineNextConfirm = code
+            Output.line("confirm_will_decline", ["serial": serial, "decline_code": code])
         case .battery(_, let level):
             batteryLevel = level
             Output.line("battery", ["serial": serial, "level": "\(level)"])

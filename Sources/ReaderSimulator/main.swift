@@ -27,8 +27,8 @@ do {
         Stdin: one command per line; SERIAL may be `all`:
           silent SERIAL | wake SERIAL | drop SERIAL [DURATION] | offline SERIAL | online SERIAL
           reboot SERIAL | slow SERIAL DURATION | ip SERIAL ADDRESS | present SERIAL BRAND LAST4
-          decline SERIAL [CODE] (the next collect fails with CARD_DECLINED and decline code CODE,
-          default generic_decline; e.g. insufficient_funds, expired_card)
+          decline SERIAL [CODE] [confirm] (the next collect, or with `confirm` the next confirm, fails
+          with CARD_DECLINED and decline code CODE, default generic_decline; e.g. insufficient_funds)
           battery SERIAL LEVEL | fail-update SERIAL | status [SERIAL] | quit
 
         Bluetooth readers (--bluetooth-air PATH): no gateway connection of their own; pos-lane

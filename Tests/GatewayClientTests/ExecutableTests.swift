@@ -13,7 +13,7 @@ struct ExecutableTests {
         let help = try await ChildProcess.start("reader-sim", ["--help"])
         #expect(await help.waitForExit() == 0)
         #expect(help.output.contains { $0.contains("present SERIAL BRAND LAST4") })
-        #expect(help.output.contains { $0.contains("decline SERIAL [CODE]") })
+        #expect(help.output.contains { $0.contains("decline SERIAL [CODE] [confirm]") })
         let bad = try await ChildProcess.start("reader-sim", ["--count", "0"])
         #expect(await bad.waitForExit() == 64)
         let ctlHelp = try await ChildProcess.start("gatewayctl", ["--help"])
@@ -111,6 +111,25 @@ struct ExecutableTests {
         let approved = try #require(await answer(10))
         #expect((approved.status?.code ?? .ok) == .ok, "\(approved)")
         if case .paymentMethod(let method)? = approved.result { #expect(method.brand == "visa") } else { Issue.record("no card: \(approved)") }
+        // `decline SERIAL CODE confirm`: the next confirm is declined; the one after succeeds.
+        sim.send("decline SIM-A do_not_honor confirm")
+        #expect(await sim.waitForLine { $0.hasPrefix("confirm_will_decline ") && $0.contains("decline_code=do_not_honor") } != nil)
+        func confirm(_ id: UInt64) {
+            var params = ReaderGatewayV1.ConfirmPaymentIntentParams()
+            params.paymentIntentID = "pi_sim"
+            var confirm = ReaderGatewayV1.ReaderCommand()
+            confirm.commandID = id
+            confirm.command = .confirmPaymentIntent(params)
+            downlink.message = .command(confirm)
+            server.sendDownlink(downlink)
+        }
+        confirm(11)
+        let refused = try #require(await answer(11)?.status)
+        #expect(refused.reason == .cardDeclined && refused.declineCode == "do_not_honor", "\(refused)")
+        confirm(12)
+        let succeeded = try #require(await answer(12))
+        #expect((succeeded.status?.code ?? .ok) == .ok, "\(succeeded)")
+        if case .paymentIntent(let intent)? = succeeded.result { #expect(intent.status == "succeeded") } else { Issue.record("no payment: \(succeeded)") }
 
         // Silent: no heartbeats while the connection stays up.
         sim.send("silent SIM-A")

@@ -1,0 +1,16 @@
+import GatewayClient
+import GatewayCommandLine
+
+extension LineWriter {
+    /// The `error` line of a failed lane command: the gateway's status code and reason,
+    /// Terminal's name for it, for a takeover the lane that took the reader, and the message.
+    static func failure(_ command: String, _ error: TerminalError) {
+        let wire = error.underlying
+        var fields: [(key: String, value: String)] = [
+            ("command", command), ("code", wire.codeName), ("reason", wire.reasonName), ("terminal_code", error.code.name),
+        ]
+        if let takenBy = error.takenBy, !takenBy.takenByLaneLabel.isEmpty { fields.append(("taken_by_lane", takenBy.takenByLaneLabel)) }
+        fields.append(("message", error.message))
+        line(OutputLine(event: "error", fields: fields))
+    }
+}

@@ -66,7 +66,6 @@ extension ClusterTests {
                         cluster.expect(false, "lane A's collect completed after the takeover")
                     } catch let error as TerminalError {
                         cluster.expect(error.code == .readerConnectedToAnotherDevice, "lane A's collect: \(error)")
-                        cluster.expect(error.takenBy?.takenByLaneLabel == "Lane B", "lane A's collect names \(error.takenBy?.takenByLaneLabel ?? "nobody") as the taker")
                     }
                     cluster.expect(await eventuallyIgnoringErrors { !reader.isHoldingCollect }, "the reader on r3 was not told to cancel the collect")
                 }

@@ -7,7 +7,7 @@ import Synchronization
 /// ```swift
 /// let terminal = TerminalClient(connection: GatewayConnection(configuration))
 /// try await terminal.openSession(connectionToken: token, posDeviceID: "pos-3", laneLabel: "Lane 3")
-/// let readers = try await terminal.discoverReaders(locationID: "tml_1")
+/// let readers = try await terminal.discoverReaders(InternetDiscoveryConfiguration(locationID: "tml_1"))
 /// do {
 ///     try await terminal.connectReader(readers[0], connectionConfig: .init(failIfInUse: true))
 /// } catch let error as TerminalError where error.code == .readerBusy {

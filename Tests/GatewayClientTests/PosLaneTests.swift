@@ -36,6 +36,8 @@ struct PosLaneTests {
         lane.send("clear")
         let error = try #require(await lane.waitForLine { $0.hasPrefix("error ") && $0.contains("command=clear") })
         #expect(OutputLine.parse(error)?["reason"] == "READER_CONNECTED_TO_ANOTHER_SESSION")
+        #expect(OutputLine.parse(error)?["terminal_code"] == "readerConnectedToAnotherDevice")
+        #expect(OutputLine.parse(error)?["taken_by_lane"] == "Lane B")
         let disconnected = try #require(await lane.waitForLine { $0.hasPrefix("disconnected ") })
         #expect(OutputLine.parse(disconnected)?["taken_by_lane"] == "Lane B")
         #expect(OutputLine.parse(disconnected)?["reason"] == "replaced")

@@ -83,7 +83,7 @@ struct CardDeclineTests {
         await harness.stop()
     }
 
-    @Test("through TerminalClient: declinedByReader with the decline code; the next collect succeeds")
+    @Test("through TerminalClient: declinedByReader with the decline code; the next collect succeeds; declined at confirm, declinedByStripeAPI")
     func declineThroughTerminalClient() async throws {
         let harness = try await GatewayHarness.start()
         let store = try await StoreFixture.make(harness)
@@ -118,6 +118,18 @@ struct CardDeclineTests {
             return
         }
         #expect(intent.id == "pi_2" && intent.paymentMethod?.last4 == "4242")
+
+        // Declined at confirm: Terminal iOS's declinedByStripeAPI, with the code; a second confirm succeeds.
+        store.reader.failNextConfirm(Self.declined("do_not_honor"))
+        do {
+            _ = try await lane.confirmPaymentIntent(intent)
+            Issue.record("the declined confirm succeeded")
+        } catch let error as TerminalError {
+            #expect(error.code == .declinedByStripeAPI, "\(error)")
+            #expect(error.declineCode == "do_not_honor")
+            #expect(error.underlying.reason == .cardDeclined)
+        }
+        #expect(try await lane.confirmPaymentIntent(intent).amountReceived == 1999)
 
         try await lane.closeSession()
         connection.close()

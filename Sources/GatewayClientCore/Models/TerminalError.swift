@@ -32,8 +32,11 @@ public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible
         public static let readerError = Code("readerError")
         /// The card was declined (`CARD_DECLINED`): ``TerminalError/declineCode`` says why
         /// (`generic_decline`, `insufficient_funds`, ...). Ask for another card and collect again.
-        /// A decline at confirm has this code too (Terminal iOS names it `declinedByStripeAPI`).
         public static let declinedByReader = Code("declinedByReader")
+        /// The payment was declined when it was confirmed (`CARD_DECLINED` answering
+        /// ``TerminalClient/confirmPaymentIntent(_:)``): ``TerminalError/declineCode`` says why.
+        /// Collect a payment method again (another card) and confirm again.
+        public static let declinedByStripeAPI = Code("declinedByStripeAPI")
         /// The reader did not answer in time.
         public static let readerTimeout = Code("readerTimeout")
         public static let readerSoftwareUpdateFailed = Code("readerSoftwareUpdateFailed")
@@ -115,7 +118,7 @@ public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible
     /// For ``Code/readerConnectedToAnotherDevice``: the takeover (the lane and point-of-sale
     /// device that took the reader), once the client has heard of it.
     public var takenBy: DisconnectInfo?
-    /// For ``Code/declinedByReader``: why the card was declined, as Stripe names it
+    /// For ``Code/declinedByReader`` and ``Code/declinedByStripeAPI``: why the card was declined, as Stripe names it
     /// (`generic_decline`, `insufficient_funds`, `expired_card`, ...; Terminal iOS's
     /// `SCPErrorKeyStripeAPIDeclineCode`); nil for every other error.
     public var declineCode: String?

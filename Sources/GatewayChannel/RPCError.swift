@@ -19,6 +19,9 @@ public struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
     /// For a refusal that ends by itself (a rate limit): how many milliseconds the same call
     /// stays refused (the status's `retry_after_ms`); 0 when no wait is known.
     public var retryAfterMs: UInt64 = 0
+    /// For `CARD_DECLINED`: why the card was declined, as Stripe names it (`generic_decline`,
+    /// `insufficient_funds`, ...; the status's `decline_code`); nil for every other error.
+    public var declineCode: String?
 
     public init(code: ReaderGatewayV1.StatusCode, reason: ReaderGatewayV1.ErrorReason, message: String, cause: String? = nil) {
         self.code = code
@@ -36,6 +39,7 @@ public struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
     public init(status: ReaderGatewayV1.Status) {
         self.init(code: status.code, reason: status.reason, message: status.message.isEmpty ? "the call failed with \(status.code)" : status.message)
         retryAfterMs = status.retryAfterMs
+        declineCode = status.declineCode.isEmpty ? nil : status.declineCode
     }
 
     /// Whether the call certainly had no effect on the server, so it may be sent again as is
@@ -60,6 +64,7 @@ public struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         var text = "\(codeName)/\(reasonName): \(message)"
+        if let declineCode { text += " (decline code: \(declineCode))" }
         if let cause { text += " (cause: \(cause))" }
         return text
     }

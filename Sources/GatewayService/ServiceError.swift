@@ -18,23 +18,30 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     /// How long the same call stays refused (a rate limit's wait), sent as the status's
     /// `retry_after_ms`; nil: no wait is known.
     public let retryAfter: Duration?
+    /// For `CARD_DECLINED`: why the card was declined (`insufficient_funds`, ...), sent as the
+    /// status's `decline_code`; nil for every other error.
+    public let declineCode: String?
 
-    public init(_ reason: ReaderGatewayV1.ErrorReason, _ message: String, cause: String? = nil, retryAfter: Duration? = nil) {
+    public init(
+        _ reason: ReaderGatewayV1.ErrorReason, _ message: String, cause: String? = nil, retryAfter: Duration? = nil, declineCode: String? = nil
+    ) {
         self.reason = reason
         self.message = message
         self.cause = cause
         self.retryAfter = retryAfter
+        self.declineCode = declineCode
     }
 
     /// The status sent in END_OF_CALL.
     public var status: ReaderGatewayV1.Status {
         var status = ReaderGatewayV1.Status(reason, message)
         if let retryAfter { status.retryAfterMs = ReaderGatewayV1.Status.milliseconds(roundingUp: retryAfter) }
+        if let declineCode { status.declineCode = declineCode }
         return status
     }
 
     public var description: String {
-        "\(reason): \(message)" + (cause.map { " (cause: \($0))" } ?? "")
+        "\(reason): \(message)" + (declineCode.map { " (decline code: \($0))" } ?? "") + (cause.map { " (cause: \($0))" } ?? "")
     }
 
     // MARK: common errors

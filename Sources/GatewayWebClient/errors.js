@@ -17,11 +17,13 @@ export const ClientErrorReason = Object.freeze({
  * `codeNumber` and `reasonNumber` the wire numbers (an unknown reason keeps its number and
  * reads "UNKNOWN_<n>"). Switch on `reason` for precise handling, on `code` for generic.
  * A rate limit's refusal carries `retryAfterMs`: the same call is refused that long.
- * `code`, `reason` and `message` (and `argument`, `retryAfterMs`) are enumerable, so
+ * A declined card (reason `CARD_DECLINED`) carries `decline_code`, as Terminal JS's errors do:
+ * why the card was declined (`generic_decline`, `insufficient_funds`, `expired_card`, ...).
+ * `code`, `reason` and `message` (and `argument`, `retryAfterMs`, `decline_code`) are enumerable, so
  * `JSON.stringify(error)` and `{ ...error }` show them.
  */
 export class RPCError extends Error {
-  constructor({ code, reason, message, cause, argument, retryAfterMs } = {}) {
+  constructor({ code, reason, message, cause, argument, retryAfterMs, declineCode } = {}) {
     const clientReason = typeof reason === "string" && ClientErrorReason[reason] !== undefined ? reason : null;
     const codeNumber = typeof code === "number" ? code : StatusCode[code ?? (clientReason && ClientErrorReason[clientReason])] ?? StatusCode.UNKNOWN;
     const reasonNumber = typeof reason === "number" ? reason : ErrorReason[reason] ?? ErrorReason.UNSPECIFIED;
@@ -36,6 +38,7 @@ export class RPCError extends Error {
     this.message = text;
     if (argument !== undefined) this.argument = argument;
     if (retryAfterMs !== undefined && Number(retryAfterMs) > 0) this.retryAfterMs = Number(retryAfterMs);
+    if (typeof declineCode === "string" && declineCode !== "") this.decline_code = declineCode;
     Object.defineProperty(this, "codeNumber", { value: codeNumber, enumerable: false });
     Object.defineProperty(this, "reasonNumber", { value: reasonNumber, enumerable: false });
     if (cause !== undefined) Object.defineProperty(this, "cause", { value: cause, enumerable: false, writable: true, configurable: true });
@@ -43,7 +46,9 @@ export class RPCError extends Error {
 
   /** The error a wire status (readergateway.v1.Status) stands for. */
   static fromStatus(status) {
-    return new RPCError({ code: status?.code ?? 0, reason: status?.reason ?? 0, message: status?.message, retryAfterMs: status?.retryAfterMs });
+    return new RPCError({
+      code: status?.code ?? 0, reason: status?.reason ?? 0, message: status?.message, retryAfterMs: status?.retryAfterMs, declineCode: status?.declineCode,
+    });
   }
 
   /** An error made on the client, with the code that belongs to `reason`. */
@@ -70,7 +75,7 @@ export class RPCError extends Error {
     return this.code === "UNAVAILABLE";
   }
 
-  /** `{ code, reason, message }` (and `argument`, `retryAfterMs`): what JSON.stringify writes. */
+  /** `{ code, reason, message }` (and `argument`, `retryAfterMs`, `decline_code`): what JSON.stringify writes. */
   toJSON() {
     return { ...this };
   }

@@ -35,9 +35,11 @@ export interface ReaderGatewayError extends Error {
   argument?: string;
   /** For a rate limit's refusal (AUTHENTICATION_RATE_LIMITED, RATE_LIMITED): how many ms the same call stays refused. */
   retryAfterMs?: number;
+  /** For a declined card (CARD_DECLINED), as Terminal JS's errors: "generic_decline", "insufficient_funds", "expired_card", ... */
+  decline_code?: string;
   readonly isRetryable: boolean;
   readonly isRetryableForIdempotentCall: boolean;
-  toJSON(): { code: string; reason: string; message: string; argument?: string; retryAfterMs?: number };
+  toJSON(): { code: string; reason: string; message: string; argument?: string; retryAfterMs?: number; decline_code?: string };
 }
 
 /** Every failed call resolves with this (Terminal JS's ErrorResponse). */
@@ -265,7 +267,7 @@ export declare const ReaderGateway: { create(options: TerminalOptions): Terminal
 
 /** The error class every `error` is an instance of. */
 export declare const RPCError: {
-  new (fields?: { code?: string | number; reason?: string | number; message?: string; cause?: unknown; argument?: string; retryAfterMs?: number | bigint }): ReaderGatewayError;
+  new (fields?: { code?: string | number; reason?: string | number; message?: string; cause?: unknown; argument?: string; retryAfterMs?: number | bigint; declineCode?: string }): ReaderGatewayError;
   prototype: ReaderGatewayError;
 };
 

@@ -24,7 +24,7 @@ extension Lane {
             if let update = reader.availableUpdate { fields.append(("available_update", update.version)) }
             if let failure = details?.requiredUpdateFailure { fields.append(("required_update_failure", failure.message)) }
             LineWriter.line(OutputLine(event: "connected", fields: fields))
-        } catch let error as RPCError where error.reason == .readerBusy {
+        } catch let error as TerminalError where error.code == .readerBusy {
             // The recommended pattern: ask the user before interrupting another lane's payment.
             LineWriter.line("busy", [
                 key: value,

@@ -65,7 +65,7 @@ actor Lane {
                     if let update = connected.availableUpdate { fields.append(("available_update", update.version)) }
                     if let failure = details?.requiredUpdateFailure { fields.append(("required_update_failure", failure.message)) }
                     LineWriter.line(OutputLine(event: "connected", fields: fields))
-                } catch let error as RPCError where error.reason == .readerBusy {
+                } catch let error as TerminalError where error.code == .readerBusy {
                     // The recommended pattern: ask the user before interrupting another lane's payment.
                     LineWriter.line("busy", [
                         "reader_id": reader.id,
@@ -144,8 +144,8 @@ actor Lane {
                     LineWriter.line("closed", ["warning": "the gateway did not confirm the close: \(error)"])
                 }
             }
-        } catch let error as RPCError {
-            LineWriter.line("error", ["command": "\(command)", "code": error.codeName, "reason": error.reasonName, "message": error.message])
+        } catch let error as TerminalError {
+            LineWriter.failure("\(command)", error)
         } catch {
             LineWriter.line("error", ["command": "\(command)", "message": "\(error)"])
         }
@@ -155,8 +155,8 @@ actor Lane {
         do {
             let version = try await terminal.installAvailableUpdate()
             LineWriter.line("update_installed", ["version": version.isEmpty ? "none" : version])
-        } catch let error as RPCError {
-            LineWriter.line("error", ["command": "install-update", "code": error.codeName, "reason": error.reasonName, "message": error.message])
+        } catch let error as TerminalError {
+            LineWriter.failure("install-update", error)
         } catch {
             LineWriter.line("error", ["command": "install-update", "message": "\(error)"])
         }
@@ -171,8 +171,8 @@ actor Lane {
                 "payment_intent": collected.id, "brand": collected.paymentMethod?.brand ?? "",
                 "last4": collected.paymentMethod?.last4 ?? "",
             ])
-        } catch let error as RPCError {
-            LineWriter.line("error", ["command": "collect", "code": error.codeName, "reason": error.reasonName, "message": error.message])
+        } catch let error as TerminalError {
+            LineWriter.failure("collect", error)
         } catch {
             LineWriter.line("error", ["command": "collect", "message": "\(error)"])
         }

@@ -42,12 +42,14 @@ do {
     }
     let session = try await terminal.openSession(connectionToken: token, posDeviceID: configuration.posDeviceID, laneLabel: configuration.laneLabel)
     LineWriter.line("session", ["session_id": session.sessionID, "lane": configuration.laneLabel, "pos_device_id": configuration.posDeviceID])
-} catch let error as RPCError {
-    LineWriter.error("pos-lane: could not open a session: \(error.message) (\(error.codeName) / \(error.reasonName))")
-    exit(error.code == .unauthenticated || error.code == .permissionDenied ? 77 : 69)
 } catch {
-    LineWriter.error("pos-lane: could not open a session: \(error)")
-    exit(69)
+    // The secret key's call throws the call layer's RPCError; the session's, a TerminalError.
+    guard let failure = (error as? TerminalError)?.underlying ?? (error as? RPCError) else {
+        LineWriter.error("pos-lane: could not open a session: \(error)")
+        exit(69)
+    }
+    LineWriter.error("pos-lane: could not open a session: \(failure.message) (\(failure.codeName) / \(failure.reasonName))")
+    exit(failure.code == .unauthenticated || failure.code == .permissionDenied ? 77 : 69)
 }
 
 // Session events, printed as they arrive: through the delegate, which runs before a command

@@ -67,9 +67,11 @@ extension SimulatedReader {
                 await waitForCard()
                 try Task.checkCancellation()
             }
-            if declineNext {
-                declineNext = false
-                result.status = ReaderGatewayV1.Status(.readerError, "the card was declined")
+            if let declineCode = declineNext {
+                declineNext = nil
+                var status = ReaderGatewayV1.Status(.cardDeclined, "the card was declined (\(declineCode)); ask for another card")
+                status.declineCode = declineCode
+                result.status = status
             } else {
                 let card = presented ?? ("visa", "4242")
                 presented = nil
@@ -88,14 +90,18 @@ extension SimulatedReader {
             result.status = ReaderGatewayV1.Status(.commandCanceled, "the collect was cancelled")
         }
         activity = .idle
-        Output.line("result", ["serial": serial, "kind": "collect", "id": "\(id)", "status": statusName(result.status)])
+        if let declineCode = result.status?.declineCode, !declineCode.isEmpty {
+            Output.line("result", ["serial": serial, "kind": "collect", "id": "\(id)", "status": statusName(result.status), "decline_code": declineCode])
+        } else {
+            Output.line("result", ["serial": serial, "kind": "collect", "id": "\(id)", "status": statusName(result.status)])
+        }
         await deliver(result, on: link)
         await sendHeartbeat()
     }
 
     /// `--card manual`: waits until a card is presented (or declined), or the collect is cancelled.
     private func waitForCard() async {
-        guard presented == nil, !declineNext else { return }
+        guard presented == nil, declineNext == nil else { return }
         Output.line("waiting_for_card", ["serial": serial])
         await withTaskCancellationHandler {
             await withCheckedContinuation { cardWaiter = $0 }
@@ -114,15 +120,25 @@ extension SimulatedReader {
         activity = .confirming
         await sendHeartbeat()
         try? await Task.sleep(for: configuration.confirmDuration + slowDelay)
+        var result = ReaderGatewayV1.CommandResult()
+        result.commandID = id
+        activity = .idle
+        if let declineCode = declineNextConfirm {
+            declineNextConfirm = nil
+            var status = ReaderGatewayV1.Status(.cardDeclined, "the payment was declined at confirm (\(declineCode)); ask for another card and collect again")
+            status.declineCode = declineCode
+            result.status = status
+            Output.line("result", ["serial": serial, "kind": "confirm", "id": "\(id)", "status": statusName(status), "decline_code": declineCode])
+            await deliver(result, on: link)
+            await sendHeartbeat()
+            return
+        }
         var intent = ReaderGatewayV1.PaymentIntentResult()
         intent.paymentIntentID = params.paymentIntentID
         intent.status = "succeeded"
         intent.amountReceived = lastAmount
-        var result = ReaderGatewayV1.CommandResult()
-        result.commandID = id
         result.status = .ok
         result.result = .paymentIntent(intent)
-        activity = .idle
         Output.line("result", ["serial": serial, "kind": "confirm", "id": "\(id)", "status": "OK"])
         await deliver(result, on: link)
         await sendHeartbeat()

@@ -28,7 +28,10 @@ actor SimulatedReader {
     var presented: (brand: String, last4: String)?
     /// A collect waiting for a card (`--card manual`), resumed by `present` or `decline`.
     var cardWaiter: CheckedContinuation<Void, Never>?
-    var declineNext = false
+    /// The next collect is declined with this decline code (`decline SERIAL [CODE]`).
+    var declineNext: String?
+    /// The next confirm is declined with this decline code (`decline SERIAL [CODE] confirm`).
+    var declineNextConfirm: String?
     var stayOffline = false
     var nextReconnectDelay: Duration?
     var lastAmount: Int64 = 0
@@ -230,13 +233,16 @@ actor SimulatedReader {
             await sendHeartbeat()
         case .present(_, let brand, let last4):
             presented = (brand, last4)
-            declineNext = false
+            declineNext = nil
             Output.line("card_ready", ["serial": serial, "brand": brand, "last4": last4])
             cardPresented()
-        case .decline:
-            declineNext = true
-            Output.line("card_ready", ["serial": serial, "decline": "true"])
+        case .decline(_, let code, .collect):
+            declineNext = code
+            Output.line("card_ready", ["serial": serial, "decline": "true", "decline_code": code])
             cardPresented()
+        case .decline(_, let code, .confirm):
+            declineNextConfirm = code
+            Output.line("confirm_will_decline", ["serial": serial, "decline_code": code])
         case .battery(_, let level):
             batteryLevel = level
             Output.line("battery", ["serial": serial, "level": "\(level)"])

@@ -19,7 +19,7 @@ do {
         Stdout: one line per event, `EVENT key=value ...` (values with spaces are double-quoted):
           attaching, registration_code (serial, code), registered (serial, reader_id, label, location),
           online (serial, reader_id), offline (serial, reason), owner (serial, lane, generation),
-          command (serial, kind, id), result (serial, kind, id, status), display, rebooting, status, error,
+          command (serial, kind, id), result (serial, kind, id, status[, decline_code]), display, rebooting, status, error,
           waiting_for_card (serial; --card manual: type `present SERIAL BRAND LAST4` to tap a card),
           update_progress (serial, version, progress), updated (serial, version), update_failed (serial, version, reason),
           update_canceled (serial, version), battery (serial, level), powered_off (serial, reason).
@@ -27,7 +27,9 @@ do {
         Stdin: one command per line; SERIAL may be `all`:
           silent SERIAL | wake SERIAL | drop SERIAL [DURATION] | offline SERIAL | online SERIAL
           reboot SERIAL | slow SERIAL DURATION | ip SERIAL ADDRESS | present SERIAL BRAND LAST4
-          decline SERIAL | battery SERIAL LEVEL | fail-update SERIAL | status [SERIAL] | quit
+          decline SERIAL [CODE] [confirm] (the next collect, or with `confirm` the next confirm, fails
+          with CARD_DECLINED and decline code CODE, default generic_decline; e.g. insufficient_funds)
+          battery SERIAL LEVEL | fail-update SERIAL | status [SERIAL] | quit
 
         Bluetooth readers (--bluetooth-air PATH): no gateway connection of their own; pos-lane
         --bluetooth-air PATH scans, pairs and connects them through the socket. Stdout adds

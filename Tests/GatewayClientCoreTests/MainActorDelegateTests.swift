@@ -48,8 +48,10 @@ struct MainActorDelegateTests {
 
         // The gateway sends the takeover, then fails the command; the error comes back only
         // once the view model heard the loss, through both delegates, on the main actor.
-        let error = await #expect(throws: RPCError.self) { try await terminal.clearReaderDisplay() }
-        #expect(error?.reason == .readerConnectedToAnotherSession)
+        let error = await #expect(throws: TerminalError.self) { try await terminal.clearReaderDisplay() }
+        #expect(error?.code == .readerConnectedToAnotherDevice)
+        #expect(error?.underlying.reason == .readerConnectedToAnotherSession)
+        #expect(error?.takenBy?.takenByLaneLabel == "Lane 7")
         let (heard, disconnects) = await MainActor.run { (model.heard, model.disconnects) }
         #expect(heard.sorted() == ["reader didDisconnect", "terminal didDisconnect", "terminal didReceive disconnected"])
         #expect(disconnects.map(\.takenByLaneLabel) == ["Lane 7"])

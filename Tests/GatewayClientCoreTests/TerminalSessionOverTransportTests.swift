@@ -168,6 +168,21 @@ struct TerminalSessionOverTransportTests {
         #expect(Set(gateway.calls.map(\.connection)) == [1])
     }
 
+    @Test("a public call the gateway does not answer ends at its deadline with requestTimedOut, over DEADLINE_EXCEEDED")
+    func publicCallDeadline() async throws {
+        let gateway = ScriptedGateway(SessionScript.answers(holdDiscovery: true))
+        let terminal = TerminalClient(
+            connection: GatewayConnection(Self.configuration, transport: InMemoryClientTransport(gateway: gateway)), callTimeout: .seconds(1)
+        )
+        try await terminal.openSession(connectionToken: "pst_core", posDeviceID: "pos-1", laneLabel: "Lane 1")
+        let error = await #expect(throws: TerminalError.self) {
+            try await terminal.discoverReaders(InternetDiscoveryConfiguration(locationID: "tml_core"))
+        }
+        #expect(error?.code == .requestTimedOut, "\(String(describing: error))")
+        #expect(error?.underlying.code == .deadlineExceeded)
+        #expect(error?.takenBy == nil)
+    }
+
     @Test("cancelling the task of a waiting call fails it with CANCELLED and sends CANCEL to the gateway")
     func cancellation() async throws {
         let gateway = ScriptedGateway(SessionScript.answers(holdDiscovery: true))
@@ -178,11 +193,12 @@ struct TerminalSessionOverTransportTests {
         #expect(await gateway.next { $0 == .called(path: ReaderGatewayV1.Sdk.discoverReaders.path, connection: 1) } != nil)
         discovery.cancel()
         let result = await discovery.result
-        guard case .failure(let error as RPCError) = result else {
-            Issue.record("the cancelled discovery did not fail with an RPCError: \(result)")
+        guard case .failure(let error as TerminalError) = result else {
+            Issue.record("the cancelled discovery did not fail with a TerminalError: \(result)")
             return
         }
-        #expect(error.code == .cancelled)
+        #expect(error.code == .canceled)
+        #expect(error.underlying.code == .cancelled)
         #expect(await gateway.next { $0 == .cancelled(path: ReaderGatewayV1.Sdk.discoverReaders.path) } != nil)
     }
 }

@@ -13,6 +13,7 @@ struct ExecutableTests {
         let help = try await ChildProcess.start("reader-sim", ["--help"])
         #expect(await help.waitForExit() == 0)
         #expect(help.output.contains { $0.contains("present SERIAL BRAND LAST4") })
+        #expect(help.output.contains { $0.contains("decline SERIAL [CODE] [confirm]") })
         let bad = try await ChildProcess.start("reader-sim", ["--count", "0"])
         #expect(await bad.waitForExit() == 64)
         let ctlHelp = try await ChildProcess.start("gatewayctl", ["--help"])
@@ -81,6 +82,54 @@ struct ExecutableTests {
         #expect(await eventually {
             server.snapshot.uplinks.contains { if case .heartbeat(let beat)? = $0.message { beat.activity == .collecting } else { false } }
         })
+
+        // `decline SERIAL CODE`: the next collect fails with CARD_DECLINED and that code;
+        // `decline SERIAL`: generic_decline; the collect after them reads a card again.
+        func collect(_ id: UInt64) {
+            command.commandID = id
+            downlink.message = .command(command)
+            server.sendDownlink(downlink)
+        }
+        func answer(_ id: UInt64) async -> ReaderGatewayV1.CommandResult? {
+            guard await eventually({ server.snapshot.uplinks.contains { if case .commandResult(let result)? = $0.message { result.commandID == id } else { false } } }) else {
+                return nil
+            }
+            return server.snapshot.uplinks.lazy.compactMap { if case .commandResult(let result)? = $0.message, result.commandID == id { result } else { nil } }.first
+        }
+        sim.send("decline SIM-A insufficient_funds")
+        #expect(await sim.waitForLine { $0.hasPrefix("card_ready ") && $0.contains("decline_code=insufficient_funds") } != nil)
+        collect(8)
+        let declined = try #require(await answer(8)?.status)
+        #expect(declined.reason == .cardDeclined && declined.code == .failedPrecondition && declined.declineCode == "insufficient_funds", "\(declined)")
+        #expect(await sim.waitForLine { $0.hasPrefix("result ") && $0.contains("id=8") && $0.contains("status=CARD_DECLINED") && $0.contains("decline_code=insufficient_funds") } != nil)
+        sim.send("decline SIM-A")
+        #expect(await sim.waitForLine { $0.hasPrefix("card_ready ") && $0.contains("decline_code=generic_decline") } != nil)
+        collect(9)
+        let generic = try #require(await answer(9)?.status)
+        #expect(generic.reason == .cardDeclined && generic.declineCode == "generic_decline", "\(generic)")
+        collect(10)
+        let approved = try #require(await answer(10))
+        #expect((approved.status?.code ?? .ok) == .ok, "\(approved)")
+        if case .paymentMethod(let method)? = approved.result { #expect(method.brand == "visa") } else { Issue.record("no card: \(approved)") }
+        // `decline SERIAL CODE confirm`: the next confirm is declined; the one after succeeds.
+        sim.send("decline SIM-A do_not_honor confirm")
+        #expect(await sim.waitForLine { $0.hasPrefix("confirm_will_decline ") && $0.contains("decline_code=do_not_honor") } != nil)
+        func confirm(_ id: UInt64) {
+            var params = ReaderGatewayV1.ConfirmPaymentIntentParams()
+            params.paymentIntentID = "pi_sim"
+            var confirm = ReaderGatewayV1.ReaderCommand()
+            confirm.commandID = id
+            confirm.command = .confirmPaymentIntent(params)
+            downlink.message = .command(confirm)
+            server.sendDownlink(downlink)
+        }
+        confirm(11)
+        let refused = try #require(await answer(11)?.status)
+        #expect(refused.reason == .cardDeclined && refused.declineCode == "do_not_honor", "\(refused)")
+        confirm(12)
+        let succeeded = try #require(await answer(12))
+        #expect((succeeded.status?.code ?? .ok) == .ok, "\(succeeded)")
+        if case .paymentIntent(let intent)? = succeeded.result { #expect(intent.status == "succeeded") } else { Issue.record("no payment: \(succeeded)") }
 
         // Silent: no heartbeats while the connection stays up.
         sim.send("silent SIM-A")

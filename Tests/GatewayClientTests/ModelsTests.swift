@@ -199,13 +199,23 @@ struct ModelsTests {
         #expect(TerminalError(RPCError(.goingAway, "draining")).code == .gatewayUnavailable)
         #expect(TerminalError(RPCError(.goingAway, "draining")).isRetryable)
         #expect(TerminalError(RPCError(.internal, "bug")).code == .unexpectedSdkError)
+        // A decline is not a reader fault: its own code, with the decline code from the status.
+        var declined = ReaderGatewayV1.Status(.cardDeclined, "the card was declined")
+        declined.declineCode = "insufficient_funds"
+        let decline = TerminalError(RPCError(status: declined))
+        #expect(decline.code == .declinedByReader && decline.declineCode == "insufficient_funds")
+        #expect(decline.underlying.code == .failedPrecondition)
+        #expect(decline.description == "declinedByReader: the card was declined (decline code: insufficient_funds) [ERROR_REASON_CARD_DECLINED]")
+        let fault = TerminalError(RPCError(status: ReaderGatewayV1.Status(.readerError, "the card was removed")))
+        #expect(fault.code == .readerError && fault.declineCode == nil)
+        #expect(fault.description == "readerError: the card was removed [ERROR_REASON_READER_ERROR]")
         // Every reason a lane can meet has a code of its own, not the catch-all.
         let laneReasons: [ReaderGatewayV1.ErrorReason] = [
             .connectionTokenInvalid, .sessionExpired, .rateLimited, .invalidRequest, .readerBusy, .readerOffline, .readerNotFound,
             .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .readerError, .readerTimeout,
             .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .readerSoftwareUpdateFailed,
             .readerSoftwareUpdateFailedBatteryLow, .readerSoftwareUpdateFailedInterrupted, .bluetoothAlreadyPairedWithAnotherDevice,
-            .bluetoothPairingFailed, .bluetoothConnectTimedOut, .permissionDenied, .deadlineExceeded,
+            .bluetoothPairingFailed, .bluetoothConnectTimedOut, .permissionDenied, .deadlineExceeded, .cardDeclined,
         ]
         for reason in laneReasons {
             #expect(TerminalError(RPCError(reason, "x")).code != .unexpectedSdkError, "\(reason)")

@@ -200,8 +200,11 @@ struct TerminalClientTests {
         do {
             try await terminal.clearReaderDisplay()
             Issue.record("the command should fail once another lane took the reader")
-        } catch let error as RPCError {
-            #expect(error.reason == .readerConnectedToAnotherSession)
+        } catch let error as TerminalError {
+            #expect(error.code == .readerConnectedToAnotherDevice)
+            #expect(error.underlying.reason == .readerConnectedToAnotherSession)
+            #expect(error.takenBy?.takenByLaneLabel == "Lane B")
+            #expect(error.takenBy?.takenByPosDeviceID == "pos-b")
             // Already told, before the error arrived:
             let told = delegate.disconnects.withLock { $0 }
             #expect(told.first?.reason == .replaced)

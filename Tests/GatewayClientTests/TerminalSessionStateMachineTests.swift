@@ -115,6 +115,24 @@ struct TerminalSessionStateMachineTests {
         #expect(!machine.awaitsDisconnectEvent)
     }
 
+    @Test("a takeover is kept for the next command's error until the session connects a reader again; other losses are no takeover")
+    func latestTakeover() {
+        var machine = TerminalSessionStateMachine()
+        _ = machine.opened(Self.session("st_1"), credentials: Self.credentials)
+        machine.readerConnected(Self.reader("tmr_1"), generation: 1)
+        machine.disconnectArrived(DisconnectInfo(readerID: "tmr_1", reason: .readerLost, generation: 1, message: "gone"), counts: true)
+        #expect(machine.latestTakeover == nil)
+        machine.readerConnected(Self.reader("tmr_1"), generation: 2)
+        machine.disconnectArrived(Self.disconnect("tmr_1", generation: 2), counts: true)
+        #expect(machine.latestTakeover?.generation == 2)
+        #expect(machine.latestTakeover?.reason == .replaced)
+        // Released meanwhile (the commands it failed still name the takeover).
+        _ = machine.readerReleased()
+        #expect(machine.latestTakeover?.generation == 2)
+        machine.readerConnected(Self.reader("tmr_2"), generation: 1)
+        #expect(machine.latestTakeover == nil)
+    }
+
     @Test("a command waits for the loss's event only while there is one to come, and is let go once it is delivered")
     func disconnectWaiters() async {
         var machine = TerminalSessionStateMachine()

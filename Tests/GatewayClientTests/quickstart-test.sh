@@ -71,4 +71,5 @@ grep -q '^connected Counter 1 WSQ-QUICK-1$' "$work/lane.log" || fail "no 'connec
 grep -qE '^collected [a-z]+ [0-9]{4}$' "$work/lane.log" || fail "no 'collected BRAND LAST4'"
 grep -q '^confirmed pi_quickstart_1 succeeded ' "$work/lane.log" || fail "no 'confirmed pi_quickstart_1 succeeded'"
 grep -q '^taken over by Lane 2: readerConnectedToAnotherDevice$' "$work/lane.log" || fail "no 'taken over by Lane 2: readerConnectedToAnotherDevice'"
+grep -q '^the screen heard Lane 2$' "$work/lane.log" || fail "no 'the screen heard Lane 2'"
 echo "quickstart-test: the quickstart of docs/client.md built and ran as written"

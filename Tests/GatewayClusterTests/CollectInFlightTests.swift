@@ -63,7 +63,7 @@ extension ClusterTests {
             var outcome = "completed"
             if case .failure(let error) = inFlight.result {
                 outcome = "\(error)"
-                cluster.expect((error as? RPCError)?.isRetryableInCluster == true, "the collect in flight failed with \(error), not a retryable status")
+                cluster.expect((error as? TerminalError)?.isRetryableInCluster == true, "the collect in flight failed with \(error), not a retryable status")
             }
             // The next collect works once the reader is back (bounded retries on retryable errors).
             let (done, retried) = await collectUntilItWorks(lane, cluster, what: "the retried collect")
@@ -115,7 +115,7 @@ extension ClusterTests {
             var outcome = "completed"
             if case .failure(let error) = inFlight.result {
                 outcome = "\(error)"
-                cluster.expect((error as? RPCError)?.isRetryableInCluster == true, "the collect failed with \(error), not a retryable status")
+                cluster.expect((error as? TerminalError)?.isRetryableInCluster == true, "the collect failed with \(error), not a retryable status")
             }
             reader.setHoldCollects(false)
             let (done, retried) = await collectUntilItWorks(lane, cluster, what: "the next collect (was the reader left in use?)")
@@ -138,8 +138,8 @@ extension ClusterTests {
                 let done = result.paymentMethod?.last4 == "4242"
                 cluster.expect(done, "\(what) returned \(result)")
                 return (done, retried)
-            } catch let error as RPCError where error.isRetryableInCluster {
-                retried.append(error.reasonName)
+            } catch let error as TerminalError where error.isRetryableInCluster {
+                retried.append(error.underlying.reasonName)
                 try? await Task.sleep(for: .milliseconds(200))
             } catch {
                 cluster.expect(false, "\(what) failed with \(error) (after \(retried))")

@@ -38,8 +38,8 @@ extension ClusterTests {
             do {
                 try await lane.connect(stale, failIfInUse: false)
                 cluster.expect(false, "a reader from the superseded \(stale.discoveryID) connected after the session moved")
-            } catch let error as RPCError {
-                cluster.expect(error.reason == .staleDiscovery, "the superseded discovery's reader: expected STALE_DISCOVERY, got \(error)")
+            } catch let error as TerminalError {
+                cluster.expect(error.code == .staleDiscovery, "the superseded discovery's reader: expected staleDiscovery, got \(error)")
             }
             let connected = try await lane.connect(fresh, failIfInUse: false)
             cluster.expect(connected.reader.id == wanted, "connected \(connected.reader.id) instead of \(wanted)")

@@ -128,8 +128,8 @@ extension ClusterTests {
             do {
                 _ = try await collect.value
                 cluster.expect(false, "lane A's collect completed after the takeover")
-            } catch let error as RPCError {
-                cluster.expect(error.reason == .readerConnectedToAnotherSession, "lane A's collect: \(error)")
+            } catch let error as TerminalError {
+                cluster.expect(error.code == .readerConnectedToAnotherDevice, "lane A's collect: \(error)")
             }
             let told = await laneA.waitForDisconnect(timeout: .seconds(5))
             cluster.expect(told?.reason == .replaced && told?.takenByLaneLabel == "Lane B", "lane A on r1 was told: \(String(describing: told))")

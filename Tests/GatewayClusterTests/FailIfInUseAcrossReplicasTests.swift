@@ -43,8 +43,8 @@ extension ClusterTests {
                 do {
                     try await laneB.connect(readerID, location: cluster.location, failIfInUse: true)
                     cluster.expect(false, "lane B took a busy reader with failIfInUse true")
-                } catch let error as RPCError {
-                    cluster.expect(error.reason == .readerBusy, "lane B: expected READER_BUSY, got \(error)")
+                } catch let error as TerminalError {
+                    cluster.expect(error.code == .readerBusy, "lane B: expected readerBusy, got \(error)")
                 }
                 reader.finishCollect()
                 let collected = try await collect!.value
@@ -64,8 +64,8 @@ extension ClusterTests {
                     do {
                         _ = try await collect.value
                         cluster.expect(false, "lane A's collect completed after the takeover")
-                    } catch let error as RPCError {
-                        cluster.expect(error.reason == .readerConnectedToAnotherSession, "lane A's collect: \(error)")
+                    } catch let error as TerminalError {
+                        cluster.expect(error.code == .readerConnectedToAnotherDevice, "lane A's collect: \(error)")
                     }
                     cluster.expect(await eventuallyIgnoringErrors { !reader.isHoldingCollect }, "the reader on r3 was not told to cancel the collect")
                 }
@@ -75,9 +75,9 @@ extension ClusterTests {
                 do {
                     try await laneA.display()
                     cluster.expect(false, "lane A still commands the reader")
-                } catch let error as RPCError {
+                } catch let error as TerminalError {
                     cluster.expect(
-                        error.reason == .notConnectedToReader || error.reason == .readerConnectedToAnotherSession,
+                        error.code == .notConnectedToReader || error.code == .readerConnectedToAnotherDevice,
                         "lane A's command after the takeover: \(error)"
                     )
                 }

@@ -69,7 +69,7 @@ extension ClusterTests {
                     do {
                         again[reader] = try await lane.connect(reader, location: cluster.location, failIfInUse: true).generation
                         return true
-                    } catch let error as RPCError {
+                    } catch let error as TerminalError {
                         cluster.expect(error.isRetryableInCluster, "\(lane.label) connecting again failed with \(error), not a retryable status")
                         return false
                     }

@@ -35,7 +35,7 @@ extension ClusterTests {
             do {
                 try await newcomer.connect(spareID, location: cluster.location, failIfInUse: true)
                 cluster.expect(false, "a connect succeeded while no PostgreSQL accepted writes")
-            } catch let error as RPCError {
+            } catch let error as TerminalError {
                 cluster.expect(error.isRetryableInCluster, "a connect with no primary failed with \(error), not a retryable status")
             }
             let refusedIn = ContinuousClock.now - attempt
@@ -47,7 +47,7 @@ extension ClusterTests {
                 do {
                     try await newcomer.connect(spareID, location: cluster.location, failIfInUse: true)
                     return true
-                } catch let error as RPCError {
+                } catch let error as TerminalError {
                     cluster.expect(error.isRetryableInCluster, "a connect during the failover failed with \(error), not a retryable status")
                     failedConnects += 1
                     return false

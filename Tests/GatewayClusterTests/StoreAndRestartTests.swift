@@ -24,7 +24,7 @@ extension ClusterTests {
             do {
                 try await newcomer.connect(spareID, location: cluster.location, failIfInUse: true)
                 cluster.expect(false, "a connect succeeded while PostgreSQL was down")
-            } catch let error as RPCError {
+            } catch let error as TerminalError {
                 cluster.expect(error.isRetryableInCluster, "a connect during the outage failed with \(error), not a retryable status")
             }
             let refusedIn = ContinuousClock.now - attempt
@@ -96,7 +96,7 @@ extension ClusterTests {
             do {
                 try await intruder.connect(target, failIfInUse: false)
                 cluster.expect(false, "a takeover succeeded while PostgreSQL was down")
-            } catch let error as RPCError {
+            } catch let error as TerminalError {
                 cluster.expect(error.isRetryableInCluster, "the takeover during the outage failed with \(error), not a retryable status (DEADLINE_EXCEEDED: it waited for PostgreSQL instead of failing fast)")
             }
             try await cluster.postgres.start()

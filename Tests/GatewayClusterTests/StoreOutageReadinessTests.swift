@@ -41,7 +41,7 @@ extension ClusterTests {
             do {
                 try await newcomer.connect(spareID, location: cluster.location, failIfInUse: true)
                 cluster.expect(false, "a connect succeeded while PostgreSQL was stopped")
-            } catch let error as RPCError {
+            } catch let error as TerminalError {
                 cluster.expect(error.isRetryableInCluster, "a connect during the outage failed with \(error), not a retryable status")
             }
             let refusedIn = ContinuousClock.now - attempt
@@ -64,7 +64,7 @@ extension ClusterTests {
                 do {
                     try await newcomer.connect(spareID, location: cluster.location, failIfInUse: true)
                     return true
-                } catch let error as RPCError {
+                } catch let error as TerminalError {
                     cluster.expect(error.isRetryableInCluster, "a connect after the outage failed with \(error), not a retryable status")
                     return false
                 }

@@ -44,20 +44,20 @@ extension ClusterTests {
                     discovered[index] = match
                 }
                 let targets = discovered
-                let results = await withTaskGroup(of: (Int, Result<ReaderConnectionDetails, RPCError>).self) { group in
+                let results = await withTaskGroup(of: (Int, Result<ReaderConnectionDetails, TerminalError>).self) { group in
                     for index in contenders {
                         let lane = lanes[index]
                         group.addTask {
                             do {
                                 return (index, .success(try await lane.connect(targets[index]!, failIfInUse: busy || index % 2 == 0)))
-                            } catch let error as RPCError {
+                            } catch let error as TerminalError {
                                 return (index, .failure(error))
                             } catch {
-                                return (index, .failure(RPCError(.internal, "\(error)")))
+                                return (index, .failure(TerminalError(RPCError(.internal, "\(error)"))))
                             }
                         }
                     }
-                    var results: [Int: Result<ReaderConnectionDetails, RPCError>] = [:]
+                    var results: [Int: Result<ReaderConnectionDetails, TerminalError>] = [:]
                     for await (index, result) in group { results[index] = result }
                     return results
                 }
@@ -68,7 +68,7 @@ extension ClusterTests {
                     case .success(let response): winners.append((index, response.generation))
                     case .failure(let error):
                         refused += 1
-                        cluster.expect(error.reason == .readerBusy, "round \(round): \(lanes[index].label) failed with \(error)")
+                        cluster.expect(error.code == .readerBusy, "round \(round): \(lanes[index].label) failed with \(error)")
                     }
                 }
                 winners.sort { $0.generation < $1.generation }
@@ -112,9 +112,9 @@ extension ClusterTests {
                         do {
                             try await lanes[loser.index].display()
                             cluster.expect(false, "round \(round): \(lanes[loser.index].label) still commands the reader after losing it")
-                        } catch let error as RPCError {
+                        } catch let error as TerminalError {
                             cluster.expect(
-                                error.reason == .notConnectedToReader || error.reason == .readerConnectedToAnotherSession,
+                                error.code == .notConnectedToReader || error.code == .readerConnectedToAnotherDevice,
                                 "round \(round): \(lanes[loser.index].label): \(error)"
                             )
                         }

@@ -17,7 +17,11 @@ struct SimulatorCommandTests {
         ("slow SIM-0001 0", .slow(target: "SIM-0001", delay: .zero)),
         ("ip SIM-0001 10.1.2.3", .changeIP(target: "SIM-0001", address: "10.1.2.3")),
         ("present SIM-0001 Visa 4242", .present(target: "SIM-0001", brand: "visa", last4: "4242")),
-        ("decline *", .decline(target: "*")),
+        ("decline *", .decline(target: "*", code: "generic_decline", at: .collect)),
+        ("decline SIM-0001 insufficient_funds", .decline(target: "SIM-0001", code: "insufficient_funds", at: .collect)),
+        ("decline SIM-0001 expired_card collect", .decline(target: "SIM-0001", code: "expired_card", at: .collect)),
+        ("decline SIM-0001 do_not_honor confirm", .decline(target: "SIM-0001", code: "do_not_honor", at: .confirm)),
+        ("decline SIM-0001 Confirm", .decline(target: "SIM-0001", code: "generic_decline", at: .confirm)),
         ("status", .status(target: "all")),
         ("quit", .quit),
     ])
@@ -37,6 +41,8 @@ struct SimulatorCommandTests {
 
     @Test("malformed commands say what was expected", arguments: [
         "dance SIM-0001", "silent", "present SIM-0001 visa 42", "present SIM-0001 visa abcd", "slow SIM-0001", "slow SIM-0001 fast", "ip SIM-0001",
+        "decline", "decline SIM-0001 Insufficient-Funds", "decline SIM-0001 _x", "decline SIM-0001 generic_decline extra",
+        "decline SIM-0001 generic_decline extra confirm",
     ])
     func rejects(line: String) {
         #expect(throws: SimulatorCommand.ParseError.self) { try SimulatorCommand.parse(line) }

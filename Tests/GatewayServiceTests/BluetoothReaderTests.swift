@@ -81,6 +81,24 @@ struct BluetoothReaderTests {
         }
     }
 
+    /// Expects a lane's call to fail with a ``TerminalError`` of `code` over the gateway's
+    /// `reason` (and its status code).
+    static func expectTerminalFailure<T>(
+        _ code: TerminalError.Code, _ reason: ReaderGatewayV1.ErrorReason, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () async throws -> T
+    ) async {
+        do {
+            _ = try await body()
+            Issue.record("expected \(code) (\(reason)), it succeeded", sourceLocation: sourceLocation)
+        } catch let error as TerminalError {
+            #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+            #expect(error.underlying.reason == reason, "\(error)", sourceLocation: sourceLocation)
+            #expect(error.underlying.code == reason.statusCode, sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("expected \(code) (\(reason)), got \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
     static func collectParams(_ intent: String, amount: Int64) -> ReaderGatewayV1.CollectPaymentMethodParams {
         var params = ReaderGatewayV1.CollectPaymentMethodParams()
         params.paymentIntentID = intent
@@ -103,14 +121,14 @@ struct BluetoothReaderTests {
         let list = try #require(await iterator.next())
         #expect(list.map(\.serialNumber) == ["STRM2-0002", "WPC3-0001"])
         #expect(list.allSatisfy { $0.label == nil })
-        await Self.expectRPCFailure(.discoveryAlreadyInProgress) { try phone.client.discoverBluetoothReaders(.bluetoothProximity, radio: phone.radio) }
+        await Self.expectTerminalFailure(.unexpectedSdkError, .discoveryAlreadyInProgress) { try phone.client.discoverBluetoothReaders(.bluetoothProximity, radio: phone.radio) }
         discovery.cancel()
         let stale = try #require(list.first { $0.serialNumber == "WPC3-0001" })
         let wisePad = try await Self.discover("WPC3-0001", phone)
-        await Self.expectRPCFailure(.staleDiscovery) {
+        await Self.expectTerminalFailure(.staleDiscovery, .staleDiscovery) {
             try await phone.client.connectBluetoothReader(stale, radio: phone.radio, BluetoothConnectionConfiguration(locationID: phone.location))
         }
-        await Self.expectRPCFailure(.locationRequired) {
+        await Self.expectTerminalFailure(.locationRequired, .locationRequired) {
             try await phone.client.connectBluetoothReader(wisePad, radio: phone.radio, BluetoothConnectionConfiguration(locationID: ""))
         }
 
@@ -185,7 +203,7 @@ struct BluetoothReaderTests {
                 let connection = try await other.client.connectBluetoothReader(found, radio: other.radio, rebond)
                 takenBox.withLock { $0 = connection }
                 return true
-            } catch let error as RPCError where error.reason == .bluetoothAlreadyPairedWithAnotherDevice {
+            } catch let error as TerminalError where error.code == .bluetoothAlreadyPairedWithAnotherDevice {
                 return false
             }
         }
@@ -206,7 +224,7 @@ struct BluetoothReaderTests {
         air.addReader(serialNumber: "WPC3-0009", deviceType: .bbposWisepad3)
         let phone = try await Self.lane(harness, air: air, device: "phone-a", label: "Floor 1")
         let reader = try await Self.discover("WPC3-0009", phone)
-        await Self.expectRPCFailure(.bluetoothPairingFailed) {
+        await Self.expectTerminalFailure(.bluetoothPairingFailed, .bluetoothPairingFailed) {
             try await phone.client.connectBluetoothReader(reader, radio: phone.radio, BluetoothConnectionConfiguration(locationID: phone.location) { _ in false })
         }
         let admin = AdminClient(connection: phone.connection, secretKey: harness.account.secretKey)
@@ -371,7 +389,7 @@ struct BluetoothReaderTests {
         let connected = try await phone.client.reconnectToStoredBluetoothReader(serialNumber: "STRM2-0008", radio: phone.radio, configuration)
         #expect(connected.serialNumber == "STRM2-0008")
         try await connected.disconnect()
-        await Self.expectRPCFailure(.readerNotFound) {
+        await Self.expectTerminalFailure(.readerNotFound, .readerNotFound) {
             try await phone.client.reconnectToStoredBluetoothReader(serialNumber: "STRM2-0404", radio: phone.radio, scanTimeout: .milliseconds(300), configuration)
         }
         // The scan stopped: a new discovery may start.

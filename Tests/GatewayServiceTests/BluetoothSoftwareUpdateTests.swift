@@ -118,9 +118,9 @@ struct BluetoothSoftwareUpdateTests {
         do {
             _ = try await fixture.connect()
             Issue.record("the connect succeeded with the battery at 40 %")
-        } catch let error as RPCError {
-            #expect(error.reason == .readerSoftwareUpdateFailedBatteryLow, "\(error)")
-            #expect(error.code == .failedPrecondition)
+        } catch let error as TerminalError {
+            #expect(error.code == .readerSoftwareUpdateFailedBatteryLow, "\(error)")
+            #expect(error.underlying.code == .failedPrecondition)
             #expect(error.message.contains("40 %") && error.message.contains("50 %"), "\(error.message)")
         }
         #expect(fixture.log.started.isEmpty, "\(fixture.log.started)")
@@ -151,8 +151,9 @@ struct BluetoothSoftwareUpdateTests {
         do {
             _ = try await connecting.value
             Issue.record("the connect succeeded after its required update was cancelled")
-        } catch let error as RPCError {
-            #expect(error.reason == .commandCanceled, "\(error)")
+        } catch let error as TerminalError {
+            #expect(error.code == .canceled, "\(error)")
+            #expect(error.underlying.reason == .commandCanceled, "\(error)")
             #expect(error.message.contains("2.5.0") && error.message.contains("connect again"), "\(error.message)")
         }
         #expect(fixture.phone.client.connectionStatus == .notConnected)
@@ -169,7 +170,7 @@ struct BluetoothSoftwareUpdateTests {
         #expect(await eventually { fixture.log.progress.filter { $0 == 0 }.count == 2 })
         #expect(fixture.phone.client.connectionStatus == .connecting)
         #expect(try await fixture.phone.client.cancelReaderSoftwareUpdate())
-        await BluetoothReaderTests.expectRPCFailure(.commandCanceled) { try await again.value }
+        await BluetoothReaderTests.expectTerminalFailure(.canceled, .commandCanceled) { try await again.value }
         #expect(try await fixture.owner(listed.id) == nil)
         #expect(fixture.air.softwareVersion(Self.serial) == "2.4.0")
         await fixture.stop()
@@ -209,8 +210,8 @@ struct BluetoothSoftwareUpdateTests {
         do {
             _ = try await fixture.connect()
             Issue.record("the connect succeeded 31 days after the reader last ran the latest version")
-        } catch let error as RPCError {
-            #expect(error.reason == .readerSoftwareUpdateFailed, "\(error)")
+        } catch let error as TerminalError {
+            #expect(error.code == .readerSoftwareUpdateFailed, "\(error)")
             #expect(error.message.contains("2.5.0") && error.message.contains("30 days"), "\(error.message)")
         }
         #expect(fixture.log.started.count == 2)
@@ -238,7 +239,7 @@ struct BluetoothSoftwareUpdateTests {
         #expect(fixture.phone.client.connectedReader?.availableUpdate?.isRequired == false)
 
         fixture.air.failNextUpdate(Self.serial)
-        await BluetoothReaderTests.expectRPCFailure(.readerSoftwareUpdateFailed) { try await fixture.phone.client.installAvailableUpdate() }
+        await BluetoothReaderTests.expectTerminalFailure(.readerSoftwareUpdateFailed, .readerSoftwareUpdateFailed) { try await fixture.phone.client.installAvailableUpdate() }
         #expect(fixture.log.started.map(\.version) == ["2.5.0"])
         #expect(fixture.phone.client.connectionStatus == .connected)
         #expect(fixture.air.status(Self.serial)?.connectedTo == "phone-updates")
@@ -251,7 +252,7 @@ struct BluetoothSoftwareUpdateTests {
         // The battery falls to 40 %: refused (by the gateway once the heartbeat says so, else by
         // the reader itself), and the reader stays connected.
         fixture.air.setBattery(Self.serial, 0.4)
-        await BluetoothReaderTests.expectRPCFailure(.readerSoftwareUpdateFailedBatteryLow) { try await fixture.phone.client.installAvailableUpdate() }
+        await BluetoothReaderTests.expectTerminalFailure(.readerSoftwareUpdateFailedBatteryLow, .readerSoftwareUpdateFailedBatteryLow) { try await fixture.phone.client.installAvailableUpdate() }
         #expect(fixture.phone.client.connectionStatus == .connected)
         #expect(fixture.air.softwareVersion(Self.serial) == "2.4.0")
         #expect(try await fixture.owner(connected.reader.id)?.laneLabel == "Floor 1")

@@ -47,12 +47,12 @@ struct ConnectionTokenProviderTests {
 
         // Two calls that need the session at once: one token, one session (the disconnect
         // reaches the gateway with it, and is told there is no reader yet).
-        async let released: RPCError? = { () async -> RPCError? in
-            do { try await lane.disconnectReader() } catch let error as RPCError { return error } catch { return nil }
+        async let released: TerminalError? = { () async -> TerminalError? in
+            do { try await lane.disconnectReader() } catch let error as TerminalError { return error } catch { return nil }
             return nil
         }()
         async let discovered = lane.discoverReaders(locationID: store.location)
-        #expect(await released?.reason == .notConnectedToReader)
+        #expect(await released?.code == .notConnectedToReader)
         let readers = try await discovered
         #expect(provider.fetches.load(ordering: .relaxed) == 1)
         let first = try #require(lane.session)

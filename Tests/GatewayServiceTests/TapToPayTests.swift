@@ -73,8 +73,9 @@ struct TapToPayTests {
             do {
                 _ = try await phone.client.discoverTapToPayReader(device: device)
                 Issue.record("\(device) was discovered as supported")
-            } catch let error as RPCError {
-                #expect(error.reason == .tapToPayUnsupportedDevice)
+            } catch let error as TerminalError {
+                #expect(error.code == .tapToPayUnsupportedDevice)
+                #expect(error.underlying.reason == .tapToPayUnsupportedDevice)
                 #expect(error.message.contains(device.model == "iPhone10,6" ? "model" : "16.4"), "\(error.message)")
             }
         }
@@ -89,16 +90,17 @@ struct TapToPayTests {
         do {
             try await phone.client.connectTapToPayReader(device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: ""))
             Issue.record("a connect without a location succeeded")
-        } catch let error as RPCError {
-            #expect(error.reason == .locationRequired)
+        } catch let error as TerminalError {
+            #expect(error.code == .locationRequired)
         }
         do {
             try await phone.client.connectTapToPayReader(
                 device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: phone.location, tosAcceptancePermitted: false)
             )
             Issue.record("a connect without accepted terms succeeded")
-        } catch let error as RPCError {
-            #expect(error.reason == .tapToPayReaderTosAcceptanceCanceled)
+        } catch let error as TerminalError {
+            #expect(error.code == .tapToPayReaderTOSAcceptanceCanceled)
+            #expect(error.underlying.reason == .tapToPayReaderTosAcceptanceCanceled)
         }
         let first = try await phone.client.connectTapToPayReader(device: .simulatedSupported, TapToPayConnectionConfiguration(locationID: phone.location))
         #expect(first.termsAcceptedNow)

@@ -67,19 +67,19 @@ extension TerminalClient {
     /// Starts discovering Bluetooth readers through `radio` (Stripe's
     /// `BluetoothScanDiscoveryConfiguration` / `BluetoothProximityDiscoveryConfiguration`).
     ///
-    /// Only one discovery runs at a time: while one runs this throws
-    /// `DISCOVERY_ALREADY_IN_PROGRESS`; cancel it first. Readers from an older discovery are
-    /// refused by ``connectBluetoothReader(_:radio:_:)`` with `STALE_DISCOVERY`.
+    /// Only one discovery runs at a time: while one runs this throws a ``TerminalError`` whose
+    /// underlying reason is `DISCOVERY_ALREADY_IN_PROGRESS`; cancel it first. Readers from an
+    /// older discovery are refused by ``connectBluetoothReader(_:radio:_:)`` with `staleDiscovery`.
     public func discoverBluetoothReaders(_ method: BluetoothDiscoveryMethod, radio: any BluetoothRadio) throws -> BluetoothDiscovery {
         let started = feedBluetooth { $0.discoveryStarted(method) }
         let id: UInt64
         let timeout: Duration?
         switch started {
         case .refusedAlreadyRunning(let running):
-            throw RPCError(
+            throw terminalError(RPCError(
                 .discoveryAlreadyInProgress,
                 "Bluetooth discovery \(running) is still running; cancel it (BluetoothDiscovery.cancel()) before starting another"
-            )
+            ))
         case .started(let started, let limit):
             (id, timeout) = (started, limit)
         }

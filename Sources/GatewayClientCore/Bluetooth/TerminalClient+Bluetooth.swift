@@ -10,11 +10,18 @@ extension TerminalClient {
     /// attaches on this client's connection; the session discovers and connects it as any
     /// reader. Payments then go through this client as with a smart reader.
     ///
-    /// Errors: `STALE_DISCOVERY` (the reader comes from an older discovery),
-    /// `BLUETOOTH_CONNECT_TIMED_OUT`, `BLUETOOTH_PAIRING_FAILED`,
-    /// `BLUETOOTH_ALREADY_PAIRED_WITH_ANOTHER_DEVICE`, `LOCATION_REQUIRED`,
-    /// `LOCATION_NOT_FOUND`, `ALREADY_CONNECTED_TO_READER`.
+    /// Errors: `staleDiscovery` (the reader comes from an older discovery),
+    /// `bluetoothConnectTimedOut`, `bluetoothPairingFailed`,
+    /// `bluetoothAlreadyPairedWithAnotherDevice`, `locationRequired`, `locationNotFound`,
+    /// `alreadyConnectedToReader`.
     public func connectBluetoothReader(
+        _ reader: BluetoothDiscoveredReader, radio: any BluetoothRadio, _ configuration: BluetoothConnectionConfiguration
+    ) async throws -> BluetoothReaderConnection {
+        try await terminalCall { try await bluetoothConnect(reader, radio: radio, configuration) }
+    }
+
+    /// ``connectBluetoothReader(_:radio:_:)``'s steps (the call layer's errors).
+    private func bluetoothConnect(
         _ reader: BluetoothDiscoveredReader, radio: any BluetoothRadio, _ configuration: BluetoothConnectionConfiguration
     ) async throws -> BluetoothReaderConnection {
         if case .stale(let discovery, let latest) = feedBluetooth({ $0.discovery.checkConnect(readerFrom: reader.discoveryID) }) {
@@ -82,23 +89,25 @@ extension TerminalClient {
     /// Reconnects on app start to the reader whose serial number the app stored after its
     /// last connect (Stripe's recipe): discover nearby readers for up to `scanTimeout`; when
     /// the stored serial appears, stop the discovery and connect it; else stop and throw
-    /// `READER_NOT_FOUND`.
+    /// `readerNotFound`.
     public func reconnectToStoredBluetoothReader(
         serialNumber: String, radio: any BluetoothRadio, scanTimeout: Duration = .seconds(10), _ configuration: BluetoothConnectionConfiguration
     ) async throws -> BluetoothReaderConnection {
-        let discovery = try discoverBluetoothReaders(.bluetoothScan(timeout: scanTimeout), radio: radio)
-        var found: BluetoothDiscoveredReader?
-        for await readers in discovery.updates {
-            if let match = readers.first(where: { $0.serialNumber == serialNumber }) {
-                found = match
-                break
+        try await terminalCall {
+            let discovery = try discoverBluetoothReaders(.bluetoothScan(timeout: scanTimeout), radio: radio)
+            var found: BluetoothDiscoveredReader?
+            for await readers in discovery.updates {
+                if let match = readers.first(where: { $0.serialNumber == serialNumber }) {
+                    found = match
+                    break
+                }
             }
+            discovery.cancel()
+            guard let found else {
+                throw RPCError(.readerNotFound, "the stored Bluetooth reader \(serialNumber) was not found nearby within \(scanTimeout); discover readers and pick one")
+            }
+            return try await connectBluetoothReader(found, radio: radio, configuration)
         }
-        discovery.cancel()
-        guard let found else {
-            throw RPCError(.readerNotFound, "the stored Bluetooth reader \(serialNumber) was not found nearby within \(scanTimeout); discover readers and pick one")
-        }
-        return try await connectBluetoothReader(found, radio: radio, configuration)
     }
 
     /// Numeric comparison for a WisePad 3 that does not know this device yet.

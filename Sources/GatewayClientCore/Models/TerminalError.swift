@@ -27,8 +27,16 @@ public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible
         public static let connectionTokenProviderCompletedWithError = Code("connectionTokenProviderCompletedWithError")
         /// The session is gone (its lease ran out).
         public static let sessionExpired = Code("sessionExpired")
-        /// The reader reported a failure (the card was removed, declined, ...).
+        /// The reader reported a failure (the card was removed, unreadable, ...); a decline is
+        /// ``declinedByReader``.
         public static let readerError = Code("readerError")
+        /// The card was declined (`CARD_DECLINED`): ``TerminalError/declineCode`` says why
+        /// (`generic_decline`, `insufficient_funds`, ...). Ask for another card and collect again.
+        public static let declinedByReader = Code("declinedByReader")
+        /// The payment was declined when it was confirmed (`CARD_DECLINED` answering
+        /// ``TerminalClient/confirmPaymentIntent(_:)``): ``TerminalError/declineCode`` says why.
+        /// Collect a payment method again (another card) and confirm again.
+        public static let declinedByStripeAPI = Code("declinedByStripeAPI")
         /// The reader did not answer in time.
         public static let readerTimeout = Code("readerTimeout")
         public static let readerSoftwareUpdateFailed = Code("readerSoftwareUpdateFailed")
@@ -73,6 +81,7 @@ public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible
             case .connectionTokenInvalid, .connectionTokenExpired: self = .connectionTokenProviderCompletedWithError
             case .sessionExpired: self = .sessionExpired
             case .readerError: self = .readerError
+            case .cardDeclined: self = .declinedByReader
             case .readerTimeout: self = .readerTimeout
             case .readerSoftwareUpdateFailed: self = .readerSoftwareUpdateFailed
             case .readerSoftwareUpdateFailedBatteryLow: self = .readerSoftwareUpdateFailedBatteryLow
@@ -109,6 +118,10 @@ public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible
     /// For ``Code/readerConnectedToAnotherDevice``: the takeover (the lane and point-of-sale
     /// device that took the reader), once the client has heard of it.
     public var takenBy: DisconnectInfo?
+    /// For ``Code/declinedByReader`` and ``Code/declinedByStripeAPI``: why the card was declined, as Stripe names it
+    /// (`generic_decline`, `insufficient_funds`, `expired_card`, ...; Terminal iOS's
+    /// `SCPErrorKeyStripeAPIDeclineCode`); nil for every other error.
+    public var declineCode: String?
     /// The gateway's own error: its precise reason, status code and cause.
     public var underlying: RPCError
 
@@ -117,6 +130,7 @@ public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible
         code = Code(error)
         message = error.message
         self.takenBy = code == .readerConnectedToAnotherDevice ? takenBy : nil
+        declineCode = error.declineCode
         underlying = error
     }
 
@@ -126,6 +140,7 @@ public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         var text = "\(code): \(message)"
         if let takenBy, !takenBy.takenByLaneLabel.isEmpty { text += " (taken by \(takenBy.takenByLaneLabel))" }
+        if let declineCode { text += " (decline code: \(declineCode))" }
         return text + " [\(underlying.reason)]"
     }
 }

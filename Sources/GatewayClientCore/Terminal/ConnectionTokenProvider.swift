@@ -20,7 +20,7 @@ import GatewayWire
 /// ```
 public protocol ConnectionTokenProvider: Sendable {
     /// A fresh connection token (`pst_…`). An error fails the call that needed the session
-    /// with `CONNECTION_TOKEN_INVALID` naming it.
+    /// with `connectionTokenProviderCompletedWithError` naming it.
     func fetchConnectionToken() async throws -> String
 }
 
@@ -58,6 +58,6 @@ extension TerminalClient {
                 message: "the connection token provider failed: \(error); check the backend route that mints connection tokens"
             )
         }
-        return try await openSession(connectionToken: token, posDeviceID: provided.posDeviceID, laneLabel: provided.laneLabel)
+        return try await open(connectionToken: token, posDeviceID: provided.posDeviceID, laneLabel: provided.laneLabel, resumeToken: "")
     }
 }

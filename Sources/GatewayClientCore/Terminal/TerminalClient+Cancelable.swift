@@ -100,7 +100,7 @@ extension TerminalClient {
                 await delegate.terminal(self, didUpdateDiscoveredReaders: readers)
                 return nil as TerminalError?
             } catch {
-                return Self.terminalError(error)
+                return self.terminalError(error)
             }
         }
         let cancelable = Cancelable { [weak self] in
@@ -121,13 +121,15 @@ extension TerminalClient {
     /// The discovery is complete when it answers, as in Stripe's SDKs since iOS 4.0.0: discover
     /// again whenever the list may have changed. A new discovery supersedes the previous one:
     /// ``connectReader(_:connectionConfig:)`` refuses readers from an earlier one with
-    /// `STALE_DISCOVERY`, and a discovery still waiting for its answer fails with
-    /// `DISCOVERY_CANCELED`. With a filter, the answer holds that reader alone (or nothing); a
-    /// malformed filter fails with `INVALID_REQUEST`.
+    /// `staleDiscovery`, and a discovery still waiting for its answer fails with `canceled`.
+    /// With a filter, the answer holds that reader alone (or nothing); a malformed filter fails
+    /// with `invalidRequiredParameter`.
     public func discoverReaders(_ configuration: InternetDiscoveryConfiguration) async throws -> [DiscoveredReader] {
-        try await discoverReaders(
-            locationID: configuration.locationID, filter: configuration.filter, timeout: configuration.timeout, simulated: configuration.simulated
-        )
+        try await terminalCall {
+            try await discoverReaders(
+                locationID: configuration.locationID, filter: configuration.filter, timeout: configuration.timeout, simulated: configuration.simulated
+            )
+        }
     }
 
     /// Connects to a reader of the latest discovery as `connectionConfig` says and returns it
@@ -135,17 +137,17 @@ extension TerminalClient {
     /// gateway's extras (generation, whether another lane was replaced).
     ///
     /// With `failIfInUse`, a reader mid-transaction for another lane is refused with
-    /// `READER_BUSY` (ask the user, then retry with `false` to take it over); an idle reader
+    /// `readerBusy` (ask the user, then retry with `false` to take it over); an idle reader
     /// is taken over either way and its previous lane hears `disconnected(.replaced)`.
-    /// Other errors: `READER_OFFLINE`, `STALE_DISCOVERY` (pass a reader of the latest
-    /// discovery), `READER_NOT_FOUND`, `ALREADY_CONNECTED_TO_READER`. A required software
+    /// Other errors: `readerOffline`, `staleDiscovery` (pass a reader of the latest
+    /// discovery), `readerNotFound`, `alreadyConnectedToReader`. A required software
     /// update installs before this returns (events `updateStarted`, `updateProgress`;
-    /// ``cancelReaderSoftwareUpdate()`` stops it and the connect fails with `COMMAND_CANCELED`);
+    /// ``cancelReaderSoftwareUpdate()`` stops it and the connect fails with `canceled`);
     /// a failed update the 30-day rule lets through connects with
     /// ``ReaderConnectionDetails/requiredUpdateFailure`` set.
     @discardableResult
     public func connectReader(_ reader: DiscoveredReader, connectionConfig: InternetConnectionConfiguration) async throws -> Reader {
-        let response = try await connectReader(reader, failIfInUse: connectionConfig.failIfInUse)
+        let response = try await terminalCall { try await connectReader(reader, failIfInUse: connectionConfig.failIfInUse) }
         connected(as: connectionConfig)
         return Reader(response.reader ?? reader.wire)
     }
@@ -153,13 +155,15 @@ extension TerminalClient {
     /// Discovers the one reader the configuration names and connects it, in one call (Stripe's
     /// `easyConnect`): the discovery becomes the session's latest, and the connect follows
     /// ``connectReader(_:connectionConfig:)``'s rules and errors. When no reader of the account
-    /// at the location matches, it fails with `READER_NOT_FOUND` and connects nothing.
+    /// at the location matches, it fails with `readerNotFound` and connects nothing.
     @discardableResult
     public func easyConnect(_ configuration: InternetEasyConnectConfiguration) async throws -> Reader {
         let connectionConfig = configuration.connectionConfiguration
-        let response = try await easyConnect(locationID: configuration.locationID, filter: configuration.filter, failIfInUse: connectionConfig.failIfInUse)
+        let response = try await terminalCall {
+            try await easyConnect(locationID: configuration.locationID, filter: configuration.filter, failIfInUse: connectionConfig.failIfInUse)
+        }
         guard let reader = response.connection?.reader else {
-            throw RPCError(code: .internal, reason: .internal, message: "the gateway answered EasyConnect without the reader; report this")
+            throw terminalError(RPCError(code: .internal, reason: .internal, message: "the gateway answered EasyConnect without the reader; report this"))
         }
         connected(as: connectionConfig)
         return Reader(reader)
@@ -188,7 +192,7 @@ extension TerminalClient {
             do {
                 return .success(try await collectPaymentMethod(payment))
             } catch {
-                return .failure(Self.terminalError(error))
+                return .failure(self.terminalError(error))
             }
         }
         let cancelable = Cancelable { [weak self] in
@@ -206,21 +210,21 @@ extension TerminalClient {
     /// with the card in `paymentMethod` (the async form of ``collectPaymentMethod(_:completion:)``;
     /// cancel it with ``cancelCollectPaymentMethod()``).
     public func collectPaymentMethod(_ payment: PaymentIntentParameters) async throws -> PaymentIntent {
-        PaymentIntent(collected: try await collectPaymentMethod(payment.message))
+        PaymentIntent(collected: try await terminalCall { try await collectPaymentMethod(payment.message) })
     }
 
     /// Confirms a collected payment (Stripe's `confirmPaymentIntent`): the payment with its
-    /// status (`succeeded`) and the amount received.
+    /// status (`succeeded`) and the amount received. A decline throws `declinedByStripeAPI`
+    /// with the ``TerminalError/declineCode``.
     public func confirmPaymentIntent(_ payment: PaymentIntent) async throws -> PaymentIntent {
         var params = ReaderGatewayV1.ConfirmPaymentIntentParams()
         params.paymentIntentID = payment.id
-        return PaymentIntent(confirmed: try await confirmPaymentIntent(params), paymentMethod: payment.paymentMethod)
-    }
-
-    /// Any error a call throws, as a ``TerminalError``.
-    static func terminalError(_ error: any Error) -> TerminalError {
-        if let error = error as? RPCError { return TerminalError(error) }
-        if error is CancellationError { return TerminalError(RPCError(code: .cancelled, reason: .commandCanceled, message: "the operation was canceled")) }
-        return TerminalError(RPCError(code: .unknown, reason: .unspecified, message: "\(error)"))
+        do {
+            return PaymentIntent(confirmed: try await terminalCall { try await confirmPaymentIntent(params) }, paymentMethod: payment.paymentMethod)
+        } catch {
+            var error = error
+            if error.code == .declinedByReader { error.code = .declinedByStripeAPI }  // declined at confirm: Terminal iOS's name
+            throw error
+        }
     }
 }

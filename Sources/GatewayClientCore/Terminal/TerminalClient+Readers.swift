@@ -36,13 +36,15 @@ extension TerminalClient {
 
     /// Cancels the session's discovery that is still waiting for its answer (Stripe's
     /// `Cancelable.cancel()`): that ``discoverReaders(locationID:filter:timeout:simulated:)`` call
-    /// fails with `DISCOVERY_CANCELED`. A discovery that answered is complete; cancelling
-    /// then does nothing, and its readers stay connectable.
+    /// fails with `DISCOVERY_CANCELED` (`canceled` for an app). A discovery that answered is
+    /// complete; cancelling then does nothing, and its readers stay connectable.
     public func cancelDiscovery() async throws {
-        var request = ReaderGatewayV1.CancelDiscoveryRequest()
-        request.sessionToken = try await sessionToken()
-        // No discovery id: the one waiting is not known here before it answers.
-        _ = try await connection.unary(ReaderGatewayV1.Sdk.cancelDiscovery, request, timeout: callTimeout, idempotent: true)
+        try await terminalCall {
+            var request = ReaderGatewayV1.CancelDiscoveryRequest()
+            request.sessionToken = try await sessionToken()
+            // No discovery id: the one waiting is not known here before it answers.
+            _ = try await connection.unary(ReaderGatewayV1.Sdk.cancelDiscovery, request, timeout: callTimeout, idempotent: true)
+        }
     }
 
     /// Connects to a reader from the latest discovery, answering the wire's response (the
@@ -111,13 +113,15 @@ extension TerminalClient {
 
     /// Releases the session's reader.
     public func disconnectReader() async throws {
-        var request = ReaderGatewayV1.DisconnectReaderRequest()
-        request.sessionToken = try await sessionToken()
-        _ = try await connection.unary(ReaderGatewayV1.Sdk.disconnectReader, request, timeout: callTimeout, idempotent: true)
-        let waiters = feedSession { $0.readerReleased() }
-        // A Tap to Pay reader is the phone: disconnecting it ends its link too.
-        feedTapToPay { $0.released() }?.stop()
-        for waiter in waiters { waiter.resume() }
+        try await terminalCall {
+            var request = ReaderGatewayV1.DisconnectReaderRequest()
+            request.sessionToken = try await sessionToken()
+            _ = try await connection.unary(ReaderGatewayV1.Sdk.disconnectReader, request, timeout: callTimeout, idempotent: true)
+            let waiters = feedSession { $0.readerReleased() }
+            // A Tap to Pay reader is the phone: disconnecting it ends its link too.
+            feedTapToPay { $0.released() }?.stop()
+            for waiter in waiters { waiter.resume() }
+        }
     }
 
     // MARK: commands
@@ -141,16 +145,18 @@ extension TerminalClient {
         return try await command(ReaderGatewayV1.Sdk.confirmPaymentIntent, request, timeout: paymentTimeout).result ?? ReaderGatewayV1.PaymentIntentResult()
     }
 
-    /// Cancels a running collect; that call ends with `COMMAND_CANCELED`.
+    /// Cancels a running collect; that call ends with `canceled` (the gateway's `COMMAND_CANCELED`).
     public func cancelCollectPaymentMethod() async throws {
-        var request = ReaderGatewayV1.CancelCollectPaymentMethodRequest()
-        request.sessionToken = try await sessionToken()
-        _ = try await command(ReaderGatewayV1.Sdk.cancelCollectPaymentMethod, request, timeout: callTimeout, idempotent: true)
+        try await terminalCall {
+            var request = ReaderGatewayV1.CancelCollectPaymentMethodRequest()
+            request.sessionToken = try await sessionToken()
+            _ = try await command(ReaderGatewayV1.Sdk.cancelCollectPaymentMethod, request, timeout: callTimeout, idempotent: true)
+        }
     }
 
     /// Shows a cart on the reader (Stripe's `setReaderDisplay`).
     public func setReaderDisplay(_ cart: Cart) async throws {
-        try await setReaderDisplay(cart.message)
+        try await terminalCall { try await setReaderDisplay(cart.message) }
     }
 
     /// Shows a cart on the reader, as the wire carries it.
@@ -163,39 +169,47 @@ extension TerminalClient {
 
     /// Returns the reader to its splash screen.
     public func clearReaderDisplay() async throws {
-        var request = ReaderGatewayV1.ClearReaderDisplayRequest()
-        request.sessionToken = try await sessionToken()
-        _ = try await command(ReaderGatewayV1.Sdk.clearReaderDisplay, request, timeout: callTimeout, idempotent: true)
+        try await terminalCall {
+            var request = ReaderGatewayV1.ClearReaderDisplayRequest()
+            request.sessionToken = try await sessionToken()
+            _ = try await command(ReaderGatewayV1.Sdk.clearReaderDisplay, request, timeout: callTimeout, idempotent: true)
+        }
     }
 
     /// Reboots the reader; it disconnects and re-attaches by itself.
     public func rebootReader() async throws {
-        var request = ReaderGatewayV1.RebootReaderRequest()
-        request.sessionToken = try await sessionToken()
-        _ = try await command(ReaderGatewayV1.Sdk.rebootReader, request, timeout: callTimeout)
+        try await terminalCall {
+            var request = ReaderGatewayV1.RebootReaderRequest()
+            request.sessionToken = try await sessionToken()
+            _ = try await command(ReaderGatewayV1.Sdk.rebootReader, request, timeout: callTimeout)
+        }
     }
 
     /// Installs the connected reader's available update (Stripe's `installAvailableUpdate`) and
     /// returns the version installed once the install has finished (empty when there was none).
     /// Events `updateStarted`, then `updateProgress` 0 to 1, come meanwhile. Errors:
-    /// `READER_BUSY` (a payment runs), `READER_SOFTWARE_UPDATE_FAILED_BATTERY_LOW`,
-    /// `READER_SOFTWARE_UPDATE_FAILED`, `COMMAND_CANCELED` (``cancelReaderSoftwareUpdate()``).
+    /// `readerBusy` (a payment runs), `readerSoftwareUpdateFailedBatteryLow`,
+    /// `readerSoftwareUpdateFailed`, `canceled` (``cancelReaderSoftwareUpdate()``).
     @discardableResult
     public func installAvailableUpdate() async throws -> String {
-        var request = ReaderGatewayV1.InstallAvailableUpdateRequest()
-        request.sessionToken = try await sessionToken()
-        return try await command(ReaderGatewayV1.Sdk.installAvailableUpdate, request, timeout: paymentTimeout).version
+        try await terminalCall {
+            var request = ReaderGatewayV1.InstallAvailableUpdateRequest()
+            request.sessionToken = try await sessionToken()
+            return try await command(ReaderGatewayV1.Sdk.installAvailableUpdate, request, timeout: paymentTimeout).version
+        }
     }
 
     /// Cancels the running software update (the `Cancelable` of Stripe's
     /// `didStartInstallingUpdate`): a required update during ``connectReader(_:failIfInUse:)``
-    /// (that connect fails with `COMMAND_CANCELED`) or ``installAvailableUpdate()``. True when
+    /// (that connect fails with `canceled`) or ``installAvailableUpdate()``. True when
     /// an install was running.
     @discardableResult
     public func cancelReaderSoftwareUpdate() async throws -> Bool {
-        var request = ReaderGatewayV1.CancelReaderSoftwareUpdateRequest()
-        request.sessionToken = try await sessionToken()
-        return try await command(ReaderGatewayV1.Sdk.cancelReaderSoftwareUpdate, request, timeout: callTimeout).canceled
+        try await terminalCall {
+            var request = ReaderGatewayV1.CancelReaderSoftwareUpdateRequest()
+            request.sessionToken = try await sessionToken()
+            return try await command(ReaderGatewayV1.Sdk.cancelReaderSoftwareUpdate, request, timeout: callTimeout).canceled
+        }
     }
 
     /// Relays a reader command. When it fails because another lane took the reader, the

@@ -57,14 +57,16 @@ public struct TapToPayConnectionConfiguration: Sendable, Hashable {
 
 extension TerminalClient {
     /// Whether `device` can be its own Tap to Pay reader: answers the device's reader, or
-    /// fails with `TAP_TO_PAY_UNSUPPORTED_DEVICE` (the message says whether the model or the
+    /// fails with `tapToPayUnsupportedDevice` (the message says whether the model or the
     /// operating system version is the reason).
     public func discoverTapToPayReader(device: TapToPayDevice) async throws -> Reader {
-        var request = ReaderGatewayV1.DiscoverTapToPayReaderRequest()
-        request.sessionToken = try await sessionToken()
-        request.device = device.message
-        let response = try await connection.unary(ReaderGatewayV1.Sdk.discoverTapToPayReader, request, timeout: callTimeout, idempotent: true)
-        return Reader(response.reader ?? ReaderGatewayV1.Reader())
+        try await terminalCall {
+            var request = ReaderGatewayV1.DiscoverTapToPayReaderRequest()
+            request.sessionToken = try await sessionToken()
+            request.device = device.message
+            let response = try await connection.unary(ReaderGatewayV1.Sdk.discoverTapToPayReader, request, timeout: callTimeout, idempotent: true)
+            return Reader(response.reader ?? ReaderGatewayV1.Reader())
+        }
     }
 
     /// Connects the session to `device`'s own Tap to Pay reader, in four steps: the gateway
@@ -78,12 +80,19 @@ extension TerminalClient {
     /// taps with ``TapToPayReader/presentCard(_:)``. Answers the reader and what the connect
     /// did (``TapToPayConnection``: terms accepted, accounts in the window, the device's setup).
     ///
-    /// Errors: `LOCATION_REQUIRED`, `LOCATION_NOT_FOUND`, `TAP_TO_PAY_UNSUPPORTED_DEVICE`,
-    /// `TAP_TO_PAY_READER_MERCHANT_BLOCKED` (a 4th account on this device within 24 hours),
-    /// `TAP_TO_PAY_READER_TOS_ACCEPTANCE_CANCELED`, `ALREADY_CONNECTED_TO_READER`.
+    /// Errors: `locationRequired`, `locationNotFound`, `tapToPayUnsupportedDevice`,
+    /// `tapToPayReaderMerchantBlocked` (a 4th account on this device within 24 hours),
+    /// `tapToPayReaderTOSAcceptanceCanceled`, `alreadyConnectedToReader`.
     @discardableResult
     public func connectTapToPayReader(
         device: TapToPayDevice, _ configuration: TapToPayConnectionConfiguration, reader options: TapToPayReader.Options = .init()
+    ) async throws -> TapToPayConnection {
+        try await terminalCall { try await tapToPayConnect(device: device, configuration, options) }
+    }
+
+    /// ``connectTapToPayReader(device:_:reader:)``'s steps (the call layer's errors).
+    private func tapToPayConnect(
+        device: TapToPayDevice, _ configuration: TapToPayConnectionConfiguration, _ options: TapToPayReader.Options
     ) async throws -> TapToPayConnection {
         feedSession { $0.connectStarted() }
         defer { feedSession { $0.connectEnded() } }

@@ -7,18 +7,24 @@ import Synchronization
 /// ```swift
 /// let terminal = TerminalClient(connection: GatewayConnection(configuration))
 /// try await terminal.openSession(connectionToken: token, posDeviceID: "pos-3", laneLabel: "Lane 3")
-/// let readers = try await terminal.discoverReaders(locationID: "tml_1")
+/// let readers = try await terminal.discoverReaders(InternetDiscoveryConfiguration(locationID: "tml_1"))
 /// do {
-///     try await terminal.connectReader(readers[0], failIfInUse: true)
-/// } catch let error as RPCError where error.reason == .readerBusy {
+///     try await terminal.connectReader(readers[0], connectionConfig: .init(failIfInUse: true))
+/// } catch let error as TerminalError where error.code == .readerBusy {
 ///     // ask the user, then take it over:
-///     try await terminal.connectReader(readers[0], failIfInUse: false)
+///     try await terminal.connectReader(readers[0], connectionConfig: .init(failIfInUse: false))
 /// }
 /// for await event in terminal.events { ... }
 /// ```
 ///
 /// Heartbeats keep the session's lease alive in the background; when the connection drops,
 /// the client reconnects and resumes the session (keeping its reader) within the lease.
+///
+/// Every call throws a ``TerminalError`` (and nothing else): Terminal iOS's code (`readerBusy`,
+/// `canceled`, `readerConnectedToAnotherDevice` with who took the reader, ...) and the
+/// gateway's precise error as its ``TerminalError/underlying``. The calls are declared plain
+/// `throws`: Swift 6.3's compiler can crash on a partial `catch where` over a typed throw, which
+/// is how an app handles `readerBusy`.
 public final class TerminalClient: Sendable {
     /// The gateway connection (shareable between lanes).
     public let connection: GatewayConnection
@@ -139,20 +145,22 @@ public final class TerminalClient: Sendable {
     // MARK: sessions
 
     /// Opens a session with a connection token your backend minted, then starts the event
-    /// stream and heartbeats. Errors: `CONNECTION_TOKEN_INVALID`, `CONNECTION_TOKEN_EXPIRED`.
+    /// stream and heartbeats. Errors: `connectionTokenProviderCompletedWithError` (the token
+    /// is invalid or expired).
     @discardableResult
     public func openSession(connectionToken: String, posDeviceID: String, laneLabel: String) async throws -> TerminalSession {
-        try await open(connectionToken: connectionToken, posDeviceID: posDeviceID, laneLabel: laneLabel, resumeToken: "")
+        try await terminalCall { try await open(connectionToken: connectionToken, posDeviceID: posDeviceID, laneLabel: laneLabel, resumeToken: "") }
     }
 
     /// Resumes a session after the app lost its connection (or restarted within the lease),
-    /// keeping its reader. Errors: `SESSION_EXPIRED` when the lease ran out.
+    /// keeping its reader. Errors: `sessionExpired` when the lease ran out.
     @discardableResult
     public func resumeSession(resumeToken: String, connectionToken: String, posDeviceID: String, laneLabel: String) async throws -> TerminalSession {
-        try await open(connectionToken: connectionToken, posDeviceID: posDeviceID, laneLabel: laneLabel, resumeToken: resumeToken)
+        try await terminalCall { try await open(connectionToken: connectionToken, posDeviceID: posDeviceID, laneLabel: laneLabel, resumeToken: resumeToken) }
     }
 
-    private func open(connectionToken: String, posDeviceID: String, laneLabel: String, resumeToken: String) async throws -> TerminalSession {
+    /// Opens or resumes the session (the call layer's errors).
+    func open(connectionToken: String, posDeviceID: String, laneLabel: String, resumeToken: String) async throws -> TerminalSession {
         let session = try await openSessionCall(connectionToken: connectionToken, posDeviceID: posDeviceID, laneLabel: laneLabel, resumeToken: resumeToken)
         let credentials = TerminalSessionStateMachine.Credentials(connectionToken: connectionToken, posDeviceID: posDeviceID, laneLabel: laneLabel)
         let start = feedSession { $0.opened(session, credentials: credentials) }
@@ -189,6 +197,6 @@ public final class TerminalClient: Sendable {
         guard let token = close.token else { return }
         var request = ReaderGatewayV1.CloseSessionRequest()
         request.sessionToken = token
-        _ = try await connection.unary(ReaderGatewayV1.Sdk.closeSession, request, timeout: callTimeout, idempotent: true)
+        _ = try await terminalCall { try await connection.unary(ReaderGatewayV1.Sdk.closeSession, request, timeout: callTimeout, idempotent: true) }
     }
 }

@@ -73,6 +73,9 @@ struct TerminalSessionStateMachine: Sendable {
     private(set) var lostReader = LostReaderReport()
     /// A `disconnected` event is being handed to the stream and the delegate.
     private(set) var deliveringDisconnect = false
+    /// The latest takeover of the session's reader (who took it), for the error of the next
+    /// command (``TerminalError/takenBy``); forgotten when the session connects a reader again.
+    private(set) var latestTakeover: DisconnectInfo?
     private var disconnectWaiters: [CheckedContinuation<Void, Never>] = []
     /// The event pump and the heartbeats: they run while a session is open, and start again
     /// with the next session once the gateway ended this one.
@@ -206,6 +209,7 @@ struct TerminalSessionStateMachine: Sendable {
         connectedReader = reader
         connectedGeneration = generation
         allowsCustomerCancel = false
+        latestTakeover = nil
     }
 
     /// The connect's ``InternetConnectionConfiguration`` asked that the customer may cancel
@@ -241,6 +245,7 @@ struct TerminalSessionStateMachine: Sendable {
                 connectedReader = nil
             }
             lostReader.gatewayReported(readerID: info.readerID)
+            if info.reason == .replaced { latestTakeover = info }
         }
         deliveringDisconnect = true
     }

@@ -14,7 +14,7 @@ import GatewayCore
 /// | `slow TARGET DURATION` | answer every command DURATION later (`slow TARGET 0` to stop) |
 /// | `ip TARGET ADDRESS` | change the IP address the reader reports |
 /// | `present TARGET BRAND LAST4` | the card the next collect reads |
-/// | `decline TARGET` | the next collect fails with READER_ERROR (card declined) |
+/// | `decline TARGET [CODE] [confirm]` | the next collect (with `confirm`: the next confirm) fails with CARD_DECLINED and decline code CODE (default `generic_decline`) |
 /// | `battery TARGET LEVEL` | set the battery level (0 to 1) the reader reports |
 /// | `fail-update TARGET` | the next software update fails halfway (READER_SOFTWARE_UPDATE_FAILED) |
 /// | `status [TARGET]` | print a `status` line per reader |
@@ -40,7 +40,7 @@ public enum SimulatorCommand: Sendable, Hashable {
     case slow(target: String, delay: Duration)
     case changeIP(target: String, address: String)
     case present(target: String, brand: String, last4: String)
-    case decline(target: String)
+    case decline(target: String, code: String, at: DeclineStep)
     case battery(target: String, level: Float)
     case failUpdate(target: String)
     case status(target: String)
@@ -56,7 +56,7 @@ public enum SimulatorCommand: Sendable, Hashable {
         switch self {
         case .silent(let target), .wake(let target), .drop(let target, _), .offline(let target), .online(let target),
              .reboot(let target), .slow(let target, _), .changeIP(let target, _), .present(let target, _, _),
-             .decline(let target), .status(let target), .battery(let target, _), .failUpdate(let target),
+             .decline(let target, _, _), .status(let target), .battery(let target, _), .failUpdate(let target),
              .power(let target, _), .range(let target, _), .idle(let target), .answerPairing(let target, _):
             target == "*" ? "all" : target
         case .quit, .hours: "all"
@@ -114,6 +114,18 @@ public enum SimulatorCommand: Sendable, Hashable {
         public var description: String { "\(message) (in \"\(line)\")" }
     }
 
+    /// What a `decline` line declines: the next collect (the card, as the reader or its issuer
+    /// refuses it: Stripe Terminal's declinedByReader) or the next confirm (the payment, refused
+    /// when it is confirmed: declinedByStripeAPI).
+    public enum DeclineStep: String, Sendable, Hashable {
+        case collect
+        case confirm
+    }
+
+    /// The decline code of a `decline` line that names none: Stripe's for a decline with no
+    /// more specific reason.
+    public static let defaultDeclineCode = "generic_decline"
+
     /// Parses one stdin line; nil for an empty line or a `#` comment.
     public static func parse(_ line: String) throws(ParseError) -> SimulatorCommand? {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
@@ -146,7 +158,19 @@ public enum SimulatorCommand: Sendable, Hashable {
         case "present":
             guard words.count == 4, words[3].count == 4, words[3].allSatisfy(\.isNumber) else { throw fail("present SERIAL BRAND LAST4") }
             return .present(target: words[1], brand: words[2].lowercased(), last4: words[3])
-        case "decline": return .decline(target: try target())
+        case "decline":
+            // A decline code as Stripe writes them: `insufficient_funds`, `expired_card`, ...
+            let usage = "decline SERIAL [CODE] [collect|confirm] (CODE: lowercase letters, digits and _, such as insufficient_funds; default generic_decline)"
+            guard words.count >= 2 else { throw fail(usage) }
+            var rest = Array(words.dropFirst(2))
+            let step = rest.last.flatMap { DeclineStep(rawValue: $0.lowercased()) } ?? .collect
+            if let last = rest.last, DeclineStep(rawValue: last.lowercased()) != nil { rest.removeLast() }
+            guard rest.count <= 1 else { throw fail(usage) }
+            let code = rest.first ?? defaultDeclineCode
+            guard code.count <= 64, code.first?.isLetter == true, code.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }) else {
+                throw fail(usage)
+            }
+            return .decline(target: words[1], code: code, at: step)
         case "battery":
             guard words.count == 3, let level = Float(words[2]), level >= 0, level <= 1 else { throw fail("battery SERIAL LEVEL (0 to 1)") }
             return .battery(target: words[1], level: level)

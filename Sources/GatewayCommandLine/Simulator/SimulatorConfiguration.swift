@@ -71,7 +71,7 @@ public struct SimulatorConfiguration: Sendable, Equatable {
             .value("software-version", "VERSION", default: "2.20.1.0", help: "The software version readers report."),
             .value("heartbeat-interval", "DURATION", default: "2s", help: "How often readers heartbeat (keep it under a quarter of the gateway's offline bound)."),
             .value("collect-duration", "DURATION", default: "1s", help: "How long collectPaymentMethod takes before the card is read."),
-            .value("card", "auto|manual", default: "auto", help: "auto: a collect reads a card after --collect-duration; manual: it then waits for a `present SERIAL BRAND LAST4` (or `decline SERIAL`) line on stdin, as a customer who has not tapped yet (one presented earlier is read at once)."),
+            .value("card", "auto|manual", default: "auto", help: "auto: a collect reads a card after --collect-duration; manual: it then waits for a `present SERIAL BRAND LAST4` (or `decline SERIAL [CODE]`) line on stdin, as a customer who has not tapped yet (one presented earlier is read at once)."),
             .value("confirm-duration", "DURATION", default: "500ms", help: "How long confirmPaymentIntent takes."),
             .value("reboot-duration", "DURATION", default: "1s", help: "How long a reboot keeps the reader away."),
             .value("reconnect-delay", "DURATION", default: "500ms", help: "The wait before re-attaching after a lost link."),

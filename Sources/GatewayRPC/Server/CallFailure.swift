@@ -15,6 +15,7 @@ extension RPCError: CallFailure {
         var status = ReaderGatewayV1.Status(reason, message)
         status.code = code
         status.retryAfterMs = retryAfterMs
+        status.declineCode = declineCode ?? ""
         return status
     }
 }

@@ -12,16 +12,32 @@ enum CommandOutcome: Sendable {
 
 extension CommandOutcome {
     /// The reader's result when the command succeeded; else why it failed (a reader that
-    /// answered with a failure status fails with its reason, READER_ERROR when it gave none).
+    /// answered with a failure status fails with its reason, READER_ERROR when it gave none;
+    /// a decline keeps its decline code).
     var answer: Result<ReaderGatewayV1.CommandResult, ServiceError> {
         switch self {
         case .failed(let error):
             return .failure(error)
         case .answered(let result):
             guard let status = result.status, status.code != .ok else { return .success(result) }
-            let reason = status.reason == .unspecified ? ReaderGatewayV1.ErrorReason.readerError : status.reason
-            return .failure(ServiceError(reason, status.message.isEmpty ? "the reader reported a failure" : status.message))
+            return .failure(ServiceError.readerReported(status))
         }
+    }
+}
+
+extension ServiceError {
+    /// The decline code of a `CARD_DECLINED` whose reader named none: Stripe's for a decline
+    /// with no more specific reason.
+    static let genericDeclineCode = "generic_decline"
+
+    /// The error a reader's failed `status` stands for: its reason (READER_ERROR when it gave
+    /// none) and message, and for a decline its decline code (``genericDeclineCode`` when it
+    /// gave none). A decline code on any other reason is dropped: it is a decline's alone.
+    static func readerReported(_ status: ReaderGatewayV1.Status) -> ServiceError {
+        let reason = status.reason == .unspecified ? ReaderGatewayV1.ErrorReason.readerError : status.reason
+        let message = status.message.isEmpty ? (reason == .cardDeclined ? "the card was declined" : "the reader reported a failure") : status.message
+        guard reason == .cardDeclined else { return ServiceError(reason, message) }
+        return ServiceError(reason, message, declineCode: status.declineCode.isEmpty ? genericDeclineCode : status.declineCode)
     }
 }
 

@@ -99,7 +99,7 @@ struct SDKCommandRouter: Sendable {
                     guard await follower.refresh(reader) else { return .failed(.ownershipUnconfirmed) }
                     _ = await registry.takePendingRefusal(of: session)
                 }
-                return .failed(ServiceError(error.reason, error.message))
+                return .failed(ServiceError(error.reason, error.message, declineCode: error.declineCode))
             } catch {
                 // Could not connect: nothing was sent. (A channel that closes or drains is
                 // replaced by the next call; other calls on it are never cut short here.)

@@ -59,6 +59,7 @@ struct SDKEventRecorder: StoreFollowUps {
         if let failure {
             details["error_code"] = Self.code(failure.reason)
             details["error_message"] = failure.message
+            if let declineCode = failure.declineCode { details["decline_code"] = declineCode }
         }
         let type = failure == nil ? EventType.actionSucceeded : EventType.actionFailed
         events.enqueue(ReaderEventBatcher.Event(type: type, reader: reader.rawValue, account: account, details: details))

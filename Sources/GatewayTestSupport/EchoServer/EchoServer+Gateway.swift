@@ -1,8 +1,8 @@
 import GatewayWire
 
 /// A few SDK and admin methods, enough to drive TerminalClient and AdminClient: sessions
-/// (with resume), heartbeats, an event stream, discovery of one reader, connect, one command,
-/// and the ownership list behind a secret key.
+/// (with resume), heartbeats, an event stream, discovery of one reader, connect, a collect (or
+/// its decline), one command, and the ownership list behind a secret key.
 extension EchoConnection {
     static let secretKey = "sk_good"
 
@@ -50,6 +50,19 @@ extension EchoConnection {
             var response = ReaderGatewayV1.ConnectReaderResponse()
             response.reader = reader
             response.generation = 1
+            reply(id, response)
+        case "CollectPaymentMethod":
+            if let declineCode = owner.record.withLock({ $0.declineCollectsWith }) {
+                var status = ReaderGatewayV1.Status(.cardDeclined, "fake gateway: the card was declined")
+                status.declineCode = declineCode
+                return handle((try? frames.endCall(id, status: status)) ?? [])
+            }
+            var method = ReaderGatewayV1.PaymentMethod()
+            method.id = "pm_1"
+            method.brand = "visa"
+            method.last4 = "4242"
+            var response = ReaderGatewayV1.CollectPaymentMethodResponse()
+            response.paymentMethod = method
             reply(id, response)
         case "ClearReaderDisplay":
             if owner.record.withLock({ $0.takeOverOnCommand }) {

@@ -36,6 +36,8 @@ package final class EchoServer: Sendable {
         package var takeOverOnCommand = false
         /// ConnectReader with fail_if_in_use ends with READER_BUSY.
         package var busyOnFailIfInUse = false
+        /// CollectPaymentMethod ends with CARD_DECLINED and this decline code (nil: it reads a card).
+        package var declineCollectsWith: String?
         /// Events the next SubscribeEvents stream starts with (what a gateway kept for a
         /// session while it was away).
         package var eventsOnNextSubscribe: [ReaderGatewayV1.SessionEvent] = []

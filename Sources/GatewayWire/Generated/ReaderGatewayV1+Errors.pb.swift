@@ -159,7 +159,9 @@ extension ReaderGatewayV1 {
         /// The command was cancelled (cancel collect, or the session went away).
         /// Status: CANCELLED.
         public static let commandCanceled = ErrorReason(rawValue: 30)
-        /// The reader reported a failure (card declined, card removed, ...).
+        /// The reader reported a failure (card removed, card unreadable, ...). A
+        /// decline is CARD_DECLINED; a reader older than that reason reports its
+        /// declines here.
         /// Status: ABORTED.
         public static let readerError = ErrorReason(rawValue: 31)
         /// The reader did not answer in time.
@@ -274,6 +276,14 @@ extension ReaderGatewayV1 {
         /// (FleetAdmin.ListWebhookEndpoints) to find its id.
         /// Status: NOT_FOUND.
         public static let webhookEndpointNotFound = ErrorReason(rawValue: 80)
+        /// The card was declined: by the reader or the card's issuer at collect
+        /// (Stripe Terminal's declinedByReader), or at confirm (declinedByStripeAPI).
+        /// `Status.decline_code` says why, as Stripe names it (`generic_decline`,
+        /// `insufficient_funds`, `expired_card`, ...). The reader works: ask for
+        /// another card (or payment method) and collect again; the same card as it
+        /// is will be declined again, so do not retry the call by itself.
+        /// Status: FAILED_PRECONDITION.
+        public static let cardDeclined = ErrorReason(rawValue: 81)
         /// A frame broke the protocol (bad flags, bad payload, wrong stream 0 use).
         /// Status: INTERNAL.
         public static let protocolError = ErrorReason(rawValue: 100)
@@ -332,7 +342,7 @@ extension ReaderGatewayV1 {
         /// Status: UNAVAILABLE.
         public static let connectionLost = ErrorReason(rawValue: 117)
         /// Every value this version knows, in declaration order.
-        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .sessionMoved, .secretKeyRetired, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .readerSoftwareUpdateFailed, .readerSoftwareUpdateFailedBatteryLow, .readerSoftwareUpdateFailedInterrupted, .softwareUpdateNotFound, .bluetoothAlreadyPairedWithAnotherDevice, .bluetoothPairingFailed, .bluetoothConnectTimedOut, .consumerTooSlow, .eventNotFound, .apiKeyNotFound, .authenticationRateLimited, .webhookEndpointNotFound, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
+        public static let knownValues: [ErrorReason] = [.unspecified, .connectionTokenInvalid, .connectionTokenExpired, .secretKeyInvalid, .sessionExpired, .permissionDenied, .rateLimited, .invalidRequest, .sessionMoved, .secretKeyRetired, .readerBusy, .readerConnectedToAnotherSession, .readerOffline, .readerNotFound, .staleDiscovery, .discoveryAlreadyInProgress, .notConnectedToReader, .alreadyConnectedToReader, .locationRequired, .locationNotFound, .discoveryCanceled, .commandCanceled, .readerError, .readerTimeout, .readerNotReady, .registrationCodeInvalid, .readerAlreadyRegistered, .serialNotProven, .readerCredentialInvalid, .readerLinkReplaced, .ownershipChanged, .storeUnavailable, .internal, .readerLinkMoved, .notAReplica, .tapToPayUnsupportedDevice, .tapToPayReaderMerchantBlocked, .tapToPayReaderTosAcceptanceCanceled, .readerSoftwareUpdateFailed, .readerSoftwareUpdateFailedBatteryLow, .readerSoftwareUpdateFailedInterrupted, .softwareUpdateNotFound, .bluetoothAlreadyPairedWithAnotherDevice, .bluetoothPairingFailed, .bluetoothConnectTimedOut, .consumerTooSlow, .eventNotFound, .apiKeyNotFound, .authenticationRateLimited, .webhookEndpointNotFound, .cardDeclined, .protocolError, .frameTooLarge, .unknownFrameType, .malformedMessage, .messageTooLarge, .streamIDInvalid, .streamStateInvalid, .tooManyStreams, .flowControlViolation, .headerTooLarge, .methodNotFound, .deadlineExceeded, .cancelledByPeer, .goingAway, .keepaliveTimeout, .tooManyPings, .unsupportedProtocol, .connectionLost]
         /// The value's name in the .proto file, or nil for a value this version does not know.
         public var protoName: String? {
             switch rawValue {
@@ -386,6 +396,7 @@ extension ReaderGatewayV1 {
             case 75: "ERROR_REASON_API_KEY_NOT_FOUND"
             case 76: "ERROR_REASON_AUTHENTICATION_RATE_LIMITED"
             case 80: "ERROR_REASON_WEBHOOK_ENDPOINT_NOT_FOUND"
+            case 81: "ERROR_REASON_CARD_DECLINED"
             case 100: "ERROR_REASON_PROTOCOL_ERROR"
             case 101: "ERROR_REASON_FRAME_TOO_LARGE"
             case 102: "ERROR_REASON_UNKNOWN_FRAME_TYPE"
@@ -460,6 +471,7 @@ extension ReaderGatewayV1 {
             case .apiKeyNotFound: .notFound
             case .authenticationRateLimited: .resourceExhausted
             case .webhookEndpointNotFound: .notFound
+            case .cardDeclined: .failedPrecondition
             case .protocolError: .`internal`
             case .frameTooLarge: .resourceExhausted
             case .unknownFrameType: .`internal`
@@ -501,6 +513,11 @@ extension ReaderGatewayV1 {
         /// address, a discovery rate limit). Zero: no wait is known.
         public var retryAfterMs: UInt64 = 0
 
+        /// For CARD_DECLINED: why the card was declined, as Stripe's decline codes
+        /// name it (`generic_decline`, `insufficient_funds`, `expired_card`, ...).
+        /// Empty for every other status.
+        public var declineCode: String = ""
+
         /// Fields this version does not know, kept as raw bytes and written back on encode.
         public var unknownFields: [UInt8] = []
 
@@ -514,6 +531,7 @@ extension ReaderGatewayV1 {
                 case 2: self.reason = try reader.read(ProtobufEnumField<ReaderGatewayV1.ErrorReason>.self, tag)
                 case 3: self.message = try reader.read(ProtobufString.self, tag)
                 case 4: self.retryAfterMs = try reader.read(ProtobufUInt64.self, tag)
+                case 5: self.declineCode = try reader.read(ProtobufString.self, tag)
                 default: try reader.skipField(tag, preservingInto: &self.unknownFields)
                 }
             }
@@ -524,6 +542,7 @@ extension ReaderGatewayV1 {
             writer.writeSingular(ProtobufEnumField<ReaderGatewayV1.ErrorReason>.self, self.reason, field: 2)
             writer.writeSingular(ProtobufString.self, self.message, field: 3)
             writer.writeSingular(ProtobufUInt64.self, self.retryAfterMs, field: 4)
+            writer.writeSingular(ProtobufString.self, self.declineCode, field: 5)
             writer.writeRaw(self.unknownFields)
         }
 
@@ -534,6 +553,7 @@ extension ReaderGatewayV1 {
             d.value("reason", self.reason, isDefault: self.reason.rawValue == 0)
             d.string("message", self.message)
             d.value("retryAfterMs", self.retryAfterMs, isDefault: self.retryAfterMs == 0)
+            d.string("declineCode", self.declineCode)
             d.unknown(self.unknownFields)
             return d.text
         }

@@ -152,7 +152,7 @@ extension ReaderGatewayV1 {
         public var commandID: UInt64 = 0
 
         /// OK, or why it failed (READER_ERROR, COMMAND_CANCELED, READER_NOT_READY;
-        /// for InstallUpdate READER_SOFTWARE_UPDATE_FAILED,
+        /// for a collect or confirm CARD_DECLINED with its decline_code; for InstallUpdate READER_SOFTWARE_UPDATE_FAILED,
         /// READER_SOFTWARE_UPDATE_FAILED_BATTERY_LOW, or COMMAND_CANCELED after a
         /// CancelUpdate).
         public var status: ReaderGatewayV1.Status? = nil

@@ -97,7 +97,9 @@ final class FleetLanes: Sendable {
 
     func record(failure: String, _ error: any Error) {
         guard measuring.load(ordering: .relaxed) else { return }
-        let reason = (error as? RPCError).map { $0.reason == .unspecified ? "\($0.code)" : $0.reasonName } ?? "other"
+        // The lane's public calls throw a TerminalError, its wire-form calls the RPCError itself.
+        let wire = (error as? TerminalError)?.underlying ?? (error as? RPCError)
+        let reason = wire.map { $0.reason == .unspecified ? "\($0.code)" : $0.reasonName } ?? "other"
         samples.withLock {
             $0.failures += 1
             $0.lastFailure = failure

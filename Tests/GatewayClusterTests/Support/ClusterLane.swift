@@ -63,19 +63,20 @@ final class ClusterLane: Sendable {
         for _ in 0..<50 {
             do {
                 return try await terminal.discoverReaders(InternetDiscoveryConfiguration(locationID: location))
-            } catch let error as RPCError where error.reason == .rateLimited {
+            } catch let error as TerminalError where error.code == .rateLimited {
                 try await Task.sleep(for: .milliseconds(250))
             }
         }
         return try await terminal.discoverReaders(InternetDiscoveryConfiguration(locationID: location))
     }
 
-    /// Discovers the location's readers and connects to `readerID`.
+    /// Discovers the location's readers and connects to `readerID`. Every helper here throws
+    /// what the lane's calls throw: a ``TerminalError``.
     @discardableResult
     func connect(_ readerID: String, location: String, failIfInUse: Bool) async throws -> ReaderConnectionDetails {
         let readers = try await discover(location: location)
         guard let reader = readers.first(where: { $0.id == readerID }) else {
-            throw RPCError(.readerNotFound, "discovery of \(location) did not return \(readerID) (\(readers.map(\.id)))")
+            throw TerminalError(RPCError(.readerNotFound, "discovery of \(location) did not return \(readerID) (\(readers.map(\.id)))"))
         }
         return try await connect(reader, failIfInUse: failIfInUse)
     }
@@ -87,7 +88,7 @@ final class ClusterLane: Sendable {
         let connected = try await terminal.connectReader(reader, connectionConfig: InternetConnectionConfiguration(failIfInUse: failIfInUse))
         let details = try terminal.latestConnection.orThrow("\(label) connected \(connected.id) but the client kept no details of the connect")
         guard details.reader.id == connected.id else {
-            throw RPCError(.internal, "\(label) connected \(connected.id) but its latest connection is \(details.reader.id)")
+            throw TerminalError(RPCError(.internal, "\(label) connected \(connected.id) but its latest connection is \(details.reader.id)"))
         }
         return details
     }
@@ -100,7 +101,7 @@ final class ClusterLane: Sendable {
         ))
         let details = try terminal.latestConnection.orThrow("\(label) connected \(connected.id) but the client kept no details of the easy connect")
         guard details.reader.id == connected.id else {
-            throw RPCError(.internal, "\(label) connected \(connected.id) but its latest connection is \(details.reader.id)")
+            throw TerminalError(RPCError(.internal, "\(label) connected \(connected.id) but its latest connection is \(details.reader.id)"))
         }
         return details
     }
@@ -128,4 +129,10 @@ extension RPCError {
     /// Whether the client may send the command again: UNAVAILABLE (connection lost, going
     /// away, store unavailable, reader offline or its link moved), never a silent loss.
     var isRetryableInCluster: Bool { code == .unavailable }
+}
+
+extension TerminalError {
+    /// Whether the lane may send the command again: the gateway's status is UNAVAILABLE
+    /// (``RPCError/isRetryableInCluster``), whatever Terminal's code for it.
+    var isRetryableInCluster: Bool { underlying.isRetryableInCluster }
 }

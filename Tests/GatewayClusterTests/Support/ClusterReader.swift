@@ -123,6 +123,21 @@ final class ClusterReader: Sendable {
         Task { await Self.answer(held.id, on: link, result: .paymentMethod(Self.card)) }
     }
 
+    /// Declines the held collect with `code`, as a reader reports a declined card.
+    func declineCollect(code: String) {
+        let (held, link) = state.withLock { state -> (HeldCollect?, ReaderLinkClient?) in
+            defer {
+                state.heldCollect = nil
+                state.activity = .idle
+            }
+            return (state.heldCollect.flatMap { $0.link == state.linkNumber ? $0 : nil }, state.link)
+        }
+        guard let held, let link else { return }
+        var status = ReaderGatewayV1.Status(.cardDeclined, "the card was declined (\(code))")
+        status.declineCode = code
+        Task { await Self.answer(held.id, on: link, status: status) }
+    }
+
     private static var card: ReaderGatewayV1.PaymentMethod {
         var card = ReaderGatewayV1.PaymentMethod()
         card.id = "pm_cluster"

@@ -123,18 +123,19 @@ final class LaneLoad: Sendable {
                 let finished = ContinuousClock.now
                 stats.withLock { $0.completed.append(Command(started: started, finished: finished, attempts: attempt)) }
                 return
-            } catch let error as RPCError {
+            } catch let error as TerminalError {
+                let wire = error.underlying
                 lastError = error.description
-                stats.withLock { $0.lastError = "\(wallClock()) \(error.codeName)/\(error.reasonName)" }
+                stats.withLock { $0.lastError = "\(wallClock()) \(wire.codeName)/\(wire.reasonName)" }
                 if error.isRetryableInCluster {
-                    stats.withLock { $0.retryable["\(error.codeName)/\(error.reasonName)", default: 0] += 1 }
-                } else if reconnect && (error.reason == .notConnectedToReader || error.reason == .readerConnectedToAnotherSession) {
-                    stats.withLock { $0.reconnects.append("\(error.reasonName)") }
+                    stats.withLock { $0.retryable["\(wire.codeName)/\(wire.reasonName)", default: 0] += 1 }
+                } else if reconnect && (error.code == .notConnectedToReader || error.code == .readerConnectedToAnotherDevice) {
+                    stats.withLock { $0.reconnects.append("\(wire.reasonName)") }
                     do {
                         let response = try await lane.connect(readerID, location: location, failIfInUse: false)
                         noteGranted(response.generation)
-                    } catch let connectError as RPCError where connectError.isRetryableInCluster {
-                        stats.withLock { $0.retryable["connect \(connectError.codeName)/\(connectError.reasonName)", default: 0] += 1 }
+                    } catch let connectError as TerminalError where connectError.isRetryableInCluster {
+                        stats.withLock { $0.retryable["connect \(connectError.underlying.codeName)/\(connectError.underlying.reasonName)", default: 0] += 1 }
                     } catch {
                         stats.withLock { $0.lost.append("\(wallClock()) \(lane.label): reconnect failed: \(error)") }
                         return

@@ -20,6 +20,8 @@ final class TestReader: Sendable {
         var ended: ReaderGatewayV1.Status?
         var silent = false
         var activity = ReaderGatewayV1.ReaderActivity.idle
+        /// The next confirm fails with this status (``failNextConfirm(_:)``).
+        var confirmFailure: ReaderGatewayV1.Status?
     }
     private let state = Mutex(State())
     private let tasks = Mutex<[Task<Void, Never>]>([])
@@ -108,6 +110,10 @@ final class TestReader: Sendable {
             if let held { answer(held, status: ReaderGatewayV1.Status(.commandCanceled, "cancelled on the reader")) }
             if command.commandID != 0 { answer(command.commandID) }
         case .confirmPaymentIntent(let params)?:
+            if let failure = state.withLock({ state in defer { state.confirmFailure = nil }; return state.confirmFailure }) {
+                answer(command.commandID, status: failure)
+                return
+            }
             var intent = ReaderGatewayV1.PaymentIntentResult()
             intent.paymentIntentID = params.paymentIntentID
             intent.status = "succeeded"
@@ -149,6 +155,19 @@ final class TestReader: Sendable {
         card.last4 = "4242"
         answer(held, result: .paymentMethod(card))
     }
+
+    /// Fails the held collect with `status` (a decline, a reader fault) as a reader reports it.
+    func failCollect(_ status: ReaderGatewayV1.Status) {
+        let held = state.withLock { state -> UInt64? in
+            defer { state.heldCollect = nil; state.activity = .idle }
+            return state.heldCollect
+        }
+        guard let held else { return }
+        answer(held, status: status)
+    }
+
+    /// Fails the next confirm with `status` (a decline at confirm, as the card's issuer gives it).
+    func failNextConfirm(_ status: ReaderGatewayV1.Status) { state.withLock { $0.confirmFailure = status } }
 
     /// Stops heartbeating, keeping the connection open.
     func goSilent() { state.withLock { $0.silent = true } }

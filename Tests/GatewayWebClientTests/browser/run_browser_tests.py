@@ -273,6 +273,14 @@ def quickstart(args, directory, children, drivers, state, spki, port, ca, secret
     click_and_wait(first, "discover", r"^discoverReaders: Counter Q WSQ-1 online$", "discovers the reader")
     click_and_wait(first, "connect", r"^connectReader: connected to Counter Q$", "connects")
     check(first.find_element(By.ID, "status").text == "connected", "quickstart: the status line")
+    # A declined card: the page's error carries CARD_DECLINED and Terminal JS's decline_code.
+    count = len(first.find_elements(By.CSS_SELECTOR, "#log li"))
+    first.find_element(By.ID, "collect").click()
+    reader.wait_for(r"command serial=WSQ-1 kind=collect .*amount=495 currency=usd", timeout=20)
+    reader.wait_for(r"waiting_for_card serial=WSQ-1", timeout=20)
+    reader.send("decline WSQ-1 insufficient_funds")
+    lines = wait_line(first, count, r'^collectPaymentMethod failed: .*"reason":"CARD_DECLINED".*"decline_code":"insufficient_funds"', "a declined card is told with its decline code")
+    check(len(lines) == 1 and '"code":"FAILED_PRECONDITION"' in lines[0], f"quickstart: the decline: {lines}")
     count = len(first.find_elements(By.CSS_SELECTOR, "#log li"))
     first.find_element(By.ID, "collect").click()
     reader.wait_for(r"command serial=WSQ-1 kind=collect .*amount=495 currency=usd", timeout=20)
@@ -287,7 +295,7 @@ def quickstart(args, directory, children, drivers, state, spki, port, ca, secret
     click_and_wait(second, "connect", r"^connectReader: connected to Counter Q$", "the second tab takes the reader")
     wait_line(first, count, r"^onUnexpectedReaderDisconnect: taken by Lane 2$", "the first tab hears who took the reader", timeout=5)
     first.save_screenshot(os.path.join(args.artifacts, "13-quickstart-taken-by-lane-2.png"))
-    print("browser: docs/client.md's quickstart ran as written: discover, connect, collect, process, a takeover told")
+    print("browser: docs/client.md's quickstart ran as written: discover, connect, a declined card told with its decline code, collect, process, a takeover told")
 
     # A Terminal JS page, ported by its import alone, runs its flow unchanged.
     with open(os.path.join(HERE, "pages", "terminal-js-original.html"), encoding="utf-8") as original, \

@@ -50,6 +50,17 @@ test("a rate limit's wait arrives as retryAfterMs (Status.retry_after_ms, field 
   assert.equal(RPCError.fromStatus({ code: 10, reason: 10, message: "busy" }).retryAfterMs, undefined);
 });
 
+test("a declined card's code arrives as decline_code (Status.decline_code, field 5), as Terminal JS names it", () => {
+  // Status { code: FAILED_PRECONDITION, reason: CARD_DECLINED (81), message: "declined", decline_code: "expired_card" }
+  const error = RPCError.fromStatus(CallEnd.decode(hex("0a 1c 08 09 10 51 1a 08 64 65 63 6c 69 6e 65 64 2a 0c 65 78 70 69 72 65 64 5f 63 61 72 64")).status);
+  assert.equal(error.code, "FAILED_PRECONDITION");
+  assert.equal(error.reason, "CARD_DECLINED");
+  assert.equal(error.decline_code, "expired_card");
+  assert.deepEqual(JSON.parse(JSON.stringify(error)), { code: "FAILED_PRECONDITION", reason: "CARD_DECLINED", message: "declined", decline_code: "expired_card" });
+  // Not a decline: no field.
+  assert.equal(RPCError.fromStatus({ code: 10, reason: 31, message: "card removed" }).decline_code, undefined);
+});
+
 test("a message that is not exactly one frame is refused", () => {
   assert.equal(decodeFrame(hex("00 00 00 02 00 00 00 00 00 00 08")), null);
   assert.equal(decodeFrame(hex("00 00 00 00 03 00 00 00 00")), null);

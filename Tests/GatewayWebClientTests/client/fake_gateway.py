@@ -14,7 +14,8 @@ Scenarios, chosen by the request:
 - EasyConnect: the canned reader its filter names, as ConnectReader (discovery `disc_2`);
   `tmr_busy` with fail_if_in_use: ABORTED / READER_BUSY; none: NOT_FOUND / READER_NOT_FOUND.
 - CollectPaymentMethod: waits for CancelCollectPaymentMethod (then CANCELLED /
-  COMMAND_CANCELED), except for payment intent `pi_ok`, answered at once.
+  COMMAND_CANCELED), except for payment intent `pi_ok`, answered at once, and
+  `pi_declined`: FAILED_PRECONDITION / CARD_DECLINED with decline code insufficient_funds.
 - ConfirmPaymentIntent: succeeded with 1999 received; for `pi_huge`, 2^60 (beyond a JS number).
 - SetReaderDisplay with cart currency `take`: the session's reader is taken by "Lane 2"
   (a ReaderDisconnected REPLACED event), `blip`: the connection is cut (once per session) without a
@@ -94,8 +95,8 @@ class Connection:
             except Exception:
                 self.closed = True
 
-    async def end(self, stream_id, code=0, reason=0, message=""):
-        status = pb["errors"].Status(code=code, reason=reason, message=message)
+    async def end(self, stream_id, code=0, reason=0, message="", decline_code=""):
+        status = pb["errors"].Status(code=code, reason=reason, message=message, decline_code=decline_code)
         await self.send(frame(END_OF_CALL, stream_id, pb["frames"].CallEnd(status=status).SerializeToString()))
 
     async def reply(self, stream_id, response):
@@ -262,6 +263,8 @@ class Connection:
                 response = sdk.CollectPaymentMethodResponse(payment_intent_id="pi_ok")
                 response.payment_method.CopyFrom(method)
                 return await self.reply(stream_id, response)
+            if request.params.payment_intent_id == "pi_declined":
+                return await self.end(stream_id, 9, 81, "the card was declined (insufficient_funds); ask for another card", "insufficient_funds")
             session["collect"] = asyncio.get_running_loop().create_future()
             await session["collect"]
             await self.end(stream_id, 1, 30, "the collect was canceled by the point of sale")

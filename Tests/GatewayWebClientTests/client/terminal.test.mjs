@@ -164,6 +164,24 @@ test("collectPaymentMethod(clientSecret) then processPayment: Terminal JS's paym
   assert.deepEqual(cancel, {});
   const { error } = await pending;
   assert.equal(error.reason, "COMMAND_CANCELED");
+  assert.equal(error.decline_code, undefined);
+}));
+
+test("a declined card: collectPaymentMethod resolves with CARD_DECLINED and Terminal JS's decline_code; the next collect succeeds", () => withTerminal({}, async (terminal) => {
+  await connected(terminal);
+  const declined = await terminal.collectPaymentMethod({ id: "pi_declined", amount: 500, currency: "usd" });
+  assert.equal(declined.paymentIntent, undefined);
+  assertShape("error", declined.error);
+  assert.equal(declined.error.code, "FAILED_PRECONDITION");
+  assert.equal(declined.error.reason, "CARD_DECLINED");
+  assert.equal(declined.error.decline_code, "insufficient_funds");
+  assert.equal(declined.error.isRetryable, false);
+  assert.deepEqual(JSON.parse(JSON.stringify(declined.error)), {
+    code: "FAILED_PRECONDITION", reason: "CARD_DECLINED", message: "the card was declined (insufficient_funds); ask for another card", decline_code: "insufficient_funds",
+  });
+  const next = await terminal.collectPaymentMethod("pi_ok");
+  assert.equal(next.error, undefined);
+  assert.equal(next.paymentIntent.id, "pi_ok");
 }));
 
 test("setReaderDisplay takes Stripe's cart shape; clearReaderDisplay clears it", () => withTerminal({}, async (terminal) => {

@@ -85,6 +85,7 @@ export const ErrorReason = defineEnum("readergateway.v1.ErrorReason", {
   API_KEY_NOT_FOUND: 75,
   AUTHENTICATION_RATE_LIMITED: 76,
   WEBHOOK_ENDPOINT_NOT_FOUND: 80,
+  CARD_DECLINED: 81,
   PROTOCOL_ERROR: 100,
   FRAME_TOO_LARGE: 101,
   UNKNOWN_FRAME_TYPE: 102,
@@ -157,6 +158,7 @@ export const ErrorReasonStatusCode = Object.freeze({
   API_KEY_NOT_FOUND: "NOT_FOUND",
   AUTHENTICATION_RATE_LIMITED: "RESOURCE_EXHAUSTED",
   WEBHOOK_ENDPOINT_NOT_FOUND: "NOT_FOUND",
+  CARD_DECLINED: "FAILED_PRECONDITION",
   PROTOCOL_ERROR: "INTERNAL",
   FRAME_TOO_LARGE: "RESOURCE_EXHAUSTED",
   UNKNOWN_FRAME_TYPE: "INTERNAL",
@@ -185,4 +187,5 @@ export const Status = defineMessage("readergateway.v1.Status", () => [
   [2, "reason", "enum", "", ErrorReason],
   [3, "message", "string"],
   [4, "retryAfterMs", "uint64"],
+  [5, "declineCode", "string"],
 ]);

@@ -17,7 +17,7 @@ final class LaneEventPrinter: TerminalDelegate {
         case .reconnectSucceeded(let readerID):
             LineWriter.line("reconnect_succeeded", ["reader_id": readerID])
         case .reconnectFailed(let readerID, let error):
-            LineWriter.line("reconnect_failed", ["reader_id": readerID, "reason": error.reasonName])
+            LineWriter.line("reconnect_failed", ["reader_id": readerID, "reason": error.underlying.reasonName])
         case .updateProgress(let readerID, let progress):
             LineWriter.line("update_progress", ["reader_id": readerID, "progress": "\(progress)"])
         case .updateAvailable(let readerID, let update):
@@ -29,7 +29,7 @@ final class LaneEventPrinter: TerminalDelegate {
         case .sessionResumed(let session):
             LineWriter.line("session_resumed", ["session_id": session.sessionID, "reader_id": session.connectedReader?.id ?? ""])
         case .sessionEnded(let error):
-            LineWriter.line("session_ended", ["reason": error.reasonName, "message": error.message])
+            LineWriter.line("session_ended", ["reason": error.underlying.reasonName, "message": error.message])
         }
     }
 }

@@ -121,7 +121,7 @@ struct TerminalSessionOverTransportTests {
             Issue.record("no connectionLost event: \(String(describing: lost))")
             return
         }
-        #expect(error.code == .unavailable)
+        #expect(error.code == .gatewayUnavailable && error.underlying.code == .unavailable)
         let resumedEvent = await events.next { if case .sessionResumed = $0 { true } else { false } }
         guard case .sessionResumed(let resumed)? = resumedEvent else {
             Issue.record("no sessionResumed event: \(String(describing: resumedEvent))")

@@ -43,7 +43,7 @@ struct PrintingTests {
         return DisconnectInfo(message)
     }
 
-    static let error = RPCError(.sessionExpired, "the session's lease ran out; open a new session")
+    static let error = TerminalError(RPCError(.sessionExpired, "the session's lease ran out; open a new session"))
 
     static let events: [TerminalEvent] = [
         .disconnected(takeover), .readerStatusChanged(Reader(reader)), .reconnectStarted(readerID: "tmr_1"),
@@ -66,6 +66,7 @@ struct PrintingTests {
         #expect(takeover.contains(#"takenByLaneLabel: "Lane 2""#) && takeover.contains(#"takenByPosDeviceID: "pos-2""#), "\(takeover)")
         #expect(takeover.contains("reason: replaced") && takeover.contains("generation: 7"), "\(takeover)")
         #expect("\(TerminalEvent.updateStarted(readerID: "tmr_1", ReaderSoftwareUpdate(Self.update)))" == #"updateStarted(readerID: "tmr_1", ReaderSoftwareUpdate(version: "2.1.0"))"#)
+        #expect("\(TerminalEvent.sessionEnded(Self.error))" == "sessionEnded(sessionExpired: the session's lease ran out; open a new session [ERROR_REASON_SESSION_EXPIRED])")
     }
 
     @Test("models print readable fields and no secret: session, discovered reader, credentials, admin client, mobile events")

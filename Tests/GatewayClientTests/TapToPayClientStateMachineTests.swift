@@ -139,7 +139,7 @@ struct TapToPayClientStateMachineTests {
             return
         }
         #expect(readerID == "tmr_1")
-        #expect(error.reason == .readerOffline)
+        #expect(error.code == .readerOffline && error.underlying.reason == .readerOffline)
 
         var ended = Self.connected(Link())
         _ = ended.enteredBackground()

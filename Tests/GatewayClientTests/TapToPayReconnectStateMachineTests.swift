@@ -43,7 +43,7 @@ struct TapToPayReconnectStateMachineTests {
         _ = machine.linkLost(.unknown)
         let held = Self.lost("tmr_1", generation: 3)
         #expect(machine.gatewayDisconnected(held) == .hold)
-        #expect(machine.reconnectFailed(failure) == [.reconnectFailed(readerID: "tmr_1", failure), .disconnected(held)])
+        #expect(machine.reconnectFailed(failure) == [.reconnectFailed(readerID: "tmr_1", TerminalError(failure)), .disconnected(held)])
         #expect(machine.state == .idle)
         // The gateway's report of the same loss, arriving later, is not reported twice.
         #expect(machine.gatewayDisconnected(Self.lost("tmr_1", generation: 3)) == .drop)

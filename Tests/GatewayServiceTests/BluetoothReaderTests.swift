@@ -121,7 +121,7 @@ struct BluetoothReaderTests {
         let list = try #require(await iterator.next())
         #expect(list.map(\.serialNumber) == ["STRM2-0002", "WPC3-0001"])
         #expect(list.allSatisfy { $0.label == nil })
-        await Self.expectTerminalFailure(.unexpectedSdkError, .discoveryAlreadyInProgress) { try phone.client.discoverBluetoothReaders(.bluetoothProximity, radio: phone.radio) }
+        await Self.expectTerminalFailure(.discoveryAlreadyInProgress, .discoveryAlreadyInProgress) { try phone.client.discoverBluetoothReaders(.bluetoothProximity, radio: phone.radio) }
         discovery.cancel()
         let stale = try #require(list.first { $0.serialNumber == "WPC3-0001" })
         let wisePad = try await Self.discover("WPC3-0001", phone)

@@ -62,7 +62,7 @@ struct ConnectionTokenProviderTests {
         var close = ReaderGatewayV1.CloseSessionRequest()
         close.sessionToken = first.resumeToken
         _ = try await store.admin.call(ReaderGatewayV1.Sdk.closeSession, close)
-        var ended: RPCError?
+        var ended: TerminalError?
         for await event in lane.events {
             if case .sessionEnded(let error) = event {
                 ended = error

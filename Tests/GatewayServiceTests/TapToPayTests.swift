@@ -246,8 +246,8 @@ struct TapToPayTests {
     static func isStarted(_ event: TerminalEvent) -> Bool { if case .reconnectStarted = event { true } else { false } }
     static func isSucceeded(_ event: TerminalEvent) -> Bool { if case .reconnectSucceeded = event { true } else { false } }
     static func isFailed(_ event: TerminalEvent) -> Bool { if case .reconnectFailed = event { true } else { false } }
-    /// The error a `reconnectFailed` event carries; nil for no event or another kind.
-    static func failure(_ event: TerminalEvent?) -> RPCError? { if case .reconnectFailed(_, let error)? = event { error } else { nil } }
+    /// The gateway's error under the one a `reconnectFailed` event carries; nil for no event or another kind.
+    static func failure(_ event: TerminalEvent?) -> RPCError? { if case .reconnectFailed(_, let error)? = event { error.underlying } else { nil } }
     /// What a `disconnected` event tells; nil for no event or another kind.
     static func disconnection(_ event: TerminalEvent?) -> DisconnectInfo? { if case .disconnected(let info)? = event { info } else { nil } }
     // The background and connectivity reconnects are in TapToPayReconnectTests.

@@ -64,6 +64,8 @@ public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible
         /// The reader is registered but the gateway does not hear from it.
         public static let readerOffline = Code("readerOffline")
         public static let readerNotFound = Code("readerNotFound")
+        /// A discovery is already running on this client: wait for it or cancel it first.
+        public static let discoveryAlreadyInProgress = Code("discoveryAlreadyInProgress")
         public static let locationNotFound = Code("locationNotFound")
         public static let locationRequired = Code("locationRequired")
         /// The connection to the gateway is down or going away; the client retries what it safely can.
@@ -98,6 +100,7 @@ public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible
             case .staleDiscovery: self = .staleDiscovery
             case .readerOffline: self = .readerOffline
             case .readerNotFound: self = .readerNotFound
+            case .discoveryAlreadyInProgress: self = .discoveryAlreadyInProgress
             case .locationNotFound: self = .locationNotFound
             case .locationRequired: self = .locationRequired
             case .permissionDenied: self = .permissionDenied

@@ -116,7 +116,7 @@ struct TapToPayReconnectStateMachine: Sendable {
         state = .idle
         reported = (reader, generation)
         let made = DisconnectInfo(readerID: reader, reason: .readerLost, generation: generation, message: "the Tap to Pay reader did not reconnect: \(error.message)")
-        return [.reconnectFailed(readerID: reader, error), .disconnected(held ?? made)]
+        return [.reconnectFailed(readerID: reader, TerminalError(error)), .disconnected(held ?? made)]
     }
 
     /// The phone's connection dropped with auto-reconnect off: the gateway kept the owner (it

@@ -33,7 +33,7 @@ extension TerminalClient {
         case .disconnected(let info): delegate.reader(info.readerID, didDisconnect: info)
         case .reconnectStarted(let readerID): delegate.readerDidStartReconnect(readerID)
         case .reconnectSucceeded(let readerID): delegate.readerDidSucceedReconnect(readerID)
-        case .reconnectFailed(let readerID, let error): delegate.readerDidFailReconnect(readerID, error: TerminalError(error))
+        case .reconnectFailed(let readerID, let error): delegate.readerDidFailReconnect(readerID, error: error)
         default: break
         }
     }

@@ -35,11 +35,11 @@ extension TerminalClient {
             if failure.code != .unavailable {
                 logger.info("session ended", ["error": failure])
                 sessionEnded()
-                emit(.sessionEnded(failure))
+                emit(.sessionEnded(TerminalError(failure)))
                 wakeTapToPayReconnect()
                 return
             }
-            emit(.connectionLost(failure))
+            emit(.connectionLost(TerminalError(failure)))
             tapToPayConnectivityLost()
             let resumed = await resumeAfterConnectionLoss(logger: logger)
             tapToPayConnectivityRestored()
@@ -71,7 +71,7 @@ extension TerminalClient {
             } catch let error as RPCError where error.code != .unavailable {
                 logger.info("session could not be resumed", ["error": error])
                 sessionEnded()
-                emit(.sessionEnded(error))
+                emit(.sessionEnded(TerminalError(error)))
                 return false
             } catch {
                 try? await Task.sleep(for: backoff)
@@ -80,7 +80,7 @@ extension TerminalClient {
         }
         let error = RPCError(code: .failedPrecondition, reason: .sessionExpired, message: "the gateway could not be reached within the session's lease; open a new session")
         sessionEnded()
-        emit(.sessionEnded(error))
+        emit(.sessionEnded(TerminalError(error)))
         return false
     }
 
@@ -169,7 +169,7 @@ extension TerminalClient {
         case .reconnectSucceeded(let message)?:
             emit(.reconnectSucceeded(readerID: message.readerID))
         case .reconnectFailed(let message)?:
-            emit(.reconnectFailed(readerID: message.readerID, RPCError(status: message.status ?? ReaderGatewayV1.Status(.readerOffline, "the reader did not come back"))))
+            emit(.reconnectFailed(readerID: message.readerID, TerminalError(RPCError(status: message.status ?? ReaderGatewayV1.Status(.readerOffline, "the reader did not come back")))))
         case .updateProgress(let message)?:
             emit(.updateProgress(readerID: message.readerID, progress: message.progress))
         case .updateAvailable(let message)?:

@@ -95,7 +95,7 @@ public enum TerminalEvent: Sendable, Equatable {
     /// The reader came back and is still this session's.
     case reconnectSucceeded(readerID: String)
     /// The reader did not come back.
-    case reconnectFailed(readerID: String, RPCError)
+    case reconnectFailed(readerID: String, TerminalError)
     /// Software update progress, 0 to 1 (Stripe's `didReportReaderSoftwareUpdateProgress`).
     case updateProgress(readerID: String, progress: Float)
     /// The connected reader has a software update available (Stripe's
@@ -107,11 +107,11 @@ public enum TerminalEvent: Sendable, Equatable {
     /// ``TerminalClient/installAvailableUpdate()``. ``TerminalClient/cancelReaderSoftwareUpdate()`` stops it.
     case updateStarted(readerID: String, ReaderSoftwareUpdate)
     /// The connection to the gateway dropped; the client is resuming the session.
-    case connectionLost(RPCError)
+    case connectionLost(TerminalError)
     /// The session was resumed on a new connection (its reader kept when the lease held).
     case sessionResumed(TerminalSession)
     /// The session is gone (lease ran out, closed); open a new one.
-    case sessionEnded(RPCError)
+    case sessionEnded(TerminalError)
 }
 
 /// Callbacks for a ``TerminalClient`` (the delegate style of Stripe's SDKs); every method

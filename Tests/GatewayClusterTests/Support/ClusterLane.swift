@@ -45,7 +45,7 @@ final class ClusterLane: Sendable {
         recordedEvents.reduce(0) { count, event in if case .sessionResumed = event { count + 1 } else { count } }
     }
 
-    var sessionEnded: RPCError? {
+    var sessionEnded: TerminalError? {
         for event in recordedEvents { if case .sessionEnded(let error) = event { return error } }
         return nil
     }

@@ -39,14 +39,7 @@ extension ClusterTests {
             let reader = try await cluster.attachReaders(1, ports: [readerReplica.port], fallback: [spare.port], prefix: "INFL", holdCollects: true)[0]
             let readerID = try #require(reader.readerID)
             let granted = try await lane.connect(readerID, location: cluster.location, failIfInUse: true)
-            let inFlight = CallOutcome<PaymentIntent>()
-            Task {
-                do {
-                    inFlight.set(.success(try await lane.collect()))
-                } catch {
-                    inFlight.set(.failure(error))
-                }
-            }
+            let inFlight = CallOutcome.collect(on: lane)
             try cluster.require(await eventuallyIgnoringErrors { reader.isHoldingCollect }, "the collect never reached the reader")
 
             let victim = dying == .readersReplica ? readerReplica : laneReplica
@@ -87,6 +80,21 @@ final class CallOutcome<Value: Sendable>: Sendable {
     func set(_ result: Result<Value, any Error>) { slot.withLock { $0 = result } }
 }
 
+extension CallOutcome where Value == PaymentIntent {
+    /// The lane's collect, started in a task of its own; its outcome lands in the result.
+    static func collect(on lane: ClusterLane) -> CallOutcome {
+        let outcome = CallOutcome()
+        Task {
+            do {
+                outcome.set(.success(try await lane.collect()))
+            } catch {
+                outcome.set(.failure(error))
+            }
+        }
+        return outcome
+    }
+}
+
 extension ClusterTests {
     /// A collect that starts before PostgreSQL goes away and ends (the customer presents a
     /// card) while it is away: it completes or fails retryably, and once PostgreSQL is back
@@ -98,14 +106,7 @@ extension ClusterTests {
             let readerID = try #require(reader.readerID)
             let lane = try await cluster.lane("Lane", port: r2.port)
             try await lane.connect(readerID, location: cluster.location, failIfInUse: true)
-            let inFlight = CallOutcome<PaymentIntent>()
-            Task {
-                do {
-                    inFlight.set(.success(try await lane.collect()))
-                } catch {
-                    inFlight.set(.failure(error))
-                }
-            }
+            let inFlight = CallOutcome.collect(on: lane)
             try cluster.require(await eventuallyIgnoringErrors { reader.isHoldingCollect }, "the collect never reached the reader")
             await cluster.postgres.stop()
             reader.finishCollect()

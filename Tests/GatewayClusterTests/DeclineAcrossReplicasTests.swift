@@ -13,14 +13,7 @@ extension ClusterTests {
             let readerID = try #require(reader.readerID)
             let lane = try await cluster.lane("Lane", port: r2.port)
             try await lane.connect(readerID, location: cluster.location, failIfInUse: true)
-            let inFlight = CallOutcome<PaymentIntent>()
-            Task {
-                do {
-                    inFlight.set(.success(try await lane.collect()))
-                } catch {
-                    inFlight.set(.failure(error))
-                }
-            }
+            let inFlight = CallOutcome.collect(on: lane)
             try cluster.require(await eventuallyIgnoringErrors { reader.isHoldingCollect }, "the collect never reached the reader")
             reader.declineCollect(code: "insufficient_funds")
             try cluster.require(await eventuallyIgnoringErrors { inFlight.result != nil }, "the declined collect never ended")

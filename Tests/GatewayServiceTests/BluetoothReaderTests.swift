@@ -33,7 +33,7 @@ struct BluetoothReaderTests {
         var place = location ?? ""
         if location == nil { place = try await admin.createLocation("Shop of \(label)") }
         let token = try await admin.connectionToken()
-        let configuration = ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath)
+        let configuration = harness.clientConfiguration
         let connection = GatewayConnection(configuration)
         let client = TerminalClient(connection: connection)
         _ = try await client.openSession(connectionToken: token, posDeviceID: device, laneLabel: label)

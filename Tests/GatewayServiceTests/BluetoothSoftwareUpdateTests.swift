@@ -31,7 +31,7 @@ struct BluetoothSoftwareUpdateTests {
         ) async throws -> Fixture {
             let clock = SettableClock(UpdateFixture.start)
             let harness = try await GatewayHarness.start(offlineBound: BluetoothReaderTests.reconnectWindow, updateClock: clock.wallClock)
-            let adminConnection = GatewayConnection(ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath))
+            let adminConnection = GatewayConnection(harness.clientConfiguration)
             let admin = AdminClient(connection: adminConnection, secretKey: harness.account.secretKey)
             for (version, requiredAt) in catalog { try await add(version, requiredAt: requiredAt, admin: admin) }
             let air = SimulatedBluetoothAir(options: .init(updateDuration: updateDuration))

@@ -87,7 +87,7 @@ struct CardDeclineTests {
     func declineThroughTerminalClient() async throws {
         let harness = try await GatewayHarness.start()
         let store = try await StoreFixture.make(harness)
-        let configuration = ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath)
+        let configuration = harness.clientConfiguration
         let connection = GatewayConnection(configuration)
         let lane = TerminalClient(connection: connection)
         _ = try await lane.openSession(connectionToken: store.token, posDeviceID: "pos-1", laneLabel: "Lane 1")

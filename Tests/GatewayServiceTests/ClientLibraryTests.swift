@@ -11,7 +11,7 @@ struct ClientLibraryTests {
     @Test func recommendedPatternWithTerminalClient() async throws {
         let harness = try await GatewayHarness.start()
         let store = try await StoreFixture.make(harness)
-        let configuration = ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath)
+        let configuration = harness.clientConfiguration
         let connectionA = GatewayConnection(configuration)
         let connectionB = GatewayConnection(configuration)
         let laneA = TerminalClient(connection: connectionA)
@@ -70,7 +70,7 @@ struct ClientLibraryTests {
     @Test func terminalClientDiscoversAgainWithoutCancellingAndOlderReadersAreStale() async throws {
         let harness = try await GatewayHarness.start()
         let store = try await StoreFixture.make(harness)
-        let configuration = ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath)
+        let configuration = harness.clientConfiguration
         let connection = GatewayConnection(configuration)
         let lane = TerminalClient(connection: connection)
         _ = try await lane.openSession(connectionToken: store.token, posDeviceID: "pos-1", laneLabel: "Lane 1")

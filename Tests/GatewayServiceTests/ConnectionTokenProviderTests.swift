@@ -37,7 +37,7 @@ struct ConnectionTokenProviderTests {
     @Test func opensASessionWhenACallNeedsOneAndAgainAfterTheGatewayEndedIt() async throws {
         let harness = try await GatewayHarness.start()
         let store = try await StoreFixture.make(harness)
-        let configuration = ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath)
+        let configuration = harness.clientConfiguration
         let connection = GatewayConnection(configuration)
         let admin = AdminClient(connection: connection, secretKey: harness.account.secretKey)
         let provider = CountingProvider(admin: admin, location: store.location)
@@ -104,7 +104,7 @@ struct ConnectionTokenProviderTests {
 
     @Test func aProviderThatFailsFailsTheCallThatNeededTheSession() async throws {
         let harness = try await GatewayHarness.start()
-        let configuration = ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath)
+        let configuration = harness.clientConfiguration
         let connection = GatewayConnection(configuration)
         let lane = TerminalClient(connection: connection, tokenProvider: FailingProvider(), posDeviceID: "pos-1", laneLabel: "Lane 1")
         do {

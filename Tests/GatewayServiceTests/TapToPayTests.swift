@@ -122,7 +122,7 @@ struct TapToPayTests {
         #expect(second.merchantDisplayName == "Corner Café")
 
         // The fleet sees both phones as readers at their locations.
-        let admin = AdminClient(connection: GatewayConnection(ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath)), secretKey: harness.account.secretKey)
+        let admin = AdminClient(connection: GatewayConnection(harness.clientConfiguration), secretKey: harness.account.secretKey)
         let readers = try await admin.listReaders()
         #expect(Set(readers.filter { $0.deviceType == .tapToPay }.map(\.serialNumber)) == ["TTP-PHONE-1", "TTP-PHONE-2"])
         phone.connection.close()
@@ -210,7 +210,7 @@ struct TapToPayTests {
         // Another lane at the location sees no Tap to Pay reader: it is that phone's alone.
         let admin = try await harness.admin()
         let token = try await admin.connectionToken()
-        let configuration = ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath)
+        let configuration = harness.clientConfiguration
         let otherConnection = GatewayConnection(configuration)
         let other = TerminalClient(connection: otherConnection)
         _ = try await other.openSession(connectionToken: token, posDeviceID: "pos-2", laneLabel: "Lane 2")

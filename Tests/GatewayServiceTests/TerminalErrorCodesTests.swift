@@ -18,7 +18,7 @@ struct TerminalErrorCodesTests {
     @Test func canceledBusyAndTakenOverArriveAsTerminalCodes() async throws {
         let harness = try await GatewayHarness.start()
         let store = try await StoreFixture.make(harness)
-        let configuration = ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath)
+        let configuration = harness.clientConfiguration
         let connection = GatewayConnection(configuration)
         let lane = TerminalClient(connection: connection)
         let other = TerminalClient(connection: connection)
@@ -76,7 +76,7 @@ struct TerminalErrorCodesTests {
 
     @Test func anInvalidConnectionTokenIsTheProvidersError() async throws {
         let harness = try await GatewayHarness.start()
-        let configuration = ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath)
+        let configuration = harness.clientConfiguration
         let connection = GatewayConnection(configuration)
 
         // Opened by the app with a token the gateway refuses.

@@ -85,7 +85,7 @@ struct UpdateFixture {
     static func start(serial: String, simulatorArguments: [String] = []) async throws -> UpdateFixture {
         let clock = SettableClock(start)
         let harness = try await GatewayHarness.start(updateClock: clock.wallClock)
-        let connection = GatewayConnection(ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath))
+        let connection = GatewayConnection(harness.clientConfiguration)
         let admin = AdminClient(connection: connection, secretKey: harness.account.secretKey)
         let location = try await admin.createLocation(displayName: "Floor").id
         let simulator = try await startSimulator(harness, serial: serial, arguments: [
@@ -112,7 +112,7 @@ struct UpdateFixture {
 
     /// A lane (its own connection and session) with its events logged.
     func lane(_ label: String, device: String) async throws -> (TerminalClient, EventLog) {
-        let connection = GatewayConnection(ClientChannelConfiguration(host: "127.0.0.1", port: harness.port, serverName: "localhost", trustedCAPath: harness.caPath))
+        let connection = GatewayConnection(harness.clientConfiguration)
         let client = TerminalClient(connection: connection)
         let log = EventLog(client)
         let token = try await admin.createConnectionToken(locationID: location).secret

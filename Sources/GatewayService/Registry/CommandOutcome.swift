@@ -32,12 +32,22 @@ extension ServiceError {
 
     /// The error a reader's failed `status` stands for: its reason (READER_ERROR when it gave
     /// none) and message, and for a decline its decline code (``genericDeclineCode`` when it
-    /// gave none). A decline code on any other reason is dropped: it is a decline's alone.
+    /// gave none, or one not written as Stripe writes them). A decline code on any other
+    /// reason is dropped: it is a decline's alone.
     static func readerReported(_ status: ReaderGatewayV1.Status) -> ServiceError {
         let reason = status.reason == .unspecified ? ReaderGatewayV1.ErrorReason.readerError : status.reason
         let message = status.message.isEmpty ? (reason == .cardDeclined ? "the card was declined" : "the reader reported a failure") : status.message
         guard reason == .cardDeclined else { return ServiceError(reason, message) }
-        return ServiceError(reason, message, declineCode: status.declineCode.isEmpty ? genericDeclineCode : status.declineCode)
+        return ServiceError(reason, message, declineCode: isDeclineCode(status.declineCode) ? status.declineCode : genericDeclineCode)
+    }
+
+    /// Whether `code` is written as Stripe writes decline codes (`insufficient_funds`): a
+    /// lowercase letter, then lowercase letters, digits and `_`, at most 64 in all. Anything
+    /// else a reader sends is not passed on to lanes, the event log and webhooks as it is.
+    static func isDeclineCode(_ code: String) -> Bool {
+        let bytes = code.utf8
+        guard let first = bytes.first, bytes.count <= 64, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else { return false }
+        return bytes.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_") }
     }
 }
 

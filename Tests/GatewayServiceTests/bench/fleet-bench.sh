@@ -373,6 +373,9 @@ PY
   : > "$WORK/storm.log"
   while python3 -c 'import sys, time; sys.exit(0 if time.time() - float(sys.argv[1]) < float(sys.argv[2]) else 1)' "$t_kill" "$STORM_SECONDS"; do
     sleep 0.5
+    # Each of the killed replica's readers: when a poll first saw it linked to a live replica.
+    psql_q "UPDATE fleet_victims v SET at = clock_timestamp() FROM reader_ownership o
+            WHERE v.at IS NULL AND o.reader_id = v.reader_id AND o.online AND o.link_detached_at IS NULL AND o.link_node IS DISTINCT FROM '$VICTIM_NODE'" >/dev/null
     read -r linked kept left < <(psql_q "SELECT
         (SELECT count(*) FROM reader_ownership WHERE online AND link_detached_at IS NULL AND link_node IS DISTINCT FROM '$VICTIM_NODE'),
         (SELECT count(*) FROM reader_ownership o JOIN fleet_before b USING (reader_id) WHERE b.session_id IS NOT NULL AND o.session_id = b.session_id),
@@ -385,9 +388,6 @@ PY
                    FROM now_rows r WHERE r.reader_id = w.reader_id AND (r.generation > w.generation OR r.link_epoch > w.link_epoch) RETURNING 1)
         SELECT n + 0 * (SELECT count(*) FROM raised) FROM back")
     went_back=$((went_back + back))
-    # Each of the killed replica's readers: when a poll first saw it linked to a live replica.
-    psql_q "UPDATE fleet_victims v SET at = clock_timestamp() FROM reader_ownership o
-            WHERE v.at IS NULL AND o.reader_id = v.reader_id AND o.online AND o.link_detached_at IS NULL AND o.link_node IS DISTINCT FROM '$VICTIM_NODE'" >/dev/null
     sample_fds
     now=$(date +%s.%N); p_now=$(pg_counters)
     read -r s w x <<<"$(python3 -c 'import sys; a=[float(x) for x in sys.argv[1].split()]; b=[float(x) for x in sys.argv[2].split()]; t=float(sys.argv[4])-float(sys.argv[3]); print(int((b[0]-a[0])/t), int((b[1]-a[1])/t), int((b[3]-a[3])/t))' "$p_prev" "$p_now" "${t_prev:-$t_kill}" "$now")"
@@ -514,7 +514,7 @@ storm = next((r for r in rows if r["label"] == "reconnect storm"), None)
 if storm:
     inv = storm["invariants"]
     broken = ", ".join(f"{k} {v}" for k, v in inv.items() if v) or "none broken"
-    out += ["", "| storm: reader links / sessions on the killed replica | seconds until all re-attached / lanes' sessions off the dead replica / both with every owner kept | readers linked / of | owners kept / owned | peak PG statements/s (writes/s) | peak WAL bytes/s | CPU % of a core until done: survivors / load tools / PostgreSQL | lanes resumed | lane failures (by reason) | invariants | load average |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    out += ["", "| storm: reader links / sessions on the killed replica | seconds until all re-attached / lanes' sessions off the dead replica / both with every owner kept | readers linked / of | owners kept / owned | peak PG statements/s (writes/s) | peak WAL bytes/s | CPU % of a core until done: replicas (survivors, and the restarted one) / load tools / PostgreSQL | lanes resumed | lane failures (by reason) | invariants | load average |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
             f"| {storm['victim_reader_links']:,} / {storm['victim_sessions']:,} | {storm['seconds_until_all_linked']} / {storm['seconds_until_sessions_off_dead_node']} / {storm['seconds_to_all_reattached_owners_kept_lanes_resumed']} | {storm['readers_linked_on_live_replicas']:,} / {storm['of_readers']:,} | {storm['owners_kept']:,} / {storm['owned_readers']:,} | "
             f"{storm['peak_pg_statements_per_s']:,} ({storm['peak_pg_writes_per_s']:,}) | {storm['peak_wal_bytes_per_s']:,} | {storm['survivors_cpu_pct_until_done']} / {storm.get('load_tools_cpu_pct_until_done')} / {storm.get('postgres_cpu_pct_until_done')} | {storm['lanes_resumed']} | {storm['lane_failures']} {json.dumps(storm['lane_failures_by_reason'])} | {'hold' if storm['invariants_hold'] else 'BROKEN: ' + broken} | {storm['loadavg']} |"]
     restart = f"restarted after {storm['restarted_after_ms']} ms, as a Deployment would" if storm.get("restarted_after_ms") is not None else "not restarted"

@@ -134,6 +134,8 @@ pg_counters() {
                  (SELECT coalesce(sum(rows),0) FROM pg_stat_statements WHERE $HINTED_FLEET)"
 }
 # attached PATTERN: the sum of the last status line of every reader process whose log matches.
+# closes PATTERN: the readers' links that ended or failed (handshakes included), summed the same way.
+closes() { local total=0 n; for f in $1; do n=$(grep -o '"closes":[0-9]*' "$f" 2>/dev/null | tail -1 | cut -d: -f2); total=$((total + ${n:-0})); done; echo $total; }
 attached() { local total=0 n; for f in $1; do n=$(grep -o '"attached":[0-9]*' "$f" 2>/dev/null | tail -1 | cut -d: -f2); total=$((total + ${n:-0})); done; echo $total; }
 wait_attached() { # PATTERN N TIMEOUT
   for _ in $(seq 1 $(( $3 * 2 ))); do [ "$(attached "$1")" -ge "$2" ] && return 0; sleep 0.5; done
@@ -358,6 +360,7 @@ PY
   p_prev=$(pg_counters); peak_stmt=0; peak_wal=0; peak_writes=0; went_back=0
   s0=$(cpu_ticks $SURVIVORS); ld0=$(cpu_ticks "${LOADERS[@]}" $LANES); pg0=$(pg_ticks)
   KILLED_AT=$(psql_q "SELECT now()")
+  CLOSES0=$(closes "$WORK/readers-lb-*.log")
   t_kill=$(date +%s.%N); kill -9 "$VICTIM"
   STORM_REPLICAS=$SURVIVORS; RESTART_MS=""
   if [ "$RESTART" = 1 ]; then
@@ -401,6 +404,9 @@ PY
     [ -n "$done_at" ] && python3 -c 'import sys, time; sys.exit(0 if time.time() - float(sys.argv[1]) > 25 else 1)' "$t_kill" && break
   done
   cp "$WORK/storm.log" "$OUT/fleet-storm.log"
+  CLOSES1=$(closes "$WORK/readers-lb-*.log")
+  cp "$WORK/nginx/logs/error.log" "$OUT/fleet-storm-nginx-error.log" 2>/dev/null || true
+  [ "$RESTART" = 1 ] && cp "$WORK/$VICTIM_NAME.log" "$OUT/fleet-storm-restarted-replica.log"
   # Where PostgreSQL's time went during the storm (the counters were reset at the kill).
   psql_q "SELECT calls, round(total_exec_time) AS ms, rows, left(regexp_replace(query, '\s+', ' ', 'g'), 140)
           FROM pg_stat_statements WHERE $GATEWAY_STATEMENTS ORDER BY total_exec_time DESC LIMIT 15" > "$OUT/fleet-storm-statements.txt"
@@ -436,7 +442,7 @@ PY
       "$peak_stmt" "$peak_writes" "$peak_wal" "$(( ${RESUMED1:-0} - ${RESUMED0:-0} ))" "$(( ${FAILURES1:-0} - ${FAILURES0:-0} ))" "$owners_bad" "$gen_back" "$(loadavg)" \
       "$went_back" "$taken_by_others" "$two_readers" "$closed_owners" "$dead_links" "$history_gaps" "$history_breaks" "$rows_disagree" \
       "$s0" "${s_done:-$(cpu_ticks $STORM_REPLICAS)}" "$BY_REASON" "$ld0" "${ld_done:-$(cpu_ticks "${LOADERS[@]}" $LANES)}" "$pg0" "${pg_done:-$(pg_ticks)}" \
-      "${RESTART_MS:-}" "$REATTACH" "${p_done:-$p_now}" "$RAW" "${PEAK_FDS[*]}" <<'PY' | tee -a "$RAW"
+      "${RESTART_MS:-}" "$REATTACH" "${p_done:-$p_now}" "$RAW" "${PEAK_FDS[*]}" "$((CLOSES1 - CLOSES0))" <<'PY' | tee -a "$RAW"
 import json, sys
 a = sys.argv[1:]
 since = lambda t: round(float(t) - float(a[0]), 2) if t else None
@@ -457,7 +463,7 @@ def storm_extra():
             "reattach_p50_s": re_p50, "reattach_p99_s": re_p99, "slowest_reattach_s": re_max,
             "pg_statements_until_done": int(statements), "pg_statements_per_reattached_reader": round(statements / links, 2),
             "pg_statements_per_reattached_reader_net_of_steady": round(net / links, 2),
-            "peak_fds_per_replica": [int(x) for x in a[38].split()]}
+            "peak_fds_per_replica": [int(x) for x in a[38].split()], "reader_link_closes_during_storm": int(a[39])}
 print(json.dumps({"label": "reconnect storm", "seconds_until_all_linked": since(a[2]), "seconds_until_sessions_off_dead_node": since(a[3]),
     "victim_reader_links": int(a[4]), "victim_sessions": int(a[5]), "owned_readers": int(a[6]),
     "seconds_to_all_reattached_owners_kept_lanes_resumed": done,

@@ -25,7 +25,8 @@
 # 15,000 readers, 4,500 lanes. Above 15,000 nginx gets one worker per 15,000 descriptors and a
 # listen port per 10,000 readers (one loopback address has about 28,000 ephemeral ports per
 # destination), the reader processes spread over the ports, the lanes on the last one
-# (FLEET_NGINX_WORKERS and FLEET_LB_PORTS set both at any size).
+# (FLEET_NGINX_WORKERS and FLEET_LB_PORTS set both at any size). FLEET_HANDSHAKE_WINDOW: TLS
+# handshakes each reader process of the three-replica part keeps in flight (64).
 # FLEET_RESTART=1 (the default above 15,000 readers) restarts the killed replica at once on its
 # ports with its node name, as a Kubernetes Deployment restarts a pod, and nginx balances with
 # least_conn, so the re-attaching readers fill the restarted replica rather than push the two
@@ -302,7 +303,7 @@ CONF
   at=1; i=0
   while [ $at -le "$N" ]; do
     chunk=$(( N - at + 1 < PER_PROCESS ? N - at + 1 : PER_PROCESS ))
-    start_readers $at $chunk "${LB_PORTS[$(( i % ${#LB_PORTS[@]} ))]}" lb --handshake-window 64
+    start_readers $at $chunk "${LB_PORTS[$(( i % ${#LB_PORTS[@]} ))]}" lb --handshake-window "${FLEET_HANDSHAKE_WINDOW:-64}"
     at=$(( at + chunk )); i=$(( i + 1 ))
   done
   wait_attached "$WORK/readers-lb-*.log" "$N" $(( N / 40 > 300 ? N / 40 : 300 ))

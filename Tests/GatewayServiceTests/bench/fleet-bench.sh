@@ -271,9 +271,9 @@ if [ "$CLUSTER" = 1 ]; then
     FDS_NOW=${FDS_NOW% }
   }
   log "three replicas behind nginx stream, $N readers, $((N / 10)) lanes (load average $(loadavg))"
-  start_gateway r1 $R1 $((R1 + 1)) --max-handshaking-per-source 1024; G1=$STARTED
-  start_gateway r2 $R2 $((R2 + 1)) --max-handshaking-per-source 1024; G2=$STARTED
-  start_gateway r3 $R3 $((R3 + 1)) --max-handshaking-per-source 1024; G3=$STARTED
+  start_gateway r1 $R1 $((R1 + 1)) --max-handshaking-per-source 1024 --ops-port $((R1 + 20)); G1=$STARTED
+  start_gateway r2 $R2 $((R2 + 1)) --max-handshaking-per-source 1024 --ops-port $((R2 + 20)); G2=$STARTED
+  start_gateway r3 $R3 $((R3 + 1)) --max-handshaking-per-source 1024 --ops-port $((R3 + 20)); G3=$STARTED
   REPLICA_PIDS=($G1 $G2 $G3)
   mkdir -p "$WORK/nginx/logs"
   BACKUP=""; [ "$STORM_VICTIM" = all ] && BACKUP=backup
@@ -368,7 +368,7 @@ PY
     # As a Deployment would: the pod comes back at once, same ports, same node name (a new node id).
     wait "$VICTIM" 2>/dev/null || true
     mv "$WORK/$VICTIM_NAME.log" "$WORK/$VICTIM_NAME-killed.log"
-    start_gateway "$VICTIM_NAME" "$VICTIM_PORT" $((VICTIM_PORT + 1)) --max-handshaking-per-source 1024
+    start_gateway "$VICTIM_NAME" "$VICTIM_PORT" $((VICTIM_PORT + 1)) --max-handshaking-per-source 1024 --ops-port $((VICTIM_PORT + 20))
     RESTART_MS=$(python3 -c 'import sys, time; print(round((time.time() - float(sys.argv[1])) * 1000))' "$t_kill")
     REPLICA_PIDS[$VICTIM_INDEX]=$STARTED; STORM_REPLICAS="$SURVIVORS $STARTED"
     log "storm: $VICTIM_NAME restarted after $RESTART_MS ms, as a Deployment would (same ports, node name $VICTIM_NAME)"
@@ -406,6 +406,11 @@ PY
   done
   cp "$WORK/storm.log" "$OUT/fleet-storm.log"
   CLOSES1=$(closes "$WORK/readers-lb-*.log")
+  # Each replica's connections, accepts and handshakes (their ops endpoints' /metrics) as the storm ends.
+  for port in $R1 $R2 $R3; do
+    echo "# replica on port $port"
+    curl -s --max-time 5 "http://127.0.0.1:$((port + 20))/metrics" | grep -E '^(reader_gateway_(connections|connections_accepted_total|tls_handshakes_total|tls_handshake_failures_total|connections_refused_total)|process_open_fds)' || true
+  done > "$OUT/fleet-storm-metrics.txt"
   cp "$WORK/nginx/logs/error.log" "$OUT/fleet-storm-nginx-error.log" 2>/dev/null || true
   [ "$RESTART" = 1 ] && cp "$WORK/$VICTIM_NAME.log" "$OUT/fleet-storm-restarted-replica.log"
   # Where PostgreSQL's time went during the storm (the counters were reset at the kill).

@@ -40,7 +40,8 @@ bench-flood: test-deps
 # FLEET_CLUSTER_READERS=45000 FLEET_SINGLE=0: three replicas of 15,000 readers with 4,500 lanes;
 # the killed replica is restarted at once as a Deployment would (FLEET_RESTART=1, the default above
 # 15,000) and nginx balances with least_conn over several listen ports and workers.
-# Results: bench-results/fleet.md, fleet.jsonl, fleet-storm.log, fleet-storm-statements.txt.
+# Results: bench-results/fleet.md, fleet.jsonl, fleet-storm.log, fleet-storm-statements.txt,
+# fleet-storm-metrics.txt (each replica's /metrics counters as the storm ends).
 bench-fleet: test-deps
 	$(call apt_install,postgresql-contrib)
 	@$(SWIFT) build -c release $(SWIFT_FLAGS) >/dev/null

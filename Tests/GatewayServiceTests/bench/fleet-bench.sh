@@ -264,7 +264,7 @@ if [ "$CLUSTER" = 1 ]; then
     local i n
     FDS_NOW=""
     for i in 0 1 2; do
-      n=$(ls /proc/${REPLICA_PIDS[$i]}/fd 2>/dev/null | wc -l)
+      n=$(ls /proc/${REPLICA_PIDS[$i]}/fd 2>/dev/null | wc -l || true)  # 0 once the process is gone
       [ "$n" -gt "${PEAK_FDS[$i]}" ] && PEAK_FDS[$i]=$n
       FDS_NOW+="$n "
     done

@@ -37,7 +37,11 @@ bench-flood: test-deps
 # also measures the replica with and without a WatchFleet watcher. About 15 minutes, so not part
 # of `make bench`. FLEET_SIZES, FLEET_WINDOW, FLEET_ROUNDS, FLEET_CLUSTER=0, FLEET_WATCH=0,
 # FLEET_STORM_VICTIM=all (every reader on the killed replica), FLEET_PORT_BASE (see the script).
-# Results: bench-results/fleet.md, fleet.jsonl, fleet-storm.log, fleet-storm-statements.txt.
+# FLEET_CLUSTER_READERS=45000 FLEET_SINGLE=0: three replicas of 15,000 readers with 4,500 lanes;
+# the killed replica is restarted at once as a Deployment would (FLEET_RESTART=1, the default above
+# 15,000) and nginx balances with least_conn over several listen ports and workers.
+# Results: bench-results/fleet.md, fleet.jsonl, fleet-storm.log, fleet-storm-statements.txt,
+# fleet-storm-metrics.txt (each replica's /metrics counters as the storm ends).
 bench-fleet: test-deps
 	$(call apt_install,postgresql-contrib)
 	@$(SWIFT) build -c release $(SWIFT_FLAGS) >/dev/null

@@ -85,6 +85,7 @@ final class Listener: @unchecked Sendable {
     private func open(_ client: Int32, peer: SocketAddress) {
         server.counters.connections.add(1, ordering: .relaxed)
         server.counters.handshaking.add(1, ordering: .relaxed)
+        server.counters.accepted.add(1, ordering: .relaxed)
         let connection = TLSConnection(
             fd: client, ssl: nil, helloContext: server.currentContext, isServer: true, verifyPeer: false, eventLoop: loop,
             limits: server.configuration.limits, counters: server.counters, peerAddress: peer, state: .handshaking

@@ -88,8 +88,14 @@ extension TLSConnection {
         guard previous != .closed else { return }
         state = .closed
         if previous == .connecting || previous == .handshaking {
-            if counters != nil { counters?.handshaking.subtract(1, ordering: .relaxed) }
+            if let counters {
+                counters.handshaking.subtract(1, ordering: .relaxed)
+                counters.handshakes.failed(reason == .handshakeTimeout ? .timeout : handshakeFailure)
+            }
             leaveAdmission()
+        } else if countedWithCertificate {
+            countedWithCertificate = false
+            counters?.handshakes.openWithCertificate.subtract(1, ordering: .relaxed)
         }
         counters?.connectionClosed()
         loop.deregister(fd: fd)

@@ -29,12 +29,14 @@ extension TLSConnection {
         var header = [UInt8](repeating: 0, count: 5)
         let peeked = header.withUnsafeMutableBytes { rg_socket_peek(fd, $0.baseAddress, 5) }
         if peeked == 0 {
+            handshakeFailure = .closed
             finish(.handshakeFailed(TransportError(.handshakeFailed, "TLS handshake with \(peerDescription) failed: the peer closed the connection before sending a ClientHello")))
             return false
         }
         if peeked < 0 {
             let error = rg_errno()
             if error == EAGAIN || error == EWOULDBLOCK || error == EINTR { return false }
+            handshakeFailure = error == ECONNRESET ? .closed : .internal
             finish(.handshakeFailed(TransportError(.handshakeFailed, "TLS handshake with \(peerDescription) failed", cause: OpenSSLErrors.errnoText(error))))
             return false
         }

@@ -16,6 +16,12 @@ final class ServerCounters: Sendable {
     let buffersReleaseDeferred = Atomic<Int>(0)
     /// Set when the last connection closes while the server shuts down (see ``TLSServer/shutdown(gracePeriod:)``).
     let drained = Mutex<Latch?>(nil)
+    /// Connections accepted since start (``TLSServer/statistics``).
+    let accepted = Atomic<Int>(0)
+    /// Handshake outcomes and open connections by certificate (``TLSServer/statistics``).
+    let handshakes = HandshakeCounters()
+    /// Set by ``TLSServer/beginShutdown()``: open connections are draining.
+    let shuttingDown = Atomic<Bool>(false)
 
     /// Counts a closed connection; the last one during a shutdown sets ``drained``.
     func connectionClosed() {
@@ -117,6 +123,10 @@ public final class TLSConnection: @unchecked Sendable {
     var closeAfterFlush = false
     var closeNotifySent = false
     var pendingCloseReason: CloseReason = .closedLocally
+    /// Why the handshake failed, when it does (counted by ``finish(_:)``); set where it fails.
+    var handshakeFailure: TLSHandshakeFailure = .internal
+    /// Counted in ``HandshakeCounters/openWithCertificate`` until it closes.
+    var countedWithCertificate = false
 
     /// Set by the socket BIO's read watch (`rg_SSL_watch_reads`): whether OpenSSL's last
     /// read(2) left the socket empty. Allocated here so its address outlives the BIO, which
@@ -255,6 +265,7 @@ public final class TLSConnection: @unchecked Sendable {
         let queue = OpenSSLErrors.drain()
         let verify = SSL_get_verify_result(ssl)
         if verify != X509_V_OK {
+            handshakeFailure = .certificate
             let reason = String(cString: X509_verify_cert_error_string(verify))
             let side = isServer ? "client" : "server"
             return TransportError(
@@ -265,9 +276,11 @@ public final class TLSConnection: @unchecked Sendable {
         }
         if sslError == SSL_ERROR_SYSCALL && queue == nil {
             let saved = rg_errno()
+            handshakeFailure = saved == 0 || saved == ECONNRESET || saved == EPIPE ? .closed : .internal
             let detail = saved == 0 ? "the peer closed the connection during the handshake" : OpenSSLErrors.errnoText(saved)
             return TransportError(.handshakeFailed, "TLS handshake with \(peerDescription) failed: \(detail)")
         }
+        handshakeFailure = sslError == SSL_ERROR_ZERO_RETURN ? .closed : .protocol
         return TransportError(
             .handshakeFailed,
             "TLS handshake with \(peerDescription) failed; the peer may not speak TLS 1.2+, share a cipher, or trust this certificate",
@@ -276,7 +289,10 @@ public final class TLSConnection: @unchecked Sendable {
     }
 
     private func handshakeFinished() {
-        counters?.handshaking.subtract(1, ordering: .relaxed)
+        if let counters {
+            counters.handshaking.subtract(1, ordering: .relaxed)
+            countHandshakeSuccess(counters.handshakes)
+        }
         leaveAdmission()
         state = .active
         lastActivity = loop.now
@@ -307,6 +323,22 @@ public final class TLSConnection: @unchecked Sendable {
             tlsVersion: String(cString: SSL_get_version(ssl)),
             cipher: SSL_get_current_cipher(ssl).map { String(cString: SSL_CIPHER_get_name($0)) } ?? "none"
         )
+    }
+
+    /// Counts a server handshake that succeeded, by whether the peer presented a verified certificate.
+    private func countHandshakeSuccess(_ handshakes: HandshakeCounters) {
+        var verified = false
+        if let certificate = SSL_get1_peer_certificate(ssl) {
+            verified = SSL_get_verify_result(ssl) == X509_V_OK
+            X509_free(certificate)
+        }
+        if verified {
+            countedWithCertificate = true
+            handshakes.withCertificate.add(1, ordering: .relaxed)
+            handshakes.openWithCertificate.add(1, ordering: .relaxed)
+        } else {
+            handshakes.withoutCertificate.add(1, ordering: .relaxed)
+        }
     }
 
     static func text(of nid: Int32, in name: OpaquePointer) -> String? {

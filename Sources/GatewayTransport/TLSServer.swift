@@ -112,6 +112,7 @@ public final class TLSServer: Sendable {
     public func beginShutdown() {
         let listeners = state.withLock { state -> [Listener] in
             state.accepting = false
+            counters.shuttingDown.store(true, ordering: .relaxed)
             let taken = state.listeners
             state.listeners = []
             return taken

@@ -13,6 +13,12 @@ public final class Counter: Sendable {
         storage.wrappingAdd(amount, ordering: .relaxed)
     }
 
+    /// Sets the count to a running total kept elsewhere (a component's own counter, read at
+    /// scrape time); the total must only go up, as a counter's does.
+    public func set(total: UInt64) {
+        storage.store(total, ordering: .relaxed)
+    }
+
     /// The current count.
     public var value: UInt64 { storage.load(ordering: .relaxed) }
 }

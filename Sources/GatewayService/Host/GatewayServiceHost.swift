@@ -103,6 +103,11 @@ public final class GatewayServiceHost: LifecyclePart {
             throw error
         }
         _ = published.storeIfNil(open)
+        // The connection and handshake metrics are the listeners' own counts, read at each scrape.
+        let metrics = self.metrics
+        metrics.collection.onScrape {
+            TransportMetrics.record(public: open.server.statistics, internal: open.internalServer.statistics, into: metrics)
+        }
         let failure = await withDiscardingTaskGroup(returning: (any Error)?.self) { background in
             background.addTask { await gateway.runBackground(advertisedAddress: open.advertised) }
             var failure: (any Error)?

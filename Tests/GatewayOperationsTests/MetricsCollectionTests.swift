@@ -44,6 +44,19 @@ struct MetricsCollectionTests {
         #expect(try PrometheusTextReader(collection.render()).value("test_pool") == 5)
     }
 
+    @Test("a counter set from a running total kept elsewhere renders that total at each scrape")
+    func counterFromTotal() throws {
+        let collection = MetricsCollection()
+        let accepted = collection.counter("test_accepted_total", help: "Accepted.")
+        let source = Counter()
+        collection.onScrape { accepted.unlabeled.set(total: source.value) }
+        source.increment(by: 7)
+        #expect(try PrometheusTextReader(collection.render()).value("test_accepted_total") == 7)
+        source.increment(by: 4)
+        #expect(try PrometheusTextReader(collection.render()).value("test_accepted_total") == 11)
+        #expect(accepted.unlabeled.value == 11)
+    }
+
     @Test("values outside the declared set count under other and in the overflow counter")
     func overflow() throws {
         let collection = MetricsCollection()

@@ -1,0 +1,62 @@
+import Foundation
+import GatewayOperations
+import GatewayService
+import GatewayTestKit
+import GatewayTransport
+import Testing
+
+/// The connection and handshake metrics of a real gateway, as `/metrics` renders them: the TLS
+/// port's own counts, read at each scrape.
+@Suite("transport metrics")
+struct TransportMetricsTests {
+    @Test func aReaderALaneAndAForeignCertificateAreCountedByKind() async throws {
+        try await withHarness { harness in
+            let lane = try await harness.channel()
+            let reader = try await harness.channel(certificate: try harness.readerCertificate(serial: "WSC513-7001"))
+            let foreign = try CertificateAuthority.create(commonName: "another CA")
+            let stranger = try foreign.issue(
+                CertificateRequest(commonName: "WSC513-7002", subjectSerialNumber: "WSC513-7002", usage: .client),
+                writingTo: harness.directory, name: "foreign-reader"
+            )
+            // TLS 1.3: the client may finish its side before the gateway's verdict arrives.
+            if let refused = try? await harness.channel(certificate: stranger) { refused.close() }
+
+            let expected = [
+                #"reader_gateway_connections_accepted_total{kind="reader"} 2"#,
+                #"reader_gateway_connections_accepted_total{kind="lane"} 1"#,
+                #"reader_gateway_tls_handshakes_total{kind="reader",result="success"} 1"#,
+                #"reader_gateway_tls_handshakes_total{kind="lane",result="success"} 1"#,
+                #"reader_gateway_tls_handshakes_total{kind="reader",result="failure"} 1"#,
+                #"reader_gateway_tls_handshake_failures_total{kind="reader",reason="certificate"} 1"#,
+                #"reader_gateway_connections{kind="reader",state="active"} 1"#,
+                #"reader_gateway_connections{kind="lane",state="active"} 1"#,
+                #"reader_gateway_connections{kind="reader",state="handshaking"} 0"#,
+            ]
+            var text = ""
+            let counted = await eventually {
+                text = harness.metrics.collection.render()
+                return expected.allSatisfy { text.contains($0 + "\n") }
+            }
+            #expect(counted, "missing \(expected.filter { !text.contains($0 + "\n") }) in:\n\(text)")
+            reader.close()
+            lane.close()
+            let closed = await eventually {
+                text = harness.metrics.collection.render()
+                return text.contains(#"reader_gateway_connections{kind="reader",state="active"} 0"# + "\n")
+                    && text.contains(#"reader_gateway_connections{kind="lane",state="active"} 0"# + "\n")
+            }
+            #expect(closed, "connections still open in:\n\(text)")
+        }
+    }
+
+    private func withHarness(_ body: (GatewayHarness) async throws -> Void) async throws {
+        let harness = try await GatewayHarness.start()
+        do {
+            try await body(harness)
+        } catch {
+            await harness.stop()
+            throw error
+        }
+        await harness.stop()
+    }
+}

@@ -8,7 +8,7 @@ import GatewayTransport
 /// failed, a public-listener connection is reported under `kind="reader"`. The internal listener
 /// serves peers only. Open connections are `draining` once their listener shuts down.
 enum TransportMetrics {
-    static func record(public server: TLSServerStatistics, internal replicas: TLSServerStatistics?, into metrics: GatewayMetrics) {
+    static func record(public server: TLSServerStatistics, internal replicas: TLSServerStatistics, into metrics: GatewayMetrics) {
         let lanes = server.handshakesWithoutCertificate
         metrics.connectionsAccepted.labels(ConnectionKind.reader).set(total: UInt64(max(0, server.accepted - lanes)))
         metrics.connectionsAccepted.labels(ConnectionKind.lane).set(total: UInt64(lanes))
@@ -17,7 +17,6 @@ enum TransportMetrics {
         recordFailures(server, kind: .reader, into: metrics)
         setOpen(.reader, handshaking: server.handshaking, open: server.openWithCertificate, draining: server.shuttingDown, into: metrics)
         setOpen(.lane, handshaking: 0, open: server.openWithoutCertificate, draining: server.shuttingDown, into: metrics)
-        guard let replicas else { return }
         metrics.connectionsAccepted.labels(ConnectionKind.peer).set(total: UInt64(replicas.accepted))
         metrics.handshakes.labels(ConnectionKind.peer, HandshakeResult.success).set(total: UInt64(replicas.handshakesSucceeded))
         recordFailures(replicas, kind: .peer, into: metrics)

@@ -15,7 +15,8 @@ public struct GatewayMetrics: Sendable {
     /// The collection that renders `/metrics`.
     public let collection: MetricsCollection
 
-    /// Open connections by kind and state (`reader_gateway_connections`).
+    /// Open connections by kind and state (`reader_gateway_connections`), set at scrape time
+    /// from the TLS listeners' counts.
     public let connections: MetricFamily<Gauge>
     /// Connections accepted since start, by kind.
     public let connectionsAccepted: MetricFamily<Counter>
@@ -78,18 +79,22 @@ public struct GatewayMetrics: Sendable {
         let kind = MetricLabel("kind", ConnectionKind.self)
         self.collection = collection
         connections = collection.gauge(
-            "reader_gateway_connections", help: "Open connections by kind and state.",
+            "reader_gateway_connections",
+            help: "Open connections by kind and state; a public-port connection is a reader (verified certificate) or a lane (none) "
+                + "once its handshake succeeded, handshaking under kind reader before.",
             labels: [kind, MetricLabel("state", ConnectionState.self)]
         )
         connectionsAccepted = collection.counter(
-            "reader_gateway_connections_accepted_total", help: "Connections accepted since start, by kind.", labels: [kind]
+            "reader_gateway_connections_accepted_total",
+            help: "Connections accepted since start, by kind (lane: handshake succeeded without a certificate; reader: every other public-port connection).",
+            labels: [kind]
         )
         handshakes = collection.counter(
-            "reader_gateway_tls_handshakes_total", help: "TLS handshakes finished, by kind and result.",
+            "reader_gateway_tls_handshakes_total", help: "TLS handshakes ended, by kind and result (public-port failures count under kind reader).",
             labels: [kind, MetricLabel("result", HandshakeResult.self)]
         )
         handshakeFailures = collection.counter(
-            "reader_gateway_tls_handshake_failures_total", help: "TLS handshakes that failed, by kind and reason.",
+            "reader_gateway_tls_handshake_failures_total", help: "TLS handshakes that failed, by kind and reason (public-port failures count under kind reader).",
             labels: [kind, MetricLabel("reason", HandshakeFailureReason.self)]
         )
         calls = collection.counter(

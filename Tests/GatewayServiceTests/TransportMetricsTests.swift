@@ -1,9 +1,9 @@
 import Foundation
 import GatewayOperations
-import GatewayService
 import GatewayTestKit
 import GatewayTransport
 import Testing
+@testable import GatewayService
 
 /// The connection and handshake metrics of a real gateway, as `/metrics` renders them: the TLS
 /// port's own counts, read at each scrape.
@@ -46,6 +46,29 @@ struct TransportMetricsTests {
                     && text.contains(#"reader_gateway_connections{kind="lane",state="active"} 0"# + "\n")
             }
             #expect(closed, "connections still open in:\n\(text)")
+        }
+    }
+
+    @Test func aReplicaDialingTheInternalListenerIsCountedAsAPeer() async throws {
+        try await withHarness { harness in
+            // The gateway's own replica link, dialing its own internal listener: real mutual TLS
+            // with the cluster's internal CA, as another replica's would be.
+            let opened = try #require(harness.host.opened)
+            _ = try await opened.gateway.replicas.channel(to: opened.advertised)
+            let expected = [
+                #"reader_gateway_connections_accepted_total{kind="peer"} 1"#,
+                #"reader_gateway_tls_handshakes_total{kind="peer",result="success"} 1"#,
+                #"reader_gateway_connections{kind="peer",state="active"} 1"#,
+            ]
+            var text = ""
+            let counted = await eventually {
+                text = harness.metrics.collection.render()
+                return expected.allSatisfy { text.contains($0 + "\n") }
+            }
+            #expect(counted, "missing \(expected.filter { !text.contains($0 + "\n") }) in:\n\(text)")
+            // A peer is not a reader or a lane.
+            #expect(text.contains(#"reader_gateway_connections_accepted_total{kind="reader"} 0"# + "\n"))
+            #expect(text.contains(#"reader_gateway_connections_accepted_total{kind="lane"} 0"# + "\n"))
         }
     }
 

@@ -32,8 +32,9 @@ struct TransportMetricsMappingTests {
         let replicas = statistics(accepted: 4, withCertificate: 3, withoutCertificate: 0, failures: [.certificate: 1], openWithCertificate: 3)
         TransportMetrics.record(public: server, internal: replicas, into: metrics)
 
-        // Accepted: lanes are those whose handshake succeeded without a certificate; the rest are readers.
-        #expect(metrics.connectionsAccepted.labels(ConnectionKind.reader).value == 14)
+        // Accepted, once the handshake ended: lanes succeeded without a certificate; readers with
+        // one, or failed (the 2 still handshaking are not counted yet).
+        #expect(metrics.connectionsAccepted.labels(ConnectionKind.reader).value == 12)
         #expect(metrics.connectionsAccepted.labels(ConnectionKind.lane).value == 6)
         #expect(metrics.connectionsAccepted.labels(ConnectionKind.peer).value == 4)
         #expect(metrics.handshakes.labels(ConnectionKind.reader, HandshakeResult.success).value == 9)
@@ -51,6 +52,18 @@ struct TransportMetricsMappingTests {
         #expect(metrics.connections.labels(ConnectionKind.lane, ConnectionState.handshaking).value == 0)
         #expect(metrics.connections.labels(ConnectionKind.peer, ConnectionState.active).value == 3)
         #expect(metrics.connections.labels(ConnectionKind.reader, ConnectionState.draining).value == 0)
+    }
+
+    @Test func aLaneFinishingItsHandshakeTakesNothingBackFromTheReaders() {
+        let metrics = GatewayMetrics(includeProcessMetrics: false)
+        let idle = statistics(accepted: 0, withCertificate: 0, withoutCertificate: 0)
+        let handshaking = statistics(accepted: 1, withCertificate: 0, withoutCertificate: 0, handshaking: 1)
+        TransportMetrics.record(public: handshaking, internal: idle, into: metrics)
+        #expect(metrics.connectionsAccepted.labels(ConnectionKind.reader).value == 0)
+        #expect(metrics.connections.labels(ConnectionKind.reader, ConnectionState.handshaking).value == 1)
+        TransportMetrics.record(public: statistics(accepted: 1, withCertificate: 0, withoutCertificate: 1, openWithoutCertificate: 1), internal: idle, into: metrics)
+        #expect(metrics.connectionsAccepted.labels(ConnectionKind.reader).value == 0)
+        #expect(metrics.connectionsAccepted.labels(ConnectionKind.lane).value == 1)
     }
 
     @Test func openConnectionsOfAListenerThatShutsDownAreDraining() {

@@ -86,7 +86,7 @@ public struct GatewayMetrics: Sendable {
         )
         connectionsAccepted = collection.counter(
             "reader_gateway_connections_accepted_total",
-            help: "Connections accepted since start, by kind (lane: handshake succeeded without a certificate; reader: every other public-port connection).",
+            help: "Connections accepted since start, by kind, counted when the handshake ends (lane: succeeded without a certificate; reader: succeeded with one, or failed; peer: the internal port).",
             labels: [kind]
         )
         handshakes = collection.counter(

@@ -7,10 +7,14 @@ import GatewayTransport
 /// (a verified client certificate: a reader; none: a lane). Before that, and for a handshake that
 /// failed, a public-listener connection is reported under `kind="reader"`. The internal listener
 /// serves peers only. Open connections are `draining` once their listener shuts down.
+///
+/// A public connection is counted as accepted when its handshake ends, when its kind is known:
+/// counted earlier, a lane would first count as a reader and then move, and a counter must never
+/// go down. Connections still in their handshake are in `reader_gateway_connections{state="handshaking"}`.
 enum TransportMetrics {
     static func record(public server: TLSServerStatistics, internal replicas: TLSServerStatistics, into metrics: GatewayMetrics) {
         let lanes = server.handshakesWithoutCertificate
-        metrics.connectionsAccepted.labels(ConnectionKind.reader).set(total: UInt64(max(0, server.accepted - lanes)))
+        metrics.connectionsAccepted.labels(ConnectionKind.reader).set(total: UInt64(server.handshakesWithCertificate + server.handshakesFailed))
         metrics.connectionsAccepted.labels(ConnectionKind.lane).set(total: UInt64(lanes))
         metrics.handshakes.labels(ConnectionKind.reader, HandshakeResult.success).set(total: UInt64(server.handshakesWithCertificate))
         metrics.handshakes.labels(ConnectionKind.lane, HandshakeResult.success).set(total: UInt64(lanes))

@@ -73,13 +73,6 @@ struct TransportMetricsTests {
     }
 
     private func withHarness(_ body: (GatewayHarness) async throws -> Void) async throws {
-        let harness = try await GatewayHarness.start()
-        do {
-            try await body(harness)
-        } catch {
-            await harness.stop()
-            throw error
-        }
-        await harness.stop()
+        try await GatewayHarness.start().run(body)
     }
 }

@@ -6,3 +6,16 @@ extension GatewayHarness {
         ClientChannelConfiguration(host: "127.0.0.1", port: port, serverName: "localhost", trustedCAPath: caPath)
     }
 }
+
+extension GatewayHarness {
+    /// Runs `body` with this gateway, then stops it, whether `body` returned or threw.
+    func run(_ body: (GatewayHarness) async throws -> Void) async throws {
+        do {
+            try await body(self)
+        } catch {
+            await stop()
+            throw error
+        }
+        await stop()
+    }
+}

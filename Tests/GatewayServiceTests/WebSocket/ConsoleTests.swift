@@ -235,14 +235,7 @@ struct ConsoleTests {
     }
 
     private func withHarness(authFailuresPerSource: AuthFailureRule = .perSource, _ body: (GatewayHarness) async throws -> Void) async throws {
-        let harness = try await GatewayHarness.start(authFailuresPerSource: authFailuresPerSource)
-        do {
-            try await body(harness)
-        } catch {
-            await harness.stop()
-            throw error
-        }
-        await harness.stop()
+        try await GatewayHarness.start(authFailuresPerSource: authFailuresPerSource).run(body)
     }
 }
 

@@ -242,13 +242,6 @@ struct WebSocketBindingTests {
         webSocket: WebSocketCarrierConfiguration = WebSocketCarrierConfiguration(origins: .only([GatewayHarness.allowedOrigin])),
         _ body: (GatewayHarness) async throws -> Void
     ) async throws {
-        let harness = try await GatewayHarness.start(webSocket: webSocket)
-        do {
-            try await body(harness)
-        } catch {
-            await harness.stop()
-            throw error
-        }
-        await harness.stop()
+        try await GatewayHarness.start(webSocket: webSocket).run(body)
     }
 }

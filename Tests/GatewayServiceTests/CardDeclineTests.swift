@@ -89,8 +89,7 @@ struct CardDeclineTests {
         let store = try await StoreFixture.make(harness)
         let configuration = harness.clientConfiguration
         let connection = GatewayConnection(configuration)
-        let lane = TerminalClient(connection: connection)
-        _ = try await lane.openSession(connectionToken: store.token, posDeviceID: "pos-1", laneLabel: "Lane 1")
+        let lane = try await store.openedLane(1, on: connection)
         let readers = try await lane.discoverReaders(InternetDiscoveryConfiguration(locationID: store.location))
         let target = try #require(readers.first { $0.id == store.readerID })
         _ = try await lane.connectReader(target, connectionConfig: InternetConnectionConfiguration(failIfInUse: true, allowCustomerCancel: false))

@@ -14,10 +14,8 @@ struct ClientLibraryTests {
         let configuration = harness.clientConfiguration
         let connectionA = GatewayConnection(configuration)
         let connectionB = GatewayConnection(configuration)
-        let laneA = TerminalClient(connection: connectionA)
-        let laneB = TerminalClient(connection: connectionB)
-        _ = try await laneA.openSession(connectionToken: store.token, posDeviceID: "pos-1", laneLabel: "Lane 1")
-        _ = try await laneB.openSession(connectionToken: store.token, posDeviceID: "pos-2", laneLabel: "Lane 2")
+        let laneA = try await store.openedLane(1, on: connectionA)
+        let laneB = try await store.openedLane(2, on: connectionB)
 
         let readersA = try await laneA.discoverReaders(locationID: store.location)
         let target = try #require(readersA.first { $0.id == store.readerID })
@@ -72,8 +70,7 @@ struct ClientLibraryTests {
         let store = try await StoreFixture.make(harness)
         let configuration = harness.clientConfiguration
         let connection = GatewayConnection(configuration)
-        let lane = TerminalClient(connection: connection)
-        _ = try await lane.openSession(connectionToken: store.token, posDeviceID: "pos-1", laneLabel: "Lane 1")
+        let lane = try await store.openedLane(1, on: connection)
         let first = try #require(try await lane.discoverReaders(locationID: store.location).first)
         let second = try #require(try await lane.discoverReaders(locationID: store.location).first)
         #expect(first.discoveryID != second.discoveryID)

@@ -78,8 +78,7 @@ struct ConnectionTokenProviderTests {
         let second = try #require(lane.session)
         #expect(second.sessionID != first.sessionID)
         try await lane.connectReader(again, failIfInUse: true)
-        let other = TerminalClient(connection: connection)
-        _ = try await other.openSession(connectionToken: store.token, posDeviceID: "pos-2", laneLabel: "Lane 2")
+        let other = try await store.openedLane(2, on: connection)
         let taken = try #require(try await other.discoverReaders(locationID: store.location).first { $0.id == store.readerID })
         try await other.connectReader(taken, failIfInUse: false)
         var disconnect: DisconnectInfo?

@@ -20,10 +20,8 @@ struct TerminalErrorCodesTests {
         let store = try await StoreFixture.make(harness)
         let configuration = harness.clientConfiguration
         let connection = GatewayConnection(configuration)
-        let lane = TerminalClient(connection: connection)
-        let other = TerminalClient(connection: connection)
-        _ = try await lane.openSession(connectionToken: store.token, posDeviceID: "pos-1", laneLabel: "Lane 1")
-        _ = try await other.openSession(connectionToken: store.token, posDeviceID: "pos-2", laneLabel: "Lane 2")
+        let lane = try await store.openedLane(1, on: connection)
+        let other = try await store.openedLane(2, on: connection)
         let target = try #require(try await lane.discoverReaders(InternetDiscoveryConfiguration(locationID: store.location)).first { $0.id == store.readerID })
         try await lane.connectReader(target, connectionConfig: InternetConnectionConfiguration(failIfInUse: true))
 

@@ -40,10 +40,8 @@ struct TerminalShapesTests {
         let store = try await StoreFixture.make(harness)
         let configuration = harness.clientConfiguration
         let connection = GatewayConnection(configuration)
-        let lane = TerminalClient(connection: connection)
-        let other = TerminalClient(connection: connection)
-        _ = try await lane.openSession(connectionToken: store.token, posDeviceID: "pos-1", laneLabel: "Lane 1")
-        _ = try await other.openSession(connectionToken: store.token, posDeviceID: "pos-2", laneLabel: "Lane 2")
+        let lane = try await store.openedLane(1, on: connection)
+        let other = try await store.openedLane(2, on: connection)
         let (disconnects, sink) = AsyncStream.makeStream(of: DisconnectInfo.self)
         let model = await LaneModel(sink)
         let target = try #require(try await lane.discoverReaders(InternetDiscoveryConfiguration(locationID: store.location)).first { $0.id == store.readerID })
@@ -67,8 +65,7 @@ struct TerminalShapesTests {
         let store = try await StoreFixture.make(harness)
         let configuration = harness.clientConfiguration
         let connection = GatewayConnection(configuration)
-        let lane = TerminalClient(connection: connection)
-        _ = try await lane.openSession(connectionToken: store.token, posDeviceID: "pos-1", laneLabel: "Lane 1")
+        let lane = try await store.openedLane(1, on: connection)
 
         let model = CheckoutViewModel()
         let discovery: TerminalError? = await withCheckedContinuation { done in

@@ -19,3 +19,13 @@ extension GatewayHarness {
         await stop()
     }
 }
+
+extension StoreFixture {
+    /// A lane of the client library on `connection`, its session open with the store's token as
+    /// "Lane `number`" on device "pos-`number`".
+    func openedLane(_ number: Int, on connection: GatewayConnection) async throws -> TerminalClient {
+        let lane = TerminalClient(connection: connection)
+        _ = try await lane.openSession(connectionToken: token, posDeviceID: "pos-\(number)", laneLabel: "Lane \(number)")
+        return lane
+    }
+}

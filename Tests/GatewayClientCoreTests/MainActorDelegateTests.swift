@@ -41,10 +41,7 @@ struct MainActorDelegateTests {
         let terminal = TerminalClient(connection: connection)
         let model = CheckoutViewModel()
         terminal.setDelegate(model)
-        try await terminal.openSession(connectionToken: "pst_core", posDeviceID: "pos-1", laneLabel: "Lane 1")
-        let readers = try await terminal.discoverReaders(InternetDiscoveryConfiguration(locationID: "tml_core"))
-        try await terminal.connectReader(try #require(readers.first), connectionConfig: InternetConnectionConfiguration(failIfInUse: true, delegate: model))
-        #expect(await gateway.next { $0 == .called(path: ReaderGatewayV1.Sdk.subscribeEvents.path, connection: 1) } != nil)
+        try await TerminalSessionOverTransportTests.connect(terminal, through: gateway, InternetConnectionConfiguration(failIfInUse: true, delegate: model))
 
         // The gateway sends the takeover, then fails the command; the error comes back only
         // once the view model heard the loss, through both delegates, on the main actor.

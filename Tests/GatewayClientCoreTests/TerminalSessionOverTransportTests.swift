@@ -13,6 +13,17 @@ struct TerminalSessionOverTransportTests {
         TerminalClient(connection: GatewayConnection(Self.configuration, transport: InMemoryClientTransport(gateway: gateway)))
     }
 
+    /// Opens `terminal`'s session, discovers the script's reader and connects it with `connectionConfig`;
+    /// returns once the gateway saw the event stream subscribed on the first connection.
+    static func connect(
+        _ terminal: TerminalClient, through gateway: ScriptedGateway, _ connectionConfig: InternetConnectionConfiguration = .init()
+    ) async throws {
+        try await terminal.openSession(connectionToken: "pst_core", posDeviceID: "pos-1", laneLabel: "Lane 1")
+        let readers = try await terminal.discoverReaders(InternetDiscoveryConfiguration(locationID: "tml_core"))
+        try await terminal.connectReader(try #require(readers.first), connectionConfig: connectionConfig)
+        #expect(await gateway.next { $0 == .called(path: ReaderGatewayV1.Sdk.subscribeEvents.path, connection: 1) } != nil)
+    }
+
     @Test("a session opens, discovers and connects the reader; the gateway saw each request as sent")
     func openDiscoverConnect() async throws {
         let gateway = ScriptedGateway(SessionScript.answers())
@@ -84,12 +95,8 @@ struct TerminalSessionOverTransportTests {
         let gateway = ScriptedGateway(SessionScript.answers())
         let terminal = terminal(gateway)
         var events = terminal.events.makeAsyncIterator()
-        try await terminal.openSession(connectionToken: "pst_core", posDeviceID: "pos-1", laneLabel: "Lane 1")
-        let readers = try await terminal.discoverReaders(InternetDiscoveryConfiguration(locationID: "tml_core"))
-        try await terminal.connectReader(try #require(readers.first), connectionConfig: InternetConnectionConfiguration())
         // The event stream is subscribed before the gateway has anything to say on it.
-        let subscribed = await gateway.next { $0 == .called(path: ReaderGatewayV1.Sdk.subscribeEvents.path, connection: 1) }
-        #expect(subscribed != nil)
+        try await Self.connect(terminal, through: gateway)
 
         gateway.push(SessionScript.takeover(by: "Lane 9"))
         let event = await events.next { if case .disconnected = $0 { true } else { false } }
@@ -110,10 +117,7 @@ struct TerminalSessionOverTransportTests {
         let gateway = ScriptedGateway(SessionScript.answers())
         let terminal = terminal(gateway)
         var events = terminal.events.makeAsyncIterator()
-        try await terminal.openSession(connectionToken: "pst_core", posDeviceID: "pos-1", laneLabel: "Lane 1")
-        let readers = try await terminal.discoverReaders(InternetDiscoveryConfiguration(locationID: "tml_core"))
-        try await terminal.connectReader(try #require(readers.first), connectionConfig: InternetConnectionConfiguration())
-        #expect(await gateway.next { $0 == .called(path: ReaderGatewayV1.Sdk.subscribeEvents.path, connection: 1) } != nil)
+        try await Self.connect(terminal, through: gateway)
 
         gateway.dropConnections()
         let lost = await events.next { if case .connectionLost = $0 { true } else { false } }

@@ -32,12 +32,7 @@ struct TransportMetricsTests {
                 #"reader_gateway_connections{kind="lane",state="active"} 1"#,
                 #"reader_gateway_connections{kind="reader",state="handshaking"} 0"#,
             ]
-            var text = ""
-            let counted = await eventually {
-                text = harness.metrics.collection.render()
-                return expected.allSatisfy { text.contains($0 + "\n") }
-            }
-            #expect(counted, "missing \(expected.filter { !text.contains($0 + "\n") }) in:\n\(text)")
+            var text = await Self.metricsText(of: harness, containing: expected)
             reader.close()
             lane.close()
             let closed = await eventually {
@@ -60,16 +55,23 @@ struct TransportMetricsTests {
                 #"reader_gateway_tls_handshakes_total{kind="peer",result="success"} 1"#,
                 #"reader_gateway_connections{kind="peer",state="active"} 1"#,
             ]
-            var text = ""
-            let counted = await eventually {
-                text = harness.metrics.collection.render()
-                return expected.allSatisfy { text.contains($0 + "\n") }
-            }
-            #expect(counted, "missing \(expected.filter { !text.contains($0 + "\n") }) in:\n\(text)")
+            let text = await Self.metricsText(of: harness, containing: expected)
             // A peer is not a reader or a lane.
             #expect(text.contains(#"reader_gateway_connections_accepted_total{kind="reader"} 0"# + "\n"))
             #expect(text.contains(#"reader_gateway_connections_accepted_total{kind="lane"} 0"# + "\n"))
         }
+    }
+
+    /// The gateway's `/metrics` text once it has every line of `expected`; records the lines
+    /// still missing when the wait ends without them.
+    static func metricsText(of harness: GatewayHarness, containing expected: [String]) async -> String {
+        var text = ""
+        let counted = await eventually {
+            text = harness.metrics.collection.render()
+            return expected.allSatisfy { text.contains($0 + "\n") }
+        }
+        #expect(counted, "missing \(expected.filter { !text.contains($0 + "\n") }) in:\n\(text)")
+        return text
     }
 
     private func withHarness(_ body: (GatewayHarness) async throws -> Void) async throws {

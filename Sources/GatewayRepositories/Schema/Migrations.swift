@@ -31,6 +31,7 @@ public enum Migrations {
         .v0023AuditLog,
         .v0024AuthFailureBuckets,
         .v0025Webhooks,
+        .v0026ClaimWritesPerStatement,
     ]
 
     /// The newest version this binary knows.

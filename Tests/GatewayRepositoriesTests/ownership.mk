@@ -52,3 +52,15 @@ bench-webhook-queue:
 	  "SELECT count(*) FROM webhook_deliveries" $(EVENT_BENCH_ROUNDS) $(EVENT_BENCH_SECONDS) \
 	  "INSERT INTO webhook_endpoints (id, account_id, url, enabled_events, secret) SELECT 'we_bench_' || account_id, account_id, 'https://localhost:9/', '{*}', 'whsec_bench' FROM readers GROUP BY account_id"
 
+
+# What a batched connect writes in PostgreSQL, in units that do not depend on the machine's load
+# (WAL bytes and records, rows, PL/pgSQL calls and nested statements per claim; the plan of one
+# batch): batches of takeovers through `OwnershipStatements.claimBatch` on a throwaway server
+# (not part of `make bench`; about 20 s).
+#   make bench-claim-writes CLAIM_WRITE_BATCHES=500 CLAIM_WRITE_BATCH=8
+CLAIM_WRITE_BATCHES ?= 500
+CLAIM_WRITE_BATCH ?= 8
+.PHONY: bench-claim-writes
+bench-claim-writes:
+	@$(SWIFT) build -c release --product OwnershipBenchmark $(SWIFT_FLAGS) >/dev/null
+	@Tests/GatewayRepositoriesTests/bench/claim-write-cost.sh ./.build/release/OwnershipBenchmark $(CLAIM_WRITE_BATCHES) $(CLAIM_WRITE_BATCH)

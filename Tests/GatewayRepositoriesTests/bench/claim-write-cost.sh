@@ -7,10 +7,11 @@
 # every claim does in the service benchmark's connect mode. Prints per claim: WAL bytes and
 # records (by resource manager, from pg_waldump), rows inserted and updated per table (HOT
 # updates apart), PL/pgSQL function calls (track_functions), buffers hit and dirtied; then the
-# plan of one more batch with EXPLAIN (ANALYZE, BUFFERS).
+# plan of one more batch with EXPLAIN (ANALYZE, BUFFERS); with CLAIM_WRITE_CALLGRIND=1, PostgreSQL's
+# instructions per claim (callgrind, valgrind installed).
 #
-#   Tests/GatewayRepositoriesTests/bench/claim-write-cost.sh <OwnershipBenchmark binary> [BATCHES] [BATCH]
-#   make bench-claim-writes CLAIM_WRITE_BATCHES=500 CLAIM_WRITE_BATCH=8
+#   [CLAIM_WRITE_CALLGRIND=1] Tests/GatewayRepositoriesTests/bench/claim-write-cost.sh <OwnershipBenchmark binary> [BATCHES] [BATCH]
+#   make bench-claim-writes CLAIM_WRITE_BATCHES=500 CLAIM_WRITE_BATCH=8 [CLAIM_WRITE_CALLGRIND=1]
 set -euo pipefail
 BENCH=$1; BATCHES=${2:-500}; BATCH=${3:-8}
 source "$(dirname "$0")/../../GatewayServiceTests/bench/postgres.sh"
@@ -92,3 +93,20 @@ echo "five more batches (after 20 in the same session, which plan and cache the 
   | "$PGBIN/psql" -X -A -t -q -v ON_ERROR_STOP=1 "$URL" | tail -n +161 > "$DIR/explain.out"
 echo "  execution times: $(grep '^Execution Time' "$DIR/explain.out" | awk '{printf "%s ", $3}')ms"
 awk '/^Execution Time/ { n++; next } n == 4' "$DIR/explain.out"
+# With CLAIM_WRITE_CALLGRIND=1: PostgreSQL's instructions per claim, which no load changes: the server
+# stopped, a single-user backend runs 10 and then 60 batches under callgrind on copies of the
+# database as it stands; (I(60) - I(10)) / (50 × BATCH).
+if [ "${CLAIM_WRITE_CALLGRIND:-0}" = 1 ]; then
+  "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 "postgresql://postgres@127.0.0.1:$PORT/postgres" \
+    -c "CREATE DATABASE callgrind_10 TEMPLATE ownership_bench" -c "CREATE DATABASE callgrind_60 TEMPLATE ownership_bench"
+  as_postgres "$PGBIN/pg_ctl" -D "$DIR/pg" -m fast -w stop >/dev/null
+  chmod 777 "$DIR"
+  declare -A instructions=()
+  for n in 10 60; do
+    { head -1 "$DIR/measured.sql"; sed -n "2,$((n + 1))p" "$DIR/measured.sql"; } | tr -s '\n' > "$DIR/callgrind-$n.sql"
+    as_postgres valgrind --tool=callgrind --callgrind-out-file="$DIR/callgrind-$n.out" "$PGBIN/postgres" --single -D "$DIR/pg" \
+      -c autovacuum=off -c full_page_writes=off "callgrind_$n" < "$DIR/callgrind-$n.sql" > "$DIR/callgrind-$n.log" 2>&1
+    instructions[$n]=$(awk '/^(summary|totals):/ { print $2; exit }' "$DIR/callgrind-$n.out")
+  done
+  echo "PostgreSQL's instructions per claim (callgrind, single-user backend): $(( (instructions[60] - instructions[10]) / (50 * BATCH) ))"
+fi

@@ -5,8 +5,9 @@
 # server migrated and seeded by the ownership benchmark (readers and sessions of one node, as
 # `make service-bench` has them). Every claim takes its reader from another session, as nearly
 # every claim does in the service benchmark's connect mode. Prints per claim: WAL bytes and
-# records (by resource manager, from pg_waldump), rows inserted and updated per table (HOT
-# updates apart), PL/pgSQL function calls (track_functions), buffers hit and dirtied; then the
+# records (by kind, from pg_waldump --stats=record), rows inserted and updated per table (HOT
+# updates apart), PL/pgSQL function calls (track_functions), buffers hit and dirtied, statements
+# run inside the batch's statement (pg_stat_statements, functions and triggers); then the
 # plan of one more batch with EXPLAIN (ANALYZE, BUFFERS); with CLAIM_WRITE_CALLGRIND=1, PostgreSQL's
 # instructions per claim (callgrind, valgrind installed).
 #

@@ -18,6 +18,8 @@ final class LeanWebSocketLane: ConnectionHandler, @unchecked Sendable {
     private var prefaceDropped = false
     private var events: [ConnectionEvent] = []
     private var inbound: [WebSocketClientCodec.Inbound] = []
+    /// The protocol frames of one read, back to back.
+    private var received: [UInt8] = []
     private var protocolBytes: [UInt8] = []
     private var outbound: [UInt8] = []
 
@@ -38,22 +40,27 @@ final class LeanWebSocketLane: ConnectionHandler, @unchecked Sendable {
         try? frames.halfClose(id)
     }
 
+    /// A read's protocol frames go to the frame connection in one pass, as on a raw lane: the
+    /// codec appends each binary message (one protocol frame) to one reused buffer.
     func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
         inbound.removeAll(keepingCapacity: true)
-        do { try codec.receive(bytes, into: &inbound) } catch {
+        received.removeAll(keepingCapacity: true)
+        do { try codec.receive(bytes, appendingMessagesTo: &received, into: &inbound) } catch {
             counter.failures.add(1, ordering: .relaxed)
             connection.close(graceful: false)
             return
         }
-        var finished = 0
         outbound.removeAll(keepingCapacity: true)
+        var finished = received.isEmpty ? 0 : receiveFrames()
         for item in inbound {
             switch item {
             case .opened:
                 counter.opened.add(1, ordering: .relaxed)
                 next()
             case .message(let frame):
-                finished += receiveFrame(frame)
+                // Not produced by receive(_:appendingMessagesTo:into:); fed all the same.
+                received = frame
+                finished += receiveFrames()
             case .ping(let payload):
                 codec.appendPong(payload, to: &outbound)
             case .closed:
@@ -72,11 +79,11 @@ final class LeanWebSocketLane: ConnectionHandler, @unchecked Sendable {
         if !outbound.isEmpty { connection.write(outbound) }
     }
 
-    /// One protocol frame from the gateway; 1 when it ended a call.
-    private func receiveFrame(_ frame: [UInt8]) -> Int {
+    /// The protocol frames in `received`, in one pass; how many calls they ended.
+    private func receiveFrames() -> Int {
         var finished = 0
         events.removeAll(keepingCapacity: true)
-        frame.withUnsafeBytes { frames.receive($0, now: WireTime.now, into: &events) }
+        received.withUnsafeBytes { frames.receive($0, now: WireTime.now, into: &events) }
         for event in events {
             switch event {
             case .message(let id, let payload):

@@ -77,8 +77,9 @@ struct SDKEventRecorder: StoreFollowUps {
     static func commandEnded(
         _ command: ReaderGatewayV1.ReaderCommand.Command, token: String, registry: LiveRegistry, failure: ServiceError?, to events: any FleetEventLog
     ) {
-        guard action(command) != nil, let session = registry.session(token: token), let reader = session.reader else { return }
-        commandEnded(command, reader: reader, account: session.accountID, session: session.id, failure: failure, to: events)
+        // Three fields under the lock, not a copy of the whole session.
+        guard action(command) != nil, let subject = registry.commandEventSubject(token: token) else { return }
+        commandEnded(command, reader: subject.reader, account: subject.account, session: subject.session, failure: failure, to: events)
     }
 
     /// Records a failed install of `update` on `reader`.

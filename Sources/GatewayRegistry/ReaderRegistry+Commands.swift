@@ -60,22 +60,26 @@ extension ReaderRegistry {
     ) -> RelayDecision {
         if let ending = resumeRequired(token, on: connection) { return .refused(.resumeFirst(ending)) }
         guard let index = sessions.index(forKey: token) else { return .unknownSession }
-        // Reached in place: reading through `values[index]` copies nothing more than the fields.
-        if sessions.values[index].leaseExpired(at: now, lease: lease) { return .refused(.sessionUnknown) }
+        // The session is read and changed in place, through `inout` (a read through the getter
+        // of `values[index]` copies the whole session: every field retained, then released).
+        switch Self.relayGate(&sessions.values[index], connection: connection, now: now, lease: lease) {
+        case .leaseExpired: return .refused(.sessionUnknown)
         // A connection the session is not bound to adopts it from its row first (see `sessionUsed`).
-        guard sessions.values[index].connections.contains(connection) else { return .unknownSession }
-        attach(token, connection: connection, nowUnixMs: nowUnixMs)
-        if let refusal = sessions.values[index].pendingRefusal {
-            sessions.values[index].pendingRefusal = nil
-            return .refused(.refusal(refusal))
+        case .unbound: return .unknownSession
+        case .open: break
         }
-        guard let reader = sessions.values[index].reader else { return .refused(.notConnected) }
-        let owned = OwnedReader(
-            session: sessions.values[index].id, reader: reader, generation: sessions.values[index].generation, home: sessions.values[index].home
-        )
+        attach(at: index, token: token, connection: connection, nowUnixMs: nowUnixMs)
+        let owned: OwnedReader
+        switch Self.takeOwnedReader(&sessions.values[index]) {
+        case .refusal(let refusal): return .refused(.refusal(refusal))
+        case .notConnected: return .refused(.notConnected)
+        case .owned(let found): owned = found
+        }
         if cancelsCollect, let decision = cancelMeetsCollect(at: index, owned, deadline: deadline) { return decision }
-        guard links[reader] != nil else { return .remote(owned) }
-        guard let key = register(owned.session, on: reader, ifCurrent: owned.generation, isCollect: false, reboot: reboot, deadline: deadline) else {
+        // The link too is reached by its index, in place (`links[reader]` would copy it).
+        guard let link = links.index(forKey: owned.reader) else { return .remote(owned) }
+        guard let key = Self.register(owned.session, on: &links.values[link], ifCurrent: owned.generation, isCollect: false, reboot: reboot, deadline: deadline)
+        else {
             return .stale(owned)
         }
         return .local(key, owned)
@@ -97,12 +101,20 @@ extension ReaderRegistry {
         deadline: ContinuousClock.Instant
     ) -> CommandKey? {
         guard let index = links.index(forKey: reader) else { return nil }
-        if let generation, links.values[index].knownGeneration > generation { return nil }
-        let id = links.values[index].nextCommandID
-        links.values[index].nextCommandID += 1
-        links.values[index].pending[id] = PendingCommand(session: session, isCollect: isCollect, deadline: deadline)
-        if reboot { links.values[index].rebootRequested = true }
-        return CommandKey(link: links.values[index].id, command: id)
+        return Self.register(session, on: &links.values[index], ifCurrent: generation, isCollect: isCollect, reboot: reboot, deadline: deadline)
+    }
+
+    /// ``register(_:on:ifCurrent:isCollect:reboot:deadline:)`` on the link, changed in place.
+    private static func register(
+        _ session: SessionID, on link: inout RegistryLink, ifCurrent generation: OwnershipGeneration?, isCollect: Bool, reboot: Bool,
+        deadline: ContinuousClock.Instant
+    ) -> CommandKey? {
+        if let generation, link.knownGeneration > generation { return nil }
+        let id = link.nextCommandID
+        link.nextCommandID += 1
+        link.pending[id] = PendingCommand(session: session, isCollect: isCollect, deadline: deadline)
+        if reboot { link.rebootRequested = true }
+        return CommandKey(link: link.id, command: id)
     }
 
     /// The reader answered command `commandID` on link `link`: the command to complete
@@ -111,10 +123,55 @@ extension ReaderRegistry {
     /// replaced link is for that link's command, which ended with it, never for the current
     /// link's command of the same id.
     public mutating func commandAnswered(_ reader: ReaderID, link: LinkID, commandID: UInt64, now: ContinuousClock.Instant) -> CommandKey? {
-        guard let index = links.index(forKey: reader), links.values[index].id == link else { return nil }
-        links.values[index].lastHeartbeat = now
-        guard links.values[index].pending.removeValue(forKey: commandID) != nil else { return nil }
-        return CommandKey(link: links.values[index].id, command: commandID)
+        guard let index = links.index(forKey: reader) else { return nil }
+        return Self.commandAnswered(on: &links.values[index], link: link, commandID: commandID, now: now)
+    }
+
+    /// ``commandAnswered(_:link:commandID:now:)`` on the reader's link, read and changed in place.
+    private static func commandAnswered(on current: inout RegistryLink, link: LinkID, commandID: UInt64, now: ContinuousClock.Instant) -> CommandKey? {
+        guard current.id == link else { return nil }
+        current.lastHeartbeat = now
+        guard current.pending.removeValue(forKey: commandID) != nil else { return nil }
+        return CommandKey(link: link, command: commandID)
+    }
+
+    /// Whether a relay may use the session: its lease runs and it is bound to the connection.
+    private enum RelayGate {
+        case leaseExpired, unbound, open
+    }
+
+    private static func relayGate(_ session: inout RegistrySession, connection: UInt64, now: ContinuousClock.Instant, lease: Duration) -> RelayGate {
+        if session.leaseExpired(at: now, lease: lease) { return .leaseExpired }
+        return session.connections.contains(connection) ? .open : .unbound
+    }
+
+    /// What the session relays to: its reader, unless a refusal is armed (taken here) or it owns none.
+    private enum Owned {
+        case refusal(OwnershipRefusal)
+        case notConnected
+        case owned(OwnedReader)
+    }
+
+    private static func takeOwnedReader(_ session: inout RegistrySession) -> Owned {
+        if let refusal = session.pendingRefusal {
+            session.pendingRefusal = nil
+            return .refusal(refusal)
+        }
+        guard let reader = session.reader else { return .notConnected }
+        return .owned(OwnedReader(session: session.id, reader: reader, generation: session.generation, home: session.home))
+    }
+
+    /// Who a relayed command's event is about: the session's reader, account and id (nil: the
+    /// session is not held here, or owns no reader). Nothing changes; `mutating` only so that
+    /// the session is read in place, not copied whole for three fields.
+    public mutating func commandEventSubject(token: String) -> (reader: ReaderID, account: String, session: SessionID)? {
+        guard let index = sessions.index(forKey: token) else { return nil }
+        return Self.eventSubject(&sessions.values[index])
+    }
+
+    private static func eventSubject(_ session: inout RegistrySession) -> (reader: ReaderID, account: String, session: SessionID)? {
+        guard let reader = session.reader else { return nil }
+        return (reader, session.accountID, session.id)
     }
 
     /// What the reader's home says to a command relayed by another replica.

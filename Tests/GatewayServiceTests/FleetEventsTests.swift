@@ -75,6 +75,15 @@ struct FleetEventsTests {
             "collect_payment_method failed COMMAND_CANCELED", "cancel_collect_payment_method succeeded -",
             "set_reader_display succeeded -", "confirm_payment_intent succeeded -",
         ], "\(outcomes)")
+        // Every action's object holds its own fields and no other's: the display's exactly these.
+        let actionObjects = try events.filter { $0.type.hasPrefix("reader.action.") }.map { try Self.object($0) }
+        let display = try #require(actionObjects.first { $0["action"] as? String == "set_reader_display" })
+        #expect(Set(display.keys) == ["object", "action", "status", "session_id", "reader"], "\(display.keys)")
+        #expect(actionObjects.allSatisfy { $0["object"] as? String == "reader_action" })
+        let sessions = Set(actionObjects.map { $0["session_id"] as? String ?? "" })
+        #expect(sessions.count == 1 && sessions.first?.isEmpty == false, "one lane's session on every action: \(sessions)")
+        let canceled = try #require(actionObjects.first { $0["action"] as? String == "collect_payment_method" })
+        #expect(Set(canceled.keys) == ["object", "action", "status", "session_id", "payment_intent", "error_code", "error_message", "reader"], "\(canceled.keys)")
         let confirmed = try #require(try events.first { try Self.object($0)["action"] as? String == "confirm_payment_intent" })
         #expect(try Self.object(confirmed)["payment_intent"] as? String == "pi_confirmed")
         // The connect's object: the lane that took the reader, the reader as it stood.

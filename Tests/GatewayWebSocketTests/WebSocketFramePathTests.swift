@@ -173,6 +173,63 @@ struct WebSocketFramePathTests {
         #expect(inbound.isEmpty)
     }
 
+    @Test("the client codec's messages appended back to back, read in pieces of any size, are the messages of the plain receive, in order")
+    func clientCodecAppendingMessages() throws {
+        var server = WebSocketServerSession(handshake: .init(), connection: .init(maxMessageSize: 1 << 20))
+        guard case .write(let response)? = server.receive(WebSocketClientCodec.upgradeRequest(host: "localhost")).first else {
+            Issue.record("no response to the upgrade")
+            return
+        }
+        let messages = [Self.protocolFrame(5), Self.protocolFrame(130, stream: 3), Self.protocolFrame(70_001, stream: 5), Self.protocolFrame(0, stream: 7)]
+        func binary(_ message: [UInt8]) -> [UInt8] { WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .binary, payload: message)) }
+        let stream = response + binary(messages[0]) + WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .ping, payload: [9, 8]))
+            + binary(messages[1]) + WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .pong, payload: [1])) + binary(messages[2]) + binary(messages[3])
+            + WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .close, payload: [0x03, 0xE9]))
+        for cut in [1, 2, 3, 11, 64, 137, 4096, stream.count] {
+            var plain = WebSocketClientCodec()
+            var lean = WebSocketClientCodec()
+            var plainInbound: [WebSocketClientCodec.Inbound] = []
+            var leanInbound: [WebSocketClientCodec.Inbound] = []
+            var appended: [UInt8] = []
+            var offset = 0
+            while offset < stream.count {
+                let piece = Array(stream[offset..<min(offset + cut, stream.count)])
+                try piece.withUnsafeBytes { try plain.receive($0, into: &plainInbound) }
+                try piece.withUnsafeBytes { try lean.receive($0, appendingMessagesTo: &appended, into: &leanInbound) }
+                offset += cut
+            }
+            #expect(plainInbound == [.opened, .message(messages[0]), .ping([9, 8]), .message(messages[1]), .message(messages[2]), .message(messages[3]), .closed(.init(rawValue: 1001))], "pieces of \(cut) bytes")
+            #expect(leanInbound == [.opened, .ping([9, 8]), .closed(.init(rawValue: 1001))], "pieces of \(cut) bytes")
+            #expect(appended == messages.flatMap { $0 }, "pieces of \(cut) bytes")
+        }
+    }
+
+    @Test("the client codec's appending receive refuses a masked server frame and a text message, as the plain one does")
+    func clientCodecAppendingRefusals() throws {
+        var server = WebSocketServerSession(handshake: .init(), connection: .init(maxMessageSize: 4096))
+        guard case .write(let response)? = server.receive(WebSocketClientCodec.upgradeRequest(host: "localhost")).first else {
+            Issue.record("no response to the upgrade")
+            return
+        }
+        let masked = WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .binary, payload: Self.protocolFrame(3)), maskingKey: [1, 2, 3, 4])
+        let text = WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .text, payload: Array("hi".utf8)))
+        for bad in [masked, text] {
+            for split in [false, true] {
+                var codec = WebSocketClientCodec()
+                var inbound: [WebSocketClientCodec.Inbound] = []
+                var appended: [UInt8] = []
+                try response.withUnsafeBytes { try codec.receive($0, appendingMessagesTo: &appended, into: &inbound) }
+                // Split: the frame's first byte waits in the decoder, the rest goes through its buffer.
+                let pieces = split ? [Array(bad.prefix(1)), Array(bad.dropFirst())] : [bad]
+                #expect(throws: WebSocketClientError.self) {
+                    for piece in pieces { try piece.withUnsafeBytes { try codec.receive($0, appendingMessagesTo: &appended, into: &inbound) } }
+                }
+                #expect(appended.isEmpty)
+                #expect(inbound == [.opened])
+            }
+        }
+    }
+
     func open() -> WebSocketServerSession {
         var session = WebSocketServerSession(handshake: .init(), connection: .init(maxMessageSize: 1 << 16))
         _ = session.receive(WebSocketClientCodec.upgradeRequest(host: "localhost"))

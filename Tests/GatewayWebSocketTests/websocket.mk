@@ -9,6 +9,8 @@
 #   make websocket-fuzz-replay   the committed corpus through the same checks, without libFuzzer (in `make test`)
 #   make websocket-bench         relayed round trips with WebSocket lanes beside raw lanes and beside
 #                                nginx proxying WebSocket, CPU per round trip (in `make bench`)
+#   make relay-instructions      instructions per relayed round trip under callgrind, raw and WebSocket
+#                                lanes, the gateway's loops apart from the load's, and the relay's steps
 
 TEST_PIP_PACKAGES += websockets pytest
 TEST_SUITES += websocket-interop websocket-fuzz-replay
@@ -18,7 +20,7 @@ NODE_MODULES ?= /usr/share/nodejs
 BENCH_SUITES += websocket-bench
 WEBSOCKET_FUZZ_CORPUS = Tests/GatewayWebSocketTests/FuzzCorpus
 
-.PHONY: websocket-interop websocket-fuzz websocket-fuzz-replay websocket-bench
+.PHONY: websocket-interop websocket-fuzz websocket-fuzz-replay websocket-bench relay-instructions
 
 websocket-interop: test-deps
 	$(SWIFT) build --product websocket-echo $(SWIFT_FLAGS)
@@ -58,3 +60,10 @@ websocket-bench: test-deps
 	@$(SWIFT) build -c release --product transport-echo $(SWIFT_FLAGS) >/dev/null
 	@$(SWIFT) build -c release --product transport-load $(SWIFT_FLAGS) >/dev/null
 	@Tests/GatewayWebSocketTests/bench/websocket-bench.sh "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))" bench-results
+
+# The relay's instructions per round trip, apart from the machine's load (callgrind at two lengths;
+# PAIRS, SHORT, LONG, LANES). Results: bench-results/relay-instructions.md.
+relay-instructions: deps
+	$(call apt_install,valgrind binutils)
+	@$(SWIFT) build -c release --product service-bench $(SWIFT_FLAGS) >/dev/null
+	@Tests/GatewayWebSocketTests/bench/relay-instructions.sh "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))" bench-results

@@ -15,6 +15,13 @@ extension LiveRegistry {
         return dispatched
     }
 
+    /// Who the event of a command relayed for the session is about: its reader, account and id
+    /// (nil: the session ended meanwhile, or owns no reader).
+    func commandEventSubject(token: String) -> (reader: ReaderID, account: String, session: SessionID)? {
+        guard case .commandEventSubject(let subject) = handle(.commandEventSubjectAsked(token: token)) else { return nil }
+        return subject
+    }
+
     /// Where a loop relay goes, decided under one lock.
     enum LoopRelay {
         /// Down the link here: send the command with this id on the reader's call.

@@ -168,6 +168,8 @@ extension LiveRegistry {
         case sessionAsked(token: String)
         /// The session held here with this id.
         case sessionAskedByID(SessionID)
+        /// Who a relayed command's event is about (the session's reader, account and id).
+        case commandEventSubjectAsked(token: String)
         /// The sessions to renew and to end.
         case leaseSweepAsked(now: ContinuousClock.Instant, lease: Duration)
         /// The sessions of an account (in a location's scope when given).
@@ -204,6 +206,7 @@ extension LiveRegistry {
         /// The session was subscribed with this stream id (nil: no such session).
         case subscribed(EventStreamID?)
         case session(RegistrySession?)
+        case commandEventSubject((reader: ReaderID, account: String, session: SessionID)?)
         case sessions([RegistrySession])
         case sessionIDs([SessionID])
         case adoption(ReaderRegistry.Adoption)

@@ -292,6 +292,8 @@ extension LiveRegistry.State {
             answer = .session(machine.session(token: token))
         case .sessionAskedByID(let id):
             answer = .session(machine.session(id: id))
+        case .commandEventSubjectAsked(let token):
+            answer = .commandEventSubject(machine.commandEventSubject(token: token))
         case .leaseSweepAsked(let now, let lease):
             let sweep = machine.leaseSweep(now: now, lease: lease)
             answer = .sweep(attached: sweep.attached, expired: sweep.expired)

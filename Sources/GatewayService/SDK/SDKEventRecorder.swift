@@ -21,15 +21,47 @@ struct SDKEventRecorder: StoreFollowUps {
     /// commands that have no action event (reboot, update install and cancel: updates have
     /// their own events).
     static func action(_ command: ReaderGatewayV1.ReaderCommand.Command) -> String? {
+        actionIndex(command).map { actionFields[$0].action }
+    }
+
+    private static func actionIndex(_ command: ReaderGatewayV1.ReaderCommand.Command) -> Int? {
         switch command {
-        case .collectPaymentMethod: "collect_payment_method"
-        case .confirmPaymentIntent: "confirm_payment_intent"
-        case .cancelCollect: "cancel_collect_payment_method"
-        case .setDisplay: "set_reader_display"
-        case .clearDisplay: "clear_reader_display"
+        case .collectPaymentMethod: 0
+        case .confirmPaymentIntent: 1
+        case .cancelCollect: 2
+        case .setDisplay: 3
+        case .clearDisplay: 4
         default: nil
         }
     }
+
+    /// The fields every event of an action starts with (`object`, `action`, `status`), built once
+    /// for each action and outcome with room for the rest: an event's details are a copy of them
+    /// (their storage copied, nothing hashed again) with the session and any error added, not a
+    /// dictionary hashed and grown from nothing for every relayed command.
+    private struct ActionFields {
+        let action: String
+        let succeeded: [String: String]
+        let failed: [String: String]
+
+        init(_ action: String) {
+            func fields(_ status: String) -> [String: String] {
+                var fields = [String: String](minimumCapacity: 8)
+                fields["object"] = "reader_action"
+                fields["action"] = action
+                fields["status"] = status
+                return fields
+            }
+            self.action = action
+            succeeded = fields("succeeded")
+            failed = fields("failed")
+        }
+    }
+
+    /// In the order of ``actionIndex(_:)``.
+    private static let actionFields = [
+        "collect_payment_method", "confirm_payment_intent", "cancel_collect_payment_method", "set_reader_display", "clear_reader_display",
+    ].map(ActionFields.init)
 
     /// `READER_TIMEOUT` for `ERROR_REASON_READER_TIMEOUT`.
     static func code(_ reason: ReaderGatewayV1.ErrorReason) -> String {
@@ -49,8 +81,9 @@ struct SDKEventRecorder: StoreFollowUps {
         _ command: ReaderGatewayV1.ReaderCommand.Command, reader: ReaderID, account: String, session: SessionID, failure: ServiceError?,
         to events: any FleetEventLog
     ) {
-        guard let action = Self.action(command) else { return }
-        var details = ["object": "reader_action", "action": action, "status": failure == nil ? "succeeded" : "failed", "session_id": session.rawValue]
+        guard let index = Self.actionIndex(command) else { return }
+        var details = failure == nil ? Self.actionFields[index].succeeded : Self.actionFields[index].failed
+        details["session_id"] = session.rawValue
         switch command {
         case .collectPaymentMethod(let params): details["payment_intent"] = params.paymentIntentID
         case .confirmPaymentIntent(let params): details["payment_intent"] = params.paymentIntentID
@@ -77,8 +110,9 @@ struct SDKEventRecorder: StoreFollowUps {
     static func commandEnded(
         _ command: ReaderGatewayV1.ReaderCommand.Command, token: String, registry: LiveRegistry, failure: ServiceError?, to events: any FleetEventLog
     ) {
-        guard action(command) != nil, let session = registry.session(token: token), let reader = session.reader else { return }
-        commandEnded(command, reader: reader, account: session.accountID, session: session.id, failure: failure, to: events)
+        // Three fields under the lock, not a copy of the whole session.
+        guard action(command) != nil, let subject = registry.commandEventSubject(token: token) else { return }
+        commandEnded(command, reader: subject.reader, account: subject.account, session: subject.session, failure: failure, to: events)
     }
 
     /// Records a failed install of `update` on `reader`.

@@ -10,6 +10,8 @@ import GatewayWebSocket
 /// connection.write(WebSocketClientCodec.upgradeRequest(host: "127.0.0.1:8443"))
 /// // readable bytes:
 /// try codec.receive(bytes, into: &inbound)   // .opened once, then .message(payload) …
+/// // or, for a frame connection fed once per read: the messages back to back in `frames`
+/// try codec.receive(bytes, appendingMessagesTo: &frames, into: &inbound)
 /// codec.appendMessage(payload, to: &outbound); connection.write(outbound)
 /// ```
 public struct WebSocketClientCodec: Sendable {
@@ -57,9 +59,47 @@ public struct WebSocketClientCodec: Sendable {
     /// Bytes read from the connection: the 101 first, then frames. Appends what arrived to
     /// `inbound`; throws when the server refused the upgrade or broke the protocol.
     public mutating func receive(_ bytes: UnsafeRawBufferPointer, into inbound: inout [Inbound]) throws(WebSocketClientError) {
-        if isOpen {
-            decoder.append(bytes)
-        } else {
+        try receive(bytes) { arrival in
+            switch arrival {
+            case .opened: inbound.append(.opened)
+            case .binary(let payload): inbound.append(.message(Array(payload)))
+            case .control(let item): inbound.append(item)
+            }
+        }
+    }
+
+    /// ``receive(_:into:)`` with the binary messages appended to `messages` back to back
+    /// (after what it holds) instead of as ``Inbound/message(_:)``s: on the binding each is one
+    /// protocol frame, so `messages` holds what a raw connection would have read, for one pass
+    /// of the caller's frame connection. A frame that arrived whole in `bytes` is copied once,
+    /// from the read to `messages`; one split across reads waits in the decoder. Everything
+    /// else (`.opened`, pings, the close) is appended to `inbound`.
+    public mutating func receive(
+        _ bytes: UnsafeRawBufferPointer, appendingMessagesTo messages: inout [UInt8], into inbound: inout [Inbound]
+    ) throws(WebSocketClientError) {
+        try receive(bytes) { arrival in
+            switch arrival {
+            case .opened: inbound.append(.opened)
+            case .binary(let payload): messages.append(contentsOf: payload)
+            case .control(let item): inbound.append(item)
+            }
+        }
+    }
+
+    /// One thing a read brought, handed over where it lies (valid only during the call).
+    private enum Arrival {
+        case opened
+        case binary(UnsafeRawBufferPointer)
+        case control(Inbound)
+    }
+
+    /// The largest message a load client takes.
+    private static let maxMessage = 1 << 24
+
+    /// The 101 first, then every whole frame: read where it lies while the decoder holds
+    /// nothing, else through the decoder's buffer; a trailing partial frame waits there.
+    private mutating func receive(_ bytes: UnsafeRawBufferPointer, _ visit: (Arrival) -> Void) throws(WebSocketClientError) {
+        guard isOpen else {
             head.append(contentsOf: bytes)
             guard let end = Self.endOfHead(head) else {
                 if head.count > 16_384 { throw WebSocketClientError("the upgrade response has no end after 16 KiB") }
@@ -67,25 +107,60 @@ public struct WebSocketClientCodec: Sendable {
             }
             try Self.checkResponse(head[..<end])
             isOpen = true
-            inbound.append(.opened)
+            visit(.opened)
             decoder.append(head[end...])
             head = []
+            try decodeBuffered(visit)
+            return
         }
+        guard decoder.bufferedByteCount == 0 else {
+            decoder.append(bytes)
+            try decodeBuffered(visit)
+            return
+        }
+        var offset = 0
         while true {
-            let frame: WebSocketFrame?
-            do { frame = try decoder.nextFrame(maxDataPayload: 1 << 24) } catch {
+            let header: WebSocketFrameDecoder.Header?
+            do { header = try WebSocketFrameDecoder.header(in: bytes, at: offset, role: .client, maxDataPayload: Self.maxMessage) } catch {
+                throw WebSocketClientError("the server's frames broke RFC 6455: \(error)")
+            }
+            guard let header else { break }
+            try Self.check(header.opcode)
+            Self.deliver(header.opcode, UnsafeRawBufferPointer(rebasing: bytes[header.payload(at: offset)]), visit)
+            offset += header.frameSize
+        }
+        if offset < bytes.count { decoder.append(UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
+    }
+
+    /// The whole frames in the decoder's buffer.
+    private mutating func decodeBuffered(_ visit: (Arrival) -> Void) throws(WebSocketClientError) {
+        while true {
+            let frame: WebSocketFrameDecoder.FrameInPlace?
+            do { frame = try decoder.nextFrameInPlace(maxDataPayload: Self.maxMessage) } catch {
                 throw WebSocketClientError("the server's frames broke RFC 6455: \(error)")
             }
             guard let frame else { return }
-            switch frame.opcode {
-            case .binary: inbound.append(.message(frame.payload))
-            case .ping: inbound.append(.ping(frame.payload))
-            case .close:
-                let code = frame.payload.count >= 2 ? UInt16(frame.payload[0]) << 8 | UInt16(frame.payload[1]) : 1005
-                inbound.append(.closed(WebSocketCloseCode(rawValue: code)))
-            case .pong: continue
-            default: throw WebSocketClientError("unexpected opcode \(frame.opcode.rawValue) (the binding sends one frame per binary message)")
-            }
+            try Self.check(frame.opcode)
+            decoder.withPayload(of: frame) { Self.deliver(frame.opcode, $0, visit) }
+        }
+    }
+
+    /// The binding's server sends binary messages in one frame each, pings, pongs and a close.
+    private static func check(_ opcode: WebSocketOpcode) throws(WebSocketClientError) {
+        switch opcode {
+        case .binary, .ping, .pong, .close: return
+        default: throw WebSocketClientError("unexpected opcode \(opcode.rawValue) (the binding sends one frame per binary message)")
+        }
+    }
+
+    private static func deliver(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer, _ visit: (Arrival) -> Void) {
+        switch opcode {
+        case .binary: visit(.binary(payload))
+        case .ping: visit(.control(.ping(Array(payload))))
+        case .close:
+            let code = payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : 1005
+            visit(.control(.closed(WebSocketCloseCode(rawValue: code))))
+        default: break  // a pong: nothing to do
         }
     }
 

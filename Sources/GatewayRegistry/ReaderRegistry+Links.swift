@@ -81,14 +81,17 @@ extension ReaderRegistry {
         _ reader: ReaderID, link: LinkID, activity: ReaderGatewayV1.ReaderActivity, batteryLevel: Float?, ipAddress: String,
         now: ContinuousClock.Instant, nowUnixMs: Int64
     ) -> HeartbeatResult {
-        guard var current = links[reader], current.id == link else { return .none }
-        let changed = current.status.activity != activity || current.status.batteryLevel != batteryLevel || current.status.ipAddress != ipAddress
-        current.lastHeartbeat = now
-        if activity != .unspecified { current.status.activity = activity }
-        current.status.batteryLevel = batteryLevel
-        if !ipAddress.isEmpty { current.status.ipAddress = ipAddress }
-        links[reader] = current
+        // Changed in place: a copy of the link (its described reader's strings, its table of
+        // commands) taken out and written back cost more than the rest of the heartbeat here.
+        guard let index = links.index(forKey: reader), links.values[index].id == link else { return .none }
+        links.values[index].lastHeartbeat = now
+        let changed = links.values[index].status.activity != activity || links.values[index].status.batteryLevel != batteryLevel
+            || links.values[index].status.ipAddress != ipAddress
         guard changed else { return .none }
+        if activity != .unspecified { links.values[index].status.activity = activity }
+        links.values[index].status.batteryLevel = batteryLevel
+        if !ipAddress.isEmpty { links.values[index].status.ipAddress = ipAddress }
+        let current = links.values[index]
         guard let owner = owner(of: reader) else {
             // The owner, if the reader has ever had one (its generation moved on), is on
             // another replica: announce it.

@@ -90,6 +90,45 @@ struct ReaderRegistryLinksTests {
         #expect(fixture.registry.tick(now: fixture.start + .seconds(61), heartbeatBound: bound).silentLinks.isEmpty)
     }
 
+    @Test func anUnchangedHeartbeatRestartsTheBoundAndOneOnAReplacedLinkDoesNot() {
+        var fixture = RegistryFixture()
+        let link = fixture.attach()
+        fixture.open("A")
+        _ = fixture.subscribe("A")
+        fixture.claim("A", generation: 1)
+        // The status the link came up with (idle, no battery, its address): nobody is told,
+        // and the link's silence starts again.
+        let same = fixture.registry.heartbeat(
+            fixture.reader, link: link, activity: .idle, batteryLevel: nil, ipAddress: "10.0.0.9", now: fixture.start + .seconds(5), nowUnixMs: 1
+        )
+        #expect(same == .none)
+        #expect(fixture.registry.tick(now: fixture.start + bound + .milliseconds(1), heartbeatBound: bound).silentLinks.isEmpty)
+        // A heartbeat that arrives on a link the reader no longer uses keeps nothing alive.
+        #expect(fixture.registry.heartbeat(
+            fixture.reader, link: LinkID(99), activity: .idle, batteryLevel: nil, ipAddress: "10.0.0.9", now: fixture.start + .seconds(12), nowUnixMs: 2
+        ) == .none)
+        #expect(fixture.registry.tick(now: fixture.start + .seconds(5) + bound + .milliseconds(1), heartbeatBound: bound).silentLinks == [link])
+    }
+
+    @Test func aHeartbeatWithoutActivityOrAddressKeepsThoseAndRecordsItsBattery() {
+        var fixture = RegistryFixture()
+        let link = fixture.attach()
+        _ = fixture.registry.heartbeat(fixture.reader, link: link, activity: .collecting, batteryLevel: 0.5, ipAddress: "", now: fixture.start, nowUnixMs: 1)
+        let status = fixture.registry.links[fixture.reader]?.status
+        #expect(status?.activity == .collecting)
+        #expect(status?.ipAddress == "10.0.0.9")
+        #expect(status?.batteryLevel == 0.5)
+        #expect(status?.softwareVersion == "2.1")
+        _ = fixture.registry.heartbeat(fixture.reader, link: link, activity: .unspecified, batteryLevel: nil, ipAddress: "10.0.0.12", now: fixture.start, nowUnixMs: 2)
+        let next = fixture.registry.links[fixture.reader]?.status
+        #expect(next?.activity == .collecting)
+        #expect(next?.ipAddress == "10.0.0.12")
+        #expect(next?.batteryLevel == nil)
+        // The rest of the link is as it was.
+        #expect(fixture.registry.links[fixture.reader]?.described.label == "Front desk")
+        #expect(fixture.registry.links[fixture.reader]?.id == link)
+    }
+
     @Test func anAnswerOnTheCurrentLinkRestartsItsBound() {
         var fixture = RegistryFixture()
         let link = fixture.attach()

@@ -152,6 +152,14 @@ extension ReaderLinkService {
     @discardableResult
     func serveOnline(_ bytes: [UInt8], link: OnlineLink, call: ServerCall) -> Bool {
         guard !bytes.isEmpty else { return true }
+        if let heartbeat = Self.onlyHeartbeat(in: bytes) {
+            guard let heartbeat else {
+                call.end(ServiceError(.malformedMessage, "a ReaderUplink message did not decode").status)
+                return false
+            }
+            heartbeatReceived(heartbeat, reader: link.reader, linkID: link.linkID)
+            return true
+        }
         guard let uplink = try? ReaderGatewayV1.ReaderUplink(serializedBytes: bytes) else {
             call.end(ServiceError(.malformedMessage, "a ReaderUplink message did not decode").status)
             return false
@@ -165,6 +173,18 @@ extension ReaderLinkService {
             break
         }
         return true
+    }
+
+    /// A `ReaderUplink` that is one heartbeat field and nothing else (what a reader sends
+    /// every few seconds), decoded as the heartbeat alone: `.some(nil)` when that heartbeat
+    /// does not decode; nil for any other message (decode it whole). Decoding the uplink
+    /// whole moves its largest case (a hello) around for every heartbeat.
+    static func onlyHeartbeat(in bytes: [UInt8]) -> ReaderGatewayV1.ReaderHeartbeat?? {
+        // Field 2, length-delimited, a one-byte length: the whole message.
+        guard bytes.count >= 2, bytes[0] == 0x12, bytes[1] < 0x80, Int(bytes[1]) == bytes.count - 2 else { return nil }
+        return .some(bytes.withUnsafeBytes { buffer in
+            try? ReaderGatewayV1.ReaderHeartbeat(serializedBytes: UnsafeRawBufferPointer(rebasing: buffer[2...]))
+        })
     }
 
     /// The online link's requests ended (the reader closed it, the connection was lost, the
@@ -307,17 +327,7 @@ extension ReaderLinkService {
     func uplinkReceived(_ message: ReaderGatewayV1.ReaderUplink, reader: ReaderID, linkID: LinkID) {
         switch message.message {
         case .heartbeat(let heartbeat):
-            let now = configuration.clock.now
-            let nowUnixMs = configuration.clock.nowUnixMs
-            let announced = registry.heartbeat(
-                reader, link: linkID, activity: heartbeat.activity, batteryLevel: heartbeat.batteryLevel, ipAddress: heartbeat.ipAddress,
-                now: now, nowUnixMs: nowUnixMs
-            )
-            if let status = announced {
-                let notice = ReaderStatusNotice(reader: reader, activity: status.activity, batteryLevel: status.batteryLevel, ipAddress: status.ipAddress)
-                Task { await follower.announce(notice) }
-            }
-            softwareStatusReported(reader, linkID: linkID, batteryLevel: heartbeat.batteryLevel, version: heartbeat.softwareVersion)
+            heartbeatReceived(heartbeat, reader: reader, linkID: linkID)
         case .commandResult(let result):
             registry.commandAnswered(result, reader: reader, link: linkID)
         case .updateProgress(let progress):
@@ -326,6 +336,23 @@ extension ReaderLinkService {
         case .hello, .linkEnding, nil:
             break
         }
+    }
+
+    /// A heartbeat: the link's silence restarts, a changed status goes to the owner (here, or
+    /// announced to the replicas), the software version and battery level as
+    /// ``softwareStatusReported(_:linkID:batteryLevel:version:)`` says.
+    func heartbeatReceived(_ heartbeat: ReaderGatewayV1.ReaderHeartbeat, reader: ReaderID, linkID: LinkID) {
+        let now = configuration.clock.now
+        let nowUnixMs = configuration.clock.nowUnixMs
+        let announced = registry.heartbeat(
+            reader, link: linkID, activity: heartbeat.activity, batteryLevel: heartbeat.batteryLevel, ipAddress: heartbeat.ipAddress,
+            now: now, nowUnixMs: nowUnixMs
+        )
+        if let status = announced {
+            let notice = ReaderStatusNotice(reader: reader, activity: status.activity, batteryLevel: status.batteryLevel, ipAddress: status.ipAddress)
+            Task { await follower.announce(notice) }
+        }
+        softwareStatusReported(reader, linkID: linkID, batteryLevel: heartbeat.batteryLevel, version: heartbeat.softwareVersion)
     }
 
     /// The link ended (reader closed it, connection lost, heartbeat timeout):

@@ -81,16 +81,13 @@ extension ReaderRegistry {
         _ reader: ReaderID, link: LinkID, activity: ReaderGatewayV1.ReaderActivity, batteryLevel: Float?, ipAddress: String,
         now: ContinuousClock.Instant, nowUnixMs: Int64
     ) -> HeartbeatResult {
-        // Changed in place: a copy of the link (its described reader's strings, its table of
-        // commands) taken out and written back cost more than the rest of the heartbeat here.
-        guard let index = links.index(forKey: reader), links.values[index].id == link else { return .none }
-        links.values[index].lastHeartbeat = now
-        let changed = links.values[index].status.activity != activity || links.values[index].status.batteryLevel != batteryLevel
-            || links.values[index].status.ipAddress != ipAddress
-        guard changed else { return .none }
-        if activity != .unspecified { links.values[index].status.activity = activity }
-        links.values[index].status.batteryLevel = batteryLevel
-        if !ipAddress.isEmpty { links.values[index].status.ipAddress = ipAddress }
+        // Changed in place, through one inout access: a copy of the link (its described
+        // reader's strings, its table of commands) taken out and written back, or read field
+        // by field through `links.values[index]` (each read a copy), cost more than the rest
+        // of the heartbeat.
+        guard let index = links.index(forKey: reader),
+              Self.heartbeat(on: &links.values[index], link: link, activity: activity, batteryLevel: batteryLevel, ipAddress: ipAddress, now: now)
+        else { return .none }
         let current = links.values[index]
         guard let owner = owner(of: reader) else {
             // The owner, if the reader has ever had one (its generation moved on), is on
@@ -98,6 +95,21 @@ extension ReaderRegistry {
             return current.knownGeneration > .initial ? .announce(current.status) : .none
         }
         return .tellOwner(deliver(.statusChanged(described: current.described, status: current.status), toSessionAt: owner.token, nowUnixMs: nowUnixMs))
+    }
+
+    /// A heartbeat on `current` if it is link `link`: its silence restarts at `now`; true when
+    /// the heartbeat changed its status (which it then holds).
+    private static func heartbeat(
+        on current: inout RegistryLink, link: LinkID, activity: ReaderGatewayV1.ReaderActivity, batteryLevel: Float?, ipAddress: String,
+        now: ContinuousClock.Instant
+    ) -> Bool {
+        guard current.id == link else { return false }
+        current.lastHeartbeat = now
+        guard current.status.activity != activity || current.status.batteryLevel != batteryLevel || current.status.ipAddress != ipAddress else { return false }
+        if activity != .unspecified { current.status.activity = activity }
+        current.status.batteryLevel = batteryLevel
+        if !ipAddress.isEmpty { current.status.ipAddress = ipAddress }
+        return true
     }
 
     /// The reader reported update progress: its owner here hears it.

@@ -59,6 +59,17 @@ reader-memory: test-deps
 	@for product in reader-gateway gatewayctl fleet-load transport-echo; do $(SWIFT) build -c release --product $$product $(SWIFT_FLAGS) >/dev/null || exit 1; done
 	@Tests/GatewayServiceTests/bench/reader-memory.sh "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))" bench-results $(READER_MEMORY_BASELINE)
 
+.PHONY: heartbeat-instructions
+
+# Instructions per heartbeat under callgrind: 300 readers (2 s heartbeats) on a release replica,
+# then on transport-echo (the floor), whole process and the event loops' share, over a window
+# of 20 s. HB_READERS, HB_WINDOW, HB_TARGET=gateway|echo|both, HB_PORT_BASE. Needs valgrind and
+# gcc. Results: bench-results/heartbeat-instructions.jsonl and the callgrind files beside it.
+heartbeat-instructions: test-deps
+	$(call apt_install,valgrind gcc binutils)
+	@for product in reader-gateway gatewayctl fleet-load transport-echo; do $(SWIFT) build -c release --product $$product $(SWIFT_FLAGS) >/dev/null || exit 1; done
+	@Tests/GatewayServiceTests/bench/heartbeat-instructions.sh "$$($(SWIFT) build -c release --show-bin-path $(SWIFT_FLAGS))" bench-results
+
 BENCH_SUITES += bench-auth-flood
 .PHONY: bench-auth-flood
 

@@ -26,7 +26,11 @@ extension LiveRegistry {
         case ticked(heartbeatBound: Duration, now: ContinuousClock.Instant)
         /// The reader answered a command.
         case commandAnswered(ReaderGatewayV1.CommandResult, reader: ReaderID, link: LinkID, now: ContinuousClock.Instant)
-        // A heartbeat is no event: the most frequent call feeds ``State/heartbeat`` directly.
+        /// A heartbeat on the link.
+        case heartbeat(
+            ReaderID, link: LinkID, activity: ReaderGatewayV1.ReaderActivity, batteryLevel: Float?, ipAddress: String,
+            now: ContinuousClock.Instant, nowUnixMs: Int64
+        )
         /// The reader reported update progress.
         case updateProgress(ReaderID, progress: Float, nowUnixMs: Int64)
         /// A new link is told which lane owns its reader.
@@ -194,6 +198,7 @@ extension LiveRegistry {
         case linkID(LinkID)
         case epoch(LinkEpoch?)
         case endedLink(ReaderRegistry.EndedLink?)
+        case linkStatus(LinkStatus?)
         case linkStatuses([LinkStatus?])
         case registration((serial: String, handler: RegistrationHandler)?)
         case fence(ReaderRegistry.ReplicaRelayFence)

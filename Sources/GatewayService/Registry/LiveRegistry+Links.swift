@@ -91,11 +91,9 @@ extension LiveRegistry {
         _ reader: ReaderID, link: LinkID, activity: ReaderGatewayV1.ReaderActivity, batteryLevel: Float?, ipAddress: String,
         now: ContinuousClock.Instant, nowUnixMs: Int64
     ) -> LinkStatus? {
-        let (announce, work) = state.withLock {
-            $0.heartbeat(reader, link: link, activity: activity, batteryLevel: batteryLevel, ipAddress: ipAddress, now: now, nowUnixMs: nowUnixMs, timeout: commandTimeout)
-        }
-        for item in work { Self.perform(item) }
-        return announce
+        let event = Event.heartbeat(reader, link: link, activity: activity, batteryLevel: batteryLevel, ipAddress: ipAddress, now: now, nowUnixMs: nowUnixMs)
+        guard case .linkStatus(let status) = handle(event) else { return nil }
+        return status
     }
 
     /// The reader reported update progress: its owner here hears it.

@@ -102,6 +102,12 @@ extension LiveRegistry.State {
                let completion = completions.removeValue(forKey: key) {
                 work.append(.complete(completion, .answered(result)))
             }
+        case .heartbeat(let reader, let link, let activity, let batteryLevel, let ipAddress, let now, let nowUnixMs):
+            switch machine.heartbeat(reader, link: link, activity: activity, batteryLevel: batteryLevel, ipAddress: ipAddress, now: now, nowUnixMs: nowUnixMs) {
+            case .none: break
+            case .tellOwner(let send): work = resolve(one: send, timeout: timeout)
+            case .announce(let status): answer = .linkStatus(status)
+            }
         case .updateProgress(let reader, let progress, let nowUnixMs):
             work = resolve(one: machine.updateProgress(reader, progress: progress, nowUnixMs: nowUnixMs), timeout: timeout)
         case .ownerAnnounced(let reader):
@@ -360,21 +366,6 @@ extension LiveRegistry.State {
             if let item = resolve(action, timeout: timeout) { work.append(item) }
         }
         return work
-    }
-
-    /// A heartbeat, fed by ``LiveRegistry/heartbeat(_:link:activity:batteryLevel:ipAddress:now:nowUnixMs:)``
-    /// without an ``Event`` (the most frequent call: the event's copies and the switch over
-    /// every event cost more than the heartbeat itself): the status to announce to the other
-    /// replicas, and what to send the owner here.
-    mutating func heartbeat(
-        _ reader: ReaderID, link: LinkID, activity: ReaderGatewayV1.ReaderActivity, batteryLevel: Float?, ipAddress: String,
-        now: ContinuousClock.Instant, nowUnixMs: Int64, timeout: Duration
-    ) -> (announce: LinkStatus?, work: [Work]) {
-        switch machine.heartbeat(reader, link: link, activity: activity, batteryLevel: batteryLevel, ipAddress: ipAddress, now: now, nowUnixMs: nowUnixMs) {
-        case .none: return (nil, [])
-        case .tellOwner(let send): return (nil, resolve(one: send, timeout: timeout))
-        case .announce(let status): return (status, [])
-        }
     }
 
     private mutating func resolve(one action: RegistryAction?, timeout: Duration) -> [Work] {

@@ -51,16 +51,6 @@ extension SoftwareUpdateCatalog {
         private var windows: [String: Cached<InstallWindow?>] = [:]
         private var reports: [ReaderID: LinkReport] = [:]
 
-        /// A hello or heartbeat reported `level` and `version` (empty: not reported) at `nowMs`:
-        /// whether to write the level, and whether the version changed since the link's hello.
-        mutating func linkReported(_ reader: ReaderID, level: Float?, version: String, nowMs: Int64) -> (writeBattery: Bool, newVersion: Bool) {
-            let writeBattery = reports[reader, default: LinkReport()].battery.reported(level, nowMs: nowMs)
-            guard !version.isEmpty else { return (writeBattery, false) }
-            let previous = reports[reader]?.version
-            reports[reader]?.version = version
-            return (writeBattery, previous != nil && previous != version)
-        }
-
         mutating func handle(_ event: Event) -> Action {
             switch event {
             case .catalogAsked(let account, let now, let lifetime):
@@ -78,8 +68,11 @@ extension SoftwareUpdateCatalog {
             case .windowChanged(let location):
                 windows[location] = nil
             case .linkReported(let reader, let level, let version, let nowMs):
-                let (writeBattery, newVersion) = linkReported(reader, level: level, version: version, nowMs: nowMs)
-                return .report(writeBattery: writeBattery, newVersion: newVersion)
+                let writeBattery = reports[reader, default: LinkReport()].battery.reported(level, nowMs: nowMs)
+                guard !version.isEmpty else { return .report(writeBattery: writeBattery, newVersion: false) }
+                let previous = reports[reader]?.version
+                reports[reader]?.version = version
+                return .report(writeBattery: writeBattery, newVersion: previous != nil && previous != version)
             case .linkEnded(let reader):
                 reports[reader] = nil
             }

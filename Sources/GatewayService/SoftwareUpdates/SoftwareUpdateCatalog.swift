@@ -108,12 +108,12 @@ final class SoftwareUpdateCatalog: Sendable {
     /// A hello's or heartbeat's battery level and version (empty: not reported): whether the
     /// level should be written to PostgreSQL, and whether the version changed since the link's
     /// hello (the first report only remembers it: the attach writes the hello's version).
-    /// One small lock; the registry's is not taken unless the version changed. Every heartbeat
-    /// comes here: the state is fed without an ``State/Event`` (whose copies cost more than
-    /// the report).
+    /// One small lock; the registry's is not taken unless the version changed.
     func linkReported(_ reader: ReaderID, level: Float?, version: String) -> (writeBattery: Bool, newVersion: Bool) {
-        let nowMs = nowUnixMs
-        return state.withLock { $0.linkReported(reader, level: level, version: version, nowMs: nowMs) }
+        guard case .report(let writeBattery, let newVersion) = feed(.linkReported(reader, level: level, version: version, nowMs: nowUnixMs)) else {
+            return (false, false)
+        }
+        return (writeBattery, newVersion)
     }
 
     /// The reader's link ended: its reports go (the next link writes its first level).

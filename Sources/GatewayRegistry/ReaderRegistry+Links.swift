@@ -105,10 +105,13 @@ extension ReaderRegistry {
     ) -> Bool {
         guard current.id == link else { return false }
         current.lastHeartbeat = now
-        guard current.status.activity != activity || current.status.batteryLevel != batteryLevel || current.status.ipAddress != ipAddress else { return false }
-        if activity != .unspecified { current.status.activity = activity }
+        // An unspecified activity or an empty address keeps what the link has: neither is a change.
+        let newActivity = activity == .unspecified ? current.status.activity : activity
+        let addressChanged = !ipAddress.isEmpty && current.status.ipAddress != ipAddress
+        guard current.status.activity != newActivity || current.status.batteryLevel != batteryLevel || addressChanged else { return false }
+        current.status.activity = newActivity
         current.status.batteryLevel = batteryLevel
-        if !ipAddress.isEmpty { current.status.ipAddress = ipAddress }
+        if addressChanged { current.status.ipAddress = ipAddress }
         return true
     }
 

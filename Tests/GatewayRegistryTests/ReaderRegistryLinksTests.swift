@@ -205,6 +205,11 @@ struct ReaderRegistryLinksTests {
         #expect(fixture.registry.heartbeat(fixture.reader, link: link, activity: .collecting, batteryLevel: 0.8, ipAddress: "10.0.0.9", now: fixture.start, nowUnixMs: 8) == .none)
         // A heartbeat on a link that is no longer the reader's changes nothing.
         #expect(fixture.registry.heartbeat(fixture.reader, link: LinkID(99), activity: .idle, batteryLevel: nil, ipAddress: "", now: fixture.start, nowUnixMs: 9) == .none)
+        // Without an address, or without an activity, the rest unchanged: the link keeps what it
+        // has, so the owner is not told again on every such heartbeat.
+        #expect(fixture.registry.heartbeat(fixture.reader, link: link, activity: .collecting, batteryLevel: 0.8, ipAddress: "", now: fixture.start, nowUnixMs: 10) == .none)
+        #expect(fixture.registry.heartbeat(fixture.reader, link: link, activity: .unspecified, batteryLevel: 0.8, ipAddress: "10.0.0.9", now: fixture.start, nowUnixMs: 11) == .none)
+        #expect(fixture.registry.heartbeat(fixture.reader, link: link, activity: .unspecified, batteryLevel: 0.8, ipAddress: "", now: fixture.start, nowUnixMs: 12) == .none)
     }
 
     @Test func aStatusIsAnnouncedWhenTheOwnerIsOnAnotherReplica() {

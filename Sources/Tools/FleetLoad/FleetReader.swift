@@ -21,15 +21,18 @@ final class FleetReader: ConnectionHandler, @unchecked Sendable {
     private var connection: TLSConnection?
     private var attached = false
     private var heartbeat: [UInt8] = []
+    /// When to dial again after this link ends; handed on to the successor.
+    private var backoff: ReconnectBackoff
 
-    init(serial: String, context: TLSContext, fleet: Fleet) {
+    init(serial: String, context: TLSContext, fleet: Fleet, backoff: ReconnectBackoff? = nil) {
         self.serial = serial
         self.context = context
         self.fleet = fleet
+        self.backoff = backoff ?? ReconnectBackoff(base: fleet.reconnectDelay, cap: fleet.reconnectDelayMax)
     }
 
-    /// A fresh handler for the next connection of the same reader.
-    func successor() -> FleetReader { FleetReader(serial: serial, context: context, fleet: fleet) }
+    /// A fresh handler for the next connection of the same reader (with its backoff).
+    func successor() -> FleetReader { FleetReader(serial: serial, context: context, fleet: fleet, backoff: backoff) }
 
     func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {
         self.connection = connection
@@ -60,6 +63,7 @@ final class FleetReader: ConnectionHandler, @unchecked Sendable {
     private func markAttached() {
         guard !attached else { return }
         attached = true
+        backoff.reset()
         fleet.attached.add(1, ordering: .relaxed)
     }
 
@@ -126,9 +130,12 @@ final class FleetReader: ConnectionHandler, @unchecked Sendable {
         }
         fleet.closes.add(1, ordering: .relaxed)
         guard !fleet.stopping.load(ordering: .relaxed) else { return }
-        // Real readers back off a little before they dial again.
+        // As real readers do: a random wait within a window that doubles with each attempt
+        // that does not attach (capped exponential backoff, full jitter), so that a storm's
+        // retries spread out instead of queueing handshakes at a saturated replica.
+        let delay = backoff.nextDelay()
         let next = successor()
-        DispatchQueue.global().asyncAfter(deadline: .now() + Double.random(in: 0.05...0.5)) {
+        _ = fleet.group.next().schedule(after: delay) {
             next.fleet.launcher.connect(next)
         }
     }
@@ -139,6 +146,8 @@ final class Fleet: Sendable {
     let host: String
     let port: Int
     let heartbeatInterval: Duration
+    let reconnectDelay: Duration
+    let reconnectDelayMax: Duration
     let echo: Bool
     let group: EventLoopGroup
     let launcher: Launcher
@@ -148,10 +157,15 @@ final class Fleet: Sendable {
     let closes = Atomic<Int>(0)
     let stopping = Atomic<Bool>(false)
 
-    init(host: String, port: Int, heartbeatInterval: Duration, echo: Bool, group: EventLoopGroup, handshakeWindow: Int) {
+    init(
+        host: String, port: Int, heartbeatInterval: Duration, reconnectDelay: Duration, reconnectDelayMax: Duration, echo: Bool, group: EventLoopGroup,
+        handshakeWindow: Int
+    ) {
         self.host = host
         self.port = port
         self.heartbeatInterval = heartbeatInterval
+        self.reconnectDelay = reconnectDelay
+        self.reconnectDelayMax = reconnectDelayMax
         self.echo = echo
         self.group = group
         launcher = Launcher(window: handshakeWindow)

@@ -38,6 +38,8 @@ actor SimulatedReader {
     /// When to dial again after a lost link: a random wait within a window that doubles with
     /// each failed attempt, from `--reconnect-delay` up to `--reconnect-delay-max`.
     var backoff: ReconnectBackoff
+    /// The last TLS session, offered when the reader dials again (resumed, not a full handshake).
+    let sessions = TLSSessionCache()
     var lastAmount: Int64 = 0
     /// The battery level (0 to 1) it reports; nil on mains power.
     var batteryLevel: Float?
@@ -92,7 +94,7 @@ actor SimulatedReader {
         channelConfiguration.connectTimeout = .seconds(5)
         let channel: ClientChannel
         do {
-            channel = try await ClientChannel.connect(channelConfiguration, group: group)
+            channel = try await ClientChannel.connect(channelConfiguration, over: LinuxTLSTransport(group: group, sessions: sessions))
         } catch {
             Output.line("connect_failed", ["serial": serial, "error": "\(error)"])
             return

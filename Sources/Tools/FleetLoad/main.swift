@@ -43,6 +43,7 @@ let parser = OptionsParser(
         .flag("hold", help: "Lanes: keep one reader each (connect once, then relay) instead of connecting now and then."),
         .flag("echo", help: "Readers talk to a TLS echo (the floor): same frames, replies ignored."),
         .flag("echo-certificates", help: "With --echo: each reader presents its client certificate, as to the gateway (an echo started with --client-ca)."),
+        .flag("no-resume", help: "Readers do not offer their last TLS session when they dial again (every handshake a full one)."),
         .value("loops", "N", default: "1", help: "Event loops of this process."),
         .value("handshake-window", "N", default: "16", help: "TLS handshakes in flight at once."),
         .value("period", "DURATION", default: "20s", help: "Mean time between a lane's connect + command."),
@@ -172,7 +173,7 @@ case "readers":
     do { group = try EventLoopGroup(loopCount: loopCount, threadNamePrefix: "fleet-loop") } catch { fail("\(error)") }
     let fleet = Fleet(
         host: host, port: port, heartbeatInterval: heartbeatInterval, reconnectDelay: reconnectDelay, reconnectDelayMax: reconnectDelayMax, echo: echo,
-        group: group, handshakeWindow: window
+        group: group, handshakeWindow: window, resumeSessions: !((try? options.flag("no-resume")) ?? false)
     )
     let shared: TLSContext?
     do { shared = echo && !echoCertificates ? try TLSContext(client: TLSClientConfiguration(trustedCAPath: tlsDirectory + "/ca.pem")) : nil } catch { fail("\(error)") }
@@ -191,7 +192,7 @@ case "readers":
     signal(SIGINT) { _ in _exit(0) }
     while true {
         Thread.sleep(forTimeInterval: 1)
-        say("{\"attached\":\(fleet.attached.load(ordering: .relaxed)),\"heartbeats\":\(fleet.heartbeats.load(ordering: .relaxed)),\"commands\":\(fleet.commands.load(ordering: .relaxed)),\"closes\":\(fleet.closes.load(ordering: .relaxed))}")
+        say("{\"attached\":\(fleet.attached.load(ordering: .relaxed)),\"heartbeats\":\(fleet.heartbeats.load(ordering: .relaxed)),\"commands\":\(fleet.commands.load(ordering: .relaxed)),\"closes\":\(fleet.closes.load(ordering: .relaxed)),\"resumed\":\(fleet.resumed.load(ordering: .relaxed))}")
     }
 
 case "lanes":

@@ -16,7 +16,9 @@
 #include <openssl/ec.h>
 #include <openssl/rsa.h>
 #include <openssl/bn.h>
+#include <openssl/core_names.h>
 #include <string.h>
+#include <time.h>
 
 // Options and modes (SSL_OP_* and SSL_MODE_* are macros over 64-bit constants).
 static inline uint64_t rg_SSL_OP_NO_COMPRESSION(void) { return SSL_OP_NO_COMPRESSION; }
@@ -161,5 +163,98 @@ static int rg_alpn_select(SSL *ssl, const unsigned char **out, unsigned char *ou
 static inline void rg_SSL_CTX_set_alpn_server(SSL_CTX *ctx, const unsigned char *preference) {
     SSL_CTX_set_alpn_select_cb(ctx, rg_alpn_select, (void *)preference);
 }
+
+/// Session ticket keys shared by the replicas, so a reader that re-attaches to any of them
+/// resumes its TLS 1.3 session (PSK with ECDHE) instead of a full handshake with certificate
+/// verification. Key 0 encrypts new tickets; every key decrypts (the previous key of a
+/// rotation still resumes, and its tickets are renewed under key 0). Each key is a 16-byte
+/// name, an AES-256-CBC key and an HMAC-SHA256 key (the 80-byte file nginx also reads).
+typedef struct rg_ticket_key {
+    unsigned char name[16];
+    unsigned char aes[32];
+    unsigned char hmac[32];
+} rg_ticket_key;
+typedef struct rg_ticket_keys {
+    int count;
+    rg_ticket_key keys[4];
+    /// A ticket issued longer ago than this is not resumed (0: none is).
+    long lifetime_seconds;
+} rg_ticket_keys;
+
+static int rg_ticket_key_cb(SSL *ssl, unsigned char key_name[16], unsigned char *iv, EVP_CIPHER_CTX *cipher, EVP_MAC_CTX *mac, int encrypt) {
+    const rg_ticket_keys *keys = (const rg_ticket_keys *)SSL_CTX_get_app_data(SSL_get_SSL_CTX(ssl));
+    if (keys == NULL || keys->count < 1) return -1;
+    const rg_ticket_key *key = NULL;
+    int renew = 0;
+    if (encrypt) {
+        key = &keys->keys[0];
+        memcpy(key_name, key->name, 16);
+        if (RAND_bytes(iv, 16) != 1) return -1;
+        if (EVP_EncryptInit_ex(cipher, EVP_aes_256_cbc(), NULL, key->aes, iv) != 1) return -1;
+    } else {
+        for (int i = 0; i < keys->count && i < 4; i++) {
+            if (memcmp(key_name, keys->keys[i].name, 16) == 0) { key = &keys->keys[i]; renew = i > 0; break; }
+        }
+        if (key == NULL) return 0; // not ours (another key set, or a key retired): full handshake
+        if (EVP_DecryptInit_ex(cipher, EVP_aes_256_cbc(), NULL, key->aes, iv) != 1) return -1;
+    }
+    OSSL_PARAM params[3];
+    params[0] = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_KEY, (void *)key->hmac, sizeof key->hmac);
+    params[1] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA256", 0);
+    params[2] = OSSL_PARAM_construct_end();
+    if (EVP_MAC_CTX_set_params(mac, params) != 1) return -1;
+    return renew ? 2 : 1;
+}
+
+/// After a ticket decrypted: resume only a TLS 1.3 session (PSK with ECDHE: forward secret)
+/// issued within the lifetime, whose client certificate (kept in the session) has not
+/// expired since. Anything else falls back to a full handshake, which verifies afresh.
+/// (Not called with OpenSSL's own keys for tickets it cannot decrypt: those are NO_DECRYPT.)
+static SSL_TICKET_RETURN rg_ticket_decrypted(SSL *ssl, SSL_SESSION *session, const unsigned char *name, size_t name_length, SSL_TICKET_STATUS status, void *arg) {
+    (void)ssl; (void)name; (void)name_length;
+    const rg_ticket_keys *keys = (const rg_ticket_keys *)arg;
+    switch (status) {
+    case SSL_TICKET_SUCCESS:
+    case SSL_TICKET_SUCCESS_RENEW:
+        break;
+    case SSL_TICKET_EMPTY:
+    case SSL_TICKET_NO_DECRYPT:
+        return SSL_TICKET_RETURN_IGNORE_RENEW;
+    default:
+        return SSL_TICKET_RETURN_ABORT;
+    }
+    if (session == NULL || SSL_SESSION_get_protocol_version(session) != TLS1_3_VERSION) return SSL_TICKET_RETURN_IGNORE_RENEW;
+    time_t now = time(NULL);
+    long issued = (long)SSL_SESSION_get_time(session);
+    if (keys == NULL || (long)now - issued >= keys->lifetime_seconds || issued > (long)now + 60) return SSL_TICKET_RETURN_IGNORE_RENEW;
+    X509 *peer = SSL_SESSION_get0_peer(session);
+    if (peer != NULL && X509_cmp_current_time(X509_get0_notAfter(peer)) <= 0) return SSL_TICKET_RETURN_IGNORE_RENEW;
+    // Renewed on every resumption: the reader leaves with a ticket whose lifetime starts now
+    // (its link may last longer than the lifetime), issued under the current key.
+    return SSL_TICKET_RETURN_USE_RENEW;
+}
+
+/// Sets key `index` of `keys` from 80 bytes of key material (name, AES key, HMAC key).
+static inline void rg_ticket_keys_set(rg_ticket_keys *keys, int index, const unsigned char *material) {
+    memcpy(keys->keys[index].name, material, 16);
+    memcpy(keys->keys[index].aes, material + 16, 32);
+    memcpy(keys->keys[index].hmac, material + 48, 32);
+}
+/// Installs `keys` (kept alive by the caller for the context's life) on a server context.
+static inline int rg_SSL_CTX_use_ticket_keys(SSL_CTX *ctx, rg_ticket_keys *keys) {
+    if (SSL_CTX_set_app_data(ctx, keys) != 1) return 0;
+    if (SSL_CTX_set_tlsext_ticket_key_evp_cb(ctx, rg_ticket_key_cb) != 1) return 0;
+    return SSL_CTX_set_session_ticket_cb(ctx, NULL, rg_ticket_decrypted, keys);
+}
+/// Only the lifetime check (the context's own random ticket keys, which no other replica shares).
+static inline int rg_SSL_CTX_check_ticket_lifetime(SSL_CTX *ctx, rg_ticket_keys *keys) {
+    return SSL_CTX_set_session_ticket_cb(ctx, NULL, rg_ticket_decrypted, keys);
+}
+
+/// Client side: sessions are handed to the new-session callback and kept by the caller (one
+/// per reader), not in OpenSSL's client cache.
+static inline long rg_SSL_SESS_CACHE_CLIENT_NO_INTERNAL(void) { return SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE; }
+static inline int rg_SSL_get_ex_new_index(void) { return SSL_get_ex_new_index(0, NULL, NULL, NULL, NULL); }
+static inline int rg_SSL_session_reused(const SSL *ssl) { return SSL_session_reused(ssl); }
 
 #endif

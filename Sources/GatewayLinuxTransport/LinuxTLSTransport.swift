@@ -12,9 +12,13 @@ import Synchronization
 public struct LinuxTLSTransport: ClientTransport {
     /// The event loops to run on; nil uses one loop shared by every channel of the process.
     public let group: EventLoopGroup?
+    /// Where the TLS session of each connection is kept and offered again on the next one (a
+    /// reader re-attaching resumes instead of making a full handshake); nil: none kept.
+    public let sessions: TLSSessionCache?
 
-    public init(group: EventLoopGroup? = nil) {
+    public init(group: EventLoopGroup? = nil, sessions: TLSSessionCache? = nil) {
         self.group = group
+        self.sessions = sessions
     }
 
     public func makeExecutor() throws -> EventLoopExecutor {
@@ -27,7 +31,7 @@ public struct LinuxTLSTransport: ClientTransport {
         let bridge = TLSChannelBridge(delegate: delegate)
         TLSClient.connect(
             host: configuration.host, port: configuration.port, serverName: configuration.serverName,
-            context: context, limits: tls.limits, on: executor.loop
+            context: context, limits: tls.limits, sessions: sessions, on: executor.loop
         ) { _ in bridge }
     }
 }

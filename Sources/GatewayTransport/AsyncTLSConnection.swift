@@ -25,12 +25,13 @@ public final class AsyncTLSConnection: Sendable {
         serverName: String? = nil,
         context: TLSContext,
         limits: ConnectionLimits = ConnectionLimits(),
+        sessions: TLSSessionCache? = nil,
         on loop: EventLoop
     ) async throws -> AsyncTLSConnection {
         let bridge = Bridge()
         return try await withCheckedThrowingContinuation { continuation in
             bridge.setConnectContinuation(continuation)
-            TLSClient.connect(host: host, port: port, serverName: serverName, context: context, limits: limits, on: loop) { _ in
+            TLSClient.connect(host: host, port: port, serverName: serverName, context: context, limits: limits, sessions: sessions, on: loop) { _ in
                 bridge
             }
         }

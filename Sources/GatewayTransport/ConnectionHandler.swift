@@ -11,6 +11,9 @@ public struct ConnectionInfo: Sendable, Hashable {
     public var tlsVersion: String
     /// The negotiated cipher suite.
     public var cipher: String
+    /// Whether the handshake resumed an earlier session (a TLS 1.3 ticket: no certificate
+    /// exchange; the identity is the one verified when the session was made).
+    public var resumed: Bool = false
 }
 
 /// Why a connection ended.

@@ -10,7 +10,9 @@ public enum TLSClient {
     /// the SNI sent); nil uses `host` (an IP address is then checked against the certificate's IP
     /// SANs). `localHost` binds the socket to that local address first (a load generator
     /// speaking from several loopback addresses); nil leaves it to the kernel. Failures arrive
-    /// as `connectionClosed(.connectFailed / .handshakeFailed)`.
+    /// as `connectionClosed(.connectFailed / .handshakeFailed)`. `sessions` keeps the session
+    /// the server issues and offers the one it kept (a reader re-attaching resumes its TLS
+    /// session instead of a full handshake; see ``TLSSessionCache``).
     public static func connect(
         host: String,
         port: Int,
@@ -18,12 +20,14 @@ public enum TLSClient {
         localHost: String? = nil,
         context: TLSContext,
         limits: ConnectionLimits = ConnectionLimits(),
+        sessions: TLSSessionCache? = nil,
         on loop: EventLoop,
         makeHandler: @escaping @Sendable (TLSConnection) -> any ConnectionHandler
     ) {
         loop.execute {
             openOnLoop(
-                host: host, port: port, serverName: serverName, localHost: localHost, context: context, limits: limits, loop: loop, makeHandler: makeHandler
+                host: host, port: port, serverName: serverName, localHost: localHost, context: context, limits: limits, sessions: sessions, loop: loop,
+                makeHandler: makeHandler
             )
         }
     }
@@ -48,7 +52,7 @@ public enum TLSClient {
 
     private static func openOnLoop(
         host: String, port: Int, resolved: SocketAddress? = nil, serverName: String?, localHost: String? = nil, context: TLSContext,
-        limits: ConnectionLimits,
+        limits: ConnectionLimits, sessions: TLSSessionCache? = nil,
         loop: EventLoop, makeHandler: @Sendable (TLSConnection) -> any ConnectionHandler
     ) {
         func failedHandler(_ error: TransportError) {
@@ -108,6 +112,10 @@ public enum TLSClient {
             fd: fd, ssl: ssl, isServer: false, verifyPeer: context.verifyServer, eventLoop: loop,
             limits: limits, counters: nil, peer: address.description, state: inProgress != 0 ? .connecting : .handshaking
         )
+        if let sessions {
+            sessions.attach(to: ssl)
+            connection.sessionCache = sessions
+        }
         let handler = makeHandler(connection)
         if !connection.start(handler: handler) {
             connection.finish(.connectFailed(TransportError(.socket, "could not register the connection with epoll", cause: OpenSSLErrors.errnoText(rg_errno()))))

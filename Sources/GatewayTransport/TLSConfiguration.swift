@@ -75,6 +75,15 @@ public struct TLSServerConfiguration: Sendable {
     public var backlog: Int32 = 4_096
     /// Session tickets sent after a TLS 1.3 handshake (0 disables resumption).
     public var sessionTickets: Int = 2
+    /// Keys that encrypt session tickets, shared by every replica so that a reader resumes its
+    /// session on any of them (nil: OpenSSL's own random keys, which only this context knows).
+    public var ticketKeys: TLSTicketKeys?
+    /// How long after it was issued a session ticket still resumes; older ones get a full
+    /// handshake (and a new ticket).
+    public var ticketLifetime: Duration = TLSServerConfiguration.defaultTicketLifetime
+    /// The default of ``ticketLifetime``: a day, far inside a reader certificate's life (the
+    /// certificate's own expiry is checked again on every resumption).
+    public static let defaultTicketLifetime: Duration = .seconds(24 * 3600)
 
     public init(
         host: String,

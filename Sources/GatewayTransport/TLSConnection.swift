@@ -127,6 +127,9 @@ public final class TLSConnection: @unchecked Sendable {
     var handshakeFailure: TLSHandshakeFailure = .internal
     /// Counted in ``HandshakeCounters/openWithCertificate`` until it closes.
     var countedWithCertificate = false
+    /// Client side: where the sessions the server issues are kept (OpenSSL's new-session
+    /// callback finds it through the `SSL`'s ex-data, so it lives as long as the connection).
+    var sessionCache: TLSSessionCache?
 
     /// Set by the socket BIO's read watch (`rg_SSL_watch_reads`): whether OpenSSL's last
     /// read(2) left the socket empty. Allocated here so its address outlives the BIO, which
@@ -311,7 +314,10 @@ public final class TLSConnection: @unchecked Sendable {
         }
         var identity: String?
         if isServer, let certificate = SSL_get1_peer_certificate(ssl) {
-            if SSL_get_verify_result(ssl) == X509_V_OK, let name = X509_get_subject_name(certificate) {
+            // A resumed session carries the certificate and the verdict of the handshake that
+            // made it (OpenSSL keeps no verified chain then, and none is read here); the ticket
+            // callback refused tickets whose certificate expired since, and this checks again.
+            if SSL_get_verify_result(ssl) == X509_V_OK, Self.isCurrent(certificate), let name = X509_get_subject_name(certificate) {
                 identity = Self.text(of: NID_serialNumber, in: name) ?? Self.text(of: NID_commonName, in: name)
             }
             X509_free(certificate)
@@ -321,16 +327,31 @@ public final class TLSConnection: @unchecked Sendable {
             verifiedClientIdentity: identity,
             alpn: alpn,
             tlsVersion: String(cString: SSL_get_version(ssl)),
-            cipher: SSL_get_current_cipher(ssl).map { String(cString: SSL_CIPHER_get_name($0)) } ?? "none"
+            cipher: SSL_get_current_cipher(ssl).map { String(cString: SSL_CIPHER_get_name($0)) } ?? "none",
+            resumed: rg_SSL_session_reused(ssl) == 1
         )
     }
 
-    /// Counts a server handshake that succeeded, by whether the peer presented a verified certificate.
+    /// Whether `certificate` has not expired yet (a resumed session's was verified when the
+    /// session was made, perhaps before it expired).
+    static func isCurrent(_ certificate: OpaquePointer) -> Bool {
+        X509_cmp_current_time(X509_get0_notAfter(certificate)) > 0
+    }
+
+    /// Counts a server handshake that succeeded, by whether the peer presented a verified
+    /// certificate, and whether it resumed a session.
     private func countHandshakeSuccess(_ handshakes: HandshakeCounters) {
         var verified = false
         if let certificate = SSL_get1_peer_certificate(ssl) {
-            verified = SSL_get_verify_result(ssl) == X509_V_OK
+            verified = SSL_get_verify_result(ssl) == X509_V_OK && Self.isCurrent(certificate)
             X509_free(certificate)
+        }
+        if rg_SSL_session_reused(ssl) == 1 {
+            if verified {
+                handshakes.resumedWithCertificate.add(1, ordering: .relaxed)
+            } else {
+                handshakes.resumedWithoutCertificate.add(1, ordering: .relaxed)
+            }
         }
         if verified {
             countedWithCertificate = true

@@ -13,6 +13,9 @@ public final class TLSContext: @unchecked Sendable {
     // its own reference counts and session cache.
     let context: OpaquePointer
     private let alpnPreference: UnsafeMutablePointer<UInt8>?
+    /// The session ticket keys and lifetime the ticket callbacks read (server contexts that
+    /// issue tickets); freed with the context.
+    private let ticketKeys: UnsafeMutablePointer<rg_ticket_keys>?
     /// Whether this is a server context (otherwise a client context).
     public let isServer: Bool
     let verifyServer: Bool
@@ -37,11 +40,23 @@ public final class TLSContext: @unchecked Sendable {
         self.isServer = true
         self.verifyServer = false
         self.alpnPreference = Self.alpnPreference(configuration.alpnProtocols)
+        self.ticketKeys = configuration.sessionTickets > 0 ? Self.ticketKeys(configuration) : nil
         try applyCommon(tls13Only: false)
         _ = rg_SSL_CTX_set_options(context, rg_SSL_OP_CIPHER_SERVER_PREFERENCE())
         _ = rg_SSL_CTX_set_session_cache_mode(context, rg_SSL_SESS_CACHE_SERVER())
         _ = rg_SSL_CTX_set_session_id_context_default(context)
         _ = SSL_CTX_set_num_tickets(context, Int(configuration.sessionTickets))
+        if let ticketKeys {
+            // The lifetime bounds the hint clients get (so they stop offering old tickets) and
+            // OpenSSL's own check; the decrypt callback checks it again with this server's
+            // setting, and the client certificate's expiry, on every resumption.
+            _ = SSL_CTX_set_timeout(context, max(1, Int(configuration.ticketLifetime.components.seconds)))
+            let installed = configuration.ticketKeys == nil
+                ? rg_SSL_CTX_check_ticket_lifetime(context, ticketKeys) : rg_SSL_CTX_use_ticket_keys(context, ticketKeys)
+            guard installed == 1 else {
+                throw TransportError(.configuration, "OpenSSL refused the session ticket callbacks", cause: OpenSSLErrors.drain())
+            }
+        }
         for pair in configuration.certificates {
             try Self.use(pair, in: context)
         }
@@ -73,8 +88,12 @@ public final class TLSContext: @unchecked Sendable {
         self.isServer = false
         self.verifyServer = configuration.verifyServer
         self.alpnPreference = nil
+        self.ticketKeys = nil
         try applyCommon(tls13Only: configuration.tls13Only)
-        _ = rg_SSL_CTX_set_session_cache_mode(context, rg_SSL_SESS_CACHE_OFF())
+        // Sessions go to the connection's TLSSessionCache (when it has one), not to a cache in
+        // the context: a reader offers its own last session, never another reader's.
+        _ = rg_SSL_CTX_set_session_cache_mode(context, rg_SSL_SESS_CACHE_CLIENT_NO_INTERNAL())
+        SSL_CTX_sess_set_new_cb(context, TLSSessionCache.newSessionCallback)
         if configuration.verifyServer {
             if let path = configuration.trustedCAPath {
                 try Self.trust(path, in: context, advertise: false)
@@ -97,6 +116,7 @@ public final class TLSContext: @unchecked Sendable {
     deinit {
         SSL_CTX_free(context)
         alpnPreference?.deallocate()
+        ticketKeys?.deallocate()
     }
 
     private func applyCommon(tls13Only: Bool) throws {
@@ -166,6 +186,17 @@ public final class TLSContext: @unchecked Sendable {
             SSL_CTX_set_client_CA_list(context, names)
         }
         SSL_CTX_set_verify_depth(context, 8)
+    }
+
+    /// The ticket callbacks' view of the configuration: the shared keys (if any) and the lifetime.
+    private static func ticketKeys(_ configuration: TLSServerConfiguration) -> UnsafeMutablePointer<rg_ticket_keys> {
+        let keys = UnsafeMutablePointer<rg_ticket_keys>.allocate(capacity: 1)
+        keys.initialize(to: rg_ticket_keys())
+        let shared = configuration.ticketKeys?.keys ?? []
+        keys.pointee.count = Int32(shared.count)
+        for (index, key) in shared.enumerated() { rg_ticket_keys_set(keys, Int32(index), key) }
+        keys.pointee.lifetime_seconds = Int(configuration.ticketLifetime.components.seconds)
+        return keys
     }
 
     static func alpnWire(_ protocols: [String]) -> [UInt8] {

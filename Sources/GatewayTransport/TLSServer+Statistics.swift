@@ -25,6 +25,10 @@ public struct TLSServerStatistics: Sendable, Equatable {
     public var handshakesWithCertificate = 0
     /// Handshakes that succeeded since start without a client certificate.
     public var handshakesWithoutCertificate = 0
+    /// Of ``handshakesWithCertificate``, those that resumed a session (no certificate exchange).
+    public var handshakesResumedWithCertificate = 0
+    /// Of ``handshakesWithoutCertificate``, those that resumed a session.
+    public var handshakesResumedWithoutCertificate = 0
     /// Handshakes that failed since start, by reason (every reason present, 0 if none).
     public var handshakeFailures: [TLSHandshakeFailure: Int] = [:]
     /// Connections in their handshake now.
@@ -49,6 +53,8 @@ final class HandshakeCounters: Sendable {
     let withCertificate = Atomic<Int>(0)
     let withoutCertificate = Atomic<Int>(0)
     let openWithCertificate = Atomic<Int>(0)
+    let resumedWithCertificate = Atomic<Int>(0)
+    let resumedWithoutCertificate = Atomic<Int>(0)
     let timeout = Atomic<Int>(0)
     let certificate = Atomic<Int>(0)
     let `protocol` = Atomic<Int>(0)
@@ -84,6 +90,8 @@ extension TLSServer {
         snapshot.accepted = counters.accepted.load(ordering: .relaxed)
         snapshot.handshakesWithCertificate = handshakes.withCertificate.load(ordering: .relaxed)
         snapshot.handshakesWithoutCertificate = handshakes.withoutCertificate.load(ordering: .relaxed)
+        snapshot.handshakesResumedWithCertificate = handshakes.resumedWithCertificate.load(ordering: .relaxed)
+        snapshot.handshakesResumedWithoutCertificate = handshakes.resumedWithoutCertificate.load(ordering: .relaxed)
         for reason in TLSHandshakeFailure.allCases { snapshot.handshakeFailures[reason] = handshakes.failures(reason) }
         let open = counters.connections.load(ordering: .relaxed)
         let handshaking = counters.handshaking.load(ordering: .relaxed)

@@ -60,6 +60,8 @@ enum GatewayHostSetup {
         listener.maxHandshaking = options.maxHandshaking
         listener.maxHandshakingPerSource = options.maxHandshakingPerSource
         listener.releaseBuffersAfter = options.releaseBuffersAfter
+        listener.ticketKeys = options.ticketKeys
+        listener.ticketLifetime = options.ticketLifetime
         listener.webSocket.origins = options.webSocketOrigins
         return GatewayServiceHost.Setup(listener: listener, service: service, client: client) { [developmentCA] address in
             try await announce(options: options, client: client, address: address, developmentCA: developmentCA)

@@ -31,6 +31,8 @@ struct ServerOptions: Sendable {
             .value("port", "PORT", default: "7443", help: "The gateway's TLS port; 0 picks a free one (logged)."),
             .value("tls-cert", "PATH", default: "", help: "Server certificate chain (PEM). Empty with --tls-key empty: a development CA and certificate under --data-dir/tls (dev defaults)."),
             .value("tls-key", "PATH", default: "", help: "Private key of --tls-cert (PEM)."),
+            .value("tls-ticket-keys", "PATH[,PATH...]", default: "", help: "Session ticket key files (80 random bytes each, `openssl rand 80`, or their base64), the same on every replica: a reader that re-attaches to any replica resumes its TLS 1.3 session instead of a full handshake with its certificate. The first key issues tickets; the others (up to 3, e.g. the previous key during a rotation) still resume. Empty: each replica's own random key (a reader resumes only on the replica that issued its ticket, until that replica restarts)."),
+            .value("tls-ticket-lifetime", "DURATION", default: "24h", help: "How long a session ticket resumes after it was issued (at most 7d); the reader's certificate expiry and its registration are checked again on every resumption."),
             .value("reader-ca", "PATH", default: "", help: "CA (PEM) whose client certificates prove reader serial numbers (mutual TLS). Empty: the development CA when it is in use, else no reader certificates."),
             .value("reader-offline-bound", "DURATION", default: "10s", help: "A reader silent for this long is offline and its owner is told (e.g. 10s, 3s)."),
             .value("session-lease", "DURATION", default: "30s", help: "How long a lane's session lives without a connection (its resume window)."),
@@ -70,6 +72,9 @@ struct ServerOptions: Sendable {
     var port: Int
     var tlsCertificatePath: String?
     var tlsKeyPath: String?
+    /// `--tls-ticket-keys`, loaded (nil: OpenSSL's own key per replica).
+    var ticketKeys: TLSTicketKeys?
+    var ticketLifetime: Duration
     var readerCAPath: String?
     var readerOfflineBound: Duration
     var sessionLease: Duration
@@ -126,6 +131,11 @@ struct ServerOptions: Sendable {
         case .failure(let error): throw OptionsError("reader-gateway: --websocket-origins: \(error)")
         }
         let webhooks = try webhookConfiguration(options)
+        let ticketKeys = try ticketKeys(options)
+        let ticketLifetime = try options.duration("tls-ticket-lifetime") ?? TLSServerConfiguration.defaultTicketLifetime
+        guard ticketLifetime >= .seconds(1), ticketLifetime <= .seconds(7 * 86_400) else {
+            throw OptionsError("reader-gateway: --tls-ticket-lifetime must be between 1s and 7d (TLS 1.3's limit)")
+        }
         return ServerOptions(
             databaseURL: options.string("database-url"),
             dataDirectory: options.string("data-dir") ?? ".reader-gateway",
@@ -147,6 +157,8 @@ struct ServerOptions: Sendable {
             port: try options.int("port", in: 0...65535) ?? 7443,
             tlsCertificatePath: certificate,
             tlsKeyPath: key,
+            ticketKeys: ticketKeys,
+            ticketLifetime: ticketLifetime,
             readerCAPath: options.string("reader-ca"),
             readerOfflineBound: offlineBound,
             sessionLease: lease,
@@ -162,6 +174,17 @@ struct ServerOptions: Sendable {
             logFormat: try options.choice("log-format", as: LogFormat.self) ?? .logfmt,
             helpRequested: options.helpRequested
         )
+    }
+
+    /// `--tls-ticket-keys`: comma-separated files, the issuing key first.
+    static func ticketKeys(_ options: ParsedOptions) throws(OptionsError) -> TLSTicketKeys? {
+        let paths = (options.string("tls-ticket-keys") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !paths.isEmpty else { return nil }
+        do {
+            return try TLSTicketKeys.load(paths: paths)
+        } catch {
+            throw OptionsError("reader-gateway: --tls-ticket-keys: \(error)")
+        }
     }
 
     static func webhookConfiguration(_ options: ParsedOptions) throws(OptionsError) -> WebhookDeliveryConfiguration {

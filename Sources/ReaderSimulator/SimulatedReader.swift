@@ -33,7 +33,13 @@ actor SimulatedReader {
     /// The next confirm is declined with this decline code (`decline SERIAL [CODE] confirm`).
     var declineNextConfirm: String?
     var stayOffline = false
+    /// An explicit wait before the next attach (a reboot, a fault), instead of the backoff's.
     var nextReconnectDelay: Duration?
+    /// When to dial again after a lost link: a random wait within a window that doubles with
+    /// each failed attempt, from `--reconnect-delay` up to `--reconnect-delay-max`.
+    var backoff: ReconnectBackoff
+    /// The last TLS session, offered when the reader dials again (resumed, not a full handshake).
+    let sessions = TLSSessionCache()
     var lastAmount: Int64 = 0
     /// The battery level (0 to 1) it reports; nil on mains power.
     var batteryLevel: Float?
@@ -59,6 +65,7 @@ actor SimulatedReader {
         self.softwareVersion = configuration.softwareVersion
         self.batteryLevel = configuration.batteryLevel
         self.ipAddress = configuration.ipAddress(forReaderAt: index)
+        self.backoff = ReconnectBackoff(base: configuration.reconnectDelay, cap: configuration.reconnectDelayMax)
     }
 
     /// Attaches, and re-attaches after every lost link, until cancelled.
@@ -71,7 +78,7 @@ actor SimulatedReader {
             }
             await attachOnce()
             if Task.isCancelled { break }
-            let delay = nextReconnectDelay ?? configuration.reconnectDelay
+            let delay = nextReconnectDelay ?? backoff.nextDelay()
             nextReconnectDelay = nil
             try? await Task.sleep(for: delay)
         }
@@ -87,7 +94,7 @@ actor SimulatedReader {
         channelConfiguration.connectTimeout = .seconds(5)
         let channel: ClientChannel
         do {
-            channel = try await ClientChannel.connect(channelConfiguration, group: group)
+            channel = try await ClientChannel.connect(channelConfiguration, over: LinuxTLSTransport(group: group, sessions: sessions))
         } catch {
             Output.line("connect_failed", ["serial": serial, "error": "\(error)"])
             return
@@ -192,6 +199,7 @@ actor SimulatedReader {
             }
             if !attached {
                 attached = true
+                backoff.reset()
                 Output.line("online", ["serial": serial, "reader_id": state.readerID, "label": state.label])
             }
         case .command(let command)?:

@@ -219,6 +219,22 @@ def test_webhook_ca_bundle_is_mounted_from_a_secret_or_a_config_map(source):
         assert volume["configMap"] == {"name": "receivers-ca", "defaultMode": 0o440}
 
 
+def test_session_ticket_keys_come_from_a_secret_the_issuing_key_first():
+    data, _, mounts, volumes = webhook_parts(None)
+    assert "READER_GATEWAY_TLS_TICKET_KEYS" not in data
+    assert data["READER_GATEWAY_TLS_TICKET_LIFETIME"] == "24h"
+    assert not [m for m in mounts if m["name"] == "ticket-keys"]
+    data, _, mounts, volumes = webhook_parts(
+        {"tls": {"ticketKeys": {"existingSecret": "rg-tickets", "files": ["current.key", "previous.key"]}, "ticketLifetime": "12h"}}
+    )
+    assert data["READER_GATEWAY_TLS_TICKET_KEYS"] == "/etc/reader-gateway/tickets/current.key,/etc/reader-gateway/tickets/previous.key"
+    assert data["READER_GATEWAY_TLS_TICKET_LIFETIME"] == "12h"
+    (mount,) = [m for m in mounts if m["name"] == "ticket-keys"]
+    assert mount == {"name": "ticket-keys", "mountPath": "/etc/reader-gateway/tickets", "readOnly": True}
+    (volume,) = [v for v in volumes if v["name"] == "ticket-keys"]
+    assert volume["secret"] == {"secretName": "rg-tickets", "defaultMode": 0o440}
+
+
 def test_webhook_ca_bundle_from_both_a_secret_and_a_config_map_is_refused():
     with pytest.raises(helm.HelmError, match="names both a Secret"):
         render({"webhooks": {"caBundle": {"secret": "a", "configMap": "b"}}})

@@ -26,6 +26,9 @@ public struct SimulatorConfiguration: Sendable, Equatable {
     public var rebootDuration: Duration
     /// The wait before re-attaching after a lost link.
     public var reconnectDelay: Duration
+    /// The cap of the reconnect window: each failed attempt doubles the window from
+    /// ``reconnectDelay`` up to this (see `ReconnectBackoff`).
+    public var reconnectDelayMax: Duration
     /// The reader CA (certificate, key) to mint one client certificate per reader for mutual TLS.
     public var readerCACertificatePath: String?
     public var readerCAKeyPath: String?
@@ -74,7 +77,11 @@ public struct SimulatorConfiguration: Sendable, Equatable {
             .value("card", "auto|manual", default: "auto", help: "auto: a collect reads a card after --collect-duration; manual: it then waits for a `present SERIAL BRAND LAST4` (or `decline SERIAL [CODE]`) line on stdin, as a customer who has not tapped yet (one presented earlier is read at once)."),
             .value("confirm-duration", "DURATION", default: "500ms", help: "How long confirmPaymentIntent takes."),
             .value("reboot-duration", "DURATION", default: "1s", help: "How long a reboot keeps the reader away."),
-            .value("reconnect-delay", "DURATION", default: "500ms", help: "The wait before re-attaching after a lost link."),
+            .value(
+                "reconnect-delay", "DURATION", default: "500ms",
+                help: "The first retry's window after a lost link: a random wait up to it (each failed attempt doubles it, an attach resets it)."
+            ),
+            .value("reconnect-delay-max", "DURATION", default: nil, help: "The largest retry window (default 16 x --reconnect-delay)."),
             .value("reader-ca-cert", "PATH", default: "", help: "The reader CA certificate for minting client certificates (default: --ca)."),
             .value("reader-ca-key", "PATH", default: "", help: "The reader CA key: mint one client certificate per reader (mutual TLS, serial registration)."),
             .value("reader-cert-ca-key", "PATH", default: "", help: "Same as --reader-ca-key."),
@@ -151,6 +158,12 @@ public struct SimulatorConfiguration: Sendable, Equatable {
         confirmDuration = try duration("confirm-duration")
         rebootDuration = try duration("reboot-duration")
         reconnectDelay = try duration("reconnect-delay")
+        reconnectDelayMax = options.string("reconnect-delay-max") == nil ? reconnectDelay * 16 : try duration("reconnect-delay-max")
+        guard reconnectDelayMax >= reconnectDelay else {
+            throw OptionsError.invalid(
+                name: "reconnect-delay-max", value: options.string("reconnect-delay-max") ?? "", expected: "at least --reconnect-delay", program: "reader-sim"
+            )
+        }
         readerCAKeyPath = options.string("reader-ca-key") ?? options.string("reader-cert-ca-key")
         if readerCAKeyPath == nil, try options.flag("mtls") {
             guard let caPath else {

@@ -24,6 +24,8 @@ public struct GatewayMetrics: Sendable {
     public let handshakes: MetricFamily<Counter>
     /// TLS handshakes that failed, by kind and reason.
     public let handshakeFailures: MetricFamily<Counter>
+    /// Of the successful handshakes, those that resumed a TLS session (a ticket: no certificate exchange).
+    public let handshakesResumed: MetricFamily<Counter>
     /// Calls finished, by method and canonical status.
     public let calls: MetricFamily<Counter>
     /// Lane requests to connect to a reader, by outcome.
@@ -96,6 +98,11 @@ public struct GatewayMetrics: Sendable {
         handshakeFailures = collection.counter(
             "reader_gateway_tls_handshake_failures_total", help: "TLS handshakes that failed, by kind and reason (public-port failures count under kind reader).",
             labels: [kind, MetricLabel("reason", HandshakeFailureReason.self)]
+        )
+        handshakesResumed = collection.counter(
+            "reader_gateway_tls_handshakes_resumed_total",
+            help: "Of the successful TLS handshakes (reader_gateway_tls_handshakes_total{result=\"success\"}), those that resumed a session from a ticket, by kind (a resumed reader's identity is the certificate verified when the session was made).",
+            labels: [kind]
         )
         calls = collection.counter(
             "reader_gateway_calls_total", help: "Calls finished, by method and canonical status.",

@@ -22,6 +22,11 @@ public struct GatewayListenerConfiguration: Sendable {
     /// Quiet time after which a connection releases its TLS record buffers and its link's
     /// buffers (``ConnectionLimits/releaseBuffersAfter``; nil: kept).
     public var releaseBuffersAfter: Duration? = ConnectionLimits.defaultReleaseBuffersAfter
+    /// Session ticket keys shared by the replicas, so a reader resumes its TLS session on any of
+    /// them (``TLSServerConfiguration/ticketKeys``; nil: each replica's own random key).
+    public var ticketKeys: TLSTicketKeys?
+    /// How long a session ticket resumes (``TLSServerConfiguration/ticketLifetime``).
+    public var ticketLifetime = TLSServerConfiguration.defaultTicketLifetime
     /// The replica-to-replica listener (mutual TLS with the cluster's internal CA).
     public var internalListener: InternalListenerConfiguration
     /// The WebSocket binding on the TLS port (browsers; PROTOCOL.md section 15): its origin

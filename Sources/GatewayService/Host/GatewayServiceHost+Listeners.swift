@@ -82,12 +82,14 @@ extension GatewayServiceHost {
             alpnProtocols: [GatewayServiceHost.alpnProtocol, GatewayServiceHost.httpAlpnProtocol],
             limits: limits
         )
-        // No TLS 1.3 session tickets: the transport clears SSL_MODE_AUTO_RETRY, so a
-        // client whose SSL_read consumes a ticket gets WANT_READ with the server's
-        // first frames already read from the socket, and (epoll being edge
-        // triggered) never sees them. Lanes and readers keep one long connection,
-        // so resumption buys little.
-        configuration.sessionTickets = 0
+        // One TLS 1.3 session ticket per handshake: a reader that loses its link (its replica
+        // died) re-attaches with it and resumes (PSK with ECDHE) instead of a full handshake
+        // with certificate verification, on any replica that shares the ticket keys. The
+        // reader's registration is checked at attach as always; its certificate's expiry by
+        // the ticket check (TLSContext).
+        configuration.sessionTickets = 1
+        configuration.ticketKeys = listener.ticketKeys
+        configuration.ticketLifetime = listener.ticketLifetime
         return try TLSServer(configuration: configuration, group: loops) { connection in server.makeConnection(connection) }
     }
 

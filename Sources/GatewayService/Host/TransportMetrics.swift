@@ -18,6 +18,8 @@ enum TransportMetrics {
         metrics.connectionsAccepted.labels(ConnectionKind.lane).set(total: UInt64(lanes))
         metrics.handshakes.labels(ConnectionKind.reader, HandshakeResult.success).set(total: UInt64(server.handshakesWithCertificate))
         metrics.handshakes.labels(ConnectionKind.lane, HandshakeResult.success).set(total: UInt64(lanes))
+        metrics.handshakesResumed.labels(ConnectionKind.reader).set(total: UInt64(server.handshakesResumedWithCertificate))
+        metrics.handshakesResumed.labels(ConnectionKind.lane).set(total: UInt64(server.handshakesResumedWithoutCertificate))
         recordFailures(server, kind: .reader, into: metrics)
         setOpen(.reader, handshaking: server.handshaking, open: server.openWithCertificate, draining: server.shuttingDown, into: metrics)
         setOpen(.lane, handshaking: 0, open: server.openWithoutCertificate, draining: server.shuttingDown, into: metrics)

@@ -21,19 +21,27 @@ final class FleetReader: ConnectionHandler, @unchecked Sendable {
     private var connection: TLSConnection?
     private var attached = false
     private var heartbeat: [UInt8] = []
+    /// When to dial again after this link ends; handed on to the successor.
+    private var backoff: ReconnectBackoff
+    /// The reader's last TLS session, offered when it dials again (a resumed handshake instead
+    /// of a full one with its certificate); handed on to the successor.
+    let sessions: TLSSessionCache
 
-    init(serial: String, context: TLSContext, fleet: Fleet) {
+    init(serial: String, context: TLSContext, fleet: Fleet, backoff: ReconnectBackoff? = nil, sessions: TLSSessionCache = TLSSessionCache()) {
         self.serial = serial
         self.context = context
         self.fleet = fleet
+        self.backoff = backoff ?? ReconnectBackoff(base: fleet.reconnectDelay, cap: fleet.reconnectDelayMax)
+        self.sessions = sessions
     }
 
-    /// A fresh handler for the next connection of the same reader.
-    func successor() -> FleetReader { FleetReader(serial: serial, context: context, fleet: fleet) }
+    /// A fresh handler for the next connection of the same reader (with its backoff and session).
+    func successor() -> FleetReader { FleetReader(serial: serial, context: context, fleet: fleet, backoff: backoff, sessions: sessions) }
 
     func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {
         self.connection = connection
         fleet.launcher.handshakeFinished()
+        if info.resumed { fleet.resumed.add(1, ordering: .relaxed) }
         call = (try? frames.startCall(method: ReaderGatewayV1.ReaderLink.attach.path, now: WireTime.now)) ?? 0
         var hello = ReaderGatewayV1.ReaderHello()
         hello.serialNumber = serial
@@ -60,6 +68,7 @@ final class FleetReader: ConnectionHandler, @unchecked Sendable {
     private func markAttached() {
         guard !attached else { return }
         attached = true
+        backoff.reset()
         fleet.attached.add(1, ordering: .relaxed)
     }
 
@@ -126,9 +135,12 @@ final class FleetReader: ConnectionHandler, @unchecked Sendable {
         }
         fleet.closes.add(1, ordering: .relaxed)
         guard !fleet.stopping.load(ordering: .relaxed) else { return }
-        // Real readers back off a little before they dial again.
+        // As real readers do: a random wait within a window that doubles with each attempt
+        // that does not attach (capped exponential backoff, full jitter), so that a storm's
+        // retries spread out instead of queueing handshakes at a saturated replica.
+        let delay = backoff.nextDelay()
         let next = successor()
-        DispatchQueue.global().asyncAfter(deadline: .now() + Double.random(in: 0.05...0.5)) {
+        _ = fleet.group.next().schedule(after: delay) {
             next.fleet.launcher.connect(next)
         }
     }
@@ -139,6 +151,8 @@ final class Fleet: Sendable {
     let host: String
     let port: Int
     let heartbeatInterval: Duration
+    let reconnectDelay: Duration
+    let reconnectDelayMax: Duration
     let echo: Bool
     let group: EventLoopGroup
     let launcher: Launcher
@@ -146,12 +160,22 @@ final class Fleet: Sendable {
     let heartbeats = Atomic<Int>(0)
     let commands = Atomic<Int>(0)
     let closes = Atomic<Int>(0)
+    /// Handshakes that resumed the reader's previous TLS session.
+    let resumed = Atomic<Int>(0)
+    /// Whether readers keep their TLS session and offer it when they dial again.
+    let resumeSessions: Bool
     let stopping = Atomic<Bool>(false)
 
-    init(host: String, port: Int, heartbeatInterval: Duration, echo: Bool, group: EventLoopGroup, handshakeWindow: Int) {
+    init(
+        host: String, port: Int, heartbeatInterval: Duration, reconnectDelay: Duration, reconnectDelayMax: Duration, echo: Bool, group: EventLoopGroup,
+        handshakeWindow: Int, resumeSessions: Bool = true
+    ) {
+        self.resumeSessions = resumeSessions
         self.host = host
         self.port = port
         self.heartbeatInterval = heartbeatInterval
+        self.reconnectDelay = reconnectDelay
+        self.reconnectDelayMax = reconnectDelayMax
         self.echo = echo
         self.group = group
         launcher = Launcher(window: handshakeWindow)
@@ -198,7 +222,8 @@ final class Launcher: @unchecked Sendable {
         limits.handshakeTimeout = .seconds(30)
         for reader in ready {
             TLSClient.connect(
-                host: fleet.host, port: fleet.port, serverName: "localhost", context: reader.context, limits: limits, on: fleet.group.next()
+                host: fleet.host, port: fleet.port, serverName: "localhost", context: reader.context, limits: limits,
+                sessions: fleet.resumeSessions ? reader.sessions : nil, on: fleet.group.next()
             ) { _ in reader }
         }
     }

@@ -38,9 +38,12 @@ let parser = OptionsParser(
         .value("count", "N", default: "1000", help: "Readers (register, readers) or lanes (lanes)."),
         .value("per-location", "N", default: "10", help: "Readers per location (one lane each)."),
         .value("heartbeat-interval", "DURATION", default: "2s", help: "Reader heartbeat interval (reader-sim's default)."),
+        .value("reconnect-delay", "DURATION", default: "500ms", help: "A reader's first retry window after a lost link (doubles per failed attempt)."),
+        .value("reconnect-delay-max", "DURATION", default: "8s", help: "The largest retry window (reader-sim's default: 16 x --reconnect-delay)."),
         .flag("hold", help: "Lanes: keep one reader each (connect once, then relay) instead of connecting now and then."),
         .flag("echo", help: "Readers talk to a TLS echo (the floor): same frames, replies ignored."),
         .flag("echo-certificates", help: "With --echo: each reader presents its client certificate, as to the gateway (an echo started with --client-ca)."),
+        .flag("no-resume", help: "Readers do not offer their last TLS session when they dial again (every handshake a full one)."),
         .value("loops", "N", default: "1", help: "Event loops of this process."),
         .value("handshake-window", "N", default: "16", help: "TLS handshakes in flight at once."),
         .value("period", "DURATION", default: "20s", help: "Mean time between a lane's connect + command."),
@@ -75,6 +78,8 @@ let first = (try? options.int("first", in: 1...9_999_999)) ?? 1
 let count = (try? options.int("count", in: 1...100_000)) ?? 1000
 let perLocation = (try? options.int("per-location", in: 1...1000)) ?? 10
 let heartbeatInterval = (try? options.duration("heartbeat-interval")) ?? .seconds(2)
+let reconnectDelay = (try? options.duration("reconnect-delay")) ?? .milliseconds(500)
+let reconnectDelayMax = (try? options.duration("reconnect-delay-max")) ?? .seconds(8)
 let loopCount = (try? options.int("loops", in: 1...16)) ?? 1
 let window = (try? options.int("handshake-window", in: 1...1024)) ?? 16
 let period = (try? options.duration("period")) ?? .seconds(20)
@@ -166,7 +171,10 @@ case "readers":
     _ = ProcessLimits.prepareForManyConnections(wantedFileDescriptors: count + 200)
     let group: EventLoopGroup
     do { group = try EventLoopGroup(loopCount: loopCount, threadNamePrefix: "fleet-loop") } catch { fail("\(error)") }
-    let fleet = Fleet(host: host, port: port, heartbeatInterval: heartbeatInterval, echo: echo, group: group, handshakeWindow: window)
+    let fleet = Fleet(
+        host: host, port: port, heartbeatInterval: heartbeatInterval, reconnectDelay: reconnectDelay, reconnectDelayMax: reconnectDelayMax, echo: echo,
+        group: group, handshakeWindow: window, resumeSessions: !((try? options.flag("no-resume")) ?? false)
+    )
     let shared: TLSContext?
     do { shared = echo && !echoCertificates ? try TLSContext(client: TLSClientConfiguration(trustedCAPath: tlsDirectory + "/ca.pem")) : nil } catch { fail("\(error)") }
     for number in first..<(first + count) {
@@ -184,7 +192,7 @@ case "readers":
     signal(SIGINT) { _ in _exit(0) }
     while true {
         Thread.sleep(forTimeInterval: 1)
-        say("{\"attached\":\(fleet.attached.load(ordering: .relaxed)),\"heartbeats\":\(fleet.heartbeats.load(ordering: .relaxed)),\"commands\":\(fleet.commands.load(ordering: .relaxed)),\"closes\":\(fleet.closes.load(ordering: .relaxed))}")
+        say("{\"attached\":\(fleet.attached.load(ordering: .relaxed)),\"heartbeats\":\(fleet.heartbeats.load(ordering: .relaxed)),\"commands\":\(fleet.commands.load(ordering: .relaxed)),\"closes\":\(fleet.closes.load(ordering: .relaxed)),\"resumed\":\(fleet.resumed.load(ordering: .relaxed))}")
     }
 
 case "lanes":

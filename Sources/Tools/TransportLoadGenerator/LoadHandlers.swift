@@ -62,19 +62,31 @@ final class HandshakeHandler: ConnectionHandler {
     let statistics: LoopStatistics
     let control: RunControl
     let reconnect: @Sendable () -> Void
+    /// Send a byte and close once it is back, rather than at once.
+    let echoOnce: Bool
 
-    init(statistics: LoopStatistics, control: RunControl, reconnect: @escaping @Sendable () -> Void) {
+    init(statistics: LoopStatistics, control: RunControl, echoOnce: Bool = false, reconnect: @escaping @Sendable () -> Void) {
         self.statistics = statistics
         self.control = control
+        self.echoOnce = echoOnce
         self.reconnect = reconnect
     }
 
     func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {
-        if control.recording.load(ordering: .relaxed) { statistics.handshakes += 1 }
-        connection.close(graceful: false)
+        if control.recording.load(ordering: .relaxed) {
+            statistics.handshakes += 1
+            if info.resumed { statistics.resumed += 1 }
+        }
+        if echoOnce {
+            connection.write([0x61])
+        } else {
+            connection.close(graceful: false)
+        }
     }
 
-    func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {}
+    func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
+        if echoOnce { connection.close(graceful: false) }
+    }
 
     func connectionClosed(_ reason: CloseReason, on connection: TLSConnection) {
         if reason != .closedLocally {

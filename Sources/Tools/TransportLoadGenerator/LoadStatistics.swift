@@ -13,6 +13,7 @@ final class LoopStatistics: @unchecked Sendable {
     var roundTrips = 0
     var latencies: [UInt32] = []
     var handshakes = 0
+    var resumed = 0
     var failures = 0
     var opened = 0
     var lastFailure: String?

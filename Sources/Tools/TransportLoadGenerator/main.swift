@@ -4,6 +4,7 @@
 //   transport-load --mode rtt --port 8443 --connections 256 --size 200 --duration 4s --server-pids 1234
 //   transport-load --mode websocket-rtt --port 8443 --connections 256 --size 64   # the WebSocket binding: upgrade, then masked messages
 //   transport-load --mode handshake --port 8443 --in-flight 64 --duration 4s
+//   transport-load --mode handshake --port 8443 --client-certificate reader.pem --client-key reader-key.pem --resume   # TLS 1.3 resumption
 //   transport-load --mode idle --port 8443 --connections 19000 --server-pids 1234
 //
 // Prints one JSON object. CPU and memory of the server come from /proc/<pid> for the pids given.
@@ -29,6 +30,10 @@ let parser = OptionsParser(
         .value("server-pids", "PIDS", default: "", help: "Comma-separated server pids for CPU and memory."),
         .value("label", "TEXT", default: "", help: "Copied into the output."),
         .value("alpn", "PROTOCOLS", default: "", help: "Comma-separated ALPN protocols to offer (websocket-rtt offers http/1.1 unless told)."),
+        .value("client-certificate", "PEM", default: nil, help: "Present this client certificate (a reader's handshake; the server verifies it)."),
+        .value("client-key", "PEM", default: nil, help: "Private key of --client-certificate."),
+        .flag("echo-once", help: "Handshake mode: send one byte and close once it is echoed (the server's session ticket is read on the way)."),
+        .flag("resume", help: "Handshake mode: each handshake slot offers the session of its previous connection (TLS 1.3 resumption); implies --echo-once."),
     ]
 )
 
@@ -72,6 +77,11 @@ clientConfiguration.verifyServer = false
 clientConfiguration.tls13Only = true
 let alpn = (options.string("alpn") ?? "").split(separator: ",").map(String.init)
 clientConfiguration.alpnProtocols = alpn.isEmpty && mode == "websocket-rtt" ? ["http/1.1"] : alpn
+if let certificate = options.string("client-certificate") {
+    clientConfiguration.certificate = CertificateKeyPair(certificateChainPath: certificate, privateKeyPath: options.string("client-key") ?? certificate)
+}
+let resume = (try? options.flag("resume")) ?? false
+let echoOnce = resume || ((try? options.flag("echo-once")) ?? false)
 let context: TLSContext
 let group: EventLoopGroup
 do {
@@ -161,13 +171,13 @@ case "rtt", "websocket-rtt":
     ])
 
 case "handshake":
-    @Sendable func start(on loop: EventLoop) {
+    @Sendable func start(on loop: EventLoop, sessions: TLSSessionCache?) {
         let loopStatistics = statistics[loop.index]
-        TLSClient.connect(host: host, port: port, context: context, limits: limits, on: loop) { _ in
-            HandshakeHandler(statistics: loopStatistics, control: control, reconnect: { start(on: loop) })
+        TLSClient.connect(host: host, port: port, context: context, limits: limits, sessions: sessions, on: loop) { _ in
+            HandshakeHandler(statistics: loopStatistics, control: control, echoOnce: echoOnce, reconnect: { start(on: loop, sessions: sessions) })
         }
     }
-    for index in 0..<inFlight { start(on: group.loops[index % group.loops.count]) }
+    for index in 0..<inFlight { start(on: group.loops[index % group.loops.count], sessions: resume ? TLSSessionCache() : nil) }
     sleep(warmup)
     let cpuBefore = ProcessProbe.cpuSeconds(pids)
     let started = ContinuousClock.now
@@ -181,6 +191,7 @@ case "handshake":
     let total = statistics.reduce(0) { $0 + $1.handshakes }
     emit([
         ("in_flight", inFlight), ("seconds", seconds), ("handshakes", total),
+        ("resumed", statistics.reduce(0) { $0 + $1.resumed }),
         ("handshakes_per_s", Double(total) / seconds),
         ("server_cpu_ms_per_handshake", total > 0 ? (cpuAfter - cpuBefore) / Double(total) * 1e3 : 0),
         ("failures", statistics.reduce(0) { $0 + $1.failures }),

@@ -124,8 +124,8 @@ final class GatewayHarness: Sendable {
     var buffersReleasedCount: Int { host.opened?.server.buffersReleasedCount ?? 0 }
 
     /// A new connection to the gateway.
-    func channel(certificate: CertificateKeyPair? = nil) async throws -> TestChannel {
-        try await TestChannel.connect(port: port, caPath: caPath, certificate: certificate, loop: loops.next())
+    func channel(certificate: CertificateKeyPair? = nil, sessions: TLSSessionCache? = nil) async throws -> TestChannel {
+        try await TestChannel.connect(port: port, caPath: caPath, certificate: certificate, sessions: sessions, loop: loops.next())
     }
 
     /// A client certificate from the reader CA proving `serial`.

@@ -44,9 +44,11 @@ final class TestChannel: @unchecked Sendable {
     }
 
     /// Connects to the gateway at `port`, trusting `caPath`, optionally with a client certificate.
-    static func connect(port: Int, caPath: String, certificate: CertificateKeyPair? = nil, loop: EventLoop) async throws -> TestChannel {
+    static func connect(
+        port: Int, caPath: String, certificate: CertificateKeyPair? = nil, sessions: TLSSessionCache? = nil, loop: EventLoop
+    ) async throws -> TestChannel {
         let context = try TLSContext(client: TLSClientConfiguration(trustedCAPath: caPath, certificate: certificate))
-        let tls = try await AsyncTLSConnection.connect(host: "127.0.0.1", port: port, context: context, on: loop)
+        let tls = try await AsyncTLSConnection.connect(host: "127.0.0.1", port: port, context: context, sessions: sessions, on: loop)
         let channel = TestChannel(tls: tls)
         channel.flush()
         channel.pump = Task { await channel.readLoop() }

@@ -36,9 +36,10 @@ final class TestReader: Sendable {
         _ harness: GatewayHarness,
         serial: String,
         certificate: CertificateKeyPair? = nil,
-        credential: String = ""
+        credential: String = "",
+        sessions: TLSSessionCache? = nil
     ) async throws -> TestReader {
-        let channel = try await harness.channel(certificate: certificate)
+        let channel = try await harness.channel(certificate: certificate, sessions: sessions)
         let (id, events) = try channel.start(ReaderGatewayV1.ReaderLink.attach.path)
         let reader = TestReader(channel: channel, callID: id, serial: serial)
         var hello = ReaderGatewayV1.ReaderHello()

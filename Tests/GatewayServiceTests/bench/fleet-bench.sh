@@ -33,6 +33,9 @@
 # survivors past their 20,000 descriptors. The storm row then has the restart time, the
 # re-attach times of the killed replica's readers (sampled each poll: median, p99, slowest),
 # statements per re-attached reader and CPU seconds of replicas, load tools and PostgreSQL.
+# The replicas share one session ticket key (--tls-ticket-keys) and the readers offer their last
+# TLS session when they re-attach (a resumed handshake, no certificate exchange); FLEET_RESUME=0
+# runs the storm with full handshakes only (no shared key, fleet-load --no-resume).
 #
 # The storm checks the invariants `make chaos` checks, in PostgreSQL, while it runs and after:
 # no generation or link epoch ever goes back (sampled every poll), every owner before the kill
@@ -89,13 +92,22 @@ TLS="$WORK/fleet/tls"
 CERT=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["certificate"])' "$WORK/ca.json")
 KEY=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["key"])' "$WORK/ca.json")
 CA=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["ca"])' "$WORK/ca.json")
+# One session ticket key for every replica (as the chart's tls.ticketKeys Secret gives them).
+RESUME=${FLEET_RESUME:-1}
+TICKETS=(); NO_RESUME=()
+if [ "$RESUME" = 1 ]; then
+  head -c 80 /dev/urandom > "$WORK/ticket.key"
+  TICKETS=(--tls-ticket-keys "$WORK/ticket.key")
+else
+  NO_RESUME=(--no-resume)
+fi
 
 # start_gateway NAME PORT INTERNAL_PORT [extra args]: a release replica (pid in STARTED), at most 20,000 descriptors.
 start_gateway() {
   local name=$1 port=$2 internal=$3; shift 3
   if (echo > /dev/tcp/127.0.0.1/$port) 2>/dev/null; then echo "port $port is taken by another process: set FLEET_PORT_BASE"; exit 1; fi
   ( ulimit -n 20000; exec "$BIN/reader-gateway" --database-url "$DB" --port "$port" --internal-port "$internal" --node-name "$name" \
-      --tls-cert "$CERT" --tls-key "$KEY" --reader-ca "$CA" --data-dir "$WORK/$name" --log-level warning "$@" ) > "$WORK/$name.log" 2>&1 &
+      --tls-cert "$CERT" --tls-key "$KEY" --reader-ca "$CA" "${TICKETS[@]}" --data-dir "$WORK/$name" --log-level warning "$@" ) > "$WORK/$name.log" 2>&1 &
   STARTED=$!; PIDS+=($STARTED)
   wait_port "$port"
 }
@@ -149,7 +161,7 @@ start_readers() {
   local at=$first end=$(( first + count ))
   while [ $at -lt $end ]; do
     local chunk=$(( end - at < PER_PROCESS ? end - at : PER_PROCESS ))
-    ( ulimit -n 20000; exec "$BIN/fleet-load" --mode readers --dir "$WORK/fleet" --port "$port" --first $at --count $chunk --heartbeat-interval "$HEARTBEAT" "$@" ) \
+    ( ulimit -n 20000; exec "$BIN/fleet-load" --mode readers --dir "$WORK/fleet" --port "$port" --first $at --count $chunk --heartbeat-interval "$HEARTBEAT" "${NO_RESUME[@]}" "$@" ) \
       > "$WORK/readers-$tag-$at.log" 2>&1 &
     PIDS+=($!); LOADERS+=($!)
     at=$(( at + chunk ))
@@ -409,7 +421,7 @@ PY
   # Each replica's connections, accepts and handshakes (their ops endpoints' /metrics) as the storm ends.
   for port in $R1 $R2 $R3; do
     echo "# replica on port $port"
-    curl -s --max-time 5 "http://127.0.0.1:$((port + 20))/metrics" | grep -E '^(reader_gateway_(connections|connections_accepted_total|tls_handshakes_total|tls_handshake_failures_total|connections_refused_total)|process_open_fds)' || true
+    curl -s --max-time 5 "http://127.0.0.1:$((port + 20))/metrics" | grep -E '^(reader_gateway_(connections|connections_accepted_total|tls_handshakes_total|tls_handshakes_resumed_total|tls_handshake_failures_total|connections_refused_total)|process_open_fds)' || true
   done > "$OUT/fleet-storm-metrics.txt"
   cp "$WORK/nginx/logs/error.log" "$OUT/fleet-storm-nginx-error.log" 2>/dev/null || true
   [ "$RESTART" = 1 ] && cp "$WORK/$VICTIM_NAME.log" "$OUT/fleet-storm-restarted-replica.log"

@@ -1,3 +1,4 @@
+import Foundation
 import GatewayTestKit
 @testable import GatewayTransport
 import Testing
@@ -11,13 +12,17 @@ struct TicketRenewalTests {
     static let key: [UInt8] = (0..<80).map { UInt8(truncatingIfNeeded: $0 &* 11 &+ 3) }
     static let lifetime: Duration = .seconds(3600)
 
-    private func server(clientAuthentication: (String) -> ClientAuthentication = { .required(trustedCAPath: $0) }) throws -> TestServer {
+    private func server(
+        clientAuthentication: (String) -> ClientAuthentication = { .required(trustedCAPath: $0) },
+        lifetime: Duration = Self.lifetime,
+        handler: @escaping @Sendable (ServerRecord) -> any ConnectionHandler = { EchoHandler(record: $0) }
+    ) throws -> TestServer {
         let keys = try TLSTicketKeys(keys: [Self.key])
         return try TestServer(configure: {
             $0.clientAuthentication = clientAuthentication(TestCertificates.shared.caPath)
             $0.ticketKeys = keys
-            $0.ticketLifetime = Self.lifetime
-        })
+            $0.ticketLifetime = lifetime
+        }, handler: handler)
     }
 
     /// A link that echoes: `send` writes one byte and returns once its echo came back. The
@@ -89,6 +94,55 @@ struct TicketRenewalTests {
         await server.stop()
     }
 
+    @Test("on the real clock: past the lifetime of the handshake's tickets, the renewed ticket resumes and the handshake's does not")
+    func renewedTicketCarriesAFreshIssueTime() async throws {
+        // The decrypt callback refuses a ticket issued a lifetime ago or more, so this shows the
+        // renewed ticket's issue time is its own, not the handshake's.
+        let server = try server(lifetime: .seconds(3))
+        let sessions = TLSSessionCache()
+        let attached = Date()
+        var link = try await attach(to: server, sessions: sessions, certificate: TestCertificates.shared.readerClient)
+        #expect(await eventually { sessions.ticketsReceived == 2 })
+        let handshakeTicket = sessions.current
+        // Wait for the handshake's tickets to age out (a condition on the clock, not a sleep).
+        #expect(await eventually(timeout: .seconds(10)) { Date() > attached.addingTimeInterval(3.5) })
+        try await link.send(2)
+        #expect(sessions.ticketsReceived == 3)
+        #expect(server.server.ticketsRenewedCount == 1)
+        link.client.close(graceful: false)
+        #expect(await link.client.waitUntilClosed(timeout: outcomeDeadline) != nil)
+
+        let renewed = try await attach(to: server, sessions: sessions, certificate: TestCertificates.shared.readerClient)
+        #expect(renewed.client.info.resumed)
+        let stale = TLSSessionCache()
+        stale.replace(with: handshakeTicket)
+        let refused = try await attach(to: server, sessions: stale, certificate: TestCertificates.shared.readerClient)
+        #expect(!refused.client.info.resumed)
+        #expect(server.record.snapshot.active.map(\.resumed) == [false, true, false])
+        for link in [renewed, refused] {
+            link.client.close(graceful: true)
+            #expect(await link.client.waitUntilClosed(timeout: outcomeDeadline) != nil)
+        }
+        await server.stop()
+    }
+
+    @Test("the ticket goes out at once even when the server writes nothing back")
+    func ticketIsWrittenWithoutApplicationData() async throws {
+        let server = try server(handler: { SilentHandler(record: $0) })
+        let sessions = TLSSessionCache()
+        let context = try TestCertificates.shared.clientContext(certificate: TestCertificates.shared.readerClient)
+        let client = try await AsyncTLSConnection.connect(host: "127.0.0.1", port: server.port, context: context, sessions: sessions, on: server.group.next())
+        #expect(await eventually { sessions.ticketsReceived == 2 })
+        await server.server.ageSessionTickets(by: Self.lifetime)
+        client.write([7])
+        #expect(await eventually { server.record.snapshot.received == 1 })
+        #expect(await eventually { sessions.ticketsReceived == 3 }, "the renewed ticket reached the client with no reply to carry it")
+        #expect(server.server.ticketsRenewedCount == 1)
+        client.close(graceful: true)
+        #expect(await client.waitUntilClosed(timeout: outcomeDeadline) != nil)
+        await server.stop()
+    }
+
     @Test("issuing a ticket takes the record buffers again; the idle sweep releases them as after any record")
     func renewalLeavesNoBuffersHeld() async throws {
         let server = try server()
@@ -133,5 +187,25 @@ struct TicketRenewalTests {
             #expect(await link.client.waitUntilClosed(timeout: outcomeDeadline) != nil)
         }
         await server.stop()
+    }
+}
+
+/// Counts what it receives and answers nothing.
+final class SilentHandler: ConnectionHandler {
+    let record: ServerRecord
+    init(record: ServerRecord) { self.record = record }
+
+    func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {
+        record.update { $0.active.append(info) }
+    }
+
+    func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
+        record.update { $0.received += bytes.count }
+    }
+
+    func writabilityChanged(_ isWritable: Bool, on connection: TLSConnection) {}
+
+    func connectionClosed(_ reason: CloseReason, on connection: TLSConnection) {
+        record.update { $0.closed.append(reason) }
     }
 }

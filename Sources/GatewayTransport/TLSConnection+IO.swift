@@ -26,6 +26,7 @@ extension TLSConnection {
             let count = SSL_read(ssl, buffer.baseAddress, Int32(buffer.count))
             if count > 0 {
                 lastActivity = loop.now
+                if lastActivity >= ticketRenewalDue { renewTicket() }
                 let drained = mayStopAtShortRead && readsWatched && lastReadDrained.pointee != 0 && SSL_has_pending(ssl) == 0
                 handler?.bytesReceived(UnsafeRawBufferPointer(start: buffer.baseAddress, count: Int(count)), on: self)
                 if drained { return }

@@ -14,6 +14,8 @@ final class ServerCounters: Sendable {
     let buffersReleased = Atomic<Int>(0)
     /// Releases refused while a buffer held data (``TLSServer/buffersReleaseDeferredCount``).
     let buffersReleaseDeferred = Atomic<Int>(0)
+    /// Session tickets issued on established connections (``TLSServer/ticketsRenewedCount``).
+    let ticketsRenewed = Atomic<Int>(0)
     /// Set when the last connection closes while the server shuts down (see ``TLSServer/shutdown(gracePeriod:)``).
     let drained = Mutex<Latch?>(nil)
     /// Connections accepted since start (``TLSServer/statistics``).
@@ -130,6 +132,10 @@ public final class TLSConnection: @unchecked Sendable {
     /// Client side: where the sessions the server issues are kept (OpenSSL's new-session
     /// callback finds it through the `SSL`'s ex-data, so it lives as long as the connection).
     var sessionCache: TLSSessionCache?
+    /// Server side: when (``EventLoop/now``) the link is due a new session ticket, half a
+    /// ticket lifetime after its last one; `UInt64.max` if it never renews (a lane, a client
+    /// connection, TLS 1.2, tickets off). See `TLSConnection+TicketRenewal.swift`.
+    var ticketRenewalDue: UInt64 = .max
 
     /// Set by the socket BIO's read watch (`rg_SSL_watch_reads`): whether OpenSSL's last
     /// read(2) left the socket empty. Allocated here so its address outlives the BIO, which
@@ -300,6 +306,7 @@ public final class TLSConnection: @unchecked Sendable {
         state = .active
         lastActivity = loop.now
         setDeadline(idleDeadline())
+        if isServer { armTicketRenewal() }
         handler?.connectionActive(self, info: makeInfo())
         if state == .active { readAvailable() }
     }

@@ -29,6 +29,9 @@ public struct TLSServerStatistics: Sendable, Equatable {
     public var handshakesResumedWithCertificate = 0
     /// Of ``handshakesWithoutCertificate``, those that resumed a session.
     public var handshakesResumedWithoutCertificate = 0
+    /// Session tickets issued on established connections since start: long-lived reader
+    /// links renewing theirs half a ticket lifetime after the last one.
+    public var ticketsRenewed = 0
     /// Handshakes that failed since start, by reason (every reason present, 0 if none).
     public var handshakeFailures: [TLSHandshakeFailure: Int] = [:]
     /// Connections in their handshake now.
@@ -92,6 +95,7 @@ extension TLSServer {
         snapshot.handshakesWithoutCertificate = handshakes.withoutCertificate.load(ordering: .relaxed)
         snapshot.handshakesResumedWithCertificate = handshakes.resumedWithCertificate.load(ordering: .relaxed)
         snapshot.handshakesResumedWithoutCertificate = handshakes.resumedWithoutCertificate.load(ordering: .relaxed)
+        snapshot.ticketsRenewed = counters.ticketsRenewed.load(ordering: .relaxed)
         for reason in TLSHandshakeFailure.allCases { snapshot.handshakeFailures[reason] = handshakes.failures(reason) }
         let open = counters.connections.load(ordering: .relaxed)
         let handshaking = counters.handshaking.load(ordering: .relaxed)

@@ -11,11 +11,16 @@ import Synchronization
 /// Thread-safe: the loop stores, whoever dials next reads.
 public final class TLSSessionCache: Sendable {
     private let slot = Mutex<TLSSessionHandle?>(nil)
+    private let received = Atomic<Int>(0)
 
     public init() {}
 
     /// Whether a session is kept to offer on the next connection.
     public var hasSession: Bool { slot.withLock { $0 != nil } }
+
+    /// Session tickets received since the cache was made: those of each handshake and those a
+    /// server sends later on a long-lived link (each replaces the kept session: the newest wins).
+    public var ticketsReceived: Int { received.load(ordering: .relaxed) }
 
     /// Forgets the kept session (the next connection makes a full handshake).
     public func clear() { slot.withLock { $0 = nil } }
@@ -27,6 +32,7 @@ public final class TLSSessionCache: Sendable {
     func keep(_ session: OpaquePointer) {
         let handle = TLSSessionHandle(session)
         slot.withLock { $0 = handle }
+        received.add(1, ordering: .relaxed)
     }
 
     /// Puts `session` (or none) in place of the kept one.

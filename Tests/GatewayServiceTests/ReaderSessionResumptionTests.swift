@@ -47,4 +47,32 @@ struct ReaderSessionResumptionTests {
             third.channel.close()
         }
     }
+
+    @Test func aLinkOlderThanHalfTheTicketLifetimeGetsAFreshTicketWithItsNextHeartbeatAndResumesWithIt() async throws {
+        try await GatewayHarness.start().run { harness in
+            let admin = try await harness.admin()
+            let location = try await admin.createLocation("Renew")
+            let serial = "WSC1000352"
+            let registered = try await admin.registerSerials([serial], prefix: "Till", location: location)
+            let certificate = try harness.readerCertificate(serial: serial)
+            let sessions = TLSSessionCache()
+
+            let first = try await TestReader.attach(harness, serial: serial, certificate: certificate, sessions: sessions)
+            #expect(await first.waitUntilRegistered()?.readerID == registered[0].id)
+            #expect(await eventually { sessions.hasSession }, "the gateway sent no session ticket")
+            // One ticket per handshake (the public listener's setting).
+            let atHandshake = sessions.ticketsReceived
+            #expect(atHandshake == 1)
+            // 13 hours on, past half the default lifetime of 24 h: the next heartbeat brings a ticket.
+            try await harness.ageSessionTickets(by: .seconds(13 * 3600))
+            #expect(await eventually { sessions.ticketsReceived == atHandshake + 1 }, "no ticket renewed with the heartbeats")
+            _ = await TransportMetricsTests.metricsText(of: harness, containing: ["reader_gateway_tls_tickets_renewed_total 1"])
+            first.disconnect()
+
+            let second = try await TestReader.attach(harness, serial: serial, certificate: certificate, sessions: sessions)
+            #expect(second.channel.tls.info.resumed)
+            #expect(await second.waitUntilRegistered()?.readerID == registered[0].id)
+            second.channel.close()
+        }
+    }
 }

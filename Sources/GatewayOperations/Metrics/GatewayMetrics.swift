@@ -26,6 +26,8 @@ public struct GatewayMetrics: Sendable {
     public let handshakeFailures: MetricFamily<Counter>
     /// Of the successful handshakes, those that resumed a TLS session (a ticket: no certificate exchange).
     public let handshakesResumed: MetricFamily<Counter>
+    /// Session tickets issued on long-lived reader links (half a ticket lifetime after their last one).
+    public let ticketsRenewed: MetricFamily<Counter>
     /// Calls finished, by method and canonical status.
     public let calls: MetricFamily<Counter>
     /// Lane requests to connect to a reader, by outcome.
@@ -103,6 +105,10 @@ public struct GatewayMetrics: Sendable {
             "reader_gateway_tls_handshakes_resumed_total",
             help: "Of the successful TLS handshakes (reader_gateway_tls_handshakes_total{result=\"success\"}), those that resumed a session from a ticket, by kind (a resumed reader's identity is the certificate verified when the session was made).",
             labels: [kind]
+        )
+        ticketsRenewed = collection.counter(
+            "reader_gateway_tls_tickets_renewed_total",
+            help: "Session tickets issued on established reader links: a link attached for longer than half the ticket lifetime since its last ticket gets a fresh one with its next record, so it still resumes when it re-attaches."
         )
         calls = collection.counter(
             "reader_gateway_calls_total", help: "Calls finished, by method and canonical status.",

@@ -20,6 +20,7 @@ enum TransportMetrics {
         metrics.handshakes.labels(ConnectionKind.lane, HandshakeResult.success).set(total: UInt64(lanes))
         metrics.handshakesResumed.labels(ConnectionKind.reader).set(total: UInt64(server.handshakesResumedWithCertificate))
         metrics.handshakesResumed.labels(ConnectionKind.lane).set(total: UInt64(server.handshakesResumedWithoutCertificate))
+        metrics.ticketsRenewed.unlabeled.set(total: UInt64(server.ticketsRenewed))
         recordFailures(server, kind: .reader, into: metrics)
         setOpen(.reader, handshaking: server.handshaking, open: server.openWithCertificate, draining: server.shuttingDown, into: metrics)
         setOpen(.lane, handshaking: 0, open: server.openWithoutCertificate, draining: server.shuttingDown, into: metrics)

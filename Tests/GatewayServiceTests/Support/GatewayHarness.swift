@@ -120,6 +120,12 @@ final class GatewayHarness: Sendable {
         try await #require(host.opened).server.sweepIdleBuffers(asIfQuietFor: elapsed)
     }
 
+    /// Makes the TLS port's open links' last session tickets `elapsed` older
+    /// (``TLSServer/ageSessionTickets(by:)``): those due a renewal get one with their next record.
+    func ageSessionTickets(by elapsed: Duration) async throws {
+        try await #require(host.opened).server.ageSessionTickets(by: elapsed)
+    }
+
     /// Connections of the TLS port whose buffers were released since start.
     var buffersReleasedCount: Int { host.opened?.server.buffersReleasedCount ?? 0 }
 

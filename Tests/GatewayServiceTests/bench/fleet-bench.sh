@@ -36,6 +36,8 @@
 # The replicas share one session ticket key (--tls-ticket-keys) and the readers offer their last
 # TLS session when they re-attach (a resumed handshake, no certificate exchange); FLEET_RESUME=0
 # runs the storm with full handshakes only (no shared key, fleet-load --no-resume).
+# FLEET_LANES_PER_10=0 runs the one-replica windows without lanes (heartbeating readers alone,
+# beside the echo's: what an idle fleet costs); the default is one lane per 10 readers.
 #
 # The storm checks the invariants `make chaos` checks, in PostgreSQL, while it runs and after:
 # no generation or link epoch ever goes back (sampled every poll), every owner before the kill
@@ -58,6 +60,7 @@ STORM_VICTIM=${FLEET_STORM_VICTIM:-share}
 CLUSTER_READERS=${FLEET_CLUSTER_READERS:-}
 HEARTBEAT=${FLEET_HEARTBEAT:-2s}
 LANE_PERIOD=${FLEET_LANE_PERIOD:-20s}
+LANES_PER_10=${FLEET_LANES_PER_10:-1}; export LANES_PER_10
 source "$(dirname "${BASH_SOURCE[0]}")/postgres.sh"   # PGBIN, as_postgres, bench_postgres_start/stop
 mkdir -p "$OUT"
 RAW="$OUT/fleet.jsonl"; : > "$RAW"
@@ -189,11 +192,17 @@ for N in $SIZES; do
   [ "$SINGLE" = 0 ] && continue
   wait_attached "$WORK/readers-gw-*.log" $N 300
   wait_attached "$WORK/readers-echo-*.log" $N 300
-  log "N=$N: all attached (gateway $(fds $GW) descriptors); lanes $((N / 10)) opening"
-  "$BIN/fleet-load" --mode lanes --dir "$WORK/fleet" --port $GW_PORT --count $((N / 10)) --period "$LANE_PERIOD" --warmup 10s \
-    --duration 3600s > "$WORK/lanes-$N.log" 2>&1 &
-  LANES=$!; PIDS+=($LANES)
-  for _ in $(seq 1 600); do grep -q measuring "$WORK/lanes-$N.log" && break; sleep 0.2; done
+  log "N=$N: all attached (gateway $(fds $GW) descriptors); lanes $((N * LANES_PER_10 / 10)) opening"
+  if [ "$LANES_PER_10" -gt 0 ]; then
+    "$BIN/fleet-load" --mode lanes --dir "$WORK/fleet" --port $GW_PORT --count $((N * LANES_PER_10 / 10)) --period "$LANE_PERIOD" --warmup 10s \
+      --duration 3600s > "$WORK/lanes-$N.log" 2>&1 &
+    LANES=$!; PIDS+=($LANES)
+    for _ in $(seq 1 600); do grep -q measuring "$WORK/lanes-$N.log" && break; sleep 0.2; done
+  else
+    # No lanes: a process that does nothing stands in for them (its CPU is counted as theirs).
+    sleep 3600 & LANES=$!; PIDS+=($LANES)
+    : > "$WORK/lanes-$N.log"
+  fi
   for round in $(seq 1 "$ROUNDS"); do
     # With FLEET_WATCH, each round has a window without a watcher and one with, their order
     # alternating from round to round.
@@ -221,14 +230,14 @@ for N in $SIZES; do
         sleep 3  # the replica forgets the watcher before the next window
       fi
       python3 - "$N" "$round" "$t0" "$t1" "$g0" "$g1" "$e0" "$e1" "$l0" "$l1" "$p0" "$p1" "$(rss_kb $GW)" "$GW_RSS0" "$(rss_kb $ECHO)" "$ECHO_RSS0" "$(fds $GW)" "$(loadavg)" "$watched" "${changes:-0}" <<'PY' | tee -a "$RAW"
-import json, sys
+import json, os, sys
 a = sys.argv[1:]
 n, rnd = int(a[0]), int(a[1]); seconds = float(a[3]) - float(a[2])
 g, e, l = (int(a[5]) - int(a[4])), (int(a[7]) - int(a[6])), (int(a[9]) - int(a[8]))
 p0 = [float(x) for x in a[10].split()]; p1 = [float(x) for x in a[11].split()]
 d = [y - x for x, y in zip(p0, p1)]
 gw_cpu = g / seconds; echo_cpu = e / seconds  # ticks are 1/100 s: ticks per second = % of a core
-print(json.dumps({"label": "fleet one replica", "readers": n, "lanes": n // 10, "round": rnd, "watcher": a[18] == "1", "seconds": round(seconds, 2),
+print(json.dumps({"label": "fleet one replica", "readers": n, "lanes": n * int(os.environ.get("LANES_PER_10", "1")) // 10, "round": rnd, "watcher": a[18] == "1", "seconds": round(seconds, 2),
     "gateway_cpu_pct": round(gw_cpu, 2), "echo_cpu_pct": round(echo_cpu, 2), "ratio": round(gw_cpu / echo_cpu, 2) if echo_cpu else None,
     "load_cpu_pct": round(l / seconds, 2),
     "gateway_kb_per_reader": round((int(a[12]) - int(a[13])) / n, 2), "echo_kb_per_connection": round((int(a[14]) - int(a[15])) / n, 2),
@@ -508,7 +517,7 @@ for n in sizes:
     rs = [r for r in rows if r["label"] == "fleet one replica" and r["readers"] == n and not r.get("watcher")]
     lane = next((r for r in rows if r["label"] == "fleet lanes" and r["readers"] == n), {})
     m = lambda k: med([r[k] for r in rs if r.get(k) is not None])
-    out.append(f"| {n:,} ({n // 10:,}) | {m('gateway_cpu_pct'):.1f} | {m('echo_cpu_pct'):.1f} | {m('ratio'):.2f}× ({' '.join(str(r['ratio']) for r in rs)}) | {m('load_cpu_pct'):.1f} | "
+    out.append(f"| {n:,} ({rs[0].get('lanes', n // 10):,}) | {m('gateway_cpu_pct'):.1f} | {m('echo_cpu_pct'):.1f} | {m('ratio'):.2f}× ({' '.join(str(r['ratio']) for r in rs)}) | {m('load_cpu_pct'):.1f} | "
                f"{m('gateway_kb_per_reader'):.1f} / {m('echo_kb_per_connection'):.1f} | {m('gateway_fds'):.0f} | {m('pg_statements_per_s'):.0f} ({m('pg_writes_per_s'):.0f}) | {m('wal_bytes_per_s'):,.0f} | "
                f"{m('compare_per_s'):.2f}, {m('compare_ms_each'):.1f}, {m('compare_rows_each'):,.0f} | {lane.get('connect_p50_ms', 0)} / {lane.get('connect_p99_ms', 0)} | "
                f"{lane.get('relay_p50_ms', 0)} / {lane.get('relay_p99_ms', 0)} | {rs[-1]['loadavg']} |")

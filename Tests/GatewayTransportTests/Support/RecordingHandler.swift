@@ -18,10 +18,15 @@ final class ServerRecord: Sendable {
     var snapshot: Snapshot { state.withLock { $0 } }
 }
 
-/// Echoes every byte back and records events into a ``ServerRecord``.
+/// Echoes every byte back (unless `echoes` is false: then it answers nothing) and records
+/// events into a ``ServerRecord``.
 final class EchoHandler: ConnectionHandler {
     let record: ServerRecord
-    init(record: ServerRecord) { self.record = record }
+    let echoes: Bool
+    init(record: ServerRecord, echoes: Bool = true) {
+        self.record = record
+        self.echoes = echoes
+    }
 
     func connectionActive(_ connection: TLSConnection, info: ConnectionInfo) {
         record.update { $0.active.append(info) }
@@ -29,6 +34,7 @@ final class EchoHandler: ConnectionHandler {
 
     func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
         record.update { $0.received += bytes.count }
+        guard echoes else { return }
         connection.write(bytes)
         let buffered = connection.bufferedBytes
         record.update { $0.maxBuffered = max($0.maxBuffered, buffered) }

@@ -119,7 +119,7 @@ struct DiscoveryTests {
         let newer: Task<ReaderGatewayV1.DiscoverReadersResponse, any Error>
         do {
             let first = Task { try await lane.discover() }
-            #expect(await lock.waitUntilReadsBlocked(1), "the first discovery never reached the store")
+            if !(await lock.waitUntilReadsBlocked(1)) { Issue.record("the first discovery never reached the store:\n\(await lock.activity())") }
             newer = Task { try await lane.discover() }
             // The first ends as soon as the newer one starts, while the store still holds the lock.
             do {
@@ -244,5 +244,17 @@ final class ReadersTableLock: Sendable {
             )
             return (try? rows?.first?.decode(Int.self, "n")) == count
         }
+    }
+
+    /// What the database's other sessions are doing (for a failure's message).
+    func activity() async -> String {
+        let rows = try? await client.query(
+            """
+            SELECT coalesce(wait_event_type, '-') || ' ' || coalesce(state, '-') || ': ' || left(query, 160) AS line FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid() AND state IS DISTINCT FROM 'idle'
+            """
+        )
+        guard let rows else { return "(pg_stat_activity could not be read)" }
+        return rows.compactMap { row in try? row.decode(String.self, "line") }.joined(separator: "\n")
     }
 }

@@ -24,6 +24,9 @@ extension SoftwareUpdateCatalog {
             case linkReported(ReaderID, level: Float?, version: String, nowMs: Int64)
             /// The reader's link ended.
             case linkEnded(ReaderID)
+            /// The reader's battery write (``Action/report(writeBattery:newVersion:)`` or
+            /// ``Action/writeBattery(_:)``) finished, stored or not.
+            case batteryWritten(ReaderID)
         }
 
         enum Action: Sendable {
@@ -33,7 +36,12 @@ extension SoftwareUpdateCatalog {
             /// The cached install window (`.some(nil)`: none; nil: read the store).
             case window(InstallWindow??)
             /// Whether to write the battery level, and whether the version changed since the link's hello.
+            /// A level worth writing while the reader's previous write is still on its way waits
+            /// for it (`writeBattery` false): two writes in flight could commit in either order.
             case report(writeBattery: Bool, newVersion: Bool)
+            /// Write this level next: it was reported while the previous write was on its way
+            /// (the latest of those reports).
+            case writeBattery(Float?)
         }
 
         private struct Cached<Value: Sendable>: Sendable {
@@ -50,6 +58,14 @@ extension SoftwareUpdateCatalog {
         private var catalogs: [String: Cached<[ReaderGatewayV1.ReaderSoftwareUpdate]>] = [:]
         private var windows: [String: Cached<InstallWindow?>] = [:]
         private var reports: [ReaderID: LinkReport] = [:]
+        /// Readers with a battery write on its way, and the level reported meanwhile that
+        /// waits for it (kept across links: a new link's first level waits for the old one's).
+        private var batteryWrites: [ReaderID: QueuedBattery] = [:]
+
+        private struct QueuedBattery: Sendable {
+            var level: Float?
+            var queued = false
+        }
 
         mutating func handle(_ event: Event) -> Action {
             switch event {
@@ -68,13 +84,28 @@ extension SoftwareUpdateCatalog {
             case .windowChanged(let location):
                 windows[location] = nil
             case .linkReported(let reader, let level, let version, let nowMs):
-                let writeBattery = reports[reader, default: LinkReport()].battery.reported(level, nowMs: nowMs)
+                var writeBattery = reports[reader, default: LinkReport()].battery.reported(level, nowMs: nowMs)
+                if writeBattery {
+                    if batteryWrites[reader] != nil {
+                        batteryWrites[reader] = QueuedBattery(level: level, queued: true)
+                        writeBattery = false
+                    } else {
+                        batteryWrites[reader] = QueuedBattery()
+                    }
+                }
                 guard !version.isEmpty else { return .report(writeBattery: writeBattery, newVersion: false) }
                 let previous = reports[reader]?.version
                 reports[reader]?.version = version
                 return .report(writeBattery: writeBattery, newVersion: previous != nil && previous != version)
             case .linkEnded(let reader):
                 reports[reader] = nil
+            case .batteryWritten(let reader):
+                guard let waiting = batteryWrites[reader], waiting.queued else {
+                    batteryWrites[reader] = nil
+                    return .none
+                }
+                batteryWrites[reader] = QueuedBattery()
+                return .writeBattery(waiting.level)
             }
             return .none
         }

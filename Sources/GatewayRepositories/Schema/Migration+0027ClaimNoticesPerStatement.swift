@@ -18,8 +18,8 @@ extension Migration {
     ///   the payload and rule of the trigger (silent when the reader's link is held by the new
     ///   owner's replica, which also held the previous owner, or there was none). While its
     ///   statement runs it sets `reader_gateway.claim_set_notices` to `sent` for its transaction
-    ///   (`set_config(..., true)`, cleared again before it returns, and restored in any case at
-    ///   the function's exit, which has a `SET` clause).
+    ///   (`set_config(..., true)`) and clears it again before it returns (the function's `SET`
+    ///   clause does not restore it; an error rolls it back with the transaction or savepoint).
     /// - the trigger `reader_ownership_notify`: the same function and columns, its `WHEN` also
     ///   requiring that setting not be `sent`, so the claim set's updates queue no trigger call.
     ///   Every other writer of `reader_ownership` (releases, links, expiry, the single claim

@@ -4,9 +4,10 @@ import GatewayPostgres
 import GatewayTestSupport
 import Testing
 
-/// What a batch of claims writes beside the ownership rows (migration 26): one event per reader
-/// taken, in the order of the history rows, none for a refused connect; one webhook delivery
-/// per (event, endpoint that wants it); a notice only where another replica must hear.
+/// What a batch of claims writes beside the ownership rows (migrations 26 and 27): one event per
+/// reader taken, in the order of the history rows, none for a refused connect; one webhook
+/// delivery per (event, endpoint that wants it); a notice only where another replica must hear,
+/// sent by the batch's own statement rather than the notice trigger.
 @Suite("Ownership store: what a claim batch writes")
 struct ClaimBatchWritesTests {
     /// Runs `OwnershipStatements.claimBatch` for `claims` (reader, session, failIfInUse), all

@@ -10,7 +10,8 @@
 # images, buffers hit and dirtied, the statement's time; then the plans of the event log's reads
 # (FleetAdmin.ListEvents: no filter, by type, by reader, by location) at that size with
 # EXPLAIN (ANALYZE, BUFFERS); with EVENT_WRITE_CALLGRIND=1, PostgreSQL's instructions per event
-# (callgrind on a single-user backend, 10 then 60 batches: the difference over 50 × BATCH).
+# (callgrind on a single-user backend without page images, as the benchmarks' servers run, 10
+# then 60 batches: the difference over 50 × BATCH).
 #
 # EVENT_WRITE_STATEMENT=<file> measures another statement with the same parameters instead;
 # EVENT_WRITE_SQL='...' runs before measuring (to price one part: DROP INDEX ..., DROP TRIGGER ...).
@@ -45,20 +46,20 @@ psql_q "INSERT INTO events (id, account_id, type, reader_id, location_id, object
 psql_q "VACUUM ANALYZE events" && psql_q "CHECKPOINT" && psql_q "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"
 psql_q "SELECT pg_stat_reset(); SELECT pg_stat_statements_reset()" >/dev/null
 # The statement of ReaderEventBatcher.appendBatch (keep the two the same).
-STATEMENT="WITH written AS (
-    INSERT INTO events (id, account_id, type, reader_id, location_id, object)
-    SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), r.account_id, e.type, r.id, r.location_id,
-           e.details::jsonb || jsonb_build_object('reader', jsonb_build_object(
-               'object', 'reader', 'id', r.id, 'serial_number', r.serial_number, 'label', coalesce(r.label, ''),
-               'device_type', r.device_type, 'software_version', coalesce(r.software_version, ''),
-               'location', r.location_id, 'status', r.status
-           ))
-    FROM unnest(\$1::text[], \$2::text[], \$3::text[], \$4::text[]) WITH ORDINALITY AS e (reader, account, type, details, n)
-    JOIN readers r ON r.id = e.reader AND r.account_id = e.account
-    ORDER BY e.n
-    RETURNING 1
+STATEMENT="WITH batch AS (
+    SELECT lpad(to_hex(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint), 12, '0')
+           || left(md5(gen_random_uuid()::text), 16) AS id_prefix
 )
-SELECT count(*) AS written FROM written"
+INSERT INTO events (id, account_id, type, reader_id, location_id, object)
+SELECT 'evt_' || b.id_prefix || lpad(to_hex(e.n), 4, '0'), r.account_id, e.type, r.id, r.location_id,
+       e.details::jsonb || jsonb_build_object('reader', jsonb_build_object(
+           'object', 'reader', 'id', r.id, 'serial_number', r.serial_number, 'label', coalesce(r.label, ''),
+           'device_type', r.device_type, 'software_version', coalesce(r.software_version, ''),
+           'location', r.location_id, 'status', r.status
+       ))
+FROM batch b, unnest(\$1::text[], \$2::text[], \$3::text[], \$4::text[]) WITH ORDINALITY AS e (reader, account, type, details, n)
+CROSS JOIN LATERAL (SELECT * FROM readers r WHERE r.id = e.reader AND r.account_id = e.account OFFSET 0) r
+ORDER BY e.n"
 if [ -n "${EVENT_WRITE_STATEMENT:-}" ]; then STATEMENT=$(cat "$EVENT_WRITE_STATEMENT"); fi
 # Batch N: BATCH events of readers taken in turn from 1…256 (the relay benchmark's largest size),
 # the details a succeeded set_reader_display carries.
@@ -78,13 +79,14 @@ for batch in range(batches):
     print("EXECUTE append_batch('{%s}', '{%s}', '{%s}', '{%s}');" % (
         ",".join(readers), ",".join(["acct_bench"] * size), ",".join(["reader.action.succeeded"] * size), ",".join(details)))
 PY
+BEFORE=$(psql_q "SELECT count(*) FROM events")
 START=$(psql_q "SELECT pg_current_wal_lsn()")
 BEGAN=$(date +%s%N)
 "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 "$URL" -A -t -f "$DIR/measured.sql" > "$DIR/batches.out"
 ENDED=$(date +%s%N)
 END=$(psql_q "SELECT pg_current_wal_lsn()")
 EVENTS=$((BATCHES * BATCH))
-WRITTEN=$(awk '{ s += $1 } END { print s }' "$DIR/batches.out")
+WRITTEN=$(( $(psql_q "SELECT count(*) FROM events") - BEFORE ))
 echo "$BATCHES batches of $BATCH events ($WRITTEN of $EVENTS written) over $PRELOAD events already in the log (load average $(cut -d' ' -f1-3 /proc/loadavg))"
 [ "$WRITTEN" = "$EVENTS" ] || { echo "the statement wrote $WRITTEN events of $EVENTS"; exit 1; }
 psql_q "SELECT 'WAL bytes per event: ' || round(pg_wal_lsn_diff('$END', '$START') / $EVENTS, 1)"
@@ -125,8 +127,10 @@ if [ "${EVENT_WRITE_CALLGRIND:-0}" = 1 ]; then
   for n in 10 60; do
     { head -1 "$DIR/measured.sql"; sed -n "2,$((n + 1))p" "$DIR/measured.sql"; } | tr -s '\n' > "$DIR/callgrind-$n.sql"
     as_postgres valgrind --tool=callgrind --callgrind-out-file="$DIR/callgrind-$n.out" "$PGBIN/postgres" --single -D "$DIR/pg" \
-      -c autovacuum=off "callgrind_$n" < "$DIR/callgrind-$n.sql" > "$DIR/callgrind-$n.log" 2>&1
+      -c autovacuum=off -c full_page_writes=off "callgrind_$n" < "$DIR/callgrind-$n.sql" > "$DIR/callgrind-$n.log" 2>&1
     instructions[$n]=$(awk '/^(summary|totals):/ { print $2; exit }' "$DIR/callgrind-$n.out")
   done
   echo "PostgreSQL's instructions per event (callgrind, single-user backend): $(( (instructions[60] - instructions[10]) / (50 * BATCH) ))"
+  # EVENT_WRITE_KEEP=<dir>: the callgrind files kept there (callgrind_annotate them).
+  [ -z "${EVENT_WRITE_KEEP:-}" ] || { mkdir -p "$EVENT_WRITE_KEEP" && cp "$DIR"/callgrind-*.out "$EVENT_WRITE_KEEP"/; }
 fi

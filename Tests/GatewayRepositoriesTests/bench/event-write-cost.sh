@@ -20,6 +20,8 @@
 #   make bench-event-writes EVENT_WRITE_BATCHES=400 EVENT_WRITE_BATCH=32 EVENT_WRITE_PRELOAD=1000000 [EVENT_WRITE_CALLGRIND=1]
 set -euo pipefail
 BENCH=$1; BATCHES=${2:-400}; BATCH=${3:-32}; PRELOAD=${4:-1000000}
+# Readers the events are about, taken in turn (of the 1,000 seeded): 256, the relay benchmark's largest size.
+EVENT_WRITE_READERS=${EVENT_WRITE_READERS:-256}
 source "$(dirname "$0")/../../GatewayServiceTests/bench/postgres.sh"
 DIR=$(mktemp -d /tmp/event-write-cost.XXXXXX)
 chmod 755 "$DIR"
@@ -61,18 +63,18 @@ FROM batch b, unnest(\$1::text[], \$2::text[], \$3::text[], \$4::text[]) WITH OR
 CROSS JOIN LATERAL (SELECT * FROM readers r WHERE r.id = e.reader AND r.account_id = e.account OFFSET 0) r
 ORDER BY e.n"
 if [ -n "${EVENT_WRITE_STATEMENT:-}" ]; then STATEMENT=$(cat "$EVENT_WRITE_STATEMENT"); fi
-# Batch N: BATCH events of readers taken in turn from 1…256 (the relay benchmark's largest size),
-# the details a succeeded set_reader_display carries.
-python3 - "$BATCHES" "$BATCH" > "$DIR/measured.sql" <<PY
+# Batch N: BATCH events of readers taken in turn from 1…EVENT_WRITE_READERS, the details a
+# succeeded set_reader_display carries.
+python3 - "$BATCHES" "$BATCH" "$EVENT_WRITE_READERS" > "$DIR/measured.sql" <<PY
 import sys
-batches, size = int(sys.argv[1]), int(sys.argv[2])
+batches, size, readers_in_turn = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 statement = """$STATEMENT"""
 print("PREPARE append_batch(text[], text[], text[], text[]) AS " + " ".join(statement.split()) + ";")
 reader = 0
 for batch in range(batches):
     readers, details = [], []
     for _ in range(size):
-        reader = reader % 256 + 1
+        reader = reader % readers_in_turn + 1
         readers.append(str(reader))
         details.append('"{\\\\"action\\\\": \\\\"set_reader_display\\\\", \\\\"object\\\\": \\\\"reader_action\\\\", '
                        '\\\\"session_id\\\\": \\\\"sess_0123456789abcdef%04d\\\\", \\\\"status\\\\": \\\\"succeeded\\\\"}"' % reader)

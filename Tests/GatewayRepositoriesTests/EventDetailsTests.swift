@@ -36,4 +36,16 @@ struct EventDetailsTests {
         #expect(written == expected)
         #expect(EventBatchParameters([]).values().map { $0?.text } == ["{}", "{}", "{}", "{}"])
     }
+
+    @Test("make bench-event-writes measures the batcher's own statement")
+    func theCostScriptMeasuresTheBatchersStatement() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("bench/event-write-cost.sh")
+        let text = try String(contentsOf: script, encoding: .utf8)
+        let start = try #require(text.range(of: "STATEMENT=\""))
+        let end = try #require(text.range(of: "\"\n", range: start.upperBound..<text.endIndex))
+        func words(_ sql: some StringProtocol) -> [Substring] {
+            sql.replacingOccurrences(of: "\\$", with: "$").split(whereSeparator: \.isWhitespace)
+        }
+        #expect(words(text[start.upperBound..<end.lowerBound]) == words(ReaderEventBatcher.appendBatch))
+    }
 }

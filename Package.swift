@@ -283,7 +283,7 @@ let package = Package(
         .testTarget(
             name: "GatewayRepositoriesTests",
             dependencies: ["GatewayRepositories", "GatewayPostgres", "GatewayTestSupport", "GatewayTestKit"],
-            exclude: ["ownership.mk", "bench"],
+            exclude: ["ownership.mk", "events.mk", "bench"],
             swiftSettings: swift6
         ),
         .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations", "GatewayCore", "GatewayTestKit", "GatewayTestSupport"], swiftSettings: swift6),

@@ -266,7 +266,7 @@ struct EventLogTests {
 /// account is left out, and a full queue drops rather than grows.
 @Suite("Event log: queued reader events")
 struct ReaderEventBatcherTests {
-    @Test("500 events queued at once are all written, each once, in the order queued, and none about another account's reader")
+    @Test("500 events queued at once are all written, each once, in the order queued, with time-ordered ids, and none about another account's reader")
     func everyQueuedEventIsWritten() async throws {
         try await withOwnershipDatabase { client in
             let fixtures = OwnershipFixtures(client: client)
@@ -276,6 +276,7 @@ struct ReaderEventBatcherTests {
             try await OwnershipSchemaFixtures.insertReader(client, id: "tmr_theirs", account: "acct_other", location: "loc_other")
             let failures = Mutex(0)
             let batcher = ReaderEventBatcher(client: client, failed: { _, count in failures.withLock { $0 += count } }, dropped: { _ in })
+            let startedMs = Int64(Date().timeIntervalSince1970 * 1000)
             for index in 0..<500 {
                 batcher.append(ReaderEventBatcher.Event(
                     type: EventType.actionSucceeded, reader: "tmr_q", account: OwnershipFixtures.account,
@@ -293,6 +294,15 @@ struct ReaderEventBatcherTests {
             let queuedOrder = written.reversed().compactMap { Int($0.objectJSON.components(separatedBy: "\"n\": \"")[1].prefix { $0 != "\"" }) }
             #expect(queuedOrder == Array(0..<500), "the log's order differs from the order queued")
             #expect(written.allSatisfy { $0.readerID == "tmr_q" && $0.locationID == OwnershipFixtures.location && $0.objectJSON.contains("\"reader\": {") })
+            // Ids: `evt_` and 32 hex digits, unique, starting with the time they were written in
+            // milliseconds (12 hex digits), which never goes back in the log's order.
+            let ids = written.reversed().map(\.id)
+            #expect(Set(ids).count == ids.count)
+            #expect(ids.allSatisfy { $0.hasPrefix("evt_") && $0.count == 36 && $0.dropFirst(4).allSatisfy(\.isHexDigit) }, "\(ids.prefix(3))")
+            let idMs = ids.compactMap { Int64($0.dropFirst(4).prefix(12), radix: 16) }
+            let endedMs = Int64(Date().timeIntervalSince1970 * 1000)
+            #expect(idMs.count == ids.count && idMs == idMs.sorted(), "ids' times out of order: \(idMs.prefix(5))")
+            #expect(idMs.allSatisfy { $0 >= startedMs - 1000 && $0 <= endedMs + 1000 }, "ids' times \(idMs.first ?? 0)… outside \(startedMs)…\(endedMs)")
             #expect(try await EventStore(client: client).events(account: "acct_other", filter: EventFilter(types: [EventType.actionFailed]), beforeSeq: nil, limit: 10).isEmpty)
         }
     }

@@ -46,7 +46,8 @@ public final class ReaderEventBatcher: Sendable {
         self.maximumPending = maximumPending
         self.failed = failed
         self.dropped = dropped
-        queue = StatementBatchQueue(maximumBatch: maximumBatch, maximumInFlight: maximumInFlight)
+        // An event's place in its batch is four hex digits of its id (``appendBatch``).
+        queue = StatementBatchQueue(maximumBatch: min(maximumBatch, 0xFFFF), maximumInFlight: maximumInFlight)
     }
 
     /// Queues `event`; false when the queue was full and it was dropped.
@@ -66,12 +67,7 @@ public final class ReaderEventBatcher: Sendable {
 
     private func send(_ batch: [Event]) async {
         do {
-            try await client.execute(Self.appendBatch, [
-                PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(batch.map(\.reader))),
-                PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(batch.map(\.account))),
-                PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(batch.map(\.type))),
-                PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(batch.map { EventDetails.json($0.details) })),
-            ])
+            try await client.execute(Self.appendBatch, EventBatchParameters(batch).values())
         } catch {
             failed(error, batch.count)
         }
@@ -80,22 +76,27 @@ public final class ReaderEventBatcher: Sendable {
 
     /// The events of the four arrays, in their order; an event whose reader is not the
     /// account's is left out (as ``EventStore/appendReaderEvent(_:reader:account:details:)`` does).
-    /// One INSERT answering one row, however many events: nothing comes back per event, and
-    /// each event reads the reader's row alone (its own fields, as an ownership change does).
+    /// One INSERT, nothing answered: each event reads its reader's row alone, by key (a lateral
+    /// lookup, not a hash of the whole readers table per batch), and the batch's ids are
+    /// `evt_` and 32 hex digits as every event's, made of the batch's time in milliseconds (12),
+    /// 16 random digits drawn once per batch and the event's place in it (4; a batch holds at most
+    /// 65,535): they grow with time, so each insert into the ids' unique index lands at its right
+    /// edge rather than on a random page (which, after every checkpoint, wrote that page's whole
+    /// image to the WAL).
     static let appendBatch = """
-        WITH written AS (
-            INSERT INTO events (id, account_id, type, reader_id, location_id, object)
-            SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), r.account_id, e.type, r.id, r.location_id,
-                   e.details::jsonb || jsonb_build_object('reader', jsonb_build_object(
-                       'object', 'reader', 'id', r.id, 'serial_number', r.serial_number, 'label', coalesce(r.label, ''),
-                       'device_type', r.device_type, 'software_version', coalesce(r.software_version, ''),
-                       'location', r.location_id, 'status', r.status
-                   ))
-            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS e (reader, account, type, details, n)
-            JOIN readers r ON r.id = e.reader AND r.account_id = e.account
-            ORDER BY e.n
-            RETURNING 1
+        WITH batch AS (
+            SELECT lpad(to_hex(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint), 12, '0')
+                   || left(md5(gen_random_uuid()::text), 16) AS id_prefix
         )
-        SELECT count(*) AS written FROM written
+        INSERT INTO events (id, account_id, type, reader_id, location_id, object)
+        SELECT 'evt_' || b.id_prefix || lpad(to_hex(e.n), 4, '0'), r.account_id, e.type, r.id, r.location_id,
+               e.details::jsonb || jsonb_build_object('reader', jsonb_build_object(
+                   'object', 'reader', 'id', r.id, 'serial_number', r.serial_number, 'label', coalesce(r.label, ''),
+                   'device_type', r.device_type, 'software_version', coalesce(r.software_version, ''),
+                   'location', r.location_id, 'status', r.status
+               ))
+        FROM batch b, unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS e (reader, account, type, details, n)
+        CROSS JOIN LATERAL (SELECT * FROM readers r WHERE r.id = e.reader AND r.account_id = e.account OFFSET 0) r
+        ORDER BY e.n
         """
 }

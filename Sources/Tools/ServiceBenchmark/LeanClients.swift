@@ -13,6 +13,8 @@ final class LeanReader: ConnectionHandler, @unchecked Sendable {
     private var call: UInt32 = 0
     private var events: [ConnectionEvent] = []
     private var outbound: [UInt8] = []
+    /// The answer being written, reused for every command.
+    private var answer: [UInt8] = []
 
     init(serial: String) {
         self.serial = serial
@@ -34,24 +36,18 @@ final class LeanReader: ConnectionHandler, @unchecked Sendable {
         connection.write(outbound)
     }
 
+    /// Every command answered OK at once, without decoding the whole downlink: its command id
+    /// read where it lies and the answer written from a template (``LeanCommandAnswer``).
     func bytesReceived(_ bytes: UnsafeRawBufferPointer, on connection: TLSConnection) {
         events.removeAll(keepingCapacity: true)
         frames.receive(bytes, now: WireTime.now, into: &events)
         for event in events {
             guard case .message(let id, let payload) = event else { continue }
             frames.messageConsumed(id, byteCount: payload.count)
-            guard let downlink = try? ReaderGatewayV1.ReaderDownlink(serializedBytes: payload) else { continue }
-            switch downlink.message {
-            case .command(let command)?:
-                var result = ReaderGatewayV1.CommandResult()
-                result.commandID = command.commandID
-                result.status = .ok
-                var uplink = ReaderGatewayV1.ReaderUplink()
-                uplink.message = .commandResult(result)
-                _ = try? frames.send(uplink, on: call)
-            default:
-                break
-            }
+            guard let commandID = LeanCommandAnswer.commandID(downlink: payload) else { continue }
+            answer.removeAll(keepingCapacity: true)
+            LeanCommandAnswer.appendOK(commandID: commandID, to: &answer)
+            _ = try? frames.send(serialized: answer, on: call)
         }
         if frames.hasOutbound { write(connection) }
     }

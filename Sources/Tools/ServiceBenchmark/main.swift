@@ -167,7 +167,9 @@ func run() async throws {
     let serials = (1...pairs).map { String(format: "BENCH%06d", $0) }
     let readers = try await admin.registerReaders(serials: serials, labelPrefix: "Bench", locationID: location, deviceType: .simulatedWiseposE)
 
-    // Readers: transport handlers answering every command at once (mutual TLS).
+    // Readers: transport handlers answering every command at once (mutual TLS), from a template
+    // checked here against the generated encoder.
+    guard LeanCommandAnswer.matchesGeneratedCode() else { fail("the lean readers' answer differs from the generated encoder's") }
     for serial in serials {
         let certificate = try authority.issue(CertificateRequest(commonName: serial, subjectSerialNumber: serial, usage: .client), writingTo: directory, name: serial)
         let context = try TLSContext(client: TLSClientConfiguration(trustedCAPath: caPath, certificate: certificate))
@@ -234,7 +236,11 @@ func run() async throws {
         }
     }
     try await Task.sleep(for: warmup)
+    // PostgreSQL's share: its CPU and the command outcome events written in the measured window.
+    let postmaster = ConnectCosts.postmasterPID(clusterDirectory: try await TestPostgres.server().clusterDirectory)
+    let eventsBefore = try await RelayEventLog.written(database.client)
     counter.measuring.store(true, ordering: .relaxed)
+    let postgresStart = postmaster.map { ConnectCosts.postgresCPUSeconds(postmaster: $0) } ?? 0
     let start = ContinuousClock.now
     let cpuStart = processCPUSeconds()
     let gatewayStart = threadCPUSeconds(namePrefix: "rg-loop")
@@ -247,14 +253,18 @@ func run() async throws {
     let gatewayProcessCPU = cpu - (threadCPUSeconds(namePrefix: "bench-loop") - loadStart)
     let gatewayCPU = threadCPUSeconds(namePrefix: "rg-loop") - gatewayStart
     let loadCPU = threadCPUSeconds(namePrefix: "bench-loop") - loadStart
+    let postgresCPU = (postmaster.map { ConnectCosts.postgresCPUSeconds(postmaster: $0) } ?? 0) - postgresStart
     counter.stop.store(true, ordering: .relaxed)
+    let eventLog = try await RelayEventLog.measured(database.client, before: eventsBefore)
     if counter.failures.load(ordering: .relaxed) > 0 { fail("\(counter.failures.load(ordering: .relaxed)) relayed commands failed") }
     let total = counter.count.load(ordering: .relaxed)
     let rate = Double(total) / elapsed.seconds
     FileHandle.standardOutput.write(Data(("{\"label\": \"\(label)\", \"lanes\": \"\(laneCarrier)\", \"pairs\": \(pairs), \"round_trips\": \(total), \"round_trips_all\": \(counter.all.load(ordering: .relaxed)), \"seconds\": \(String(format: "%.3f", elapsed.seconds)), \"round_trips_per_second\": \(String(format: "%.1f", rate)), \"process_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? cpu * 1e6 / Double(total) : 0)), "
         + "\"gateway_threads_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? gatewayProcessCPU * 1e6 / Double(total) : 0)), "
         + "\"gateway_loops_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? gatewayCPU * 1e6 / Double(total) : 0)), "
-        + "\"load_loops_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? loadCPU * 1e6 / Double(total) : 0))}" + "\n").utf8))
+        + "\"load_loops_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? loadCPU * 1e6 / Double(total) : 0)), "
+        + "\"postgres_cpu_us_per_round_trip\": \(String(format: "%.1f", total > 0 ? postgresCPU * 1e6 / Double(total) : 0)), "
+        + eventLog.fields + "}\n").utf8))
     try await running.stop()
     await database.close()
 }

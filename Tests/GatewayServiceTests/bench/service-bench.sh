@@ -11,9 +11,15 @@
 # pairs, in each round) and reports medians: the ratio is the median of the rounds' ratios,
 # so one disturbed round on a shared machine does not decide the result.
 #
+# RELAY_BASELINE=<another build's release bin dir> runs that build's service-bench beside this
+# one's in every relay round (their order alternating round by round), reported as its own rows;
+# SERVICE_BENCH_CONNECTS=0 leaves the connect arbitrations out.
+#
 #   Tests/GatewayServiceTests/bench/service-bench.sh <release bin dir> <results dir>
 set -euo pipefail
 BIN=$1; OUT=$2
+RELAY_BASELINE=${RELAY_BASELINE:-}
+SERVICE_BENCH_CONNECTS=${SERVICE_BENCH_CONNECTS:-1}
 SECONDS_PER_RUN=${SECONDS_PER_RUN:-3}
 ROUNDS=${ROUNDS:-5}
 CONNECT_READERS=${CONNECT_READERS:-8}
@@ -65,7 +71,14 @@ for round in $(seq 1 "$ROUNDS"); do
     echo "== round $round, $pairs pairs"
     "$BIN/transport-load" --mode rtt --port $NGINX_PORT --connections $pairs --size 64 --duration ${SECONDS_PER_RUN}s --warmup 1s \
       --server-pids "$NGINX_PIDS" --label "nginx proxy_ssl $pairs" --loops 2 | tee -a "$RAW"
-    timeout 120 "$BIN/service-bench" --pairs $pairs --duration ${SECONDS_PER_RUN}s --warmup 1s --label "gateway relay $pairs" 2>/dev/null | tee -a "$RAW"
+    builds=("$BIN|gateway relay $pairs")
+    if [ -n "$RELAY_BASELINE" ]; then
+      if [ $((round % 2)) = 1 ]; then builds+=("$RELAY_BASELINE|baseline relay $pairs"); else builds=("$RELAY_BASELINE|baseline relay $pairs" "${builds[@]}"); fi
+    fi
+    for build in "${builds[@]}"; do
+      echo "   load average $(cut -d' ' -f1-3 /proc/loadavg)"
+      timeout 120 "${build%%|*}/service-bench" --pairs $pairs --duration ${SECONDS_PER_RUN}s --warmup 1s --label "${build#*|}" 2>/dev/null | tee -a "$RAW"
+    done
   done
 done
 
@@ -76,6 +89,7 @@ PRELOAD=""
 # Twice: lanes on the client library (its tasks and streams), then lean lanes (transport
 # handlers, as in the relay comparison), whose own CPU is closer to pgbench's.
 for lanes in client lean; do
+  [ "$SERVICE_BENCH_CONNECTS" = 0 ] && break
   TEST_POSTGRES_SETTINGS="$PRELOAD" timeout $((60 + ROUNDS * (3 * SECONDS_PER_RUN + 10))) "$BIN/service-bench" --mode connect --pairs "$CONNECT_READERS" \
     --duration ${SECONDS_PER_RUN}s --warmup 1s --rounds "$ROUNDS" --connect-lanes "$lanes" --pgbench "$PGBENCH" --label "gateway connect $lanes" \
     2> >(grep 'per connect' >&2) | tee -a "$RAW"
@@ -88,17 +102,19 @@ def rate(row): return row.get("round_trips_per_second") or row.get("round_trips_
 def median(values): return statistics.median(values) if values else 0
 out = ["| pairs | rounds | gateway relay (round trips/s) | nginx proxy_ssl (round trips/s) | ratio (median of rounds) | each round's ratio | CPU µs per round trip: gateway loops / nginx workers | load µs per round trip: lanes + readers / transport-load (TLS echo not counted) |",
        "| --- | --- | --- | --- | --- | --- | --- | --- |"]
-for pairs in (16, 256):
-    mine = [r for r in rows if r["label"] == f"gateway relay {pairs}"]
+for pairs, build in [(p, b) for p in (16, 256) for b in ("gateway", "baseline")]:
+    mine = [r for r in rows if r["label"] == f"{build} relay {pairs}"]
+    if not mine: continue
     nginx = [r for r in rows if r["label"] == f"nginx proxy_ssl {pairs}"]
-    # Rounds pair up in order: nginx then the gateway.
+    # Rounds pair up in order: nginx then the gateway (and the baseline build).
     ratios = [rate(m) / rate(n) for m, n in zip(mine, nginx) if rate(n)]
     peer_load = [n["load_cpu_s"] * 1e6 / n["round_trips"] for n in nginx if n.get("round_trips")]
-    out.append(f"| {pairs} | {len(ratios)} | {median([rate(r) for r in mine]):.0f} | {median([rate(r) for r in nginx]):.0f} | {median(ratios):.2f}× | "
+    out.append(f"| {pairs}{' (baseline build)' if build == 'baseline' else ''} | {len(ratios)} | {median([rate(r) for r in mine]):.0f} | {median([rate(r) for r in nginx]):.0f} | {median(ratios):.2f}× | "
                f"{' '.join(f'{r:.2f}' for r in ratios)} | "
                f"{median([r.get('gateway_loops_cpu_us_per_round_trip', 0) for r in mine]):.1f} / {median([r.get('server_cpu_us_per_rt', 0) for r in nginx]):.1f} | "
                f"{median([r.get('load_loops_cpu_us_per_round_trip', 0) for r in mine]):.1f} / {median(peer_load):.1f} |")
-out += ["", "| lanes | readers × lanes | rounds | connects/s through the service | pgbench/s: what a connect sends / the bare claim (same server) | ratio (median of rounds) | each round's ratio | ratio to the bare claim (each round) | CPU µs per connect: bench process (gateway loops / store thread / lanes' and readers' loops / task pool) + PostgreSQL | CPU µs per pgbench run: pgbench + PostgreSQL (connect's statement / bare claim) | statements per connect | takeovers: service / pgbench (connect's statement / bare claim) |",
+connect_rows = any(r["label"].startswith("gateway connect") for r in rows)
+out += [] if not connect_rows else ["", "| lanes | readers × lanes | rounds | connects/s through the service | pgbench/s: what a connect sends / the bare claim (same server) | ratio (median of rounds) | each round's ratio | ratio to the bare claim (each round) | CPU µs per connect: bench process (gateway loops / store thread / lanes' and readers' loops / task pool) + PostgreSQL | CPU µs per pgbench run: pgbench + PostgreSQL (connect's statement / bare claim) | statements per connect | takeovers: service / pgbench (connect's statement / bare claim) |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
 for kind in ("client", "lean"):
     connects = [r for r in rows if r["label"] == f"gateway connect {kind}"]

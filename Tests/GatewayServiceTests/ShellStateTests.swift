@@ -89,18 +89,35 @@ struct ShellStateTests {
     @Test func aLinksFirstVersionIsRememberedAndAChangeIsNew() {
         var state = SoftwareUpdateCatalog.State()
         let reader = ReaderID("tmr_1")
-        guard case .report(true, false) = state.handle(.linkReported(reader, level: 0.5, version: "1.0", nowMs: 0)) else {
+        guard case .report(true, false) = state.handle(.linkReported(reader, level: 0.5, version: "1.0", nowMs: 0, recorded: false)) else {
             Issue.record("the first level is written, the first version only remembered"); return
         }
-        guard case .report(false, false) = state.handle(.linkReported(reader, level: 0.5, version: "1.0", nowMs: 1)) else {
+        guard case .report(false, false) = state.handle(.linkReported(reader, level: 0.5, version: "1.0", nowMs: 1, recorded: false)) else {
             Issue.record("the same report again is worth nothing"); return
         }
-        guard case .report(false, true) = state.handle(.linkReported(reader, level: 0.5, version: "1.1", nowMs: 2)) else {
+        guard case .report(false, true) = state.handle(.linkReported(reader, level: 0.5, version: "1.1", nowMs: 2, recorded: false)) else {
             Issue.record("a new version was not noticed"); return
         }
         _ = state.handle(.linkEnded(reader))
-        guard case .report(true, false) = state.handle(.linkReported(reader, level: 0.5, version: "1.2", nowMs: 3)) else {
+        guard case .report(true, false) = state.handle(.linkReported(reader, level: 0.5, version: "1.2", nowMs: 3, recorded: false)) else {
             Issue.record("the next link starts afresh"); return
+        }
+    }
+
+    @Test func aLevelTheAttachRecordedIsNotWrittenAgainAndLaterLevelsAreMeasuredFromIt() {
+        var state = SoftwareUpdateCatalog.State()
+        let reader = ReaderID("tmr_2")
+        guard case .report(false, false) = state.handle(.linkReported(reader, level: 0.5, version: "1.0", nowMs: 0, recorded: true)) else {
+            Issue.record("a level the attach wrote was to be written again"); return
+        }
+        guard case .report(false, false) = state.handle(.linkReported(reader, level: 0.5, version: "1.0", nowMs: 1, recorded: false)) else {
+            Issue.record("the heartbeat's unchanged level was written (the attach's counts as the last write)"); return
+        }
+        guard case .report(false, false) = state.handle(.linkReported(reader, level: 0.49, version: "1.0", nowMs: 2, recorded: false)) else {
+            Issue.record("a small change right after the attach's write was written"); return
+        }
+        guard case .report(true, false) = state.handle(.linkReported(reader, level: 0.3, version: "1.0", nowMs: 3, recorded: false)) else {
+            Issue.record("a large change from the attach's level was not written"); return
         }
     }
 

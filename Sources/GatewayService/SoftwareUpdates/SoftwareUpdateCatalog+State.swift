@@ -20,8 +20,9 @@ extension SoftwareUpdateCatalog {
             case windowRead(location: String, InstallWindow?, at: ContinuousClock.Instant)
             /// The location's install window changed here.
             case windowChanged(location: String)
-            /// A hello or heartbeat reported `level` and `version` (empty: not reported) at `nowMs`.
-            case linkReported(ReaderID, level: Float?, version: String, nowMs: Int64)
+            /// A hello or heartbeat reported `level` and `version` (empty: not reported) at `nowMs`;
+            /// `recorded`: the level was written with the attach (it counts as the last write).
+            case linkReported(ReaderID, level: Float?, version: String, nowMs: Int64, recorded: Bool)
             /// The reader's link ended.
             case linkEnded(ReaderID)
         }
@@ -67,8 +68,14 @@ extension SoftwareUpdateCatalog {
                 windows[location] = Cached(value: window, readAt: at)
             case .windowChanged(let location):
                 windows[location] = nil
-            case .linkReported(let reader, let level, let version, let nowMs):
-                let writeBattery = reports[reader, default: LinkReport()].battery.reported(level, nowMs: nowMs)
+            case .linkReported(let reader, let level, let version, let nowMs, let recorded):
+                let writeBattery: Bool
+                if recorded {
+                    reports[reader, default: LinkReport()].battery.recorded(level, nowMs: nowMs)
+                    writeBattery = false
+                } else {
+                    writeBattery = reports[reader, default: LinkReport()].battery.reported(level, nowMs: nowMs)
+                }
                 guard !version.isEmpty else { return .report(writeBattery: writeBattery, newVersion: false) }
                 let previous = reports[reader]?.version
                 reports[reader]?.version = version

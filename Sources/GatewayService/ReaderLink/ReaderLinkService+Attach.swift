@@ -216,7 +216,7 @@ extension ReaderLinkService {
             throw ServiceError(.serialNotProven, "the client certificate proves serial \(proven), not \(serial)")
         }
         let found: ReaderRecord?
-        do { found = try await readerRecords.reader(serial: serial) } catch { throw ServiceError.store(error) }
+        do { found = try await serialLookups.record(serial: serial) } catch { throw ServiceError.store(error) }
         guard let found else { return nil }
         guard proven == serial else {
             throw ServiceError(

@@ -36,9 +36,12 @@ public enum TestPostgres {
         try await TestPostgresServer.shared.leftoversRemoved()
     }
 
-    /// A new, empty database with `migrations` applied, and a client for it.
-    public static func database(migrations: [Migration] = Migrations.all, maximumConnections: Int = 4) async throws -> TestDatabase {
-        try await TestPostgresServer.shared.makeDatabase(migrations: migrations, maximumConnections: maximumConnections)
+    /// A new, empty database with `migrations` applied, and a client for it (statements
+    /// pipelined up to `pipelineDepth` per connection, the product's default unless given).
+    public static func database(
+        migrations: [Migration] = Migrations.all, maximumConnections: Int = 4, pipelineDepth: Int? = nil
+    ) async throws -> TestDatabase {
+        try await TestPostgresServer.shared.makeDatabase(migrations: migrations, maximumConnections: maximumConnections, pipelineDepth: pipelineDepth)
     }
 
     /// Runs `body` with a fresh database and closes its client afterwards.

@@ -84,7 +84,7 @@ actor TestPostgresServer {
         await leftoverRemoval?.value
     }
 
-    func makeDatabase(migrations: [Migration], maximumConnections: Int) async throws -> TestDatabase {
+    func makeDatabase(migrations: [Migration], maximumConnections: Int, pipelineDepth: Int?) async throws -> TestDatabase {
         let started = try await started()
         let template = try await template(for: migrations, started: started)
         nextDatabase += 1
@@ -92,6 +92,7 @@ actor TestPostgresServer {
         try await started.admin.execute("CREATE DATABASE \(name) TEMPLATE \(template)")
         var configuration = PostgresConfiguration(connectionString: started.server.connectionString(database: name))
         configuration.maximumConnections = maximumConnections
+        if let pipelineDepth { configuration.pipelineDepth = pipelineDepth }
         let client = try PostgresClient(configuration: configuration, logger: Logger(component: "store"))
         return TestDatabase(name: name, connectionString: configuration.connectionString, client: client)
     }

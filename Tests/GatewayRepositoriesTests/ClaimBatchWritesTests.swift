@@ -4,9 +4,10 @@ import GatewayPostgres
 import GatewayTestSupport
 import Testing
 
-/// What a batch of claims writes beside the ownership rows (migration 26): one event per reader
-/// taken, in the order of the history rows, none for a refused connect; one webhook delivery
-/// per (event, endpoint that wants it); a notice only where another replica must hear.
+/// What a batch of claims writes beside the ownership rows (migrations 26 and 27): one event per
+/// reader taken, in the order of the history rows, none for a refused connect; one webhook
+/// delivery per (event, endpoint that wants it); a notice only where another replica must hear,
+/// sent by the batch's own statement rather than the notice trigger.
 @Suite("Ownership store: what a claim batch writes")
 struct ClaimBatchWritesTests {
     /// Runs `OwnershipStatements.claimBatch` for `claims` (reader, session, failIfInUse), all
@@ -154,6 +155,95 @@ struct ClaimBatchWritesTests {
             #expect(collector.all.map(\.payload) == [
                 "tmr_local 0 - 1 node-a", "tmr_local 3 sess_b 1 node-a", "tmr_local 4 sess_a1 1 node-a", "end",
             ])
+        }
+    }
+
+    /// Sessions sess_a1 and sess_a2 at node-a, sess_b at node-b; readers tmr_x1…3 attached at
+    /// node-a, tmr_x2 owned by sess_a1 and tmr_x3 by sess_b.
+    static func seedTwoReplicas(_ client: PostgresClient) async throws -> OwnershipStore {
+        let fixtures = OwnershipFixtures(client: client)
+        let (store, _) = try await fixtures.seedCluster(nodes: ["node-a", "node-b"])
+        for (session, node) in [("sess_a1", "node-a"), ("sess_a2", "node-a"), ("sess_b", "node-b")] {
+            try await fixtures.openSession(SessionID(session), lane: LaneLabel("lane-" + session))
+            try await client.execute("UPDATE sdk_sessions SET node_id = $2 WHERE id = $1", [PostgresValue(session), PostgresValue(node)])
+        }
+        for reader in ["tmr_x1", "tmr_x2", "tmr_x3"] {
+            try await fixtures.registerReader(ReaderID(reader))
+            _ = try await store.readerAttached(ReaderID(reader), node: "node-a")
+        }
+        #expect(try await claimBatch(client, [("tmr_x2", "sess_a1", false), ("tmr_x3", "sess_b", false)]) == ["connected", "connected"])
+        return store
+    }
+
+    /// Calls of `reader_ownership_notify` in the transaction so far (`track_functions` on for it).
+    static func noticeTriggerCalls(_ transaction: PostgresTransaction) async throws -> Int {
+        try await transaction.query(
+            "SELECT coalesce(sum(calls), 0)::bigint AS calls FROM pg_stat_xact_user_functions WHERE funcname = 'reader_ownership_notify'"
+        ).first?.decode(Int.self, "calls") ?? 0
+    }
+
+    @Test("in a batch of several claims, only those another replica must hear are announced, by the batch's statement, not the trigger")
+    func mixedBatchAnnouncesOnlyAcrossReplicas() async throws {
+        try await withOwnershipDatabase { client in
+            _ = try await Self.seedTwoReplicas(client)
+            let collector = NotificationCollector(try await client.listen(OwnershipNotice.channel))
+            defer { collector.stop() }
+            let calls = try await client.withTransaction { transaction in
+                try await transaction.execute("SET LOCAL track_functions = 'pl'")
+                let rows = try await transaction.query(
+                    OwnershipStatements.claimBatch,
+                    [
+                        PostgresValue(text: "{tmr_x1,tmr_x2,tmr_x3}"), PostgresValue(text: "{sess_a2,sess_b,sess_a1}"),
+                        PostgresValue(text: "{lane-sess_a2,lane-sess_b,lane-sess_a1}"), PostgresValue(text: "{false,false,false}"),
+                        PostgresValue(text: "{1,1,1}"), PostgresValue(text: "{1,1,1}"),
+                        PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(Array(repeating: OwnershipFixtures.account, count: 3))),
+                    ]
+                )
+                #expect(try rows.map { try $0.decode(String.self, "outcome") } == ["connected", "replaced", "replaced"])
+                return try await Self.noticeTriggerCalls(transaction)
+            }
+            #expect(calls == 0, "the trigger ran \(calls) times for the batch's claims")
+            try await client.execute("SELECT pg_notify($1, 'end')", [PostgresValue(OwnershipNotice.channel)])
+            #expect(try await collector.wait { $0.contains { $0.payload == "end" } })
+            // tmr_x1: free, claimed at its link's replica: silent. tmr_x2: the new owner at
+            // node-b. tmr_x3: the previous owner at node-b.
+            #expect(collector.all.map(\.payload).sorted() == ["end", "tmr_x2 2 sess_b 1 node-a", "tmr_x3 2 sess_a1 1 node-a"])
+        }
+    }
+
+    @Test("after a claim batch, later writes of the same transaction are announced by the trigger again")
+    func triggerAnnouncesAfterTheBatchInOneTransaction() async throws {
+        try await withOwnershipDatabase { client in
+            _ = try await Self.seedTwoReplicas(client)
+            let collector = NotificationCollector(try await client.listen(OwnershipNotice.channel))
+            defer { collector.stop() }
+            let (setting, calls) = try await client.withTransaction { transaction in
+                try await transaction.execute("SET LOCAL track_functions = 'pl'")
+                let rows = try await transaction.query(
+                    OwnershipStatements.claimBatch,
+                    [
+                        PostgresValue(text: "{tmr_x1}"), PostgresValue(text: "{sess_a1}"), PostgresValue(text: "{lane-sess_a1}"),
+                        PostgresValue(text: "{false}"), PostgresValue(text: "{1}"), PostgresValue(text: "{1}"),
+                        PostgresValue(text: OwnershipClaimBatcher.arrayLiteral([OwnershipFixtures.account])),
+                    ]
+                )
+                #expect(try rows.map { try $0.decode(String.self, "outcome") } == ["connected"])
+                let setting = try await transaction.query(
+                    "SELECT coalesce(current_setting('reader_gateway.claim_set_notices', true), '') AS setting"
+                ).first?.decode(String.self, "setting")
+                // The single claim (0.1.0's and the bare claim's function): the new owner is at
+                // node-b, so the trigger announces it.
+                let single = try await transaction.query(
+                    "SELECT outcome FROM ownership_claim('tmr_x2', 'sess_b', 'lane-sess_b', false, 1, 1)"
+                )
+                #expect(try single.map { try $0.decode(String.self, "outcome") } == ["replaced"])
+                return (setting, try await Self.noticeTriggerCalls(transaction))
+            }
+            #expect(setting != "sent")
+            #expect(calls == 1)
+            try await client.execute("SELECT pg_notify($1, 'end')", [PostgresValue(OwnershipNotice.channel)])
+            #expect(try await collector.wait { $0.contains { $0.payload == "end" } })
+            #expect(collector.all.map(\.payload) == ["tmr_x2 2 sess_b 1 node-a", "end"])
         }
     }
 }

@@ -80,7 +80,7 @@ struct DiscoveryTests {
     }
 
     @Test func cancelDiscoveryEndsADiscoveryStillWaitingForItsAnswer() async throws {
-        let harness = try await GatewayHarness.start()
+        let harness = try await GatewayHarness.start(storePipelineDepth: 1)
         let store = try await StoreFixture.make(harness)
         let lane = try await store.lane("Lane 1")
         let answered = try await lane.discover(location: store.location)
@@ -109,7 +109,7 @@ struct DiscoveryTests {
     }
 
     @Test func aNewDiscoveryEndsTheOneStillWaitingForItsAnswer() async throws {
-        let harness = try await GatewayHarness.start()
+        let harness = try await GatewayHarness.start(storePipelineDepth: 1)
         let store = try await StoreFixture.make(harness)
         // A session not scoped to a location, discovering every location: the newer
         // discovery reaches its start without a statement (the store's connections
@@ -232,15 +232,21 @@ final class ReadersTableLock: Sendable {
         try committed.get()
     }
 
-    /// Waits until `count` statements of this database wait for a lock on `readers`
-    /// (bounded generously: a loaded machine may take a while to get there).
+    /// Waits until `count` discoveries' reads of `readers` wait for the lock (bounded
+    /// generously: a loaded machine may take a while to get there). Only the discovery's own
+    /// statement counts: the reader's battery write and its events also wait for the lock, in
+    /// whatever number the test's timing gives. The gateway's store must not pipeline (its
+    /// harness started with `storePipelineDepth: 1`): a discovery sent behind one of those on
+    /// the same connection would never reach the lock.
     func waitUntilReadsBlocked(_ count: Int) async -> Bool {
         await eventually(timeout: .seconds(30)) {
             let rows = try? await client.query(
                 """
                 SELECT count(*)::int AS n FROM pg_stat_activity
-                WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM readers%'
-                """
+                WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1
+                """,
+                // ReaderStore's read of an account's readers, which discoveries make.
+                [PostgresValue("%FROM readers WHERE account_id = $1 AND%")]
             )
             return (try? rows?.first?.decode(Int.self, "n")) == count
         }

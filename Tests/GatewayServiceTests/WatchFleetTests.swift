@@ -1,6 +1,7 @@
 import Foundation
 import GatewayService
 import GatewayWire
+import Synchronization
 import Testing
 
 /// `FleetAdmin.WatchFleet` on one replica, over the raw port: a watcher that does not read
@@ -39,12 +40,20 @@ struct WatchFleetTests {
 
             // Changes until the slow watcher's buffer is full: each registration is one change.
             var registered: [String] = []
-            let slowEnded = Task { () -> ReaderGatewayV1.Status? in
+            // The slow watcher's end comes when its buffer overflows, after however many
+            // registrations a loaded machine takes: its socket's timeout is waited past until
+            // they are all made.
+            let registering = StillRegistering()
+            let slowEnded = Task { () -> Result<ReaderGatewayV1.Status, RawFramePeer.End> in
                 while true {
-                    guard case .success(let frame) = await slow.readFrame() else { return nil }
+                    let frame: RawFramePeer.RawFrame
+                    switch await slow.readFrame(waitingWhile: { registering.value.load(ordering: .relaxed) }) {
+                    case .success(let read): frame = read
+                    case .failure(let end): return .failure(end)
+                    }
                     // CANCEL with the status: an END_OF_CALL would wait behind the queue the peer does not read.
-                    if frame.streamID == 1, frame.type == 0x5 { return try ReaderGatewayV1.Status(serializedBytes: frame.payload) }
-                    if frame.streamID == 1, frame.type == 0x4 { return try ReaderGatewayV1.CallEnd(serializedBytes: frame.payload).status ?? .ok }
+                    if frame.streamID == 1, frame.type == 0x5 { return .success(try ReaderGatewayV1.Status(serializedBytes: frame.payload)) }
+                    if frame.streamID == 1, frame.type == 0x4 { return .success(try ReaderGatewayV1.CallEnd(serializedBytes: frame.payload).status ?? .ok) }
                 }
             }
             for batch in 0..<20 {
@@ -59,7 +68,14 @@ struct WatchFleetTests {
                 }
                 #expect(heard == Set(readers.map(\.id)))
             }
-            let slowEnd = try await slowEnded.value
+            registering.value.store(false, ordering: .relaxed)
+            let slowEnd: ReaderGatewayV1.Status?
+            switch try await slowEnded.value {
+            case .success(let status): slowEnd = status
+            case .failure(let end):
+                Issue.record("the slow watcher's connection ended without its call's end: \(end)")
+                slowEnd = nil
+            }
             #expect(slowEnd?.code == .resourceExhausted, "\(String(describing: slowEnd))")
             #expect(slowEnd?.reason == .consumerTooSlow, "\(String(describing: slowEnd))")
             #expect(slowEnd?.message.contains("read faster") == true)
@@ -80,4 +96,9 @@ struct WatchFleetTests {
         }
         await harness.stop()
     }
+}
+
+/// Whether the test still makes the registrations a slow watcher's end waits on.
+private final class StillRegistering: Sendable {
+    let value = Atomic(true)
 }

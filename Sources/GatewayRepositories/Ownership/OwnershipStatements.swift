@@ -106,7 +106,9 @@ enum OwnershipStatements {
     ///
     /// The claims are decided by `ownership_claim_set` of migration 0014: ``claim``'s rules
     /// written once over the whole set, which refuses a reader named twice
-    /// (``OwnershipClaimBatcher`` sends a reader's later claim in a later statement). Each
+    /// (``OwnershipClaimBatcher`` sends a reader's later claim in a later statement); since
+    /// migration 0027 it also sends the set's ownership notices itself, once per claim that
+    /// another replica must hear, without the notice trigger's call per row. Each
     /// reader's row is looked up by key in a lateral subquery kept apart (`OFFSET 0`): joined
     /// plainly, the planner took a batch function's estimate of 1,000 rows and hashed the whole
     /// `readers` table for every batch (about 1.9 ms of PostgreSQL's CPU a batch at 10,000

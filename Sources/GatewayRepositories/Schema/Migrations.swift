@@ -32,6 +32,7 @@ public enum Migrations {
         .v0024AuthFailureBuckets,
         .v0025Webhooks,
         .v0026ClaimWritesPerStatement,
+        .v0027ClaimNoticesPerStatement,
     ]
 
     /// The newest version this binary knows.

@@ -18,10 +18,17 @@ extension ReaderLinkService {
             }
         }
         if writeBattery {
-            // On a task: the heartbeat path never waits for the store.
+            // On a task: the heartbeat path never waits for the store. One write per reader at
+            // a time, the latest level reported meanwhile after it: two in flight could commit
+            // the older level last.
             Task {
-                await followUp("recording a reader's battery level", leaves: "the fleet view shows an older level while the reader is offline") {
-                    try await updates.store.recordBattery(reader: reader.rawValue, level: batteryLevel)
+                var level = batteryLevel
+                while true {
+                    await followUp("recording a reader's battery level", leaves: "the fleet view shows an older level while the reader is offline") {
+                        try await updates.store.recordBattery(reader: reader.rawValue, level: level)
+                    }
+                    guard let next = updates.batteryWritten(reader) else { return }
+                    level = next
                 }
             }
         }

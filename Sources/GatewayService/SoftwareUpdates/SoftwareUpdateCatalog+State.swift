@@ -25,6 +25,9 @@ extension SoftwareUpdateCatalog {
             case linkReported(ReaderID, level: Float?, version: String, nowMs: Int64, recorded: Bool)
             /// The reader's link ended.
             case linkEnded(ReaderID)
+            /// The reader's battery write (``Action/report(writeBattery:newVersion:)`` or
+            /// ``Action/writeBattery(_:)``) finished, stored or not.
+            case batteryWritten(ReaderID)
         }
 
         enum Action: Sendable {
@@ -34,7 +37,12 @@ extension SoftwareUpdateCatalog {
             /// The cached install window (`.some(nil)`: none; nil: read the store).
             case window(InstallWindow??)
             /// Whether to write the battery level, and whether the version changed since the link's hello.
+            /// A level worth writing while the reader's previous write is still on its way waits
+            /// for it (`writeBattery` false): two writes in flight could commit in either order.
             case report(writeBattery: Bool, newVersion: Bool)
+            /// Write this level next: it was reported while the previous write was on its way
+            /// (the latest of those reports).
+            case writeBattery(Float?)
         }
 
         private struct Cached<Value: Sendable>: Sendable {
@@ -51,6 +59,14 @@ extension SoftwareUpdateCatalog {
         private var catalogs: [String: Cached<[ReaderGatewayV1.ReaderSoftwareUpdate]>] = [:]
         private var windows: [String: Cached<InstallWindow?>] = [:]
         private var reports: [ReaderID: LinkReport] = [:]
+        /// Readers with a battery write on its way, and the level reported meanwhile that
+        /// waits for it (kept across links: a new link's first level waits for the old one's).
+        private var batteryWrites: [ReaderID: QueuedBattery] = [:]
+
+        private struct QueuedBattery: Sendable {
+            var level: Float?
+            var queued = false
+        }
 
         mutating func handle(_ event: Event) -> Action {
             switch event {
@@ -69,12 +85,23 @@ extension SoftwareUpdateCatalog {
             case .windowChanged(let location):
                 windows[location] = nil
             case .linkReported(let reader, let level, let version, let nowMs, let recorded):
-                let writeBattery: Bool
+                var writeBattery: Bool
                 if recorded {
+                    // The attach wrote it. A write still on its way (an earlier link's) could
+                    // commit after it: then this level is written again once that one is done.
                     reports[reader, default: LinkReport()].battery.recorded(level, nowMs: nowMs)
                     writeBattery = false
+                    if batteryWrites[reader] != nil { batteryWrites[reader] = QueuedBattery(level: level, queued: true) }
                 } else {
                     writeBattery = reports[reader, default: LinkReport()].battery.reported(level, nowMs: nowMs)
+                    if writeBattery {
+                        if batteryWrites[reader] != nil {
+                            batteryWrites[reader] = QueuedBattery(level: level, queued: true)
+                            writeBattery = false
+                        } else {
+                            batteryWrites[reader] = QueuedBattery()
+                        }
+                    }
                 }
                 guard !version.isEmpty else { return .report(writeBattery: writeBattery, newVersion: false) }
                 let previous = reports[reader]?.version
@@ -82,6 +109,13 @@ extension SoftwareUpdateCatalog {
                 return .report(writeBattery: writeBattery, newVersion: previous != nil && previous != version)
             case .linkEnded(let reader):
                 reports[reader] = nil
+            case .batteryWritten(let reader):
+                guard let waiting = batteryWrites[reader], waiting.queued else {
+                    batteryWrites[reader] = nil
+                    return .none
+                }
+                batteryWrites[reader] = QueuedBattery()
+                return .writeBattery(waiting.level)
             }
             return .none
         }

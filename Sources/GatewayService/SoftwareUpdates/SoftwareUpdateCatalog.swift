@@ -124,6 +124,13 @@ final class SoftwareUpdateCatalog: Sendable {
         feed(.linkEnded(reader))
     }
 
+    /// The reader's battery write finished: the level to write next, if one was reported worth
+    /// writing meanwhile (`.some(nil)`: no battery), nil when none waits.
+    func batteryWritten(_ reader: ReaderID) -> Float?? {
+        guard case .writeBattery(let level) = feed(.batteryWritten(reader)) else { return nil }
+        return .some(level)
+    }
+
     /// Feeds the state one event under the lock; the store is read after it.
     @discardableResult
     private func feed(_ event: State.Event) -> State.Action {

@@ -34,6 +34,10 @@ final class GatewayHarness: Sendable {
     /// reader's next heartbeat is sent or read on a loaded machine (a test of one raw heartbeat
     /// would otherwise have 1.5 s to observe it before the reader went offline). Tests of
     /// silence pass their own bound.
+    ///
+    /// `storePipelineDepth`: statements the gateway's store pipelines per connection (the
+    /// product's default unless given). A test that blocks statements on a lock passes 1, so
+    /// that a statement it waits for never queues behind another one the lock holds back.
     static func start(
         offlineBound: Duration = .seconds(300),
         lease: Duration = .seconds(3),
@@ -45,7 +49,8 @@ final class GatewayHarness: Sendable {
         maxQueuedBytesPerCall: Int? = nil,
         releaseBuffersAfter: Duration? = ConnectionLimits.defaultReleaseBuffersAfter,
         authFailuresPerSource: AuthFailureRule = .perSource,
-        webhooks: WebhookDeliveryConfiguration = WebhookDeliveryConfiguration()
+        webhooks: WebhookDeliveryConfiguration = WebhookDeliveryConfiguration(),
+        storePipelineDepth: Int? = nil
     ) async throws -> GatewayHarness {
         // GATEWAY_TEST_TRACE=1: every gateway's trace and the test channels' frames;
         // GATEWAY_TEST_TRACE=debug: the gateways' debug lines alone (handshake endings and
@@ -55,7 +60,7 @@ final class GatewayHarness: Sendable {
         case "debug": LoggingSystem.shared.bootstrap(level: .debug, format: .logfmt)
         default: LoggingSystem.shared.bootstrap(level: .trace, format: .logfmt)
         }
-        let database = try await TestPostgres.database(maximumConnections: 8)
+        let database = try await TestPostgres.database(maximumConnections: 8, pipelineDepth: storePipelineDepth)
         let directory = TestPostgres.makeTemporaryDirectory()
         let authority = try CertificateAuthority.create(commonName: "test CA")
         let caPath = directory + "/ca.pem"

@@ -161,6 +161,17 @@ final class RawFramePeer: @unchecked Sendable {
         }
     }
 
+    /// Reads the next frame like ``readFrame()``, but a socket timeout before the frame begins
+    /// is waited past while `keepWaiting()` is true: for a frame the test is still driving the
+    /// server toward, however long a loaded machine takes; once it turns false, the socket
+    /// timeout bounds the wait again (it only limits how long a failing test hangs).
+    func readFrame(waitingWhile keepWaiting: @Sendable () -> Bool) async -> Result<RawFrame, End> {
+        while true {
+            let next = await readFrame()
+            guard case .failure(.timedOut) = next, keepWaiting() else { return next }
+        }
+    }
+
     /// What the next read finds: `.closeNotify` when the server ended the stream properly.
     func readEnd() async -> End {
         switch await read(exactly: 1) {

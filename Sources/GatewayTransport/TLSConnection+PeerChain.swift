@@ -9,4 +9,13 @@ extension TLSConnection {
         guard let sslHandle else { return -1 }
         return Int(rg_SSL_peer_chain_count(sslHandle))
     }
+
+    /// Whether the connection holds its peer's certificate (decoded, in its session). A server
+    /// connection whose client presented one holds it until the session's ticket is made, then
+    /// none: the ticket carries the identity instead (`rg_ticket_generate`). Call on the
+    /// connection's loop, once it is active.
+    var holdsPeerCertificate: Bool {
+        guard let sslHandle else { return false }
+        return SSL_get0_peer_certificate(sslHandle) != nil
+    }
 }

@@ -319,24 +319,36 @@ public final class TLSConnection: @unchecked Sendable {
         if let alpnPointer, alpnLength > 0 {
             alpn = String(decoding: UnsafeBufferPointer(start: alpnPointer, count: Int(alpnLength)), as: UTF8.self)
         }
-        var identity: String?
-        if isServer, let certificate = SSL_get1_peer_certificate(ssl) {
-            // A resumed session carries the certificate and the verdict of the handshake that
-            // made it (OpenSSL keeps no verified chain then, and none is read here); the ticket
-            // callback refused tickets whose certificate expired since, and this checks again.
-            if SSL_get_verify_result(ssl) == X509_V_OK, Self.isCurrent(certificate), let name = X509_get_subject_name(certificate) {
-                identity = Self.text(of: NID_serialNumber, in: name) ?? Self.text(of: NID_commonName, in: name)
-            }
-            X509_free(certificate)
-        }
         return ConnectionInfo(
             peer: peerDescription,
-            verifiedClientIdentity: identity,
+            verifiedClientIdentity: isServer ? verifiedClient().identity : nil,
             alpn: alpn,
             tlsVersion: String(cString: SSL_get_version(ssl)),
             cipher: SSL_get_current_cipher(ssl).map { String(cString: SSL_CIPHER_get_name($0)) } ?? "none",
             resumed: rg_SSL_session_reused(ssl) == 1
         )
+    }
+
+    /// Whether the client presented a certificate that was verified and has not expired, and
+    /// the identity it proves (its subject's serialNumber, else its commonName). A full
+    /// handshake's session holds the certificate until its ticket is made; from then on, and
+    /// in a resumed session, the session carries the identity and the certificate's notAfter
+    /// instead (`rg_ticket_generate`: decoding a certificate from every ticket cost a third of
+    /// a resumed handshake). A resumed session also carries the verdict of the handshake that
+    /// made it; the ticket callback refused tickets whose certificate expired since, and this
+    /// checks again.
+    func verifiedClient() -> (verified: Bool, identity: String?) {
+        if let certificate = SSL_get1_peer_certificate(ssl) {
+            defer { X509_free(certificate) }
+            guard SSL_get_verify_result(ssl) == X509_V_OK, Self.isCurrent(certificate) else { return (false, nil) }
+            guard let name = X509_get_subject_name(certificate) else { return (true, nil) }
+            return (true, Self.text(of: NID_serialNumber, in: name) ?? Self.text(of: NID_commonName, in: name))
+        }
+        var buffer = [CChar](repeating: 0, count: 256)
+        var notAfter: Int64 = 0
+        let length = rg_SSL_ticket_identity(ssl, &buffer, Int32(buffer.count), &notAfter)
+        guard length >= 0, SSL_get_verify_result(ssl) == X509_V_OK, notAfter > Int64(time(nil)) else { return (false, nil) }
+        return (true, length > 0 ? String(nulTerminated: buffer) : nil)
     }
 
     /// Whether `certificate` has not expired yet (a resumed session's was verified when the
@@ -348,11 +360,7 @@ public final class TLSConnection: @unchecked Sendable {
     /// Counts a server handshake that succeeded, by whether the peer presented a verified
     /// certificate, and whether it resumed a session.
     private func countHandshakeSuccess(_ handshakes: HandshakeCounters) {
-        var verified = false
-        if let certificate = SSL_get1_peer_certificate(ssl) {
-            verified = SSL_get_verify_result(ssl) == X509_V_OK && Self.isCurrent(certificate)
-            X509_free(certificate)
-        }
+        let verified = verifiedClient().verified
         if rg_SSL_session_reused(ssl) == 1 {
             if verified {
                 handshakes.resumedWithCertificate.add(1, ordering: .relaxed)

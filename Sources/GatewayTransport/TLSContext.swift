@@ -49,7 +49,9 @@ public final class TLSContext: @unchecked Sendable {
         if let ticketKeys {
             // The lifetime bounds the hint clients get (so they stop offering old tickets) and
             // OpenSSL's own check; the decrypt callback checks it again with this server's
-            // setting, and the client certificate's expiry, on every resumption.
+            // setting, and the client certificate's expiry, on every resumption. A ticket
+            // carries the client's identity and that expiry, not its certificate (the ticket
+            // callbacks: `rg_ticket_generate`).
             _ = SSL_CTX_set_timeout(context, max(1, Int(configuration.ticketLifetime.components.seconds)))
             let installed = configuration.ticketKeys == nil
                 ? rg_SSL_CTX_check_ticket_lifetime(context, ticketKeys) : rg_SSL_CTX_use_ticket_keys(context, ticketKeys)

@@ -34,7 +34,8 @@ struct OwnershipAttachBatcherTests {
                 for reader in everyone {
                     group.addTask {
                         do throws(StoreError) {
-                            return (reader, .success(try await batcher.readerAttached(reader, node: "node-b")))
+                            let attached = try await batcher.readerAttached(reader, node: "node-b")
+                            return (reader, .success((attached.result, attached.epoch)))
                         } catch {
                             return (reader, .failure(error))
                         }
@@ -60,6 +61,56 @@ struct OwnershipAttachBatcherTests {
             let record = try #require(try await store.ownership(of: owned))
             #expect(record.owner == Self.owner && record.generation == generation)
             #expect(try await fixtures.history(owned) == historyBefore)
+        }
+    }
+
+    @Test("a re-attach records its hello's battery level in the same statement; a first attach leaves it to the caller")
+    func batteryLevelsGoWithTheAttach() async throws {
+        try await withOwnershipDatabase { client in
+            let fixtures = OwnershipFixtures(client: client)
+            let (store, _) = try await fixtures.seedCluster(nodes: ["node-a", "node-b"])
+            // Linked on node-a before (re-attaching on node-b), and registered but never attached.
+            let linked = (0..<12).map { ReaderID("tmr_battery_\($0)") }
+            let fresh = ReaderID("tmr_battery_fresh")
+            for reader in linked {
+                try await fixtures.registerReader(reader)
+                _ = try await store.readerAttached(reader, node: "node-a")
+            }
+            try await fixtures.registerReader(fresh)
+            // One reader already has a stored level (overwritten); one reports none (recorded as none).
+            try await client.execute(
+                "INSERT INTO reader_update_status (reader_id, battery_level, battery_reported_at) VALUES ($1, 0.2, now() - interval '1 hour')",
+                [PostgresValue(linked[0].rawValue)]
+            )
+            func level(_ index: Int) -> Float? { index == 1 ? nil : Float(index) / 20 }
+            let batcher = OwnershipAttachBatcher(store: store, maximumBatch: 16, maximumInFlight: 1)
+            let recorded = await withTaskGroup(of: (ReaderID, Bool?).self) { group in
+                for (index, reader) in linked.enumerated() {
+                    group.addTask {
+                        let battery = OwnershipAttachBatcher.BatteryReport(level: level(index))
+                        return (reader, try? await batcher.readerAttached(reader, node: "node-b", battery: battery).batteryRecorded)
+                    }
+                }
+                group.addTask { (fresh, try? await batcher.readerAttached(fresh, node: "node-b", battery: .init(level: 0.9)).batteryRecorded) }
+                var all: [ReaderID: Bool?] = [:]
+                for await (reader, flag) in group { all[reader] = flag }
+                return all
+            }
+            for (index, reader) in linked.enumerated() {
+                #expect(recorded[reader] == .some(true), "\(reader): \(String(describing: recorded[reader]))")
+                let rows = try await client.query(
+                    "SELECT battery_level::float8 AS level, battery_reported_at > now() - interval '1 minute' AS fresh FROM reader_update_status WHERE reader_id = $1",
+                    [PostgresValue(reader.rawValue)]
+                )
+                let row = try #require(rows.first, "\(reader) has no reader_update_status row")
+                let stored = try row.decode(Double?.self, "level").map(Float.init)
+                #expect(stored == level(index), "\(reader): stored \(String(describing: stored)), reported \(String(describing: level(index)))")
+                #expect(try row.decode(Bool.self, "fresh"))
+                #expect(try await fixtures.link(reader) == Link(online: true, epoch: 2, node: "node-b", detached: false, status: "online"))
+            }
+            // The first attach went through the single path (no ownership row yet): not recorded there.
+            #expect(recorded[fresh] == .some(false))
+            #expect(try await client.query("SELECT 1 FROM reader_update_status WHERE reader_id = $1", [PostgresValue(fresh.rawValue)]).isEmpty)
         }
     }
 

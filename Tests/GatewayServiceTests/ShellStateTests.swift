@@ -89,19 +89,49 @@ struct ShellStateTests {
     @Test func aLinksFirstVersionIsRememberedAndAChangeIsNew() {
         var state = SoftwareUpdateCatalog.State()
         let reader = ReaderID("tmr_1")
-        guard case .report(true, false) = state.handle(.linkReported(reader, level: 0.5, version: "1.0", nowMs: 0)) else {
+        guard case .report(true, false) = state.handle(.linkReported(reader, level: 0.5, version: "1.0", nowMs: 0, recorded: false)) else {
             Issue.record("the first level is written, the first version only remembered"); return
         }
-        guard case .report(false, false) = state.handle(.linkReported(reader, level: 0.5, version: "1.0", nowMs: 1)) else {
+        guard case .report(false, false) = state.handle(.linkReported(reader, level: 0.5, version: "1.0", nowMs: 1, recorded: false)) else {
             Issue.record("the same report again is worth nothing"); return
         }
-        guard case .report(false, true) = state.handle(.linkReported(reader, level: 0.5, version: "1.1", nowMs: 2)) else {
+        guard case .report(false, true) = state.handle(.linkReported(reader, level: 0.5, version: "1.1", nowMs: 2, recorded: false)) else {
             Issue.record("a new version was not noticed"); return
         }
         _ = state.handle(.batteryWritten(reader))
         _ = state.handle(.linkEnded(reader))
-        guard case .report(true, false) = state.handle(.linkReported(reader, level: 0.5, version: "1.2", nowMs: 3)) else {
+        guard case .report(true, false) = state.handle(.linkReported(reader, level: 0.5, version: "1.2", nowMs: 3, recorded: false)) else {
             Issue.record("the next link starts afresh"); return
+        }
+    }
+
+    @Test func aLevelTheAttachRecordedIsNotWrittenAgainAndLaterLevelsAreMeasuredFromIt() {
+        var state = SoftwareUpdateCatalog.State()
+        let reader = ReaderID("tmr_2")
+        guard case .report(false, false) = state.handle(.linkReported(reader, level: 0.5, version: "1.0", nowMs: 0, recorded: true)) else {
+            Issue.record("a level the attach wrote was to be written again"); return
+        }
+        guard case .report(false, false) = state.handle(.linkReported(reader, level: 0.5, version: "1.0", nowMs: 1, recorded: false)) else {
+            Issue.record("the heartbeat's unchanged level was written (the attach's counts as the last write)"); return
+        }
+        guard case .report(false, false) = state.handle(.linkReported(reader, level: 0.49, version: "1.0", nowMs: 2, recorded: false)) else {
+            Issue.record("a small change right after the attach's write was written"); return
+        }
+        guard case .report(true, false) = state.handle(.linkReported(reader, level: 0.3, version: "1.0", nowMs: 3, recorded: false)) else {
+            Issue.record("a large change from the attach's level was not written"); return
+        }
+        // An attach's write beside an earlier link's write still on its way: the attach's level
+        // is written again once that one is done (the older level cannot commit last).
+        let moving = ReaderID("tmr_3")
+        guard case .report(true, false) = state.handle(.linkReported(moving, level: 0.7, version: "", nowMs: 0, recorded: false)) else {
+            Issue.record("the first link's level was not written"); return
+        }
+        _ = state.handle(.linkEnded(moving))
+        guard case .report(false, false) = state.handle(.linkReported(moving, level: 0.6, version: "", nowMs: 1, recorded: true)) else {
+            Issue.record("a level the attach wrote was to be written again at once"); return
+        }
+        guard case .writeBattery(0.6?) = state.handle(.batteryWritten(moving)) else {
+            Issue.record("the attach's level was not written again after the earlier write"); return
         }
     }
 
@@ -110,18 +140,18 @@ struct ShellStateTests {
         let reader = ReaderID("tmr_1")
         let other = ReaderID("tmr_2")
         // The hello's level (none) goes at once.
-        guard case .report(true, false) = state.handle(.linkReported(reader, level: nil, version: "", nowMs: 0)) else {
+        guard case .report(true, false) = state.handle(.linkReported(reader, level: nil, version: "", nowMs: 0, recorded: false)) else {
             Issue.record("the first level was not written"); return
         }
         // Levels worth a write while it is on its way wait for it; the latest of them is written next.
-        guard case .report(false, false) = state.handle(.linkReported(reader, level: 0.8, version: "", nowMs: 1)) else {
+        guard case .report(false, false) = state.handle(.linkReported(reader, level: 0.8, version: "", nowMs: 1, recorded: false)) else {
             Issue.record("a second write was sent while the first was on its way"); return
         }
-        guard case .report(false, false) = state.handle(.linkReported(reader, level: 0.5, version: "", nowMs: 2)) else {
+        guard case .report(false, false) = state.handle(.linkReported(reader, level: 0.5, version: "", nowMs: 2, recorded: false)) else {
             Issue.record("a third write was sent while the first was on its way"); return
         }
         // Another reader's write does not wait.
-        guard case .report(true, false) = state.handle(.linkReported(other, level: 0.8, version: "", nowMs: 2)) else {
+        guard case .report(true, false) = state.handle(.linkReported(other, level: 0.8, version: "", nowMs: 2, recorded: false)) else {
             Issue.record("another reader's level waited"); return
         }
         guard case .writeBattery(0.5?) = state.handle(.batteryWritten(reader)) else {
@@ -129,7 +159,7 @@ struct ShellStateTests {
         }
         // A new link's first level waits for the old link's write too.
         _ = state.handle(.linkEnded(reader))
-        guard case .report(false, false) = state.handle(.linkReported(reader, level: nil, version: "", nowMs: 3)) else {
+        guard case .report(false, false) = state.handle(.linkReported(reader, level: nil, version: "", nowMs: 3, recorded: false)) else {
             Issue.record("a new link's first level was sent beside the old link's write"); return
         }
         guard case .writeBattery(nil) = state.handle(.batteryWritten(reader)) else {
@@ -139,7 +169,7 @@ struct ShellStateTests {
             Issue.record("a write was asked for with nothing waiting"); return
         }
         // Nothing on its way: the next level worth a write goes at once.
-        guard case .report(true, false) = state.handle(.linkReported(reader, level: 0.9, version: "", nowMs: 4)) else {
+        guard case .report(true, false) = state.handle(.linkReported(reader, level: 0.9, version: "", nowMs: 4, recorded: false)) else {
             Issue.record("a level after the writes finished waited"); return
         }
     }

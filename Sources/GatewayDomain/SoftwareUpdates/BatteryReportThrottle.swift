@@ -25,6 +25,12 @@ public struct BatteryReportThrottle: Sendable, Hashable {
         self.minimumIntervalMs = minimumIntervalMs
     }
 
+    /// `level` was written at `nowMs` by other means (with the link's attach): the next
+    /// reports are measured from it.
+    public mutating func recorded(_ level: Float?, nowMs: Int64) {
+        written = Written(level: level, atMs: nowMs)
+    }
+
     /// A heartbeat reported `level` at `nowMs`: true when the caller should write it (the
     /// throttle then counts it as written).
     public mutating func reported(_ level: Float?, nowMs: Int64) -> Bool {

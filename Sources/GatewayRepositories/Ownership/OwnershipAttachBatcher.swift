@@ -14,11 +14,32 @@ import GatewayPostgres
 /// ``OwnershipStore/readerAttached(_:node:epoch:)`` would; a reader the batch did not update
 /// (its first attach, without an ownership row yet, or one that is not registered) and every
 /// reader of a batch that failed goes through that single path, so the outcomes are the same.
+///
+/// A link's first battery level (its hello's) is recorded by the same statement when the
+/// attach asks for it (``Attach/batteryLevel``): a re-attach is then one write and one commit,
+/// not two. A reader the batch did not update has its level not recorded
+/// (``Attached/batteryRecorded`` false): the caller records it as before.
 public final class OwnershipAttachBatcher: Sendable {
+    /// What an attach records besides the link: the battery level its hello reported (nil
+    /// inside: the reader reported none, recorded as none).
+    public struct BatteryReport: Sendable, Hashable {
+        public var level: Float?
+        public init(level: Float?) { self.level = level }
+    }
+
+    /// An attach's outcome: as ``OwnershipStore/readerAttached(_:node:epoch:)``'s, and whether
+    /// the battery level asked for was recorded with it.
+    public struct Attached: Sendable {
+        public var result: LinkEventResult
+        public var epoch: LinkEpoch?
+        public var batteryRecorded: Bool
+    }
+
     struct Pending {
         var reader: ReaderID
         var node: String
-        var continuation: CheckedContinuation<Result<(LinkEventResult, LinkEpoch?), StoreError>, Never>
+        var battery: BatteryReport?
+        var continuation: CheckedContinuation<Result<Attached, StoreError>, Never>
     }
 
     let store: OwnershipStore
@@ -33,26 +54,29 @@ public final class OwnershipAttachBatcher: Sendable {
     }
 
     /// The reader attached a new link on `node`, with the next epoch: like
-    /// ``OwnershipStore/readerAttached(_:node:epoch:)`` with no epoch.
-    public func readerAttached(_ reader: ReaderID, node: String) async throws(StoreError) -> (LinkEventResult, LinkEpoch?) {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<(LinkEventResult, LinkEpoch?), StoreError>, Never>) in
-            queue.enqueue(Pending(reader: reader, node: node, continuation: continuation)) { await self.send($0) }
+    /// ``OwnershipStore/readerAttached(_:node:epoch:)`` with no epoch. With `battery`, its level
+    /// is recorded (`reader_update_status`) in the same statement when the batch updates the
+    /// reader's row.
+    public func readerAttached(_ reader: ReaderID, node: String, battery: BatteryReport? = nil) async throws(StoreError) -> Attached {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Attached, StoreError>, Never>) in
+            queue.enqueue(Pending(reader: reader, node: node, battery: battery, continuation: continuation)) { await self.send($0) }
         }
         return try result.get()
     }
 
     private func send(_ batch: [Pending]) async {
-        if batch.count == 1, let only = batch.first {
-            only.continuation.resume(returning: await single(only))
-            return
-        }
         // One node per statement: the node this replica is now (a fenced replica registers
         // under a new id; an attach still naming the old one goes alone and is refused).
+        // A lone attach runs the batch statement too (one statement either way), so that its
+        // battery level goes with it.
         let node = batch[batch.count - 1].node
+        let sent = batch.filter { $0.node == node }
         var decided: [String: LinkEpoch?] = [:]
         do throws(StoreError) {
-            let readers = PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(batch.filter { $0.node == node }.map(\.reader.rawValue)))
-            let rows = try await store.client.query(OwnershipStatements.readersAttached, [readers, PostgresValue(node)])
+            let readers = PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(sent.map(\.reader.rawValue)))
+            let levels = PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(sent.map { $0.battery?.level.map { String($0) } }))
+            let recorded = PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(sent.map { $0.battery == nil ? "f" : "t" }))
+            let rows = try await store.client.query(OwnershipStatements.readersAttached, [readers, PostgresValue(node), levels, recorded])
             for row in rows {
                 guard try row.decode(String.self, "outcome") == "updated" else { continue }
                 decided[try row.decode(String.self, "reader_id")] = try row.decode(Int64?.self, "link_epoch").map(LinkEpoch.init)
@@ -62,7 +86,7 @@ public final class OwnershipAttachBatcher: Sendable {
         }
         for pending in batch {
             if pending.node == node, let epoch = decided[pending.reader.rawValue] {
-                pending.continuation.resume(returning: .success((.updated, epoch)))
+                pending.continuation.resume(returning: .success(Attached(result: .updated, epoch: epoch, batteryRecorded: pending.battery != nil)))
             } else {
                 // Not updated by the batch: the single path decides it and says why.
                 pending.continuation.resume(returning: await single(pending))
@@ -70,9 +94,10 @@ public final class OwnershipAttachBatcher: Sendable {
         }
     }
 
-    private func single(_ pending: Pending) async -> Result<(LinkEventResult, LinkEpoch?), StoreError> {
+    private func single(_ pending: Pending) async -> Result<Attached, StoreError> {
         do throws(StoreError) {
-            return .success(try await store.readerAttached(pending.reader, node: pending.node))
+            let (result, epoch) = try await store.readerAttached(pending.reader, node: pending.node)
+            return .success(Attached(result: result, epoch: epoch, batteryRecorded: false))
         } catch {
             return .failure(error)
         }
@@ -84,15 +109,20 @@ extension OwnershipStatements {
     /// transaction: ``readerAttached`` for many. The node's row is locked first, then the
     /// readers' rows in reader order. One row per reader: `updated` with the new epoch, or
     /// `not_updated` (no ownership row, not registered, or the node is gone: the single
-    /// statement tells which).
+    /// statement tells which). `$3` (real, nulls allowed) and `$4` (boolean) run beside `$1`: an
+    /// updated reader whose `$4` is true has its battery level `$3` recorded (the reader's last
+    /// entry when it appears twice); its `reader_update_status` row is locked after its
+    /// ownership row, so batches that share readers wait for each other in reader order.
     static let readersAttached = """
         WITH node AS (
             SELECT n.node_id FROM gateway_nodes n WHERE n.node_id = $2::text FOR KEY SHARE
-        ), wanted AS (
-            SELECT DISTINCT unnest($1::text[]) AS reader_id
+        ), reported AS (
+            SELECT DISTINCT ON (r.reader_id) r.reader_id, r.level, r.recorded
+            FROM unnest($1::text[], $3::real[], $4::boolean[]) WITH ORDINALITY AS r (reader_id, level, recorded, n)
+            ORDER BY r.reader_id, r.n DESC
         ), link AS (
             SELECT o.reader_id, o.link_epoch
-            FROM reader_ownership o JOIN wanted w ON w.reader_id = o.reader_id
+            FROM reader_ownership o JOIN reported w ON w.reader_id = o.reader_id
             WHERE EXISTS (SELECT 1 FROM node)
             ORDER BY o.reader_id
             FOR UPDATE OF o
@@ -106,8 +136,14 @@ extension OwnershipStatements {
             UPDATE readers r SET status = 'online', last_seen_at = now()
             FROM updated u
             WHERE r.id = u.reader_id
+        ), battery AS (
+            INSERT INTO reader_update_status AS s (reader_id, battery_level, battery_reported_at)
+            SELECT u.reader_id, w.level, now() FROM updated u JOIN reported w ON w.reader_id = u.reader_id
+            WHERE w.recorded
+            ORDER BY u.reader_id
+            ON CONFLICT (reader_id) DO UPDATE SET battery_level = EXCLUDED.battery_level, battery_reported_at = EXCLUDED.battery_reported_at
         )
         SELECT w.reader_id, CASE WHEN u.reader_id IS NOT NULL THEN 'updated' ELSE 'not_updated' END AS outcome, u.link_epoch
-        FROM wanted w LEFT JOIN updated u ON u.reader_id = w.reader_id
+        FROM reported w LEFT JOIN updated u ON u.reader_id = w.reader_id
         """
 }

@@ -95,9 +95,12 @@ extension ReaderLinkService {
                 try await readerRecords.readerReported(record.id, softwareVersion: hello.softwareVersion, deviceType: hello.deviceType)
             }
         }
-        guard let epoch = await goOnline(record, linkID: linkID, call: call, ipAddress: hello.ipAddress, batteryLevel: hello.batteryLevel) else { return }
+        guard let online = await goOnline(record, linkID: linkID, call: call, ipAddress: hello.ipAddress, batteryLevel: hello.batteryLevel) else { return }
+        let epoch = online.epoch
         let reader = ReaderID(record.id)
-        softwareStatusReported(reader, linkID: linkID, batteryLevel: hello.batteryLevel, version: hello.softwareVersion)
+        softwareStatusReported(
+            reader, linkID: linkID, batteryLevel: hello.batteryLevel, version: hello.softwareVersion, batteryRecorded: online.batteryRecorded
+        )
         if let heartbeat = heartbeatBeforeRegistration {
             // What the reader reported while it showed its code is its status now.
             var uplink = ReaderGatewayV1.ReaderUplink()
@@ -213,7 +216,7 @@ extension ReaderLinkService {
             throw ServiceError(.serialNotProven, "the client certificate proves serial \(proven), not \(serial)")
         }
         let found: ReaderRecord?
-        do { found = try await readerRecords.reader(serial: serial) } catch { throw ServiceError.store(error) }
+        do { found = try await serialLookups.record(serial: serial) } catch { throw ServiceError.store(error) }
         guard let found else { return nil }
         guard proven == serial else {
             throw ServiceError(
@@ -301,27 +304,32 @@ extension ReaderLinkService {
 
     /// Puts the reader's link in the registry. A second link from the same
     /// reader replaces the first (which ends with READER_LINK_REPLACED) and the
-    /// owner keeps the reader; otherwise the store records the attach.
-    func goOnline(_ record: ReaderRecord, linkID: LinkID, call: ServerCall, ipAddress: String, batteryLevel: Float?) async -> LinkEpoch? {
+    /// owner keeps the reader; otherwise the store records the attach, with the hello's
+    /// battery level (`batteryRecorded`: the link's first level needs no write of its own).
+    func goOnline(
+        _ record: ReaderRecord, linkID: LinkID, call: ServerCall, ipAddress: String, batteryLevel: Float?
+    ) async -> (epoch: LinkEpoch, batteryRecorded: Bool)? {
         let reader = ReaderID(record.id)
         let described = Gateway.describedReader(record)
         let status = LinkStatus(ipAddress: ipAddress, batteryLevel: batteryLevel, softwareVersion: record.softwareVersion)
         if let epoch = registry.linkReattached(reader, link: linkID, call: call, described: described, status: status) {
-            return epoch
+            return (epoch, false)
         }
         // An attach keeps the owner: only the new epoch matters here.
-        let attachedEpoch: LinkEpoch?
-        do { attachedEpoch = try await attaches.readerAttached(reader, node: node.id).1 } catch {
+        let attached: OwnershipAttachBatcher.Attached
+        do {
+            attached = try await attaches.readerAttached(reader, node: node.id, battery: OwnershipAttachBatcher.BatteryReport(level: batteryLevel))
+        } catch {
             call.end(ServiceError.store(error).status)
             return nil
         }
-        guard let epoch = attachedEpoch else {
+        guard let epoch = attached.epoch else {
             call.end(ServiceError(.readerNotFound, "the reader is no longer registered").status)
             return nil
         }
         registry.linkAttached(reader, link: linkID, call: call, epoch: epoch, described: described, status: status)
         metrics.readersOnline.unlabeled.increment()
-        return epoch
+        return (epoch, attached.batteryRecorded)
     }
 
     func uplinkReceived(_ message: ReaderGatewayV1.ReaderUplink, reader: ReaderID, linkID: LinkID) {

@@ -5,10 +5,11 @@ import GatewayWire
 extension ReaderLinkService {
     /// What a hello or heartbeat says about the reader's software and battery. Memory always
     /// has the latest; PostgreSQL gets a new version at once (it changes after an install,
-    /// rarely) and a battery level only when ``SoftwareUpdateCatalog/linkReported(_:level:version:)``
-    /// says it is worth a write — never one write per heartbeat.
-    func softwareStatusReported(_ reader: ReaderID, linkID: LinkID, batteryLevel: Float?, version: String) {
-        let (writeBattery, newVersion) = updates.linkReported(reader, level: batteryLevel, version: version)
+    /// rarely) and a battery level only when ``SoftwareUpdateCatalog/linkReported(_:level:version:recorded:)``
+    /// says it is worth a write — never one write per heartbeat. `batteryRecorded`: the attach
+    /// already wrote this level (a hello's, with the link): counted as written, not written again.
+    func softwareStatusReported(_ reader: ReaderID, linkID: LinkID, batteryLevel: Float?, version: String, batteryRecorded: Bool = false) {
+        let (writeBattery, newVersion) = updates.linkReported(reader, level: batteryLevel, version: version, recorded: batteryRecorded)
         if newVersion, registry.softwareVersionReported(reader, link: linkID, version: version) {
             Task {
                 await followUp("recording a reader's new software version", leaves: "admins see the older version until its next attach") {

@@ -1,5 +1,6 @@
 import GatewayCore
 import GatewayOperations
+import GatewayPostgres
 import GatewayRepositories
 import GatewayWire
 import Synchronization
@@ -20,6 +21,8 @@ final class ReaderLinkService: ReaderLinkRoutes, StoreFollowUps {
     let ownership: OwnershipStore
     /// Attaches that arrive together (a reconnect storm) share a statement and a commit.
     let attaches: OwnershipAttachBatcher
+    /// ... and their readers' lookups by serial, a statement.
+    let serialLookups: ReaderSerialLookupBatcher<ReaderRecord>
     let registry: LiveRegistry
     let metrics: GatewayMetrics
     let node: NodeIdentity
@@ -44,6 +47,10 @@ final class ReaderLinkService: ReaderLinkRoutes, StoreFollowUps {
         self.linkEndings = linkEndings
         self.ownership = ownership
         attaches = OwnershipAttachBatcher(store: ownership)
+        serialLookups = ReaderSerialLookupBatcher(
+            one: { serial throws(StoreError) in try await readerRecords.reader(serial: serial) },
+            many: { serials throws(StoreError) in try await readerRecords.readers(serials: serials) }
+        )
         self.registry = registry
         self.metrics = metrics
         self.node = node

@@ -20,8 +20,9 @@ extension SoftwareUpdateCatalog {
             case windowRead(location: String, InstallWindow?, at: ContinuousClock.Instant)
             /// The location's install window changed here.
             case windowChanged(location: String)
-            /// A hello or heartbeat reported `level` and `version` (empty: not reported) at `nowMs`.
-            case linkReported(ReaderID, level: Float?, version: String, nowMs: Int64)
+            /// A hello or heartbeat reported `level` and `version` (empty: not reported) at `nowMs`;
+            /// `recorded`: the level was written with the attach (it counts as the last write).
+            case linkReported(ReaderID, level: Float?, version: String, nowMs: Int64, recorded: Bool)
             /// The reader's link ended.
             case linkEnded(ReaderID)
             /// The reader's battery write (``Action/report(writeBattery:newVersion:)`` or
@@ -83,14 +84,23 @@ extension SoftwareUpdateCatalog {
                 windows[location] = Cached(value: window, readAt: at)
             case .windowChanged(let location):
                 windows[location] = nil
-            case .linkReported(let reader, let level, let version, let nowMs):
-                var writeBattery = reports[reader, default: LinkReport()].battery.reported(level, nowMs: nowMs)
-                if writeBattery {
-                    if batteryWrites[reader] != nil {
-                        batteryWrites[reader] = QueuedBattery(level: level, queued: true)
-                        writeBattery = false
-                    } else {
-                        batteryWrites[reader] = QueuedBattery()
+            case .linkReported(let reader, let level, let version, let nowMs, let recorded):
+                var writeBattery: Bool
+                if recorded {
+                    // The attach wrote it. A write still on its way (an earlier link's) could
+                    // commit after it: then this level is written again once that one is done.
+                    reports[reader, default: LinkReport()].battery.recorded(level, nowMs: nowMs)
+                    writeBattery = false
+                    if batteryWrites[reader] != nil { batteryWrites[reader] = QueuedBattery(level: level, queued: true) }
+                } else {
+                    writeBattery = reports[reader, default: LinkReport()].battery.reported(level, nowMs: nowMs)
+                    if writeBattery {
+                        if batteryWrites[reader] != nil {
+                            batteryWrites[reader] = QueuedBattery(level: level, queued: true)
+                            writeBattery = false
+                        } else {
+                            batteryWrites[reader] = QueuedBattery()
+                        }
                     }
                 }
                 guard !version.isEmpty else { return .report(writeBattery: writeBattery, newVersion: false) }

@@ -108,9 +108,12 @@ final class SoftwareUpdateCatalog: Sendable {
     /// A hello's or heartbeat's battery level and version (empty: not reported): whether the
     /// level should be written to PostgreSQL, and whether the version changed since the link's
     /// hello (the first report only remembers it: the attach writes the hello's version).
-    /// One small lock; the registry's is not taken unless the version changed.
-    func linkReported(_ reader: ReaderID, level: Float?, version: String) -> (writeBattery: Bool, newVersion: Bool) {
-        guard case .report(let writeBattery, let newVersion) = feed(.linkReported(reader, level: level, version: version, nowMs: nowUnixMs)) else {
+    /// One small lock; the registry's is not taken unless the version changed. `recorded`: the
+    /// level is in the store already (the attach wrote it): it counts as the last write and
+    /// `writeBattery` is false.
+    func linkReported(_ reader: ReaderID, level: Float?, version: String, recorded: Bool = false) -> (writeBattery: Bool, newVersion: Bool) {
+        let event = State.Event.linkReported(reader, level: level, version: version, nowMs: nowUnixMs, recorded: recorded)
+        guard case .report(let writeBattery, let newVersion) = feed(event) else {
             return (false, false)
         }
         return (writeBattery, newVersion)

@@ -8,6 +8,9 @@ protocol ReaderRepository: Sendable {
     func reader(_ id: String, account: String) async throws(StoreError) -> ReaderRecord?
     /// The reader registered with `serial`, in any account.
     func reader(serial: String) async throws(StoreError) -> ReaderRecord?
+    /// The readers registered with `serials` (any account), by serial: attaches that arrive
+    /// together look theirs up in one statement (``ReaderSerialLookupBatcher``).
+    func readers(serials: [String]) async throws(StoreError) -> [String: ReaderRecord]
     /// The account's readers (of `location` when given), ordered by id.
     func readers(account: String, location: String?) async throws(StoreError) -> [ReaderRecord]
     /// What a reader's link reported of itself.

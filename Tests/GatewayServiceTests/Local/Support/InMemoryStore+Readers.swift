@@ -14,6 +14,13 @@ extension InMemoryStore: ReaderRepository {
         try run { tables in tables.readers.values.first { $0.serial == serial } }
     }
 
+    func readers(serials: [String]) async throws(StoreError) -> [String: ReaderRecord] {
+        try run { tables in
+            let wanted = Set(serials)
+            return Dictionary(tables.readers.values.filter { wanted.contains($0.serial) }.map { ($0.serial, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     func readers(account: String, location: String?) async throws(StoreError) -> [ReaderRecord] {
         try run { tables in
             tables.readers.values.filter { $0.accountID == account && (location == nil || $0.locationID == location) }.sorted { $0.id < $1.id }

@@ -95,6 +95,9 @@ extension OwnershipClaimBatchPlanTests {
             let parameters: [PostgresValue?] = [
                 PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(["tmr_fleet_1", "tmr_fleet_2", "tmr_fleet_3"])),
                 PostgresValue("node-a"),
+                // Battery levels reported with the attaches (the second reader's not written with it).
+                PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(["0.5", nil, "0.8"])),
+                PostgresValue(text: OwnershipClaimBatcher.arrayLiteral(["t", "f", "t"])),
             ]
             let plan = try await client.query("EXPLAIN " + OwnershipStatements.readersAttached, parameters)
                 .map { try $0.decode(String.self, at: 0) }
@@ -102,6 +105,7 @@ extension OwnershipClaimBatchPlanTests {
             #expect(text.contains("Index Scan using reader_ownership_pkey"), "\(text)")
             #expect(!text.contains("Seq Scan on reader_ownership"), "\(text)")
             #expect(!text.contains("Seq Scan on readers"), "\(text)")
+            #expect(!text.contains("Seq Scan on reader_update_status"), "\(text)")
         }
     }
 

@@ -64,14 +64,7 @@ TAKEOVERS=$(grep -c '^[0-9]*|replaced|' "$DIR/batches.out" || true)
 echo "$BATCHES batches of $BATCH claims ($TAKEOVERS of $CLAIMS claims were takeovers)"
 psql_q "SELECT 'WAL bytes per claim: ' || round(pg_wal_lsn_diff('$END', '$START') / $CLAIMS, 1)"
 echo "WAL records per claim by kind (pg_waldump --stats=record):"
-as_postgres "$PGBIN/pg_waldump" -p "$DIR/pg/pg_wal" -s "$START" -e "$END" --stats=record 2>/dev/null | python3 -c '
-import re, sys
-claims = int(sys.argv[1])
-for line in sys.stdin:
-    m = re.match(r"([\w/]+)\s+(\d+)\s+\(\s*[\d.]+\)\s+(\d+)\s+\(\s*[\d.]+\)\s+(\d+)", line)
-    if m and m.group(1) != "Total" and int(m.group(2)) > 0:
-        print(f"  {m.group(1):<24} {int(m.group(2)) / claims:7.2f} records {int(m.group(3)) / claims:8.1f} bytes {int(m.group(4)) / claims:8.1f} bytes of page images")
-' "$CLAIMS"
+wal_records_per "$CLAIMS" "$DIR/pg/pg_wal" "$START" "$END"
 sleep 1.1  # the session's statistics reach the views within a second of its end (PostgreSQL 15)
 psql_q "SELECT pg_stat_force_next_flush()" >/dev/null
 echo "rows per claim (inserted / updated / HOT-updated):"

@@ -93,14 +93,7 @@ echo "$BATCHES batches of $BATCH events ($WRITTEN of $EVENTS written) over $PREL
 [ "$WRITTEN" = "$EVENTS" ] || { echo "the statement wrote $WRITTEN events of $EVENTS"; exit 1; }
 psql_q "SELECT 'WAL bytes per event: ' || round(pg_wal_lsn_diff('$END', '$START') / $EVENTS, 1)"
 echo "WAL records per event by kind (pg_waldump --stats=record):"
-as_postgres "$PGBIN/pg_waldump" -p "$DIR/pg/pg_wal" -s "$START" -e "$END" --stats=record 2>/dev/null | python3 -c '
-import re, sys
-events = int(sys.argv[1])
-for line in sys.stdin:
-    m = re.match(r"([\w/]+)\s+(\d+)\s+\(\s*[\d.]+\)\s+(\d+)\s+\(\s*[\d.]+\)\s+(\d+)", line)
-    if m and m.group(1) != "Total" and int(m.group(2)) > 0:
-        print(f"  {m.group(1):<24} {int(m.group(2)) / events:7.2f} records {int(m.group(3)) / events:8.1f} bytes {int(m.group(4)) / events:8.1f} bytes of page images")
-' "$EVENTS"
+wal_records_per "$EVENTS" "$DIR/pg/pg_wal" "$START" "$END"
 sleep 1.1  # the session's statistics reach the views within a second of its end (PostgreSQL 15)
 psql_q "SELECT pg_stat_force_next_flush()" >/dev/null
 echo "buffers per event (hit / read / dirtied), time:"

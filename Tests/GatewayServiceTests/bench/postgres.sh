@@ -8,6 +8,9 @@
 #       "gateway", whose URL it sets in DB. As root, PostgreSQL runs as the postgres user.
 #   bench_postgres_stop DIR
 #       stops that cluster at once (for the EXIT trap; nothing if it was not made).
+#   wal_records_per COUNT WALDIR START END
+#       the WAL between the LSNs START and END in WALDIR by record kind (pg_waldump --stats=record),
+#       divided by COUNT (the claims, events ... the caller measured; its heading names them).
 #
 # PGBIN is PostgreSQL's bin directory (default: the newest under /usr/lib/postgresql).
 PGBIN=${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
@@ -34,4 +37,16 @@ bench_postgres_start() {
 
 bench_postgres_stop() {
   [ -d "$1/pg" ] && as_postgres "$PGBIN/pg_ctl" -D "$1/pg" -m immediate stop >/dev/null 2>&1 || true
+}
+
+wal_records_per() {
+  local count=$1 waldir=$2 start=$3 end=$4
+  as_postgres "$PGBIN/pg_waldump" -p "$waldir" -s "$start" -e "$end" --stats=record 2>/dev/null | python3 -c '
+import re, sys
+count = int(sys.argv[1])
+for line in sys.stdin:
+    m = re.match(r"([\w/]+)\s+(\d+)\s+\(\s*[\d.]+\)\s+(\d+)\s+\(\s*[\d.]+\)\s+(\d+)", line)
+    if m and m.group(1) != "Total" and int(m.group(2)) > 0:
+        print(f"  {m.group(1):<24} {int(m.group(2)) / count:7.2f} records {int(m.group(3)) / count:8.1f} bytes {int(m.group(4)) / count:8.1f} bytes of page images")
+' "$count"
 }

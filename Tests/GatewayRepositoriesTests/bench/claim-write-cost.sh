@@ -91,16 +91,5 @@ awk '/^Execution Time/ { n++; next } n == 4' "$DIR/explain.out"
 # stopped, a single-user backend runs 10 and then 60 batches under callgrind on copies of the
 # database as it stands; (I(60) - I(10)) / (50 × BATCH).
 if [ "${CLAIM_WRITE_CALLGRIND:-0}" = 1 ]; then
-  "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 "postgresql://postgres@127.0.0.1:$PORT/postgres" \
-    -c "CREATE DATABASE callgrind_10 TEMPLATE ownership_bench" -c "CREATE DATABASE callgrind_60 TEMPLATE ownership_bench"
-  as_postgres "$PGBIN/pg_ctl" -D "$DIR/pg" -m fast -w stop >/dev/null
-  chmod 777 "$DIR"
-  declare -A instructions=()
-  for n in 10 60; do
-    { head -1 "$DIR/measured.sql"; sed -n "2,$((n + 1))p" "$DIR/measured.sql"; } | tr -s '\n' > "$DIR/callgrind-$n.sql"
-    as_postgres valgrind --tool=callgrind --callgrind-out-file="$DIR/callgrind-$n.out" "$PGBIN/postgres" --single -D "$DIR/pg" \
-      -c autovacuum=off -c full_page_writes=off "callgrind_$n" < "$DIR/callgrind-$n.sql" > "$DIR/callgrind-$n.log" 2>&1
-    instructions[$n]=$(awk '/^(summary|totals):/ { print $2; exit }' "$DIR/callgrind-$n.out")
-  done
-  echo "PostgreSQL's instructions per claim (callgrind, single-user backend): $(( (instructions[60] - instructions[10]) / (50 * BATCH) ))"
+  echo "PostgreSQL's instructions per claim (callgrind, single-user backend): $(( $(single_user_instructions "$DIR" "$PORT" ownership_bench) / (50 * BATCH) ))"
 fi

@@ -11,6 +11,11 @@
 #   wal_records_per COUNT WALDIR START END
 #       the WAL between the LSNs START and END in WALDIR by record kind (pg_waldump --stats=record),
 #       divided by COUNT (the claims, events ... the caller measured; its heading names them).
+#   single_user_instructions DIR PORT DATABASE
+#       stops the cluster in DIR/pg (listening on PORT), then runs the first line of
+#       DIR/measured.sql with its next 10 lines, and again with its next 60, each in a single-user
+#       backend on a copy of DATABASE under callgrind (DIR/callgrind-10.out, DIR/callgrind-60.out);
+#       prints the instructions of the 50 lines between, which no load changes.
 #
 # PGBIN is PostgreSQL's bin directory (default: the newest under /usr/lib/postgresql).
 PGBIN=${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
@@ -49,4 +54,21 @@ for line in sys.stdin:
     if m and m.group(1) != "Total" and int(m.group(2)) > 0:
         print(f"  {m.group(1):<24} {int(m.group(2)) / count:7.2f} records {int(m.group(3)) / count:8.1f} bytes {int(m.group(4)) / count:8.1f} bytes of page images")
 ' "$count"
+}
+
+single_user_instructions() {
+  local dir=$1 port=$2 database=$3
+  "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 "postgresql://postgres@127.0.0.1:$port/postgres" \
+    -c "CREATE DATABASE callgrind_10 TEMPLATE $database" -c "CREATE DATABASE callgrind_60 TEMPLATE $database"
+  as_postgres "$PGBIN/pg_ctl" -D "$dir/pg" -m fast -w stop >/dev/null
+  chmod 777 "$dir"
+  local -A instructions=()
+  local n
+  for n in 10 60; do
+    { head -1 "$dir/measured.sql"; sed -n "2,$((n + 1))p" "$dir/measured.sql"; } | tr -s '\n' > "$dir/callgrind-$n.sql"
+    as_postgres valgrind --tool=callgrind --callgrind-out-file="$dir/callgrind-$n.out" "$PGBIN/postgres" --single -D "$dir/pg" \
+      -c autovacuum=off -c full_page_writes=off "callgrind_$n" < "$dir/callgrind-$n.sql" > "$dir/callgrind-$n.log" 2>&1
+    instructions[$n]=$(awk '/^(summary|totals):/ { print $2; exit }' "$dir/callgrind-$n.out")
+  done
+  echo $(( instructions[60] - instructions[10] ))
 }

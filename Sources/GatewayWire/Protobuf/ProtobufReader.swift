@@ -215,6 +215,11 @@ public struct ProtobufReader {
         unknownFields.append(contentsOf: UnsafeRawBufferPointer(rebasing: base[tag.offset..<index]))
     }
 
+    /// Skips the value of a field the caller does not read (nothing kept).
+    public mutating func skipField(_ tag: ProtobufTag) throws {
+        try skipValue(tag)
+    }
+
     private mutating func skipValue(_ tag: ProtobufTag) throws {
         switch tag.wireType {
         case .varint: _ = try readVarint()

@@ -15,15 +15,37 @@ enum LeanCommandAnswer {
     }()
 
     /// The command id of a downlink that carries a command; nil for any other downlink (or one
-    /// that is not protobuf).
+    /// that is not protobuf). Read with the wire's reader, fields skipped without copying.
     static func commandID(downlink payload: [UInt8]) -> UInt64? {
-        guard let command = field(2, in: payload[...], wireType: 2).flatMap(\.bytes) else { return nil }
-        return field(1, in: command, wireType: 0)?.varint ?? 0
+        payload.withUnsafeBytes { buffer in
+            do {
+                guard let command = try lastLengthDelimited(field: 2, in: buffer) else { return nil }
+                var reader = ProtobufReader(command)
+                var id: UInt64 = 0
+                while let tag = try reader.nextTag() {
+                    if tag.fieldNumber == 1, tag.wireType == .varint { id = try reader.readVarint() } else { try reader.skipField(tag) }
+                }
+                return id
+            } catch {
+                return nil
+            }
+        }
+    }
+
+    /// The last value of length-delimited field `number` in `message` (as protobuf reads a
+    /// singular field written twice), nil when absent.
+    private static func lastLengthDelimited(field number: Int, in message: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        var reader = ProtobufReader(message)
+        var found: UnsafeRawBufferPointer?
+        while let tag = try reader.nextTag() {
+            if tag.fieldNumber == number, tag.wireType == .lengthDelimited { found = try reader.readLengthDelimited() } else { try reader.skipField(tag) }
+        }
+        return found
     }
 
     /// Appends the uplink answering `commandID` with OK.
     static func appendOK(commandID: UInt64, to buffer: inout [UInt8]) {
-        let idLength = commandID == 0 ? 0 : 1 + varintLength(commandID)
+        let idLength = commandID == 0 ? 0 : 1 + ProtobufWriter.varintSize(commandID)
         buffer.append(0x1A)  // field 3, length-delimited
         appendVarint(UInt64(idLength + statusOK.count), to: &buffer)
         if commandID != 0 {
@@ -51,66 +73,6 @@ enum LeanCommandAnswer {
             downlink.message = .command(command)
             return written == uplink.serializedBytes() && commandID(downlink: downlink.serializedBytes()) == id
         }
-    }
-
-    private enum Value {
-        case varint(UInt64)
-        case bytes(ArraySlice<UInt8>)
-
-        var varint: UInt64? { if case .varint(let value) = self { value } else { nil } }
-        var bytes: ArraySlice<UInt8>? { if case .bytes(let value) = self { value } else { nil } }
-    }
-
-    /// The last value of field `number` with `wireType` in `message` (as protobuf reads a
-    /// repeated singular field), nil when absent or malformed.
-    private static func field(_ number: UInt64, in message: ArraySlice<UInt8>, wireType: UInt64) -> Value? {
-        var index = message.startIndex
-        var found: Value?
-        while index < message.endIndex {
-            guard let key = readVarint(message, &index) else { return nil }
-            let value: Value
-            switch key & 7 {
-            case 0:
-                guard let number = readVarint(message, &index) else { return nil }
-                value = .varint(number)
-            case 1, 5:
-                let width = key & 7 == 1 ? 8 : 4
-                guard message.endIndex - index >= width else { return nil }
-                index += width
-                continue
-            case 2:
-                guard let length = readVarint(message, &index), length <= UInt64(message.endIndex - index) else { return nil }
-                value = .bytes(message[index..<index + Int(length)])
-                index += Int(length)
-            default:
-                return nil
-            }
-            if key >> 3 == number, key & 7 == wireType { found = value }
-        }
-        return found
-    }
-
-    private static func readVarint(_ bytes: ArraySlice<UInt8>, _ index: inout Int) -> UInt64? {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while index < bytes.endIndex, shift < 64 {
-            let byte = bytes[index]
-            index += 1
-            value |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { return value }
-            shift += 7
-        }
-        return nil
-    }
-
-    private static func varintLength(_ value: UInt64) -> Int {
-        var value = value
-        var length = 1
-        while value >= 0x80 {
-            value >>= 7
-            length += 1
-        }
-        return length
     }
 
     private static func appendVarint(_ value: UInt64, to buffer: inout [UInt8]) {

@@ -1,6 +1,7 @@
 import GatewayClient
 @testable import GatewayClientCore
 import GatewayCommandLine
+import GatewayTestKit
 import GatewayTestSupport
 import GatewayWire
 import GatewayWireClients
@@ -240,19 +241,5 @@ struct TerminalClientTests {
         let terminal = TerminalClient(connection: GatewayConnection(configuration(server), group: server.group))
         await #expect(throws: RPCError.self) { try await terminal.discoverReaders(locationID: "tml_1") }
         await server.stop()
-    }
-}
-
-/// Opened once by the test; `wait()` returns when it is open (or the waiting task is cancelled).
-final class Gate: Sendable {
-    private let stream: AsyncStream<Void>
-    private let continuation: AsyncStream<Void>.Continuation
-
-    init() { (stream, continuation) = AsyncStream.makeStream(of: Void.self) }
-
-    func open() { continuation.finish() }
-
-    func wait() async {
-        for await _ in stream {}
     }
 }

@@ -1,5 +1,5 @@
+import GatewayTestKit
 import GatewayTestSupport
-import Synchronization
 import GatewayWire
 import Testing
 
@@ -19,7 +19,7 @@ struct ClusterReaderTests {
         let certificates = ClientTestCertificates.shared
         // Each link's collect runs out when the test opens that link's gate: the first link's
         // after the second link's collect is held, the second link's after the first's timer ran.
-        let gates = [1: TestGate(), 2: TestGate()]
+        let gates = [1: Gate(), 2: Gate()]
         let reader = ClusterReader(
             serial: "CRT000001", ports: [server.port], caPath: certificates.caPath, certificate: certificates.readerClient,
             group: server.group, collectTimer: { link in await gates[link]?.wait() }
@@ -60,26 +60,3 @@ struct ClusterReaderTests {
     }
 }
 
-/// Closed until ``open()``; then every waiter, and every later one, passes.
-final class TestGate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let open = state.withLock { state -> Bool in
-                if !state.open { state.waiters.append(continuation) }
-                return state.open
-            }
-            if open { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-}

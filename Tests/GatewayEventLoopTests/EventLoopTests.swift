@@ -167,7 +167,7 @@ struct EventLoopTests {
 final class CountingHook: EventLoopTickHook, @unchecked Sendable {
     let rounds: Int
     var ticks = 0
-    let done = Once()
+    let done = Gate()
 
     init(rounds: Int) { self.rounds = rounds }
 
@@ -175,7 +175,7 @@ final class CountingHook: EventLoopTickHook, @unchecked Sendable {
 
     func beforeSleep() {
         ticks += 1
-        if ticks == rounds { done.fire() }
+        if ticks == rounds { done.open() }
     }
 
     var hasWorkLeft: Bool { ticks < rounds }

@@ -5,33 +5,6 @@ import GatewayTestKit
 import Synchronization
 import Testing
 
-/// Holds whoever waits on it until it is opened.
-final class LookupGate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    var isWaiting: Bool { state.withLock { !$0.waiters.isEmpty } }
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let go = state.withLock { state -> Bool in
-                if state.open { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if go { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-}
-
 @Suite("Reader lookups by serial: batches")
 struct ReaderSerialLookupBatcherTests {
     @Test("lookups queued behind a running one leave as one statement, each finding what the single lookup finds; a batch that fails is looked up one by one", arguments: [false, true])
@@ -44,7 +17,7 @@ struct ReaderSerialLookupBatcherTests {
             let store = ReaderStore(client: client)
             let serials = readers.map { "SN-\($0.rawValue)" } + ["SN-nobody"]
             // The first lookup holds the only slot until every other one is queued behind it.
-            let gate = LookupGate()
+            let gate = Gate()
             let batches = Mutex<[[String]]>([])
             let singles = Atomic<Int>(0)
             let batcher = ReaderSerialLookupBatcher<ReaderRecord>(

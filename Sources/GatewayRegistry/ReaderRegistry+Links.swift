@@ -46,12 +46,16 @@ extension ReaderRegistry {
     }
 
     /// The store recorded the attach at `epoch`: the link is online here. A link that got
-    /// in between is replaced (its call ends, its commands fail).
+    /// in between is replaced (its call ends, its commands fail) — unless the store recorded
+    /// that link's attach after this one's (a higher epoch: the reader dialled again while this
+    /// attach waited, and the answers came back in the other order). Then this link is the
+    /// stale one: it is closed as replaced and the newer link stays.
     public mutating func linkAttached(
         _ reader: ReaderID, link: LinkID, epoch: LinkEpoch, described: ReaderGatewayV1.Reader, status: LinkStatus,
         now: ContinuousClock.Instant
     ) -> [RegistryAction] {
         let previous = links[reader]
+        if let previous, previous.epoch > epoch { return [.closeLink(link, .replaced)] }
         links[reader] = RegistryLink(id: link, reader: reader, epoch: epoch, described: described, status: status, lastHeartbeat: now)
         guard let previous else { return [] }
         var actions: [RegistryAction] = previous.pending.keys.sorted().map { .failCommand(CommandKey(link: previous.id, command: $0), .readerReattached) }

@@ -77,6 +77,23 @@ struct ReaderRegistryLinksTests {
         #expect(fixture.registry.links[fixture.reader]?.epoch == LinkEpoch(2))
     }
 
+    @Test func anAttachRecordedBeforeTheLiveLinksDoesNotReplaceIt() {
+        var fixture = RegistryFixture()
+        // Two links of the reader waited for the store; the later one's answer (epoch 3) came first.
+        let later = fixture.attach(epoch: 3)
+        fixture.open("A")
+        fixture.claim("A", generation: 1)
+        guard case .local(let key, _) = fixture.relay("A") else { Issue.record("not relayed"); return }
+        let earlier = fixture.registry.linkStarted()
+        let actions = fixture.registry.linkAttached(fixture.reader, link: earlier, epoch: LinkEpoch(2), described: .init(), status: .init(), now: fixture.start)
+        #expect(actions == [.closeLink(earlier, .replaced)])
+        #expect(fixture.registry.links[fixture.reader]?.id == later && fixture.registry.links[fixture.reader]?.epoch == LinkEpoch(3))
+        // The live link's command is still its own, and the stale link's end changes nothing.
+        #expect(fixture.registry.commandAnswered(fixture.reader, link: later, commandID: key.command, now: fixture.start) == key)
+        #expect(fixture.registry.linkEnded(fixture.reader, link: earlier) == nil)
+        #expect(fixture.registry.links[fixture.reader]?.id == later)
+    }
+
     @Test func aLinkSilentPastTheBoundIsClosedAndAHeartbeatRestartsTheBound() {
         var fixture = RegistryFixture()
         let link = fixture.attach()

@@ -1,6 +1,7 @@
 import GatewayDomain
 import GatewayPostgres
-import GatewayRepositories
+@testable import GatewayRepositories
+import GatewayTestKit
 import Testing
 
 @Suite("Ownership store: attach batches")
@@ -111,6 +112,51 @@ struct OwnershipAttachBatcherTests {
             // The first attach went through the single path (no ownership row yet): not recorded there.
             #expect(recorded[fresh] == .some(false))
             #expect(try await client.query("SELECT 1 FROM reader_update_status WHERE reader_id = $1", [PostgresValue(fresh.rawValue)]).isEmpty)
+        }
+    }
+
+    @Test("a reader's second link attaching while its first link's attach waits gets the next epoch, in a later statement, and its battery level is the one kept")
+    func aReadersTwoLinksWaitingTogetherGetEpochsOfTheirOwn() async throws {
+        try await withOwnershipDatabase(pipelineDepth: 1) { client in
+            let fixtures = OwnershipFixtures(client: client)
+            let (store, _) = try await fixtures.seedCluster(nodes: ["node-a", "node-b"])
+            let twice = ReaderID("tmr_twice")
+            let ahead = ReaderID("tmr_ahead")
+            for reader in [twice, ahead] {
+                try await fixtures.registerReader(reader)
+                _ = try await store.readerAttached(reader, node: "node-a")
+            }
+            let batcher = OwnershipAttachBatcher(store: store, maximumBatch: 16, maximumInFlight: 1)
+            func attach(_ reader: ReaderID, level: Float) -> Task<OwnershipAttachBatcher.Attached, any Error> {
+                Task { try await batcher.readerAttached(reader, node: "node-b", battery: .init(level: level)) }
+            }
+            let (first, second, held) = try await client.withTransaction { transaction in
+                // node-b's row locked: the first batch (another reader's attach) waits on it
+                // holding the only slot, and the two links of `twice` queue behind it in order.
+                try await transaction.execute("SELECT 1 FROM gateway_nodes WHERE node_id = 'node-b' FOR UPDATE")
+                let held = attach(ahead, level: 0.5)
+                let blocked = await eventually {
+                    let rows = try? await client.query(
+                        "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM gateway_nodes n WHERE n.node_id = $2%'"
+                    )
+                    return rows?.isEmpty == false
+                }
+                try #require(blocked, "the first attach batch never waited on the node's row")
+                let first = attach(twice, level: 0.1)
+                try #require(await eventually { batcher.waiting == 1 }, "the first link's attach did not queue")
+                let second = attach(twice, level: 0.2)
+                try #require(await eventually { batcher.waiting == 2 }, "the second link's attach did not queue")
+                return (first, second, held)
+            }
+            #expect(try await held.value.epoch == LinkEpoch(2))
+            let firstLink = try await first.value
+            let secondLink = try await second.value
+            #expect(firstLink.result == .updated && firstLink.epoch == LinkEpoch(2), "\(firstLink)")
+            #expect(secondLink.result == .updated && secondLink.epoch == LinkEpoch(3), "\(secondLink)")
+            #expect(firstLink.batteryRecorded && secondLink.batteryRecorded)
+            #expect(try await fixtures.link(twice) == Link(online: true, epoch: 3, node: "node-b", detached: false, status: "online"))
+            let rows = try await client.query("SELECT battery_level::float8 AS level FROM reader_update_status WHERE reader_id = $1", [PostgresValue(twice.rawValue)])
+            #expect(try rows.first?.decode(Double?.self, "level").map(Float.init) == 0.2)
         }
     }
 

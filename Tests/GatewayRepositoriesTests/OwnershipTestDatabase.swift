@@ -4,8 +4,11 @@ import GatewayRepositories
 import GatewayTestSupport
 
 /// A fresh, migrated database on the test run's PostgreSQL for one ownership test.
-func withOwnershipDatabase(connections: Int = 8, _ body: (PostgresClient) async throws -> Void) async throws {
-    let database = try await TestPostgres.database(maximumConnections: connections)
+///
+/// `pipelineDepth: 1` for a test that holds a lock while it watches statements wait on it: a
+/// statement pipelined behind one the lock holds back would wait with it.
+func withOwnershipDatabase(connections: Int = 8, pipelineDepth: Int? = nil, _ body: (PostgresClient) async throws -> Void) async throws {
+    let database = try await TestPostgres.database(maximumConnections: connections, pipelineDepth: pipelineDepth)
     do {
         try await body(database.client)
     } catch {

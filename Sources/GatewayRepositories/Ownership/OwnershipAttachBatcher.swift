@@ -14,6 +14,10 @@ import GatewayPostgres
 /// ``OwnershipStore/readerAttached(_:node:epoch:)`` would; a reader the batch did not update
 /// (its first attach, without an ownership row yet, or one that is not registered) and every
 /// reader of a batch that failed goes through that single path, so the outcomes are the same.
+/// A batch names a reader once: a reader's second link attaching while its first link's attach
+/// waits leaves in a later batch, so each link gets an epoch of its own, the later link the
+/// higher (in one statement both would be told the same epoch, and the first link's end would
+/// then take the reader offline under the second).
 ///
 /// A link's first battery level (its hello's) is recorded by the same statement when the
 /// attach asks for it (``Attach/batteryLevel``): a re-attach is then one write and one commit,
@@ -50,8 +54,11 @@ public final class OwnershipAttachBatcher: Sendable {
     ///   - maximumInFlight: batches running at once (leave the pool room for everything else).
     public init(store: OwnershipStore, maximumBatch: Int = 128, maximumInFlight: Int = 2) {
         self.store = store
-        queue = StatementBatchQueue(maximumBatch: maximumBatch, maximumInFlight: maximumInFlight)
+        queue = StatementBatchQueue(maximumBatch: maximumBatch, maximumInFlight: maximumInFlight, distinctBy: { $0.reader.rawValue })
     }
+
+    /// Attaches waiting for a batch (for tests: a batch forms behind a running one).
+    var waiting: Int { queue.waiting }
 
     /// The reader attached a new link on `node`, with the next epoch: like
     /// ``OwnershipStore/readerAttached(_:node:epoch:)`` with no epoch. With `battery`, its level
@@ -110,9 +117,10 @@ extension OwnershipStatements {
     /// readers' rows in reader order. One row per reader: `updated` with the new epoch, or
     /// `not_updated` (no ownership row, not registered, or the node is gone: the single
     /// statement tells which). `$3` (real, nulls allowed) and `$4` (boolean) run beside `$1`: an
-    /// updated reader whose `$4` is true has its battery level `$3` recorded (the reader's last
-    /// entry when it appears twice); its `reader_update_status` row is locked after its
-    /// ownership row, so batches that share readers wait for each other in reader order.
+    /// updated reader whose `$4` is true has its battery level `$3` recorded (the batcher names
+    /// a reader once; were it named twice, its last entry); its `reader_update_status` row is
+    /// locked after its ownership row, so batches that share readers wait for each other in
+    /// reader order.
     static let readersAttached = """
         WITH node AS (
             SELECT n.node_id FROM gateway_nodes n WHERE n.node_id = $2::text FOR KEY SHARE

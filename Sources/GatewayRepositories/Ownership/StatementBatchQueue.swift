@@ -5,7 +5,8 @@ import Synchronization
 /// next one (at most `maximumBatch`), and a lone item goes at once when a slot is free (no
 /// waiting when it is quiet). With `distinctBy`, a batch holds at most one item per key: an item
 /// whose key is already in the batch waits, in its place, for a later one (so items of one key
-/// keep their order). Shared by ``OwnershipClaimBatcher`` and ``OwnershipAttachBatcher``.
+/// keep their order). Shared by ``OwnershipClaimBatcher``, ``OwnershipAttachBatcher`` and the
+/// event and lookup batchers.
 final class StatementBatchQueue<Item: Sendable>: Sendable {
     private struct State {
         var pending: [Item] = []
@@ -22,6 +23,9 @@ final class StatementBatchQueue<Item: Sendable>: Sendable {
         self.maximumInFlight = max(1, maximumInFlight)
         self.distinctBy = distinctBy
     }
+
+    /// Items waiting for a batch (for tests: a batch forms behind a running one).
+    var waiting: Int { state.withLock { $0.pending.count } }
 
     /// Queues `item`. When a slot is free, a task sends batches with `send` until nothing is
     /// waiting; `send` must answer every item of its batch.

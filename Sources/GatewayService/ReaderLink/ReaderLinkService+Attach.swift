@@ -327,7 +327,9 @@ extension ReaderLinkService {
             call.end(ServiceError(.readerNotFound, "the reader is no longer registered").status)
             return nil
         }
-        registry.linkAttached(reader, link: linkID, call: call, epoch: epoch, described: described, status: status)
+        // A later link of the reader, recorded after this one, may already be live here: then
+        // this link was ended as replaced and goes no further.
+        guard registry.linkAttached(reader, link: linkID, call: call, epoch: epoch, described: described, status: status) else { return nil }
         metrics.readersOnline.unlabeled.increment()
         return (epoch, attached.batteryRecorded)
     }

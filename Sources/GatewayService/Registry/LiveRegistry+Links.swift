@@ -13,11 +13,16 @@ extension LiveRegistry {
         return epoch
     }
 
-    /// The store recorded the attach: the link is online here (a link that got in between ends).
+    /// The store recorded the attach: the link is online here (a link that got in between
+    /// ends). False when a link of the reader that the store recorded later is live here: this
+    /// one's call is ended as replaced and it is not online.
     func linkAttached(
         _ reader: ReaderID, link: LinkID, call: ServerCall, epoch: LinkEpoch, described: ReaderGatewayV1.Reader, status: LinkStatus
-    ) {
-        handle(.linkAttached(reader, link: link, call: call, epoch: epoch, described: described, status: status, now: clock.now))
+    ) -> Bool {
+        guard case .epoch(let taken) = handle(.linkAttached(reader, link: link, call: call, epoch: epoch, described: described, status: status, now: clock.now)) else {
+            return false
+        }
+        return taken != nil
     }
 
     /// The link's call ended: unless a newer link took over, the link is forgotten, its call

@@ -84,6 +84,8 @@ extension LiveRegistry.State {
             let actions = machine.linkAttached(reader, link: link, epoch: epoch, described: described, status: status, now: now)
             linkCalls[link] = call
             work = resolve(actions, timeout: timeout)
+            // Not taken when a link the store recorded later is live here (its call ends above).
+            answer = .epoch(machine.linkID(of: reader) == link ? epoch : nil)
         case .linkEnded(let reader, let link, let orderly):
             let call = linkCalls.removeValue(forKey: link)
             guard let ended = machine.linkEnded(reader, link: link) else { return (.endedLink(nil), []) }

@@ -1,13 +1,15 @@
 import GatewayDomain
 import GatewayPostgres
 @testable import GatewayRepositories
+import GatewayTestKit
 import GatewayTestSupport
 import Testing
 
-/// What a batch of claims writes beside the ownership rows (migrations 26 and 27): one event per
-/// reader taken, in the order of the history rows, none for a refused connect; one webhook
-/// delivery per (event, endpoint that wants it); a notice only where another replica must hear,
-/// sent by the batch's own statement rather than the notice trigger.
+/// What a batch of claims writes beside the ownership rows (migrations 26, 27 and 28): one event
+/// per reader taken, in the order of the history rows, none for a refused connect, with ids made
+/// of the batch's time, one random draw and the event's place; one webhook delivery per (event,
+/// endpoint that wants it); a notice only where another replica must hear, sent by the batch's
+/// own statement rather than the notice trigger.
 @Suite("Ownership store: what a claim batch writes")
 struct ClaimBatchWritesTests {
     /// Runs `OwnershipStatements.claimBatch` for `claims` (reader, session, failIfInUse), all
@@ -244,6 +246,50 @@ struct ClaimBatchWritesTests {
             try await client.execute("SELECT pg_notify($1, 'end')", [PostgresValue(OwnershipNotice.channel)])
             #expect(try await collector.wait { $0.contains { $0.payload == "end" } })
             #expect(collector.all.map(\.payload) == ["tmr_x2 2 sess_b 1 node-a", "end"])
+        }
+    }
+
+    /// PostgreSQL's clock in milliseconds, the time event ids are made of.
+    static func serverMilliseconds(_ client: PostgresClient) async throws -> Int64 {
+        try await client.query("SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms").first?.decode(Int64.self, "ms") ?? 0
+    }
+
+    /// The ids of the events after `seq`, in the log's order.
+    static func eventIDs(_ client: PostgresClient, after seq: Int) async throws -> [String] {
+        try await client.query("SELECT id FROM events WHERE seq > $1 ORDER BY seq", [PostgresValue(seq)]).map { try $0.decode(String.self, "id") }
+    }
+
+    @Test("a batch's events share its time and random draw, are numbered in history order, and a later batch's ids are greater")
+    func eventIDsGrowWithTheBatches() async throws {
+        try await withOwnershipDatabase { client in
+            _ = try await Self.seedThreeReaders(client)
+            let start = try await Self.lastEventSeq(client)
+            let startedMs = try await Self.serverMilliseconds(client)
+            // The refused connect in the middle writes no event and takes no place.
+            let first = try await Self.claimBatch(client, [("tmr_b3", "sess_c", false), ("tmr_b2", "sess_b", true), ("tmr_b1", "sess_b", false)])
+            #expect(first == ["connected", "refused_busy", "replaced"])
+            let firstIDs = try await Self.eventIDs(client, after: start)
+            let endedMs = try await Self.serverMilliseconds(client)
+            // `evt_`, then the statement's milliseconds (12 hex digits), its draw (16), the place (4).
+            #expect(firstIDs.count == 2)
+            #expect(firstIDs.allSatisfy { $0.hasPrefix("evt_") && $0.count == 36 && $0.dropFirst(4).allSatisfy { "0123456789abcdef".contains($0) } }, "\(firstIDs)")
+            #expect(Set(firstIDs.map { $0.dropFirst(4).prefix(28) }).count == 1, "one batch, several prefixes: \(firstIDs)")
+            #expect(firstIDs.map { String($0.suffix(4)) } == ["0001", "0002"])
+            let firstMs = try #require(Int64(firstIDs[0].dropFirst(4).prefix(12), radix: 16))
+            try #require(firstMs >= startedMs && firstMs <= endedMs, "the batch's time \(firstMs) is outside \(startedMs)…\(endedMs)")
+
+            // The next batch in a later millisecond (the server's clock, waited for).
+            #expect(try await eventually { try await Self.serverMilliseconds(client) > firstMs })
+            let middle = try await Self.lastEventSeq(client)
+            let second = try await Self.claimBatch(client, [("tmr_b1", "sess_a", false), ("tmr_b3", "sess_b", false)])
+            #expect(second == ["replaced", "replaced"])
+            let secondIDs = try await Self.eventIDs(client, after: middle)
+            #expect(secondIDs.count == 2)
+            #expect(secondIDs.map { String($0.suffix(4)) } == ["0001", "0002"])
+            #expect(Set(secondIDs.map { $0.dropFirst(4).prefix(28) }).count == 1)
+            #expect(secondIDs[0].dropFirst(4).prefix(28) != firstIDs[0].dropFirst(4).prefix(28))
+            let ids = firstIDs + secondIDs
+            #expect(ids == ids.sorted(), "ids out of the log's order: \(ids)")
         }
     }
 }

@@ -57,12 +57,14 @@ bench-webhook-queue:
 # (WAL bytes and records, rows, PL/pgSQL calls and nested statements per claim; the plan of one
 # batch): batches of takeovers through `OwnershipStatements.claimBatch` on a throwaway server
 # (not part of `make bench`; about 20 s). CLAIM_WRITE_CALLGRIND=1 adds PostgreSQL's instructions per
-# claim (callgrind on a single-user backend; about a minute more).
-#   make bench-claim-writes CLAIM_WRITE_BATCHES=500 CLAIM_WRITE_BATCH=8 [CLAIM_WRITE_CALLGRIND=1]
+# claim (callgrind on a single-user backend; about a minute more); CLAIM_WRITE_PRELOAD=N puts N events
+# in the log first (about a minute per million), so its indexes are as deep as a busy fleet's.
+#   make bench-claim-writes CLAIM_WRITE_BATCHES=500 CLAIM_WRITE_BATCH=8 [CLAIM_WRITE_PRELOAD=1000000] [CLAIM_WRITE_CALLGRIND=1]
 CLAIM_WRITE_BATCHES ?= 500
 CLAIM_WRITE_BATCH ?= 8
+CLAIM_WRITE_PRELOAD ?= 0
 CLAIM_WRITE_CALLGRIND ?= 0
 .PHONY: bench-claim-writes
 bench-claim-writes:
 	@$(SWIFT) build -c release --product OwnershipBenchmark $(SWIFT_FLAGS) >/dev/null
-	@CLAIM_WRITE_CALLGRIND=$(CLAIM_WRITE_CALLGRIND) Tests/GatewayRepositoriesTests/bench/claim-write-cost.sh ./.build/release/OwnershipBenchmark $(CLAIM_WRITE_BATCHES) $(CLAIM_WRITE_BATCH)
+	@CLAIM_WRITE_CALLGRIND=$(CLAIM_WRITE_CALLGRIND) Tests/GatewayRepositoriesTests/bench/claim-write-cost.sh ./.build/release/OwnershipBenchmark $(CLAIM_WRITE_BATCHES) $(CLAIM_WRITE_BATCH) $(CLAIM_WRITE_PRELOAD)

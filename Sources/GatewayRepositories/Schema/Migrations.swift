@@ -33,6 +33,7 @@ public enum Migrations {
         .v0025Webhooks,
         .v0026ClaimWritesPerStatement,
         .v0027ClaimNoticesPerStatement,
+        .v0028TimeOrderedEventIds,
     ]
 
     /// The newest version this binary knows.

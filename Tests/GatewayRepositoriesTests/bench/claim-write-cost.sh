@@ -9,19 +9,22 @@
 # updates apart), PL/pgSQL function calls (track_functions), buffers hit and dirtied, statements
 # run inside the batch's statement (pg_stat_statements, functions and triggers); then the
 # plan of one more batch with EXPLAIN (ANALYZE, BUFFERS); with CLAIM_WRITE_CALLGRIND=1, PostgreSQL's
-# instructions per claim (callgrind, valgrind installed).
+# instructions per claim (callgrind, valgrind installed). PRELOAD events (default none) are put in
+# the event log first, as `event-write-cost.sh` does, so that its indexes are as deep as a busy
+# fleet's (the CHECKPOINT before measuring then makes each index page a batch touches first write
+# its image).
 #
-#   [CLAIM_WRITE_CALLGRIND=1] Tests/GatewayRepositoriesTests/bench/claim-write-cost.sh <OwnershipBenchmark binary> [BATCHES] [BATCH]
-#   make bench-claim-writes CLAIM_WRITE_BATCHES=500 CLAIM_WRITE_BATCH=8 [CLAIM_WRITE_CALLGRIND=1]
+#   [CLAIM_WRITE_CALLGRIND=1] Tests/GatewayRepositoriesTests/bench/claim-write-cost.sh <OwnershipBenchmark binary> [BATCHES] [BATCH] [PRELOAD]
+#   make bench-claim-writes CLAIM_WRITE_BATCHES=500 CLAIM_WRITE_BATCH=8 [CLAIM_WRITE_PRELOAD=1000000] [CLAIM_WRITE_CALLGRIND=1]
 set -euo pipefail
-BENCH=$1; BATCHES=${2:-500}; BATCH=${3:-8}
+BENCH=$1; BATCHES=${2:-500}; BATCH=${3:-8}; PRELOAD=${4:-0}
 source "$(dirname "$0")/../../GatewayServiceTests/bench/postgres.sh"
 DIR=$(mktemp -d /tmp/claim-write-cost.XXXXXX)
 chmod 755 "$DIR"
 trap 'bench_postgres_stop "$DIR"; rm -rf "$DIR"' EXIT
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 bench_postgres_start "$DIR" "$PORT" "max_connections = 100" "track_functions = 'pl'" \
-  "shared_preload_libraries = 'pg_stat_statements'" "pg_stat_statements.track = all" "autovacuum = off"
+  "shared_preload_libraries = 'pg_stat_statements'" "pg_stat_statements.track = all" "autovacuum = off" "max_wal_size = 4GB"
 # The ownership benchmark migrates a database of its own and seeds 1,000 readers and a session per
 # client (here 2 × BATCH sessions, so that each batch takes its readers from the other half).
 "$BENCH" --url "postgresql://postgres@127.0.0.1:$PORT" --clients $((2 * BATCH)) --seconds 1 --repeat 1 \
@@ -34,6 +37,20 @@ psql_q "SELECT count(*) FROM ownership_claim_set(
           (SELECT array_agg((i + $BATCH)::text ORDER BY i) FROM generate_series(1, $BATCH) i),
           (SELECT array_agg((i + $BATCH)::text ORDER BY i) FROM generate_series(1, $BATCH) i),
           array_fill(false, ARRAY[$BATCH]), array_fill(1::bigint, ARRAY[$BATCH]), array_fill(1::bigint, ARRAY[$BATCH]))" >/dev/null
+# The log as a busy fleet leaves it (event-write-cost.sh's preload): mostly command outcomes of
+# the 1,000 readers, some ownership and status events, random ids as the earlier writers made them.
+if [ "$PRELOAD" -gt 0 ]; then
+  psql_q "INSERT INTO events (id, account_id, type, reader_id, location_id, object)
+          SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), 'acct_bench',
+                 CASE WHEN i % 50 = 0 THEN 'reader.ownership.connected' WHEN i % 97 = 0 THEN 'reader.online'
+                      WHEN i % 1000 = 0 THEN 'reader.action.failed' ELSE 'reader.action.succeeded' END,
+                 (1 + i % 1000)::text, 'loc_bench',
+                 jsonb_build_object('object', 'reader_action', 'action', 'set_reader_display', 'status', 'succeeded',
+                                    'session_id', 'sess_' || (i % 64), 'reader', jsonb_build_object('object', 'reader', 'id', (1 + i % 1000)::text))
+          FROM generate_series(1, $PRELOAD) AS i"
+  psql_q "VACUUM ANALYZE events"
+  echo "the event log held $PRELOAD events more before the batches"
+fi
 psql_q "CREATE EXTENSION IF NOT EXISTS pg_stat_statements; CHECKPOINT; SELECT pg_stat_reset(); SELECT pg_stat_statements_reset()" >/dev/null
 STATEMENT='WITH c AS (SELECT * FROM ownership_claim_set($1::text[], $2::text[], $3::text[], $4::boolean[], $5::bigint[], $6::bigint[]))
 SELECT c.*, r.id, r.account_id, r.serial_number, r.label, r.device_type, r.software_version, r.location_id, r.last_seen_at, r.status

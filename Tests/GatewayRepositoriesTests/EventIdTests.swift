@@ -1,0 +1,83 @@
+import GatewayCore
+import GatewayDomain
+import GatewayPostgres
+import GatewayRepositories
+import GatewayTestKit
+import Testing
+
+/// Event ids (migration 28): `evt_`, then a statement's milliseconds, a random draw of its own
+/// and the event's place in it, so ids grow with time and a statement's grow with the place.
+@Suite("Event log: time-ordered ids")
+struct EventIdTests {
+    /// An id's three parts: milliseconds, draw, place.
+    static func parts(_ id: String) -> (ms: Int64, draw: Substring, place: Int)? {
+        let digits = id.dropFirst(4)
+        guard id.hasPrefix("evt_"), digits.count == 32, digits.allSatisfy({ "0123456789abcdef".contains($0) }),
+              let ms = Int64(digits.prefix(12), radix: 16), let place = Int(digits.suffix(4), radix: 16)
+        else { return nil }
+        return (ms, digits.dropFirst(12).prefix(16), place)
+    }
+
+    static func serverMilliseconds(_ client: PostgresClient) async throws -> Int64 {
+        try await ClaimBatchWritesTests.serverMilliseconds(client)
+    }
+
+    @Test("a statement writing more than 65,535 ownership events carries the place into the milliseconds: its ids still grow, each once")
+    func placeCarriesPastFourDigits() async throws {
+        try await withOwnershipDatabase { client in
+            let fixtures = OwnershipFixtures(client: client)
+            try await fixtures.seedAccount()
+            try await fixtures.registerReader(ReaderID("tmr_many"))
+            let start = try await ClaimBatchWritesTests.lastEventSeq(client)
+            // One statement, 65,537 history rows (each its own generation), so 65,537 events.
+            try await client.execute(
+                """
+                INSERT INTO ownership_history (reader_id, generation, reason)
+                SELECT 'tmr_many', g, 'reader_lost' FROM generate_series(1, 65537) g ORDER BY g
+                """
+            )
+            let rows = try await client.query(
+                "SELECT id, (object->>'generation')::bigint AS generation FROM events WHERE seq > $1 ORDER BY seq", [PostgresValue(start)]
+            )
+            let ids = try rows.map { try $0.decode(String.self, "id") }
+            #expect(try rows.map { try $0.decode(Int.self, "generation") } == Array(1...65537))
+            let parts = ids.compactMap(Self.parts)
+            try #require(parts.count == 65537, "ids not of the form evt_ and 32 lowercase hex digits: \(ids.prefix(3))")
+            #expect(Set(parts.map(\.draw)).count == 1, "one statement, several draws")
+            #expect(zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 }, "ids do not increase in the log's order")
+            // Places 1…65,535 in the statement's millisecond, then 0 and 1 in the next.
+            #expect(parts[0].place == 1 && parts[65534].place == 0xffff && parts[65534].ms == parts[0].ms)
+            #expect(parts[65535].place == 0 && parts[65535].ms == parts[0].ms + 1)
+            #expect(parts[65536].place == 1 && parts[65536].ms == parts[0].ms + 1)
+        }
+    }
+
+    @Test("each append is place 1 of a draw of its own, at the time it ran, and a later append's id is greater")
+    func appendsGrowWithTime() async throws {
+        try await withOwnershipDatabase { client in
+            let fixtures = OwnershipFixtures(client: client)
+            try await fixtures.seedAccount()
+            func append(_ count: Int) async throws -> [String] {
+                try await client.query(
+                    "SELECT gateway_event_append($1, 'test.appended', NULL, NULL, jsonb_build_object('n', n)) AS id FROM generate_series(1, $2) n",
+                    [PostgresValue(OwnershipFixtures.account), PostgresValue(count)]
+                ).map { try $0.decode(String.self, "id") }
+            }
+            let startedMs = try await Self.serverMilliseconds(client)
+            // Five calls in one statement: five events, five draws.
+            let together = try await append(5)
+            let endedMs = try await Self.serverMilliseconds(client)
+            let parts = together.compactMap(Self.parts)
+            try #require(parts.count == 5, "ids not of the form evt_ and 32 lowercase hex digits: \(together)")
+            try #require(parts.allSatisfy { $0.place == 1 && $0.ms >= startedMs && $0.ms <= endedMs }, "\(together) outside \(startedMs)…\(endedMs)")
+            #expect(Set(parts.map(\.draw)).count == 5)
+            let latestMs = try #require(parts.map(\.ms).max())
+            #expect(try await eventually { try await Self.serverMilliseconds(client) > latestMs })
+            let later = try #require(try await append(1).first)
+            #expect(together.allSatisfy { $0 < later }, "\(later) not above \(together)")
+            let stored = try await client.query("SELECT count(*)::bigint AS n FROM events WHERE id = ANY($1::text[])",
+                                                [PostgresValue(text: "{" + (together + [later]).joined(separator: ",") + "}")])
+            #expect(try stored.first?.decode(Int.self, "n") == 6)
+        }
+    }
+}

@@ -148,27 +148,24 @@ final class RawFramePeer: @unchecked Sendable {
 
     /// Reads the next frame, or how the stream ended.
     func readFrame() async -> Result<RawFrame, End> {
+        await readFrame(waitingWhile: { false })
+    }
+
+    /// Reads the next frame like ``readFrame()``, but a socket timeout is waited past while
+    /// `keepWaiting()` is true (the bytes read so far are kept): for a frame the test is still
+    /// driving the server toward, however long a loaded machine takes; once it turns false,
+    /// the socket timeout bounds the wait again (it only limits how long a failing test hangs).
+    func readFrame(waitingWhile keepWaiting: @escaping @Sendable () -> Bool) async -> Result<RawFrame, End> {
         let header: [UInt8]
-        switch await read(exactly: 10) {
+        switch await read(exactly: 10, waitingWhile: keepWaiting) {
         case .success(let bytes): header = bytes
         case .failure(let end): return .failure(end)
         }
         let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
         let stream = UInt32(header[6]) << 24 | UInt32(header[7]) << 16 | UInt32(header[8]) << 8 | UInt32(header[9])
-        switch await read(exactly: length) {
+        switch await read(exactly: length, waitingWhile: keepWaiting) {
         case .success(let payload): return .success(RawFrame(type: header[4], flags: header[5], streamID: stream, payload: payload))
         case .failure(let end): return .failure(end)
-        }
-    }
-
-    /// Reads the next frame like ``readFrame()``, but a socket timeout before the frame begins
-    /// is waited past while `keepWaiting()` is true: for a frame the test is still driving the
-    /// server toward, however long a loaded machine takes; once it turns false, the socket
-    /// timeout bounds the wait again (it only limits how long a failing test hangs).
-    func readFrame(waitingWhile keepWaiting: @Sendable () -> Bool) async -> Result<RawFrame, End> {
-        while true {
-            let next = await readFrame()
-            guard case .failure(.timedOut) = next, keepWaiting() else { return next }
         }
     }
 
@@ -201,7 +198,9 @@ final class RawFramePeer: @unchecked Sendable {
         }
     }
 
-    func read(exactly count: Int) async -> Result<[UInt8], End> {
+    /// Reads `count` bytes. A socket timeout ends the read with `.timedOut` unless
+    /// `keepWaiting()` is true then: the read goes on with the bytes it has.
+    func read(exactly count: Int, waitingWhile keepWaiting: @escaping @Sendable () -> Bool = { false }) async -> Result<[UInt8], End> {
         guard count > 0 else { return .success([]) }
         return await onOwnThread("raw-frame-peer") { [self] () -> Result<[UInt8], End> in
             var bytes = [UInt8](repeating: 0, count: count)
@@ -215,17 +214,25 @@ final class RawFramePeer: @unchecked Sendable {
                 }
                 let error = SSL_get_error(ssl, n)
                 let saved = rg_errno()
-                if error == SSL_ERROR_ZERO_RETURN { return .failure(.closeNotify) }
-                if error == SSL_ERROR_SYSCALL && (saved == EAGAIN || saved == EWOULDBLOCK) { return .failure(.timedOut) }
-                if error == SSL_ERROR_SYSCALL && saved == 0 { return .failure(.endWithoutCloseNotify) }
                 let reason = ERR_get_error()
-                if reason != 0, let text = ERR_reason_error_string(reason), String(cString: text).contains("unexpected eof") {
-                    return .failure(.endWithoutCloseNotify)
-                }
-                return .failure(.failed("SSL_read: SSL error \(error), errno \(saved)"))
+                let end = Self.readEnd(sslError: error, errno: saved, reason: reason == 0 ? nil : ERR_reason_error_string(reason).map { String(cString: $0) })
+                if end == .timedOut, keepWaiting() { continue }
+                return .failure(end)
             }
             return .success(bytes)
         }
+    }
+
+    /// How a failed `SSL_read` ended, from `SSL_get_error`'s answer, `errno` and OpenSSL's
+    /// reason. On a blocking socket with a receive timeout, OpenSSL 3 reports the timeout as
+    /// `SSL_ERROR_WANT_READ` (a read to retry) with `errno` EAGAIN, or as `SSL_ERROR_SYSCALL`
+    /// with it.
+    static func readEnd(sslError error: Int32, errno saved: Int32, reason: String?) -> End {
+        if error == SSL_ERROR_ZERO_RETURN { return .closeNotify }
+        if (error == SSL_ERROR_WANT_READ || error == SSL_ERROR_SYSCALL) && (saved == EAGAIN || saved == EWOULDBLOCK) { return .timedOut }
+        if error == SSL_ERROR_SYSCALL && saved == 0 { return .endWithoutCloseNotify }
+        if reason?.contains("unexpected eof") == true { return .endWithoutCloseNotify }
+        return .failed("SSL_read: SSL error \(error), errno \(saved)")
     }
 }
 

@@ -50,7 +50,8 @@ public struct ConnectionLimits: Sendable, Hashable {
     public var readsPerTick: Int = 16
     /// Quiet time after which an established connection's TLS record buffers (OpenSSL's, about
     /// 17 KiB each way) and its handler's per-link buffers are released; they are taken again on
-    /// the next record (nil: kept for the connection's life, as most TLS servers do). See
+    /// the next record (nil: kept for the connection's life, as most TLS servers do). A
+    /// connection whose releases are undone at once waits longer (``IdleBufferRelease``). See
     /// `TLSConnection+Buffers.swift` for how the default was chosen.
     public var releaseBuffersAfter: Duration? = ConnectionLimits.defaultReleaseBuffersAfter
     /// The default of ``releaseBuffersAfter``.

@@ -18,8 +18,13 @@ import CGatewayOpenSSL
 ///
 /// The default, 20 ms, is from `make reader-memory` and `make bench` (docs/performance.md,
 /// "Idle buffers"): a reader heartbeats every few seconds, so any threshold below its interval
-/// frees the buffers between heartbeats; a relayed lane's messages come closer together than
-/// 20 ms while it is busy, so a relay keeps its buffers.
+/// frees the buffers between heartbeats. A busy relay's messages mostly come closer together
+/// than 20 ms, but not all of them: with 256 lanes on two shared cores a lane's round trip takes
+/// 10 to 30 ms, and each release after a longer gap is undone by the next message (both
+/// buffers freed and taken again, on both sides of the relay). So each connection keeps its own
+/// threshold (``IdleBufferRelease``): doubled, up to 64 times the configured one, while its
+/// releases are undone sooner than they were earned, and back to the configured one after a
+/// release that lasted.
 extension TLSConnection {
     /// Notes that OpenSSL may now hold buffers for this connection (it just read, wrote or
     /// shook hands), so the loop's sweep looks at it. Loop thread only.
@@ -27,7 +32,10 @@ extension TLSConnection {
     func noteBuffersInUse() {
         guard !buffersTracked, let idle = limits.releaseBuffersAfter else { return }
         buffersTracked = true
-        buffersReleased = false
+        if buffersReleased {
+            buffersReleased = false
+            bufferRelease.taken(at: loop.now)
+        }
         loopState.trackBuffers(of: self, quietFor: idle.nanoseconds)
     }
 
@@ -41,13 +49,13 @@ extension TLSConnection {
     /// Frees OpenSSL's buffers if the connection has been quiet long enough and they hold
     /// nothing; returns whether the sweep should keep watching it.
     func releaseBuffersIfQuiet(now: UInt64) -> Bool {
-        guard let sslHandle, state != .closed, let idle = limits.releaseBuffersAfter else {
+        guard let sslHandle, state != .closed, limits.releaseBuffersAfter != nil else {
             buffersTracked = false
             return false
         }
         // Only between messages of an established connection (a handshake or a close in
-        // progress keeps its buffers until it is done).
-        guard state == .active, now &- lastActivity >= idle.nanoseconds, bufferedBytes == 0 else { return true }
+        // progress keeps its buffers until it is done), after this connection's own quiet time.
+        guard state == .active, now &- lastActivity >= bufferRelease.threshold, bufferedBytes == 0 else { return true }
         // 0: a buffer still holds data (part of a record, an unfinished write); try on the next pass.
         guard SSL_free_buffers(sslHandle) == 1 else {
             counters?.buffersReleaseDeferred.add(1, ordering: .relaxed)
@@ -55,6 +63,7 @@ extension TLSConnection {
         }
         buffersTracked = false
         buffersReleased = true
+        bufferRelease.released(at: now)
         pending = []
         pendingStart = 0
         counters?.buffersReleased.add(1, ordering: .relaxed)

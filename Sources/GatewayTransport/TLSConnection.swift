@@ -156,6 +156,8 @@ public final class TLSConnection: @unchecked Sendable {
     var buffersTracked = false
     /// Released by the sweep, and no record read or written since (``recordBuffersReleased``).
     var buffersReleased = false
+    /// How long this connection must be quiet before the sweep releases its buffers.
+    var bufferRelease: IdleBufferRelease
     var continueReadingScheduled = false
     var lastActivity: UInt64
     var stateDeadline: UInt64 = 0
@@ -189,6 +191,7 @@ public final class TLSConnection: @unchecked Sendable {
         self.peerAddress = peerAddress
         self.state = state
         self.lastActivity = eventLoop.now
+        bufferRelease = IdleBufferRelease(configured: limits.releaseBuffersAfter?.nanoseconds ?? .max)
         lastReadDrained = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
         lastReadDrained.initialize(to: 0)
         if let ssl { readsWatched = rg_SSL_watch_reads(ssl, lastReadDrained) == 1 }

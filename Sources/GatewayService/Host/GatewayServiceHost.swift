@@ -84,6 +84,10 @@ public final class GatewayServiceHost: LifecyclePart {
     /// This replica's node id in the node directory once the run registered it.
     public var nodeID: String? { opened?.gateway.node.id }
 
+    /// Times the public port's connections released their idle TLS buffers since the run opened
+    /// it (``TLSServer/buffersReleasedCount``; 0 before).
+    public var tlsBuffersReleased: Int { opened?.server.buffersReleasedCount ?? 0 }
+
     /// The host's whole life: setup, loops, the internal listener (replica link), the node
     /// registry, the TLS port; then serving, with the background loops as child tasks, until
     /// the shutdown; then the drain and the close, in reverse order.

@@ -37,17 +37,9 @@ psql_q "SELECT count(*) FROM ownership_claim_set(
           (SELECT array_agg((i + $BATCH)::text ORDER BY i) FROM generate_series(1, $BATCH) i),
           (SELECT array_agg((i + $BATCH)::text ORDER BY i) FROM generate_series(1, $BATCH) i),
           array_fill(false, ARRAY[$BATCH]), array_fill(1::bigint, ARRAY[$BATCH]), array_fill(1::bigint, ARRAY[$BATCH]))" >/dev/null
-# The log as a busy fleet leaves it (event-write-cost.sh's preload): mostly command outcomes of
-# the 1,000 readers, some ownership and status events, random ids as the earlier writers made them.
+# The log as a busy fleet leaves it (postgres.sh's preload_event_log, as event-write-cost.sh's).
 if [ "$PRELOAD" -gt 0 ]; then
-  psql_q "INSERT INTO events (id, account_id, type, reader_id, location_id, object)
-          SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), 'acct_bench',
-                 CASE WHEN i % 50 = 0 THEN 'reader.ownership.connected' WHEN i % 97 = 0 THEN 'reader.online'
-                      WHEN i % 1000 = 0 THEN 'reader.action.failed' ELSE 'reader.action.succeeded' END,
-                 (1 + i % 1000)::text, 'loc_bench',
-                 jsonb_build_object('object', 'reader_action', 'action', 'set_reader_display', 'status', 'succeeded',
-                                    'session_id', 'sess_' || (i % 64), 'reader', jsonb_build_object('object', 'reader', 'id', (1 + i % 1000)::text))
-          FROM generate_series(1, $PRELOAD) AS i"
+  preload_event_log psql_q "$PRELOAD"
   psql_q "VACUUM ANALYZE events"
   echo "the event log held $PRELOAD events more before the batches"
 fi

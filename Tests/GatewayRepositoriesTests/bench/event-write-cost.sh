@@ -33,16 +33,8 @@ bench_postgres_start "$DIR" "$PORT" "max_connections = 100" \
   --pgbench "$PGBIN/pgbench" > "$DIR/setup.log" 2>&1
 URL="postgresql://postgres@127.0.0.1:$PORT/ownership_bench"
 psql_q() { "$PGBIN/psql" -X -A -t -q -v ON_ERROR_STOP=1 "$URL" -c "$1"; }
-# The log as a busy fleet leaves it: mostly command outcomes of 1,000 readers, some ownership
-# and status events, ids as every writer makes them.
-psql_q "INSERT INTO events (id, account_id, type, reader_id, location_id, object)
-        SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), 'acct_bench',
-               CASE WHEN i % 50 = 0 THEN 'reader.ownership.connected' WHEN i % 97 = 0 THEN 'reader.online'
-                    WHEN i % 1000 = 0 THEN 'reader.action.failed' ELSE 'reader.action.succeeded' END,
-               (1 + i % 1000)::text, 'loc_bench',
-               jsonb_build_object('object', 'reader_action', 'action', 'set_reader_display', 'status', 'succeeded',
-                                  'session_id', 'sess_' || (i % 64), 'reader', jsonb_build_object('object', 'reader', 'id', (1 + i % 1000)::text))
-        FROM generate_series(1, $PRELOAD) AS i"
+# The log as a busy fleet leaves it (postgres.sh's preload_event_log).
+preload_event_log psql_q "$PRELOAD"
 # EVENT_WRITE_SQL: statements run before measuring, to price one part (e.g. an index dropped).
 [ -z "${EVENT_WRITE_SQL:-}" ] || psql_q "$EVENT_WRITE_SQL" >/dev/null
 psql_q "VACUUM ANALYZE events" && psql_q "CHECKPOINT" && psql_q "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"

@@ -72,3 +72,18 @@ single_user_instructions() {
   done
   echo $(( instructions[60] - instructions[10] ))
 }
+
+# The event log as a busy fleet leaves it: $2 events, mostly command outcomes of 1,000 readers,
+# some ownership and status events, random ids as the earlier writers made them. $1: a function
+# that runs one statement (psql_q of the caller).
+preload_event_log() {
+  local run=$1 count=$2
+  "$run" "INSERT INTO events (id, account_id, type, reader_id, location_id, object)
+          SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), 'acct_bench',
+                 CASE WHEN i % 50 = 0 THEN 'reader.ownership.connected' WHEN i % 97 = 0 THEN 'reader.online'
+                      WHEN i % 1000 = 0 THEN 'reader.action.failed' ELSE 'reader.action.succeeded' END,
+                 (1 + i % 1000)::text, 'loc_bench',
+                 jsonb_build_object('object', 'reader_action', 'action', 'set_reader_display', 'status', 'succeeded',
+                                    'session_id', 'sess_' || (i % 64), 'reader', jsonb_build_object('object', 'reader', 'id', (1 + i % 1000)::text))
+          FROM generate_series(1, $count) AS i"
+}

@@ -25,12 +25,15 @@ struct ClusterReaderTests {
             group: server.group, collectTimer: { link in await gates[link]?.wait() }
         )
         reader.start()
-        try #require(await eventuallyIgnoringErrors { server.snapshot.attaches == 1 }, "the reader never attached")
+        // At least once: on a loaded machine a link may end and the reader attach again at any
+        // point; the counts below are taken from what happened so far.
+        try #require(await eventuallyIgnoringErrors { server.snapshot.attaches >= 1 }, "the reader never attached: \(reader.linkEnds)")
 
         server.sendDownlink(Self.collect(id: 1))
-        try #require(await eventuallyIgnoringErrors { reader.isHoldingCollect }, "the first link's collect never reached the reader")
+        try #require(await eventuallyIgnoringErrors { reader.isHoldingCollect }, "the first link's collect never reached the reader: \(reader.linkEnds)")
+        let attachesBefore = server.snapshot.attaches
         server.dropConnections()
-        try #require(await eventuallyIgnoringErrors { server.snapshot.attaches == 2 && !reader.linkEnds.isEmpty }, "the reader did not attach again")
+        try #require(await eventuallyIgnoringErrors { server.snapshot.attaches > attachesBefore && !reader.linkEnds.isEmpty }, "the reader did not attach again: \(reader.linkEnds)")
 
         server.sendDownlink(Self.collect(id: 1))
         try #require(await eventuallyIgnoringErrors { reader.commandCount == 2 && reader.isHoldingCollect }, "the second link's collect never reached the reader")

@@ -183,7 +183,14 @@ final class OpsEndpoint: @unchecked Sendable {
     }
 
     /// A connection's deadline came: a client still sending its request gets 408 first.
+    ///
+    /// Its request may already be in the socket, its readiness not yet handled: a loop busy
+    /// with a flood runs its timers after each batch of events, and the probe's event can wait
+    /// for a later batch. What arrived is read first, and a complete request is answered: the
+    /// 408 is for a client that is slow, not for a server that is.
     private func deadlineReached(fd: Int32, id: UInt64) {
+        guard let before = connections[fd], before.id == id else { return }
+        if case .reading = before.phase { service(fd: fd, events: 0) }
         guard let connection = connections[fd], connection.id == id else { return }
         switch connection.phase {
         case .reading:

@@ -26,22 +26,24 @@ struct ClusterReaderTests {
         )
         reader.start()
         // At least once: on a loaded machine a link may end and the reader attach again at any
-        // point; the counts below are taken from what happened so far.
-        try #require(await eventuallyIgnoringErrors { server.snapshot.attaches >= 1 }, "the reader never attached: \(reader.linkEnds)")
+        // point; the counts below are taken from what happened so far. This test runs beside the
+        // whole suite (no cluster of its own), so its waits use the suite's hang detector, not
+        // the cluster helpers' 10 s.
+        try #require(await eventuallyIgnoringErrors(timeout: outcomeDeadline) { server.snapshot.attaches >= 1 }, "the reader never attached: \(reader.linkEnds)")
 
         server.sendDownlink(Self.collect(id: 1))
-        try #require(await eventuallyIgnoringErrors { reader.isHoldingCollect }, "the first link's collect never reached the reader: \(reader.linkEnds)")
+        try #require(await eventuallyIgnoringErrors(timeout: outcomeDeadline) { reader.isHoldingCollect }, "the first link's collect never reached the reader: \(reader.linkEnds)")
         let attachesBefore = server.snapshot.attaches
         server.dropConnections()
-        try #require(await eventuallyIgnoringErrors { server.snapshot.attaches > attachesBefore && !reader.linkEnds.isEmpty }, "the reader did not attach again: \(reader.linkEnds)")
+        try #require(await eventuallyIgnoringErrors(timeout: outcomeDeadline) { server.snapshot.attaches > attachesBefore && !reader.linkEnds.isEmpty }, "the reader did not attach again: \(reader.linkEnds)")
 
         server.sendDownlink(Self.collect(id: 1))
-        try #require(await eventuallyIgnoringErrors { reader.commandCount == 2 && reader.isHoldingCollect }, "the second link's collect never reached the reader")
+        try #require(await eventuallyIgnoringErrors(timeout: outcomeDeadline) { reader.commandCount == 2 && reader.isHoldingCollect }, "the second link's collect never reached the reader")
         gates[1]?.open()
-        try #require(await eventuallyIgnoringErrors { reader.collectTimersRun == 1 }, "the first link's collect timer never ran")
+        try #require(await eventuallyIgnoringErrors(timeout: outcomeDeadline) { reader.collectTimersRun == 1 }, "the first link's collect timer never ran")
         gates[2]?.open()
 
-        let answered = await eventuallyIgnoringErrors {
+        let answered = await eventuallyIgnoringErrors(timeout: outcomeDeadline) {
             server.snapshot.uplinks.contains { uplink in
                 guard case .commandResult(let result)? = uplink.message, result.commandID == 1 else { return false }
                 guard case .paymentMethod(let method)? = result.result else { return false }

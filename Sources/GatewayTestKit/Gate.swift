@@ -16,9 +16,6 @@ public final class Gate: Sendable {
 
     public init() {}
 
-    /// Whether ``open()`` was called.
-    public var isOpen: Bool { state.withLock { $0.isOpen } }
-
     /// Whether a task is waiting on the gate now.
     public var isWaiting: Bool { state.withLock { !$0.waiters.isEmpty } }
 

@@ -272,10 +272,11 @@ struct ClaimBatchWritesTests {
             let endedMs = try await Self.serverMilliseconds(client)
             // `evt_`, then the statement's milliseconds (12 hex digits), its draw (16), the place (4).
             #expect(firstIDs.count == 2)
-            #expect(firstIDs.allSatisfy { $0.hasPrefix("evt_") && $0.count == 36 && $0.dropFirst(4).allSatisfy { "0123456789abcdef".contains($0) } }, "\(firstIDs)")
-            #expect(Set(firstIDs.map { $0.dropFirst(4).prefix(28) }).count == 1, "one batch, several prefixes: \(firstIDs)")
-            #expect(firstIDs.map { String($0.suffix(4)) } == ["0001", "0002"])
-            let firstMs = try #require(Int64(firstIDs[0].dropFirst(4).prefix(12), radix: 16))
+            let firstParts = firstIDs.compactMap(EventIdTests.parts)
+            #expect(firstParts.count == firstIDs.count, "ids not of the form evt_ and 32 lowercase hex digits: \(firstIDs)")
+            #expect(Set(firstParts.map { "\($0.ms) \($0.draw)" }).count == 1, "one batch, several prefixes: \(firstIDs)")
+            #expect(firstParts.map(\.place) == [1, 2])
+            let firstMs = try #require(firstParts.first?.ms)
             try #require(firstMs >= startedMs && firstMs <= endedMs, "the batch's time \(firstMs) is outside \(startedMs)…\(endedMs)")
 
             // The next batch in a later millisecond (the server's clock, waited for).
@@ -285,9 +286,11 @@ struct ClaimBatchWritesTests {
             #expect(second == ["replaced", "replaced"])
             let secondIDs = try await Self.eventIDs(client, after: middle)
             #expect(secondIDs.count == 2)
-            #expect(secondIDs.map { String($0.suffix(4)) } == ["0001", "0002"])
-            #expect(Set(secondIDs.map { $0.dropFirst(4).prefix(28) }).count == 1)
-            #expect(secondIDs[0].dropFirst(4).prefix(28) != firstIDs[0].dropFirst(4).prefix(28))
+            let secondParts = secondIDs.compactMap(EventIdTests.parts)
+            #expect(secondParts.count == secondIDs.count, "\(secondIDs)")
+            #expect(secondParts.map(\.place) == [1, 2])
+            #expect(Set(secondParts.map { "\($0.ms) \($0.draw)" }).count == 1)
+            #expect(secondParts.first.map { "\($0.ms) \($0.draw)" } != firstParts.first.map { "\($0.ms) \($0.draw)" })
             let ids = firstIDs + secondIDs
             #expect(ids == ids.sorted(), "ids out of the log's order: \(ids)")
         }

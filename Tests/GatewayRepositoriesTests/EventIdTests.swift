@@ -18,10 +18,6 @@ struct EventIdTests {
         return (ms, digits.dropFirst(12).prefix(16), place)
     }
 
-    static func serverMilliseconds(_ client: PostgresClient) async throws -> Int64 {
-        try await ClaimBatchWritesTests.serverMilliseconds(client)
-    }
-
     @Test("past 65,535 events a statement's place carries into the milliseconds: its ids still grow, each once, with its draw")
     func placeCarriesPastFourDigits() async throws {
         try await withOwnershipDatabase { client in
@@ -30,7 +26,7 @@ struct EventIdTests {
             // are tested through whole batches in ClaimBatchWritesTests).
             let places = [1, 2, 65534, 65535, 65536, 65537, 131_071, 131_072]
             let rows = try await client.query(
-                "SELECT p, gateway_event_id(1700000000000, '0123456789abcdef', p) AS id FROM unnest($1::bigint[]) WITH ORDINALITY AS u (p, n) ORDER BY n",
+                "SELECT gateway_event_id(1700000000000, '0123456789abcdef', p) AS id FROM unnest($1::bigint[]) WITH ORDINALITY AS u (p, n) ORDER BY n",
                 [PostgresValue(text: "{" + places.map(String.init).joined(separator: ",") + "}")]
             )
             let ids = try rows.map { try $0.decode(String.self, "id") }
@@ -55,16 +51,16 @@ struct EventIdTests {
                     [PostgresValue(OwnershipFixtures.account), PostgresValue(count)]
                 ).map { try $0.decode(String.self, "id") }
             }
-            let startedMs = try await Self.serverMilliseconds(client)
+            let startedMs = try await ClaimBatchWritesTests.serverMilliseconds(client)
             // Five calls in one statement: five events, five draws.
             let together = try await append(5)
-            let endedMs = try await Self.serverMilliseconds(client)
+            let endedMs = try await ClaimBatchWritesTests.serverMilliseconds(client)
             let parts = together.compactMap(Self.parts)
             try #require(parts.count == 5, "ids not of the form evt_ and 32 lowercase hex digits: \(together)")
             try #require(parts.allSatisfy { $0.place == 1 && $0.ms >= startedMs && $0.ms <= endedMs }, "\(together) outside \(startedMs)…\(endedMs)")
             #expect(Set(parts.map(\.draw)).count == 5)
             let latestMs = try #require(parts.map(\.ms).max())
-            #expect(try await eventually { try await Self.serverMilliseconds(client) > latestMs })
+            #expect(try await eventually { try await ClaimBatchWritesTests.serverMilliseconds(client) > latestMs })
             let later = try #require(try await append(1).first)
             #expect(together.allSatisfy { $0 < later }, "\(later) not above \(together)")
             let stored = try await client.query("SELECT count(*)::bigint AS n FROM events WHERE id = ANY($1::text[])",

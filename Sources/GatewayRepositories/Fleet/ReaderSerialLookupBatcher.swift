@@ -1,6 +1,5 @@
 import GatewayCore
 import GatewayPostgres
-import Synchronization
 
 /// Attaching readers looked up by serial together: one statement for those that arrive at once.
 ///
@@ -19,8 +18,6 @@ public final class ReaderSerialLookupBatcher<Record: Sendable>: Sendable {
     private let one: @Sendable (String) async throws(StoreError) -> Record?
     private let many: @Sendable ([String]) async throws(StoreError) -> [String: Record]
     private let queue: StatementBatchQueue<Pending>
-    /// Lookups queued and not handed to a statement yet.
-    private let queued = Atomic<Int>(0)
 
     /// - Parameters:
     ///   - one: the lookup of one serial (a lone lookup, and each of a batch that failed).
@@ -36,19 +33,17 @@ public final class ReaderSerialLookupBatcher<Record: Sendable>: Sendable {
     }
 
     /// Lookups waiting for a statement (for tests: a batch forms behind a running one).
-    var waiting: Int { queued.load(ordering: .relaxed) }
+    var waiting: Int { queue.waiting }
 
     /// The record registered with `serial`, if any.
     public func record(serial: String) async throws(StoreError) -> Record? {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Record?, StoreError>, Never>) in
-            queued.add(1, ordering: .relaxed)
             queue.enqueue(Pending(serial: serial, continuation: continuation)) { await self.send($0) }
         }
         return try result.get()
     }
 
     private func send(_ batch: [Pending]) async {
-        queued.subtract(batch.count, ordering: .relaxed)
         if batch.count > 1 {
             do throws(StoreError) {
                 let found = try await many(Array(Set(batch.map(\.serial))))

@@ -62,7 +62,9 @@ if let path = configuration.bluetoothAirPath {
     signal(SIGTERM, SIG_IGN)
     let stops = [SIGINT, SIGTERM].map { number in
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler {
+        // @Sendable: the handler runs on a global queue, not on the main actor that top-level
+        // code belongs to (a main-actor closure there fails Swift's isolation check and traps).
+        source.setEventHandler { @Sendable in
             host.server.close()
             Output.line("stopped", ["signal": number == SIGINT ? "INT" : "TERM"])
             exit(0)
@@ -120,7 +122,8 @@ signal(SIGINT, SIG_IGN)
 signal(SIGTERM, SIG_IGN)
 let signalSources = [SIGINT, SIGTERM].map { number in
     let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-    source.setEventHandler {
+    // @Sendable: run on a global queue, not on the main actor (see the Bluetooth host's above).
+    source.setEventHandler { @Sendable in
         Output.line("stopped", ["signal": number == SIGINT ? "INT" : "TERM"])
         exit(0)
     }

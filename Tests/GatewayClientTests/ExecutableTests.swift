@@ -32,6 +32,28 @@ struct ExecutableTests {
         #expect(await badCA.waitForExit() == 64)
     }
 
+    /// Top-level code is the main actor's: a signal handler written there without `@Sendable`
+    /// was a main-actor closure run on a global queue, and Swift's isolation check trapped
+    /// (SIGILL, no `stopped` line) instead of stopping.
+    @Test("SIGTERM and SIGINT stop reader-sim, with smart readers or Bluetooth ones: a stopped line and exit 0", arguments: [SIGTERM, SIGINT])
+    func readerSimulatorStopsOnASignal(signal: Int32) async throws {
+        let name = signal == SIGINT ? "INT" : "TERM"
+        let smart = try await ChildProcess.start("reader-sim", ["--gateway", "127.0.0.1:1", "--serial", "SIG-1", "--reconnect-delay", "1s"])
+        // `started` comes after the handlers are in place.
+        #expect(await smart.waitForLine { $0.hasPrefix("started ") } != nil, "stderr: \(smart.standardError)")
+        smart.signal(signal)
+        #expect(await smart.waitForExit() == 0, "stderr: \(smart.standardError)")
+        #expect(smart.output.contains { $0.hasPrefix("stopped ") && $0.contains("signal=\(name)") }, "\(smart.output)")
+
+        let bluetooth = try await ChildProcess.start("reader-sim", [
+            "--bluetooth-air", NSTemporaryDirectory() + "rg-air-\(UInt32.random(in: 0...UInt32.max)).sock", "--bluetooth-readers", "wisepad3:WPC3-0009",
+        ])
+        #expect(await bluetooth.waitForLine { $0.hasPrefix("started ") } != nil, "stderr: \(bluetooth.standardError)")
+        bluetooth.signal(signal)
+        #expect(await bluetooth.waitForExit() == 0, "stderr: \(bluetooth.standardError)")
+        #expect(bluetooth.output.contains { $0.hasPrefix("stopped ") && $0.contains("signal=\(name)") }, "\(bluetooth.output)")
+    }
+
     @Test("reader-sim: registration code, credential, collect with a presented card, silent, drop and re-attach")
     func readerSimulatorProtocol() async throws {
         let server = try EchoServer()

@@ -163,6 +163,11 @@ final class ChildProcess: Sendable {
         child.signal(SIGTERM)
     }
 
+    /// Sends `number` (SIGINT, SIGTERM, ...), unless it has exited.
+    func signal(_ number: Int32) {
+        child.signal(number)
+    }
+
     deinit {
         terminate()
         close(input)

@@ -81,6 +81,24 @@ public final class TLSContext: @unchecked Sendable {
         if let alpnPreference { rg_SSL_CTX_set_alpn_server(context, alpnPreference) }
     }
 
+    /// The system's trust store, parsed once per process and shared by every client context
+    /// that verifies against it. Parsing it costs 40 to 70 ms of CPU (about 140 certificates),
+    /// which every context paid before, on whatever thread built it: a replica's webhook worker
+    /// at start, and each of the hundreds of gateways a test process starts, on Swift's
+    /// cooperative pool. OpenSSL counts a store's references (`SSL_CTX_set1_cert_store` takes
+    /// one) and locks it for concurrent verifications, hence `nonisolated(unsafe)`; it is never
+    /// freed.
+    nonisolated(unsafe) static let systemTrustStore: Result<OpaquePointer, TransportError> = {
+        guard let store = X509_STORE_new() else {
+            return .failure(TransportError(.configuration, "OpenSSL could not create a trust store", cause: OpenSSLErrors.drain()))
+        }
+        guard X509_STORE_set_default_paths(store) == 1 else {
+            X509_STORE_free(store)
+            return .failure(TransportError(.certificateFile, "could not load the system trust store; configure a CA file", cause: OpenSSLErrors.drain()))
+        }
+        return .success(store)
+    }()
+
     /// Builds a client context; throws a ``TransportError`` naming the bad file.
     public init(client configuration: TLSClientConfiguration) throws {
         guard let context = SSL_CTX_new(TLS_client_method()) else {
@@ -99,8 +117,8 @@ public final class TLSContext: @unchecked Sendable {
         if configuration.verifyServer {
             if let path = configuration.trustedCAPath {
                 try Self.trust(path, in: context, advertise: false)
-            } else if SSL_CTX_set_default_verify_paths(context) != 1 {
-                throw TransportError(.certificateFile, "could not load the system trust store; configure a CA file", cause: OpenSSLErrors.drain())
+            } else {
+                SSL_CTX_set1_cert_store(context, try Self.systemTrustStore.get())
             }
             SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
         } else {

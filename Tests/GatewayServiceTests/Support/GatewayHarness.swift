@@ -35,12 +35,18 @@ final class GatewayHarness: Sendable {
     /// would otherwise have 1.5 s to observe it before the reader went offline). Tests of
     /// silence pass their own bound.
     ///
+    /// `lease`: an SDK session's lease, likewise far beyond any test's length: the gateway
+    /// renews its sessions' leases every third of it, and with 3 s a starved process (the whole
+    /// suite at full width, under load) missed a renewal and the session expired under a test
+    /// that was not about expiry (its owner gone, `SESSION_EXPIRED` in the history). Tests of
+    /// expiry pass their own lease.
+    ///
     /// `storePipelineDepth`: statements the gateway's store pipelines per connection (the
     /// product's default unless given). A test that blocks statements on a lock passes 1, so
     /// that a statement it waits for never queues behind another one the lock holds back.
     static func start(
         offlineBound: Duration = .seconds(300),
-        lease: Duration = .seconds(3),
+        lease: Duration = .seconds(300),
         discoveryBurst: Int = 5,
         discoveriesPerSecond: Double = 1,
         commandTimeout: Duration = .seconds(20),

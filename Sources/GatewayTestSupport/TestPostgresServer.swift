@@ -101,7 +101,9 @@ actor TestPostgresServer {
     private func template(for migrations: [Migration], started: Started) async throws -> String {
         let key = migrations.map { String($0.version) }.joined(separator: "_")
         if let existing = templates[key] { return try await existing.value }
-        let name = "template_v" + (key.isEmpty ? "none" : key)
+        // Numbered, not named after the list: PostgreSQL cuts names to 63 bytes, and two long
+        // lists sharing their first 63 characters would have shared one template.
+        let name = "template_\(templates.count + 1)"
         let logger = self.logger
         let task = Task<String, any Error> {
             try await started.admin.execute("CREATE DATABASE \(name)")

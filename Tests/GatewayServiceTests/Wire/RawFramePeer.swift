@@ -190,9 +190,10 @@ final class RawFramePeer: @unchecked Sendable {
                     head.append(byte)
                     continue
                 }
-                let error = SSL_get_error(ssl, n)
-                if error == SSL_ERROR_ZERO_RETURN { return .failure(.closeNotify) }
-                return .failure(.failed("SSL_read: SSL error \(error), errno \(rg_errno()) after \(String(decoding: head, as: UTF8.self).debugDescription)"))
+                switch endOfRead(n) {
+                case .failed(let why): return .failure(.failed("\(why) after \(String(decoding: head, as: UTF8.self).debugDescription)"))
+                case let end: return .failure(end)
+                }
             }
             return .success(String(decoding: head, as: UTF8.self))
         }
@@ -212,15 +213,21 @@ final class RawFramePeer: @unchecked Sendable {
                     filled += Int(n)
                     continue
                 }
-                let error = SSL_get_error(ssl, n)
-                let saved = rg_errno()
-                let reason = ERR_get_error()
-                let end = Self.readEnd(sslError: error, errno: saved, reason: reason == 0 ? nil : ERR_reason_error_string(reason).map { String(cString: $0) })
+                let end = endOfRead(n)
                 if end == .timedOut, keepWaiting() { continue }
                 return .failure(end)
             }
             return .success(bytes)
         }
+    }
+
+    /// How the `SSL_read` that returned `result` ended (called right after it, on its thread:
+    /// `errno` and OpenSSL's error queue are still its own).
+    private func endOfRead(_ result: Int32) -> End {
+        let error = SSL_get_error(ssl, result)
+        let saved = rg_errno()
+        let reason = ERR_get_error()
+        return Self.readEnd(sslError: error, errno: saved, reason: reason == 0 ? nil : ERR_reason_error_string(reason).map { String(cString: $0) })
     }
 
     /// How a failed `SSL_read` ended, from `SSL_get_error`'s answer, `errno` and OpenSSL's

@@ -1,3 +1,4 @@
+import GatewayTransport
 import Foundation
 import GatewayCore
 import GatewayOperations

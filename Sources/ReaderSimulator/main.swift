@@ -48,6 +48,26 @@ do {
     exit(OptionsError.exitCode)
 }
 
+/// SIGINT or SIGTERM: `cleanUp`, a `stopped` line, exit 0. The handlers are in place when it
+/// returns (before the `started` line), so a signal sent after `started` is never lost; the
+/// task is nonisolated (a main-actor closure run off the main thread traps in Swift 6). It ends
+/// the process with `_exit`: `exit` runs the libraries' exit handlers (OpenSSL's among them)
+/// while the readers' loops still run, and one time in three that crashed with SIGSEGV. The
+/// line is already written (`LineWriter` writes each line to the descriptor at once).
+func stopOnSignal(_ cleanUp: @escaping @Sendable () -> Void) -> Task<Void, Never> {
+    guard let waiter = SignalWaiter.install() else {
+        Output.error("reader-sim: could not install the SIGINT and SIGTERM handlers")
+        exit(71)
+    }
+    return Task.detached {
+        for await number in waiter.signals {
+            cleanUp()
+            Output.line("stopped", ["signal": number == SIGINT ? "INT" : "TERM"])
+            _exit(0)
+        }
+    }
+}
+
 if let path = configuration.bluetoothAirPath {
     // Bluetooth readers: no gateway connection of their own; pos-lane reaches them through
     // the air's socket and carries their links.
@@ -58,20 +78,7 @@ if let path = configuration.bluetoothAirPath {
         Output.error("reader-sim: --bluetooth-air \(path): \(error.message)")
         exit(71)
     }
-    signal(SIGINT, SIG_IGN)
-    signal(SIGTERM, SIG_IGN)
-    let stops = [SIGINT, SIGTERM].map { number in
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        // @Sendable: the handler runs on a global queue, not on the main actor that top-level
-        // code belongs to (a main-actor closure there fails Swift's isolation check and traps).
-        source.setEventHandler { @Sendable in
-            host.server.close()
-            Output.line("stopped", ["signal": number == SIGINT ? "INT" : "TERM"])
-            exit(0)
-        }
-        source.resume()
-        return source
-    }
+    let stops = stopOnSignal { host.server.close() }
     Output.line("started", ["readers": "\(host.serials.count)", "bluetooth_air": path, "serials": host.serials.joined(separator: ",")])
     while let line = readLine() {
         do {
@@ -118,18 +125,7 @@ let readers = configuration.serials.enumerated().map { index, serial in
 let readerTasks = readers.map { reader in Task { await reader.run() } }
 
 // SIGINT / SIGTERM: exit 0.
-signal(SIGINT, SIG_IGN)
-signal(SIGTERM, SIG_IGN)
-let signalSources = [SIGINT, SIGTERM].map { number in
-    let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-    // @Sendable: run on a global queue, not on the main actor (see the Bluetooth host's above).
-    source.setEventHandler { @Sendable in
-        Output.line("stopped", ["signal": number == SIGINT ? "INT" : "TERM"])
-        exit(0)
-    }
-    source.resume()
-    return source
-}
+let signalWatch = stopOnSignal {}
 
 // Stdin commands, read on a thread of their own.
 let (commandLines, commandSink) = AsyncStream.makeStream(of: String.self)

@@ -42,7 +42,8 @@ struct ExecutableTests {
         // `started` comes after the handlers are in place.
         #expect(await smart.waitForLine { $0.hasPrefix("started ") } != nil, "stderr: \(smart.standardError)")
         smart.signal(signal)
-        #expect(await smart.waitForExit() == 0, "stderr: \(smart.standardError)")
+        let smartStatus = await smart.waitForExit()
+        #expect(smartStatus == 0, "exit \(smartStatus.map(String.init) ?? "none"); stderr: \(smart.standardError)")
         #expect(smart.output.contains { $0.hasPrefix("stopped ") && $0.contains("signal=\(name)") }, "\(smart.output)")
 
         let bluetooth = try await ChildProcess.start("reader-sim", [
@@ -50,7 +51,8 @@ struct ExecutableTests {
         ])
         #expect(await bluetooth.waitForLine { $0.hasPrefix("started ") } != nil, "stderr: \(bluetooth.standardError)")
         bluetooth.signal(signal)
-        #expect(await bluetooth.waitForExit() == 0, "stderr: \(bluetooth.standardError)")
+        let bluetoothStatus = await bluetooth.waitForExit()
+        #expect(bluetoothStatus == 0, "exit \(bluetoothStatus.map(String.init) ?? "none"); stderr: \(bluetooth.standardError)")
         #expect(bluetooth.output.contains { $0.hasPrefix("stopped ") && $0.contains("signal=\(name)") }, "\(bluetooth.output)")
     }
 

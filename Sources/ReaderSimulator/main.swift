@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import GatewayClient
 import GatewayCommandLine
@@ -78,7 +77,7 @@ if let path = configuration.bluetoothAirPath {
         Output.error("reader-sim: --bluetooth-air \(path): \(error.message)")
         exit(71)
     }
-    let stops = stopOnSignal { host.server.close() }
+    _ = stopOnSignal { host.server.close() }
     Output.line("started", ["readers": "\(host.serials.count)", "bluetooth_air": path, "serials": host.serials.joined(separator: ",")])
     while let line = readLine() {
         do {
@@ -94,9 +93,7 @@ if let path = configuration.bluetoothAirPath {
         }
     }
     // Stdin closed: keep serving until a signal.
-    withExtendedLifetime(stops) {
-        while true { sleep(3_600) }
-    }
+    while true { sleep(3_600) }
 }
 
 let certificates: ReaderCertificates?
@@ -125,7 +122,7 @@ let readers = configuration.serials.enumerated().map { index, serial in
 let readerTasks = readers.map { reader in Task { await reader.run() } }
 
 // SIGINT / SIGTERM: exit 0.
-let signalWatch = stopOnSignal {}
+_ = stopOnSignal {}
 
 // Stdin commands, read on a thread of their own.
 let (commandLines, commandSink) = AsyncStream.makeStream(of: String.self)

@@ -32,9 +32,10 @@ struct ExecutableTests {
         #expect(await badCA.waitForExit() == 64)
     }
 
-    /// Top-level code is the main actor's: a signal handler written there without `@Sendable`
-    /// was a main-actor closure run on a global queue, and Swift's isolation check trapped
-    /// (SIGILL, no `stopped` line) instead of stopping.
+    /// Each way reader-sim failed this: its `DispatchSource` handlers, main-actor closures of
+    /// top-level code run on a global queue, trapped in Swift's isolation check (SIGILL, no
+    /// `stopped` line); a signal sent right after `started` could be dropped before the source
+    /// was registered (under load); `exit` beside the running reader loops crashed (status 139).
     @Test("SIGTERM and SIGINT stop reader-sim, with smart readers or Bluetooth ones: a stopped line and exit 0", arguments: [SIGTERM, SIGINT])
     func readerSimulatorStopsOnASignal(signal: Int32) async throws {
         let name = signal == SIGINT ? "INT" : "TERM"

@@ -114,7 +114,7 @@ LOAD ?= 0
 test-repeat: test-deps
 	$(call apt_install,stress-ng)
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	python3 Tests/Harness/test_repeat.py --runs $(RUNS) $(if $(filter 1,$(LOAD)),--load) --swift $(SWIFT) -- $(SWIFT_FLAGS)
+	python3 Tests/Harness/test_repeat.py --runs $(RUNS) $(if $(filter 1,$(LOAD)),--load) --test-width $(SWIFT_TEST_WIDTH) --swift $(SWIFT) -- $(SWIFT_FLAGS)
 
 # --- everything else ----------------------------------------------------------
 

@@ -1,9 +1,9 @@
-import GatewayTransport
 import Foundation
 import GatewayCore
 import GatewayOperations
 import GatewayRepositories
 import GatewayService
+import GatewayTransport
 
 /// The process shell: the gateway's services run side by side by a ``LifecycleGroup`` (the ops
 /// endpoint, the store, the gateway host) and the signals that stop them. The first SIGINT or

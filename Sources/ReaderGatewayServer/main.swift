@@ -1,7 +1,7 @@
-import GatewayTransport
 import Foundation
 import GatewayCore
 import GatewayRepositories
+import GatewayTransport
 
 // Signals first: from here on SIGINT and SIGTERM start a graceful shutdown instead of
 // ending the process.

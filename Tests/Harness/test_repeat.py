@@ -6,11 +6,11 @@
 
 Swift Testing runs tests in parallel and in no fixed order; it has no option to shuffle. To
 vary the interleaving from run to run, each run caps the number of tests in flight at a
-different width (SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH), rotating through WIDTHS:
-8 (the width `make test` runs at), then 3, then 16. A test that depends on which test ran before
-it, or beside it, shows up as failing in some runs and not others. Not unbounded: then all of
-the suite's tests start at once on the cooperative pool's two threads, each await waits behind
-the whole suite, and any test's wall clock is the suite's (the Makefile's SWIFT_TEST_WIDTH).
+different width (SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH), rotating through the width
+`make test` runs at (--test-width, the Makefile's SWIFT_TEST_WIDTH), then 3, then 16. A test that
+depends on which test ran before it, or beside it, shows up as failing in some runs and not
+others. Not unbounded: then all of the suite's tests start at once on the cooperative pool's two
+threads, each await waits behind the whole suite, and any test's wall clock is the suite's.
 
 Each run writes its log and its xUnit report under the output folder. A run that ends without a
 report (a crash, a hang past --run-timeout) counts as a failure of the run itself and names the
@@ -26,7 +26,8 @@ import time
 import xml.etree.ElementTree as ElementTree
 from collections import defaultdict
 
-WIDTHS = [8, 3, 16]
+# After the width `make test` runs at (--test-width).
+OTHER_WIDTHS = [3, 16]
 
 
 def parse_report(path):
@@ -76,6 +77,7 @@ def main():
     parser.add_argument("--swift", default="swift")
     parser.add_argument("--output", default="test-results/repeat")
     parser.add_argument("--run-timeout", type=int, default=1800, help="seconds one run may take")
+    parser.add_argument("--test-width", type=int, required=True, help="the width `make test` runs the suite at")
     parser.add_argument("swift_flags", nargs="*")
     options = parser.parse_args()
 
@@ -86,12 +88,10 @@ def main():
     broken_runs = []
     load = start_load() if options.load else None
     try:
+        widths = [options.test_width, *OTHER_WIDTHS]
         for run in range(1, options.runs + 1):
-            width = WIDTHS[(run - 1) % len(WIDTHS)]
-            environment = dict(os.environ)
-            environment.pop("SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH", None)
-            if width is not None:
-                environment["SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH"] = str(width)
+            width = widths[(run - 1) % len(widths)]
+            environment = dict(os.environ, SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=str(width))
             log_path = os.path.join(options.output, f"run-{run}.log")
             report_base = os.path.join(options.output, f"run-{run}.xml")
             command = [options.swift, "test", "--skip-build", "--xunit-output", report_base, *options.swift_flags]
@@ -113,9 +113,8 @@ def main():
                     failures[name] += 1
             if not results or (status != 0 and not failed_here):
                 broken_runs.append((run, status, log_path))
-            label = "unbounded" if width is None else str(width)
             print(f"run {run}/{options.runs}: {len(results)} tests, {len(failed_here)} failed, "
-                  f"exit {status}, {elapsed:.0f} s, width {label}{', under load' if load else ''}", flush=True)
+                  f"exit {status}, {elapsed:.0f} s, width {width}{', under load' if load else ''}", flush=True)
             for name in failed_here:
                 print(f"    failed: {name}", flush=True)
     finally:

@@ -160,7 +160,7 @@ final class ChildProcess: Sendable {
 
     /// SIGTERM, unless it has exited.
     func terminate() {
-        child.signal(SIGTERM)
+        signal(SIGTERM)
     }
 
     /// Sends `number` (SIGINT, SIGTERM, ...), unless it has exited.
